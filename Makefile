@@ -1,0 +1,41 @@
+# Two commands for a fresh machine (see README): `make demo` and `make test`.
+# Both create .venv with the first Python >= 3.12 that really runs (pyenv shims that fail are skipped).
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export PYTENSOR_FLAGS ?= base_compiledir=$(CURDIR)/.pytensor,generated_src_dir=$(CURDIR)/.pytensor/src
+
+.PHONY: demo test lint bench venv clean
+
+define FIND_PYTHON
+for c in python3.13 python3.12 python3 $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3; do \
+  if "$$c" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' >/dev/null 2>&1; then \
+    echo "$$c"; exit 0; fi; \
+done; exit 1
+endef
+
+$(STAMP): pyproject.toml
+	@py=$$($(FIND_PYTHON)) || { echo "error: no Python >= 3.12 found (tried python3.13, python3.12, python3, pyenv versions); install one and retry" >&2; exit 1; }; \
+	echo "using $$py ($$($$py --version))"; \
+	rm -rf $(VENV) && "$$py" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/judgestats correct --example chatbot-arena
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+
+test: lint
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	for f in benchmarks/bench_*.py; do $(PY) "$$f" || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .pytensor
