@@ -1,0 +1,224 @@
+"""Sufficient statistics: judged test counts and the calibration confusion counts.
+
+Notation (the paper's): the test set has ``n`` items judged only by the LLM, ``positive`` of
+them judged correct, so p̂ = positive / n. The calibration set has items labelled by a human
+(z) and by the judge (ẑ): ``tp`` = #(z=1, ẑ=1), ``fn`` = #(z=1, ẑ=0), ``tn`` = #(z=0, ẑ=0),
+``fp`` = #(z=0, ẑ=1); m1 = tp + fn, m0 = tn + fp, sensitivity q̂1 = tp/m1, specificity
+q̂0 = tn/m0.
+
+Counts are validated on construction. Each field may be a scalar or an integer array (a batch
+of data sets, broadcast together), which is how the simulation and bootstrap code evaluate
+thousands of data sets at once; :func:`judgestats.correct` takes one data set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validation import (
+    CountError,
+    check_columns,
+    check_count,
+    check_count_le,
+    check_labels,
+    check_same_length,
+)
+
+__all__ = ["ConfusionCounts", "JudgedCounts"]
+
+
+def _broadcast_shape(**fields: Any) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*(np.shape(v) for v in fields.values()))
+    except ValueError as exc:
+        shapes = ", ".join(f"{k}{np.shape(v)}" for k, v in fields.items())
+        raise CountError(f"count arrays must broadcast together, got shapes {shapes}") from exc
+
+
+def _rate(num: Any, den: Any) -> Any:
+    out = np.true_divide(num, den)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _fields_equal(a: Any, b: Any, names: tuple[str, ...]) -> bool:
+    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in names)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class JudgedCounts:
+    """Judge labels on the test set: ``positive`` of ``n`` items judged correct.
+
+    Parameters
+    ----------
+    positive : int or array of int
+        Number of test items the judge labelled 1 (correct).
+    n : int or array of int
+        Number of test items (>= 1).
+
+    Examples
+    --------
+    >>> JudgedCounts(positive=600, n=1000).p_hat
+    0.6
+    """
+
+    positive: Any
+    n: Any
+
+    def __post_init__(self) -> None:
+        positive = check_count("positive", self.positive)
+        n = check_count("n", self.n, minimum=1)
+        _broadcast_shape(positive=positive, n=n)
+        check_count_le("positive", positive, "n", n)
+        object.__setattr__(self, "positive", positive)
+        object.__setattr__(self, "n", n)
+
+    @classmethod
+    def from_labels(cls, labels: Any) -> JudgedCounts:
+        """Count judge labels (0/1 or bool; anything else raises :class:`LabelError`)."""
+        z = check_labels("judge labels", labels)
+        return cls(positive=int(z.sum()), n=int(z.size))
+
+    @classmethod
+    def from_frame(cls, frame: Any, *, judge: str = "judge") -> JudgedCounts:
+        """Count the judge column of a data frame (pandas or anything with ``columns``)."""
+        check_columns(frame, {"judge": judge})
+        z = check_labels(f"judge column {judge!r}", frame[judge])
+        return cls(positive=int(z.sum()), n=int(z.size))
+
+    @property
+    def p_hat(self) -> Any:
+        """Naive judged rate p̂ = positive / n (paper eq. avg-pred)."""
+        return _rate(self.positive, self.n)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Batch shape (``()`` for a single data set)."""
+        return _broadcast_shape(positive=self.positive, n=self.n)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, JudgedCounts):
+            return NotImplemented
+        return _fields_equal(self, other, ("positive", "n"))
+
+    def __hash__(self) -> int:
+        if self.shape:
+            raise TypeError("batched JudgedCounts are not hashable")
+        return hash((JudgedCounts, self.positive, self.n))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ConfusionCounts:
+    """Human-vs-judge counts on the calibration set.
+
+    Parameters
+    ----------
+    tp, fn, tn, fp : int or array of int
+        Items with (human, judge) = (1, 1), (1, 0), (0, 0), (0, 1). Both human classes must be
+        present (m1 = tp + fn >= 1 and m0 = tn + fp >= 1): otherwise sensitivity or specificity
+        cannot be estimated and :class:`CountError` is raised.
+
+    Examples
+    --------
+    >>> cal = ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    >>> cal.sensitivity, cal.specificity
+    (0.9, 0.7)
+    """
+
+    tp: Any
+    fn: Any
+    tn: Any
+    fp: Any
+
+    def __post_init__(self) -> None:
+        vals = {k: check_count(k, getattr(self, k)) for k in ("tp", "fn", "tn", "fp")}
+        _broadcast_shape(**vals)
+        for k, v in vals.items():
+            object.__setattr__(self, k, v)
+        for cls_name, total, parts in (("1", self.m1, "tp + fn"), ("0", self.m0, "tn + fp")):
+            empty = np.asarray(total) == 0
+            if empty.any():
+                raise CountError(
+                    f"the calibration set has no human label {cls_name} items ({parts} = 0"
+                    + (f" at index {int(np.argwhere(empty)[0][0])}" if empty.ndim else "")
+                    + "): both classes are needed to estimate sensitivity and specificity"
+                )
+
+    @classmethod
+    def from_labels(cls, *, human: Any, judge: Any) -> ConfusionCounts:
+        """Cross-tabulate paired human and judge labels (0/1 or bool)."""
+        h = check_labels("human labels", human)
+        j = check_labels("judge labels", judge)
+        check_same_length("human labels", h, "judge labels", j)
+        return cls(
+            tp=int(np.count_nonzero(h & j)),
+            fn=int(np.count_nonzero(h & ~j)),
+            tn=int(np.count_nonzero(~h & ~j)),
+            fp=int(np.count_nonzero(~h & j)),
+        )
+
+    @classmethod
+    def from_frame(
+        cls, frame: Any, *, human: str = "human", judge: str = "judge"
+    ) -> ConfusionCounts:
+        """Cross-tabulate the human and judge columns of a data frame."""
+        check_columns(frame, {"human": human, "judge": judge})
+        return cls.from_labels(
+            human=_column(frame, human, "human"), judge=_column(frame, judge, "judge")
+        )
+
+    @property
+    def m0(self) -> Any:
+        """Calibration items with human label 0 (tn + fp)."""
+        return self.tn + self.fp
+
+    @property
+    def m1(self) -> Any:
+        """Calibration items with human label 1 (tp + fn)."""
+        return self.tp + self.fn
+
+    @property
+    def m(self) -> Any:
+        """Calibration set size m0 + m1."""
+        return self.m0 + self.m1
+
+    @property
+    def sensitivity(self) -> Any:
+        """q̂1 = tp / m1: P(judge = 1 | human = 1)."""
+        return _rate(self.tp, self.m1)
+
+    @property
+    def specificity(self) -> Any:
+        """q̂0 = tn / m0: P(judge = 0 | human = 0)."""
+        return _rate(self.tn, self.m0)
+
+    @property
+    def human_positive_rate(self) -> Any:
+        """m1 / m: the calibration set's true (human) positive rate, E_Q[Z]."""
+        return _rate(self.m1, self.m)
+
+    @property
+    def judge_positive_rate(self) -> Any:
+        """(tp + fp) / m: the calibration set's judged positive rate, E_Q[Ẑ]."""
+        return _rate(self.tp + self.fp, self.m)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Batch shape (``()`` for a single calibration set)."""
+        return _broadcast_shape(tp=self.tp, fn=self.fn, tn=self.tn, fp=self.fp)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionCounts):
+            return NotImplemented
+        return _fields_equal(self, other, ("tp", "fn", "tn", "fp"))
+
+    def __hash__(self) -> int:
+        if self.shape:
+            raise TypeError("batched ConfusionCounts are not hashable")
+        return hash((ConfusionCounts, self.tp, self.fn, self.tn, self.fp))
+
+
+def _column(frame: Any, column: str, role: str) -> Any:
+    return check_labels(f"{role} column {column!r}", frame[column])
