@@ -1,0 +1,267 @@
+"""Point estimators of the true (human) rate θ on the test distribution P.
+
+The five estimators of the paper's Table "estimator-comparison" (Section "Robust Estimation under
+Distribution Shift"). Each differs in what it assumes is shared between the test distribution P
+and the calibration distribution Q:
+
+======================================  =====================================  ==================
+estimator                               formula                                invariance assumed
+======================================  =====================================  ==================
+(i) :func:`naive`                       E_P[Ẑ]                                 P_P(Z) = P_P(Ẑ)
+(ii) :func:`calibration_only`           E_Q[Z]                                 P_P(Z) = P_Q(Z)
+(iii) :func:`difference` (PPI)          E_P[Ẑ] + E_Q[Z − Ẑ]                    P_P(Z−Ẑ) = P_Q(Z−Ẑ)
+(iv) :func:`conditional_calibration`    P_Q(Z | Ẑ) E_P[Ẑ]                      P_P(Z|Ẑ) = P_Q(Z|Ẑ)
+(v) :func:`misclassification_adjusted`  P_Q(Ẑ | Z)⁻¹ E_P[Ẑ] = Rogan–Gladen      P_P(Ẑ|Z) = P_Q(Ẑ|Z)
+======================================  =====================================  ==================
+
+Only (v) survives label shift (P_P(Z) ≠ P_Q(Z)) when the judge behaves the same given the true
+label. (ii)–(iv) warn with :class:`LabelShiftWarning` when the calibration set's human-positive
+rate differs significantly from the corrected test rate (see :func:`judgestats.label_shift_test`).
+
+All functions are vectorised: counts objects may hold arrays (a batch of data sets).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ._validation import (
+    ClippedEstimateWarning,
+    CountError,
+    broadcast,
+    check_informative,
+    check_instance,
+    check_probability,
+)
+from .counts import ConfusionCounts, JudgedCounts
+
+__all__ = [
+    "ESTIMATORS",
+    "calibration_only",
+    "conditional_calibration",
+    "difference",
+    "misclassification_adjusted",
+    "naive",
+    "rogan_gladen",
+]
+
+
+def _out(x: Any) -> Any:
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+# ----------------------------------------------------------------------------- kernels
+def rogan_gladen_raw(p: Any, q0: Any, q1: Any) -> np.ndarray:
+    """Unclipped θ̂ = (p + q0 − 1)/(q0 + q1 − 1); NaN where q0 + q1 <= 1. No validation."""
+    p, q0, q1 = (np.asarray(a, dtype=float) for a in (p, q0, q1))
+    den = q0 + q1 - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, (p + q0 - 1.0) / den, np.nan)
+
+
+def _warn_clipped(raw: np.ndarray, stacklevel: int = 3) -> None:
+    out = (raw < 0) | (raw > 1)
+    if out.any():
+        k = int(np.count_nonzero(out))
+        first = float(raw[out].flat[0])
+        msg = (
+            f"the Rogan–Gladen estimate {first:.4g} lies outside [0, 1] and was clipped"
+            if raw.ndim == 0
+            else f"{k} of {raw.size} Rogan–Gladen estimates lie outside [0, 1] and were clipped "
+            f"(first: {first:.4g})"
+        )
+        warnings.warn(
+            msg + "; the observed judged rate is outside the range the judge's error rates allow",
+            ClippedEstimateWarning,
+            stacklevel=stacklevel,
+        )
+
+
+# ----------------------------------------------------------------------------- primitives
+def rogan_gladen(p: Any, q0: Any, q1: Any) -> Any:
+    """Rogan–Gladen bias-corrected rate, clipped to [0, 1] (paper eq. point-estimator).
+
+    θ̂ = (p̂ + q̂0 − 1) / (q̂0 + q̂1 − 1), then clipped to [0, 1].
+
+    Parameters
+    ----------
+    p : float or array_like
+        Judged positive rate p̂ on the test set.
+    q0, q1 : float or array_like
+        Specificity q̂0 = P(judge 0 | human 0) and sensitivity q̂1 = P(judge 1 | human 1).
+        All arguments broadcast together.
+
+    Returns
+    -------
+    float or ndarray
+        θ̂ clipped to [0, 1] (a float when every argument is a scalar).
+
+    Raises
+    ------
+    ProbabilityError
+        If an argument is outside [0, 1] or NaN.
+    NotInformativeError
+        Where q0 + q1 <= 1: the judge is no better than chance.
+
+    Warns
+    -----
+    ClippedEstimateWarning
+        When an unclipped estimate lies outside [0, 1].
+
+    Notes
+    -----
+    Assumes the judge's error rates given the true label are the same on the test and
+    calibration distributions, P_P(Ẑ | Z) = P_Q(Ẑ | Z); it does *not* assume the true rates are
+    equal, so it stays unbiased (for known q's) under label shift.
+
+    Examples
+    --------
+    >>> round(rogan_gladen(0.6, 0.7, 0.9), 6)
+    0.5
+    """
+    p = check_probability("p", p)
+    q0 = check_probability("q0", q0)
+    q1 = check_probability("q1", q1)
+    p, q0, q1 = broadcast(p=p, q0=q0, q1=q1)
+    check_informative(q0, q1)
+    raw = rogan_gladen_raw(p, q0, q1)
+    _warn_clipped(raw)
+    return _out(np.clip(raw, 0.0, 1.0))
+
+
+# ----------------------------------------------------------------------------- counts-level
+def _check_pair(test: Any, calibration: Any) -> tuple[JudgedCounts, ConfusionCounts]:
+    check_instance("test", test, JudgedCounts)
+    check_instance("calibration", calibration, ConfusionCounts)
+    return test, calibration
+
+
+def naive(test: JudgedCounts, calibration: ConfusionCounts | None = None) -> Any:
+    """(i) Naive judged rate p̂ = E_P[Ẑ] (paper eq. avg-pred).
+
+    Assumes the judge's positive rate equals the true rate on the test set, P_P(Z) = P_P(Ẑ):
+    true only for a perfect judge or at the crossing point θ = (1 − q0)/(2 − q0 − q1).
+    ``calibration`` is accepted (and ignored) so all five estimators share a signature.
+    """
+    check_instance("test", test, JudgedCounts)
+    if calibration is not None:
+        check_instance("calibration", calibration, ConfusionCounts)
+    return _out(np.asarray(test.positive) / np.asarray(test.n))
+
+
+def _calibration_only_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
+    return np.broadcast_to(
+        np.asarray(cal.m1) / np.asarray(cal.m), np.broadcast_shapes(test.shape, cal.shape)
+    )
+
+
+def _difference_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
+    p = np.asarray(test.positive) / np.asarray(test.n)
+    return p + (np.asarray(cal.fn) - np.asarray(cal.fp)) / np.asarray(cal.m)
+
+
+def _conditional_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
+    p = np.asarray(test.positive) / np.asarray(test.n)
+    judged1 = np.asarray(cal.tp + cal.fp, dtype=float)
+    judged0 = np.asarray(cal.tn + cal.fn, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ppv = np.where(judged1 > 0, np.asarray(cal.tp) / judged1, np.nan)
+        false_omission = np.where(judged0 > 0, np.asarray(cal.fn) / judged0, np.nan)
+    return ppv * p + false_omission * (1.0 - p)
+
+
+def _misclassification_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
+    return rogan_gladen_raw(test.p_hat, cal.specificity, cal.sensitivity)
+
+
+def _shift_warn(test: JudgedCounts, cal: ConfusionCounts, name: str) -> None:
+    from .shift import warn_if_label_shift  # local: shift imports this module
+
+    warn_if_label_shift(test, cal, estimator=name, stacklevel=4)
+
+
+def calibration_only(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
+    """(ii) Calibration-only estimator E_Q[Z] = m1 / m: the human rate of the calibration set.
+
+    Ignores the judge entirely. Assumes the true rates are equal, P_P(Z) = P_Q(Z), i.e. the
+    calibration items are a random sample of the test distribution; biased by θ_Q − θ_P under
+    label shift. Warns :class:`LabelShiftWarning` when the data contradict the assumption.
+    """
+    test, calibration = _check_pair(test, calibration)
+    _shift_warn(test, calibration, "calibration_only")
+    return _out(_calibration_only_raw(test, calibration))
+
+
+def difference(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
+    """(iii) Difference estimator (the point estimate of prediction-powered inference).
+
+    θ̂ = E_P[Ẑ] + E_Q[Z − Ẑ] = p̂ + (fn − fp)/m. Assumes the judge's mean error is the same on
+    both distributions, P_P(Z − Ẑ) = P_Q(Z − Ẑ). That mean error is (2 − q0 − q1)θ − (1 − q0),
+    which depends on θ, so under label shift the estimator's bias is (2 − q0 − q1)(θ_Q − θ_P):
+    zero only for a perfect judge or no shift. Warns :class:`LabelShiftWarning` when the data
+    contradict the assumption.
+    """
+    test, calibration = _check_pair(test, calibration)
+    _shift_warn(test, calibration, "difference")
+    return _out(_difference_raw(test, calibration))
+
+
+def conditional_calibration(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
+    """(iv) Conditional-calibration estimator P_Q(Z | Ẑ) E_P[Ẑ].
+
+    θ̂ = PPV·p̂ + FOR·(1 − p̂), with PPV = tp/(tp + fp) and false-omission rate FOR = fn/(fn + tn)
+    estimated on the calibration set. Assumes P_P(Z | Ẑ) = P_Q(Z | Ẑ); by Bayes' rule these
+    depend on P(Z), so label shift breaks it. Raises :class:`CountError` when the judge never
+    (or always) says 1 on the calibration set, where PPV or FOR is undefined.
+    """
+    test, calibration = _check_pair(test, calibration)
+    raw = _conditional_raw(test, calibration)
+    bad = np.isnan(raw)
+    if bad.any():
+        raise CountError(
+            "conditional calibration needs calibration items the judge labelled 1 and items it "
+            "labelled 0 (tp + fp >= 1 and tn + fn >= 1); got "
+            f"tp + fp = {np.min(calibration.tp + calibration.fp)}, "
+            f"tn + fn = {np.min(calibration.tn + calibration.fn)}"
+        )
+    _shift_warn(test, calibration, "conditional_calibration")
+    return _out(raw)
+
+
+def misclassification_adjusted(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
+    """(v) Misclassification-adjusted estimator P_Q(Ẑ | Z)⁻¹ E_P[Ẑ] = Rogan–Gladen, clipped.
+
+    Identical to :func:`rogan_gladen` applied to p̂ = positive/n, q̂0 = tn/m0, q̂1 = tp/m1
+    (paper appendix "Equivalence"). Assumes only that the judge's behaviour given the true label
+    is shared, P_P(Ẑ | Z) = P_Q(Ẑ | Z): valid under label shift.
+    """
+    test, calibration = _check_pair(test, calibration)
+    check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
+    raw = _misclassification_raw(test, calibration)
+    _warn_clipped(raw)
+    return _out(np.clip(raw, 0.0, 1.0))
+
+
+#: Name → estimator, all callable as ``f(test, calibration)``.
+ESTIMATORS = {
+    "naive": naive,
+    "calibration_only": calibration_only,
+    "difference": difference,
+    "conditional_calibration": conditional_calibration,
+    "misclassification_adjusted": misclassification_adjusted,
+}
+
+#: Name → unvalidated kernel returning raw floats (NaN where undefined), for simulation.
+RAW_ESTIMATORS = {
+    "naive": lambda t, c: np.broadcast_to(
+        np.asarray(t.positive) / np.asarray(t.n), np.broadcast_shapes(t.shape, c.shape)
+    ),
+    "calibration_only": _calibration_only_raw,
+    "difference": _difference_raw,
+    "conditional_calibration": _conditional_raw,
+    "misclassification_adjusted": lambda t, c: np.clip(_misclassification_raw(t, c), 0.0, 1.0),
+}

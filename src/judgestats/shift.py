@@ -1,0 +1,105 @@
+"""Label-shift diagnostic: does the calibration set's true rate differ from the test's.
+
+The Rogan–Gladen correction stays valid when the calibration set's human-positive rate θ_Q
+differs from the test rate θ_P (it assumes only that the judge's behaviour given the true label
+is shared). The estimators that assume P = Q (calibration-only, difference, conditional
+calibration) do not. This module compares θ̂_P (Rogan–Gladen, unclipped) with θ̂_Q = m1/m by a
+Wald z-statistic
+
+    z = (θ̂_P − θ̂_Q) / √(Var(θ̂_P) + θ̂_Q(1 − θ̂_Q)/m),
+
+with Var(θ̂_P) from paper eq. (var). The two are treated as independent (a conservative
+simplification: they share the calibration counts).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validation import LabelShiftWarning, check_instance
+from .counts import ConfusionCounts, JudgedCounts
+from .estimators import rogan_gladen_raw
+from .intervals import rogan_gladen_variance_raw
+
+__all__ = ["LABEL_SHIFT_ALPHA", "LabelShiftDiagnostic", "label_shift_test"]
+
+#: Two-sided level below which the mixes are said to differ (and estimators (ii)–(iv) warn).
+LABEL_SHIFT_ALPHA = 0.01
+
+
+@dataclass(frozen=True, slots=True)
+class LabelShiftDiagnostic:
+    """Calibration human-positive rate beside the corrected test rate, with a z-test."""
+
+    calibration_rate: Any
+    test_rate: Any
+    z: Any
+    pvalue: Any
+
+    @property
+    def shifted(self) -> Any:
+        """True where the two-sided p-value is below :data:`LABEL_SHIFT_ALPHA`."""
+        out = np.asarray(self.pvalue) < LABEL_SHIFT_ALPHA
+        return bool(out) if out.ndim == 0 else out
+
+
+def _diagnostic_arrays(test: JudgedCounts, cal: ConfusionCounts) -> tuple[np.ndarray, ...]:
+    from scipy.special import ndtr  # lazy import keeps `import judgestats` light
+
+    p, q0, q1 = test.p_hat, cal.specificity, cal.sensitivity
+    theta_p = rogan_gladen_raw(p, q0, q1)
+    theta_q = np.asarray(cal.human_positive_rate, dtype=float)
+    var = rogan_gladen_variance_raw(p, q0, q1, test.n, cal.m0, cal.m1)
+    var = var + theta_q * (1.0 - theta_q) / np.asarray(cal.m, dtype=float)
+    diff = theta_p - theta_q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(var > 0, diff / np.sqrt(var), np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+    z = np.where(np.isnan(theta_p), np.nan, z)
+    pvalue = 2.0 * ndtr(-np.abs(z))
+    return tuple(np.broadcast_arrays(theta_q, theta_p, z, pvalue))
+
+
+def label_shift_test(test: JudgedCounts, calibration: ConfusionCounts) -> LabelShiftDiagnostic:
+    """Compare the calibration set's human-positive rate with the corrected test rate.
+
+    Parameters
+    ----------
+    test : JudgedCounts
+        Judged test counts.
+    calibration : ConfusionCounts
+        Human-vs-judge calibration counts.
+
+    Returns
+    -------
+    LabelShiftDiagnostic
+        ``calibration_rate`` (m1/m), ``test_rate`` (unclipped Rogan–Gladen θ̂; NaN when the
+        judge is not informative), ``z`` and the two-sided normal ``pvalue``.
+    """
+    check_instance("test", test, JudgedCounts)
+    check_instance("calibration", calibration, ConfusionCounts)
+    out = [float(a) if np.ndim(a) == 0 else a for a in _diagnostic_arrays(test, calibration)]
+    return LabelShiftDiagnostic(*out)
+
+
+def warn_if_label_shift(
+    test: JudgedCounts, calibration: ConfusionCounts, *, estimator: str, stacklevel: int = 3
+) -> None:
+    """Warn :class:`LabelShiftWarning` for an estimator that assumes P = Q."""
+    theta_q, theta_p, _, pvalue = _diagnostic_arrays(test, calibration)
+    shifted = (pvalue < LABEL_SHIFT_ALPHA).reshape(-1)
+    if shifted.any():
+        i = int(np.argmax(shifted))
+        tq, tp = theta_q.reshape(-1)[i], theta_p.reshape(-1)[i]
+        where = f" in {int(shifted.sum())} of {shifted.size} data sets" if pvalue.ndim else ""
+        warnings.warn(
+            f"{estimator} assumes the calibration and test sets share the true rate, but the "
+            f"calibration human-positive rate {tq:.3f} differs from the corrected test rate "
+            f"{tp:.3f} (p < {LABEL_SHIFT_ALPHA}){where}; the Rogan–Gladen estimate stays valid "
+            "under such label shift, this estimator does not",
+            LabelShiftWarning,
+            stacklevel=stacklevel,
+        )
