@@ -1,0 +1,147 @@
+"""``correct()``: judged test counts + calibration counts → corrected rate with an interval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._validation import (
+    JudgeStatsError,
+    check_confidence_level,
+    check_informative,
+    check_instance,
+)
+from .counts import ConfusionCounts, JudgedCounts
+from .estimators import _warn_clipped, rogan_gladen_raw
+from .intervals import check_bounds_defined, compute_bounds, warn_undefined_replicates
+from .results import ConfidenceInterval, Correction
+from .shift import label_shift_test
+
+__all__ = ["correct", "interval_for"]
+
+
+def _check_single(test: Any, calibration: Any) -> None:
+    check_instance("test", test, JudgedCounts)
+    check_instance("calibration", calibration, ConfusionCounts)
+    for name, obj in (("test", test), ("calibration", calibration)):
+        if obj.shape:
+            raise JudgeStatsError(
+                f"{name} holds a batch of shape {obj.shape}; correct() takes one data set "
+                "(use the vectorised primitives or js.simulate for batches)"
+            )
+
+
+def interval_for(
+    test: JudgedCounts,
+    calibration: ConfusionCounts,
+    *,
+    method: str,
+    confidence_level: float,
+    rng: Any = None,
+    stacklevel: int = 2,
+    **options: Any,
+) -> ConfidenceInterval:
+    """Interval for one data set by a registered method (validated, warns, never NaN)."""
+    _check_single(test, calibration)
+    check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
+    level = check_confidence_level(confidence_level)
+    bounds = compute_bounds(
+        test, calibration, method=method, confidence_level=level, rng=rng, **options
+    )
+    check_bounds_defined(bounds, method)
+    warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)
+    return ConfidenceInterval(
+        low=float(bounds.low),
+        high=float(bounds.high),
+        method=method,
+        confidence_level=level,
+        undefined=int(np.asarray(bounds.undefined)),
+        n_resamples=bounds.n_resamples,
+    )
+
+
+def correct(
+    test: JudgedCounts,
+    calibration: ConfusionCounts,
+    *,
+    method: str = "adjusted-wald",
+    confidence_level: float = 0.95,
+    rng: Any = None,
+    **options: Any,
+) -> Correction:
+    """Correct a judged rate for the judge's errors and give an interval for the true rate.
+
+    Computes the Rogan–Gladen estimate θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1) (paper eq.
+    point-estimator), clipped to [0, 1], and an interval that accounts for the test and the
+    calibration sample (default: the paper's adjusted-Wald interval, eq. ci).
+
+    Parameters
+    ----------
+    test : JudgedCounts
+        Judge labels on the test set (``positive`` of ``n`` judged 1).
+    calibration : ConfusionCounts
+        Human-vs-judge counts on the calibration set (both human classes present).
+    method : str, default "adjusted-wald"
+        Interval method: ``"adjusted-wald"`` (paper), ``"wald"``, ``"bootstrap"`` or any name in
+        :func:`judgestats.interval_methods`.
+    confidence_level : float, default 0.95
+        Two-sided level, strictly inside (0, 1); stored on the result.
+    rng : None, int, SeedSequence or Generator
+        Randomness for resampling methods (ignored by the closed forms).
+    **options
+        Method options, e.g. ``n_resamples=9999`` for ``"bootstrap"``.
+
+    Returns
+    -------
+    Correction
+
+    Raises
+    ------
+    ArgumentTypeError
+        If ``test``/``calibration`` are not counts objects.
+    NotInformativeError
+        If q̂0 + q̂1 <= 1: the judge is no better than chance, no correction exists.
+    MethodError, ConfidenceLevelError
+        On an unknown method or a bad level.
+
+    Warns
+    -----
+    ClippedEstimateWarning
+        When θ̂ falls outside [0, 1] (``clipped=True`` on the result).
+    SamplingWarning
+        When bootstrap replicates were undefined (counted on ``ci.undefined``).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> res = js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...                  js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))
+    >>> round(res.estimate, 4)
+    0.5
+    """
+    _check_single(test, calibration)
+    q0, q1 = calibration.specificity, calibration.sensitivity
+    check_informative(q0, q1, what="q̂0 + q̂1")
+    raw = rogan_gladen_raw(test.p_hat, q0, q1)
+    ci = interval_for(
+        test,
+        calibration,
+        method=method,
+        confidence_level=confidence_level,
+        rng=rng,
+        stacklevel=3,
+        **options,
+    )
+    _warn_clipped(raw, stacklevel=3)
+    return Correction(
+        estimate=float(np.clip(raw, 0.0, 1.0)),
+        ci=ci,
+        estimate_unclipped=float(raw),
+        clipped=bool(raw < 0 or raw > 1),
+        method=method,
+        confidence_level=ci.confidence_level,
+        test=test,
+        calibration=calibration,
+        label_shift=label_shift_test(test, calibration),
+    )
