@@ -1,0 +1,317 @@
+"""The ``judgestats`` command.
+
+``judgestats correct`` corrects a judged rate from files (CSV or Parquet), from counts, or on a
+bundled example data set, and prints a table (or JSON with ``--json``). Errors print one line
+and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._validation import JudgeStatsError
+from .correct import correct
+from .counts import ConfusionCounts, JudgedCounts
+from .intervals import interval_methods
+
+EXAMPLES = ("chatbot-arena", "nq301")
+
+
+class CLIError(Exception):
+    """A user-facing failure: printed as one line, exit status 2."""
+
+
+# ----------------------------------------------------------------------------- I/O
+def _pandas():
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise CLIError("reading files needs pandas: pip install 'judgestats[frames]'") from exc
+    return pd
+
+
+def _read_table(path: str) -> Any:
+    pd = _pandas()
+    p = Path(path)
+    if not p.is_file():
+        raise CLIError(f"file not found: {path}")
+    try:
+        if p.suffix.lower() in (".parquet", ".pq"):
+            return pd.read_parquet(p)
+        return pd.read_csv(p)
+    except Exception as exc:
+        raise CLIError(f"cannot read {path}: {exc}".splitlines()[0]) from exc
+
+
+# ----------------------------------------------------------------------------- rows
+def _row(label: str | None, test: JudgedCounts, cal: ConfusionCounts, args, **extra) -> dict:
+    row: dict[str, Any] = {"group": label} if label is not None else {}
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # local: shown as table notes
+            warnings.simplefilter("always")
+            res = correct(
+                test, cal, method=args.method, confidence_level=args.confidence_level, rng=args.seed
+            )
+    except JudgeStatsError as exc:
+        row.update(
+            naive=test.p_hat,
+            estimate=None,
+            ci_low=None,
+            ci_high=None,
+            n=test.n,
+            m0=cal.m0,
+            m1=cal.m1,
+            error=str(exc),
+        )
+        row.update(extra)
+        return row
+    d = res.to_dict()
+    row.update(
+        {
+            k: d[k]
+            for k in (
+                "naive",
+                "estimate",
+                "ci_low",
+                "ci_high",
+                "n",
+                "m0",
+                "m1",
+                "sensitivity",
+                "specificity",
+                "clipped",
+            )
+        }
+    )
+    row.update(extra)
+    if caught:
+        row["warnings"] = [str(w.message) for w in caught]
+    return row
+
+
+def _single(test: JudgedCounts, cal: ConfusionCounts, args) -> dict:
+    row = _row(None, test, cal, args)
+    if row.get("error"):
+        raise CLIError(row["error"])
+    return row
+
+
+def _rows_from_files(args) -> tuple[str, list[dict]]:
+    test_df = _read_table(args.test)
+    cal_df = _read_table(args.calibration)
+    for name, df, cols in (
+        ("--test", test_df, [args.judge_column]),
+        ("--calibration", cal_df, [args.judge_column, args.human_column]),
+    ):
+        for c in cols + ([args.by] if args.by else []):
+            if c not in df.columns:
+                raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
+    if not args.by:
+        test = JudgedCounts.from_frame(test_df, judge=args.judge_column)
+        cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column)
+        return f"{args.test} corrected with calibration {args.calibration}", [
+            _single(test, cal, args)
+        ]
+    rows = []
+    cal_groups = dict(tuple(cal_df.groupby(args.by, sort=True)))
+    for key, g in test_df.groupby(args.by, sort=True):
+        if key not in cal_groups:
+            raise CLIError(f"group {args.by}={key!r} has test rows but no calibration rows")
+        test = JudgedCounts.from_frame(g, judge=args.judge_column)
+        cal = ConfusionCounts.from_frame(
+            cal_groups[key], human=args.human_column, judge=args.judge_column
+        )
+        rows.append(_row(str(key), test, cal, args))
+    return f"{args.test} by {args.by}", rows
+
+
+def _rows_from_counts(args) -> tuple[str, list[dict]]:
+    missing = [
+        f"--{k}" for k in ("positive", "n", "tp", "fn", "tn", "fp") if getattr(args, k) is None
+    ]
+    if missing:
+        raise CLIError(
+            "count mode needs all of --positive --n --tp --fn --tn --fp; "
+            f"missing {' '.join(missing)}"
+        )
+    test = JudgedCounts(positive=args.positive, n=args.n)
+    cal = ConfusionCounts(tp=args.tp, fn=args.fn, tn=args.tn, fp=args.fp)
+    return "corrected rate from counts", [_single(test, cal, args)]
+
+
+def _rows_from_example(args) -> tuple[str, list[dict]]:
+    from . import datasets
+
+    if args.example == "chatbot-arena":
+        frame = datasets.load_chatbot_arena(judge=args.judge)
+        targets = datasets.ARENA_TARGETS
+        what = f"Chatbot Arena win rates, human votes vs judge {frame['judge_name'].iloc[0]}"
+    else:
+        frame = datasets.load_nq301()
+        targets = tuple(sorted(frame["target_model"].unique()))
+        what = "NQ-301 QA accuracy, human correctness vs judge gpt-4"
+    rng = np.random.default_rng(args.seed)
+    rows = []
+    for target in targets:
+        sub = frame[frame["target_model"] == target]
+        human = sub["human"].to_numpy()
+        judge = sub["judge"].to_numpy()
+        k = max(2, round(args.calibration_fraction * len(sub)))
+        is_cal = np.zeros(len(sub), dtype=bool)
+        is_cal[rng.permutation(len(sub))[:k]] = True
+        test = JudgedCounts.from_labels(judge[~is_cal])
+        cal = ConfusionCounts.from_labels(human=human[is_cal], judge=judge[is_cal])
+        theta = float(human.mean())
+        row = _row(target, test, cal, args, human_rate=theta)
+        if row["ci_low"] is not None:
+            row["covered"] = bool(row["ci_low"] <= theta <= row["ci_high"])
+        rows.append(row)
+    pct = f"{100 * args.calibration_fraction:g}%"
+    return f"{what}; random {pct} calibration split per target (seed {args.seed})", rows
+
+
+# ----------------------------------------------------------------------------- output
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return "-" if math.isnan(v) else f"{v:.4f}"
+    return str(v)
+
+
+def _table(title: str, rows: list[dict], args) -> str:
+    lvl = f"{100 * args.confidence_level:g}%"
+    cols = [
+        ("group", "group"),
+        ("naive", "naive p"),
+        ("estimate", "corrected"),
+        ("ci", f"{lvl} CI ({args.method})"),
+        ("human_rate", "human rate"),
+        ("covered", "covered"),
+        ("n", "n"),
+        ("m0", "m0"),
+        ("m1", "m1"),
+    ]
+    cols = [c for c in cols if c[0] == "ci" or any(c[0] in r for r in rows)]
+    cells = []
+    for r in rows:
+        ci = "-" if r.get("ci_low") is None else f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
+        cells.append([ci if k == "ci" else _fmt(r.get(k)) for k, _ in cols])
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, (_, h) in enumerate(cols)]
+    lines = [title, ""]
+    lines.append("  ".join(h.ljust(w) for (_, h), w in zip(cols, widths, strict=True)))
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
+    notes = [f"{r.get('group', 'result')}: {r['error']}" for r in rows if r.get("error")]
+    notes += [f"{r.get('group', 'result')}: {w}" for r in rows for w in r.get("warnings", ())]
+    if notes:
+        lines += ["", *("note: " + n for n in notes)]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- parser
+def _level(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from exc
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text}")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser (exposed for tests and docs)."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog="judgestats", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser(
+        "correct",
+        help="bias-corrected rate with a confidence interval",
+        description="Correct an LLM judge's positive rate for its errors (Rogan-Gladen) with an "
+        "interval that accounts for the test and calibration samples.",
+    )
+    src = c.add_argument_group("data (one of: files, counts, --example)")
+    src.add_argument("--test", metavar="FILE", help="test items with judge labels (CSV or Parquet)")
+    src.add_argument(
+        "--calibration", metavar="FILE", help="calibration items with human and judge labels"
+    )
+    src.add_argument("--example", choices=EXAMPLES, help="run on a bundled real data set")
+    for k in ("positive", "n", "tp", "fn", "tn", "fp"):
+        src.add_argument(f"--{k}", type=int, metavar="N", help=f"count: {k}")
+    c.add_argument("--judge-column", default="judge", help="judge label column (default: judge)")
+    c.add_argument("--human-column", default="human", help="human label column (default: human)")
+    c.add_argument("--by", metavar="COLUMN", help="correct each group of this column separately")
+    c.add_argument(
+        "--method",
+        default="adjusted-wald",
+        choices=interval_methods(),
+        help="interval method (default: adjusted-wald, the paper's)",
+    )
+    c.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
+    c.add_argument("--seed", type=int, default=0, help="seed for splits and resampling (default 0)")
+    c.add_argument("--judge", default="gpt-4", help="--example chatbot-arena: gpt-4 or gpt-3.5")
+    c.add_argument(
+        "--calibration-fraction",
+        type=_level,
+        default=0.1,
+        help="--example: share of items used as the calibration set (default 0.1)",
+    )
+    c.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def _run_correct(args) -> tuple[str, list[dict]]:
+    files = args.test is not None or args.calibration is not None
+    counts = any(getattr(args, k) is not None for k in ("positive", "n", "tp", "fn", "tn", "fp"))
+    modes = sum([files, counts, args.example is not None])
+    if modes != 1:
+        raise CLIError(
+            "give exactly one data source: --test/--calibration files, counts, or --example"
+        )
+    if args.example:
+        return _rows_from_example(args)
+    if counts:
+        return _rows_from_counts(args)
+    if args.test is None or args.calibration is None:
+        raise CLIError("file mode needs both --test and --calibration")
+    return _rows_from_files(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``judgestats`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        title, rows = _run_correct(args)
+    except (CLIError, JudgeStatsError) as exc:
+        print(f"judgestats: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        payload = {
+            "title": title,
+            "method": args.method,
+            "confidence_level": args.confidence_level,
+            "rows": rows,
+        }
+        print(json.dumps(payload, indent=2))
+    else:
+        print(_table(title, rows, args))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
