@@ -43,6 +43,27 @@ def interval_for(
     **options: Any,
 ) -> ConfidenceInterval:
     """Interval for one data set by a registered method (validated, warns, never NaN)."""
+    return _interval_and_point(
+        test,
+        calibration,
+        method=method,
+        confidence_level=confidence_level,
+        rng=rng,
+        stacklevel=stacklevel + 1,
+        **options,
+    )[0]
+
+
+def _interval_and_point(
+    test: JudgedCounts,
+    calibration: ConfusionCounts,
+    *,
+    method: str,
+    confidence_level: float,
+    rng: Any = None,
+    stacklevel: int = 2,
+    **options: Any,
+) -> tuple[ConfidenceInterval, float | None]:
     _check_single(test, calibration)
     check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
     level = check_confidence_level(confidence_level)
@@ -51,7 +72,7 @@ def interval_for(
     )
     check_bounds_defined(bounds, method)
     warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)
-    return ConfidenceInterval(
+    ci = ConfidenceInterval(
         low=float(bounds.low),
         high=float(bounds.high),
         method=method,
@@ -59,6 +80,7 @@ def interval_for(
         undefined=int(np.asarray(bounds.undefined)),
         n_resamples=bounds.n_resamples,
     )
+    return ci, (None if bounds.estimate is None else float(bounds.estimate))
 
 
 def correct(
@@ -74,7 +96,9 @@ def correct(
 
     Computes the Rogan–Gladen estimate θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1) (paper eq.
     point-estimator), clipped to [0, 1], and an interval that accounts for the test and the
-    calibration sample (default: the paper's adjusted-Wald interval, eq. ci).
+    calibration sample (default: the paper's adjusted-Wald interval, eq. ci). A method that
+    comes with its own point estimate (a posterior summary, for instance) reports that instead
+    of θ̂; ``res.method`` says which method produced both.
 
     Parameters
     ----------

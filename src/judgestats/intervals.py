@@ -218,6 +218,9 @@ class Bounds(NamedTuple):
     high: np.ndarray
     undefined: np.ndarray  # per data set: bootstrap replicates with no estimate (0 otherwise)
     n_resamples: int | None = None
+    #: A method that comes with its own point estimate (e.g. a posterior mean) sets it here;
+    #: ``None`` means the point estimate is the clipped Rogan–Gladen θ̂.
+    estimate: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
