@@ -24,6 +24,7 @@ from ._validation import (
     LabelShiftWarning,
     MethodError,
     NotInformativeError,
+    PlanningWarning,
     ProbabilityError,
     SamplingWarning,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "LabelShiftWarning",
     "MethodError",
     "NotInformativeError",
+    "PlanningWarning",
     "ProbabilityError",
     "SamplingWarning",
     "__version__",
@@ -79,12 +81,15 @@ __all__ = [
     "label_shift_test",
     "misclassification_adjusted",
     "naive",
+    "plan",
+    "plots",
     "rogan_gladen",
     "rogan_gladen_variance",
+    "simulate",
     "wald_interval",
 ]
 
-_LAZY_SUBMODULES = {"datasets", "estimators", "intervals", "cli"}
+_LAZY_SUBMODULES = {"datasets", "estimators", "intervals", "cli", "plan", "plots", "simulate"}
 
 
 def __getattr__(name: str) -> Any:

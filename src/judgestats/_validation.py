@@ -359,3 +359,32 @@ def broadcast(**arrays: Any) -> list[np.ndarray]:
     except ValueError as exc:
         shapes = ", ".join(f"{k}{np.shape(v)}" for k, v in arrays.items())
         raise JudgeStatsError(f"arguments must broadcast together, got shapes {shapes}") from exc
+
+# --------------------------------------------------------------------------- planning
+class PlanningWarning(JudgeStatsWarning):
+    """A planning rule met a boundary case (e.g. p̂ of 0 or 1) and applied its limit."""
+
+
+def check_budget(name: str, value: Any, *, minimum: int) -> int:
+    """Validate a scalar sample-size budget (an integer >= ``minimum``)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        if _is_real_number(value) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise ArgumentTypeError(f"{name} must be a whole number, got {_show(value)}")
+    if value < minimum:
+        raise CountError(f"{name} must be >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_open_unit(name: str, value: Any, *, upper_closed: bool = False) -> float:
+    """Validate a scalar in (0, 1) (or (0, 1] with ``upper_closed``)."""
+    v = check_probability(name, value)
+    if np.ndim(v):
+        raise ArgumentTypeError(f"{name} must be a scalar, got an array of shape {np.shape(v)}")
+    ok = 0 < v <= 1 if upper_closed else 0 < v < 1
+    if not ok:
+        rng = "(0, 1]" if upper_closed else "(0, 1)"
+        raise ProbabilityError(f"{name} must be in {rng}, got {v!r}")
+    return float(v)
+

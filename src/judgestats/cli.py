@@ -1,8 +1,8 @@
 """The ``judgestats`` command.
 
 ``judgestats correct`` corrects a judged rate from files (CSV or Parquet), from counts, or on a
-bundled example data set, and prints a table (or JSON with ``--json``). Errors print one line
-and exit with status 2.
+bundled example data set, and prints a table (or JSON with ``--json``). ``judgestats plan``
+sizes and splits the calibration set. Errors print one line and exit with status 2.
 """
 
 from __future__ import annotations
@@ -271,7 +271,111 @@ def build_parser() -> argparse.ArgumentParser:
         help="--example: share of items used as the calibration set (default 0.1)",
     )
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    pl = sub.add_parser(
+        "plan",
+        help="how many human labels: calibration size, Algorithm 1 split, judge-vs-human regime",
+        description="Plan the calibration set. Modes: --width (smallest m for a target width), "
+        "--pilot with --m and --p (the paper's Algorithm 1), --regime (theta range where the "
+        "calibrated judge beats human-only labels).",
+    )
+    pl.add_argument("--width", type=float, help="target full interval width, e.g. 0.1")
+    pl.add_argument("--p", type=float, help="(expected) judged positive rate on the test set")
+    pl.add_argument("--q0", type=float, help="judge specificity")
+    pl.add_argument("--q1", type=float, help="judge sensitivity")
+    pl.add_argument("--n", type=float, help="test-set size (default: infinite)")
+    pl.add_argument("--allocation", choices=("balanced", "optimal"), default="balanced")
+    pl.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
+    pl.add_argument("--pilot", metavar="TP,FN,TN,FP", help="pilot counts for Algorithm 1")
+    pl.add_argument("--m", type=int, help="total calibration budget (Algorithm 1 / regime)")
+    pl.add_argument("--regime", action="store_true", help="judge-vs-human theta range")
+    pl.add_argument("--delta", type=float, default=0.05, help="--regime with --m: failure prob.")
+    pl.add_argument("--json", action="store_true", help="print JSON instead of text")
     return parser
+
+
+def _need(args, *names: str) -> None:
+    missing = [f"--{k}" for k in names if getattr(args, k) is None]
+    if missing:
+        raise CLIError(f"this plan mode needs {' '.join(missing)}")
+
+
+def _run_plan(args) -> dict:
+    from . import plan
+
+    if args.pilot is not None:
+        _need(args, "m", "p")
+        try:
+            tp, fn, tn, fp = (int(v) for v in args.pilot.split(","))
+        except ValueError as exc:
+            raise CLIError(
+                f"--pilot must be four integers TP,FN,TN,FP, got {args.pilot!r}"
+            ) from exc
+        pilot = ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
+        with warnings.catch_warnings(record=True) as caught:  # local: reported in the output
+            warnings.simplefilter("always")
+            a = plan.allocate(args.m, p_hat=args.p, pilot=pilot)
+        out = {"mode": "algorithm1", "m": args.m, "m0": a.m0, "m1": a.m1, "kappa": a.kappa}
+        if caught:
+            out["warnings"] = [str(w.message) for w in caught]
+        return out
+    if args.regime:
+        _need(args, "q0", "q1")
+        r = plan.judge_vs_human(args.q0, args.q1, m=args.m, delta=args.delta)
+        return {
+            "mode": "regime",
+            "q0": args.q0,
+            "q1": args.q1,
+            "m": args.m,
+            "low": None if r is None else r.low,
+            "high": None if r is None else r.high,
+        }
+    _need(args, "width", "p", "q0", "q1")
+    res = plan.calibration_size(
+        args.width,
+        p=args.p,
+        q0=args.q0,
+        q1=args.q1,
+        n=args.n,
+        allocation=args.allocation,
+        confidence_level=args.confidence_level,
+    )
+    return {
+        "mode": "size",
+        "target_width": args.width,
+        "m": res.m,
+        "m0": res.m0,
+        "m1": res.m1,
+        "width": res.width,
+        "allocation": res.allocation,
+        "confidence_level": res.confidence_level,
+        "n": args.n,
+    }
+
+
+def _plan_text(out: dict) -> str:
+    if out["mode"] == "algorithm1":
+        text = (
+            f"Algorithm 1 allocation of m = {out['m']}: m0 = {out['m0']} human-0 items, "
+            f"m1 = {out['m1']} human-1 items (pilot error ratio kappa = {out['kappa']:.4g})"
+        )
+        return "\n".join([text, *("note: " + w for w in out.get("warnings", ()))])
+    if out["mode"] == "regime":
+        if out["low"] is None:
+            return (
+                f"no theta qualifies: with q0 = {out['q0']:g}, q1 = {out['q1']:g} human-only "
+                "labelling has the lower variance everywhere"
+            )
+        return (
+            f"calibrated judge beats human-only labels for theta in "
+            f"[{out['low']:.4f}, {out['high']:.4f}]"
+        )
+    n = "infinite" if out["n"] is None else f"{out['n']:g}"
+    return (
+        f"smallest calibration set for a {100 * out['confidence_level']:g}% interval of width "
+        f"<= {out['target_width']:g} ({out['allocation']} split, n = {n}): m = {out['m']} "
+        f"(m0 = {out['m0']}, m1 = {out['m1']}), width {out['width']:.4f}"
+    )
 
 
 def _run_correct(args) -> tuple[str, list[dict]]:
@@ -296,6 +400,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "plan":
+            out = _run_plan(args)
+            print(json.dumps(out, indent=2) if args.json else _plan_text(out))
+            return 0
         title, rows = _run_correct(args)
     except (CLIError, JudgeStatsError) as exc:
         print(f"judgestats: error: {exc}", file=sys.stderr)
