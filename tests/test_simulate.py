@@ -1,0 +1,167 @@
+import numpy as np
+import pytest
+from scipy.stats import binom
+
+import judgestats as js
+from judgestats import simulate
+from judgestats.intervals import z_value
+
+
+def test_draw_shapes_and_moments():
+    sim = simulate.draw(
+        theta=np.array([0.2, 0.6]), q0=0.7, q1=0.9, n=1000, m0=80, m1=120, reps=20_000, rng=3
+    )
+    assert sim.test.shape == (2, 20_000) and sim.calibration.shape == (2, 20_000)
+    p = 0.9 * np.array([0.2, 0.6]) + 0.3 * np.array([0.8, 0.4])
+    se = np.sqrt(p * (1 - p) / 1000 / 20_000)
+    assert np.all(np.abs(sim.test.p_hat.mean(axis=1) - p) <= 5 * se)
+    assert np.all(sim.calibration.m0 == 80) and np.all(sim.calibration.m1 == 120)
+    assert sim.calibration.specificity.mean() == pytest.approx(
+        0.7, abs=5 * np.sqrt(0.21 / 80 / 40_000)
+    )
+
+
+def test_draw_label_shift_randomises_the_class_split():
+    sim = simulate.draw(
+        theta=0.5, q0=0.7, q1=0.9, n=100, m0=100, m1=100, reps=20_000, theta_calibration=0.25, rng=4
+    )
+    m1 = sim.calibration.m1
+    assert np.all(sim.calibration.m == 200)
+    assert m1.mean() == pytest.approx(50, abs=5 * np.sqrt(200 * 0.25 * 0.75 / 20_000))
+    assert m1.var() == pytest.approx(200 * 0.25 * 0.75, rel=0.05)
+
+
+def test_draw_algorithm1_allocation_sums_and_floors():
+    sim = simulate.draw(
+        theta=np.linspace(0, 1, 5),
+        q0=0.7,
+        q1=0.9,
+        n=1000,
+        m0=100,
+        m1=100,
+        reps=2000,
+        allocation="algorithm1",
+        pilot=10,
+        rng=5,
+    )
+    cal = sim.calibration
+    assert np.all(cal.m == 200) and cal.m0.min() >= 10 and cal.m1.min() >= 10
+    # at theta = 0 the judged rate p = 0.3 is small: most of the budget goes to human-0 items
+    assert np.median(cal.m0[0]) > 150
+
+
+def test_seeds_reproduce_and_differ():
+    kw = dict(
+        theta=[0.2, 0.5],
+        q0=0.8,
+        q1=0.85,
+        n=500,
+        m0=50,
+        m1=50,
+        reps=500,
+        methods=["adjusted-wald", "bootstrap"],
+        method_options={"bootstrap": {"n_resamples": 200}},
+    )
+    a = simulate.coverage(**kw, rng=11)
+    b = simulate.coverage(**kw, rng=11)
+    c = simulate.coverage(**kw, rng=12)
+    assert a.equals(b)
+    assert not a.equals(c)
+
+
+def test_coverage_dims_coords_and_attrs():
+    ds = simulate.coverage(
+        theta=[0.1, 0.5, 0.9],
+        q0=[0.7, 0.9],
+        q1=0.9,
+        n=1000,
+        m0=100,
+        m1=100,
+        reps=300,
+        methods=("adjusted-wald", "wald", "naive-wilson"),
+        rng=0,
+    )
+    assert ds.coverage.dims == ("method", "theta", "q0")
+    assert ds.coverage.shape == (3, 3, 2)
+    assert list(ds.method.values) == ["adjusted-wald", "wald", "naive-wilson"]
+    for v in ("coverage", "mean_length", "bias", "rmse", "undefined"):
+        assert v in ds
+    assert (
+        ds.attrs["reps"] == 300 and ds.attrs["confidence_level"] == 0.95 and ds.attrs["n"] == 1000
+    )
+
+
+def test_engine_coverage_matches_exact_binomial_computation():
+    """Perfect judge (q0 = q1 = 1): the naive Wilson interval's exact coverage is computable.
+
+    Exact: sum over k of Bin(k; n, theta) * 1{theta in Wilson(k)}. The engine's Monte Carlo
+    estimate must agree within 4 binomial standard errors.
+    """
+    n, theta, reps = 40, 0.3, 40_000
+    k = np.arange(n + 1)
+    z = z_value(0.95)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    exact = binom.pmf(k, n, theta)[(centre - half <= theta) & (theta <= centre + half)].sum()
+    ds = simulate.coverage(
+        theta=theta, q0=1.0, q1=1.0, n=n, m0=10, m1=10, reps=reps, methods="naive-wilson", rng=2
+    )
+    got = float(ds.coverage.squeeze())
+    assert got == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / reps))
+
+
+def test_undefined_replications_are_counted_not_dropped():
+    kw = dict(theta=0.5, q0=0.6, q1=0.6, n=200, m0=10, m1=10, reps=3000)
+    ds = simulate.coverage(**kw, methods=["adjusted-wald", "wald"], rng=8)
+    sim = simulate.draw(**kw, rng=8)  # the same stream draws the same data first
+    expected = np.mean(sim.calibration.specificity + sim.calibration.sensitivity <= 1)
+    assert expected > 0.1
+    np.testing.assert_allclose(ds.undefined.values.ravel(), expected, atol=1e-12)
+
+
+def test_estimator_bias_paper_setting_matches_theory():
+    ds = simulate.estimator_bias(reps=4000, rng=9)
+    tq = ds.theta_calibration.values
+    sd = ds.sd / np.sqrt(4000)
+    # naive: (q0 + q1 - 1) theta_P + 1 - q0 - theta_P = 0.1 regardless of theta_Q
+    np.testing.assert_allclose(
+        ds.bias.sel(estimator="naive"), 0.1, atol=float(5 * sd.sel(estimator="naive").max())
+    )
+    np.testing.assert_allclose(
+        ds.bias.sel(estimator="calibration_only"),
+        tq - 0.5,
+        atol=float(5 * sd.sel(estimator="calibration_only").max()),
+    )
+    np.testing.assert_allclose(
+        ds.bias.sel(estimator="difference"),
+        0.4 * (tq - 0.5),
+        atol=float(5 * sd.sel(estimator="difference").max()),
+    )
+    assert np.all(np.abs(ds.bias.sel(estimator="misclassification_adjusted")) < 0.01)
+    cc = ds.bias.sel(estimator="conditional_calibration").values
+    assert cc[0] < -0.05 and cc[-1] > 0.05  # follows theta_Q
+    assert float(ds.undefined.max()) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"reps": 0}, js.CountError, r"reps must be >= 1"),
+        ({"q0": 1.3}, js.ProbabilityError, r"q0 must be a probability"),
+        (
+            {"theta": [0.2, 1.2]},
+            js.ProbabilityError,
+            r"theta must be a probability.*1\.2 at index 1",
+        ),
+        ({"methods": ["exact"]}, js.MethodError, r"method \('exact'\) must be one of"),
+        ({"methods": []}, js.JudgeStatsError, r"at least one method"),
+        ({"theta": [[0.1, 0.2]]}, js.JudgeStatsError, r"1-D array to sweep"),
+        ({"allocation": "greedy"}, js.MethodError, r"allocation"),
+        ({"n": 0}, js.CountError, r"n must be >= 1"),
+    ],
+)
+def test_coverage_bad_input(kwargs, error, match):
+    args = dict(theta=0.5, q0=0.7, q1=0.9, n=100, m0=20, m1=20, reps=10) | kwargs
+    with pytest.raises(error, match=match):
+        simulate.coverage(**args)
