@@ -1,0 +1,133 @@
+"""Matplotlib figures (matplotlib is imported only when a function here is called).
+
+Every function draws on ``ax`` when given (else on a new figure) and returns the Axes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "coverage_plot",
+    "estimator_bias_plot",
+    "judge_regime_map",
+    "width_vs_calibration_size",
+]
+
+
+def _axes(ax: Any):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+    return ax
+
+
+def width_vs_calibration_size(
+    *,
+    p_values: Sequence[float] = (0.3, 0.5, 0.7, 0.9),
+    q0: float = 0.7,
+    q1: float = 0.9,
+    n: Any = None,
+    m_max: int = 1000,
+    confidence_level: float = 0.95,
+    ax: Any = None,
+):
+    """Interval width vs calibration size (the paper's Figure size-and-ci-length).
+
+    Dashed: balanced m0 = m1 = m/2. Solid: the split of Algorithm 1's rule computed with the
+    planned q's, m1 = round(m / (1 + (1/p − 1)·√κ)), κ = (1 − q0)/(1 − q1) (no pilot noise).
+    Widths are those of the truncated adjusted-Wald interval (eq. ci), n → ∞ by default.
+    """
+    from .plan import interval_width
+
+    ax = _axes(ax)
+    m = np.arange(4, m_max + 1, 2)
+    kappa = (1 - q0) / (1 - q1) if q1 < 1 else np.inf
+    colors = ["tab:red", "tab:blue", "tab:green", "tab:purple", "tab:orange", "tab:brown"]
+    for i, p in enumerate(p_values):
+        c = colors[i % len(colors)]
+        w_bal = interval_width(
+            m // 2, m // 2, p=p, q0=q0, q1=q1, n=n, confidence_level=confidence_level
+        )
+        m1 = np.clip(np.rint(m / (1 + (1 / p - 1) * np.sqrt(kappa))), 1, m - 1)
+        w_ada = interval_width(
+            m - m1, m1, p=p, q0=q0, q1=q1, n=n, confidence_level=confidence_level
+        )
+        ax.plot(m, w_bal, ls="--", color=c, label=f"p̂ = {p:g}, balanced")
+        ax.plot(m, w_ada, ls="-", color=c, label=f"p̂ = {p:g}, adaptive")
+    ax.set_xlabel("calibration size m = m0 + m1")
+    ax.set_ylabel(f"{100 * confidence_level:g}% interval width")
+    ax.set_title(f"q̂0 = {q0:g}, q̂1 = {q1:g}, n = {'∞' if n is None else n}")
+    ax.set_ylim(0, None)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    return ax
+
+
+def judge_regime_map(
+    *,
+    m: int | None = None,
+    delta: float = 0.05,
+    judges: Mapping[str, tuple[float, float]] | None = None,
+    resolution: int = 201,
+    q_min: float = 0.5,
+    ax: Any = None,
+):
+    """Where a calibrated judge beats human-only labels (the paper's Figure current_judges_regime).
+
+    Background: width of the θ range of :func:`judgestats.plan.judge_vs_human` at each
+    (q0, q1), darker = wider. ``judges`` maps a name to its (q0, q1), drawn as labelled points.
+    """
+    from .plan import regime_width_map
+
+    ax = _axes(ax)
+    q = np.linspace(q_min, 1.0, resolution)
+    width = regime_width_map(q[None, :], q[:, None], m=m, delta=delta)  # rows: q1, cols: q0
+    mesh = ax.pcolormesh(q, q, width, cmap="Greys", vmin=0, vmax=1, shading="auto")
+    ax.figure.colorbar(mesh, ax=ax, label="width of favourable θ range")
+    for name, (a, b) in (judges or {}).items():
+        ax.plot(a, b, "o", ms=4, color="tab:red")
+        ax.annotate(name, (a, b), fontsize=6, xytext=(3, 2), textcoords="offset points")
+    ax.set_xlabel("specificity q0")
+    ax.set_ylabel("sensitivity q1")
+    ax.set_title("calibrated judge vs human-only" + ("" if m is None else f" (m = {m})"))
+    ax.set_xlim(q_min, 1)
+    ax.set_ylim(q_min, 1)
+    return ax
+
+
+def coverage_plot(ds: Any, *, variable: str = "coverage", x: str = "theta", ax: Any = None):
+    """Plot a variable of :func:`judgestats.simulate.coverage` vs ``x``, a line per method."""
+    ax = _axes(ax)
+    da = ds[variable]
+    for mth in da["method"].values:
+        sub = da.sel({"method": mth})
+        extra = [d for d in sub.dims if d != x]
+        if extra:
+            sub = sub.isel({d: 0 for d in extra})
+        ax.plot(sub[x].values, sub.values, marker="o", ms=3, label=str(mth))
+    if variable == "coverage":
+        ax.axhline(ds.attrs.get("confidence_level", 0.95), color="k", lw=0.8, ls=":")
+    ax.set_xlabel(x)
+    ax.set_ylabel(variable.replace("_", " "))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def estimator_bias_plot(ds: Any, *, ax: Any = None):
+    """Bias of each estimator vs θ_Q from :func:`judgestats.simulate.estimator_bias`."""
+    ax = _axes(ax)
+    ratio = ds["theta_calibration"].values / ds.attrs.get("theta_test", 0.5)
+    for e in ds["estimator"].values:
+        ax.plot(ratio, ds["bias"].sel(estimator=e).values, marker="o", ms=3, label=str(e))
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("distribution-shift ratio θ_Q / θ_P")
+    ax.set_ylabel("bias")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return ax
