@@ -18,6 +18,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from _common import RESULTS, write_markdown
 
+from judgestats import plan, plots
+from judgestats.datasets import ARENA_TARGETS, judge_rates, load_chatbot_arena, load_nq301
 from judgestats.simulate import coverage
 
 JUDGES = [(0.7, 0.9), (0.9, 0.7), (0.7, 0.7), (0.9, 0.9)]
@@ -90,6 +92,41 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     fig.savefig(RESULTS / "allocation.png", dpi=110)
 
+    # the paper's Figure size-and-ci-length and the regime map with the bundled real judges
+    fig2, axs = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
+    plots.width_vs_calibration_size(m_max=1000, ax=axs[0])
+    rates = judge_rates(load_chatbot_arena("all"))
+    nq = judge_rates(load_nq301())
+    short = {"gpt-4-0125-preview": "GPT-4", "gpt-3.5-turbo-0125": "GPT-3.5"}
+    points = {
+        f"{short[r.judge_name]}:{r.target_model}": (r.q0, r.q1)
+        for r in rates.itertuples()
+        if r.target_model in ARENA_TARGETS
+    }
+    points |= {
+        f"NQ GPT-4:{r.target_model}": (r.q0, r.q1)
+        for r in nq.itertuples()
+        if r.target_model in ("DPR", "FiD", "InstructGPT_zeroshot")
+    }
+    plots.judge_regime_map(judges=points, ax=axs[1], resolution=301, q_min=0.45)
+    fig2.savefig(RESULTS / "allocation_size_and_regime.png", dpi=110)
+    reg_lines = [
+        "| judge : target | q0 | q1 | theta range where the judge beats human-only (m -> inf) |",
+        "|---|---|---|---|",
+    ]
+    for name, (a, b) in points.items():
+        r = plan.judge_vs_human(a, b) if a + b > 1 else None
+        reg_lines.append(
+            f"| {name} | {a:.3f} | {b:.3f} | "
+            + ("none" if r is None else f"[{r.low:.3f}, {r.high:.3f}]")
+            + " |"
+        )
+    sizes = ["| p̂ | balanced m (m0 = m1) | optimal m (m0, m1) |", "|---|---|---|"]
+    for p in (0.3, 0.5, 0.7, 0.9):
+        b = plan.calibration_size(0.1, p=p, q0=0.7, q1=0.9)
+        o = plan.calibration_size(0.1, p=p, q0=0.7, q1=0.9, allocation="optimal")
+        sizes.append(f"| {p} | {b.m} ({b.m0}) | {o.m} ({o.m0}, {o.m1}) |")
+
     body = (
         f"{reps:,} replications per point, theta on {theta.size} points in [0, 1], n = 1000, "
         "adjusted-Wald 95% intervals (paper eq. ci). Balanced: m0 = m1 = m/2. Algorithm 1: a "
@@ -98,7 +135,17 @@ def main() -> None:
         "(js.plan.optimal_allocation). Mean length is averaged over the theta grid.\n\n"
         f"{summary}\n\n## Paper setting (q0 = .7, q1 = .9, m = 200), by theta\n\n"
         + "\n".join(detail)
-        + f"\n\n![allocation](allocation.png)\n\nRun time: {elapsed:.1f} s"
+        + "\n\n![allocation](allocation.png)\n\n## Calibration size for a 95% interval no "
+        "wider than 0.1 (q0 = .7, q1 = .9, n -> inf; js.plan.calibration_size)\n\n"
+        + "\n".join(sizes)
+        + "\n\nThe paper reads 'm ≈ 200' for p̂ = 0.3 off its Figure size-and-ci-length; the "
+        "planner gives the numbers above (at p̂ = 0.3, θ̂ = 0 and the interval is truncated at 0)."
+        "\n\n## Real judges on the judge-vs-human regime map (paper Figure "
+        "current_judges_regime)\n\nq0, q1 estimated on all bundled labels "
+        "(js.datasets.judge_rates).\n\n"
+        + "\n".join(reg_lines)
+        + "\n\n![size and regime](allocation_size_and_regime.png)"
+        + f"\n\nRun time: {elapsed:.1f} s"
         + (" (--quick)" if args.quick else "")
         + "\n"
     )

@@ -277,3 +277,18 @@ def test_loaders_return_fresh_frames():
     first = load_nq301()
     first.loc[0, "human"] = 1 - first.loc[0, "human"]
     assert not load_nq301().equals(first)
+
+
+def test_judge_rates_match_the_shared_summary(arena_all):
+    from judgestats.datasets import judge_rates
+
+    rates = judge_rates(arena_all)
+    summary = _summary("arena_summary_by_target.csv")
+    assert len(rates) == 40
+    for row in rates.itertuples():
+        ref = summary[(row.judge_name, row.target_model)]
+        assert row.n == int(ref["n"])
+        assert row.q0 == pytest.approx(float(ref["specificity_q0"]), abs=5e-5)
+        assert row.q1 == pytest.approx(float(ref["sensitivity_q1"]), abs=5e-5)
+        # in-sample identity: Rogan-Gladen with full-data q's returns theta exactly
+        assert (row.p + row.q0 - 1) / (row.q0 + row.q1 - 1) == pytest.approx(row.theta, abs=1e-12)

@@ -28,7 +28,14 @@ from .._validation import check_choice
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["ARENA_JUDGES", "ARENA_TARGETS", "citation", "load_chatbot_arena", "load_nq301"]
+__all__ = [
+    "ARENA_JUDGES",
+    "ARENA_TARGETS",
+    "citation",
+    "judge_rates",
+    "load_chatbot_arena",
+    "load_nq301",
+]
 
 #: The six target models of "How to Correctly Report LLM-as-a-Judge Evaluations" (Chatbot Arena).
 ARENA_TARGETS: tuple[str, ...] = (
@@ -364,3 +371,53 @@ def citation(name: str) -> str:
     """
     key = check_choice("name", name, list(_CITATIONS))
     return _CITATIONS[key]
+
+
+def judge_rates(
+    frame: pd.DataFrame,
+    *,
+    by: str | tuple[str, ...] = ("judge_name", "target_model"),
+    human: str = "human",
+    judge: str = "judge",
+) -> pd.DataFrame:
+    """Per-group judge quality on fully labelled data: n, θ, p, specificity q0, sensitivity q1.
+
+    Computed on all rows of each group (no split), so the Rogan–Gladen identity
+    (p + q0 − 1)/(q0 + q1 − 1) = θ holds exactly within each group. Used to place real judges on
+    the judge-vs-human regime map (:func:`judgestats.plots.judge_regime_map`).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows with 0/1 ``human`` and ``judge`` columns (e.g. from :func:`load_chatbot_arena`).
+    by : str or tuple of str
+        Grouping columns.
+    human, judge : str
+        Label column names.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group with columns n, theta, p, q0, q1 (groups lacking a class get NaN q's).
+    """
+    from .._validation import check_columns
+
+    keys = [by] if isinstance(by, str) else list(by)
+    check_columns(
+        frame, {"human": human, "judge": judge, **{f"by[{i}]": k for i, k in enumerate(keys)}}
+    )
+    h = frame[human].astype(int)
+    j = frame[judge].astype(int)
+    tmp = frame[keys].assign(_h=h, _j=j, _tp=h & j, _tn=(1 - h) & (1 - j))
+    g = tmp.groupby(keys, sort=True)
+    out = g.agg(
+        n=("_h", "size"),
+        pos=("_h", "sum"),
+        theta=("_h", "mean"),
+        p=("_j", "mean"),
+        tp=("_tp", "sum"),
+        tn=("_tn", "sum"),
+    )
+    out["q1"] = out["tp"] / out["pos"].where(out["pos"] > 0)
+    out["q0"] = out["tn"] / (out["n"] - out["pos"]).where(out["n"] > out["pos"])
+    return out[["n", "theta", "p", "q0", "q1"]].reset_index()
