@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import likelihood as _likelihood  # noqa: F401  (registers "profile-likelihood")
 from ._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,

@@ -14,7 +14,12 @@ from ._validation import (
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import _warn_clipped, rogan_gladen_raw
-from .intervals import check_bounds_defined, compute_bounds, warn_undefined_replicates
+from .intervals import (
+    check_bounds_defined,
+    compute_bounds,
+    get_method,
+    warn_undefined_replicates,
+)
 from .results import ConfidenceInterval, Correction
 from .shift import label_shift_test
 
@@ -65,7 +70,8 @@ def _interval_and_point(
     **options: Any,
 ) -> tuple[ConfidenceInterval, float | None]:
     _check_single(test, calibration)
-    check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
+    if get_method(method).requires_informative:
+        check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
     level = check_confidence_level(confidence_level)
     bounds = compute_bounds(
         test, calibration, method=method, confidence_level=level, rng=rng, **options
@@ -125,7 +131,9 @@ def correct(
     ArgumentTypeError
         If ``test``/``calibration`` are not counts objects.
     NotInformativeError
-        If q̂0 + q̂1 <= 1: the judge is no better than chance, no correction exists.
+        If q̂0 + q̂1 <= 1 (the judge is no better than chance on the calibration set, so the
+        Rogan–Gladen estimate does not exist) and the method needs it; likelihood-based methods
+        (``"profile-likelihood"``) still answer, with a wide interval.
     MethodError, ConfidenceLevelError
         On an unknown method or a bad level.
 
@@ -144,11 +152,7 @@ def correct(
     >>> round(res.estimate, 4)
     0.5
     """
-    _check_single(test, calibration)
-    q0, q1 = calibration.specificity, calibration.sensitivity
-    check_informative(q0, q1, what="q̂0 + q̂1")
-    raw = rogan_gladen_raw(test.p_hat, q0, q1)
-    ci = interval_for(
+    ci, point = _interval_and_point(
         test,
         calibration,
         method=method,
@@ -157,11 +161,15 @@ def correct(
         stacklevel=3,
         **options,
     )
-    _warn_clipped(raw, stacklevel=3)
+    if point is None:  # the Rogan–Gladen estimate, clipped (paper eq. point-estimator)
+        raw = float(rogan_gladen_raw(test.p_hat, calibration.specificity, calibration.sensitivity))
+        _warn_clipped(np.asarray(raw), stacklevel=3)
+    else:  # the method's own point estimate (an MLE or a posterior summary), in [0, 1]
+        raw = point
     return Correction(
         estimate=float(np.clip(raw, 0.0, 1.0)),
         ci=ci,
-        estimate_unclipped=float(raw),
+        estimate_unclipped=raw,
         clipped=bool(raw < 0 or raw > 1),
         method=method,
         confidence_level=ci.confidence_level,

@@ -231,20 +231,29 @@ class IntervalMethod:
     func: Callable[..., Bounds]
     description: str
     options: tuple[str, ...]
+    #: False for methods that answer even when q̂0 + q̂1 <= 1 (likelihood-based ones).
+    requires_informative: bool = True
 
 
 _REGISTRY: dict[str, IntervalMethod] = {}
 
 
-def register_interval_method(name: str, description: str) -> Callable:
-    """Register a counts-level interval function under ``name`` (decorator)."""
+def register_interval_method(
+    name: str, description: str, *, requires_informative: bool = True
+) -> Callable:
+    """Register a counts-level interval function under ``name`` (decorator).
+
+    ``requires_informative=False`` marks a method that gives an estimate and an interval even
+    when the judge looks no better than chance (q̂0 + q̂1 <= 1); the others get NaN bounds there
+    and :func:`judgestats.correct` raises :class:`NotInformativeError` before calling them.
+    """
 
     def deco(func: Callable[..., Bounds]) -> Callable[..., Bounds]:
         params = inspect.signature(func).parameters
         opts = tuple(
             k for k in params if k not in ("test", "calibration", "confidence_level", "rng")
         )
-        _REGISTRY[name] = IntervalMethod(name, func, description, opts)
+        _REGISTRY[name] = IntervalMethod(name, func, description, opts, requires_informative)
         return func
 
     return deco

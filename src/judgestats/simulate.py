@@ -72,7 +72,7 @@ def _algorithm1_m1(m, pilot, p_hat, tn_pilot, tp_pilot):
 
 
 def _compact(a: np.ndarray) -> Any:
-    """A Python scalar when every element is equal (numpy's fast scalar-parameter path)."""
+    """Return a Python scalar when every element is equal (numpy's fast scalar path)."""
     flat = a.reshape(-1)
     return flat[0].item() if flat.size and np.all(flat == flat[0]) else a
 
