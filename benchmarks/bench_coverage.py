@@ -102,7 +102,8 @@ def main() -> None:
         "share with no interval (q̂0 + q̂1 <= 1), counted separately. Monte Carlo s.e. of a "
         f"coverage near 0.95: {np.sqrt(0.95 * 0.05 / reps):.4f} "
         f"({np.sqrt(0.95 * 0.05 / slow_reps):.4f} for the slower methods). "
-        "The naive interval (Wilson for p̂) covers theta only near the crossing point theta = (1 - q0)/(2 - q0 - q1).\n\n"
+        "The naive interval (Wilson for p̂) covers theta only near the crossing point "
+        "theta = (1 - q0)/(2 - q0 - q1).\n\n"
         f"{summary}\n\n## Paper setting (q0 = .7, q1 = .9, m = 200), coverage by theta\n\n"
         + "\n".join(by_theta)
         + f"\n\n![coverage](coverage.png)\n\nRun time: {elapsed:.1f} s"
