@@ -19,6 +19,7 @@ from ._validation import (
     ClippedEstimateWarning,
     ConfidenceLevelError,
     CountError,
+    IllConditionedError,
     JudgeStatsError,
     JudgeStatsWarning,
     LabelError,
@@ -26,7 +27,9 @@ from ._validation import (
     MethodError,
     NotInformativeError,
     PlanningWarning,
+    PriorError,
     ProbabilityError,
+    ProjectedEstimateWarning,
     SamplingWarning,
 )
 from .correct import correct
@@ -45,19 +48,24 @@ from .intervals import (
     rogan_gladen_variance,
     wald_interval,
 )
-from .results import ConfidenceInterval, Correction
+from .multiclass import CategoryCounts, ConfusionMatrix, correct_distribution
+from .results import ConfidenceInterval, Correction, DistributionCorrection
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ArgumentTypeError",
+    "CategoryCounts",
     "ClippedEstimateWarning",
     "ConfidenceInterval",
     "ConfidenceLevelError",
     "ConfusionCounts",
+    "ConfusionMatrix",
     "Correction",
     "CountError",
+    "DistributionCorrection",
+    "IllConditionedError",
     "JudgeStatsError",
     "JudgeStatsWarning",
     "JudgedCounts",
@@ -67,13 +75,16 @@ __all__ = [
     "MethodError",
     "NotInformativeError",
     "PlanningWarning",
+    "PriorError",
     "ProbabilityError",
+    "ProjectedEstimateWarning",
     "SamplingWarning",
     "__version__",
     "adjusted_wald_interval",
     "calibration_only",
     "conditional_calibration",
     "correct",
+    "correct_distribution",
     "datasets",
     "difference",
     "estimators",

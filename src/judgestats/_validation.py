@@ -360,6 +360,7 @@ def broadcast(**arrays: Any) -> list[np.ndarray]:
         shapes = ", ".join(f"{k}{np.shape(v)}" for k, v in arrays.items())
         raise JudgeStatsError(f"arguments must broadcast together, got shapes {shapes}") from exc
 
+
 # --------------------------------------------------------------------------- planning
 class PlanningWarning(JudgeStatsWarning):
     """A planning rule met a boundary case (e.g. p̂ of 0 or 1) and applied its limit."""
@@ -388,3 +389,225 @@ def check_open_unit(name: str, value: Any, *, upper_closed: bool = False) -> flo
         raise ProbabilityError(f"{name} must be in {rng}, got {v!r}")
     return float(v)
 
+
+# ------------------------------------------------------------------ bayes: priors, k categories
+class PriorError(JudgeStatsError):
+    """A prior is invalid: a Beta/Dirichlet parameter <= 0, NaN or inf, or of the wrong shape."""
+
+
+def check_concentration(name: str, value: Any) -> Any:
+    """Validate Beta/Dirichlet parameters: real, finite and > 0 (scalar or array).
+
+    Returns a float for scalars and a float ndarray otherwise.
+    """
+    arr = _numeric_array(name, value).astype(float, copy=False)
+    bad = ~(np.isfinite(arr) & (arr > 0))  # NaN fails both
+    if bad.any():
+        raise PriorError(f"{name} must be finite and > 0, got {_first_bad(arr, bad)}")
+    return arr.item() if arr.ndim == 0 else arr
+
+
+def check_concentration_shape(name: str, value: Any, shape: tuple[int, ...], why: str) -> None:
+    """Check that a Dirichlet concentration has ``shape`` (``why`` names its source)."""
+    if np.shape(value) != shape:
+        raise PriorError(f"{name} must have shape {shape} ({why}), got shape {np.shape(value)}")
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Validate a flag: a Python or numpy bool (not 0/1, not a string)."""
+    if not isinstance(value, bool | np.bool_):
+        raise ArgumentTypeError(f"{name} must be True or False, got {_show(value)}")
+    return bool(value)
+
+
+def check_category_counts(name: str, value: Any) -> np.ndarray:
+    """Validate per-category counts: a 1-D vector of k >= 2 non-negative whole numbers."""
+    arr = np.asarray(check_count(name, value))
+    if arr.ndim != 1:
+        raise CountError(
+            f"{name} must be a 1-D vector of per-category counts, got shape {arr.shape}"
+        )
+    if arr.size < 2:
+        raise CountError(f"{name} must have at least 2 categories (k >= 2), got k = {arr.size}")
+    return arr.astype(np.int64)
+
+
+def check_category_labels(name: str, labels: Any, k: int) -> tuple[Any, ...]:
+    """Validate category labels: ``k`` distinct scalars (str, int, ...). Returns a tuple."""
+    if labels is None or isinstance(labels, str | bytes) or not isinstance(labels, Iterable):
+        raise ArgumentTypeError(
+            f"{name} must be a sequence of {k} category labels, got {_show(labels)}"
+        )
+    items = tuple(v.item() if isinstance(v, np.generic) else v for v in labels)
+    if len(items) != k:
+        raise LabelError(f"{name} must hold k = {k} labels, got {len(items)}: {_show(items)}")
+    if len(set(items)) != k:
+        dup = next(v for v in items if items.count(v) > 1)
+        raise LabelError(f"{name} must be distinct, got {dup!r} more than once in {_show(items)}")
+    return items
+
+
+def check_labels_match(name_a: str, a: Sequence[Any], name_b: str, b: Sequence[Any]) -> None:
+    """Two label sets that index the same categories must be equal, in the same order."""
+    if tuple(a) != tuple(b):
+        same = set(a) == set(b)
+        hint = " (same labels in a different order: reorder one of them)" if same else ""
+        raise LabelError(f"{name_a} {list(a)!r} do not match {name_b} {list(b)!r}{hint}")
+
+
+def check_confusion_counts(
+    name: str, value: Any, k: int, labels: Sequence[Any] | None = None
+) -> np.ndarray:
+    """Validate a k×k count matrix (rows = judge label, columns = human label).
+
+    Every column (true class) must hold at least one calibration item, or that class's judge
+    behaviour cannot be estimated.
+    """
+    arr = np.asarray(check_count(name, value))
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise CountError(f"{name} must be a square k×k matrix of counts, got shape {arr.shape}")
+    if arr.shape[0] != k:
+        raise CountError(
+            f"{name} is {arr.shape[0]}×{arr.shape[1]} but the test counts have k = {k} categories"
+        )
+    empty = arr.sum(axis=0) == 0
+    if empty.any():
+        j = int(np.argmax(empty))
+        label = repr(labels[j]) if labels is not None else f"at column {j}"
+        raise CountError(
+            f"{name} has no calibration items with human label {label} (its column sums to 0): "
+            "every true class needs calibration items to estimate how the judge labels it"
+        )
+    return arr.astype(np.int64)
+
+
+# ------------------------------------------------------------------ k categories: multiclass.py
+class IllConditionedError(NotInformativeError):
+    """The estimated k × k confusion matrix is singular or too ill-conditioned to invert.
+
+    The k-category analogue of q̂0 + q̂1 <= 1 (for k = 2, det Ĉ = q̂0 + q̂1 − 1): the judge's
+    labels do not determine the true category distribution well enough for a correction.
+    """
+
+
+class ProjectedEstimateWarning(ClippedEstimateWarning):
+    """The k-category estimate Ĉ⁻¹p̂ fell outside the probability simplex and was projected."""
+
+
+def check_category_values(name: str, values: Any) -> list[Any]:
+    """Validate observed category labels (one per item) and return them as a Python list.
+
+    Accepted: a non-empty 1-D sequence/array/Series of scalars (str, int, float, bool).
+    Refused, naming the first offender: missing values (None, NaN), nested containers, empty
+    input and arrays that are not 1-D. Whether each value is a *declared* category is checked
+    by :func:`check_in_categories`.
+    """
+    if values is None or isinstance(values, str | bytes):
+        raise ArgumentTypeError(
+            f"{name} must be a 1-D array of category labels, got {_show(values)}"
+        )
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
+        arr = np.asarray(values.to_numpy())
+    elif isinstance(values, np.ndarray):
+        arr = values
+    elif isinstance(values, Iterable):
+        items = list(values)
+        arr = np.empty(len(items), dtype=object)
+        arr[:] = items
+    else:
+        raise ArgumentTypeError(
+            f"{name} must be a 1-D array of category labels, got {_show(values)}"
+        )
+    if arr.ndim != 1:
+        raise LabelError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.size == 0:
+        raise LabelError(f"{name} is empty: at least one label is needed")
+    items = arr.tolist()
+    for i, v in enumerate(items):
+        if not _is_category_scalar(v):
+            missing = (
+                v is None
+                or type(v).__name__ in ("NAType", "NaTType")
+                or (isinstance(v, float) and v != v)
+            )
+            what = "a missing value" if missing else "not a finite scalar label"
+            raise LabelError(
+                f"{name} must hold category labels, got {_show(v)} ({what}) at index {i}"
+            )
+    return items
+
+
+def _is_category_scalar(v: Any) -> bool:
+    if isinstance(v, str | bool | numbers.Integral):
+        return True
+    return isinstance(v, numbers.Real) and bool(np.isfinite(v))
+
+
+def check_in_categories(name: str, values: list[Any], categories: Sequence[Any]) -> np.ndarray:
+    """Encode validated labels as codes 0..k−1 of ``categories``; a label outside them raises."""
+    code = {c: i for i, c in enumerate(categories)}
+    out = np.fromiter((code.get(v, -1) for v in values), dtype=np.int64, count=len(values))
+    bad = out < 0
+    if bad.any():
+        i = int(np.argmax(bad))
+        more = f" ({int(bad.sum())} such values in all)" if bad.sum() > 1 else ""
+        raise LabelError(
+            f"{name} contains {values[i]!r} at index {i}{more}, which is not among the declared "
+            f"labels {list(categories)!r}"
+        )
+    return out
+
+
+def check_max_condition(value: Any, name: str = "max_condition") -> float:
+    """Validate a condition-number threshold: a real number >= 1 (``inf`` disables it)."""
+    arr = _numeric_array(name, value).astype(float, copy=False)
+    if arr.ndim != 0:
+        raise ArgumentTypeError(f"{name} must be a scalar, got shape {arr.shape}")
+    v = float(arr)
+    if not v >= 1:  # also catches NaN; a condition number is never below 1
+        raise JudgeStatsError(f"{name} must be >= 1 (or inf), got {v!r}")
+    return v
+
+
+def check_conditioning(kappa: float, max_condition: float, what: str = "Ĉ") -> None:
+    """Raise :class:`IllConditionedError` when a condition number exceeds ``max_condition``."""
+    if not kappa <= max_condition:  # NaN and inf fail
+        state = "singular" if not np.isfinite(kappa) or kappa > 1e15 else "ill-conditioned"
+        raise IllConditionedError(
+            f"the estimated confusion matrix {what} is {state}: condition number {kappa:.4g} "
+            f"exceeds max_condition = {max_condition:g}. Inverting it would amplify the sampling "
+            "noise of the calibration set beyond use (the judge's labels do not separate the "
+            "true categories). Merge categories the judge confuses, collect more calibration "
+            "items, or pass a larger max_condition"
+        )
+
+
+def check_batched_category_counts(test: Any, calibration: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Validate batches of k-category counts: ``test`` (..., k) and ``calibration`` (..., k, k).
+
+    Whole non-negative numbers, k >= 2, square calibration matrices of the same k, batch shapes
+    that broadcast, every test vector with at least one item. Returns ``int64`` arrays.
+    """
+    t = np.asarray(check_count("test counts", test))
+    c = np.asarray(check_count("calibration counts", calibration))
+    if t.ndim < 1 or t.shape[-1] < 2:
+        raise CountError(
+            f"test counts must have shape (..., k) with k >= 2 categories, got shape {t.shape}"
+        )
+    k = t.shape[-1]
+    if c.ndim < 2 or c.shape[-2:] != (k, k):
+        raise CountError(
+            f"calibration counts must have shape (..., {k}, {k}) to match the test counts' "
+            f"k = {k}, got shape {c.shape}"
+        )
+    try:
+        np.broadcast_shapes(t.shape[:-1], c.shape[:-2])
+    except ValueError as exc:
+        raise CountError(
+            f"batch shapes must broadcast, got test {t.shape[:-1]} and calibration {c.shape[:-2]}"
+        ) from exc
+    empty = t.sum(axis=-1) == 0
+    if empty.any():
+        i = tuple(int(x) for x in np.argwhere(empty)[0])
+        raise CountError(f"test counts must hold at least one item, got n = 0 at batch index {i}")
+    return t.astype(np.int64), c.astype(np.int64)

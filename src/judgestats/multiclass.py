@@ -1,0 +1,935 @@
+"""k-category correction: the inverse of the judge's confusion matrix, with intervals.
+
+Paper appendix "Extension to Evaluations with More Than Two Categories" (eqs.
+multi_category_estimator and multi_category_confusion). Each item has a true (human) category
+Z ∈ {1..k} and a judge category Ẑ. On the calibration set, estimate the judge's confusion
+matrix
+
+    Ĉ[a, b] = #(judge = a, human = b) / #(human = b)        (rows = judge, columns = human)
+
+and correct the judged category distribution p̂ of the test set:
+
+    θ̂ = Ĉ⁻¹ p̂.
+
+Like Rogan–Gladen (its k = 2 case) this assumes only that the judge behaves the same given the
+true category on both sets, P_P(Ẑ | Z) = P_Q(Ẑ | Z); the calibration set's category mix may
+differ from the test set's. The paper gives no interval; this module adds three pieces:
+
+* **intervals** registered by name (:func:`distribution_methods`): ``"delta"`` — delta-method
+  covariance of Ĉ⁻¹p̂ from the multinomial covariances of p̂ and of each column of Ĉ, with an
+  Agresti-style adjustment that reduces exactly to the paper's adjusted p̃, q̃ for k = 2 (see
+  :func:`correct_distribution`); ``"bootstrap"`` — parametric percentile bootstrap. A
+  ``"bayes"`` method (Dirichlet model) can be plugged in with
+  :func:`register_distribution_method`.
+* **the simplex**: Ĉ⁻¹p̂ always sums to one but can have negative entries. The reported
+  estimate is then the constrained maximum-likelihood fit (see :func:`correct_distribution`),
+  the unconstrained solution is kept, the result is flagged and a
+  :class:`~judgestats._validation.ProjectedEstimateWarning` is issued.
+* **conditioning**: a singular or ill-conditioned Ĉ (2-norm condition number above
+  :data:`MAX_CONDITION` = 100) raises :class:`~judgestats._validation.IllConditionedError`.
+
+Layers: :class:`CategoryCounts` and :class:`ConfusionMatrix` hold one validated data set with
+its labels; :func:`correct_distribution` returns a
+:class:`~judgestats.results.DistributionCorrection`; :func:`distribution_bounds` and
+:func:`distribution_estimate` are the vectorised array-level kernels (leading batch axes), used
+by simulations.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._validation import (
+    ProjectedEstimateWarning,
+    SamplingWarning,
+    check_batched_category_counts,
+    check_bool,
+    check_category_counts,
+    check_category_labels,
+    check_category_values,
+    check_choice,
+    check_columns,
+    check_conditioning,
+    check_confidence_level,
+    check_confusion_counts,
+    check_count,
+    check_in_categories,
+    check_informative,
+    check_instance,
+    check_labels_match,
+    check_max_condition,
+    check_positive_int,
+    check_rng,
+    check_same_length,
+)
+from .intervals import _percentile_nan_last, z_value
+from .results import ConfidenceInterval, DistributionCorrection
+
+__all__ = [
+    "MAX_CONDITION",
+    "CategoryCounts",
+    "ConfusionMatrix",
+    "DistributionBounds",
+    "correct_distribution",
+    "distribution_bounds",
+    "distribution_estimate",
+    "distribution_methods",
+    "register_distribution_method",
+]
+
+#: Default ceiling on the 2-norm condition number κ(Ĉ) = σ_max/σ_min of the estimated
+#: confusion matrix. The expansion (Ĉ)⁻¹ = Σ_j (−C⁻¹ΔC)^j C⁻¹ behind both the consistency of
+#: θ̂ and the delta method is only guaranteed when κ(C)·‖ΔC‖/‖C‖ < 1; a calibration column of
+#: m_b items has relative sampling error of order 1/√m_b ≥ 0.01 for any m_b <= 10,000, so
+#: κ > 100 breaks the guarantee for every realistic calibration set. For k = 2 with equal
+#: error rates, κ = 1/(q0 + q1 − 1): the threshold refuses judges with Youden J < 0.01.
+MAX_CONDITION: float = 100.0
+
+#: Entries of Ĉ⁻¹p̂ below −_SIMPLEX_TOL count as outside the simplex (smaller ones are rounding).
+_SIMPLEX_TOL = 1e-12
+
+
+# ----------------------------------------------------------------------------- helpers
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    arr = np.array(arr, dtype=np.int64)
+    arr.setflags(write=False)
+    return arr
+
+
+def _declared_labels(labels: Any, k: int | None = None) -> tuple[Any, ...]:
+    """Validate declared labels (k = their number unless given)."""
+    if labels is None or isinstance(labels, str | bytes) or not isinstance(labels, Iterable):
+        return check_category_labels("labels", labels, k or 0)  # raises ArgumentTypeError
+    items = list(labels)
+    return check_category_labels("labels", items, len(items) if k is None else k)
+
+
+def _infer_labels(*values: list[Any]) -> tuple[Any, ...]:
+    """Observed labels, sorted when they are mutually orderable, else in order of appearance."""
+    seen = list(dict.fromkeys(chain(*values)))
+    try:
+        return tuple(sorted(seen))
+    except TypeError:
+        return tuple(seen)
+
+
+def _condition_number(matrix: np.ndarray) -> np.ndarray:
+    """2-norm condition number over the last two axes (``inf``: numerically singular or NaN)."""
+    finite = np.isfinite(matrix).all(axis=(-2, -1))
+    k = matrix.shape[-1]
+    safe = np.where(finite[..., None, None], matrix, np.eye(k))
+    sv = np.linalg.svd(safe, compute_uv=False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = sv[..., 0] / sv[..., -1]
+    # beyond 1/eps the smallest singular value is rounding noise: numerically singular
+    singular = ~np.isfinite(kappa) | (kappa * np.finfo(float).eps >= 1.0)
+    return np.where(finite & ~singular, kappa, np.inf)
+
+
+def _usable(matrix: np.ndarray, max_condition: float) -> tuple[np.ndarray, np.ndarray]:
+    """Mask of matrices that may be inverted (κ <= max_condition; for k = 2 also det > 0)."""
+    kappa = _condition_number(matrix)
+    ok = kappa <= max_condition
+    if matrix.shape[-1] == 2:  # the binary rule: q0 + q1 > 1 (judge better than chance)
+        with np.errstate(invalid="ignore"):
+            ok &= (matrix[..., 0, 0] + matrix[..., 1, 1]) > 1.0
+    return ok, kappa
+
+
+def _solve(matrix: np.ndarray, p: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Batched θ = C⁻¹p, NaN where not ``ok``."""
+    k = matrix.shape[-1]
+    safe = np.where(ok[..., None, None], matrix, np.eye(k))
+    theta = np.linalg.solve(safe, p[..., None])[..., 0]
+    return np.where(ok[..., None], theta, np.nan)
+
+
+def _rates(test: np.ndarray, cal: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """p̂ (..., k), Ĉ (..., k, k) (NaN columns where a class is empty), column sizes m_b."""
+    n = test.sum(axis=-1, keepdims=True)
+    mb = cal.sum(axis=-2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        matrix = cal / mb[..., None, :]
+    return test / n, matrix, mb
+
+
+def _broadcast_batch(test: np.ndarray, cal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    k = test.shape[-1]
+    shape = np.broadcast_shapes(test.shape[:-1], cal.shape[:-2])
+    return np.broadcast_to(test, (*shape, k)), np.broadcast_to(cal, (*shape, k, k))
+
+
+def _simplex_ml(w: np.ndarray, matrix: np.ndarray, *, max_iter: int = 500) -> np.ndarray:
+    """Maximise L(θ) = Σ_a w_a log (Cθ)_a over the probability simplex.
+
+    ``w`` are the judged proportions p̂ (>= 0, summing to 1) and ``matrix`` an invertible Ĉ.
+    Active-set projected Newton: Newton steps on the current face {θ_b = 0 for fixed b,
+    Σθ = 1} with a backtracking line search that keeps θ >= 0; a variable that reaches 0 is
+    fixed, and a fixed variable is released when its gradient exceeds the face's multiplier.
+    At the optimum the KKT conditions read ∂L/∂θ_b = 1 on the support and <= 1 off it (because
+    Σ_b θ_b ∂L/∂θ_b = Σ_a w_a = 1), a certificate the tests check.
+    """
+    keep = w > 0
+    w = w[keep] / w[keep].sum()
+    c = matrix[keep]
+    k = c.shape[1]
+
+    def loglik(t: np.ndarray) -> float:
+        q = c @ t
+        return float(w @ np.log(q)) if (q > 0).all() else -np.inf
+
+    theta = np.full(k, 1.0 / k)  # interior start: every row of an invertible Ĉ has mass
+    free = np.ones(k, dtype=bool)
+    value = loglik(theta)
+    for _ in range(max_iter):
+        q = c @ theta
+        grad = c.T @ (w / q)
+        hess = (c.T * (w / q**2)) @ c  # minus the Hessian of L (positive semidefinite)
+        idx = np.flatnonzero(free)
+        nf = idx.size
+        kkt = np.zeros((nf + 1, nf + 1))
+        kkt[:nf, :nf] = hess[np.ix_(idx, idx)]
+        kkt[:nf, nf] = kkt[nf, :nf] = 1.0
+        sol = np.linalg.lstsq(kkt, np.append(grad[idx], 0.0), rcond=None)[0]
+        step = np.zeros(k)
+        step[idx] = sol[:nf]
+        pgrad = np.zeros(k)
+        pgrad[idx] = grad[idx] - grad[idx].mean()  # gradient projected on the face
+        if np.abs(pgrad).max() <= 1e-12:  # stationary on this face: KKT check
+            fixed = np.flatnonzero(~free)
+            if fixed.size and grad[fixed].max() > grad[idx].mean() + 1e-12:
+                free[fixed[np.argmax(grad[fixed])]] = True
+                continue
+            break
+        if not np.isfinite(step).all() or grad @ step <= 1e-3 * (grad @ pgrad):
+            step = pgrad  # Newton direction unusable (flat directions): gradient ascent
+        slope = float(grad @ step)
+        neg = step < 0
+        ratios = np.full(k, np.inf)
+        ratios[neg] = theta[neg] / -step[neg]
+        j = int(np.argmin(ratios))
+        s_max = ratios[j]
+        s = min(1.0, s_max)
+        while s > 1e-16:
+            trial = np.maximum(theta + s * step, 0.0)
+            trial_value = loglik(trial)
+            if trial_value >= value + 1e-4 * s * slope:
+                break
+            s *= 0.5
+        else:
+            break  # no ascent possible at machine precision
+        if s == s_max:  # walked onto the face θ_j = 0
+            trial[j] = 0.0
+            free[j] = False
+        theta = trial / trial.sum()
+        value = loglik(theta)
+    return theta
+
+
+# ----------------------------------------------------------------------------- counts
+@dataclass(frozen=True, slots=True, eq=False)
+class CategoryCounts:
+    """Judge labels on the test set, counted per category (one data set).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (k,)
+        Number of test items the judge put in each category (k >= 2, total n >= 1).
+    labels : sequence, optional
+        The k category labels, in the order of ``counts`` (default ``0, …, k − 1``).
+
+    Examples
+    --------
+    >>> test = CategoryCounts([430, 380, 190], labels=["win", "tie", "lose"])
+    >>> test.n, test.p_hat.tolist()
+    (1000, [0.43, 0.38, 0.19])
+    """
+
+    counts: Any
+    labels: Any = None
+
+    def __post_init__(self) -> None:
+        counts = check_category_counts("counts", self.counts)
+        k = counts.size
+        labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
+        if counts.sum() == 0:
+            check_count("n (total of counts)", 0, minimum=1)  # raises CountError
+        object.__setattr__(self, "counts", _readonly(counts))
+        object.__setattr__(self, "labels", labels)
+
+    @classmethod
+    def from_labels(cls, judge: Any, labels: Any = None) -> CategoryCounts:
+        """Count the judge's label per test item.
+
+        Parameters
+        ----------
+        judge : 1-D array_like
+            One label per test item (str, int, ...; missing values are refused).
+        labels : sequence, optional
+            The declared categories, in the order wanted. A label outside them raises
+            :class:`LabelError`. By default the observed labels, sorted: declare them when
+            the judge may not have used every category.
+        """
+        values = check_category_values("judge labels", judge)
+        cats = _infer_labels(values) if labels is None else _declared_labels(labels)
+        codes = check_in_categories("judge labels", values, cats)
+        return cls(np.bincount(codes, minlength=len(cats)), cats)
+
+    @classmethod
+    def from_frame(cls, frame: Any, *, judge: str = "judge", labels: Any = None) -> CategoryCounts:
+        """Count the judge column of a data frame (see :meth:`from_labels`)."""
+        check_columns(frame, {"judge": judge})
+        values = check_category_values(f"judge column {judge!r}", frame[judge])
+        cats = _infer_labels(values) if labels is None else _declared_labels(labels)
+        codes = check_in_categories(f"judge column {judge!r}", values, cats)
+        return cls(np.bincount(codes, minlength=len(cats)), cats)
+
+    @property
+    def k(self) -> int:
+        """Number of categories."""
+        return int(self.counts.size)
+
+    @property
+    def n(self) -> int:
+        """Test-set size."""
+        return int(self.counts.sum())
+
+    @property
+    def p_hat(self) -> np.ndarray:
+        """Judged category distribution p̂ = counts / n (the naive estimate)."""
+        return self.counts / self.counts.sum()
+
+    def reorder(self, labels: Any) -> CategoryCounts:
+        """Return the same counts with the categories in the order of ``labels``."""
+        new = _declared_labels(labels, self.k)
+        idx = check_in_categories("labels", list(new), self.labels)
+        return CategoryCounts(self.counts[idx], new)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CategoryCounts):
+            return NotImplemented
+        return self.labels == other.labels and np.array_equal(self.counts, other.counts)
+
+    def __hash__(self) -> int:
+        return hash((CategoryCounts, self.labels, tuple(self.counts.tolist())))
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{lab!r}: {c}" for lab, c in zip(self.labels, self.counts, strict=True))
+        return f"CategoryCounts({{{pairs}}}, n={self.n})"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ConfusionMatrix:
+    """Human-vs-judge counts on the calibration set, k × k (one data set).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (k, k)
+        ``counts[a, b]`` = number of calibration items the judge put in category a whose human
+        (true) category is b: **rows = judge label, columns = human label**. Every column
+        must hold at least one item (a true class without calibration items leaves its
+        column of Ĉ undefined: :class:`CountError`).
+    labels : sequence, optional
+        The k category labels (default ``0, …, k − 1``), shared by rows and columns.
+
+    Examples
+    --------
+    >>> cal = ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]], labels=["a", "b", "c"])
+    >>> cal.matrix[:, 0].tolist(), cal.human_counts.tolist()
+    ([0.8, 0.2, 0.0], [10, 10, 10])
+    """
+
+    counts: Any
+    labels: Any = None
+
+    def __post_init__(self) -> None:
+        arr = np.asarray(check_count("counts", self.counts))
+        square = arr.ndim == 2 and arr.shape[0] == arr.shape[1]
+        k = arr.shape[0] if square else -1
+        if square:
+            check_category_counts("counts", arr.sum(axis=0))  # k >= 2
+        labels = None
+        if square:
+            labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
+        arr = check_confusion_counts("counts", arr, k, labels)  # square; no empty column
+        object.__setattr__(self, "counts", _readonly(arr))
+        object.__setattr__(self, "labels", labels)
+
+    @classmethod
+    def from_labels(cls, *, human: Any, judge: Any, labels: Any = None) -> ConfusionMatrix:
+        """Cross-tabulate paired human and judge labels (one pair per calibration item).
+
+        Parameters
+        ----------
+        human, judge : 1-D array_like
+            The true and the judge category of each calibration item (equal lengths).
+        labels : sequence, optional
+            The declared categories, in the order wanted; by default the union of the observed
+            human and judge labels, sorted. A label outside them raises :class:`LabelError`.
+        """
+        return cls._tabulate(human, judge, labels, "human labels", "judge labels")
+
+    @classmethod
+    def from_frame(
+        cls, frame: Any, *, human: str = "human", judge: str = "judge", labels: Any = None
+    ) -> ConfusionMatrix:
+        """Cross-tabulate the human and judge columns of a data frame (see :meth:`from_labels`)."""
+        check_columns(frame, {"human": human, "judge": judge})
+        return cls._tabulate(
+            frame[human], frame[judge], labels, f"human column {human!r}", f"judge column {judge!r}"
+        )
+
+    @classmethod
+    def _tabulate(
+        cls, human: Any, judge: Any, labels: Any, h_name: str, j_name: str
+    ) -> ConfusionMatrix:
+        h = check_category_values(h_name, human)
+        j = check_category_values(j_name, judge)
+        check_same_length(h_name, h, j_name, j)
+        cats = _infer_labels(h, j) if labels is None else _declared_labels(labels)
+        hc = check_in_categories(h_name, h, cats)
+        jc = check_in_categories(j_name, j, cats)
+        k = len(cats)
+        counts = np.bincount(jc * k + hc, minlength=k * k).reshape(k, k)
+        return cls(counts, cats)
+
+    @property
+    def k(self) -> int:
+        """Number of categories."""
+        return int(self.counts.shape[0])
+
+    @property
+    def m(self) -> int:
+        """Calibration-set size."""
+        return int(self.counts.sum())
+
+    @property
+    def human_counts(self) -> np.ndarray:
+        """Calibration items per true (human) category, m_b (column sums)."""
+        return self.counts.sum(axis=0)
+
+    @property
+    def judge_counts(self) -> np.ndarray:
+        """Calibration items per judge category (row sums)."""
+        return self.counts.sum(axis=1)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Ĉ[a, b] = P̂(judge = a | human = b) (paper eq. multi_category_confusion)."""
+        return self.counts / self.human_counts
+
+    @property
+    def condition_number(self) -> float:
+        """2-norm condition number of Ĉ (``inf`` if singular); compare :data:`MAX_CONDITION`."""
+        return float(_condition_number(self.matrix))
+
+    def reorder(self, labels: Any) -> ConfusionMatrix:
+        """Return the same counts with rows and columns in the order of ``labels``."""
+        new = _declared_labels(labels, self.k)
+        idx = check_in_categories("labels", list(new), self.labels)
+        return ConfusionMatrix(self.counts[np.ix_(idx, idx)], new)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return self.labels == other.labels and np.array_equal(self.counts, other.counts)
+
+    def __hash__(self) -> int:
+        return hash((ConfusionMatrix, self.labels, tuple(self.counts.ravel().tolist())))
+
+    def __repr__(self) -> str:
+        return f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r}, m={self.m})"
+
+
+# ----------------------------------------------------------------------------- registry
+class DistributionBounds(NamedTuple):
+    """Batch output of a k-category interval method (arrays with leading batch axes)."""
+
+    low: np.ndarray  # (..., k), NaN where undefined
+    high: np.ndarray  # (..., k)
+    undefined: np.ndarray  # (...): resampling replicates with no estimate (0 otherwise)
+    n_resamples: int | None = None
+    #: A method with its own point estimate (e.g. a posterior mean) sets it; ``None`` means
+    #: the point estimate is Ĉ⁻¹p̂ (projected onto the simplex when needed).
+    estimate: np.ndarray | None = None
+    #: Covariance of the estimate used by the method, (..., k, k), or None.
+    covariance: np.ndarray | None = None
+    #: Condition number of the matrix the method inverted (e.g. the adjusted C̃), or None.
+    condition_number: np.ndarray | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DistributionMethod:
+    """A registered k-category interval method.
+
+    ``func(test_counts, calibration_counts, *, confidence_level, rng, max_condition, **options)``
+    takes validated ``int64`` arrays of shapes (..., k) and (..., k, k) (rows = judge, columns
+    = human) and returns :class:`DistributionBounds`, NaN where the method is undefined.
+    """
+
+    name: str
+    func: Callable[..., DistributionBounds]
+    description: str
+    options: tuple[str, ...]
+
+
+_METHODS: dict[str, DistributionMethod] = {}
+
+
+def register_distribution_method(name: str, description: str) -> Callable:
+    """Register a k-category interval method under ``name`` (decorator).
+
+    This is how the Dirichlet model's ``"bayes"`` method plugs in::
+
+        @register_distribution_method("bayes", "posterior of the Dirichlet model")
+        def _bayes(test_counts, calibration_counts, *, confidence_level, rng=None,
+                   max_condition=MAX_CONDITION, draws=2000):
+            ...
+            return DistributionBounds(low, high, undefined, estimate=posterior_mean)
+
+    Keyword parameters other than the five standard ones (the two count arrays,
+    ``confidence_level``, ``rng``, ``max_condition``) become the method's options.
+    """
+    import inspect
+
+    def deco(func: Callable[..., DistributionBounds]) -> Callable[..., DistributionBounds]:
+        standard = ("test_counts", "calibration_counts", "confidence_level", "rng", "max_condition")
+        params = inspect.signature(func).parameters
+        opts = tuple(p for p in params if p not in standard)
+        _METHODS[name] = DistributionMethod(name, func, description, opts)
+        return func
+
+    return deco
+
+
+def distribution_methods() -> tuple[str, ...]:
+    """Names of the registered k-category interval methods."""
+    return tuple(_METHODS)
+
+
+def _get_method(method: str, options: dict[str, Any]) -> DistributionMethod:
+    check_choice("method", method, tuple(_METHODS))
+    spec = _METHODS[method]
+    for name in options:
+        check_choice(f"option of method {method!r}", name, spec.options or ("(no options)",))
+    return spec
+
+
+# ----------------------------------------------------------------------------- methods
+def _multinomial_cov(prob: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """(diag(π) − ππᵀ)/size over the last axis of ``prob``."""
+    eye = np.eye(prob.shape[-1])
+    outer = prob[..., :, None] * prob[..., None, :]
+    return (prob[..., :, None] * eye - outer) / size[..., None, None]
+
+
+@register_distribution_method(
+    "delta", "delta-method covariance of Ĉ⁻¹p̂ (multinomial p̂ and columns of Ĉ), adjusted"
+)
+def _delta_method(
+    test_counts,
+    calibration_counts,
+    *,
+    confidence_level,
+    rng=None,
+    max_condition=MAX_CONDITION,
+    adjust: bool = True,
+) -> DistributionBounds:
+    adjust = check_bool("adjust", adjust)
+    z = float(z_value(confidence_level))
+    t, c = _broadcast_batch(test_counts.astype(float), calibration_counts.astype(float))
+    k = t.shape[-1]
+    n = t.sum(axis=-1)
+    mb = c.sum(axis=-2)
+    empty = (mb == 0).any(axis=-1)  # a true class without calibration items: undefined
+    if adjust:  # Agresti–Coull for p̂ (z² pseudo-items), "add two" for each column of Ĉ
+        t = t + z * z / k
+        n = n + z * z
+        c = c + 2.0 / k
+        mb = mb + 2.0
+    p = t / n[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        matrix = c / mb[..., None, :]
+    ok, kappa = _usable(matrix, max_condition)
+    ok &= ~empty
+    safe = np.where(ok[..., None, None], matrix, np.eye(k))
+    inv = np.linalg.inv(safe)
+    theta = np.einsum("...ab,...b->...a", inv, p)
+    # Cov(Ĉ⁻¹p̂) ≈ A [Σ_p + Σ_b θ_b² Σ_{c_b}] Aᵀ,  A = Ĉ⁻¹,  Σ_{c_b} = (diag c_b − c_b c_bᵀ)/m_b
+    w = theta**2 / np.where(mb > 0, mb, 1.0)
+    cw = safe * w[..., None, :]
+    cols = np.einsum("...ab->...a", cw)[..., :, None] * np.eye(k) - cw @ np.swapaxes(safe, -1, -2)
+    middle = _multinomial_cov(p, n) + cols
+    cov = inv @ middle @ np.swapaxes(inv, -1, -2)
+    se = np.sqrt(np.clip(np.einsum("...aa->...a", cov), 0.0, None))
+    low = np.where(ok[..., None], np.clip(theta - z * se, 0.0, 1.0), np.nan)
+    high = np.where(ok[..., None], np.clip(theta + z * se, 0.0, 1.0), np.nan)
+    cov = np.where(ok[..., None, None], cov, np.nan)
+    return DistributionBounds(
+        low, high, np.zeros(ok.shape, dtype=np.int64), covariance=cov, condition_number=kappa
+    )
+
+
+@register_distribution_method(
+    "bootstrap", "parametric percentile bootstrap of the test and calibration multinomials"
+)
+def _bootstrap_method(
+    test_counts,
+    calibration_counts,
+    *,
+    confidence_level,
+    rng=None,
+    max_condition=MAX_CONDITION,
+    n_resamples: int = 9999,
+) -> DistributionBounds:
+    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
+    gen = check_rng(rng)
+    t, c = _broadcast_batch(test_counts, calibration_counts)
+    shape, k = t.shape[:-1], t.shape[-1]
+    t = t.reshape(-1, k)
+    c = c.reshape(-1, k, k)
+    p, matrix, mb = _rates(t, c)
+    ok, _ = _usable(matrix, max_condition)
+    # resample from a harmless matrix where the data set itself is undefined (output is NaN)
+    matrix = np.where(ok[:, None, None], matrix, np.eye(k))
+    mb = np.where(ok[:, None], mb, 1)
+    n = t.sum(axis=-1)
+    alpha = 1.0 - float(confidence_level)
+    size = t.shape[0]
+    low = np.full((size, k), np.nan)
+    high = np.full((size, k), np.nan)
+    cov = np.full((size, k, k), np.nan)
+    undefined = np.zeros(size, dtype=np.int64)
+    chunk = max(1, 2_000_000 // (n_resamples * k * k))  # bound memory (~16 MB per array)
+    for start in range(0, size, chunk):
+        sl = slice(start, min(start + chunk, size))
+        ln = sl.stop - sl.start
+        p_star = gen.multinomial(n[sl], p[sl], size=(n_resamples, ln)) / n[sl][:, None]
+        columns = np.swapaxes(matrix[sl], -1, -2)  # (L, b, a): column b's distribution
+        c_star = gen.multinomial(mb[sl], columns, size=(n_resamples, ln, k))
+        c_star = np.swapaxes(c_star / mb[sl][..., None], -1, -2)  # back to (B, L, a, b)
+        good, _ = _usable(c_star, max_condition)
+        theta = _solve(c_star, p_star, good)  # (B, L, k)
+        valid = good.sum(axis=0)  # (L,)
+        filled = np.where(good[..., None], theta, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = filled.sum(axis=0) / valid[:, None]
+        centred = np.where(good[..., None], theta - mean, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cov[sl] = np.einsum("bla,blc->lac", centred, centred) / (valid - 1)[:, None, None]
+        theta.sort(axis=0)  # NaN (undefined replicates) last
+        v = np.broadcast_to(valid[:, None], (ln, k))
+        low[sl] = np.clip(_percentile_nan_last(theta, v, alpha / 2.0), 0.0, 1.0)
+        high[sl] = np.clip(_percentile_nan_last(theta, v, 1.0 - alpha / 2.0), 0.0, 1.0)
+        undefined[sl] = n_resamples - valid
+    low[~ok] = high[~ok] = np.nan
+    cov[~ok] = np.nan
+    return DistributionBounds(
+        low.reshape(*shape, k),
+        high.reshape(*shape, k),
+        undefined.reshape(shape),
+        n_resamples,
+        covariance=cov.reshape(*shape, k, k),
+    )
+
+
+# ----------------------------------------------------------------------------- array level
+def distribution_estimate(
+    test_counts: Any, calibration_counts: Any, *, max_condition: float = MAX_CONDITION
+) -> np.ndarray:
+    """Unconstrained θ̂ = Ĉ⁻¹p̂ for a batch of data sets (paper eq. multi_category_estimator).
+
+    Parameters
+    ----------
+    test_counts : array_like of int, shape (..., k)
+        Judged counts per category of each test set.
+    calibration_counts : array_like of int, shape (..., k, k)
+        Calibration counts, rows = judge label, columns = human label. Batch shapes broadcast.
+    max_condition : float, default MAX_CONDITION
+        Data sets whose Ĉ has a larger condition number (or an empty column, or for k = 2
+        q̂0 + q̂1 <= 1) get NaN.
+
+    Returns
+    -------
+    ndarray, shape (..., k)
+        Sums to one; entries may be negative (use :func:`correct_distribution` for one data
+        set with projection, warnings and errors).
+    """
+    t, c = check_batched_category_counts(test_counts, calibration_counts)
+    max_condition = check_max_condition(max_condition)
+    t, c = _broadcast_batch(t, c)
+    p, matrix, _ = _rates(t, c)
+    ok, _ = _usable(matrix, max_condition)
+    return _solve(matrix, p, ok)
+
+
+def distribution_bounds(
+    test_counts: Any,
+    calibration_counts: Any,
+    *,
+    method: str = "delta",
+    confidence_level: float = 0.95,
+    rng: Any = None,
+    max_condition: float = MAX_CONDITION,
+    **options: Any,
+) -> DistributionBounds:
+    """Per-category intervals for a batch of data sets (vectorised; NaN where undefined).
+
+    Arguments as in :func:`distribution_estimate` plus ``method``, ``confidence_level``,
+    ``rng`` and the method's options (see :func:`correct_distribution`). A data set is
+    undefined when a true class has no calibration items or the matrix the method inverts is
+    not usable (condition number above ``max_condition``; for k = 2, q0 + q1 <= 1).
+    """
+    t, c = check_batched_category_counts(test_counts, calibration_counts)
+    level = check_confidence_level(confidence_level)
+    max_condition = check_max_condition(max_condition)
+    spec = _get_method(method, options)
+    return spec.func(t, c, confidence_level=level, rng=rng, max_condition=max_condition, **options)
+
+
+# ----------------------------------------------------------------------------- one data set
+def _interval_set(
+    test: CategoryCounts,
+    calibration: ConfusionMatrix,
+    *,
+    method: str,
+    confidence_level: float,
+    rng: Any,
+    max_condition: float,
+    stacklevel: int,
+    **options: Any,
+) -> tuple[dict[Any, ConfidenceInterval], DistributionBounds]:
+    """Intervals for one validated data set; raises when undefined, warns on bad replicates."""
+    level = check_confidence_level(confidence_level)
+    spec = _get_method(method, options)
+    bounds = spec.func(
+        np.asarray(test.counts),
+        np.asarray(calibration.counts),
+        confidence_level=level,
+        rng=rng,
+        max_condition=max_condition,
+        **options,
+    )
+    if np.isnan(bounds.low).any() or np.isnan(bounds.high).any():
+        kappa = np.inf if bounds.condition_number is None else float(bounds.condition_number)
+        check_conditioning(
+            kappa, max_condition, f"used by the {method!r} interval (after its adjustment)"
+        )
+        check_conditioning(np.inf, max_condition, f"in every {method!r} replicate")
+    undefined = int(np.asarray(bounds.undefined))
+    if bounds.n_resamples and undefined:
+        warnings.warn(
+            f"{undefined} of {bounds.n_resamples} bootstrap replicates were undefined (the "
+            f"resampled confusion matrix had condition number above {max_condition:g}) and are "
+            "excluded from the percentiles; the interval conditions on an invertible judge and "
+            "may be too narrow",
+            SamplingWarning,
+            stacklevel=stacklevel,
+        )
+    cis = {
+        label: ConfidenceInterval(
+            low=float(bounds.low[i]),
+            high=float(bounds.high[i]),
+            method=method,
+            confidence_level=level,
+            undefined=undefined,
+            n_resamples=bounds.n_resamples,
+        )
+        for i, label in enumerate(test.labels)
+    }
+    return cis, bounds
+
+
+def _check_pair(test: Any, calibration: Any, max_condition: Any) -> float:
+    check_instance("test", test, CategoryCounts)
+    check_instance("calibration", calibration, ConfusionMatrix)
+    check_labels_match("test labels", test.labels, "calibration labels", calibration.labels)
+    max_condition = check_max_condition(max_condition)
+    matrix = calibration.matrix
+    if calibration.k == 2:
+        check_informative(matrix[0, 0], matrix[1, 1], what="Ĉ[0, 0] + Ĉ[1, 1] (q̂0 + q̂1)")
+    check_conditioning(calibration.condition_number, max_condition)
+    return max_condition
+
+
+def interval_set_for(
+    test: CategoryCounts,
+    calibration: ConfusionMatrix,
+    *,
+    method: str,
+    confidence_level: float,
+    rng: Any = None,
+    max_condition: float = MAX_CONDITION,
+    stacklevel: int = 2,
+    **options: Any,
+) -> dict[Any, ConfidenceInterval]:
+    """Per-category intervals for one data set (what ``confidence_interval()`` recomputes)."""
+    max_condition = _check_pair(test, calibration, max_condition)
+    return _interval_set(
+        test,
+        calibration,
+        method=method,
+        confidence_level=confidence_level,
+        rng=rng,
+        max_condition=max_condition,
+        stacklevel=stacklevel + 1,
+        **options,
+    )[0]
+
+
+def correct_distribution(
+    test: CategoryCounts,
+    calibration: ConfusionMatrix,
+    *,
+    method: str = "delta",
+    confidence_level: float = 0.95,
+    rng: Any = None,
+    max_condition: float = MAX_CONDITION,
+    **options: Any,
+) -> DistributionCorrection:
+    """Correct a judged category distribution for the judge's errors, with intervals.
+
+    Computes θ̂ = Ĉ⁻¹p̂ (paper appendix, eq. multi_category_estimator), with Ĉ[a, b] =
+    #(judge = a, human = b)/#(human = b) from the calibration set (eq.
+    multi_category_confusion), and a per-category interval for the true distribution θ.
+    For k = 2 the estimate equals :func:`judgestats.correct`'s Rogan–Gladen estimate.
+
+    Parameters
+    ----------
+    test : CategoryCounts
+        Judged counts per category on the test set.
+    calibration : ConfusionMatrix
+        Judge-by-human counts on the calibration set, with the same labels **in the same
+        order** as ``test`` (use ``.reorder(labels)`` to align them).
+    method : str, default "delta"
+        ``"delta"`` or ``"bootstrap"`` (or any name in :func:`distribution_methods`):
+
+        * ``"delta"``: θ̂ ± z·se per category, truncated to [0, 1], with the delta-method
+          covariance A[Σ_p + Σ_b θ_b² Σ_b]Aᵀ, A = Ĉ⁻¹, Σ_p = (diag p − ppᵀ)/n and
+          Σ_b = (diag c_b − c_b c_bᵀ)/m_b the multinomial covariances of p̂ and of column b of
+          Ĉ (the columns are independent given the m_b). For k = 2 it is the paper's eq. (var).
+          **Adjustment** (option ``adjust=True``, the default): like the paper's adjusted Wald
+          interval, the formula is evaluated at p̃ = (counts + z²/k)/(n + z²) and at columns
+          c̃_b = (counts_b + 2/k)/(m_b + 2), centred at θ̃ = C̃⁻¹p̃. For k = 2 these are exactly
+          the paper's p̃, q̃0, q̃1 and standard error (the paper's extra centre shift dθ̃ is a
+          binary-specific term and is not used). Why: the plain formula gives zero variance to
+          any column of Ĉ with all its items in one cell, which happens whenever the judge is
+          accurate and m_b is small; in simulation (benchmarks/results/multiclass.md) the plain
+          interval then covers as little as 65% for a nominal 95%, the adjusted one >= 95%
+          everywhere tried (conservative for tiny m_b). ``adjust=False`` gives the plain
+          interval, for comparison.
+        * ``"bootstrap"``: parametric percentile bootstrap: p̂* ~ Mult(n, p̂)/n and each column
+          ĉ_b* ~ Mult(m_b, ĉ_b)/m_b, θ̂* = Ĉ*⁻¹p̂*; option ``n_resamples`` (default 9999).
+          Replicates whose Ĉ* exceeds ``max_condition`` are counted as undefined, excluded
+          from the percentiles and reported (``ci[label].undefined``, ``SamplingWarning``).
+        * ``"bayes"`` (Dirichlet model) is not registered yet; asking for it raises
+          :class:`MethodError` listing the available methods.
+    confidence_level : float, default 0.95
+        Two-sided per-category level, strictly inside (0, 1); stored on the result. The
+        intervals are marginal (one per category), not simultaneous.
+    rng : None, int, SeedSequence or Generator
+        Randomness for resampling methods.
+    max_condition : float, default MAX_CONDITION (100)
+        Largest accepted 2-norm condition number of Ĉ (see :data:`MAX_CONDITION` for the
+        rationale); ``numpy.inf`` accepts any invertible Ĉ.
+    **options
+        Method options: ``adjust`` for ``"delta"``, ``n_resamples`` for ``"bootstrap"``.
+
+    Returns
+    -------
+    DistributionCorrection
+        ``estimate`` (dict label → float, on the simplex), ``ci`` (dict label →
+        ConfidenceInterval), ``naive``, ``estimate_unconstrained``, ``projected``,
+        ``confusion_matrix``, ``summary()``, ``to_dataframe()``, ``to_xarray()``.
+
+    Raises
+    ------
+    ArgumentTypeError
+        If ``test``/``calibration`` are not CategoryCounts/ConfusionMatrix.
+    LabelError
+        If their labels differ (as sets or in order).
+    IllConditionedError
+        If Ĉ is singular or its condition number exceeds ``max_condition`` (a
+        :class:`NotInformativeError`); for k = 2, :class:`NotInformativeError` when
+        q̂0 + q̂1 <= 1, exactly as :func:`judgestats.correct`.
+    MethodError, ConfidenceLevelError
+        On an unknown method or a bad level.
+
+    Warns
+    -----
+    ProjectedEstimateWarning
+        When Ĉ⁻¹p̂ has a negative entry. The reported ``estimate`` is then the constrained
+        maximum-likelihood fit: the θ on the simplex maximising the multinomial likelihood
+        Σ_a n_a log (Ĉθ)_a of the judged test counts. It equals Ĉ⁻¹p̂ whenever that lies in the
+        simplex, reduces to clipping for k = 2 (as :func:`judgestats.correct`), and weighs
+        each category by how much the data say about it: a category the judge labels
+        perfectly keeps its judged share, whereas the Euclidean projection would shift every
+        positive entry by the same amount. In simulation it has 30–45% lower error than the
+        Euclidean projection on data sets outside the simplex (benchmarks/results/
+        multiclass.md). The intervals are not changed by the projection.
+    SamplingWarning
+        When bootstrap replicates were undefined.
+
+    Examples
+    --------
+    >>> import judgestats.multiclass as mc
+    >>> test = mc.CategoryCounts([43, 38, 19], labels=["a", "b", "c"])
+    >>> cal = mc.ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]], labels=["a", "b", "c"])
+    >>> res = mc.correct_distribution(test, cal)
+    >>> {k: round(v, 6) for k, v in res.estimate.items()}
+    {'a': 0.5, 'b': 0.3, 'c': 0.2}
+    """
+    max_condition = _check_pair(test, calibration, max_condition)
+    cis, bounds = _interval_set(
+        test,
+        calibration,
+        method=method,
+        confidence_level=confidence_level,
+        rng=rng,
+        max_condition=max_condition,
+        stacklevel=3,
+        **options,
+    )
+    matrix, p = calibration.matrix, test.p_hat
+    raw = np.linalg.solve(matrix, p)
+    outside = bool((raw < -_SIMPLEX_TOL).any())
+    if bounds.estimate is not None:  # the method's own point estimate (e.g. posterior mean)
+        est = np.asarray(bounds.estimate, dtype=float)
+    elif outside:
+        est = _simplex_ml(p, matrix)
+    else:
+        est = np.clip(raw, 0.0, 1.0)
+        est = est / est.sum()
+    if outside:
+        shown = ", ".join(f"{lab!r}: {v:.4g}" for lab, v in zip(test.labels, raw, strict=True))
+        warnings.warn(
+            f"the corrected distribution Ĉ⁻¹p̂ = {{{shown}}} lies outside the probability "
+            "simplex; the estimate reported is the constrained maximum-likelihood fit on the "
+            "simplex (estimate_unconstrained keeps Ĉ⁻¹p̂)",
+            ProjectedEstimateWarning,
+            stacklevel=2,
+        )
+    cov = None if bounds.covariance is None else np.array(bounds.covariance, dtype=float)
+    if cov is not None:
+        cov.setflags(write=False)
+    labels = test.labels
+    return DistributionCorrection(
+        labels=labels,
+        estimate={lab: float(v) for lab, v in zip(labels, est, strict=True)},
+        ci=cis,
+        estimate_unconstrained={lab: float(v) for lab, v in zip(labels, raw, strict=True)},
+        projected=outside,
+        method=method,
+        confidence_level=cis[labels[0]].confidence_level,
+        test=test,
+        calibration=calibration,
+        condition_number=calibration.condition_number,
+        max_condition=max_condition,
+        covariance=cov,
+    )

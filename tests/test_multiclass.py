@@ -1,0 +1,636 @@
+"""k-category correction (issue #5): reference values, k = 2 = binary, permutation, coverage,
+projection onto the simplex, conditioning, bad input, result object and the batch kernels.
+
+Fast tier only (a few seconds); the full coverage study is benchmarks/bench_multiclass.py.
+"""
+
+import dataclasses
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import ndtri
+
+import judgestats as js
+from judgestats._validation import (
+    ArgumentTypeError,
+    ClippedEstimateWarning,
+    ConfidenceLevelError,
+    CountError,
+    IllConditionedError,
+    JudgeStatsError,
+    LabelError,
+    MethodError,
+    NotInformativeError,
+    ProjectedEstimateWarning,
+    SamplingWarning,
+)
+from judgestats.multiclass import (
+    MAX_CONDITION,
+    CategoryCounts,
+    ConfusionMatrix,
+    DistributionBounds,
+    _simplex_ml,
+    correct_distribution,
+    distribution_bounds,
+    distribution_estimate,
+    distribution_methods,
+)
+from judgestats.results import DistributionCorrection
+
+Z95 = float(ndtri(0.975))
+LABELS = ("a", "b", "c")
+# hand case: Ĉ columns (.8, .2, 0), (.1, .8, .1), (0, .2, .8); θ = (.5, .3, .2) -> p = (.43, .38, .19)
+CAL_COUNTS = [[8, 1, 0], [2, 8, 2], [0, 1, 8]]
+TEST_COUNTS = [43, 38, 19]
+TEST = CategoryCounts(TEST_COUNTS, labels=LABELS)
+CAL = ConfusionMatrix(CAL_COUNTS, labels=LABELS)
+CAL_BIG = ConfusionMatrix(np.array(CAL_COUNTS) * 10, labels=LABELS)  # m = 300
+
+
+# ----------------------------------------------------------------------------- exact reference
+def _frac_inverse(m):
+    """Gauss–Jordan inverse in exact rational arithmetic (independent of numpy.linalg)."""
+    k = len(m)
+    a = [
+        [Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(k)]
+        for i, row in enumerate(m)
+    ]
+    for col in range(k):
+        piv = next(r for r in range(col, k) if a[r][col] != 0)
+        a[col], a[piv] = a[piv], a[col]
+        d = a[col][col]
+        a[col] = [x / d for x in a[col]]
+        for r in range(k):
+            if r != col and a[r][col] != 0:
+                f = a[r][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+    return [row[k:] for row in a]
+
+
+def _exact_delta(test_counts, cal_counts):
+    """θ̂ and the plain delta-method variances, written out with explicit sums over indices."""
+    k = len(test_counts)
+    n = sum(test_counts)
+    p = [Fraction(c, n) for c in test_counts]
+    m = [sum(cal_counts[a][b] for a in range(k)) for b in range(k)]
+    C = [[Fraction(cal_counts[a][b], m[b]) for b in range(k)] for a in range(k)]
+    A = _frac_inverse(C)
+    theta = [sum(A[i][a] * p[a] for a in range(k)) for i in range(k)]
+
+    def mcov(prob, size, a, c):
+        return (prob[a] * (a == c) - prob[a] * prob[c]) / size
+
+    var = []
+    for i in range(k):
+        v = Fraction(0)
+        for a in range(k):
+            for c in range(k):
+                s = mcov(p, n, a, c)
+                for b in range(k):
+                    col = [C[x][b] for x in range(k)]
+                    s += theta[b] ** 2 * mcov(col, m[b], a, c)
+                v += A[i][a] * s * A[i][c]
+        var.append(v)
+    return theta, var
+
+
+def test_hand_computable_3x3_estimate_and_plain_delta_interval():
+    theta, var = _exact_delta(TEST_COUNTS, CAL_COUNTS)
+    assert theta == [Fraction(1, 2), Fraction(3, 10), Fraction(1, 5)]  # exact by construction
+    res = correct_distribution(TEST, CAL, adjust=False)
+    assert res.labels == LABELS and not res.projected
+    for lab, th, v in zip(LABELS, theta, var, strict=True):
+        assert res.estimate[lab] == pytest.approx(float(th), abs=1e-14)
+        half = Z95 * float(v) ** 0.5
+        assert res.ci[lab].low == pytest.approx(max(0.0, float(th) - half), abs=1e-12)
+        assert res.ci[lab].high == pytest.approx(min(1.0, float(th) + half), abs=1e-12)
+    # the covariance's diagonal is the exact variance; rows sum to zero (θ̂ sums to one)
+    assert np.diag(res.covariance) == pytest.approx([float(v) for v in var], rel=1e-12)
+    assert np.abs(res.covariance.sum(axis=1)).max() < 1e-15
+    assert res.naive == {"a": 0.43, "b": 0.38, "c": 0.19}
+    assert res.confusion_matrix[:, 0].tolist() == [0.8, 0.2, 0.0]
+
+
+def test_adjusted_delta_is_plain_delta_at_pseudo_counts():
+    """adjust=True evaluates the same formula at counts + z²/k (test) and + 2/k (each column)."""
+    res = correct_distribution(TEST, CAL)  # default: adjusted
+    z2 = Z95**2
+    t = np.array(TEST_COUNTS) + z2 / 3
+    c = np.array(CAL_COUNTS) + 2 / 3
+    p = t / t.sum()
+    C = c / c.sum(axis=0)
+    th = np.linalg.solve(C, p)
+    A = np.linalg.inv(C)
+    S = (np.diag(p) - np.outer(p, p)) / t.sum()
+    for b in range(3):
+        S += th[b] ** 2 * (np.diag(C[:, b]) - np.outer(C[:, b], C[:, b])) / c[:, b].sum()
+    se = np.sqrt(np.diag(A @ S @ A.T))
+    assert [res.ci[v].low for v in LABELS] == pytest.approx(np.clip(th - Z95 * se, 0, 1), abs=1e-12)
+    assert [res.ci[v].high for v in LABELS] == pytest.approx(
+        np.clip(th + Z95 * se, 0, 1), abs=1e-12
+    )
+    # point estimate is still the unadjusted Ĉ⁻¹p̂
+    assert res.estimate["a"] == pytest.approx(0.5, abs=1e-14)
+
+
+# ----------------------------------------------------------------------------- k = 2 = binary
+def _binary_pair(positive, n, tp, fn, tn, fp):
+    test = CategoryCounts([n - positive, positive], labels=(0, 1))
+    cal = ConfusionMatrix([[tn, fn], [fp, tp]], labels=(0, 1))  # rows judge 0/1, cols human 0/1
+    return (
+        test,
+        cal,
+        js.JudgedCounts(positive=positive, n=n),
+        js.ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp),
+    )
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [(600, 1000, 90, 10, 70, 30), (120, 400, 40, 12, 150, 25), (333, 500, 17, 3, 60, 9)],
+)
+def test_k2_matches_binary_rogan_gladen_and_intervals(counts):
+    test, cal, jt, jc = _binary_pair(*counts)
+    b = js.correct(jt, jc)
+    res = correct_distribution(test, cal, adjust=False)
+    assert res.estimate[1] == pytest.approx(b.estimate, abs=1e-12)
+    assert res.estimate[0] == pytest.approx(1 - b.estimate, abs=1e-12)
+    assert res.estimate_unconstrained[1] == pytest.approx(b.estimate_unclipped, abs=1e-12)
+    # plain delta for class 1 is the paper's eq. (var) Wald interval
+    p, q0, q1 = jt.p_hat, jc.specificity, jc.sensitivity
+    wl, wh = js.wald_interval(p, q0, q1, jt.n, jc.m0, jc.m1)
+    assert (res.ci[1].low, res.ci[1].high) == pytest.approx((wl, wh), abs=1e-12)
+    # adjusted delta: the paper's p̃, q̃0, q̃1, θ̃ and standard error; only dθ̃ is not applied
+    adj = correct_distribution(test, cal)
+    n, m0, m1, z2 = jt.n, jc.m0, jc.m1, Z95**2
+    pt = (n * p + z2 / 2) / (n + z2)
+    q0t, q1t = (m0 * q0 + 1) / (m0 + 2), (m1 * q1 + 1) / (m1 + 2)
+    tht = (pt + q0t - 1) / (q0t + q1t - 1)
+    v0, v1 = q0t * (1 - q0t) / (m0 + 2), q1t * (1 - q1t) / (m1 + 2)
+    se = np.sqrt(pt * (1 - pt) / (n + z2) + (1 - tht) ** 2 * v0 + tht**2 * v1) / (q0t + q1t - 1)
+    assert adj.ci[1].low == pytest.approx(max(0, tht - Z95 * se), abs=1e-12)
+    assert adj.ci[1].high == pytest.approx(min(1, tht + Z95 * se), abs=1e-12)
+    al, ah = js.adjusted_wald_interval(p, q0, q1, n, m0, m1)
+    d_theta = 2 * z2 * (-(1 - tht) * v0 + tht * v1)
+    if 0 < al and ah < 1:
+        assert ah - al == pytest.approx(adj.ci[1].high - adj.ci[1].low, abs=1e-12)
+        assert (al + ah) / 2 - (adj.ci[1].low + adj.ci[1].high) / 2 == pytest.approx(
+            d_theta, abs=1e-12
+        )
+
+
+def test_k2_clipped_case_agrees_with_binary_clipping():
+    # p̂ = .15 < 1 − q̂0 = .3: Rogan–Gladen is negative and clipped to 0
+    test, cal, jt, jc = _binary_pair(150, 1000, 90, 10, 70, 30)
+    with pytest.warns(ClippedEstimateWarning):
+        b = js.correct(jt, jc)
+    with pytest.warns(ProjectedEstimateWarning, match="outside the probability simplex"):
+        res = correct_distribution(test, cal)
+    assert res.projected and b.clipped
+    assert res.estimate[1] == pytest.approx(b.estimate, abs=1e-9) and b.estimate == 0.0
+    assert res.estimate_unconstrained[1] == pytest.approx(b.estimate_unclipped, abs=1e-12)
+
+
+def test_k2_not_informative_judge_is_refused_like_binary():
+    test, cal, jt, jc = _binary_pair(50, 100, 40, 60, 55, 45)  # q0 + q1 = .95
+    with pytest.raises(NotInformativeError):
+        js.correct(jt, jc)
+    with pytest.raises(NotInformativeError, match=r"q̂0 \+ q̂1"):
+        correct_distribution(test, cal)
+
+
+# ----------------------------------------------------------------------------- permutation
+@pytest.mark.parametrize("order", [("c", "a", "b"), ("b", "c", "a"), ("c", "b", "a")])
+@pytest.mark.parametrize("adjust", [True, False])
+def test_permuting_categories_permutes_output(order, adjust):
+    base = correct_distribution(TEST, CAL, adjust=adjust)
+    perm = correct_distribution(TEST.reorder(order), CAL.reorder(order), adjust=adjust)
+    assert perm.labels == order
+    idx = [LABELS.index(v) for v in order]
+    for v in order:
+        assert perm.estimate[v] == pytest.approx(base.estimate[v], abs=1e-13)
+        assert perm.ci[v].low == pytest.approx(base.ci[v].low, abs=1e-13)
+        assert perm.ci[v].high == pytest.approx(base.ci[v].high, abs=1e-13)
+        assert perm.naive[v] == base.naive[v]
+    assert perm.covariance == pytest.approx(base.covariance[np.ix_(idx, idx)], abs=1e-14)
+    assert perm.confusion_matrix == pytest.approx(base.confusion_matrix[np.ix_(idx, idx)])
+
+
+def test_permutation_of_a_projected_estimate():
+    test = CategoryCounts([20, 70, 10], labels=LABELS)
+    cal = ConfusionMatrix([[50, 0, 0], [0, 40, 10], [0, 10, 40]], labels=LABELS)
+    with pytest.warns(ProjectedEstimateWarning):
+        base = correct_distribution(test, cal)
+    with pytest.warns(ProjectedEstimateWarning):
+        perm = correct_distribution(test.reorder(("c", "a", "b")), cal.reorder(("c", "a", "b")))
+    for v in LABELS:
+        assert perm.estimate[v] == pytest.approx(base.estimate[v], abs=1e-10)
+
+
+# ----------------------------------------------------------------------------- coverage (fast)
+def _simulate(rng, C, theta, n, m, reps):
+    k = len(theta)
+    test = rng.multinomial(n, C @ theta, size=reps)
+    mb = rng.multinomial(m, theta, size=reps)
+    cal = np.stack([rng.multinomial(mb[:, b], C[:, b]) for b in range(k)], axis=-1)
+    return test, cal
+
+
+C3 = np.array([[0.80, 0.15, 0.05], [0.15, 0.70, 0.15], [0.05, 0.15, 0.80]])
+
+
+@pytest.mark.parametrize("theta", [(0.5, 0.3, 0.2), (0.1, 0.3, 0.6)])
+def test_delta_coverage_three_classes(rng, theta):
+    """R = 3000 seeded replications: s.e. of a coverage near .95 is .004; require >= .93."""
+    theta = np.array(theta)
+    test, cal = _simulate(rng, C3, theta, 1000, 300, 3000)
+    b = distribution_bounds(test, cal, method="delta")
+    ok = ~np.isnan(b.low).any(axis=-1)
+    assert ok.mean() > 0.99
+    cover = ((b.low[ok] <= theta) & (theta <= b.high[ok])).mean(axis=0)
+    assert (cover >= 0.93).all(), cover
+    assert (cover <= 0.99).all(), cover
+    assert (b.low <= b.high)[ok].all() and (b.low[ok] >= 0).all() and (b.high[ok] <= 1).all()
+
+
+def test_plain_delta_undercovers_where_adjusted_holds(rng):
+    """Accurate judge, small calibration set: columns of Ĉ often have all items on the diagonal,
+    so the plain delta gives them zero variance; the adjusted interval keeps its level."""
+    C = np.array([[0.95, 0.025, 0.025], [0.025, 0.95, 0.025], [0.025, 0.025, 0.95]])
+    theta = np.array([0.05, 0.15, 0.8])
+    test, cal = _simulate(rng, C, theta, 1000, 30, 3000)
+    keep = (cal.sum(axis=-2) > 0).all(axis=-1)
+    test, cal = test[keep], cal[keep]
+    plain = distribution_bounds(test, cal, adjust=False)
+    adj = distribution_bounds(test, cal)
+    ok = ~np.isnan(plain.low).any(-1) & ~np.isnan(adj.low).any(-1)
+    c_plain = ((plain.low[ok] <= theta) & (theta <= plain.high[ok])).mean(0)
+    c_adj = ((adj.low[ok] <= theta) & (theta <= adj.high[ok])).mean(0)
+    assert c_plain.min() < 0.85 and c_adj.min() >= 0.95
+
+
+def test_bootstrap_coverage_three_classes(rng):
+    theta = np.array([0.5, 0.3, 0.2])
+    test, cal = _simulate(rng, C3, theta, 1000, 300, 300)
+    b = distribution_bounds(test, cal, method="bootstrap", rng=rng, n_resamples=400)
+    assert b.n_resamples == 400 and b.undefined.shape == (300,)
+    cover = ((b.low <= theta) & (theta <= b.high)).mean(axis=0)
+    assert (cover >= 0.90).all(), cover  # 300 reps: s.e. .0126
+
+
+# ----------------------------------------------------------------------------- simplex
+def test_projection_is_the_constrained_ml_fit_hand_case():
+    """Category a is judged perfectly, b/c are confused. Ĉ⁻¹p̂ = (.2, .9, −.1); the ML fit keeps
+    a at its judged share .2 (the data pin it down) and gives (.2, .8, 0); the Euclidean
+    projection would give (.15, .85, 0)."""
+    test = CategoryCounts([20, 70, 10], labels=LABELS)
+    cal = ConfusionMatrix([[50, 0, 0], [0, 40, 10], [0, 10, 40]], labels=LABELS)
+    with pytest.warns(ProjectedEstimateWarning, match="outside the probability simplex") as rec:
+        res = correct_distribution(test, cal)
+    assert len(rec) == 1 and rec[0].filename == __file__  # stacklevel points at the caller
+    assert res.projected
+    assert list(res.estimate_unconstrained.values()) == pytest.approx([0.2, 0.9, -0.1], abs=1e-12)
+    assert list(res.estimate.values()) == pytest.approx([0.2, 0.8, 0.0], abs=1e-9)
+    assert sum(res.estimate.values()) == pytest.approx(1.0, abs=1e-12)
+    assert "outside the simplex" in res.summary()
+    # a projected estimate is a subclass of the binary clipping warning
+    assert issubclass(ProjectedEstimateWarning, ClippedEstimateWarning)
+
+
+def test_simplex_ml_satisfies_kkt_on_random_cases(rng):
+    """Global-optimality certificate of the concave problem: ∂L/∂θ_b <= 1, = 1 on the support."""
+    checked = 0
+    while checked < 60:
+        k = int(rng.integers(3, 7))
+        C = 0.6 * np.eye(k) + 0.4 * rng.dirichlet(np.ones(k), size=k).T
+        theta = rng.dirichlet(np.full(k, 0.4))
+        mb = rng.integers(5, 40, size=k)
+        Ch = np.stack([rng.multinomial(mb[b], C[:, b]) / mb[b] for b in range(k)], axis=1)
+        p = rng.multinomial(200, C @ theta) / 200
+        if np.linalg.cond(Ch) > 50 or (np.linalg.solve(Ch, p) >= 0).all():
+            continue
+        est = _simplex_ml(p, Ch)
+        pos = p > 0
+        grad = Ch[pos].T @ (p[pos] / (Ch[pos] @ est))
+        assert est.min() >= 0 and est.sum() == pytest.approx(1, abs=1e-12)
+        assert grad.max() <= 1 + 1e-8
+        assert np.abs(grad[est > 1e-9] - 1).max() <= 1e-8
+        checked += 1
+
+
+def test_inside_the_simplex_nothing_is_projected_and_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = correct_distribution(TEST, CAL)
+    assert not res.projected and res.estimate == pytest.approx(res.estimate_unconstrained)
+
+
+# ----------------------------------------------------------------------------- conditioning
+def test_singular_confusion_matrix_raises_named_error():
+    cal = ConfusionMatrix([[5, 5, 0], [5, 5, 0], [0, 0, 10]], labels=LABELS)  # a, b identical
+    assert cal.condition_number == np.inf
+    with pytest.raises(IllConditionedError, match="singular") as exc:
+        correct_distribution(TEST, cal)
+    assert isinstance(exc.value, NotInformativeError) and "max_condition = 100" in str(exc.value)
+
+
+def test_condition_threshold_is_documented_and_adjustable():
+    assert MAX_CONDITION == 100
+    # columns (.51, .49), (.49, .51) extended by a perfectly judged third class: κ = 50
+    cal = ConfusionMatrix([[51, 49, 0], [49, 51, 0], [0, 0, 100]], labels=LABELS)
+    assert cal.condition_number == pytest.approx(50, rel=1e-9)
+    test = CategoryCounts([40, 40, 20], labels=LABELS)
+    correct_distribution(test, cal)  # passes the default threshold
+    with pytest.raises(
+        IllConditionedError, match=r"condition number 50 exceeds max_condition = 40"
+    ):
+        correct_distribution(test, cal, max_condition=40)
+    weaker = ConfusionMatrix([[501, 499, 0], [499, 501, 0], [0, 0, 100]], labels=LABELS)
+    with pytest.raises(IllConditionedError, match="ill-conditioned: condition number 500"):
+        correct_distribution(test, weaker)
+    res = correct_distribution(test, weaker, max_condition=np.inf, method="delta", adjust=False)
+    assert res.max_condition == np.inf and res.condition_number == pytest.approx(500)
+
+
+@pytest.mark.parametrize("bad", [0.5, float("nan"), -3])
+def test_bad_max_condition(bad):
+    with pytest.raises(JudgeStatsError, match="max_condition"):
+        correct_distribution(TEST, CAL, max_condition=bad)
+
+
+def test_max_condition_type():
+    with pytest.raises(ArgumentTypeError):
+        correct_distribution(TEST, CAL, max_condition="big")
+
+
+# ----------------------------------------------------------------------------- bad input
+def test_label_sets_differ_between_test_and_calibration():
+    test = CategoryCounts([5, 5, 5], labels=["a", "b", "d"])
+    with pytest.raises(LabelError, match="do not match"):
+        correct_distribution(test, CAL)
+
+
+def test_same_labels_in_another_order_need_reorder():
+    test = CategoryCounts([19, 43, 38], labels=["c", "a", "b"])
+    with pytest.raises(LabelError, match="different order"):
+        correct_distribution(test, CAL)
+    res = correct_distribution(test.reorder(LABELS), CAL)
+    assert res.estimate["a"] == pytest.approx(0.5)
+
+
+def test_true_class_without_calibration_items():
+    with pytest.raises(CountError, match="no calibration items with human label 'c'"):
+        ConfusionMatrix([[8, 1, 0], [2, 8, 0], [0, 1, 0]], labels=LABELS)
+    with pytest.raises(CountError, match="no calibration items with human label 'c'"):
+        ConfusionMatrix.from_labels(human=["a", "b", "a"], judge=["a", "c", "b"], labels=LABELS)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: CategoryCounts([5]),
+        lambda: ConfusionMatrix([[5]]),
+        lambda: CategoryCounts.from_labels(["x", "x", "x"]),
+    ],
+)
+def test_fewer_than_two_categories(make):
+    with pytest.raises(CountError, match=r"k >= 2"):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("counts", "match"),
+    [
+        ([[1, 2, 3], [4, 5, 6]], "square"),
+        ([1, 2, 3], "square"),
+        ([[1, -2], [3, 4]], "non-negative"),
+        ([[1, 2.5], [3, 4]], "whole number"),
+        ([[1, float("nan")], [3, 4]], "finite"),
+    ],
+)
+def test_bad_confusion_counts(counts, match):
+    with pytest.raises(CountError, match=match):
+        ConfusionMatrix(counts)
+
+
+@pytest.mark.parametrize(
+    ("counts", "exc", "match"),
+    [
+        ([3, -1, 2], CountError, "non-negative"),
+        ([[1, 2], [3, 4]], CountError, "1-D"),
+        ([0, 0, 0], CountError, ">= 1"),
+        ("abc", ArgumentTypeError, "counts"),
+    ],
+)
+def test_bad_category_counts(counts, exc, match):
+    with pytest.raises(exc, match=match):
+        CategoryCounts(counts)
+
+
+def test_labels_outside_the_declared_set():
+    with pytest.raises(LabelError, match=r"contains 'maybe' at index 2.*declared labels"):
+        CategoryCounts.from_labels(["win", "lose", "maybe"], labels=["win", "tie", "lose"])
+    with pytest.raises(LabelError, match="human labels contains 'd'"):
+        ConfusionMatrix.from_labels(human=["a", "d"], judge=["a", "b"], labels=LABELS)
+    with pytest.raises(LabelError, match=r"labels contains 'z'"):
+        TEST.reorder(["a", "b", "z"])
+
+
+@pytest.mark.parametrize(
+    ("labels", "exc", "match"),
+    [
+        (["a", "b"], LabelError, "k = 3"),
+        (["a", "a", "b"], LabelError, "distinct"),
+        ("abc", ArgumentTypeError, "sequence"),
+    ],
+)
+def test_bad_declared_labels(labels, exc, match):
+    with pytest.raises(exc, match=match):
+        CategoryCounts([1, 2, 3], labels=labels)
+
+
+@pytest.mark.parametrize(
+    ("values", "match"),
+    [
+        (["a", None, "b"], "missing value"),
+        ([1.0, float("nan")], "missing value"),
+        ([], "empty"),
+        ([["a"], ["b"]], "not a finite scalar"),
+        (np.array([["a"], ["b"]]), "1-D"),
+    ],
+)
+def test_bad_observed_labels(values, match):
+    with pytest.raises(LabelError, match=match):
+        CategoryCounts.from_labels(values)
+
+
+def test_paired_labels_must_have_equal_length():
+    with pytest.raises(LabelError, match="pair up"):
+        ConfusionMatrix.from_labels(human=["a", "b", "c"], judge=["a", "b"])
+
+
+def test_wrong_types_and_options():
+    with pytest.raises(ArgumentTypeError, match="test must be a CategoryCounts"):
+        correct_distribution([43, 38, 19], CAL)
+    with pytest.raises(ArgumentTypeError, match="calibration must be a ConfusionMatrix"):
+        correct_distribution(TEST, js.ConfusionCounts(tp=1, fn=1, tn=1, fp=1))
+    with pytest.raises(
+        MethodError, match=r"method \('bayes'\) must be one of 'delta' or 'bootstrap'"
+    ):
+        correct_distribution(TEST, CAL, method="bayes")
+    with pytest.raises(MethodError, match=r"'n_resamples'\) must be one of 'adjust'"):
+        correct_distribution(TEST, CAL, n_resamples=10)
+    with pytest.raises(ArgumentTypeError, match="adjust must be True or False"):
+        correct_distribution(TEST, CAL, adjust=1)
+    with pytest.raises(ConfidenceLevelError):
+        correct_distribution(TEST, CAL, confidence_level=95)
+    assert distribution_methods() == ("delta", "bootstrap")
+
+
+# ----------------------------------------------------------------------------- constructors
+def test_from_labels_and_from_frame_count_correctly():
+    human = ["win", "tie", "lose", "win", "win", "lose", "tie"]
+    judge = ["win", "win", "lose", "tie", "win", "lose", "lose"]
+    cal = ConfusionMatrix.from_labels(human=human, judge=judge, labels=["win", "tie", "lose"])
+    expected = np.zeros((3, 3), int)
+    for h, j in zip(human, judge, strict=True):
+        expected[["win", "tie", "lose"].index(j), ["win", "tie", "lose"].index(h)] += 1
+    assert cal.counts.tolist() == expected.tolist()
+    assert cal.human_counts.tolist() == [3, 2, 2] and cal.m == 7
+    inferred = ConfusionMatrix.from_labels(human=human, judge=judge)
+    assert inferred.labels == ("lose", "tie", "win")  # sorted when not declared
+    assert inferred == cal.reorder(["lose", "tie", "win"])
+    frame = pd.DataFrame({"h": human, "j": judge})
+    assert (
+        ConfusionMatrix.from_frame(frame, human="h", judge="j", labels=["win", "tie", "lose"])
+        == cal
+    )
+    test = CategoryCounts.from_frame(frame, judge="j", labels=["win", "tie", "lose"])
+    assert test.counts.tolist() == [3, 1, 3] and test.n == 7
+    assert CategoryCounts.from_labels(pd.Series(judge)) == test.reorder(["lose", "tie", "win"])
+    with pytest.raises(LabelError, match="column 'x'"):
+        CategoryCounts.from_frame(frame, judge="x")
+
+
+def test_integer_review_scores_and_hashing():
+    test = CategoryCounts.from_labels(np.array([1, 2, 2, 3, 3, 3]), labels=[1, 2, 3])
+    assert test.counts.tolist() == [1, 2, 3]
+    assert hash(test) == hash(CategoryCounts([1, 2, 3], labels=[1, 2, 3]))
+    with pytest.raises(ValueError, match="read-only"):
+        test.counts[0] = 5
+
+
+# ----------------------------------------------------------------------------- result object
+def test_result_object_layout():
+    res = correct_distribution(TEST, CAL, confidence_level=0.9)
+    assert isinstance(res, DistributionCorrection)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.method = "x"
+    assert (
+        res.method == "delta"
+        and res.confidence_level == 0.9
+        and res.ci["a"].confidence_level == 0.9
+    )
+    low, high = res.ci["b"]
+    assert 0 <= low <= high <= 1
+    assert (res.n, res.m, res.k) == (100, 30, 3)
+    assert res.human_counts == {"a": 10, "b": 10, "c": 10}
+    assert res.judge_recall == pytest.approx({"a": 0.8, "b": 0.8, "c": 0.8})
+    df = res.to_dataframe()
+    assert df["category"].tolist() == list(LABELS) and len(df) == 3
+    assert {"estimate", "ci_low", "ci_high", "naive", "method", "confidence_level"} <= set(
+        df.columns
+    )
+    ds = res.to_xarray()
+    assert ds["ci"].dims == ("category", "ci_bound")
+    assert ds["ci_bound"].values.tolist() == ["lower", "upper"]
+    assert ds.attrs["ci_kind"] == "delta" and ds.attrs["ci_prob"] == 0.9
+    assert ds["confusion_matrix"].sel(judge_label="b", human_label="a").item() == pytest.approx(0.2)
+    assert ds["estimate"].sel(category="a").item() == pytest.approx(0.5)
+    text = res.summary()
+    assert "90% intervals by delta" in text and all(v in text for v in LABELS)
+    assert "DistributionCorrection(" in repr(res)
+    assert res.to_dict()["labels"] == list(LABELS)
+
+
+def test_confidence_interval_recomputes():
+    res = correct_distribution(TEST, CAL_BIG)
+    plain = res.confidence_interval("delta", 0.95, adjust=False)
+    assert plain == correct_distribution(TEST, CAL_BIG, adjust=False).ci
+    wide = res.confidence_interval(confidence_level=0.99)
+    assert all(wide[v].width >= res.ci[v].width for v in LABELS)
+    b1 = res.confidence_interval("bootstrap", rng=5, n_resamples=500)
+    b2 = res.confidence_interval("bootstrap", rng=np.random.default_rng(5), n_resamples=500)
+    assert b1 == b2 and b1["a"].n_resamples == 500 and b1["a"].method == "bootstrap"
+
+
+def test_bootstrap_result_and_undefined_replicates_warn():
+    res = correct_distribution(TEST, CAL_BIG, method="bootstrap", rng=1, n_resamples=800)
+    assert res.method == "bootstrap" and res.ci["a"].n_resamples == 800
+    assert res.covariance.shape == (3, 3)
+    assert all(0 <= res.ci[v].low <= res.ci[v].high <= 1 for v in LABELS)
+    # a weak judge on few items: some resampled matrices are singular or too ill-conditioned
+    cal = ConfusionMatrix([[3, 1, 1], [1, 3, 1], [1, 1, 3]], labels=LABELS)
+    test = CategoryCounts([40, 35, 25], labels=LABELS)
+    with pytest.warns(SamplingWarning, match=r"of 2000 bootstrap replicates were undefined"):
+        res = correct_distribution(test, cal, method="bootstrap", rng=2, n_resamples=2000)
+    assert 0 < res.ci["a"].undefined < 2000
+    assert "undefined" in res.summary()
+
+
+# ----------------------------------------------------------------------------- batch kernels
+def test_batch_kernels_match_single_data_sets(rng):
+    test, cal = _simulate(rng, C3, np.array([0.4, 0.4, 0.2]), 500, 90, 20)
+    est = distribution_estimate(test, cal)
+    b = distribution_bounds(test, cal, confidence_level=0.9)
+    assert isinstance(b, DistributionBounds) and b.low.shape == (20, 3)
+    for i in range(20):
+        t = CategoryCounts(test[i], labels=LABELS)
+        c = ConfusionMatrix(cal[i], labels=LABELS)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ProjectedEstimateWarning)
+            one = correct_distribution(t, c, confidence_level=0.9)
+        assert list(one.estimate_unconstrained.values()) == pytest.approx(est[i], abs=1e-12)
+        assert [one.ci[v].low for v in LABELS] == pytest.approx(b.low[i], abs=1e-12)
+        assert [one.ci[v].high for v in LABELS] == pytest.approx(b.high[i], abs=1e-12)
+
+
+def test_batch_kernels_give_nan_for_undefined_data_sets():
+    test = np.array([[43, 38, 19], [43, 38, 19]])
+    cal = np.array([CAL_COUNTS, [[8, 1, 0], [2, 8, 0], [0, 1, 0]]])  # second: class c empty
+    est = distribution_estimate(test, cal)
+    assert not np.isnan(est[0]).any() and np.isnan(est[1]).all()
+    b = distribution_bounds(test, cal, method="bootstrap", rng=0, n_resamples=50)
+    assert not np.isnan(b.low[0]).any() and np.isnan(b.low[1]).all()
+    with pytest.raises(CountError, match=r"shape \(\.\.\., 3, 3\)"):
+        distribution_estimate(test, np.ones((2, 3, 2)))
+
+
+def test_a_registered_method_plugs_in(monkeypatch):
+    """How the Dirichlet model's "bayes" method will plug in: register, then call by name."""
+    from judgestats import multiclass as mc
+
+    def fake(
+        test_counts,
+        calibration_counts,
+        *,
+        confidence_level,
+        rng=None,
+        max_condition=100.0,
+        draws=10,
+    ):
+        k = test_counts.shape[-1]
+        est = np.full(test_counts.shape, 1.0 / k)
+        return DistributionBounds(
+            est - 0.1, est + 0.1, np.zeros(test_counts.shape[:-1], int), estimate=est
+        )
+
+    monkeypatch.setattr(mc, "_METHODS", dict(mc._METHODS))
+    mc.register_distribution_method("bayes", "test double")(fake)
+    assert "bayes" in distribution_methods()
+    res = correct_distribution(TEST, CAL, method="bayes", draws=5)
+    assert res.method == "bayes" and res.estimate["a"] == pytest.approx(1 / 3)
+    assert res.estimate_unconstrained["a"] == pytest.approx(0.5)
