@@ -17,7 +17,7 @@ def loglik(theta, q0, q1, x, n, tn, fp, tp, fn):
 
 def scipy_profile(theta, counts):
     """Maximise over (q0, q1) in logit space with Nelder-Mead from two starts."""
-    x, n, tn, fp, tp, fn = counts
+    _, _, tn, fp, tp, fn = counts
     lg = lambda k, m: np.log((k + 0.5) / (m - k + 0.5))  # noqa: E731
     best = -np.inf
     for s0, s1 in [(0.0, 0.0), (lg(tn, tn + fp), lg(tp, tp + fn))]:
