@@ -611,3 +611,352 @@ def check_batched_category_counts(test: Any, calibration: Any) -> tuple[np.ndarr
         i = tuple(int(x) for x in np.argwhere(empty)[0])
         raise CountError(f"test counts must hold at least one item, got n = 0 at batch index {i}")
     return t.astype(np.int64), c.astype(np.int64)
+
+
+# ------------------------------------------------------------------ compare.py / experiments.py
+class ModelKeyError(JudgeStatsError):
+    """Per-model arguments do not line up: a model lacks a calibration set, or keys differ."""
+
+
+def check_model_mapping(name: str, value: Any, cls: type, *, minimum: int = 1) -> dict[str, Any]:
+    """Validate a mapping ``model name -> counts object`` and return it as a plain dict.
+
+    Keys must be strings; every value an instance of ``cls`` holding one data set (not a
+    batch); at least ``minimum`` entries.
+    """
+    from collections.abc import Mapping
+
+    if not isinstance(value, Mapping):
+        raise ArgumentTypeError(
+            f"{name} must be a mapping from model name to {cls.__name__}, "
+            f"got {type(value).__name__} ({_show(value)})"
+        )
+    if len(value) < minimum:
+        raise ModelKeyError(f"{name} must hold at least {minimum} models, got {len(value)}")
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise ArgumentTypeError(f"{name} keys must be model names (str), got {key!r}")
+        check_instance(f"{name}[{key!r}]", item, cls)
+        if getattr(item, "shape", ()):
+            raise JudgeStatsError(
+                f"{name}[{key!r}] holds a batch of shape {item.shape}; one data set per model "
+                "is expected"
+            )
+        out[key] = item
+    return out
+
+
+def check_model_keys(name_a: str, a: Any, name_b: str, b: Any) -> None:
+    """Two per-model mappings must name the same models (the message lists the differences)."""
+    missing = [k for k in a if k not in b]
+    extra = [k for k in b if k not in a]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"{name_b} has no entry for {missing!r}")
+        if extra:
+            parts.append(f"{name_b} has entries {extra!r} that are not in {name_a}")
+        raise ModelKeyError(
+            "; ".join(parts) + f": every model in {name_a} needs exactly one {name_b} entry"
+        )
+
+
+# ------------------------------------------------------------------ strata: strata.py
+class StrataMismatchError(JudgeStatsError):
+    """Two arguments that must cover the same strata do not (tests, calibrations, weights)."""
+
+
+class SparseStratumError(CountError):
+    """A stratum has fewer calibration items of a human class than ``min_per_class``.
+
+    Its sensitivity or specificity would rest on a handful of items (or none). Merge it into
+    another stratum (``merge=``) or lower ``min_per_class`` explicitly; it is never dropped.
+    """
+
+
+class WeightsError(ProbabilityError):
+    """Stratum weights are not a probability vector over the strata (negative, NaN, sum ≠ 1)."""
+
+
+def check_strata_mapping(name: str, value: Any, cls: type) -> dict[Any, Any]:
+    """Validate a non-empty mapping stratum → ``cls`` instance holding one data set each.
+
+    Accepts a dict or anything with ``items()`` (a pandas Series of counts objects, say) and
+    returns a plain dict in the mapping's order.
+    """
+    if isinstance(value, str | bytes) or not hasattr(value, "items"):
+        raise ArgumentTypeError(
+            f"{name} must be a mapping stratum -> {cls.__name__}, got {type(value).__name__} "
+            f"({_show(value)})"
+        )
+    out = dict(value.items())
+    if not out:
+        raise StrataMismatchError(f"{name} is empty: at least one stratum is needed")
+    for key, obj in out.items():
+        check_instance(f"{name}[{key!r}]", obj, cls)
+        if getattr(obj, "shape", ()):
+            raise ArgumentTypeError(
+                f"{name}[{key!r}] holds a batch of shape {obj.shape}; each stratum takes one "
+                "data set"
+            )
+    return out
+
+
+def check_same_strata(
+    name_a: str,
+    a: Iterable[Any],
+    name_b: str,
+    b: Iterable[Any],
+    *,
+    why: str = "every stratum needs judged test items and calibration items (merge a stratum "
+    "into another with merge={stratum: other})",
+) -> None:
+    """Two collections of strata must name the same strata (order aside); ``why`` explains."""
+    a, b = list(a), list(b)
+    only_a = [k for k in a if k not in b]
+    only_b = [k for k in b if k not in a]
+    if only_a or only_b:
+        parts = []
+        if only_a:
+            parts.append(f"strata {_show(only_a)} are in {name_a} but not in {name_b}")
+        if only_b:
+            parts.append(f"strata {_show(only_b)} are in {name_b} but not in {name_a}")
+        raise StrataMismatchError("; ".join(parts) + ": " + why)
+
+
+def check_weights(name: str, value: Any, strata: Sequence[Any], *, atol: float = 1e-8) -> dict:
+    """Validate stratum weights: a mapping over exactly ``strata`` of reals >= 0 summing to 1.
+
+    Returns a dict stratum → float in the order of ``strata``.
+    """
+    if isinstance(value, str | bytes) or not hasattr(value, "items"):
+        raise ArgumentTypeError(
+            f"{name} must be 'test' or a mapping stratum -> weight, got {_show(value)}"
+        )
+    given = dict(value.items())
+    check_same_strata(
+        name, given, "the data", strata, why="give every stratum a weight (0 is allowed)"
+    )
+    out = {}
+    for key in strata:
+        arr = _numeric_array(f"{name}[{key!r}]", given[key])
+        if arr.ndim != 0:
+            raise ArgumentTypeError(f"{name}[{key!r}] must be a number, got shape {arr.shape}")
+        w = float(arr)
+        if not (np.isfinite(w) and w >= 0):
+            raise WeightsError(f"{name}[{key!r}] must be a finite number >= 0, got {w!r}")
+        out[key] = w
+    total = float(sum(out.values()))
+    if not abs(total - 1.0) <= atol:
+        raise WeightsError(
+            f"{name} must sum to 1 (a stratum mix), got sum {total!r} from {_show(out)}; "
+            "divide by the sum if they are relative sizes"
+        )
+    return out
+
+
+def check_sparse_strata(
+    counts: dict[Any, tuple[int, int]],
+    min_per_class: int,
+    *,
+    fix: str = "merge the sparse strata into neighbours (merge={stratum: other} or "
+    "merge='auto') or lower min_per_class explicitly",
+) -> None:
+    """Raise :class:`SparseStratumError` listing every stratum with m0 or m1 < ``min_per_class``.
+
+    ``counts`` maps stratum → (m0, m1), its calibration items with human label 0 and 1;
+    ``fix`` is the remedy the message proposes.
+    """
+    sparse = {k: v for k, v in counts.items() if min(v) < min_per_class}
+    if sparse:
+        listed = ", ".join(f"{k!r} (m0 = {m0}, m1 = {m1})" for k, (m0, m1) in sparse.items())
+        raise SparseStratumError(
+            f"{len(sparse)} of {len(counts)} strata have fewer than {min_per_class} calibration "
+            f"item(s) of a human class: {listed}. A stratum's sensitivity and specificity need "
+            f"items of both classes; {fix}"
+        )
+
+
+__all__ += ["SparseStratumError", "StrataMismatchError", "WeightsError"]
+
+
+# ------------------------------------------------------------ grouped evaluation: evaluate.py
+class ColumnError(LabelError):
+    """A frame lacks a named column, a label column has the wrong type, or a key is missing.
+
+    Raised for a column an argument names that the frame does not have, a label column that
+    is neither boolean nor numeric, and a group or stratum column with missing values.
+    """
+
+
+class GroupError(JudgeStatsError):
+    """One group of an evaluated frame cannot be corrected; the message names the group."""
+
+
+class EmptyGroupError(GroupError, CountError):
+    """A group (or a stratum of one) lacks test rows or calibration rows of a human class."""
+
+
+class GroupLabelError(GroupError, LabelError):
+    """A group's judge, human or split column holds values outside the allowed set."""
+
+
+def check_column_names(name: str, value: Any, *, allow_none: bool = False) -> tuple[str, ...]:
+    """Validate ``by=``/``strata=``: a column name or a non-empty sequence of distinct names.
+
+    Returns a tuple of names (``()`` for ``None`` when ``allow_none``).
+    """
+    if value is None and allow_none:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
+        dup = sorted({v for v in value if list(value).count(v) > 1})
+        if dup:
+            raise JudgeStatsError(f"{name} names column(s) {dup} more than once: {value!r}")
+        return tuple(value)
+    what = "a column name, a non-empty tuple of names" + (" or None" if allow_none else "")
+    raise ArgumentTypeError(f"{name} must be {what}, got {_show(value)}")
+
+
+def check_distinct_roles(roles: dict[str, tuple[str, ...]]) -> None:
+    """Check that a column plays one role only (a label column is not also a group column)."""
+    seen: dict[str, str] = {}
+    for role, cols in roles.items():
+        for c in cols:
+            if c in seen:
+                raise JudgeStatsError(
+                    f"column {c!r} is given as both {seen[c]} and {role}; each column plays "
+                    "one role"
+                )
+            seen[c] = role
+
+
+def check_frame_columns(available: Sequence[str], columns: dict[str, tuple[str, ...]]) -> None:
+    """Every named column must exist; the message names *all* missing ones and their role.
+
+    ``columns`` maps an argument (``"judge"``, ``"by"``, ...) to the column names it gives.
+    """
+    have = list(available)
+    missing = [(arg, c) for arg, cols in columns.items() for c in cols if c not in have]
+    if missing:
+        listed = ", ".join(f"{c!r} ({arg}=)" for arg, c in missing)
+        shown = have if len(have) <= 30 else [*have[:30], "..."]
+        raise ColumnError(
+            f"the frame has no column {listed}; its columns are {shown}"
+            if len(missing) == 1
+            else f"the frame lacks {len(missing)} columns: {listed}; its columns are {shown}"
+        )
+
+
+def check_label_kind(arg: str, column: str, kind: str, dtype: str) -> None:
+    """Check that a label column is boolean or numeric (``kind``: "bool", "int", "float", ...).
+
+    Checked on the frame's schema, before any row is read.
+    """
+    if kind not in ("bool", "int", "float"):
+        raise ColumnError(
+            f"{arg} column {column!r} must hold 0/1 numbers or booleans, got dtype {dtype}; "
+            "convert it first (for example map 'yes'/'no' to 1/0)"
+        )
+
+
+def check_split_kind(column: str, kind: str, dtype: str) -> None:
+    """Check that the ``split=`` column holds strings (``'test'`` / ``'calibration'``)."""
+    if kind != "str":
+        raise ColumnError(
+            f"split column {column!r} must hold the strings 'test' and 'calibration', "
+            f"got dtype {dtype}"
+        )
+
+
+def describe_group(names: Sequence[str], key: Any) -> str:
+    """``model='b'`` or ``model='b', task='qa'`` for error messages and report notes."""
+    values = key if isinstance(key, tuple) else (key,)
+    return ", ".join(f"{n}={v!r}" for n, v in zip(names, values, strict=True))
+
+
+def _listed_groups(groups: Sequence[str], limit: int = 5) -> str:
+    head = "; ".join(groups[:limit])
+    return head + (f"; and {len(groups) - limit} more" if len(groups) > limit else "")
+
+
+def check_missing_keys(missing: dict[str, int]) -> None:
+    """Group/strata columns must have a value on every row (``missing``: column → rows)."""
+    bad = {c: k for c, k in missing.items() if k}
+    if bad:
+        listed = ", ".join(f"{c!r} on {k} row(s)" for c, k in bad.items())
+        raise ColumnError(
+            f"group columns have missing values: {listed}; every row needs a group (fill the "
+            "value or drop the rows yourself)"
+        )
+
+
+def check_group_labels(problems: Sequence[tuple[str, str, str]]) -> None:
+    """Raise :class:`GroupLabelError` for label values outside their allowed set.
+
+    ``problems`` holds (group description, column role, what was found) in group order; the
+    message names the first groups and how many there are in all.
+    """
+    if problems:
+        first_role = problems[0][1]
+        rows = [f"group {g}: {what}" for g, role, what in problems if role == first_role]
+        others = sorted({role for _, role, _ in problems if role != first_role})
+        more = f" (the {', '.join(others)} column(s) have bad values too)" if others else ""
+        allowed = {
+            "judge": "0/1 or bool on every row",
+            "human": "0/1 or bool on calibration rows (a missing human label marks a test row "
+            "unless split= is given)",
+            "split": "'test' or 'calibration' on every row",
+        }[first_role]
+        raise GroupLabelError(
+            f"the {first_role} column must hold {allowed}; {len(rows)} group(s) do not: "
+            f"{_listed_groups(rows)}{more}"
+        )
+
+
+def check_group_sizes(
+    group: str, *, n: int, m0: int, m1: int, split: str | None, where: str = "group"
+) -> None:
+    """Check that a group (or stratum) has test rows and calibration rows of both classes.
+
+    ``split`` is the split column, or None when a missing human label marks a test row.
+    """
+    if split is None:
+        test_rows, cal_rows = "rows without a human label", "rows with a human label"
+    else:
+        test_rows = f"rows with {split} = 'test'"
+        cal_rows = f"rows with {split} = 'calibration'"
+    if n == 0:
+        raise EmptyGroupError(
+            f"{where} {group} has no test rows ({test_rows}); every group needs judged test items"
+        )
+    if m0 + m1 == 0:
+        raise EmptyGroupError(
+            f"{where} {group} has no calibration rows ({cal_rows}); every group needs "
+            "human-labelled items to estimate the judge's errors"
+        )
+    for cls_name, size, rate in ((0, m0, "specificity"), (1, m1, "sensitivity")):
+        if size == 0:
+            raise EmptyGroupError(
+                f"{where} {group} has {m0 + m1} calibration rows but none with human label "
+                f"{cls_name}: the judge's {rate} cannot be estimated there (label more items or "
+                "merge the group into another)"
+            )
+
+
+def check_option_names(what: str, options: dict[str, Any], allowed: Sequence[str]) -> None:
+    """Options passed through ``**options`` must be ones ``what`` takes (checked up front)."""
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        takes = ", ".join(allowed) if allowed else "no options"
+        raise ArgumentTypeError(f"{what} got unexpected option(s) {unknown}; it takes {takes}")
+
+
+def group_error(exc: JudgeStatsError, group: str) -> JudgeStatsError:
+    """Return the same error, of the same class, naming the group it arose in first."""
+    return type(exc)(f"in group {group}: {exc}")
+
+
+__all__ += ["ColumnError", "EmptyGroupError", "GroupError", "GroupLabelError"]

@@ -384,3 +384,6 @@ def check_bounds_defined(bounds: Bounds, method: str) -> None:
             f"the {method!r} interval is undefined for these counts: the judge is no better than "
             "chance after the method's adjustment"
         )
+
+
+from . import posterior as _posterior  # noqa: E402,F401  (registers "bayes")

@@ -1,0 +1,42 @@
+"""Bayesian twin of the correction: PyMC misclassification models (optional extra ``bayes``).
+
+* :func:`build_model` — the unsampled ``pymc.Model`` (binary Beta model or k-category
+  Dirichlet model) with coords/dims, for users to extend (strata, hierarchical priors).
+* :func:`fit` — sample it (NUTS via PyMC, nutpie or numpyro) and return a
+  :class:`BayesianCorrection` / :class:`BayesianDistributionCorrection`: the core result
+  shapes plus ``.posterior`` (xarray DataTree) and sampling diagnostics, warning with
+  :class:`~judgestats.SamplingWarning` when r_hat > 1.01, ESS < 400 or any divergence.
+* :class:`Beta`, :class:`Dirichlet`, :class:`Priors` — declarative priors, shared with the exact
+  (quadrature) posterior behind ``js.correct(..., method="bayes")``.
+
+Importing this package is light: PyMC and ArviZ are imported when a model is built or fitted.
+
+Examples
+--------
+>>> import judgestats as js  # doctest: +SKIP
+>>> import judgestats.bayes
+>>> test = js.JudgedCounts(positive=600, n=1000)
+>>> cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+>>> res = js.bayes.fit(test, cal, random_seed=1)
+>>> exact = js.correct(test, cal, method="bayes")      # same model, no MCMC
+"""
+
+from .._validation import PriorError
+from .fit import SAMPLERS, fit, sample
+from .models import build_model
+from .priors import Beta, Dirichlet, Priors
+from .results import BayesianCorrection, BayesianDistributionCorrection, SamplingDiagnostics
+
+__all__ = [
+    "SAMPLERS",
+    "BayesianCorrection",
+    "BayesianDistributionCorrection",
+    "Beta",
+    "Dirichlet",
+    "PriorError",
+    "Priors",
+    "SamplingDiagnostics",
+    "build_model",
+    "fit",
+    "sample",
+]

@@ -1,0 +1,337 @@
+"""``fit()``: sample the misclassification model with PyMC and summarise it in a result."""
+
+from __future__ import annotations
+
+import importlib.util
+import numbers
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    ArgumentTypeError,
+    JudgeStatsError,
+    SamplingWarning,
+    check_bool,
+    check_choice,
+    check_confidence_level,
+    check_instance,
+    check_positive_int,
+    check_rng,
+)
+from ..counts import ConfusionCounts, JudgedCounts
+from ..results import ConfidenceInterval
+from ..shift import label_shift_test
+from .models import BINARY_FREE, CATEGORICAL_FREE, build_model, categorical_data, is_binary
+from .priors import Priors
+from .results import (
+    INTERVALS,
+    POINTS,
+    BayesianCorrection,
+    BayesianDistributionCorrection,
+    diagnose,
+    summarise,
+)
+
+__all__ = ["SAMPLERS", "fit", "sample"]
+
+#: NUTS implementations PyMC can drive: its own, nutpie (Rust) and numpyro (JAX).
+SAMPLERS = ("pymc", "nutpie", "numpyro")
+BACKENDS = ("numba", "c")
+METHOD = "bayes-mcmc"
+_RESERVED = (
+    "draws",
+    "tune",
+    "chains",
+    "cores",
+    "random_seed",
+    "nuts_sampler",
+    "progressbar",
+    "quiet",
+    "model",
+    "return_inferencedata",
+    "compute_convergence_checks",
+    "backend",
+)
+
+
+def _seed(random_seed: Any) -> Any:
+    """Validate a seed; ints and Generators go to PyMC as they are (same draws every run)."""
+    if random_seed is None or isinstance(random_seed, np.random.Generator):
+        return random_seed
+    gen = check_rng(random_seed, "random_seed")  # type / sign checks
+    return int(random_seed) if isinstance(random_seed, numbers.Integral) else gen
+
+
+def _check_sampler(sampler: Any) -> str:
+    sampler = check_choice("sampler", sampler, SAMPLERS)
+    if sampler != "pymc" and importlib.util.find_spec(sampler) is None:
+        raise ImportError(
+            f"sampler={sampler!r} needs the {sampler} package, which is not installed "
+            f"(pip install {sampler}); sampler='pymc' needs nothing more"
+        )
+    return sampler
+
+
+def sample(
+    model: Any,
+    *,
+    draws: int = 1000,
+    tune: int = 1000,
+    chains: int = 4,
+    cores: int | None = None,
+    random_seed: Any = None,
+    sampler: str = "pymc",
+    backend: str | None = None,
+    progressbar: bool = False,
+    sample_kwargs: Mapping[str, Any] | None = None,
+) -> Any:
+    """Run NUTS on a (possibly user-extended) model; returns PyMC's xarray DataTree.
+
+    Arguments as in :func:`fit`. PyMC's own convergence report is switched off: use
+    :func:`judgestats.bayes.results.diagnose` (``fit`` does, and warns).
+    """
+    import pymc as pm
+
+    draws = check_positive_int("draws", draws)
+    tune = check_positive_int("tune", tune, minimum=0)
+    chains = check_positive_int("chains", chains)
+    if cores is not None:
+        cores = check_positive_int("cores", cores)
+    seed = _seed(random_seed)
+    sampler = _check_sampler(sampler)
+    if backend is not None:
+        backend = check_choice("backend", backend, BACKENDS)
+        if sampler != "pymc":
+            raise JudgeStatsError(f"backend applies to sampler='pymc' only, got {sampler!r}")
+    progressbar = check_bool("progressbar", progressbar)
+    if sample_kwargs is not None and not isinstance(sample_kwargs, Mapping):
+        raise ArgumentTypeError(f"sample_kwargs must be a mapping, got {sample_kwargs!r}")
+    extra = dict(sample_kwargs or {})
+    clash = sorted(set(extra) & set(_RESERVED))
+    if clash:
+        raise ArgumentTypeError(
+            f"sample_kwargs may not set {clash}: they are arguments of fit()/sample()"
+        )
+    kwargs: dict[str, Any] = {
+        "draws": draws,
+        "tune": tune,
+        "chains": chains,
+        "cores": cores,
+        "random_seed": seed,
+        "nuts_sampler": sampler,
+        "progressbar": progressbar,
+        "quiet": not progressbar,
+        "compute_convergence_checks": False,
+        "model": model,
+    }
+    if backend is None:
+        return pm.sample(**kwargs, **extra)
+    kwargs["backend"] = backend
+    with warnings.catch_warnings():
+        # the C backend probes for a BLAS library once and warns when it finds none; these
+        # models have no matrix products large enough for BLAS to matter
+        warnings.filterwarnings(
+            "ignore", message="PyTensor could not link to a BLAS", category=UserWarning
+        )
+        return pm.sample(**kwargs, **extra)
+
+
+def fit(
+    test: Any,
+    calibration: Any,
+    *,
+    priors: Priors | None = None,
+    labels: Any = None,
+    draws: int = 1000,
+    tune: int = 1000,
+    chains: int = 4,
+    cores: int | None = None,
+    random_seed: Any = None,
+    sampler: str = "pymc",
+    confidence_level: float = 0.95,
+    point: str = "mean",
+    interval: str = "eti",
+    backend: str | None = None,
+    progressbar: bool = False,
+    sample_kwargs: Mapping[str, Any] | None = None,
+) -> BayesianCorrection | BayesianDistributionCorrection:
+    """Fit the Bayesian misclassification model by MCMC and summarise θ.
+
+    Binary counts give the Beta model, k-category counts the Dirichlet model (see
+    :func:`judgestats.bayes.build_model`); either way the test and calibration counts inform
+    θ and the judge's error rates jointly.
+
+    Parameters
+    ----------
+    test : JudgedCounts, CategoryCounts or array_like
+        Judge labels on the test set (binary counts, or k-category counts / a length-k vector).
+    calibration : ConfusionCounts, ConfusionMatrix or array_like
+        Human-vs-judge counts (binary, or k×k with rows = judge label, columns = human label).
+    priors : Priors, optional
+        Flat Beta / Dirichlet priors by default.
+    labels : sequence, optional
+        k-category labels for plain arrays.
+    draws, tune, chains : int, default 1000, 1000, 4
+        Draws kept per chain, tuning steps per chain, chains.
+    cores : int, optional
+        Processes to run the chains in (PyMC's default: up to 4; use 1 in tests).
+    random_seed : None, int, SeedSequence or Generator
+        Seed of the sampler: the same int gives the same draws.
+    sampler : {"pymc", "nutpie", "numpyro"}, default "pymc"
+        NUTS implementation; nutpie and numpyro must be installed.
+    confidence_level : float, default 0.95
+        Mass of the credible interval; stored on the result.
+    point : {"mean", "median", "map"}, default "mean"
+        Posterior summary reported as ``estimate``; "map" is the mode of the marginal posterior
+        of θ (per category), estimated from the draws (ArviZ's half-sample mode).
+    interval : {"eti", "hdi"}, default "eti"
+        Equal-tailed or highest-density credible interval (computed by ArviZ with
+        ``prob=confidence_level``).
+    backend : {"numba", "c"}, optional
+        PyTensor backend of the pymc sampler (PyMC's default: numba). "c" compiles the
+        k-category model about twice as fast the first time.
+    progressbar : bool, default False
+        Show PyMC's progress bar (and its log messages).
+    sample_kwargs : mapping, optional
+        Further keyword arguments for ``pymc.sample`` (e.g. ``{"target_accept": 0.95}``).
+
+    Returns
+    -------
+    BayesianCorrection or BayesianDistributionCorrection
+        ``estimate``, ``ci`` and the rest of ``Correction`` / ``DistributionCorrection``,
+        plus ``posterior`` (the DataTree) and ``diagnostics``.
+
+    Raises
+    ------
+    ArgumentTypeError, CountError, LabelError, PriorError, MethodError, ConfidenceLevelError
+        On invalid arguments (checked before anything is compiled or sampled).
+    ImportError
+        If the requested sampler is not installed.
+
+    Warns
+    -----
+    SamplingWarning
+        When the fit looks unreliable: max r_hat > 1.01, bulk or tail ESS < 400, or any
+        divergent transition (the result is returned all the same; ``diagnostics`` says which).
+
+    Examples
+    --------
+    >>> import judgestats as js  # doctest: +SKIP
+    >>> res = js.bayes.fit(js.JudgedCounts(positive=600, n=1000),
+    ...                    js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30), random_seed=1)
+    >>> res.estimate, res.ci                      # posterior mean, 95% ETI
+    """
+    level = check_confidence_level(confidence_level)
+    if np.ndim(level):
+        raise ArgumentTypeError(f"confidence_level must be a scalar, got {confidence_level!r}")
+    point = check_choice("point", point, POINTS)
+    interval = check_choice("interval", interval, INTERVALS)
+    priors = Priors() if priors is None else check_instance("priors", priors, Priors)
+    binary = is_binary(test, calibration)
+    if binary:
+        if labels is not None:
+            raise ArgumentTypeError("labels apply to k-category data, not to binary counts")
+        priors.binary()  # checks the priors fit the model before compiling anything
+    else:
+        counts, matrix, labels = categorical_data(test, calibration, labels)
+        priors.categorical(counts.size)
+    _check_sampler(sampler)
+    model = build_model(test, calibration, priors=priors, labels=labels)
+    tree = sample(
+        model,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        cores=cores,
+        random_seed=random_seed,
+        sampler=sampler,
+        backend=backend,
+        progressbar=progressbar,
+        sample_kwargs=sample_kwargs,
+    )
+    free = list(BINARY_FREE if binary else CATEGORICAL_FREE)
+    diagnostics = diagnose(tree, free)
+    if not diagnostics.ok:
+        warnings.warn(
+            "the MCMC fit may be unreliable: "
+            + "; ".join(diagnostics.problems())
+            + f" ({diagnostics.describe()}); "
+            + (
+                "divergences: try sample_kwargs={'target_accept': 0.95} or check the model"
+                if diagnostics.divergences
+                else "increase draws (and tune)"
+            ),
+            SamplingWarning,
+            stacklevel=2,
+        )
+    est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
+    common = {
+        "method": METHOD,
+        "confidence_level": level,
+        "posterior": tree,
+        "point": point,
+        "interval": interval,
+        "sampler": sampler,
+        "diagnostics": diagnostics,
+        "priors": priors,
+    }
+    if binary:
+        return _binary_result(test, calibration, float(est), float(low), float(high), common)
+    return _categorical_result(counts, matrix, labels, tree, est, low, high, common)
+
+
+def _binary_result(
+    test: JudgedCounts, cal: ConfusionCounts, est: float, low: float, high: float, common: dict
+) -> BayesianCorrection:
+    ci = ConfidenceInterval(low, high, METHOD, common["confidence_level"])
+    shift = label_shift_test(test, cal)  # NaN z when q̂0 + q̂1 <= 1 (no RG estimate)
+    return BayesianCorrection(
+        estimate=est,
+        ci=ci,
+        estimate_unclipped=est,
+        clipped=False,
+        test=test,
+        calibration=cal,
+        label_shift=shift,
+        **common,
+    )
+
+
+def _categorical_result(
+    counts: np.ndarray,
+    matrix: np.ndarray,
+    labels: tuple,
+    tree: Any,
+    est: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    common: dict,
+) -> BayesianDistributionCorrection:
+    from ..multiclass import MAX_CONDITION, CategoryCounts, ConfusionMatrix
+
+    test = CategoryCounts(counts, labels)
+    cal = ConfusionMatrix(matrix, labels)
+    level = common["confidence_level"]
+    draws = np.asarray(tree["posterior"]["theta"].transpose("chain", "draw", "category"))
+    cov = np.cov(draws.reshape(-1, len(labels)), rowvar=False)
+    estimate = dict(zip(labels, est.tolist(), strict=True))
+    ci = {
+        lab: ConfidenceInterval(float(lo), float(hi), METHOD, level)
+        for lab, lo, hi in zip(labels, low, high, strict=True)
+    }
+    return BayesianDistributionCorrection(
+        labels=labels,
+        estimate=estimate,
+        ci=ci,
+        estimate_unconstrained=dict(estimate),
+        projected=False,
+        test=test,
+        calibration=cal,
+        condition_number=cal.condition_number,
+        max_condition=MAX_CONDITION,
+        covariance=cov,
+        **common,
+    )

@@ -1,0 +1,253 @@
+"""PyMC misclassification models: binary (Beta priors) and k categories (Dirichlet priors).
+
+Both are full joint models: the test counts inform θ and the judge's error rates together with
+the calibration counts.
+
+Binary (:class:`~judgestats.JudgedCounts`, :class:`~judgestats.ConfusionCounts`)::
+
+    theta ~ Beta(aθ, bθ)          specificity q0 ~ Beta(a0, b0)      sensitivity q1 ~ Beta(a1, b1)
+    positive ~ Binomial(n, θ q1 + (1 − θ)(1 − q0))
+    tn ~ Binomial(m0, q0)         tp ~ Binomial(m1, q1)
+
+With ``Priors(better_than_chance=True)`` the prior of (q0, q1) is truncated to q0 + q1 > 1:
+q1 is sampled from its Beta prior and q0 = (1 − q1) + q1·u with u in (0, 1) (a deterministic
+``specificity`` from the free ``specificity_offset`` u), plus a potential holding the Beta(a0, b0)
+density of q0 and the Jacobian — the product of the two Betas restricted to that region.
+
+k categories (``judgestats.multiclass.CategoryCounts`` / ``ConfusionMatrix`` or plain arrays: a
+length-k vector of test judge counts and a k×k calibration matrix, rows = judge label, columns
+= human label)::
+
+    theta ~ Dirichlet(α)                                  dims ("category",)
+    confusion[b, :] = P(judge = · | human = b) ~ Dirichlet(β_b)
+                                              dims ("category", "judge_category")
+    test_counts ~ Multinomial(n, θ · confusion)           dims ("judge_category",)
+    calibration_counts[b, :] ~ Multinomial(m_b, confusion[b, :])
+
+``confusion`` is stored with the true (human) category first so that each row is one Dirichlet
+draw: it is the transpose of the ConfusionMatrix counts layout (rows = judge, columns = human),
+and so is the ``calibration_counts`` observed variable. The labels are the coords ``category``
+(true classes) and ``judge_category`` (judge labels).
+
+The counts enter through ``pm.Data`` containers, so a built model can be refitted to other data
+of the same shape with ``pm.set_data`` (and reuse the compiled graph). PyMC is imported when a
+model is built.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validation import (
+    ArgumentTypeError,
+    JudgeStatsError,
+    check_category_counts,
+    check_category_labels,
+    check_confusion_counts,
+    check_instance,
+    check_labels_match,
+)
+from ..counts import ConfusionCounts, JudgedCounts
+from .priors import Priors
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pymc as pm
+
+__all__ = ["build_model"]
+
+BINARY_FREE = ("theta", "specificity", "sensitivity")
+CATEGORICAL_FREE = ("theta", "confusion")
+
+
+def _multiclass_types() -> tuple[type | None, type | None]:
+    try:
+        from ..multiclass import CategoryCounts, ConfusionMatrix
+    except ImportError:  # the k-category core module is optional here
+        return None, None
+    return CategoryCounts, ConfusionMatrix
+
+
+def is_binary(test: Any, calibration: Any) -> bool:
+    """Tell binary counts objects (True) from k-category inputs, objects or arrays (False)."""
+    if isinstance(test, JudgedCounts) or isinstance(calibration, ConfusionCounts):
+        check_instance("test", test, JudgedCounts)
+        check_instance("calibration", calibration, ConfusionCounts)
+        for name, obj in (("test", test), ("calibration", calibration)):
+            if obj.shape:
+                raise JudgeStatsError(
+                    f"{name} holds a batch of shape {obj.shape}; a model is fitted to one data "
+                    "set (use js.correct(..., method='bayes') on batches)"
+                )
+        return True
+    return False
+
+
+def as_category_counts(test: Any, name: str = "test") -> tuple[np.ndarray, tuple | None]:
+    """Per-category judge counts and their labels (``None`` for a plain array)."""
+    category_counts, confusion_matrix = _multiclass_types()
+    if confusion_matrix is not None and isinstance(test, confusion_matrix):
+        raise ArgumentTypeError(
+            f"{name} is a ConfusionMatrix; the test set takes CategoryCounts (judge labels only)"
+        )
+    if category_counts is not None and isinstance(test, category_counts):
+        counts = check_category_counts(f"{name} counts", test.counts)
+        return counts, check_category_labels(f"{name} labels", test.labels, counts.size)
+    return check_category_counts(name, test), None
+
+
+def as_confusion_matrix(
+    calibration: Any, name: str = "calibration", k: int | None = None, labels: Any = None
+) -> tuple[np.ndarray, tuple | None]:
+    """Calibration count matrix (rows = judge, columns = human) and its own labels (or None).
+
+    ``labels`` only names the categories in error messages about plain arrays.
+    """
+    _, confusion_matrix = _multiclass_types()
+    own = None
+    values = calibration
+    if confusion_matrix is not None and isinstance(calibration, confusion_matrix):
+        values = calibration.counts
+        size = int(np.shape(values)[0]) if np.ndim(values) == 2 else 0
+        own = check_category_labels(f"{name} labels", calibration.labels, size)
+    if k is None:
+        k = int(np.shape(values)[0]) if np.ndim(values) == 2 else -1
+    shown = own if own is not None else labels
+    if shown is not None and len(shown) != k:
+        shown = None
+    return check_confusion_counts(name, values, k, shown), own
+
+
+def categorical_data(
+    test: Any, calibration: Any, labels: Any = None
+) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """Validate k-category data: return test counts (k,), calibration matrix (k, k), labels."""
+    counts, test_labels = as_category_counts(test)
+    k = counts.size
+    if labels is not None:
+        labels = check_category_labels("labels", labels, k)
+    hint = labels if labels is not None else test_labels
+    matrix, cal_labels = as_confusion_matrix(calibration, k=k, labels=hint)
+    if test_labels is not None and cal_labels is not None:
+        check_labels_match("test labels", test_labels, "calibration labels", cal_labels)
+    known = test_labels if test_labels is not None else cal_labels
+    if labels is not None:
+        if known is not None:
+            check_labels_match("labels", labels, "the counts' labels", known)
+    else:
+        labels = known if known is not None else tuple(range(k))
+    return counts, matrix, labels
+
+
+def build_model(
+    test: Any, calibration: Any, *, priors: Priors | None = None, labels: Any = None
+) -> pm.Model:
+    """Build the (unsampled) PyMC misclassification model for one data set.
+
+    Parameters
+    ----------
+    test : JudgedCounts, CategoryCounts or array_like
+        Judge labels on the test set: binary counts, or k-category counts (an object with
+        ``counts`` and ``labels`` or a length-k vector, k >= 2).
+    calibration : ConfusionCounts, ConfusionMatrix or array_like
+        Human-vs-judge counts: binary, or a k×k matrix (rows = judge label, columns = human
+        label; every column non-empty).
+    priors : Priors, optional
+        Beta priors (binary) or Dirichlet priors (k categories); flat by default.
+    labels : sequence, optional
+        k-category labels for plain arrays (default ``0, …, k − 1``); must match the objects'
+        labels when they carry their own.
+
+    Returns
+    -------
+    pymc.Model
+        Binary: free variables ``theta``, ``specificity`` (q0), ``sensitivity`` (q1); observed
+        ``positive``, ``tn``, ``tp``. k categories: ``theta`` (dims ``category``) and
+        ``confusion`` (dims ``category``, ``judge_category``); observed ``test_counts`` and
+        ``calibration_counts``. Extend it inside ``with model:``.
+
+    Raises
+    ------
+    ArgumentTypeError, CountError, LabelError, PriorError
+        On invalid counts, labels that do not match, or priors that do not fit the model.
+
+    Examples
+    --------
+    >>> import judgestats as js  # doctest: +SKIP
+    >>> model = js.bayes.build_model(js.JudgedCounts(positive=600, n=1000),
+    ...                              js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))
+    >>> sorted(model.named_vars)[:3]
+    ['m0', 'm1', 'n']
+    """
+    priors = Priors() if priors is None else check_instance("priors", priors, Priors)
+    if is_binary(test, calibration):
+        if labels is not None:
+            raise ArgumentTypeError("labels apply to k-category data, not to binary counts")
+        return _binary_model(test, calibration, priors)
+    counts, matrix, labels = categorical_data(test, calibration, labels)
+    return _categorical_model(counts, matrix, labels, priors)
+
+
+def _binary_model(test: JudgedCounts, cal: ConfusionCounts, priors: Priors) -> pm.Model:
+    import pymc as pm
+    import pytensor.tensor as pt
+
+    p = priors.binary()
+    with pm.Model() as model:
+        n = pm.Data("n", np.int64(test.n))
+        m0 = pm.Data("m0", np.int64(cal.m0))
+        m1 = pm.Data("m1", np.int64(cal.m1))
+        positive = pm.Data("positive_observed", np.int64(test.positive))
+        tn = pm.Data("tn_observed", np.int64(cal.tn))
+        tp = pm.Data("tp_observed", np.int64(cal.tp))
+        theta = pm.Beta("theta", alpha=p.theta.a, beta=p.theta.b)
+        sensitivity = pm.Beta("sensitivity", alpha=p.sensitivity.a, beta=p.sensitivity.b)
+        if p.better_than_chance:
+            # q0 in (1 − q1, 1): q0 = 1 − q1 + q1·u; prior density Beta(q0 | a0, b0) · |dq0/du|
+            offset = pm.Uniform("specificity_offset", 0.0, 1.0)
+            specificity = pm.Deterministic("specificity", 1.0 - sensitivity + sensitivity * offset)
+            pm.Potential(
+                "specificity_prior",
+                pm.logp(pm.Beta.dist(alpha=p.specificity.a, beta=p.specificity.b), specificity)
+                + pt.log(sensitivity),
+            )
+        else:
+            specificity = pm.Beta("specificity", alpha=p.specificity.a, beta=p.specificity.b)
+        judged = theta * sensitivity + (1.0 - theta) * (1.0 - specificity)
+        pm.Binomial("positive", n=n, p=judged, observed=positive)
+        pm.Binomial("tn", n=m0, p=specificity, observed=tn)
+        pm.Binomial("tp", n=m1, p=sensitivity, observed=tp)
+    return model
+
+
+def _categorical_model(
+    counts: np.ndarray, matrix: np.ndarray, labels: tuple, priors: Priors
+) -> pm.Model:
+    import pymc as pm
+    import pytensor.tensor as pt
+
+    k = counts.size
+    p = priors.categorical(k)
+    coords = {"category": list(labels), "judge_category": list(labels)}
+    with pm.Model(coords=coords) as model:
+        test_obs = pm.Data("test_counts_observed", counts, dims="judge_category")
+        cal_obs = pm.Data(
+            "calibration_counts_observed", matrix.T.copy(), dims=("category", "judge_category")
+        )
+        theta = pm.Dirichlet("theta", a=p.theta, dims="category")
+        confusion = pm.Dirichlet(
+            "confusion", a=p.confusion.T.copy(), dims=("category", "judge_category")
+        )
+        judged = pt.dot(theta, confusion)
+        pm.Multinomial(
+            "test_counts", n=test_obs.sum(), p=judged, observed=test_obs, dims="judge_category"
+        )
+        pm.Multinomial(
+            "calibration_counts",
+            n=cal_obs.sum(axis=1),
+            p=confusion,
+            observed=cal_obs,
+            dims=("category", "judge_category"),
+        )
+    return model

@@ -1,0 +1,354 @@
+"""Results of :func:`judgestats.bayes.fit`: the core result shapes plus the posterior.
+
+:class:`BayesianCorrection` is a :class:`~judgestats.Correction` (binary) and
+:class:`BayesianDistributionCorrection` a :class:`~judgestats.results.DistributionCorrection`
+(k categories): same fields and methods (``estimate``, ``ci``, ``summary()``,
+``to_dataframe()``, ``to_xarray()`` with ``ci_bound`` and attrs ``ci_kind``/``ci_prob``,
+``confidence_interval(method=...)`` to recompute by a frequentist method), with the point
+estimate and interval taken from the posterior, plus ``posterior`` (the xarray DataTree from
+PyMC/ArviZ) and sampling ``diagnostics``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validation import check_choice, check_confidence_level
+from ..results import ConfidenceInterval, Correction, DistributionCorrection
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import xarray as xr
+
+__all__ = ["BayesianCorrection", "BayesianDistributionCorrection", "SamplingDiagnostics"]
+
+#: A fit warns (SamplingWarning) when any r_hat exceeds RHAT_MAX, any bulk or tail effective
+#: sample size is below ESS_MIN, or there is any divergent transition.
+RHAT_MAX = 1.01
+ESS_MIN = 400
+SAMPLE_DIMS = ("chain", "draw")
+INTERVALS = ("eti", "hdi")
+POINTS = ("mean", "median", "map")
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingDiagnostics:
+    """Convergence diagnostics of an MCMC fit (over every free parameter).
+
+    Attributes
+    ----------
+    max_rhat : float
+        Largest rank-normalised split r_hat (NaN with a single chain: it needs several).
+    min_ess_bulk, min_ess_tail : float
+        Smallest bulk and tail effective sample sizes.
+    divergences : int
+        Divergent transitions after tuning.
+    chains, draws : int
+        Chains and draws per chain.
+    """
+
+    max_rhat: float
+    min_ess_bulk: float
+    min_ess_tail: float
+    divergences: int
+    chains: int
+    draws: int
+
+    def problems(self) -> tuple[str, ...]:
+        """Human-readable list of the checks that failed (empty when all pass)."""
+        out = []
+        if not math.isnan(self.max_rhat) and self.max_rhat > RHAT_MAX:
+            out.append(f"max r_hat {self.max_rhat:.3f} > {RHAT_MAX}")
+        ess = min(self.min_ess_bulk, self.min_ess_tail)
+        if not math.isnan(ess) and ess < ESS_MIN:
+            out.append(f"min ESS {ess:.0f} < {ESS_MIN}")
+        if self.divergences:
+            out.append(f"{self.divergences} divergent transitions")
+        return tuple(out)
+
+    @property
+    def ok(self) -> bool:
+        """True when r_hat <= 1.01, ESS >= 400 and there are no divergences."""
+        return not self.problems()
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain dict of the diagnostics."""
+        return {
+            "max_rhat": self.max_rhat,
+            "min_ess_bulk": self.min_ess_bulk,
+            "min_ess_tail": self.min_ess_tail,
+            "divergences": self.divergences,
+            "chains": self.chains,
+            "draws": self.draws,
+        }
+
+    def describe(self) -> str:
+        """One line: chains × draws, r_hat, ESS, divergences."""
+        rhat = "n/a (1 chain)" if math.isnan(self.max_rhat) else f"{self.max_rhat:.3f}"
+        return (
+            f"{self.chains} chains × {self.draws} draws; max r_hat {rhat}, min ESS "
+            f"{min(self.min_ess_bulk, self.min_ess_tail):.0f}, {self.divergences} divergences"
+        )
+
+
+def _unwrap(tree: Any) -> Any:
+    """ArviZ 1 returns DataTrees for DataTree input: the posterior group as a Dataset."""
+    return tree.to_dataset() if hasattr(tree, "to_dataset") else tree
+
+
+def _ds_extreme(ds: Any, reduce: Any) -> float:
+    values = [np.asarray(v, dtype=float).ravel() for v in _unwrap(ds).data_vars.values()]
+    flat = np.concatenate(values) if values else np.array([np.nan])
+    flat = flat[~np.isnan(flat)]
+    return float(reduce(flat)) if flat.size else math.nan
+
+
+def diagnose(tree: Any, var_names: list[str]) -> SamplingDiagnostics:
+    """r_hat, ESS and divergences of ``var_names`` in a PyMC posterior DataTree."""
+    import arviz as az
+
+    post = tree["posterior"]
+    chains, draws = int(post.sizes["chain"]), int(post.sizes["draw"])
+    dims = list(SAMPLE_DIMS)
+    rhat = (
+        _ds_extreme(az.rhat(tree, var_names=var_names, sample_dims=dims), np.max)
+        if chains > 1
+        else math.nan
+    )
+    bulk = _ds_extreme(az.ess(tree, var_names=var_names, method="bulk", sample_dims=dims), np.min)
+    tail = _ds_extreme(az.ess(tree, var_names=var_names, method="tail", sample_dims=dims), np.min)
+    stats = tree["sample_stats"] if "sample_stats" in tree.children else None
+    diverging = 0
+    if stats is not None and "diverging" in stats.data_vars:
+        diverging = int(np.asarray(stats["diverging"]).sum())
+    return SamplingDiagnostics(rhat, bulk, tail, diverging, chains, draws)
+
+
+def summarise(tree: Any, var: str, *, point: str, interval: str, level: float) -> tuple:
+    """Point summary and (low, high) credible bounds of ``var`` (arrays over its own dims)."""
+    import arviz as az
+
+    post = tree["posterior"][var]
+    dims = list(SAMPLE_DIMS)
+    if point == "mean":
+        est = post.mean(dim=dims)
+    elif point == "median":
+        est = post.median(dim=dims)
+    else:  # the mode of the marginal posterior (ArviZ's half-sample estimator)
+        est = _unwrap(az.mode(tree, var_names=[var], dim=dims))[var]
+    kind = az.eti if interval == "eti" else az.hdi
+    ci = _unwrap(kind(tree, prob=level, var_names=[var], dim=dims))[var]
+    low = ci.sel(ci_bound="lower").values
+    high = ci.sel(ci_bound="upper").values
+    return np.asarray(est.values, dtype=float), np.asarray(low, dtype=float), np.asarray(high)
+
+
+def _posterior_table(self: Any) -> pd.DataFrame:
+    import arviz as az
+
+    return az.summary(
+        self.posterior,
+        var_names=list(self.free_variables),
+        ci_prob=self.confidence_level,
+        ci_kind=self.interval,
+        round_to="none",
+        sample_dims=list(SAMPLE_DIMS),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BayesianCorrection(Correction):
+    """A :class:`~judgestats.Correction` from the binary PyMC model (``js.bayes.fit``).
+
+    ``estimate`` is the posterior ``point`` summary of θ and ``ci`` the ``interval`` credible
+    interval at ``confidence_level``; ``naive``, ``sensitivity``, ``specificity``, ``n``,
+    ``m0``, ``m1`` and ``label_shift`` describe the data as in ``Correction``.
+
+    Attributes
+    ----------
+    posterior : xarray.DataTree
+        Everything PyMC returned (groups ``posterior``, ``sample_stats``, ``observed_data``…).
+    point : {"mean", "median", "map"}
+        Posterior summary reported as ``estimate`` ("map": mode of θ's marginal posterior).
+    interval : {"eti", "hdi"}
+        Equal-tailed or highest-density credible interval.
+    sampler : str
+        NUTS implementation used ("pymc", "nutpie" or "numpyro").
+    diagnostics : SamplingDiagnostics
+        r_hat, ESS and divergences (a ``SamplingWarning`` was issued if they failed).
+    priors : Priors
+        The priors of the fit.
+    """
+
+    posterior: Any
+    point: str
+    interval: str
+    sampler: str
+    diagnostics: SamplingDiagnostics
+    priors: Any
+
+    free_variables = ("theta", "sensitivity", "specificity")
+
+    def posterior_summary(self) -> pd.DataFrame:
+        """ArviZ summary table of θ, sensitivity and specificity at this level and kind."""
+        return _posterior_table(self)
+
+    def credible_interval(
+        self, confidence_level: float = 0.95, interval: str | None = None
+    ) -> ConfidenceInterval:
+        """Credible interval of θ from the draws at another level or kind."""
+        level = check_confidence_level(confidence_level)
+        kind = check_choice("interval", interval or self.interval, INTERVALS)
+        _, low, high = summarise(self.posterior, "theta", point="mean", interval=kind, level=level)
+        return ConfidenceInterval(float(low), float(high), self.method, level)
+
+    def _row(self) -> dict[str, Any]:
+        row = Correction._row(self)
+        row.update(point=self.point, interval=self.interval, sampler=self.sampler)
+        row.update(self.diagnostics.as_dict())
+        return row
+
+    def to_xarray(self) -> xr.Dataset:
+        """As :meth:`Correction.to_xarray`, with ``ci_kind`` the credible-interval kind.
+
+        Attrs also give ``method``, ``point``, ``sampler`` and the diagnostics.
+        """
+        ds = Correction.to_xarray(self)
+        ds.attrs.update(
+            ci_kind=self.interval,
+            method=self.method,
+            point=self.point,
+            sampler=self.sampler,
+            **{k: v for k, v in self.diagnostics.as_dict().items()},
+        )
+        return ds
+
+    def summary(self) -> str:
+        """Return a short human-readable report."""
+        lvl = f"{100 * self.confidence_level:g}%"
+        t, c = self.test, self.calibration
+        post = self.posterior["posterior"]
+        q1, q0 = float(post["sensitivity"].mean()), float(post["specificity"].mean())
+        lines = [
+            f"Corrected rate (Bayesian misclassification model, {self.sampler} NUTS), posterior "
+            f"{self.point} with {lvl} {self.interval.upper()} credible interval",
+            f"  corrected estimate   {self.estimate:.4f}  [{self.ci.low:.4f}, {self.ci.high:.4f}]",
+            f"  naive judged rate    {self.naive:.4f}  ({t.positive} of {t.n} test items judged 1)",
+            f"  judge sensitivity    posterior mean {q1:.4f}  (calibration {c.tp} of m1 = {c.m1})",
+            f"  judge specificity    posterior mean {q0:.4f}  (calibration {c.tn} of m0 = {c.m0})",
+            f"  priors               {self.priors!r}",
+            f"  sampling             {self.diagnostics.describe()}",
+        ]
+        if not self.diagnostics.ok:
+            lines.append("  note: " + "; ".join(self.diagnostics.problems()))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        d = self.diagnostics
+        return (
+            f"BayesianCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
+            f"{self.ci.high:.4f}], point={self.point!r}, interval={self.interval!r}, "
+            f"confidence_level={self.confidence_level:g}, sampler={self.sampler!r}, "
+            f"max_rhat={d.max_rhat:.3f}, divergences={d.divergences})"
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BayesianDistributionCorrection(DistributionCorrection):
+    """A :class:`~judgestats.results.DistributionCorrection` from the k-category PyMC model.
+
+    ``estimate`` holds the posterior ``point`` summary of each category's probability and
+    ``ci`` per-category (marginal) credible intervals; ``covariance`` is the posterior
+    covariance of θ (k × k), usable for contrasts. The posterior summaries lie on the simplex,
+    so ``estimate_unconstrained`` equals ``estimate`` and ``projected`` is False.
+
+    Attributes
+    ----------
+    posterior : xarray.DataTree
+        PyMC's output; ``theta`` has dim ``category``, ``confusion`` dims ``category``
+        (human) × ``judge_category``.
+    point, interval, sampler, diagnostics, priors
+        As in :class:`BayesianCorrection`.
+    """
+
+    posterior: Any = None
+    point: str = "mean"
+    interval: str = "eti"
+    sampler: str = "pymc"
+    diagnostics: SamplingDiagnostics | None = None
+    priors: Any = None
+
+    free_variables = ("theta", "confusion")
+
+    def posterior_summary(self) -> pd.DataFrame:
+        """ArviZ summary table of θ and the confusion matrix at this level and kind."""
+        return _posterior_table(self)
+
+    def credible_interval(
+        self, confidence_level: float = 0.95, interval: str | None = None
+    ) -> dict:
+        """Per-category credible intervals from the draws at another level or kind."""
+        level = check_confidence_level(confidence_level)
+        kind = check_choice("interval", interval or self.interval, INTERVALS)
+        _, low, high = summarise(self.posterior, "theta", point="mean", interval=kind, level=level)
+        return {
+            lab: ConfidenceInterval(float(lo), float(hi), self.method, level)
+            for lab, lo, hi in zip(self.labels, low, high, strict=True)
+        }
+
+    def _rows(self) -> list[dict[str, Any]]:
+        rows = DistributionCorrection._rows(self)
+        extra = {"point": self.point, "interval": self.interval, "sampler": self.sampler}
+        extra.update(self.diagnostics.as_dict())
+        return [{**row, **extra} for row in rows]
+
+    def to_xarray(self) -> xr.Dataset:
+        """As :meth:`DistributionCorrection.to_xarray`, with ``ci_kind`` the interval kind."""
+        ds = DistributionCorrection.to_xarray(self)
+        ds.attrs.update(
+            ci_kind=self.interval,
+            method=self.method,
+            point=self.point,
+            sampler=self.sampler,
+            **{k: v for k, v in self.diagnostics.as_dict().items()},
+        )
+        return ds
+
+    def summary(self) -> str:
+        """Return a short human-readable report (one line per category)."""
+        lvl = f"{100 * self.confidence_level:g}%"
+        width = max(8, *(len(str(v)) for v in self.labels))
+        naive, m_b = self.naive, self.human_counts
+        recall = self.posterior["posterior"]["confusion"].mean(dim=list(SAMPLE_DIMS)).values
+        lines = [
+            f"Corrected distribution over k = {self.k} categories (Bayesian Dirichlet model, "
+            f"{self.sampler} NUTS), posterior {self.point} with {lvl} "
+            f"{self.interval.upper()} credible intervals",
+            f"  {'category':<{width}}  corrected  [ lower,  upper]   naive  judge recall (m_b)",
+        ]
+        for i, v in enumerate(self.labels):
+            ci = self.ci[v]
+            lines.append(
+                f"  {v!s:<{width}}  {self.estimate[v]:9.4f}  [{ci.low:.4f}, {ci.high:.4f}]"
+                f"  {naive[v]:.4f}  {recall[i, i]:.3f} ({m_b[v]})"
+            )
+        lines.append(f"  test items n = {self.n}; calibration items m = {self.m}")
+        lines.append(f"  sampling: {self.diagnostics.describe()}")
+        if not self.diagnostics.ok:
+            lines.append("  note: " + "; ".join(self.diagnostics.problems()))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        est = ", ".join(
+            f"{v!r}: {self.estimate[v]:.4f} [{self.ci[v].low:.4f}, {self.ci[v].high:.4f}]"
+            for v in self.labels
+        )
+        return (
+            f"BayesianDistributionCorrection({{{est}}}, point={self.point!r}, "
+            f"interval={self.interval!r}, confidence_level={self.confidence_level:g}, "
+            f"sampler={self.sampler!r}, n={self.n}, m={self.m})"
+        )
