@@ -1,0 +1,905 @@
+"""Stratified correction: one confusion matrix per stratum of a covariate ξ, pooled by a mix.
+
+The paper's Rogan–Gladen correction assumes the judge behaves alike on calibration and test
+items given the true label, P_P(Ẑ | Z) = P_Q(Ẑ | Z). When the judge's error rates depend on a
+covariate ξ (answer length, display position, prompt category) and the stratum mix of the
+calibration set differs from the test set's, that assumption fails for the pooled data. Its
+section "Limitations and Future Work" (item 2) names the fix implemented here: estimate the
+confusion matrix P_Q(Ẑ | Z, ξ = s) within each stratum s, correct within each, aggregate.
+
+Estimator
+---------
+With test counts (positive_s, n_s) and calibration counts (tp_s, fn_s, tn_s, fp_s) per
+stratum, p̂_s = positive_s / n_s, q̂0_s = tn_s / m0_s, q̂1_s = tp_s / m1_s, the per-stratum
+Rogan–Gladen estimate (paper eq. point-estimator) is θ̂_s = (p̂_s + q̂0_s − 1)/(q̂0_s + q̂1_s − 1)
+and the pooled estimate
+
+    θ̂ = clip(Σ_s w_s θ̂_s, 0, 1),       w_s = n_s / n  (``weights="test"``) or given.
+
+The pooled value uses the *unclipped* θ̂_s: clipping each stratum before averaging biases the
+pooled estimate towards the interior whenever a stratum's true rate is near 0 or 1 (by up to
+−0.01 in benchmarks/results/strata.md, section C, where the unclipped pool's bias is at Monte
+Carlo noise; clipping first has the somewhat smaller RMSE there). Each stratum's own
+``Correction`` is clipped as usual and a ``ClippedEstimateWarning`` names the strata.
+
+Intervals for the pooled θ (``method``)
+---------------------------------------
+``"adjusted-wald"`` (default)
+    Delta method over independent strata, at the paper's adjusted quantities (eq. ci and
+    adjusted:proportion) of every stratum: ñ_s = n_s + z², p̃_s = (n_s p̂_s + z²/2)/ñ_s,
+    m̃_ys = m_ys + 2, q̃_ys = (m_ys q̂_ys + 1)/m̃_ys, θ̃_s = (p̃_s + q̃0_s − 1)/(q̃0_s + q̃1_s − 1),
+
+        Ṽ_s = [p̃_s(1 − p̃_s)/ñ_s + (1 − θ̃_s)² q̃0_s(1 − q̃0_s)/m̃0_s + θ̃_s² q̃1_s(1 − q̃1_s)/m̃1_s]
+              / (q̃0_s + q̃1_s − 1)²,
+        Var = Σ_s w_s² Ṽ_s  +  [weights = "test"] · Σ_s w_s (θ̃_s − Σ_t w_t θ̃_t)² / n,
+        centre = Σ_s w_s (θ̃_s + π_s dθ̃_s),      π_s = w_s² Ṽ_s / Σ_t w_t² Ṽ_t,
+
+    and the interval is centre ± z √Var, truncated to [0, 1]; dθ̃_s is the paper's centre
+    shift (eq. adjusted:ci:center) of stratum s. Carried over from the adjusted Wald: the
+    pseudo-counts (z²/2 per test stratum, one success and one failure per calibration class
+    and stratum) and the centre shift, the latter weighted by the stratum's share π_s of the
+    pooled variance. The shift corrects the skewness of a single ratio; the skewness of a sum
+    of independent strata is diluted, and adding the full per-stratum shifts over-corrects
+    (coverage 0.941–0.948 against 0.951–0.954 with π_s in the stress scenarios of
+    benchmarks/results/strata.md, section B). With one stratum π = 1 and the interval is
+    exactly eq. (ci).
+    The second variance term is the sampling variance of the test mix itself: with
+    w_s = n_s / n estimated from a random test sample and a_s = 1/(q0_s + q1_s − 1),
+    b_s = (q0_s − 1) a_s, θ̂ is the mean of the per-item values a_s ẑ + b_s, whose variance
+    has a between-strata part Σ_s P(ξ = s) (θ_s − θ)²; with fixed, given
+    weights (a target population's mix) it is absent. Without it coverage fell to 0.90 when
+    the strata's rates differ a lot (θ_s = 0.05 and 0.95, same section).
+``"wald"``
+    The same without adjustments: Var = Σ w_s² Var(θ̂_s) with Var(θ̂_s) from paper eq. (var)
+    at the unadjusted estimates, plus the mix term, centred at Σ w_s θ̂_s (for comparison).
+``"bootstrap"``
+    Stratified parametric percentile bootstrap: per replicate, positive*_s ~ Bin(n_s, p̂_s),
+    tn*_s ~ Bin(m0_s, q̂0_s), tp*_s ~ Bin(m1_s, q̂1_s) in every stratum, θ* = clip(Σ w_s θ*_s);
+    with ``weights="test"`` the stratum sizes are redrawn first, n* ~ Multinomial(n, n_s / n),
+    and w*_s = n*_s / n. Replicates where a weighted stratum has q0* + q1* <= 1 are counted,
+    excluded and reported (``SamplingWarning``), never dropped silently.
+
+The per-stratum ``Correction`` objects carry the single-stratum interval of the same method
+(``"adjusted-wald"``: the paper's eq. ci). All kernels are vectorised over batches of data
+sets with the strata on the last axis (:func:`pooled_bounds`).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._validation import (
+    ArgumentTypeError,
+    ClippedEstimateWarning,
+    JudgeStatsError,
+    LabelError,
+    NotInformativeError,
+    SamplingWarning,
+    check_choice,
+    check_columns,
+    check_confidence_level,
+    check_informative,
+    check_labels,
+    check_positive_int,
+    check_rng,
+    check_same_strata,
+    check_sparse_strata,
+    check_strata_mapping,
+    check_weights,
+)
+from .counts import ConfusionCounts, JudgedCounts
+from .estimators import rogan_gladen_raw
+from .intervals import (
+    _percentile_nan_last,
+    compute_bounds,
+    rogan_gladen_variance_raw,
+    warn_undefined_replicates,
+    z_value,
+)
+from .results import (
+    ConfidenceInterval,
+    Correction,
+    HomogeneityTest,
+    StrataDiagnostics,
+    StratifiedCorrection,
+)
+from .shift import label_shift_test
+
+__all__ = [
+    "DEFAULT_MIN_PER_CLASS",
+    "STRATIFIED_METHODS",
+    "PooledBounds",
+    "correct_stratified",
+    "judge_homogeneity",
+    "pooled_bounds",
+    "stratified_counts",
+]
+
+#: Interval methods for the pooled θ.
+STRATIFIED_METHODS: tuple[str, ...] = ("adjusted-wald", "wald", "bootstrap")
+
+#: Default minimum number of calibration items of each human class in every stratum. Below
+#: about ten, a stratum's q̂0 or q̂1 rests on a handful of items, the per-stratum delta method
+#: is unreliable and q̂0 + q̂1 <= 1 becomes likely; pass a smaller value explicitly (or merge).
+DEFAULT_MIN_PER_CLASS = 10
+
+_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resamples",)}
+
+
+# ============================================================================ batch kernels
+class PooledBounds(NamedTuple):
+    """Batch output of :func:`pooled_bounds` (batch shape = counts shape without the strata)."""
+
+    estimate: np.ndarray  # Σ_s w_s θ̂_s with unclipped θ̂_s; NaN where a stratum is undefined
+    low: np.ndarray
+    high: np.ndarray
+    undefined: np.ndarray  # bootstrap replicates without an estimate (0 for closed forms)
+    n_resamples: int | None = None
+
+
+def _stratum_arrays(test: JudgedCounts, cal: ConfusionCounts) -> list[np.ndarray]:
+    shape = np.broadcast_shapes(test.shape, cal.shape)
+    if not shape:
+        raise JudgeStatsError(
+            "pooled_bounds needs counts with the strata on the last axis, got scalar counts"
+        )
+    arrays = (test.p_hat, cal.specificity, cal.sensitivity, test.n, cal.m0, cal.m1)
+    return [np.broadcast_to(np.asarray(a, dtype=float), shape) for a in arrays]
+
+
+def _sum_last(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Σ_s w_s x_s over the last axis, with zero-weight strata contributing exactly 0."""
+    return np.where(w > 0, w * x, 0.0).sum(axis=-1)
+
+
+def _delta_bounds(p, q0, q1, n, m0, m1, w, z, *, adjusted: bool, mix: bool):
+    """Pooled delta-method bounds (module docstring); NaN where a weighted stratum is undefined."""
+    zs = np.asarray(z, dtype=float)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if adjusted:  # paper eq. (ci) quantities, stratum by stratum
+            z2 = zs * zs
+            n_t = n + z2
+            p_t = (n * p + z2 / 2.0) / n_t
+            m0_t, m1_t = m0 + 2.0, m1 + 2.0
+            q0_t, q1_t = (m0 * q0 + 1.0) / m0_t, (m1 * q1 + 1.0) / m1_t
+            den = q0_t + q1_t - 1.0
+            den = np.where(den > 0, den, np.nan)
+            th = (p_t + q0_t - 1.0) / den  # θ̃_s
+            v0 = q0_t * (1.0 - q0_t) / m0_t
+            v1 = q1_t * (1.0 - q1_t) / m1_t
+            var_s = (p_t * (1.0 - p_t) / n_t + (1.0 - th) ** 2 * v0 + th**2 * v1) / den**2
+            shift_s = 2.0 * z2 * (-(1.0 - th) * v0 + th * v1)  # dθ̃_s, as printed in the paper
+        else:  # paper eq. (var) at the unadjusted estimates
+            th = rogan_gladen_raw(p, q0, q1)
+            var_s = rogan_gladen_variance_raw(p, q0, q1, n, m0, m1)
+            shift_s = np.zeros_like(th)
+        contrib = np.where(w > 0, w * w * var_s, 0.0)
+        var = contrib.sum(axis=-1)
+        share = np.where(var[..., None] > 0, contrib / var[..., None], 0.0)  # π_s
+        centre = _sum_last(th + share * shift_s, w)
+        if mix:
+            bar = _sum_last(th, w)
+            var = var + _sum_last((th - bar[..., None]) ** 2, w) / n.sum(axis=-1)
+        half = np.asarray(z, dtype=float) * np.sqrt(var)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def _bootstrap_bounds(p, q0, q1, n, m0, m1, w, level, gen, n_resamples: int, *, mix: bool):
+    batch, k = p.shape[:-1], p.shape[-1]
+    flat = [a.reshape(-1, k) for a in (p, q0, q1, n, m0, m1, w)]
+    size = flat[0].shape[0]
+    alpha = 1.0 - np.broadcast_to(np.asarray(level, dtype=float), batch).reshape(-1)
+    low, high = np.empty(size), np.empty(size)
+    undefined = np.empty(size, dtype=np.int64)
+    chunk = max(1, 4_000_000 // (n_resamples * k))
+    for start in range(0, size, chunk):
+        sl = slice(start, min(start + chunk, size))
+        pp, qq0, qq1, nn, mm0, mm1, ww = (a[sl] for a in flat)
+        shape = (n_resamples, pp.shape[0], k)
+        n_int, m0_int, m1_int = (a.astype(np.int64) for a in (nn, mm0, mm1))
+        if mix:  # redraw the test mix: n* ~ Multinomial(n, n_s / n)
+            total = n_int.sum(axis=-1)
+            n_star = gen.multinomial(total, nn / total[:, None], size=shape[:2])
+            pos = gen.binomial(n_star, pp)
+            p_s = pos / np.maximum(n_star, 1)
+            w_s = n_star / total[:, None]
+        else:
+            p_s = gen.binomial(n_int, pp, size=shape) / nn
+            w_s = np.broadcast_to(ww, shape)
+        q0_s = gen.binomial(m0_int, qq0, size=shape) / mm0
+        q1_s = gen.binomial(m1_int, qq1, size=shape) / mm1
+        th_s = rogan_gladen_raw(p_s, q0_s, q1_s)
+        bad = ((w_s > 0) & np.isnan(th_s)).any(axis=-1)
+        th = np.where(bad, np.nan, np.clip(_sum_last(th_s, w_s), 0.0, 1.0))
+        valid = np.count_nonzero(~bad, axis=0)
+        th.sort(axis=0)  # NaN last
+        a = alpha[sl]
+        low[sl] = _percentile_nan_last(th, valid, a / 2.0)
+        high[sl] = _percentile_nan_last(th, valid, 1.0 - a / 2.0)
+        undefined[sl] = n_resamples - valid
+    return low.reshape(batch), high.reshape(batch), undefined.reshape(batch)
+
+
+def pooled_bounds(
+    test: JudgedCounts,
+    calibration: ConfusionCounts,
+    *,
+    weights: Any = None,
+    method: str = "adjusted-wald",
+    confidence_level: Any = 0.95,
+    rng: Any = None,
+    n_resamples: int = 9999,
+) -> PooledBounds:
+    """Pooled estimate and interval for batches of stratified data sets (strata on the last axis).
+
+    The batch workhorse behind :func:`correct_stratified` and the simulation studies:
+    ``test`` and ``calibration`` hold integer arrays of shape (..., S). Counts are validated
+    by their classes; ``weights`` are not (use :func:`correct_stratified` for checked input).
+
+    Parameters
+    ----------
+    test : JudgedCounts
+        Batched test counts, strata on the last axis (every n_s >= 1).
+    calibration : ConfusionCounts
+        Batched calibration counts, strata on the last axis.
+    weights : None or array_like, optional
+        Fixed stratum weights broadcastable to (..., S), each row summing to 1. ``None``
+        (default) uses the test mix w_s = n_s / n and adds its sampling variance.
+    method : {"adjusted-wald", "wald", "bootstrap"}
+        See the module docstring.
+    confidence_level : float or array_like
+        Two-sided level(s), broadcastable to the batch shape.
+    rng : None, int, SeedSequence or Generator
+        For ``"bootstrap"``.
+    n_resamples : int, default 9999
+        Bootstrap replicates.
+
+    Returns
+    -------
+    PooledBounds
+        ``estimate`` (Σ w_s θ̂_s, unclipped), ``low``, ``high`` (truncated to [0, 1]),
+        ``undefined`` (bootstrap replicates without an estimate), each of the batch shape.
+        Where a stratum with positive weight has q̂0 + q̂1 <= 1 (or the adjusted q̃0 + q̃1 <= 1)
+        every output is NaN.
+    """
+    check_choice("method", method, STRATIFIED_METHODS)
+    level = check_confidence_level(confidence_level)
+    p, q0, q1, n, m0, m1 = _stratum_arrays(test, calibration)
+    mix = weights is None
+    w = n / n.sum(axis=-1, keepdims=True) if mix else np.broadcast_to(weights, p.shape)
+    w = np.asarray(w, dtype=float)
+    raw = rogan_gladen_raw(p, q0, q1)
+    informative = ~((w > 0) & ~(q0 + q1 > 1.0)).any(axis=-1)
+    estimate = np.where(informative, _sum_last(np.nan_to_num(raw), w), np.nan)
+    reps = None
+    if method == "bootstrap":
+        reps = check_positive_int("n_resamples", n_resamples, minimum=2)
+        gen = check_rng(rng)
+        low, high, undefined = _bootstrap_bounds(p, q0, q1, n, m0, m1, w, level, gen, reps, mix=mix)
+    else:
+        low, high = _delta_bounds(
+            p, q0, q1, n, m0, m1, w, z_value(level), adjusted=method == "adjusted-wald", mix=mix
+        )
+        undefined = np.zeros(estimate.shape, dtype=np.int64)
+    low = np.where(informative, low, np.nan)
+    high = np.where(informative, high, np.nan)
+    return PooledBounds(estimate, low, high, undefined, reps)
+
+
+# ============================================================================ merging strata
+def _resolve_merge(merge: Any, known: list[Any]) -> dict[Any, Any]:
+    """Validate a merge mapping and resolve chains (a → b → c gives a → c, b → c).
+
+    Keys naming no stratum in ``known`` are left out, so that one mapping can serve many
+    frames (a misspelt key leaves its sparse stratum unmerged, which is then reported).
+    """
+    if isinstance(merge, str | bytes) or not hasattr(merge, "items"):
+        raise ArgumentTypeError(
+            f"merge must be None, 'auto' or a mapping stratum -> stratum, got {merge!r}"
+        )
+    mapping = dict(merge.items())
+    out = {}
+    for key in mapping:
+        seen, target = [key], mapping[key]
+        while target in mapping and target != seen[-1]:
+            if target in seen:
+                raise JudgeStatsError(f"merge has a cycle: {' -> '.join(map(repr, seen))}")
+            seen.append(target)
+            target = mapping[target]
+        if target != key and key in known:
+            out[key] = target
+    return out
+
+
+def _auto_merge(cals: dict[Any, ConfusionCounts], min_per_class: int) -> dict[Any, Any]:
+    """Map every sparse stratum to the non-sparse stratum with the most calibration items."""
+    sparse = [s for s, c in cals.items() if min(c.m0, c.m1) < min_per_class]
+    if not sparse:
+        return {}
+    dense = [s for s in cals if s not in sparse] or list(cals)
+    target = max(dense, key=lambda s: cals[s].m)  # first of equals
+    return {s: target for s in sparse if s != target}
+
+
+def _apply_merge(mapping: dict[Any, Any], counts: dict[Any, Any], cls: type) -> dict[Any, Any]:
+    groups: dict[Any, list[Any]] = {}
+    for key, obj in counts.items():
+        groups.setdefault(mapping.get(key, key), []).append(obj)
+    fields = ("positive", "n") if cls is JudgedCounts else ("tp", "fn", "tn", "fp")
+    return {
+        key: objs[0]
+        if len(objs) == 1
+        else cls(**{f: int(sum(getattr(o, f) for o in objs)) for f in fields})
+        for key, objs in groups.items()
+    }
+
+
+# ============================================================================ per stratum
+def _stack(tests: dict, cals: dict, strata: list) -> tuple[JudgedCounts, ConfusionCounts]:
+    t = JudgedCounts(
+        positive=np.array([tests[s].positive for s in strata]),
+        n=np.array([tests[s].n for s in strata]),
+    )
+    c = ConfusionCounts(
+        **{f: np.array([getattr(cals[s], f) for s in strata]) for f in "tp fn tn fp".split()}
+    )
+    return t, c
+
+
+def _corrections(
+    tests: dict,
+    cals: dict,
+    strata: list,
+    *,
+    method: str,
+    level: float,
+    gen: np.random.Generator,
+    options: dict,
+    warn_stacklevel: int | None,
+) -> dict[Any, Correction]:
+    """Per-stratum ``Correction`` objects, computed as one batch (same numbers as ``correct``)."""
+    for s in strata:
+        c = cals[s]
+        check_informative(c.specificity, c.sensitivity, what=f"in stratum {s!r}, q̂0 + q̂1")
+    test_b, cal_b = _stack(tests, cals, strata)
+    bounds = compute_bounds(
+        test_b, cal_b, method=method, confidence_level=level, rng=gen, **options
+    )
+    bad = np.isnan(bounds.low) | np.isnan(bounds.high)
+    if bad.any():
+        s = strata[int(np.argmax(bad))]
+        raise NotInformativeError(
+            f"the {method!r} interval is undefined in stratum {s!r}: the judge is no better than "
+            "chance there after the method's adjustment; merge the stratum into another"
+        )
+    raw = rogan_gladen_raw(test_b.p_hat, cal_b.specificity, cal_b.sensitivity)
+    if warn_stacklevel is not None:
+        warn_undefined_replicates(bounds, stacklevel=warn_stacklevel + 1)
+        out = (raw < 0) | (raw > 1)
+        if out.any():
+            vals = ", ".join(f"{strata[i]!r}: {raw[i]:.4g}" for i in np.flatnonzero(out))
+            warnings.warn(
+                f"the Rogan–Gladen estimates of {int(out.sum())} of {len(strata)} strata lie "
+                f"outside [0, 1] ({vals}) and were clipped in their stratum's Correction; the "
+                "pooled estimate uses the unclipped values",
+                ClippedEstimateWarning,
+                stacklevel=warn_stacklevel + 1,
+            )
+    result = {}
+    for i, s in enumerate(strata):
+        r = float(raw[i])
+        result[s] = Correction(
+            estimate=float(np.clip(r, 0.0, 1.0)),
+            ci=ConfidenceInterval(
+                low=float(bounds.low[i]),
+                high=float(bounds.high[i]),
+                method=method,
+                confidence_level=level,
+                undefined=int(bounds.undefined[i]),
+                n_resamples=bounds.n_resamples,
+            ),
+            estimate_unclipped=r,
+            clipped=bool(r < 0 or r > 1),
+            method=method,
+            confidence_level=level,
+            test=tests[s],
+            calibration=cals[s],
+            label_shift=label_shift_test(tests[s], cals[s]),
+        )
+    return result
+
+
+# ============================================================================ diagnostics
+def _wilson(k: np.ndarray, m: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
+    k, m = np.asarray(k, dtype=float), np.asarray(m, dtype=float)
+    z2 = z * z
+    centre = (k + z2 / 2.0) / (m + z2)
+    half = z / (m + z2) * np.sqrt(k * (m - k) / m + z2 / 4.0)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def _g_statistic(right: np.ndarray, total: np.ndarray) -> float:
+    right, total = np.asarray(right, dtype=float), np.asarray(total, dtype=float)
+    wrong = total - right
+    rate = right.sum() / total.sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(right > 0, right * np.log(right / (total * rate)), 0.0)
+        g = g + np.where(wrong > 0, wrong * np.log(wrong / (total * (1.0 - rate))), 0.0)
+    return max(0.0, 2.0 * float(g.sum()))
+
+
+def _chi2_sf(statistic: float, df: int) -> float:
+    from scipy.special import chdtrc  # lazy: keeps `import judgestats` light
+
+    return float(chdtrc(df, statistic)) if df > 0 else math.nan
+
+
+def judge_homogeneity(
+    calibrations: Any,
+) -> tuple[HomogeneityTest, HomogeneityTest, HomogeneityTest]:
+    """Test whether the judge's specificity and sensitivity are equal across strata.
+
+    Likelihood-ratio (G) tests on the calibration counts: for human class 0, the S × 2 table
+    (stratum × judge right/wrong) of tn_s, fp_s; for class 1 that of tp_s, fn_s. Under equal
+    rates G = 2 Σ O log(O/E) is approximately χ² with S − 1 df; the joint test adds both
+    (2(S − 1) df).
+
+    Parameters
+    ----------
+    calibrations : mapping stratum → ConfusionCounts
+        Calibration counts per stratum.
+
+    Returns
+    -------
+    (specificity, sensitivity, both) : tuple of HomogeneityTest
+        A small p-value says the judge's error rates differ by stratum, so a single confusion
+        matrix is wrong wherever the calibration mix differs from the test mix.
+    """
+    cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
+    c = list(cals.values())
+    df = len(c) - 1
+    g0 = _g_statistic([x.tn for x in c], [x.m0 for x in c])
+    g1 = _g_statistic([x.tp for x in c], [x.m1 for x in c])
+    return (
+        HomogeneityTest("specificity", g0, df, _chi2_sf(g0, df)),
+        HomogeneityTest("sensitivity", g1, df, _chi2_sf(g1, df)),
+        HomogeneityTest("both", g0 + g1, 2 * df, _chi2_sf(g0 + g1, 2 * df)),
+    )
+
+
+def _diagnostics(tests, cals, strata, *, method, level, gen, options) -> StrataDiagnostics:
+    z = float(z_value(level))
+    t0, t1, tj = judge_homogeneity({s: cals[s] for s in strata})
+    cis = {}
+    for name, k_f, m_f in (("specificity", "tn", "m0"), ("sensitivity", "tp", "m1")):
+        lo, hi = _wilson(
+            [getattr(cals[s], k_f) for s in strata], [getattr(cals[s], m_f) for s in strata], z
+        )
+        cis[name] = {
+            s: ConfidenceInterval(float(lo[i]), float(hi[i]), "wilson", level)
+            for i, s in enumerate(strata)
+        }
+    all_tests = _apply_merge(dict.fromkeys(strata, 0), tests, JudgedCounts)
+    all_cals = _apply_merge(dict.fromkeys(strata, 0), cals, ConfusionCounts)
+    try:
+        unstratified = _corrections(
+            all_tests,
+            all_cals,
+            [0],
+            method=method,
+            level=level,
+            gen=gen,
+            options=options,
+            warn_stacklevel=None,
+        )[0]
+    except NotInformativeError:
+        unstratified = None
+    n, m = all_tests[0].n, all_cals[0].m
+    return StrataDiagnostics(
+        specificity_ci=cis["specificity"],
+        sensitivity_ci=cis["sensitivity"],
+        specificity_test=t0,
+        sensitivity_test=t1,
+        joint_test=tj,
+        unstratified=unstratified,
+        test_mix={s: tests[s].n / n for s in strata},
+        calibration_mix={s: cals[s].m / m for s in strata},
+    )
+
+
+# ============================================================================ public entry
+def _check_options(method: str, options: dict) -> None:
+    unknown = sorted(set(options) - set(_OPTIONS[method]))
+    if unknown:
+        takes = ", ".join(_OPTIONS[method]) or "no options"
+        raise ArgumentTypeError(
+            f"method {method!r} got unexpected option(s) {unknown}; it takes {takes}"
+        )
+
+
+def _pooled_ci(test_b, cal_b, weights, *, method, level, gen, options, stacklevel):
+    bounds = pooled_bounds(
+        test_b, cal_b, weights=weights, method=method, confidence_level=level, rng=gen, **options
+    )
+    if np.isnan(bounds.low) or np.isnan(bounds.high):
+        raise NotInformativeError(
+            f"the pooled {method!r} interval is undefined: a stratum's judge is no better than "
+            "chance after the method's adjustment; merge that stratum into another"
+        )
+    if bounds.n_resamples and int(bounds.undefined):
+        warnings.warn(
+            f"{int(bounds.undefined)} of {bounds.n_resamples} stratified bootstrap replicates "
+            "were undefined (a stratum's resampled q0* + q1* <= 1) and are excluded from the "
+            "percentiles; the interval conditions on an informative judge in every stratum",
+            SamplingWarning,
+            stacklevel=stacklevel + 1,
+        )
+    ci = ConfidenceInterval(
+        low=float(bounds.low),
+        high=float(bounds.high),
+        method=method,
+        confidence_level=level,
+        undefined=int(bounds.undefined),
+        n_resamples=bounds.n_resamples,
+    )
+    return ci, float(bounds.estimate)
+
+
+def correct_stratified(
+    tests: Any,
+    calibrations: Any,
+    *,
+    method: str = "adjusted-wald",
+    confidence_level: float = 0.95,
+    weights: Any = "test",
+    min_per_class: int = DEFAULT_MIN_PER_CLASS,
+    merge: Any = None,
+    rng: Any = None,
+    **options: Any,
+) -> StratifiedCorrection:
+    """Correct a judged rate stratum by stratum and pool the corrections by a stratum mix.
+
+    Estimates one confusion matrix per stratum of a covariate ξ, applies the Rogan–Gladen
+    correction (paper eq. point-estimator) within each, and aggregates: θ̂ = Σ_s w_s θ̂_s
+    (paper, "Limitations and Future Work", item 2). Use it when the judge's behaviour may
+    depend on ξ and the calibration set's mix of ξ differs from the test set's. Formulas of
+    the pooled intervals: module docstring of :mod:`judgestats.strata`.
+
+    Parameters
+    ----------
+    tests : mapping stratum → JudgedCounts
+        Judged test counts per stratum (every stratum with n_s >= 1).
+    calibrations : mapping stratum → ConfusionCounts
+        Human-vs-judge calibration counts per stratum; the same strata as ``tests``.
+        :func:`stratified_counts` builds both mappings from a labelled data frame.
+    method : {"adjusted-wald", "wald", "bootstrap"}, default "adjusted-wald"
+        Interval for the pooled θ (and for each stratum's ``Correction``): the delta method
+        over strata at the paper's adjusted quantities (eq. ci), the plain delta method
+        (eq. var), or a stratified parametric bootstrap.
+    confidence_level : float, default 0.95
+        Two-sided level, strictly inside (0, 1); stored on the result.
+    weights : "test" or mapping stratum → float, default "test"
+        ``"test"``: w_s = n_s / n, the test set's own mix (its sampling variance enters the
+        interval). A mapping gives fixed weights, e.g. a target population's mix: every
+        stratum, each >= 0, summing to 1 (keys may name strata before or after merging).
+    min_per_class : int, default 10
+        Every stratum needs at least this many calibration items of each human class
+        (m0_s and m1_s); otherwise :class:`SparseStratumError` is raised (or the stratum is
+        merged, see ``merge``). Never dropped silently.
+    merge : None, "auto" or mapping stratum → stratum
+        Merge strata before correcting (their test and calibration counts are added). A
+        mapping merges the named strata into others (new labels allowed; chains resolve;
+        keys naming no stratum are ignored, so one mapping can serve many data sets);
+        ``"auto"`` merges every stratum below ``min_per_class`` into the stratum with the
+        most calibration items. For an ordered covariate, an explicit mapping to a neighbour
+        is usually better. Merges are recorded in ``result.merged``.
+    rng : None, int, SeedSequence or Generator
+        Randomness for ``"bootstrap"``.
+    **options
+        ``n_resamples`` for ``"bootstrap"`` (default 9999).
+
+    Returns
+    -------
+    StratifiedCorrection
+        Per-stratum corrections, the pooled estimate and interval, the weights and
+        diagnostics (per-stratum q̂0, q̂1 Wilson intervals, likelihood-ratio tests of equal
+        judge behaviour across strata, and the unstratified correction beside the
+        stratified one).
+
+    Raises
+    ------
+    StrataMismatchError
+        If a stratum is in ``tests`` but not in ``calibrations`` or vice versa (after
+        merging), or ``weights`` does not cover exactly the strata.
+    SparseStratumError
+        If a stratum has fewer than ``min_per_class`` calibration items of a class.
+    WeightsError
+        If weights are negative, NaN or do not sum to 1.
+    NotInformativeError
+        If the judge is no better than chance within a stratum (q̂0_s + q̂1_s <= 1).
+    ArgumentTypeError, MethodError, ConfidenceLevelError
+        On wrong types, an unknown method or a bad level.
+
+    Warns
+    -----
+    ClippedEstimateWarning
+        When a stratum's θ̂_s lies outside [0, 1] (its ``Correction`` is clipped; the pooled
+        estimate uses the unclipped value) or the pooled value does.
+    SamplingWarning
+        When bootstrap replicates were undefined.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> from judgestats.strata import correct_stratified
+    >>> tests = {"short": js.JudgedCounts(positive=180, n=300),
+    ...          "long": js.JudgedCounts(positive=560, n=700)}
+    >>> cals = {"short": js.ConfusionCounts(tp=126, fn=14, tn=55, fp=15),
+    ...         "long": js.ConfusionCounts(tp=57, fn=3, tn=18, fp=12)}
+    >>> res = correct_stratified(tests, cals)
+    >>> round(res.estimate, 4), round(res.unstratified.estimate, 4)
+    (0.6778, 0.7287)
+    """
+    tests = check_strata_mapping("tests", tests, JudgedCounts)
+    cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
+    check_choice("method", method, STRATIFIED_METHODS)
+    _check_options(method, options)
+    level = check_confidence_level(confidence_level)
+    min_per_class = check_positive_int("min_per_class", min_per_class, minimum=1)
+    if isinstance(weights, str):
+        check_choice("weights", weights, ("test",))
+    gen = check_rng(rng)
+
+    known = list(tests) + [s for s in cals if s not in tests]
+    merged: dict[Any, Any] = {}
+    if isinstance(merge, str):
+        check_choice("merge", merge, ("auto",))
+    elif merge is not None:
+        merged = _resolve_merge(merge, known)
+        tests = _apply_merge(merged, tests, JudgedCounts)
+        cals = _apply_merge(merged, cals, ConfusionCounts)
+    check_same_strata("tests", tests, "calibrations", cals)
+    before_auto = list(tests)
+    if merge == "auto":
+        merged = _auto_merge(cals, min_per_class)
+        tests = _apply_merge(merged, tests, JudgedCounts)
+        cals = _apply_merge(merged, cals, ConfusionCounts)
+    strata = list(tests)
+    check_sparse_strata({s: (cals[s].m0, cals[s].m1) for s in strata}, min_per_class)
+
+    if isinstance(weights, str):
+        n_total = sum(tests[s].n for s in strata)
+        w = {s: tests[s].n / n_total for s in strata}
+        fixed = None
+    else:
+        keys = set(dict(weights.items())) if hasattr(weights, "items") else None
+        pre = known if merge != "auto" else before_auto
+        if merged and keys == set(pre):
+            given = check_weights("weights", weights, pre)
+            w = dict.fromkeys(strata, 0.0)
+            for key, value in given.items():
+                w[merged.get(key, key)] += value
+        else:
+            w = check_weights("weights", weights, strata)
+        fixed = np.array([w[s] for s in strata])
+
+    corrections = _corrections(
+        tests,
+        cals,
+        strata,
+        method=method,
+        level=level,
+        gen=gen,
+        options=options,
+        warn_stacklevel=2,
+    )
+    test_b, cal_b = _stack(tests, cals, strata)
+    ci, raw = _pooled_ci(
+        test_b, cal_b, fixed, method=method, level=level, gen=gen, options=options, stacklevel=2
+    )
+    if raw < 0 or raw > 1:
+        warnings.warn(
+            f"the pooled estimate Σ w_s θ̂_s = {raw:.4g} lies outside [0, 1] and was clipped",
+            ClippedEstimateWarning,
+            stacklevel=2,
+        )
+    diagnostics = _diagnostics(
+        tests, cals, strata, method=method, level=level, gen=gen, options=options
+    )
+    return StratifiedCorrection(
+        strata=tuple(strata),
+        corrections=corrections,
+        estimate=float(np.clip(raw, 0.0, 1.0)),
+        ci=ci,
+        estimate_unclipped=raw,
+        clipped=bool(raw < 0 or raw > 1),
+        weights=w,
+        weights_source="test" if fixed is None else "given",
+        method=method,
+        confidence_level=level,
+        merged=merged,
+        diagnostics=diagnostics,
+        min_per_class=min_per_class,
+    )
+
+
+def pooled_interval_for(
+    result: StratifiedCorrection,
+    *,
+    method: str,
+    confidence_level: float,
+    rng: Any = None,
+    **options: Any,
+) -> ConfidenceInterval:
+    """Recompute the pooled interval of a :class:`StratifiedCorrection` by another method."""
+    check_choice("method", method, STRATIFIED_METHODS)
+    _check_options(method, options)
+    level = check_confidence_level(confidence_level)
+    strata = list(result.strata)
+    tests = {s: result.corrections[s].test for s in strata}
+    cals = {s: result.corrections[s].calibration for s in strata}
+    test_b, cal_b = _stack(tests, cals, strata)
+    fixed = None if result.weights_source == "test" else [result.weights[s] for s in strata]
+    return _pooled_ci(
+        test_b,
+        cal_b,
+        fixed,
+        method=method,
+        level=level,
+        gen=check_rng(rng),
+        options=options,
+        stacklevel=3,
+    )[0]
+
+
+# ============================================================================ from a frame
+def _plain(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _stratum_codes(frame: Any, cols: tuple[str, ...]) -> tuple[np.ndarray, list[Any]]:
+    """Integer code per row and the distinct stratum labels (tuples for several columns)."""
+    import pandas as pd  # lazy
+
+    parts = []
+    for c in cols:
+        col = pd.Series(frame[c])
+        missing = np.asarray(col.isna(), dtype=bool)
+        if missing.any():
+            raise LabelError(
+                f"by column {c!r} has a missing value at row {int(np.argmax(missing))}: every "
+                "row needs a stratum (fill it or drop the row yourself)"
+            )
+        parts.append(col.reset_index(drop=True))
+    if len(parts) == 1:
+        codes, uniques = pd.factorize(parts[0])
+        labels = [_plain(v) for v in uniques.tolist()]
+    else:
+        codes, uniques = pd.MultiIndex.from_arrays(parts).factorize()
+        labels = [tuple(_plain(x) for x in v) for v in uniques.tolist()]
+    return np.asarray(codes, dtype=np.int64), labels
+
+
+def _ordered(labels: list[Any]) -> list[Any]:
+    unique = list(dict.fromkeys(labels))
+    try:
+        return sorted(unique)
+    except TypeError:  # labels of mixed types: keep the order of first appearance
+        return unique
+
+
+def stratified_counts(
+    frame: Any,
+    *,
+    by: str | tuple[str, ...],
+    judge: str = "judge",
+    human: str = "human",
+    split: str | None = None,
+    merge: Any = None,
+) -> tuple[dict[Any, JudgedCounts], dict[Any, ConfusionCounts]]:
+    """Build the per-stratum test and calibration counts of a labelled data frame.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        One row per item, with a 0/1 (or bool) judge label, a human label and the stratum
+        column(s).
+    by : str or tuple of str
+        Column(s) defining the strata; with several columns a stratum is a tuple of values.
+        A missing value is an error.
+    judge, human : str
+        Label columns. The judge label is required on every row.
+    split : str, optional
+        Column whose values are ``"test"`` or ``"calibration"``. Without it, rows whose human
+        label is present (not missing) are calibration items and the rest are test items.
+        With it, test rows' human labels are ignored (a hidden truth, as in a benchmark).
+    merge : mapping stratum → stratum, optional
+        Relabel strata before counting (binning, or merging a sparse stratum into another);
+        keys that name no stratum of this frame are ignored.
+
+    Returns
+    -------
+    (tests, calibrations) : tuple of dict
+        stratum → :class:`JudgedCounts` for strata with test items and stratum →
+        :class:`ConfusionCounts` for strata with calibration items, in sorted stratum order.
+        A stratum present in only one of them is kept there (so
+        :func:`correct_stratified` reports it).
+
+    Raises
+    ------
+    SparseStratumError
+        If a stratum's calibration items all have the same human label (its confusion matrix
+        cannot be estimated): merge it with ``merge=``.
+    LabelError
+        On bad labels, a missing stratum value, a bad split value, or when there are no test
+        rows or no calibration rows.
+    """
+    import pandas as pd  # lazy
+
+    cols = (by,) if isinstance(by, str) else tuple(by) if isinstance(by, list | tuple) else None
+    if not cols or not all(isinstance(c, str) for c in cols):
+        raise ArgumentTypeError(f"by must be a column name or a tuple of names, got {by!r}")
+    check_columns(frame, {"judge": judge, "human": human})
+    for c in cols:
+        check_columns(frame, {"by": c})
+    if split is not None:
+        check_columns(frame, {"split": split})
+    codes, labels = _stratum_codes(frame, cols)
+    if merge is not None:
+        mapping = _resolve_merge(merge, labels)
+        labels = [mapping.get(v, v) for v in labels]
+    strata = _ordered(labels)
+    position = {v: i for i, v in enumerate(strata)}
+    codes = np.array([position[v] for v in labels], dtype=np.int64)[codes]
+    j = check_labels(f"judge column {judge!r}", frame[judge])
+    if split is None:
+        is_cal = ~np.asarray(pd.Series(frame[human]).isna(), dtype=bool)
+    else:
+        sp = pd.Series(frame[split]).reset_index(drop=True)
+        bad = ~np.asarray(sp.isin(["test", "calibration"]), dtype=bool)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise LabelError(
+                f"split column {split!r} must hold 'test' or 'calibration', got "
+                f"{_plain(sp.iloc[i])!r} at row {i}"
+            )
+        is_cal = np.asarray(sp == "calibration", dtype=bool)
+    if not is_cal.any():
+        raise LabelError("no calibration rows: no row has a human label (or split='calibration')")
+    if is_cal.all():
+        how = "every row has a human label" if split is None else "every row is 'calibration'"
+        raise LabelError(
+            f"no test rows: {how}; pass split= (a column of 'test'/'calibration') to say which "
+            "rows form the test set"
+        )
+    h_values = np.asarray(pd.Series(frame[human]).to_numpy(dtype=object))[is_cal]
+    h = check_labels(f"human column {human!r} (calibration rows)", h_values)
+    k = len(strata)
+
+    def count(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(codes[mask], minlength=k)
+
+    test = ~is_cal
+    n, pos = count(test), count(test & j)
+    hc = np.zeros(len(codes), dtype=bool)
+    hc[is_cal] = h
+    tp, fn = count(is_cal & hc & j), count(is_cal & hc & ~j)
+    tn, fp = count(is_cal & ~hc & ~j), count(is_cal & ~hc & j)
+    m0, m1 = tn + fp, tp + fn
+    present = {s: (int(m0[i]), int(m1[i])) for i, s in enumerate(strata) if m0[i] + m1[i] > 0}
+    check_sparse_strata(
+        present, 1, fix="merge each such stratum into another with merge={stratum: other}"
+    )
+    tests = {
+        s: JudgedCounts(positive=int(pos[i]), n=int(n[i])) for i, s in enumerate(strata) if n[i]
+    }
+    cals = {
+        s: ConfusionCounts(tp=int(tp[i]), fn=int(fn[i]), tn=int(tn[i]), fp=int(fp[i]))
+        for i, s in enumerate(strata)
+        if m0[i] + m1[i]
+    }
+    return tests, cals
