@@ -17,20 +17,28 @@ from . import likelihood as _likelihood  # noqa: F401  (registers "profile-likel
 from ._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,
+    ColumnError,
     ConfidenceLevelError,
     CountError,
+    EmptyGroupError,
+    GroupError,
+    GroupLabelError,
     IllConditionedError,
     JudgeStatsError,
     JudgeStatsWarning,
     LabelError,
     LabelShiftWarning,
     MethodError,
+    ModelKeyError,
     NotInformativeError,
     PlanningWarning,
     PriorError,
     ProbabilityError,
     ProjectedEstimateWarning,
     SamplingWarning,
+    SparseStratumError,
+    StrataMismatchError,
+    WeightsError,
 )
 from .correct import correct
 from .counts import ConfusionCounts, JudgedCounts
@@ -42,14 +50,23 @@ from .estimators import (
     naive,
     rogan_gladen,
 )
+from .evaluate import evaluate
 from .intervals import (
     adjusted_wald_interval,
     interval_methods,
     rogan_gladen_variance,
     wald_interval,
 )
-from .multiclass import CategoryCounts, ConfusionMatrix, correct_distribution
-from .results import ConfidenceInterval, Correction, DistributionCorrection
+from .results import (
+    Comparison,
+    ConfidenceInterval,
+    Correction,
+    DistributionCorrection,
+    Evaluation,
+    Ranking,
+    SplitStudy,
+    StratifiedCorrection,
+)
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 __version__ = "0.1.0"
@@ -58,6 +75,8 @@ __all__ = [
     "ArgumentTypeError",
     "CategoryCounts",
     "ClippedEstimateWarning",
+    "ColumnError",
+    "Comparison",
     "ConfidenceInterval",
     "ConfidenceLevelError",
     "ConfusionCounts",
@@ -65,6 +84,10 @@ __all__ = [
     "Correction",
     "CountError",
     "DistributionCorrection",
+    "EmptyGroupError",
+    "Evaluation",
+    "GroupError",
+    "GroupLabelError",
     "IllConditionedError",
     "JudgeStatsError",
     "JudgeStatsWarning",
@@ -73,21 +96,32 @@ __all__ = [
     "LabelShiftDiagnostic",
     "LabelShiftWarning",
     "MethodError",
+    "ModelKeyError",
     "NotInformativeError",
     "PlanningWarning",
     "PriorError",
     "ProbabilityError",
     "ProjectedEstimateWarning",
+    "Ranking",
     "SamplingWarning",
+    "SparseStratumError",
+    "SplitStudy",
+    "StrataMismatchError",
+    "StratifiedCorrection",
+    "WeightsError",
     "__version__",
     "adjusted_wald_interval",
     "calibration_only",
+    "compare",
     "conditional_calibration",
     "correct",
     "correct_distribution",
+    "correct_stratified",
     "datasets",
     "difference",
     "estimators",
+    "evaluate",
+    "experiments",
     "interval_methods",
     "intervals",
     "label_shift_test",
@@ -95,20 +129,48 @@ __all__ = [
     "naive",
     "plan",
     "plots",
+    "report",
     "rogan_gladen",
     "rogan_gladen_variance",
     "simulate",
+    "strata",
     "wald_interval",
 ]
 
-_LAZY_SUBMODULES = {"datasets", "estimators", "intervals", "cli", "plan", "plots", "simulate"}
+_LAZY_SUBMODULES = {
+    "bayes",
+    "cli",
+    "multiclass",
+    "compare",
+    "datasets",
+    "estimators",
+    "experiments",
+    "intervals",
+    "plan",
+    "plots",
+    "report",
+    "simulate",
+    "strata",
+}
+
+
+#: Public names defined in submodules that load on first use (keeps the import light).
+_LAZY_ATTRIBUTES = {
+    "CategoryCounts": "multiclass",
+    "ConfusionMatrix": "multiclass",
+    "correct_distribution": "multiclass",
+    "correct_stratified": "strata",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY_ATTRIBUTES:
+        module = importlib.import_module(f".{_LAZY_ATTRIBUTES[name]}", __name__)
+        return getattr(module, name)
     raise AttributeError(f"module 'judgestats' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _LAZY_SUBMODULES)
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_ATTRIBUTES))

@@ -2,7 +2,9 @@
 
 ``judgestats correct`` corrects a judged rate from files (CSV or Parquet), from counts, or on a
 bundled example data set, and prints a table (or JSON with ``--json``). ``judgestats plan``
-sizes and splits the calibration set. Errors print one line and exit with status 2.
+sizes and splits the calibration set. ``judgestats report`` corrects every model (group) of
+one file of judged items and writes a Markdown, LaTeX or HTML report. Errors print one line
+and exit with status 2.
 """
 
 from __future__ import annotations
@@ -291,6 +293,57 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--regime", action="store_true", help="judge-vs-human theta range")
     pl.add_argument("--delta", type=float, default=0.05, help="--regime with --m: failure prob.")
     pl.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    rp = sub.add_parser(
+        "report",
+        help="corrected rate of every model in one file, as a Markdown, LaTeX or HTML report",
+        description="Correct the judged rate of every group (model) of a file with one row per "
+        "judged item: rows with a human label are the calibration set, rows without one the "
+        "test set (or --split says which). Writes a table, a methods sentence and the warnings "
+        "in force; HTML embeds the leaderboard figure.",
+    )
+    rp.add_argument("file", nargs="?", metavar="FILE", help="judged items (CSV or Parquet)")
+    rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
+    rp.add_argument("--judge-column", default="judge", help="judge label column (default: judge)")
+    rp.add_argument("--human-column", default="human", help="human label column (default: human)")
+    rp.add_argument(
+        "--by", default="model", help="group column(s), comma-separated (default: model)"
+    )
+    rp.add_argument("--strata", help="stratum column(s) within each group, comma-separated")
+    rp.add_argument("--split", help="column of 'test'/'calibration' (default: human label missing)")
+    rp.add_argument(
+        "--engine",
+        choices=("pandas", "polars", "duckdb"),
+        default="pandas",
+        help="engine that reads the file and counts the groups (default: pandas)",
+    )
+    rp.add_argument(
+        "--format",
+        choices=("markdown", "latex", "html"),
+        default="markdown",
+        help="default: markdown",
+    )
+    rp.add_argument("--out", metavar="PATH", help="write the report here (default: print it)")
+    rp.add_argument(
+        "--method",
+        default="adjusted-wald",
+        choices=interval_methods(),
+        help="interval method (default: adjusted-wald, the paper's)",
+    )
+    rp.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
+    rp.add_argument("--metric", help="name of the rate (default: accuracy; win rate for arena)")
+    rp.add_argument("--title", help="report title")
+    rp.add_argument("--rank", action="store_true", help="add P(rank 1) from a joint bootstrap")
+    rp.add_argument(
+        "--seed", type=int, default=0, help="seed for splits and resampling (default 0)"
+    )
+    rp.add_argument("--judge", default="gpt-4", help="--example chatbot-arena: gpt-4 or gpt-3.5")
+    rp.add_argument(
+        "--calibration-fraction",
+        type=_level,
+        default=0.1,
+        help="--example: share of each model's items used as calibration set (default 0.1)",
+    )
     return parser
 
 
@@ -395,6 +448,99 @@ def _run_correct(args) -> tuple[str, list[dict]]:
     return _rows_from_files(args)
 
 
+def _columns(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    cols = tuple(c.strip() for c in text.split(",") if c.strip())
+    if not cols:
+        raise CLIError(f"expected one or more column names, got {text!r}")
+    return cols
+
+
+def _scan(path: str, engine: str) -> Any:
+    """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB)."""
+    if engine == "pandas":
+        return _read_table(path)
+    p = Path(path)
+    if not p.is_file():
+        raise CLIError(f"file not found: {path}")
+    parquet = p.suffix.lower() in (".parquet", ".pq")
+    try:
+        if engine == "polars":
+            import polars as pl
+
+            return pl.scan_parquet(p) if parquet else pl.scan_csv(p)
+        import duckdb
+
+        return duckdb.read_parquet(str(p)) if parquet else duckdb.read_csv(str(p))
+    except ImportError as exc:
+        raise CLIError(f"--engine {engine} needs {engine}: pip install {engine}") from exc
+    except Exception as exc:
+        raise CLIError(f"cannot read {path}: {exc}".splitlines()[0]) from exc
+
+
+def _example_frame(args) -> tuple[Any, str, str]:
+    """Load a bundled data set with a seeded random calibration split per model.
+
+    The human labels of the test rows are hidden (NaN).
+    """
+    from . import datasets
+
+    if args.example == "chatbot-arena":
+        frame = datasets.load_chatbot_arena(judge=args.judge)
+        frame = frame[frame["target_model"].isin(datasets.ARENA_TARGETS)]
+        what = f"Chatbot Arena win rates: human votes vs judge {frame['judge_name'].iloc[0]}"
+        metric = "win rate"
+    else:
+        frame = datasets.load_nq301()
+        what = "NQ-301 answer accuracy: human correctness vs judge gpt-4"
+        metric = "accuracy"
+    rng = np.random.default_rng(args.seed)
+    frame = frame.rename(columns={"target_model": "model"})[["model", "judge", "human"]]
+    frame = frame.reset_index(drop=True).astype({"human": float})
+    for _, idx in frame.groupby("model", sort=True).groups.items():
+        rows = np.asarray(idx)
+        k = max(2, round(args.calibration_fraction * len(rows)))
+        test_rows = rows[rng.permutation(len(rows))[k:]]
+        frame.loc[test_rows, "human"] = np.nan
+    pct = f"{100 * args.calibration_fraction:g}%"
+    return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
+
+
+def _run_report(args) -> str:
+    from .evaluate import evaluate
+    from .report import report
+
+    if (args.file is None) == (args.example is None):
+        raise CLIError("give exactly one data source: FILE or --example")
+    if args.example:
+        frame, title, metric = _example_frame(args)
+        by, judge, human, strata, split = ("model",), "judge", "human", None, None
+    else:
+        frame = _scan(args.file, args.engine)
+        title, metric = None, "accuracy"
+        by, strata, split = _columns(args.by), _columns(args.strata), args.split
+        judge, human = args.judge_column, args.human_column
+    try:
+        with warnings.catch_warnings(record=True):  # local: the report lists them as notes
+            warnings.simplefilter("always")
+            ev = evaluate(
+                frame,
+                judge=judge,
+                human=human,
+                by=by,
+                strata=strata,
+                split=split,
+                method=args.method,
+                confidence_level=args.confidence_level,
+                rank=args.rank,
+                rng=args.seed,
+            )
+            return report(ev, args.format, metric=args.metric or metric, title=args.title or title)
+    except ImportError as exc:
+        raise CLIError(f"{exc}".splitlines()[0]) from exc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``judgestats`` command; returns the exit status."""
     parser = build_parser()
@@ -403,6 +549,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             out = _run_plan(args)
             print(json.dumps(out, indent=2) if args.json else _plan_text(out))
+            return 0
+        if args.command == "report":
+            text = _run_report(args)
+            if args.out:
+                try:
+                    Path(args.out).write_text(text, encoding="utf-8")
+                except OSError as exc:
+                    raise CLIError(f"cannot write {args.out}: {exc.strerror}") from exc
+                print(f"wrote {args.out}")
+            else:
+                print(text, end="")
             return 0
         title, rows = _run_correct(args)
     except (CLIError, JudgeStatsError) as exc:

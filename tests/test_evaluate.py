@@ -1,0 +1,419 @@
+"""js.evaluate: grouped counts on each real engine, corrections per group, named errors.
+
+The same frame goes through pandas, polars (eager and lazy), pyarrow, DuckDB and Dask (and
+PySpark when it is installed); counts and results must be identical, and equal to an
+independent count made here with numpy and ``ConfusionCounts.from_labels``.
+"""
+
+import os
+import sys
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display in CI; set before pyplot is imported
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import judgestats as js
+from judgestats._validation import (
+    ColumnError,
+    EmptyGroupError,
+    GroupError,
+    GroupLabelError,
+    StrataMismatchError,
+)
+from judgestats.compare import rank
+from judgestats.evaluate import GroupCounts, evaluate, evaluate_counts, group_counts
+from judgestats.results import Evaluation
+from judgestats.strata import correct_stratified, stratified_counts
+
+MODELS = ("alpha", "beta", "gamma", "delta")
+
+
+def make_frame(rng, n=4000, cal_share=0.15):
+    model = rng.choice(MODELS, n)
+    theta = np.select([model == m for m in MODELS], [0.3, 0.5, 0.65, 0.8])
+    length = rng.choice(["short", "long"], n)
+    human = (rng.random(n) < theta).astype(int)
+    q0 = np.where(length == "long", 0.65, 0.85)
+    q1 = 0.9
+    judge = np.where(human == 1, rng.random(n) < q1, rng.random(n) >= q0).astype(int)
+    is_cal = rng.random(n) < cal_share
+    return pd.DataFrame(
+        {
+            "model": model,
+            "length": length,
+            "judge": judge,
+            "human": np.where(is_cal, human, np.nan),  # NaN = not human-labelled
+            "truth": human,
+            "split": np.where(is_cal, "calibration", "test"),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return make_frame(np.random.default_rng(20261122))
+
+
+def _dask(df):
+    dd = pytest.importorskip("dask.dataframe")
+    with warnings.catch_warnings():
+        # narwhals' notice that Dask support moves to a separate package (not published)
+        warnings.filterwarnings("ignore", message="Dask support is moving", category=FutureWarning)
+        return dd.from_pandas(df, npartitions=3)
+
+
+def _spark(df):
+    pytest.importorskip("pyspark", reason="PySpark is optional (not in the dev extra)")
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Python workers: this interpreter
+    spark = (
+        SparkSession.builder.master("local[1]")
+        .appName("judgestats-test")
+        .config("spark.driver.bindAddress", "127.0.0.1")  # loopback only
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
+    # plain records (not pandas: PySpark warns about pandas >= 3 when converting)
+    records = [
+        {k: (None if isinstance(v, float) and np.isnan(v) else v) for k, v in row.items()}
+        for row in df.to_dict("records")
+    ]
+    schema = "model string, length string, judge long, human double"
+    return spark.createDataFrame(records, schema=schema)
+
+
+def to_engine(df, engine, tmp_path=None):
+    if engine == "pandas":
+        return df
+    if engine == "pyarrow":
+        import pyarrow as pa
+
+        return pa.Table.from_pandas(df, preserve_index=False)
+    if engine == "polars":
+        import polars as pl
+
+        return pl.from_pandas(df)
+    if engine == "polars-lazy":
+        import polars as pl
+
+        return pl.from_pandas(df).lazy()
+    if engine == "duckdb":
+        import duckdb
+
+        return duckdb.from_df(df)
+    if engine == "dask":
+        return _dask(df)
+    if engine == "pyspark":
+        return _spark(df)
+    raise AssertionError(engine)
+
+
+ENGINES = ["pandas", "pyarrow", "polars", "polars-lazy", "duckdb", "dask", "pyspark"]
+
+
+def reference(df, split=False):
+    """Independent per-model counts and corrections (numpy + from_labels)."""
+    out = {}
+    for m in sorted(df["model"].unique()):
+        sub = df[df["model"] == m]
+        cal = (sub["split"] == "calibration") if split else sub["human"].notna()
+        human = sub["truth"] if split else sub["human"]
+        test = js.JudgedCounts.from_labels(sub.loc[~cal, "judge"].to_numpy())
+        calib = js.ConfusionCounts.from_labels(
+            human=human[cal].to_numpy().astype(int), judge=sub.loc[cal, "judge"].to_numpy()
+        )
+        out[m] = (test, calib)
+    return out
+
+
+# ============================================================================ engines agree
+@pytest.fixture(scope="module")
+def pandas_result(frame):
+    return evaluate(frame.drop(columns=["truth", "split"]))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_engines_give_identical_counts_and_results(frame, pandas_result, engine):
+    native = to_engine(frame.drop(columns=["truth", "split"]), engine)
+    ev = evaluate(native)
+    assert isinstance(ev, Evaluation)
+    assert ev.engine == ("polars" if engine == "polars-lazy" else engine)
+    assert ev.groups == tuple(sorted(MODELS))
+    pd.testing.assert_frame_equal(ev.counts_dataframe(), pandas_result.counts_dataframe())
+    pd.testing.assert_frame_equal(ev.to_dataframe(), pandas_result.to_dataframe())
+    ref = reference(frame)
+    for m in MODELS:
+        test, cal = ref[m]
+        assert ev[m].test == test and ev[m].calibration == cal
+        direct = js.correct(test, cal)
+        assert ev[m].estimate == direct.estimate
+        assert (ev[m].ci.low, ev[m].ci.high) == (direct.ci.low, direct.ci.high)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb", "dask"])
+def test_engines_agree_with_split_column_strata_and_bootstrap(frame, engine):
+    df = frame.assign(human=frame["truth"]).drop(columns=["truth"])  # every row has a label
+    ev = evaluate(
+        to_engine(df, engine),
+        split="split",
+        strata="length",
+        method="bootstrap",
+        n_resamples=500,
+        rng=7,
+    )
+    base = evaluate(df, split="split", strata="length", method="bootstrap", n_resamples=500, rng=7)
+    pd.testing.assert_frame_equal(ev.counts_dataframe(), base.counts_dataframe())
+    pd.testing.assert_frame_equal(ev.to_dataframe(), base.to_dataframe())
+    # independently: stratified_counts + correct_stratified per model, same generator order
+    gen = np.random.default_rng(7)
+    for m in sorted(MODELS):
+        sub = df[df["model"] == m]
+        tests, cals = stratified_counts(sub, by="length", split="split")
+        res = correct_stratified(tests, cals, method="bootstrap", n_resamples=500, rng=gen)
+        assert ev[m].estimate == res.estimate
+        assert (ev[m].ci.low, ev[m].ci.high) == (res.ci.low, res.ci.high)
+
+
+def test_split_column_hides_test_rows_human_labels(frame):
+    df = frame.assign(human=frame["truth"]).drop(columns=["truth"])
+    ev = evaluate(df, split="split")
+    ref = reference(frame, split=True)
+    for m in MODELS:
+        assert ev[m].test == ref[m][0] and ev[m].calibration == ref[m][1]
+
+
+def test_lazy_parquet_scans_match(frame, tmp_path):
+    import duckdb
+    import polars as pl
+
+    path = tmp_path / "items.parquet"
+    frame.drop(columns=["truth", "split"]).to_parquet(path)
+    a = evaluate(pl.scan_parquet(path))
+    b = evaluate(duckdb.read_parquet(str(path)))
+    pd.testing.assert_frame_equal(a.to_dataframe(), b.to_dataframe())
+    ref = reference(frame)
+    assert all(a[m].calibration == ref[m][1] for m in MODELS)
+
+
+def test_bool_and_nullable_labels(frame):
+    import polars as pl
+
+    df = frame.drop(columns=["truth", "split"])
+    typed = df.assign(
+        judge=df["judge"].astype(bool), human=df["human"].astype("Int8")
+    )  # pandas nullable ints: <NA> marks the test rows
+    a, b = evaluate(typed), evaluate(pl.from_pandas(typed))
+    base = evaluate(df)
+    pd.testing.assert_frame_equal(a.to_dataframe(), base.to_dataframe())
+    pd.testing.assert_frame_equal(b.to_dataframe(), base.to_dataframe())
+
+
+def test_several_by_columns_and_multi_dim_xarray(frame):
+    df = frame.drop(columns=["truth", "split"])
+    ev = evaluate(df, by=("model", "length"))
+    assert len(ev) == 8 and ev.dim == "group"
+    key = ("alpha", "long")
+    sub = df[(df.model == "alpha") & (df.length == "long")]
+    cal = sub["human"].notna()
+    assert ev[key].calibration == js.ConfusionCounts.from_labels(
+        human=sub.loc[cal, "human"].astype(int), judge=sub.loc[cal, "judge"]
+    )
+    assert ev["alpha / long"] is ev[key]
+    ds = ev.to_xarray()
+    assert ds["ci"].dims == ("group", "ci_bound")
+    assert list(ds["model"].values[:2]) == ["alpha", "alpha"]
+    assert list(ds["length"].values[:2]) == ["long", "short"]
+    with pytest.raises(KeyError, match="no group 'zeta'"):
+        ev["zeta"]
+
+
+def test_to_xarray_and_dataframe_layout(pandas_result):
+    ev = pandas_result
+    ds = ev.to_xarray()
+    assert ds["ci"].dims == ("model", "ci_bound")
+    assert list(ds["ci_bound"].values) == ["lower", "upper"]
+    assert ds.attrs["ci_kind"] == "adjusted-wald" and ds.attrs["ci_prob"] == 0.95
+    for m in MODELS:
+        assert ds["estimate"].sel(model=m).item() == ev[m].estimate
+        assert ds["ci"].sel(model=m, ci_bound="upper").item() == ev[m].ci.high
+        assert ds["m1"].sel(model=m).item() == ev[m].m1
+    df = ev.to_dataframe()
+    assert list(df.columns[:2]) == ["model", "estimate"] and len(df) == 4
+    assert "alpha" in ev.summary() and "adjusted-wald" in repr(ev)
+
+
+def test_rank_matches_compare_rank(frame):
+    df = frame.drop(columns=["truth", "split"])
+    ev = evaluate(df, rank=True, rng=3, confidence_level=0.9)
+    assert ev.confidence_level == 0.9
+    gen = np.random.default_rng(3)
+    ref = reference(frame)
+    expected = rank(
+        {m: ref[m][0] for m in sorted(MODELS)},
+        {m: ref[m][1] for m in sorted(MODELS)},
+        reps=10_000,
+        confidence_level=0.9,
+        rng=gen,
+    )
+    np.testing.assert_array_equal(ev.ranking.rank_probabilities, expected.rank_probabilities)
+    again = evaluate(to_engine(df, "duckdb"), rank=True, rng=3, confidence_level=0.9)
+    np.testing.assert_array_equal(again.ranking.pairwise, ev.ranking.pairwise)
+    assert ev.rank(reps=200, rng=0).order[0] == "delta"
+
+
+def test_plot_draws_every_group(pandas_result):
+    ax = pandas_result.plot()
+    try:
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        top = labels[int(np.argmax(ax.get_yticks()))]
+        assert top.startswith("delta")  # best corrected rate at the top
+        assert len(ax.lines) >= 1 and ax.get_xlim() == (-0.02, 1.02)
+        assert sorted(x.split()[0] for x in labels) == sorted(MODELS)
+    finally:
+        plt.close("all")
+
+
+def test_counts_add_up_chunk_by_chunk(frame):
+    df = frame.drop(columns=["truth", "split"])
+    whole = group_counts(df, strata="length")
+    parts = group_counts(df.iloc[:1500], strata="length") + group_counts(
+        df.iloc[1500:], strata="length"
+    )
+    assert isinstance(parts, GroupCounts) and parts.groups == whole.groups
+    pd.testing.assert_frame_equal(parts.to_dataframe(), whole.to_dataframe())
+    a, b = evaluate_counts(parts), evaluate(df, strata="length")
+    pd.testing.assert_frame_equal(a.to_dataframe(), b.to_dataframe())
+    with pytest.raises(js.JudgeStatsError, match="different columns"):
+        whole + group_counts(df)
+
+
+# ============================================================================ warnings
+def test_group_warnings_are_reissued_with_the_group_and_kept():
+    # 'low': q̂1 = 1, q̂0 = 2/3 and no test item judged 1, so θ̂ = (0 + 2/3 − 1)/(2/3) < 0
+    df = pd.DataFrame(
+        {
+            "model": ["ok"] * 8 + ["low"] * 9,
+            "judge": [1, 0, 1, 0, 1, 0, 1, 1, *(1, 1, 1, 0, 0, 1, 0, 0, 0)],
+            "human": [1, 0, 1, 0, None, None, None, None, *(1, 1, 1, 0, 0, 0, None, None, None)],
+        }
+    )
+    with pytest.warns(js.ClippedEstimateWarning, match="group model='low'"):
+        ev = evaluate(df)
+    assert ev["low"].clipped and ev["low"].estimate_unclipped == pytest.approx(-0.5)
+    assert not ev["ok"].clipped
+    assert [cat for cat, _ in ev.warnings["low"]] == ["ClippedEstimateWarning"]
+    assert ev.warnings["ok"] == ()
+
+
+# ============================================================================ errors
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb", "dask"])
+def test_missing_columns_are_all_named(frame, engine):
+    native = to_engine(frame.drop(columns=["truth", "split"]), engine)
+    with pytest.raises(ColumnError, match=r"lacks 3 columns: 'verdict' \(judge=\), 'gold' "):
+        evaluate(native, judge="verdict", human="gold", by=("model", "task"))
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb", "dask"])
+def test_labels_outside_01_name_the_group_and_value(engine):
+    df = pd.DataFrame(
+        {
+            "model": ["a"] * 5 + ["b"] * 5,
+            "judge": [1, 0, 1, 0, 1, 1, 0, 1, 7, 1],
+            "human": [1, 0, None, None, None, 1, 0, None, None, None],
+        }
+    )
+    with pytest.raises(
+        GroupLabelError,
+        match=r"judge column .* group model='b': 1 row with "
+        r"other values \(7\)",
+    ) as info:
+        evaluate(to_engine(df, engine))
+    assert "model='a'" not in str(info.value)
+    df2 = df.assign(judge=[1, 0, 1, 0, 1, 1, 0, 1, 0, 1], human=[1, 0.5, *[None] * 8])
+    with pytest.raises(
+        GroupLabelError,
+        match=r"group model='a': 1 calibration row with other "
+        r"values \(0.5\)",
+    ):
+        evaluate(to_engine(df2, engine))
+
+
+def test_missing_judge_label_and_bad_split_values():
+    df = pd.DataFrame(
+        {
+            "model": ["a"] * 6,
+            "judge": [1, 0, None, 0, 1, 1],
+            "human": [1, 0, 1, 0, 1, 1],
+            "split": ["calibration", "calibration", "test", "test", "train", "test"],
+        }
+    )
+    with pytest.raises(GroupLabelError, match="1 row without a judge label"):
+        evaluate(df, split="split")
+    with pytest.raises(
+        GroupLabelError, match=r"split column .* 1 row with other values \('train'\)"
+    ):
+        evaluate(df.assign(judge=[1, 0, 1, 0, 1, 1]), split="split")
+    with pytest.raises(GroupLabelError, match="1 calibration row without a human label"):
+        evaluate(
+            df.assign(judge=[1, 0, 1, 0, 1, 1], human=[1, None, 1, 0, 1, 1], split="calibration"),
+            split="split",
+        )
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_groups_without_calibration_or_test_rows(engine):
+    base = {"model": ["a"] * 4 + ["b"] * 4, "judge": [1, 0, 1, 0] * 2}
+    no_cal = pd.DataFrame({**base, "human": [1, 0, None, None] + [None] * 4})
+    with pytest.raises(EmptyGroupError, match="group model='b' has no calibration rows"):
+        evaluate(to_engine(no_cal, engine))
+    no_test = pd.DataFrame({**base, "human": [1, 0, None, None, 1, 0, 1, 0]})
+    with pytest.raises(EmptyGroupError, match="group model='b' has no test rows"):
+        evaluate(to_engine(no_test, engine))
+    one_class = pd.DataFrame({**base, "human": [1, 0, None, None, 1, 1, None, None]})
+    with pytest.raises(EmptyGroupError, match="model='b' has 2 calibration rows but none with"):
+        evaluate(to_engine(one_class, engine))
+    assert issubclass(EmptyGroupError, GroupError) and issubclass(EmptyGroupError, js.CountError)
+
+
+def test_correction_errors_name_the_group(frame):
+    df = frame.drop(columns=["truth", "split"])
+    df = df[~((df.model == "beta") & (df.length == "long") & df.human.notna())]
+    with pytest.raises(StrataMismatchError, match="in group model='beta'"):
+        evaluate(df, strata="length")
+    coin = pd.DataFrame(
+        {"model": ["x"] * 6, "judge": [1, 0, 0, 1, 1, 0], "human": [1, 1, 0, 0, None, None]}
+    )
+    with pytest.raises(js.NotInformativeError, match="in group model='x'"):
+        evaluate(coin)
+
+
+def test_bad_arguments_fail_before_the_data_are_read(frame):
+    df = frame.drop(columns=["truth", "split"])
+    with pytest.raises(js.MethodError, match="method"):
+        evaluate(df, method="exact")
+    with pytest.raises(js.ArgumentTypeError, match="n_resample"):
+        evaluate(df, method="bootstrap", n_resample=100)
+    with pytest.raises(js.MethodError):
+        evaluate(df, strata="length", method="bayes")
+    with pytest.raises(js.ConfidenceLevelError):
+        evaluate(df, confidence_level=95)
+    with pytest.raises(js.JudgeStatsError, match="both judge and by"):
+        evaluate(df, by="judge")
+    with pytest.raises(js.ArgumentTypeError, match="by must be"):
+        evaluate(df, by=())
+    with pytest.raises(js.ArgumentTypeError, match="frame must be a data frame"):
+        evaluate([[1, 0, 1]])
+    with pytest.raises(ColumnError, match="judge column 'judge' must hold 0/1"):
+        evaluate(df.assign(judge=df.judge.map({0: "no", 1: "yes"})))
+    with pytest.raises(ColumnError, match="'model' on 1 row"):
+        evaluate(df.assign(model=df.model.where(df.index != 5, None)))
+    with pytest.raises(js.JudgeStatsError, match="rank=True needs unstratified"):
+        evaluate(df, strata="length", rank=True)

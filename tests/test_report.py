@@ -1,0 +1,440 @@
+"""Reports: Markdown and LaTeX parsed back, HTML rendered in headless Chromium, the CLI."""
+
+import base64
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display in CI; set before pyplot is imported
+
+import matplotlib.image
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import judgestats as js
+from judgestats.cli import main
+from judgestats.evaluate import evaluate
+from judgestats.report import (
+    WEAK_CLASS_SIZE,
+    methods_sentence,
+    plot_leaderboard,
+    report,
+    report_notes,
+)
+from judgestats.strata import correct_stratified
+
+# awkward names on purpose: Markdown pipes, LaTeX specials
+MODELS = ("gpt_4 & co", "llama|13b", "100% vicuna", "alpaca")
+
+
+def make_frame(rng, n=3000):
+    model = rng.choice(MODELS, n)
+    theta = np.select([model == m for m in MODELS], [0.8, 0.6, 0.45, 0.3])
+    human = (rng.random(n) < theta).astype(int)
+    judge = np.where(human == 1, rng.random(n) < 0.9, rng.random(n) < 0.25).astype(int)
+    is_cal = rng.random(n) < 0.12
+    return pd.DataFrame({"model": model, "verdict": judge, "gold": np.where(is_cal, human, np.nan)})
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return make_frame(np.random.default_rng(20261122))
+
+
+@pytest.fixture(scope="module")
+def ev(frame):
+    return evaluate(frame, judge="verdict", human="gold", rank=True, rng=1)
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+# ============================================================================ parsers
+def parse_markdown(text):
+    """Return (title, sentence, header, rows, notes) of a Markdown report."""
+    lines = text.splitlines()
+    title = lines[0].removeprefix("## ")
+    sentence = lines[2]
+    table = [ln for ln in lines if ln.startswith("|")]
+
+    def cells(line):
+        parts = re.split(r"(?<!\\)\|", line)[1:-1]
+        return [p.strip().replace("\\|", "|") for p in parts]
+
+    header, rows = cells(table[0]), [cells(t) for t in table[2:]]
+    notes = [ln[2:] for ln in lines if ln.startswith("- ")]
+    return title, sentence, header, rows, notes
+
+
+_TEX_BACK = [("\\&", "&"), ("\\%", "%"), ("\\_", "_"), ("--", "–"), ("\\$", "$")]
+
+
+def parse_latex(text):
+    """Return (sentence, header, rows) of a LaTeX report's paragraph and tabular."""
+    lines = text.splitlines()
+    body = lines[lines.index("\\midrule") + 1 : lines.index("\\bottomrule")]
+    header = lines[lines.index("\\midrule") - 1]
+
+    def cells(line):
+        assert line.endswith(" \\\\")
+        out = []
+        for c in re.split(r"(?<!\\)&", line[: -len(" \\\\")]):
+            c = c.strip()
+            for a, b in _TEX_BACK:
+                c = c.replace(a, b)
+            out.append(c)
+        return out
+
+    return lines[1], cells(header), [cells(b) for b in body]
+
+
+def expected_cells(c, label, digits=3):
+    f = f"{{:.{digits}f}}".format
+    return [
+        label,
+        str(c.n),
+        f(c.naive),
+        f(c.estimate),
+        f"{f(c.ci.low)}–{f(c.ci.high)}",
+        f(c.sensitivity),
+        f(c.specificity),
+        str(c.m0),
+        str(c.m1),
+    ]
+
+
+# ============================================================================ markdown / latex
+def test_markdown_table_parses_back_to_the_results(ev):
+    title, sentence, header, rows, _ = parse_markdown(report(ev))
+    assert title == "Corrected accuracy by model"
+    assert header == [
+        "model",
+        "n",
+        "naive",
+        "corrected",
+        "95% CI",
+        "sensitivity",
+        "specificity",
+        "m0",
+        "m1",
+        "P(rank 1)",
+    ]
+    assert [r[0] for r in rows] == sorted(MODELS, key=lambda m: -ev[m].estimate)
+    for r in rows:
+        c = ev[r[0]]
+        assert r[:-1] == expected_cells(c, r[0])
+        i = ev.ranking.models.index(r[0])
+        assert float(r[-1]) == pytest.approx(ev.ranking.rank_probabilities[i, 0], abs=5e-4)
+    best = rows[0][0]
+    assert sentence.startswith("Accuracy of each of the 4 models is corrected for the judge's")
+    assert f"the highest is {best} at {ev[best].estimate:.2f}" in sentence
+    assert "adjusted-Wald intervals (Lee et al., 2026)" in sentence
+
+
+def test_latex_table_parses_back_and_escapes(ev):
+    text = report(ev, "latex", digits=4, sort=False, metric="pass rate")
+    sentence, header, rows = parse_latex(text)
+    assert sentence.startswith("Pass rate of each of the 4 models")
+    assert "95\\% adjusted-Wald" in text and "\\begin{tabular}{lrrrrrrrrr}" in text
+    assert header[:3] == ["Model", "$n$", "Naive $\\hat{p}$"]
+    assert [r[0] for r in rows] == list(ev.groups)  # sort=False keeps group order
+    for r in rows:
+        assert r[:-1] == expected_cells(ev[r[0]], r[0], digits=4)
+    assert "gpt\\_4 \\& co" in text and "100\\% vicuna" in text
+
+
+def test_correction_report_and_sentence_follow_the_issue_example():
+    c = js.correct(
+        js.JudgedCounts(positive=600, n=1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    )
+    sentence = methods_sentence(c)
+    lo, hi = c.ci
+    assert sentence == (
+        f"Accuracy is 0.50 (95% CI {lo:.2f}–{hi:.2f}), corrected for the judge's sensitivity "
+        "0.90 and specificity 0.70 estimated on 200 human-labelled items (adjusted-Wald "
+        "interval; Lee et al., 2026); the judge's uncorrected rate on 1000 test items is 0.60."
+    )
+    _, first, header, rows, notes = parse_markdown(report(c))
+    assert first == sentence and header[0] == "n" and notes == []
+    assert rows == [expected_cells(c, "x")[1:]]
+    _, _, rows = parse_latex(report(c, "latex", label="my_model"))
+    assert rows == [expected_cells(c, "my_model")]
+    if hasattr(js.Correction, "report"):  # the one-line method on Correction
+        assert c.report("latex") == report(c, "latex")
+
+
+def test_stratified_report_has_strata_and_pooled_rows():
+    tests = {
+        "short": js.JudgedCounts(positive=180, n=300),
+        "long": js.JudgedCounts(positive=560, n=700),
+    }
+    cals = {
+        "short": js.ConfusionCounts(tp=126, fn=14, tn=55, fp=15),
+        "long": js.ConfusionCounts(tp=57, fn=3, tn=12, fp=12),
+    }
+    res = correct_stratified(tests, cals)
+    _, sentence, header, rows, notes = parse_markdown(report(res, strata_name="length"))
+    assert header[0] == "length" and [r[0] for r in rows] == ["short", "long", "pooled"]
+    assert rows[0] == expected_cells(res["short"], "short")
+    assert rows[2][3] == f"{res.estimate:.3f}" and rows[2][1] == "1000"
+    assert "within each of the 2 strata of length" in sentence
+    assert "pooled by the test set's stratum mix" in sentence
+    assert "weak calibration: stratum 'long' has fewer than 30" in notes[0]
+    assert any("differ across strata" in n for n in notes)
+
+
+# ============================================================================ notes
+def test_notes_state_clipping_weak_calibration_and_label_mix():
+    with pytest.warns(js.ClippedEstimateWarning):
+        clip = js.correct(
+            js.JudgedCounts(positive=0, n=30), js.ConfusionCounts(tp=3, fn=0, tn=2, fp=1)
+        )
+    (note_clip, *others) = report_notes(clip)
+    assert "lies outside [0, 1]" in note_clip and "reported as 0" in note_clip
+    assert any("weak calibration" in n and "only 3" in n for n in others)
+    weak_judge = js.correct(
+        js.JudgedCounts(positive=500, n=1000), js.ConfusionCounts(tp=60, fn=40, tn=65, fp=35)
+    )
+    assert any("weak judge" in n and "0.25" in n for n in report_notes(weak_judge))
+    shifted = js.correct(
+        js.JudgedCounts(positive=700, n=1000), js.ConfusionCounts(tp=45, fn=5, tn=420, fp=30)
+    )
+    assert shifted.label_shift.shifted
+    assert any("label-mix difference" in n for n in report_notes(shifted))
+    good = js.correct(
+        js.JudgedCounts(positive=600, n=1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    )
+    assert report_notes(good) == []
+    assert WEAK_CLASS_SIZE == 30
+
+
+def test_evaluation_notes_name_groups_without_repeating_clip_warnings():
+    df = pd.DataFrame(
+        {
+            "model": ["ok"] * 8 + ["low"] * 9,
+            "judge": [1, 0, 1, 0, 1, 0, 1, 1, *(1, 1, 1, 0, 0, 1, 0, 0, 0)],
+            "human": [1, 0, 1, 0, None, None, None, None, *(1, 1, 1, 0, 0, 0, None, None, None)],
+        }
+    )
+    with pytest.warns(js.ClippedEstimateWarning):
+        e = evaluate(df)
+    notes = report_notes(e)
+    assert sum("low: the Rogan–Gladen estimate -0.500 lies outside" in n for n in notes) == 1
+    assert all(n.split(":")[0] in ("ok", "low") for n in notes)
+    _, _, _, _, md_notes = parse_markdown(report(e))
+    assert md_notes == notes
+
+
+def test_bad_arguments(ev):
+    with pytest.raises(js.MethodError, match="format"):
+        report(ev, "pdf")
+    with pytest.raises(js.ArgumentTypeError, match="result must be"):
+        report({"a": 1})
+    with pytest.raises(js.ArgumentTypeError, match="metric"):
+        report(ev, metric="")
+    with pytest.raises(js.JudgeStatsError, match="digits"):
+        report(ev, digits=0)
+
+
+# ============================================================================ html
+class _Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.cells, self.imgs, self.methods, self._in = [], [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ("td", "th"):
+            self._in = tag
+            self.cells.append("")
+        elif tag == "img":
+            self.imgs.append(a)
+        elif tag == "p" and a.get("class") == "methods":
+            self._in = "p"
+            self.methods.append("")
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th", "p"):
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in in ("td", "th"):
+            self.cells[-1] += data
+        elif self._in == "p":
+            self.methods[-1] += data
+
+
+def test_html_has_table_sentence_and_embedded_png(ev):
+    page = report(ev, "html")
+    assert page.startswith("<!DOCTYPE html>")
+    p = _Page()
+    p.feed(page)
+    assert p.methods == [methods_sentence(ev)]
+    n_cols = 10
+    assert len(p.cells) == n_cols * (1 + len(ev))
+    assert p.cells[:2] == ["model", "n"] and "llama|13b" in p.cells
+    (img,) = p.imgs
+    head, data = img["src"].split(",", 1)
+    assert head == "data:image/png;base64"
+    assert base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<img" not in report(ev, "html", figure=False)
+
+
+def _chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(
+    _chromium() is None,
+    reason="headless Chromium is not installed (Debian package 'chromium'; .ci/run installs it "
+    "when it runs as root with apt-get)",
+)
+def test_html_report_renders_in_headless_chromium(ev, tmp_path):
+    page = report(ev, "html")
+    # test-only probe: after load, record the table's body rows and the decoded image width
+    probe = (
+        "<script>window.addEventListener('load', () => { const img = document.querySelector("
+        "'figure img'); document.body.dataset.check = [document.querySelectorAll('table tbody "
+        "tr').length, img && img.complete ? img.naturalWidth : 0].join(','); });</script>"
+    )
+    path = tmp_path / "report.html"
+    path.write_text(page.replace("</body>", probe + "</body>"), encoding="utf-8")
+    flags = [
+        _chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--no-first-run",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--hide-scrollbars",
+        "--virtual-time-budget=5000",
+    ]
+    dom = subprocess.run(
+        [*flags, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=90
+    )
+    found = re.search(r'data-check="(\d+),(\d+)"', dom.stdout)
+    assert found, dom.stderr[-2000:]
+    assert int(found[1]) == len(ev) and int(found[2]) > 300  # rows, PNG decoded (px wide)
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [*flags, "--window-size=1100,1500", f"--screenshot={shot}", path.as_uri()],
+        capture_output=True,
+        timeout=90,
+        check=True,
+    )
+    pixels = matplotlib.image.imread(shot)[..., :3] * 255
+    # the figure's markers and intervals are tab:blue (31, 119, 180); nothing else on the page
+    blue = np.all(np.abs(pixels - [31, 119, 180]) < 25, axis=-1)
+    assert blue.sum() > 100
+    dark = np.all(pixels < 80, axis=-1)  # the text of title, sentence and table
+    assert dark[: pixels.shape[0] // 3].sum() > 2000
+
+
+def test_plot_leaderboard_on_each_result_kind(ev):
+    ax = plot_leaderboard(ev)
+    assert len(ax.get_yticks()) == len(ev)
+    assert any("P(rank 1)" in t.get_text() for t in ax.get_yticklabels())
+    c = ev[ev.groups[0]]
+    assert len(plot_leaderboard(c).get_yticks()) == 1
+
+
+# ============================================================================ CLI
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_report_from_file_matches_the_api(capsys, frame, ev, tmp_path):
+    path = tmp_path / "items.parquet"
+    frame.to_parquet(path)
+    out = tmp_path / "report.tex"
+    code, stdout, _ = run(
+        capsys,
+        "report",
+        str(path),
+        "--judge-column",
+        "verdict",
+        "--human-column",
+        "gold",
+        "--by",
+        "model",
+        "--format",
+        "latex",
+        "--out",
+        str(out),
+    )
+    assert code == 0 and stdout.strip() == f"wrote {out}"
+    _, _, rows = parse_latex(out.read_text())
+    assert {r[0]: r for r in rows} == {m: expected_cells(ev[m], m) for m in MODELS}
+    texts = []
+    for engine in ("pandas", "polars", "duckdb"):
+        code, stdout, _ = run(
+            capsys,
+            "report",
+            str(path),
+            "--judge-column",
+            "verdict",
+            "--human-column",
+            "gold",
+            "--engine",
+            engine,
+        )
+        assert code == 0
+        texts.append(stdout)
+    assert texts[0] == texts[1] == texts[2]
+
+
+def test_cli_report_example_chatbot_arena(capsys, tmp_path):
+    code, out, _ = run(capsys, "report", "--example", "chatbot-arena")
+    assert code == 0
+    title, sentence, _, rows, _ = parse_markdown(out)
+    assert title.startswith("Chatbot Arena win rates")
+    assert sentence.startswith("Win rate of each of the 6 models")
+    assert sorted(r[0] for r in rows) == sorted(js.datasets.ARENA_TARGETS)
+    page = tmp_path / "arena.html"
+    code, _, _ = run(
+        capsys, "report", "--example", "chatbot-arena", "--format", "html", "--out", str(page)
+    )
+    assert code == 0 and "data:image/png;base64," in page.read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["report"], "exactly one data source"),
+        (["report", "missing.csv"], "file not found"),
+        (["report", "{path}"], "lacks 2 columns: 'judge' (judge=), 'human' (human=)"),
+        (
+            [
+                "report",
+                "{path}",
+                "--judge-column",
+                "verdict",
+                "--human-column",
+                "gold",
+                "--by",
+                "model,task",
+            ],
+            "no column 'task' (by=)",
+        ),
+    ],
+)
+def test_cli_report_errors_are_one_line(capsys, frame, tmp_path, argv, message):
+    path = tmp_path / "items.csv"
+    frame.to_csv(path, index=False)
+    code, out, err = run(capsys, *(a.format(path=path) for a in argv))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("judgestats: error: ") and message in err
