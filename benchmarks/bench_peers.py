@@ -48,8 +48,13 @@ LABEL = {
     "ppi": "ppi_py ppi_mean_ci",
     "wilson": "naive Wilson (p̂)",
 }
-SHORT = {"adjusted-wald": "adj.-Wald", "bootstrap": "js bootstrap", "judgy": "judgy",
-         "ppi": "ppi_py", "wilson": "Wilson"}
+SHORT = {
+    "adjusted-wald": "adj.-Wald",
+    "bootstrap": "js bootstrap",
+    "judgy": "judgy",
+    "ppi": "ppi_py",
+    "wilson": "Wilson",
+}
 PEERS = {"judgy": ("judgy", "judgy"), "ppi": ("ppi_py", "ppi-python")}  # key: (module, dist)
 INSTALL = "pip install -r benchmarks/requirements-peers.txt"
 
@@ -193,12 +198,30 @@ def designs(quick: bool) -> list[Design]:
     inner = np.array([0.1, 0.5, 0.9]) if quick else grid[1:-1]
     q_shift = np.array(THETA_Q_SHIFT)
     return [
-        Design("stratified", "Stratified calibration (m0 = m1 = 100; the paper's design)",
-               "θ", grid, grid, None),
-        Design("random", "Random calibration sample from the test distribution (θ_Q = θ_P)",
-               "θ", inner, inner, inner),
-        Design("shift", f"Label shift (θ_P = {THETA_P_SHIFT}, random calibration sample with "
-               "θ_Q ≠ θ_P)", "θ_Q", q_shift, np.full(q_shift.size, THETA_P_SHIFT), q_shift),
+        Design(
+            "stratified",
+            "Stratified calibration (m0 = m1 = 100; the paper's design)",
+            "θ",
+            grid,
+            grid,
+            None,
+        ),
+        Design(
+            "random",
+            "Random calibration sample from the test distribution (θ_Q = θ_P)",
+            "θ",
+            inner,
+            inner,
+            inner,
+        ),
+        Design(
+            "shift",
+            f"Label shift (θ_P = {THETA_P_SHIFT}, random calibration sample with θ_Q ≠ θ_P)",
+            "θ_Q",
+            q_shift,
+            np.full(q_shift.size, THETA_P_SHIFT),
+            q_shift,
+        ),
     ]
 
 
@@ -208,10 +231,17 @@ def _fmt(v, spec=".3f"):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true",
-                    help="40 replications, 3 θ values, judgy with 500 bootstrap iterations")
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                    help="worker processes for the peer calls (default: min(2, CPUs))")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="40 replications, 3 θ values, judgy with 500 bootstrap iterations",
+    )
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="worker processes for the peer calls (default: min(2, CPUs))",
+    )
     args = ap.parse_args()
     reps = 40 if args.quick else 500
     chunk = 40 if args.quick else 125  # replications per peer task (load balance over workers)
@@ -227,21 +257,40 @@ def main() -> None:
     tasks, data_by_design = [], {}
     for d, seq in zip(ds_list, root.spawn(len(ds_list)), strict=True):
         gen = np.random.default_rng(seq)
-        data = draw(theta=d.theta_p, q0=Q0, q1=Q1, n=N, m0=M // 2, m1=M - M // 2, reps=reps,
-                    theta_calibration=d.theta_q, rng=gen)
+        data = draw(
+            theta=d.theta_p,
+            q0=Q0,
+            q1=Q1,
+            n=N,
+            m0=M // 2,
+            m1=M - M // 2,
+            reps=reps,
+            theta_calibration=d.theta_q,
+            rng=gen,
+        )
         data_by_design[d.key] = (data, gen)
         c = data.calibration
-        counts = np.stack([np.broadcast_to(np.asarray(a, dtype=np.int64), data.valid.shape)
-                           for a in (data.test.positive, data.test.n, c.tp, c.fn, c.tn, c.fp)],
-                          axis=-1)  # (points, reps, 6)
+        counts = np.stack(
+            [
+                np.broadcast_to(np.asarray(a, dtype=np.int64), data.valid.shape)
+                for a in (data.test.positive, data.test.n, c.tp, c.fn, c.tn, c.fp)
+            ],
+            axis=-1,
+        )  # (points, reps, 6)
         for i in range(d.x.size):
             for r0 in range(0, reps, chunk):
-                tasks.append({
-                    "design": d.key, "point": i, "r0": r0,
-                    "counts": counts[i, r0:r0 + chunk], "valid": data.valid[i, r0:r0 + chunk],
-                    "peers": list(versions), "judgy_iterations": judgy_iterations,
-                    "judgy_seed": int(gen.integers(2**32)),
-                })
+                tasks.append(
+                    {
+                        "design": d.key,
+                        "point": i,
+                        "r0": r0,
+                        "counts": counts[i, r0 : r0 + chunk],
+                        "valid": data.valid[i, r0 : r0 + chunk],
+                        "peers": list(versions),
+                        "judgy_iterations": judgy_iterations,
+                        "judgy_seed": int(gen.integers(2**32)),
+                    }
+                )
 
     peer_out: dict[tuple[str, str], np.ndarray] = {}
     peer_time = {k: 0.0 for k in versions}
@@ -290,9 +339,11 @@ def main() -> None:
     cols = " | ".join(SHORT[m] for m in methods)
     sep = "|---" * (len(methods) + 1) + "|"
     sections = []
-    summary_rows = ["| design | method | coverage min | coverage mean | coverage max | "
-                    "mean length | bias range | RMSE mean | undefined |",
-                    "|---|---|---|---|---|---|---|---|---|"]
+    summary_rows = [
+        "| design | method | coverage min | coverage mean | coverage max | "
+        "mean length | bias range | RMSE mean | undefined |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for d in ds_list:
         for m in methods:
             s = results[d.key][m]
@@ -301,14 +352,21 @@ def main() -> None:
                 f"{_fmt(np.nanmean(s['coverage']))} | {_fmt(np.nanmax(s['coverage']))} | "
                 f"{_fmt(np.nanmean(s['length']), '.4f')} | "
                 f"{_fmt(np.nanmin(s['bias']), '+.4f')} to {_fmt(np.nanmax(s['bias']), '+.4f')} | "
-                f"{_fmt(np.nanmean(s['rmse']), '.4f')} | {_fmt(np.mean(s['undefined']), '.4f')} |")
+                f"{_fmt(np.nanmean(s['rmse']), '.4f')} | {_fmt(np.mean(s['undefined']), '.4f')} |"
+            )
         blocks = []
-        for var, title, spec in (("coverage", "coverage", ".3f"), ("length", "mean length", ".4f"),
-                                 ("bias", "bias of the point estimate", "+.4f")):
+        for var, title, spec in (
+            ("coverage", "coverage", ".3f"),
+            ("length", "mean length", ".4f"),
+            ("bias", "bias of the point estimate", "+.4f"),
+        ):
             rows = [f"| {d.x_name} | {cols} |", sep]
             for i, x in enumerate(d.x):
-                rows.append(f"| {x:.2f} | " + " | ".join(
-                    _fmt(results[d.key][m][var][i], spec) for m in methods) + " |")
+                rows.append(
+                    f"| {x:.2f} | "
+                    + " | ".join(_fmt(results[d.key][m][var][i], spec) for m in methods)
+                    + " |"
+                )
             blocks.append(f"**{title.capitalize()}**\n\n" + "\n".join(rows))
         sections.append(f"### {d.title}\n\n" + "\n\n".join(blocks))
     summary = "\n".join(summary_rows)
@@ -324,9 +382,14 @@ def main() -> None:
             axes[1, j].plot(d.x, s["length"], marker=markers[m], ms=4, label=LABEL[m])
         axes[0, j].axhline(LEVEL, color="k", lw=0.8, ls=":")
         axes[0, j].set_ylim(-0.02, 1.02)
-        axes[0, j].set_title({"stratified": "stratified, m0 = m1 = 100",
-                              "random": "random sample, θ_Q = θ_P",
-                              "shift": f"label shift, θ_P = {THETA_P_SHIFT}"}[d.key], fontsize=10)
+        axes[0, j].set_title(
+            {
+                "stratified": "stratified, m0 = m1 = 100",
+                "random": "random sample, θ_Q = θ_P",
+                "shift": f"label shift, θ_P = {THETA_P_SHIFT}",
+            }[d.key],
+            fontsize=10,
+        )
         axes[0, j].set_ylabel("coverage of nominal 95% interval")
         axes[1, j].set_ylabel("mean interval length")
         for ax in axes[:, j]:
@@ -344,17 +407,24 @@ def main() -> None:
         per_call = {k: 1e3 * peer_time[k] / max(peer_calls[k], 1) for k in versions}
         timing = "; ".join(
             f"{k}: {peer_calls[k]:,} calls, {per_call[k]:.1f} ms per call"
-            + (f" ({per_call[k] / judgy_iterations:.3f} ms per bootstrap iteration)"
-               if k == "judgy" else "")
-            for k in versions)
+            + (
+                f" ({per_call[k] / judgy_iterations:.3f} ms per bootstrap iteration)"
+                if k == "judgy"
+                else ""
+            )
+            for k in versions
+        )
     else:
         vers, timing = "none installed", "–"
-    errs = [f"{k} in the {dk} design: " + ", ".join(f"{c} × {n}" for n, c in e.items())
-            for (dk, k), e in peer_errors.items() if e]
-    missing_note = (f"\n\n**Not run (not installed): {', '.join(missing)}** — `{INSTALL}`."
-                    if missing else "")
-    agree = ("; ".join(f"{k}: {v:.1e}" for k, v in same_estimate.items())
-             if same_estimate else "–")
+    errs = [
+        f"{k} in the {dk} design: " + ", ".join(f"{c} × {n}" for n, c in e.items())
+        for (dk, k), e in peer_errors.items()
+        if e
+    ]
+    missing_note = (
+        f"\n\n**Not run (not installed): {', '.join(missing)}** — `{INSTALL}`." if missing else ""
+    )
+    agree = "; ".join(f"{k}: {v:.1e}" for k, v in same_estimate.items()) if same_estimate else "–"
     body = f"""\
 Peer versions: {vers}.{missing_note}
 
@@ -445,8 +515,9 @@ Run time: {elapsed:.1f} s{mode} in all (`python benchmarks/bench_peers.py{flag}`
 peer calls {t_peers:.1f} s wall time on {args.jobs} worker process(es); judgestats methods and
 Wilson on all replications {t_js:.1f} s (one process).
 """
-    path = write_markdown("peers", "Peer libraries on the same simulated data (bench_peers.py)",
-                          body)
+    path = write_markdown(
+        "peers", "Peer libraries on the same simulated data (bench_peers.py)", body
+    )
     print(f"wrote {path} in {elapsed:.1f} s")
     if missing:
         print(f"note: {' and '.join(missing)} not installed, so not run; to include: {INSTALL}")
