@@ -165,3 +165,120 @@ def test_coverage_bad_input(kwargs, error, match):
     args = dict(theta=0.5, q0=0.7, q1=0.9, n=100, m0=20, m1=20, reps=10) | kwargs
     with pytest.raises(error, match=match):
         simulate.coverage(**args)
+
+
+# ----------------------------------------------------------------------------- k categories
+C3 = np.array([[0.8, 0.15, 0.05], [0.15, 0.7, 0.15], [0.05, 0.15, 0.8]])  # columns sum to 1
+
+
+def test_draw_categories_moments_and_layout():
+    theta = np.array([0.2, 0.5, 0.3])
+    sim = simulate.draw_categories(theta=theta, confusion=C3, n=1000, m=300, reps=20_000, rng=1)
+    assert sim.test.shape == (20_000, 3) and sim.calibration.shape == (20_000, 3, 3)
+    assert np.all(sim.test.sum(axis=1) == 1000) and np.all(sim.calibration.sum(axis=(1, 2)) == 300)
+    p = C3 @ theta
+    se = np.sqrt(p * (1 - p) / 1000 / 20_000)
+    assert np.all(np.abs(sim.test.mean(axis=0) / 1000 - p) <= 5 * se)
+    # calibration columns are true classes: their totals follow theta, their rows C[:, b]
+    cols = sim.calibration.sum(axis=1)
+    assert np.all(np.abs(cols.mean(axis=0) / 300 - theta) <= 0.005)
+    pooled = sim.calibration.sum(axis=0) / sim.calibration.sum(axis=(0, 1))
+    np.testing.assert_allclose(pooled, C3, atol=0.005)
+
+
+def test_draw_categories_stratified_calibration_and_shift():
+    sim = simulate.draw_categories(
+        theta=[0.2, 0.5, 0.3], confusion=C3, n=100, m=[40, 50, 60], reps=50, rng=2
+    )
+    np.testing.assert_array_equal(sim.calibration.sum(axis=1), np.tile([40, 50, 60], (50, 1)))
+    shifted = simulate.draw_categories(
+        theta=[0.2, 0.5, 0.3],
+        confusion=C3,
+        n=100,
+        m=600,
+        theta_calibration=[0.6, 0.2, 0.2],
+        reps=4000,
+        rng=3,
+    )
+    assert shifted.calibration.sum(axis=1)[:, 0].mean() / 600 == pytest.approx(0.6, abs=0.005)
+
+
+def test_multiclass_delta_coverage_on_engine_data():
+    from judgestats.multiclass import distribution_bounds
+
+    theta = np.array([0.25, 0.35, 0.4])
+    sim = simulate.draw_categories(
+        theta=theta, confusion=C3, n=1000, m=[100, 100, 100], reps=2000, rng=4
+    )
+    b = distribution_bounds(sim.test, sim.calibration, method="delta", confidence_level=0.95)
+    ok = ~np.isnan(b.low).any(axis=-1)
+    cover = ((b.low <= theta) & (theta <= b.high))[ok].mean(axis=0)
+    assert np.all(cover >= 0.93), cover
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"confusion": [[0.8, 0.3], [0.2, 0.8]]}, r"column 1 sums to 1\.1"),
+        ({"confusion": np.ones((2, 3)) / 2}, r"k x k matrix"),
+        ({"theta": [0.5, 0.6]}, r"theta must be a distribution"),
+        ({"m": [10, 10, 10]}, r"per-class sizes"),
+    ],
+)
+def test_draw_categories_bad_input(kwargs, match):
+    args = dict(theta=[0.5, 0.5], confusion=[[0.8, 0.3], [0.2, 0.7]], n=10, m=10, reps=2) | kwargs
+    with pytest.raises(js.JudgeStatsError, match=match):
+        simulate.draw_categories(**args)
+
+
+# ----------------------------------------------------------------------------- strata
+def test_draw_strata_covariate_shift_biases_pooling_but_not_stratifying():
+    """Judge worse on long answers; test 70% long, calibration 30% long (issue 6 scenario)."""
+    theta, q0, q1 = np.array([0.6, 0.4]), np.array([0.9, 0.65]), np.array([0.9, 0.75])
+    sim = simulate.draw_strata(
+        theta=theta,
+        q0=q0,
+        q1=q1,
+        test_mix=[0.3, 0.7],
+        calibration_mix=[0.7, 0.3],
+        n=5000,
+        m=2000,
+        reps=2000,
+        rng=5,
+    )
+    assert sim.valid.all() and sim.theta == pytest.approx(0.3 * 0.6 + 0.7 * 0.4)
+    t, c = sim.tests, sim.calibrations
+    per = (t.p_hat + c.specificity - 1) / (c.specificity + c.sensitivity - 1)
+    stratified = (per * t.n).sum(axis=1) / t.n.sum(axis=1)
+    pooled_p = t.positive.sum(axis=1) / t.n.sum(axis=1)
+    q0u = c.tn.sum(axis=1) / c.m0.sum(axis=1)
+    q1u = c.tp.sum(axis=1) / c.m1.sum(axis=1)
+    unstratified = (pooled_p + q0u - 1) / (q0u + q1u - 1)
+    se = stratified.std() / np.sqrt(2000)
+    assert abs(stratified.mean() - sim.theta) < 4 * se + 0.002
+    assert unstratified.mean() - sim.theta > 0.03  # biased by the calibration's stratum mix
+
+
+def test_draw_strata_bad_input():
+    with pytest.raises(js.JudgeStatsError, match=r"test_mix must sum to 1"):
+        simulate.draw_strata(
+            theta=[0.5, 0.5],
+            q0=[0.8, 0.8],
+            q1=[0.8, 0.8],
+            test_mix=[0.5, 0.6],
+            calibration_mix=[0.5, 0.5],
+            n=10,
+            m=10,
+            reps=2,
+        )
+    with pytest.raises(js.JudgeStatsError, match=r"equal length"):
+        simulate.draw_strata(
+            theta=[0.5, 0.5],
+            q0=[0.8],
+            q1=[0.8, 0.8],
+            test_mix=[0.5, 0.5],
+            calibration_mix=[0.5, 0.5],
+            n=10,
+            m=10,
+            reps=2,
+        )

@@ -8,7 +8,9 @@ Data are drawn as sufficient statistics (binomial counts), never item by item:
   split m1 ~ Bin(m0 + m1, θ_Q) first;
 * ``allocation="algorithm1"``: a pilot of ``pilot`` items per class, then the paper's Algorithm 1
   splits the rest of the budget m0 + m1 per replication from p̂ and the pilot;
-  ``allocation="optimal"``: the oracle width-minimising split for the true p, q0, q1.
+  ``allocation="optimal"``: the oracle width-minimising split for the true p, q0, q1;
+* k categories (:func:`draw_categories`, multinomial counts) and covariate strata with a
+  stratum-dependent judge (:func:`draw_strata`).
 
 Every function takes ``rng`` (seed or Generator) and is reproducible for a given seed. Results
 are :class:`xarray.Dataset` objects (xarray is imported lazily).
@@ -35,7 +37,16 @@ from .counts import ConfusionCounts, JudgedCounts
 from .estimators import RAW_ESTIMATORS
 from .intervals import compute_bounds, interval_methods, z_value
 
-__all__ = ["SimulatedData", "coverage", "draw", "estimator_bias"]
+__all__ = [
+    "SimulatedCategories",
+    "SimulatedData",
+    "SimulatedStrata",
+    "coverage",
+    "draw",
+    "draw_categories",
+    "draw_strata",
+    "estimator_bias",
+]
 
 #: Extra method for contrast: the naive p̂ with its Wilson interval (ignores the judge's errors).
 NAIVE = "naive-wilson"
@@ -503,3 +514,195 @@ def estimator_bias(
     )
     ds.attrs.update(theta_test=theta_p, q0=q0, q1=q1, n=n, m=m, reps=reps)
     return ds
+
+
+# ----------------------------------------------------------------------------- k categories
+@dataclass(frozen=True, slots=True)
+class SimulatedCategories:
+    """Batched k-category data from :func:`draw_categories` (last axes: categories).
+
+    ``test`` has shape (reps, k): judged counts per category. ``calibration`` has shape
+    (reps, k, k): rows = judge label, columns = human label (the layout of
+    :class:`judgestats.ConfusionMatrix`); feed both to
+    :func:`judgestats.multiclass.distribution_bounds`.
+    """
+
+    test: np.ndarray
+    calibration: np.ndarray
+
+
+def _check_confusion(confusion: Any) -> np.ndarray:
+    c = np.asarray(check_probability("confusion", confusion), dtype=float)
+    if c.ndim != 2 or c.shape[0] != c.shape[1] or c.shape[0] < 2:
+        raise JudgeStatsError(f"confusion must be a k x k matrix with k >= 2, got shape {c.shape}")
+    bad = np.abs(c.sum(axis=0) - 1.0) > 1e-9
+    if bad.any():
+        j = int(np.argmax(bad))
+        raise JudgeStatsError(
+            "confusion columns are P(judge = a | human = b) and must sum to 1; column "
+            f"{j} sums to {c[:, j].sum():.6g}"
+        )
+    return c
+
+
+def draw_categories(
+    *,
+    theta: Any,
+    confusion: Any,
+    n: int,
+    m: Any,
+    reps: int,
+    theta_calibration: Any = None,
+    rng: Any = None,
+) -> SimulatedCategories:
+    """Draw k-category test and calibration counts (paper appendix, multi-category model).
+
+    Test judged counts ~ Multinomial(n, C θ). Calibration: with an int ``m``, true classes
+    ~ Multinomial(m, θ_Q) (θ_Q = ``theta_calibration``, default θ), then column b of the
+    confusion counts ~ Multinomial(m_b, C[:, b]); with a length-k ``m``, m_b items per true
+    class (stratified, like m0, m1 in :func:`draw`).
+
+    Parameters
+    ----------
+    theta : array_like, shape (k,)
+        True category distribution on the test set (sums to 1).
+    confusion : array_like, shape (k, k)
+        C[a, b] = P(judge = a | human = b); columns sum to 1.
+    n : int
+        Test-set size.
+    m : int or array_like of int, shape (k,)
+        Calibration size (random class mix) or per-class sizes (stratified).
+    reps : int
+        Replications.
+    theta_calibration : array_like, shape (k,), optional
+        True distribution of the calibration set (label shift).
+    rng : None, int, SeedSequence or Generator
+        Source of randomness.
+
+    Returns
+    -------
+    SimulatedCategories
+    """
+    reps = check_budget("reps", reps, minimum=1)
+    c = _check_confusion(confusion)
+    k = c.shape[0]
+    th = np.asarray(check_probability("theta", theta), dtype=float)
+    if th.shape != (k,) or abs(th.sum() - 1.0) > 1e-9:
+        raise JudgeStatsError(f"theta must be a distribution over the {k} categories, got {th!r}")
+    tq = (
+        th
+        if theta_calibration is None
+        else np.asarray(check_probability("theta_calibration", theta_calibration), dtype=float)
+    )
+    if tq.shape != (k,) or abs(tq.sum() - 1.0) > 1e-9:
+        raise JudgeStatsError(f"theta_calibration must be a distribution over {k} categories")
+    n = check_budget("n", n, minimum=1)
+    gen = check_rng(rng)
+    test = gen.multinomial(n, c @ th, size=reps)
+    m_arr = np.asarray(check_count("m", m))
+    if m_arr.ndim == 0:
+        per_class = gen.multinomial(int(m_arr), tq, size=reps)  # (reps, k)
+    elif m_arr.shape == (k,):
+        per_class = np.broadcast_to(m_arr, (reps, k))
+    else:
+        raise JudgeStatsError(f"m must be an int or {k} per-class sizes, got shape {m_arr.shape}")
+    cal = np.stack([gen.multinomial(per_class[:, b], c[:, b]) for b in range(k)], axis=-1)
+    return SimulatedCategories(test=test, calibration=cal)
+
+
+# ----------------------------------------------------------------------------- strata
+@dataclass(frozen=True, slots=True)
+class SimulatedStrata:
+    """Batched stratified data from :func:`draw_strata`.
+
+    ``tests`` and ``calibrations`` are counts objects of shape (reps, S) (one column per
+    stratum); ``valid`` marks replications where every stratum has test items and both
+    human classes in its calibration set; ``theta`` is the pooled truth Σ_s w_s θ_s under
+    the test mix.
+    """
+
+    tests: JudgedCounts
+    calibrations: ConfusionCounts
+    valid: np.ndarray
+    theta: float
+
+
+def draw_strata(
+    *,
+    theta: Any,
+    q0: Any,
+    q1: Any,
+    test_mix: Any,
+    calibration_mix: Any,
+    n: int,
+    m: int,
+    reps: int,
+    rng: Any = None,
+) -> SimulatedStrata:
+    """Draw test and calibration counts per stratum, with the judge differing by stratum.
+
+    Stratum s has true rate θ_s and judge error rates (q0_s, q1_s). Test: stratum sizes
+    ~ Multinomial(n, test_mix), judged positives ~ Bin(n_s, q1_s θ_s + (1 − q0_s)(1 − θ_s)).
+    Calibration: stratum sizes ~ Multinomial(m, calibration_mix), classes ~ Bin(m_s, θ_s),
+    then tn ~ Bin(m0_s, q0_s), tp ~ Bin(m1_s, q1_s). A calibration mix that differs from the
+    test mix is the covariate shift that biases the unstratified correction when the judge's
+    behaviour depends on the stratum (paper, Limitations).
+
+    Parameters
+    ----------
+    theta, q0, q1 : array_like, shape (S,)
+        Per-stratum true rate and judge specificity/sensitivity.
+    test_mix, calibration_mix : array_like, shape (S,)
+        Stratum shares of the test and calibration sets (each sums to 1).
+    n, m : int
+        Test and calibration sizes.
+    reps : int
+        Replications.
+    rng : None, int, SeedSequence or Generator
+        Source of randomness.
+
+    Returns
+    -------
+    SimulatedStrata
+    """
+    reps = check_budget("reps", reps, minimum=1)
+    theta, q0, q1, tmix, cmix = (
+        np.atleast_1d(np.asarray(check_probability(k, v), dtype=float))
+        for k, v in (
+            ("theta", theta),
+            ("q0", q0),
+            ("q1", q1),
+            ("test_mix", test_mix),
+            ("calibration_mix", calibration_mix),
+        )
+    )
+    shapes = {a.shape for a in (theta, q0, q1, tmix, cmix)}
+    if len(shapes) != 1 or theta.ndim != 1:
+        raise JudgeStatsError(
+            "theta, q0, q1, test_mix and calibration_mix must be 1-D and "
+            f"of equal length, got shapes {[a.shape for a in (theta, q0, q1)]}"
+        )
+    for name, mix in (("test_mix", tmix), ("calibration_mix", cmix)):
+        if abs(mix.sum() - 1.0) > 1e-9:
+            raise JudgeStatsError(f"{name} must sum to 1, got {mix.sum():.6g}")
+    n = check_budget("n", n, minimum=1)
+    m = check_budget("m", m, minimum=2)
+    gen = check_rng(rng)
+    n_s = gen.multinomial(n, tmix, size=reps)
+    positive = gen.binomial(n_s, _judged_rate(theta, q0, q1))
+    m_s = gen.multinomial(m, cmix, size=reps)
+    m1 = gen.binomial(m_s, theta)
+    m0 = m_s - m1
+    tp = gen.binomial(m1, q1)
+    tn = gen.binomial(m0, q0)
+    valid = ((n_s > 0) & (m1 > 0) & (m0 > 0)).all(axis=-1)
+    # placeholders where a stratum is empty (those replications are marked invalid)
+    tests = JudgedCounts(positive=positive, n=np.maximum(n_s, 1))
+    fill = ~((m1 > 0) & (m0 > 0))
+    cal = ConfusionCounts(
+        tp=np.where(fill, 1, tp),
+        fn=np.where(fill, 0, m1 - tp),
+        tn=np.where(fill, 1, tn),
+        fp=np.where(fill, 0, m0 - tn),
+    )
+    return SimulatedStrata(tests, cal, valid, float(np.dot(tmix, theta)))
