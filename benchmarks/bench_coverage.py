@@ -103,7 +103,11 @@ def main() -> None:
         f"coverage near 0.95: {np.sqrt(0.95 * 0.05 / reps):.4f} "
         f"({np.sqrt(0.95 * 0.05 / slow_reps):.4f} for the slower methods). "
         "The naive interval (Wilson for p̂) covers theta only near the crossing point "
-        "theta = (1 - q0)/(2 - q0 - q1).\n\n"
+        "theta = (1 - q0)/(2 - q0 - q1). The 'bayes' rows use the exact posterior's defaults "
+        "(posterior mean, equal-tailed interval): an equal-tailed interval of a continuous "
+        "posterior never contains theta = 0 or 1 exactly, so its coverage there is 0 by "
+        "construction (its minimum in the table); the highest-density option (interval='hdi') "
+        "can reach the boundary.\n\n"
         f"{summary}\n\n## Paper setting (q0 = .7, q1 = .9, m = 200), coverage by theta\n\n"
         + "\n".join(by_theta)
         + f"\n\n![coverage](coverage.png)\n\nRun time: {elapsed:.1f} s"
