@@ -6,8 +6,11 @@
   :class:`BayesianCorrection` / :class:`BayesianDistributionCorrection`: the core result
   shapes plus ``.posterior`` (xarray DataTree) and sampling diagnostics, warning with
   :class:`~judgestats.SamplingWarning` when r_hat > 1.01, ESS < 400 or any divergence.
-* :class:`Beta`, :class:`Dirichlet`, :class:`Priors` — declarative priors, shared with the exact
-  (quadrature) posterior behind ``js.correct(..., method="bayes")``.
+* :func:`fit_stratified` / :func:`build_stratified_model` — covariate strata with the judge's
+  rates partially pooled across strata (hierarchical), none or completely pooled; returns a
+  :class:`BayesianStratifiedCorrection` shaped like ``js.correct_stratified``'s result.
+* :class:`Beta`, :class:`Dirichlet`, :class:`Priors`, :class:`HyperPriors` — declarative
+  priors, shared with the exact (quadrature) posterior behind ``js.correct(..., method="bayes")``.
 
 Importing this package is light: PyMC and ArviZ are imported when a model is built or fitted.
 
@@ -23,20 +26,31 @@ Examples
 
 from .._validation import PriorError
 from .fit import SAMPLERS, fit, sample
+from .hierarchical import POOLINGS, build_stratified_model, fit_stratified
 from .models import build_model
-from .priors import Beta, Dirichlet, Priors
-from .results import BayesianCorrection, BayesianDistributionCorrection, SamplingDiagnostics
+from .priors import Beta, Dirichlet, HyperPriors, Priors
+from .results import (
+    BayesianCorrection,
+    BayesianDistributionCorrection,
+    BayesianStratifiedCorrection,
+    SamplingDiagnostics,
+)
 
 __all__ = [
+    "POOLINGS",
     "SAMPLERS",
     "BayesianCorrection",
     "BayesianDistributionCorrection",
+    "BayesianStratifiedCorrection",
     "Beta",
     "Dirichlet",
+    "HyperPriors",
     "PriorError",
     "Priors",
     "SamplingDiagnostics",
     "build_model",
+    "build_stratified_model",
     "fit",
+    "fit_stratified",
     "sample",
 ]

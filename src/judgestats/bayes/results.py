@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_choice, check_confidence_level
-from ..results import ConfidenceInterval, Correction, DistributionCorrection
+from ..results import (
+    ConfidenceInterval,
+    Correction,
+    DistributionCorrection,
+    StratifiedCorrection,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -352,3 +357,118 @@ class BayesianDistributionCorrection(DistributionCorrection):
             f"interval={self.interval!r}, confidence_level={self.confidence_level:g}, "
             f"sampler={self.sampler!r}, n={self.n}, m={self.m})"
         )
+
+
+@dataclass(frozen=True, slots=True, eq=False, kw_only=True)
+class BayesianStratifiedCorrection(StratifiedCorrection):
+    """A :class:`~judgestats.results.StratifiedCorrection` from ``js.bayes.fit_stratified``.
+
+    Per-stratum ``corrections`` hold the posterior ``point`` summary and ``interval`` credible
+    interval of θ_s; ``estimate`` and ``ci`` summarise ``theta_pooled`` = Σ w_s θ_s;
+    ``diagnostics`` are the frequentist per-stratum q̂ intervals and homogeneity tests of the
+    same calibration counts. ``confidence_interval(method=...)`` recomputes a frequentist
+    pooled interval for the same data.
+
+    Attributes
+    ----------
+    posterior : xarray.DataTree
+        Everything PyMC returned.
+    pooling : {"partial", "none", "complete"}
+        How the strata shared the judge's error rates.
+    point, interval, sampler
+        As in :class:`BayesianCorrection`.
+    sampling : SamplingDiagnostics
+        r_hat, ESS and divergences over the free variables.
+    priors : Priors
+        θ_s prior (and the rate priors for "none"/"complete").
+    hyperpriors : HyperPriors
+        Hyperpriors of the partially pooled logits (unused for other poolings).
+    """
+
+    posterior: Any
+    pooling: str
+    point: str
+    interval: str
+    sampler: str
+    sampling: SamplingDiagnostics
+    priors: Any
+    hyperpriors: Any
+
+    def posterior_summary(self) -> pd.DataFrame:
+        """ArviZ summary of θ_s, the judge's rates per stratum and the pooled θ."""
+        import arviz as az
+
+        return az.summary(
+            self.posterior,
+            var_names=["theta", "specificity", "sensitivity", "theta_pooled"],
+            ci_prob=self.confidence_level,
+            ci_kind=self.interval,
+            round_to="none",
+            sample_dims=list(SAMPLE_DIMS),
+        )
+
+    def credible_interval(
+        self, confidence_level: float = 0.95, interval: str | None = None
+    ) -> ConfidenceInterval:
+        """Credible interval of the pooled θ from the draws at another level or kind."""
+        level = check_confidence_level(confidence_level)
+        kind = check_choice("interval", interval or self.interval, INTERVALS)
+        _, low, high = summarise(
+            self.posterior, "theta_pooled", point="mean", interval=kind, level=level
+        )
+        return ConfidenceInterval(float(low), float(high), self.method, level)
+
+    def rates(self) -> pd.DataFrame:
+        """Posterior means and credible intervals of q0_s, q1_s beside the raw q̂ per stratum."""
+        import pandas as pd
+
+        rows = []
+        post = {}
+        for var in ("specificity", "sensitivity"):
+            post[var] = summarise(
+                self.posterior, var, point=self.point, interval=self.interval,
+                level=self.confidence_level,
+            )
+        for i, s in enumerate(self.strata):
+            c = self.corrections[s]
+            row = {"stratum": s, "m0": c.m0, "m1": c.m1}
+            for var, raw in (("specificity", c.specificity), ("sensitivity", c.sensitivity)):
+                est, low, high = post[var]
+                row.update({f"{var}_raw": raw, var: float(est[i]),
+                            f"{var}_low": float(low[i]), f"{var}_high": float(high[i])})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def _rows(self) -> list[dict[str, Any]]:
+        rows = StratifiedCorrection._rows(self)
+        extra = {"pooling": self.pooling, "point": self.point, "interval": self.interval,
+                 "sampler": self.sampler, **self.sampling.as_dict()}
+        rows[-1].update(extra)
+        return rows
+
+    def summary(self) -> str:
+        """As :meth:`StratifiedCorrection.summary`, headed by the model and its diagnostics."""
+        head = (
+            f"Bayesian stratified correction ({self.pooling} pooling of the judge's rates, "
+            f"{self.sampler} NUTS): posterior {self.point}, "
+            f"{100 * self.confidence_level:g}% {self.interval.upper()} credible intervals; "
+            f"sampling {self.sampling.describe()}"
+        )
+        body = StratifiedCorrection.summary(self).split("\n", 1)[1]
+        lines = [head, body]
+        if not self.sampling.ok:
+            lines.append("  note: " + "; ".join(self.sampling.problems()))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        d = self.sampling
+        return (
+            f"BayesianStratifiedCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
+            f"{self.ci.high:.4f}], strata={list(self.strata)!r}, pooling={self.pooling!r}, "
+            f"point={self.point!r}, interval={self.interval!r}, "
+            f"confidence_level={self.confidence_level:g}, max_rhat={d.max_rhat:.3f}, "
+            f"divergences={d.divergences})"
+        )
+
+
+__all__ += ["BayesianStratifiedCorrection"]
