@@ -122,3 +122,59 @@ def test_correct_from_labels_end_to_end(rng):
     assert res.ci.low < theta < res.ci.high
     assert abs(res.naive - theta) > 0.08  # naive is biased: E[p] = .7*.3 + .2 = .41
     assert res.estimate == pytest.approx(theta, abs=0.03)
+
+
+# ----------------------------------------------------------------------------- weak calibration
+SMALL_CAL = js.ConfusionCounts(tp=5, fn=1, tn=4, fp=2)  # 6 items per class
+WEAK_CAL = js.ConfusionCounts(tp=60, fn=40, tn=55, fp=45)  # q̂0 + q̂1 = 1.15
+TEST_600 = js.JudgedCounts(positive=600, n=1000)
+
+
+@pytest.mark.parametrize("method", ["adjusted-wald", "wald", "bootstrap"])
+def test_rogan_gladen_methods_warn_on_a_small_calibration_set(method):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = js.correct(TEST_600, SMALL_CAL, method=method, rng=0)
+    weak = [w for w in caught if issubclass(w.category, js.WeakCalibrationWarning)]
+    assert len(weak) == 1
+    assert "only 6 calibration items" in str(weak[0].message)
+    assert "method='profile-likelihood-t'" in str(weak[0].message)
+    # the bootstrap also reports its undefined replicates; nothing else is warned
+    others = {w.category for w in caught} - {js.WeakCalibrationWarning}
+    assert others <= ({js.SamplingWarning} if method == "bootstrap" else set())
+    assert 0 <= res.ci.low <= res.ci.high <= 1  # still answers
+
+
+def test_weak_judge_warns_with_the_observed_sum():
+    with pytest.warns(js.WeakCalibrationWarning, match=r"q̂0 \+ q̂1 = 1\.150 < 1\.2"):
+        js.correct(TEST_600, WEAK_CAL)
+
+
+def test_profile_likelihood_warns_only_on_small_classes_and_its_t_version_never():
+    with pytest.warns(js.WeakCalibrationWarning, match="χ²₁ cut-off"):
+        js.correct(TEST_600, SMALL_CAL, method="profile-likelihood")
+    js.correct(TEST_600, WEAK_CAL, method="profile-likelihood")  # filterwarnings=error: silent
+    t = js.correct(TEST_600, SMALL_CAL, method="profile-likelihood-t")
+    with pytest.warns(js.WeakCalibrationWarning):
+        plain = js.correct(TEST_600, SMALL_CAL, method="profile-likelihood")
+    assert t.estimate == plain.estimate  # the same MLE
+    assert t.ci.low <= plain.ci.low and t.ci.high >= plain.ci.high
+
+
+def test_no_warning_in_the_good_regime():
+    from judgestats.correct import WEAK_MIN_PER_CLASS, WEAK_SUM, weak_regime
+
+    cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)  # q̂0 + q̂1 = 1.6, 100 per class
+    for method in ("adjusted-wald", "wald", "profile-likelihood", "profile-likelihood-t", "bayes"):
+        assert weak_regime(cal, method) is None
+    edge = js.ConfusionCounts(tp=9, fn=1, tn=8, fp=2)  # exactly 10 per class, sum 1.7
+    assert weak_regime(edge, "adjusted-wald") is None
+    assert (WEAK_MIN_PER_CLASS, WEAK_SUM) == (10, 1.2)
+
+
+def test_not_informative_error_points_to_the_methods_that_answer():
+    cal = js.ConfusionCounts(tp=50, fn=50, tn=45, fp=55)
+    with pytest.raises(js.NotInformativeError, match="profile-likelihood-t"):
+        js.correct(TEST_600, cal)
+    res = js.correct(TEST_600, cal, method="profile-likelihood-t")
+    assert 0 <= res.ci.low <= res.estimate <= res.ci.high <= 1

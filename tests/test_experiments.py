@@ -75,6 +75,7 @@ def test_intervals_and_estimates_match_correct_on_each_split(rng):
             positive, n, tp, fn, tn, fp = (int(v) for v in s.counts[split, t])
             with warnings.catch_warnings():  # a clipped estimate warns; that is not tested here
                 warnings.simplefilter("ignore", js.ClippedEstimateWarning)
+                warnings.simplefilter("ignore", js.WeakCalibrationWarning)
                 res = js.correct(
                     js.JudgedCounts(positive=positive, n=n),
                     js.ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp),

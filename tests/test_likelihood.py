@@ -128,3 +128,48 @@ def test_never_undefined_for_weak_judges_with_tiny_calibration():
     b = compute_bounds(sim.test, sim.calibration, method="profile-likelihood", confidence_level=0.9)
     assert np.isfinite(b.low).all() and np.isfinite(b.high).all() and np.isfinite(b.estimate).all()
     assert np.all((0 <= b.low) & (b.low <= b.estimate) & (b.estimate <= b.high) & (b.high <= 1))
+
+
+# ----------------------------------------------------------------------------- small-sample cut
+def test_small_sample_cutoff_is_the_squared_t_quantile():
+    from scipy.stats import f
+
+    from judgestats.likelihood import critical_value
+
+    # independent: F(1, ν) quantile at the level = t²_ν((1 + level)/2); ν = min(m0, m1) − 1
+    assert critical_value(0.95, 20) == pytest.approx(f.ppf(0.95, 1, 19), rel=1e-10)
+    assert critical_value(0.95, 20) == pytest.approx(4.3807496, abs=1e-6)
+    assert critical_value(0.90, 6) == pytest.approx(f.ppf(0.90, 1, 5), rel=1e-10)
+    assert critical_value(0.95, 1) == pytest.approx(f.ppf(0.95, 1, 1), rel=1e-10)  # ν >= 1
+    assert critical_value(0.95) == pytest.approx(chi2.ppf(0.95, 1), rel=1e-12)
+    assert critical_value(0.95, 10**7) == pytest.approx(chi2.ppf(0.95, 1), rel=1e-5)
+
+
+def test_t_version_contains_the_chi2_interval_and_shares_its_estimate(rng):
+    d = draw(theta=0.3, q0=0.75, q1=0.85, n=500, m0=12, m1=30, reps=200, rng=rng)
+    plain = compute_bounds(d.test, d.calibration, method="profile-likelihood", confidence_level=0.95)
+    t = compute_bounds(d.test, d.calibration, method="profile-likelihood-t", confidence_level=0.95)
+    np.testing.assert_array_equal(plain.estimate, t.estimate)
+    assert np.all(t.low <= plain.low + 1e-9) and np.all(t.high >= plain.high - 1e-9)
+    assert np.mean(t.high - t.low) > np.mean(plain.high - plain.low)
+    # a large calibration set: the cut-offs (and intervals) nearly agree
+    big = draw(theta=0.3, q0=0.75, q1=0.85, n=500, m0=5000, m1=5000, reps=20, rng=rng)
+    a = compute_bounds(big.test, big.calibration, method="profile-likelihood", confidence_level=0.95)
+    b = compute_bounds(
+        big.test, big.calibration, method="profile-likelihood-t", confidence_level=0.95
+    )
+    np.testing.assert_allclose(b.high - b.low, a.high - a.low, rtol=2e-3)
+
+
+def test_t_version_repairs_coverage_with_ten_items_per_class():
+    # cell of the weak-judge study (q0 = 0.5, q1 = 0.9, m = 10 per class, θ = 0.5, n = 1000):
+    # the χ²₁ cut-off covers ≈ 0.84, the t cut-off ≈ 0.90 (2,000 reps: s.e. ≈ 0.007)
+    gen = np.random.default_rng(20261122)
+    d = draw(theta=0.5, q0=0.5, q1=0.9, n=1000, m0=10, m1=10, reps=2000, rng=gen)
+    cover = {}
+    for method in ("profile-likelihood", "profile-likelihood-t"):
+        b = compute_bounds(d.test, d.calibration, method=method, confidence_level=0.95)
+        cover[method] = float(np.mean((b.low <= 0.5) & (0.5 <= b.high)))
+    assert cover["profile-likelihood"] < 0.87
+    assert cover["profile-likelihood-t"] > 0.88
+    assert cover["profile-likelihood-t"] - cover["profile-likelihood"] > 0.03

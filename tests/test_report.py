@@ -193,7 +193,7 @@ def test_stratified_report_has_strata_and_pooled_rows():
 
 # ============================================================================ notes
 def test_notes_state_clipping_weak_calibration_and_label_mix():
-    with pytest.warns(js.ClippedEstimateWarning):
+    with pytest.warns(js.WeakCalibrationWarning), pytest.warns(js.ClippedEstimateWarning):
         clip = js.correct(
             js.JudgedCounts(positive=0, n=30), js.ConfusionCounts(tp=3, fn=0, tn=2, fp=1)
         )
@@ -224,7 +224,7 @@ def test_evaluation_notes_name_groups_without_repeating_clip_warnings():
             "human": [1, 0, 1, 0, None, None, None, None, *(1, 1, 1, 0, 0, 0, None, None, None)],
         }
     )
-    with pytest.warns(js.ClippedEstimateWarning):
+    with pytest.warns(js.WeakCalibrationWarning), pytest.warns(js.ClippedEstimateWarning):
         e = evaluate(df)
     notes = report_notes(e)
     assert sum("low: the Rogan–Gladen estimate -0.500 lies outside" in n for n in notes) == 1

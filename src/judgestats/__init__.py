@@ -38,6 +38,7 @@ from ._validation import (
     SamplingWarning,
     SparseStratumError,
     StrataMismatchError,
+    WeakCalibrationWarning,
     WeightsError,
 )
 from .correct import correct
@@ -108,6 +109,7 @@ __all__ = [
     "SplitStudy",
     "StrataMismatchError",
     "StratifiedCorrection",
+    "WeakCalibrationWarning",
     "WeightsError",
     "__version__",
     "adjusted_wald_interval",

@@ -960,3 +960,13 @@ def group_error(exc: JudgeStatsError, group: str) -> JudgeStatsError:
 
 
 __all__ += ["ColumnError", "EmptyGroupError", "GroupError", "GroupLabelError"]
+
+
+# ------------------------------------------------------------------ weak judge / small calibration
+class WeakCalibrationWarning(JudgeStatsWarning):
+    """The chosen interval method is in its bad regime for this calibration set.
+
+    Raised by :func:`judgestats.correct` when the calibration set has few items of a human
+    class or the judge looks weak (q̂0 + q̂1 close to 1); the message gives the evidence
+    (benchmarks/results/weak_judge.md) and the method that does better there.
+    """

@@ -12,6 +12,13 @@ and refined by bisection. The point estimate is the maximum-likelihood θ̂ over
 the clipped Rogan–Gladen estimate whenever that is defined, and it exists (possibly with a very
 wide interval) when the judge looks no better than chance on the calibration set, where
 Rogan–Gladen is undefined. Everything is vectorised over batches of data sets.
+
+``"profile-likelihood-t"`` is the same interval with a small-calibration cut-off: χ²₁(level) is
+replaced by t²_ν((1 + level)/2) with ν = min(m0, m1) − 1 (the square of a Student-t quantile,
+i.e. F₁,ν), as a t interval replaces a z interval when a variance is estimated from ν degrees of
+freedom. Wilks' χ²₁ is reached only as m → ∞; in benchmarks/results/weak_judge.md the plain
+version covers 0.81–0.88 at m = 5 per class and below 0.93 in cells with m = 20, the t version
+at least 0.93 there (numbers in that file).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import numpy as np
 
 from .intervals import Bounds, register_interval_method
 
-__all__ = ["profile_likelihood_bounds", "profile_loglik"]
+__all__ = ["critical_value", "profile_likelihood_bounds", "profile_loglik"]
 
 _EPS = 1e-12
 _GRID = 33  # θ grid for locating the maximum and the accepted set
@@ -115,13 +122,33 @@ def _counts(test, cal) -> list[np.ndarray]:
     return [np.broadcast_to(np.asarray(a, dtype=float), shape).reshape(-1) for a in arrays]
 
 
-def profile_likelihood_bounds(test, calibration, confidence_level) -> tuple[np.ndarray, ...]:
-    """(low, high, mle) arrays of the profile-likelihood interval for batched counts."""
-    from scipy.stats import chi2  # lazy
+def critical_value(confidence_level: Any, m_min: Any = None) -> np.ndarray:
+    """Cut-off c of the likelihood-ratio statistic 2(ℓp(θ̂) − ℓp(θ)) <= c.
 
+    χ²₁(level) (Wilks) when ``m_min`` is None; otherwise the small-calibration version
+    t²_{ν}((1 + level)/2) = F_{1,ν}(level) with ν = max(min(m0, m1) − 1, 1), which tends to
+    χ²₁ as the calibration set grows (ν = 19: 4.38 against 3.84 at 95%).
+    """
+    from scipy.stats import chi2, t  # lazy
+
+    level = np.asarray(confidence_level, dtype=float)
+    if m_min is None:
+        return chi2.ppf(level, 1)
+    nu = np.maximum(np.asarray(m_min, dtype=float) - 1.0, 1.0)
+    return t.ppf((1.0 + level) / 2.0, nu) ** 2
+
+
+def profile_likelihood_bounds(
+    test, calibration, confidence_level, *, small_sample: bool = False
+) -> tuple[np.ndarray, ...]:
+    """(low, high, mle) arrays of the profile-likelihood interval for batched counts.
+
+    ``small_sample=True`` uses :func:`critical_value` with ν = min(m0, m1) − 1.
+    """
     x, n, tn, fp, tp, fn = _counts(test, calibration)
     shape = np.broadcast_shapes(test.shape, calibration.shape)
-    cut = chi2.ppf(np.broadcast_to(np.asarray(confidence_level, float), shape).reshape(-1), 1) / 2
+    level = np.broadcast_to(np.asarray(confidence_level, float), shape).reshape(-1)
+    cut = critical_value(level, np.minimum(tn + fp, tp + fn) if small_sample else None) / 2
     grid = np.linspace(0.0, 1.0, _GRID)
     col = (slice(None), None)
     data = (x, n, tn, fp, tp, fn)
@@ -182,4 +209,16 @@ def profile_likelihood_bounds(test, calibration, confidence_level) -> tuple[np.n
 )
 def _profile_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
     low, high, mle = profile_likelihood_bounds(test, calibration, confidence_level)
+    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), estimate=mle)
+
+
+@register_interval_method(
+    "profile-likelihood-t",
+    "profile likelihood with the small-calibration cut-off t²(min(m0, m1) − 1) in place of χ²₁",
+    requires_informative=False,
+)
+def _profile_t_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+    low, high, mle = profile_likelihood_bounds(
+        test, calibration, confidence_level, small_sample=True
+    )
     return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), estimate=mle)
