@@ -69,6 +69,7 @@ _METHOD_NAMES = {
     "bootstrap": "parametric-bootstrap percentile",
     "bayes": "Bayesian credible",
     "profile-likelihood": "profile-likelihood",
+    "profile-likelihood-t": "small-calibration (t cut-off) profile-likelihood",
 }
 _DRAWS = {
     "bootstrap": "joint parametric bootstrap of all counts",

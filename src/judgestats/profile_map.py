@@ -1,0 +1,57 @@
+"""``"profile-map"``: the posterior mode of θ with the small-calibration profile interval.
+
+The method recommended for weak judges and small calibration sets (issue #10). It combines the
+two pieces of the weak-judge study (benchmarks/results/weak_judge.md) that did best at what
+each is for, both computed from the same joint likelihood of the paper's model
+(positive ~ Bin(n, θq1 + (1 − θ)(1 − q0)), tn ~ Bin(m0, q0), tp ~ Bin(m1, q1)):
+
+* **point**: the mode of θ's *marginal* posterior under flat Beta(1, 1) priors, q0 and q1
+  integrated out (:func:`judgestats.posterior.theta_posterior`, exact quadrature). Integrating
+  instead of maximising over the judge's rates keeps the estimate away from the ratio's
+  blow-ups when q̂0 + q̂1 is close to 1: on the 24 real targets its |mean bias| stayed below
+  the naive rate's (or ≤ 0.02) on all of them at 10% and 5% calibration, where the
+  maximum-likelihood / Rogan–Gladen estimate failed on one and three;
+* **interval**: the profile-likelihood interval with the cut-off t²_ν, ν = min(m0, m1) − 1
+  (``"profile-likelihood-t"``), which kept coverage ≥ 0.937 in every simulation cell with
+  q0 + q1 ≥ 1.2 and m ≥ 20 per class, and ≥ 0.90 in all 250 cells. When the mode lies outside
+  that interval (it can: the two summarise the likelihood differently), the interval is
+  widened to reach it, so the reported interval always contains the estimate; coverage can
+  only rise. ``Bounds.undefined`` counts nothing here (there is nothing to resample).
+
+It never fails on valid counts, including q̂0 + q̂1 <= 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .counts import ConfusionCounts, JudgedCounts
+from .intervals import Bounds, register_interval_method
+from .likelihood import profile_likelihood_bounds
+from .posterior import theta_posterior
+
+__all__ = ["profile_map_bounds"]
+
+
+def profile_map_bounds(
+    test: JudgedCounts, calibration: ConfusionCounts, confidence_level: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(low, high, mode) arrays for batched counts; see the module docstring."""
+    low, high, _ = profile_likelihood_bounds(
+        test, calibration, confidence_level, small_sample=True
+    )
+    mode = np.asarray(theta_posterior(test, calibration).mode(), dtype=float).reshape(low.shape)
+    return np.minimum(low, mode), np.maximum(high, mode), mode
+
+
+@register_interval_method(
+    "profile-map",
+    "marginal posterior mode of θ (flat priors) with the small-calibration profile-likelihood "
+    "interval (t cut-off), widened to contain the mode; for weak judges and small calibration",
+    requires_informative=False,
+)
+def _profile_map_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+    low, high, mode = profile_map_bounds(test, calibration, confidence_level)
+    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), estimate=mode)
