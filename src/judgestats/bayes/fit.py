@@ -139,6 +139,24 @@ def sample(
         return pm.sample(**kwargs, **extra)
 
 
+def warn_if_unreliable(diagnostics: Any, divergence_hint: str, *, stacklevel: int) -> None:
+    """Issue a :class:`SamplingWarning` naming the failed checks (r_hat, ESS, divergences)."""
+    if diagnostics.ok:
+        return
+    warnings.warn(
+        "the MCMC fit may be unreliable: "
+        + "; ".join(diagnostics.problems())
+        + f" ({diagnostics.describe()}); "
+        + (
+            f"divergences: {divergence_hint}"
+            if diagnostics.divergences
+            else "increase draws (and tune)"
+        ),
+        SamplingWarning,
+        stacklevel=stacklevel,
+    )
+
+
 def fit(
     test: Any,
     calibration: Any,
@@ -254,19 +272,9 @@ def fit(
     )
     free = list(BINARY_FREE if binary else CATEGORICAL_FREE)
     diagnostics = diagnose(tree, free)
-    if not diagnostics.ok:
-        warnings.warn(
-            "the MCMC fit may be unreliable: "
-            + "; ".join(diagnostics.problems())
-            + f" ({diagnostics.describe()}); "
-            + (
-                "divergences: try sample_kwargs={'target_accept': 0.95} or check the model"
-                if diagnostics.divergences
-                else "increase draws (and tune)"
-            ),
-            SamplingWarning,
-            stacklevel=2,
-        )
+    warn_if_unreliable(
+        diagnostics, "try sample_kwargs={'target_accept': 0.95} or check the model", stacklevel=3
+    )
     est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
     common = {
         "method": METHOD,

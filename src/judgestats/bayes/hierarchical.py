@@ -31,7 +31,6 @@ data.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,7 +39,6 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     PriorError,
-    SamplingWarning,
     check_choice,
     check_confidence_level,
     check_instance,
@@ -51,7 +49,7 @@ from .._validation import (
 from ..counts import ConfusionCounts, JudgedCounts
 from ..results import ConfidenceInterval, Correction
 from ..shift import label_shift_test
-from .fit import _check_sampler, sample
+from .fit import _check_sampler, sample, warn_if_unreliable
 from .priors import HyperPriors, Priors
 from .results import INTERVALS, POINTS, BayesianStratifiedCorrection, diagnose, summarise
 
@@ -321,20 +319,11 @@ def fit_stratified(
         sample_kwargs=extra,
     )
     sampling = diagnose(tree, free_variables(pooling, len(strata), fixed is not None))
-    if not sampling.ok:
-        warnings.warn(
-            "the MCMC fit may be unreliable: "
-            + "; ".join(sampling.problems())
-            + f" ({sampling.describe()}); "
-            + (
-                "divergences: try sample_kwargs={'target_accept': 0.99} or a smaller "
-                "HyperPriors(scale_sd=...)"
-                if sampling.divergences
-                else "increase draws (and tune)"
-            ),
-            SamplingWarning,
-            stacklevel=2,
-        )
+    warn_if_unreliable(
+        sampling,
+        "try sample_kwargs={'target_accept': 0.995} or a smaller HyperPriors(scale_sd=...)",
+        stacklevel=3,
+    )
     return _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, sampler,
                    sampling, hyper, priors)
 
