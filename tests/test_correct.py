@@ -138,7 +138,7 @@ def test_rogan_gladen_methods_warn_on_a_small_calibration_set(method):
     weak = [w for w in caught if issubclass(w.category, js.WeakCalibrationWarning)]
     assert len(weak) == 1
     assert "only 6 calibration items" in str(weak[0].message)
-    assert "method='profile-likelihood-t'" in str(weak[0].message)
+    assert "method='profile-map'" in str(weak[0].message)
     # the bootstrap also reports its undefined replicates; nothing else is warned
     others = {w.category for w in caught} - {js.WeakCalibrationWarning}
     assert others <= ({js.SamplingWarning} if method == "bootstrap" else set())
@@ -165,7 +165,14 @@ def test_no_warning_in_the_good_regime():
     from judgestats.correct import WEAK_MIN_PER_CLASS, WEAK_SUM, weak_regime
 
     cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)  # q̂0 + q̂1 = 1.6, 100 per class
-    for method in ("adjusted-wald", "wald", "profile-likelihood", "profile-likelihood-t", "bayes"):
+    for method in (
+        "adjusted-wald",
+        "wald",
+        "profile-likelihood",
+        "profile-likelihood-t",
+        "profile-map",
+        "bayes",
+    ):
         assert weak_regime(cal, method) is None
     edge = js.ConfusionCounts(tp=9, fn=1, tn=8, fp=2)  # exactly 10 per class, sum 1.7
     assert weak_regime(edge, "adjusted-wald") is None
@@ -174,7 +181,7 @@ def test_no_warning_in_the_good_regime():
 
 def test_not_informative_error_points_to_the_methods_that_answer():
     cal = js.ConfusionCounts(tp=50, fn=50, tn=45, fp=55)
-    with pytest.raises(js.NotInformativeError, match="profile-likelihood-t"):
+    with pytest.raises(js.NotInformativeError, match="'profile-map', 'profile-likelihood-t'"):
         js.correct(TEST_600, cal)
-    res = js.correct(TEST_600, cal, method="profile-likelihood-t")
+    res = js.correct(TEST_600, cal, method="profile-map")
     assert 0 <= res.ci.low <= res.estimate <= res.ci.high <= 1
