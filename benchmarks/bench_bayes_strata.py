@@ -192,7 +192,8 @@ def pm(x, se, digits=3, sign=False):
     return f"{f.format(x)} ± {se:.{digits}f}"
 
 
-def pooled_rows(summ):
+def _rows(summ, suffix):
+    """Table rows of bias / RMSE / coverage / length; suffix "" = pooled θ, "3" = stratum 3."""
     rows = []
     for method, s in summ.items():
         if not s["runs"]:
@@ -203,33 +204,21 @@ def pooled_rows(summ):
                 method,
                 s["runs"],
                 s["undefined"],
-                pm(s["bias"], s["bias_se"], sign=True),
-                f"{s['rmse']:.3f}",
-                pm(s["cov"], s["cov_se"], 2),
-                pm(s["len"], s["len_se"]),
+                pm(s["bias" + suffix], s["bias_se" + suffix], sign=True),
+                f"{s['rmse' + suffix]:.3f}",
+                pm(s["cov" + suffix], s["cov_se" + suffix], 2),
+                pm(s["len" + suffix], s["len_se" + suffix]),
             ]
         )
     return rows
+
+
+def pooled_rows(summ):
+    return _rows(summ, "")
 
 
 def sparse_rows(summ):
-    rows = []
-    for method, s in summ.items():
-        if not s["runs"]:
-            rows.append([method, 0, s["undefined"], *["–"] * 4])
-            continue
-        rows.append(
-            [
-                method,
-                s["runs"],
-                s["undefined"],
-                pm(s["bias3"], s["bias_se3"], sign=True),
-                f"{s['rmse3']:.3f}",
-                pm(s["cov3"], s["cov_se3"], 2),
-                pm(s["len3"], s["len_se3"]),
-            ]
-        )
-    return rows
+    return _rows(summ, "3")
 
 
 def sampling_rows(summ):
