@@ -86,6 +86,14 @@ def test_reference_fit_agrees_with_the_exact_posterior(reference_fit):
     assert res.estimate == pytest.approx(0.49965, abs=0.01)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("nutpie") is None, reason="nutpie not installed")
+def test_nutpie_sampler_agrees_with_the_exact_posterior():
+    res = jb.fit(REF_TEST, REF_CAL, sampler="nutpie", draws=2500, random_seed=11, **SAMPLING)
+    assert res.sampler == "nutpie"
+    assert res.diagnostics.ok, res.diagnostics.problems()
+    assert_agrees_with_exact(res, theta_posterior(REF_TEST, REF_CAL))
+
+
 @pytest.mark.parametrize(
     ("data", "priors"),
     [
