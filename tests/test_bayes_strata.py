@@ -132,7 +132,10 @@ def test_partial_pooling_narrows_the_sparse_stratum(partial_fit, none_fit):
     sparse_partial = partial_fit["long"].ci
     sparse_none = none_fit["long"].ci
     # independent strata: the 5 + 5 stratum allows a judge worse than chance (θ ↦ 1 − θ),
-    # its interval spans most of [0, 1]; pooling borrows the other strata's q's
+    # its interval spans most of [0, 1]; pooling borrows the other strata's q's. Measured
+    # while developing (seeds 1–4, 2 chains): unpooled width 0.86, partially pooled 0.35–0.49;
+    # bench_bayes_strata.md finds the per-data-set ratio 0.69 ± 0.02 over 40 simulated sets.
+    # The bounds below leave room for seed and compile-cache differences.
     assert sparse_none.high - sparse_none.low > 0.6
     assert sparse_partial.high - sparse_partial.low < 0.6 * (sparse_none.high - sparse_none.low)
     # the informative strata barely change (widths within 25%)

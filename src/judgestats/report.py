@@ -491,8 +491,9 @@ def _md_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def _markdown(c: _Content, d: int) -> str:
-    names = {
+def _column_names(c: _Content) -> dict[str, str]:
+    """Header text of each table column (shared by the Markdown and HTML tables)."""
+    return {
         "label": c.label_header or "",
         "n": "n",
         "naive": "naive",
@@ -504,6 +505,10 @@ def _markdown(c: _Content, d: int) -> str:
         "m1": "m1",
         "p_rank1": "P(rank 1)",
     }
+
+
+def _markdown(c: _Content, d: int) -> str:
+    names = _column_names(c)
     keys, cells = _cells(c, d, "–")
     lines = [f"## {_md_escape(c.title)}", "", _md_escape(c.sentence), ""]
     lines.append("| " + " | ".join(names[k] for k in keys) + " |")
@@ -622,18 +627,7 @@ def _figure_png(result: Any, *, ranking: Ranking | None) -> bytes:
 def _html(c: _Content, d: int, png: bytes | None) -> str:
     from . import __version__
 
-    names = {
-        "label": c.label_header or "",
-        "n": "n",
-        "naive": "naive",
-        "corrected": "corrected",
-        "ci": f"{_level_text(c.level)} CI",
-        "sensitivity": "sensitivity",
-        "specificity": "specificity",
-        "m0": "m0",
-        "m1": "m1",
-        "p_rank1": "P(rank 1)",
-    }
+    names = _column_names(c)
     tips = {
         "n": "judged test items",
         "naive": "the judge's uncorrected rate",

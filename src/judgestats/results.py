@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -787,7 +788,7 @@ __all__ += ["Comparison", "Ranking", "SplitStudy"]
 def _stratum_coord(labels: tuple) -> list:
     """Stratum labels usable as an xarray coordinate (strings unless all str or all int)."""
     if all(isinstance(v, str) for v in labels) or all(
-        isinstance(v, int) and not isinstance(v, bool) for v in labels
+        isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in labels
     ):
         return list(labels)
     return [str(v) for v in labels]

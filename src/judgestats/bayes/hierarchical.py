@@ -47,7 +47,7 @@ from .._validation import (
     check_weights,
 )
 from ..counts import ConfusionCounts, JudgedCounts
-from ..results import ConfidenceInterval, Correction
+from ..results import ConfidenceInterval, Correction, _stratum_coord
 from ..shift import label_shift_test
 from .fit import _check_sampler, sample, warn_if_unreliable
 from .priors import HyperPriors, Priors
@@ -59,15 +59,6 @@ __all__ = ["POOLINGS", "build_stratified_model", "fit_stratified"]
 POOLINGS = ("partial", "none", "complete")
 METHOD = "bayes-mcmc"
 _RATES = (("specificity", "tn", "m0"), ("sensitivity", "tp", "m1"))
-
-
-def _coord(strata: list[Any]) -> list[Any]:
-    """Stratum labels as PyMC/xarray coordinates (mixed types become strings)."""
-    if all(isinstance(s, str) for s in strata) or all(
-        isinstance(s, int | np.integer) and not isinstance(s, bool) for s in strata
-    ):
-        return list(strata)
-    return [str(s) for s in strata]
 
 
 def _inputs(tests: Any, calibrations: Any, weights: Any, pooling: Any, priors: Any, hyper: Any):
@@ -158,7 +149,7 @@ def _model(tests, cals, strata, pooling, fixed, binary, hyper) -> Any:
         "tn_observed": [cals[s].tn for s in strata],
         "tp_observed": [cals[s].tp for s in strata],
     }
-    with pm.Model(coords={"stratum": _coord(strata)}) as model:
+    with pm.Model(coords={"stratum": _stratum_coord(strata)}) as model:
         d = {
             key: pm.Data(key, np.asarray(v, dtype=np.int64), dims="stratum")
             for key, v in data.items()

@@ -152,6 +152,17 @@ def summarise(tree: Any, var: str, *, point: str, interval: str, level: float) -
     return np.asarray(est.values, dtype=float), np.asarray(low, dtype=float), np.asarray(high)
 
 
+def _mcmc_attrs(self: Any) -> dict[str, Any]:
+    """Attrs of a Bayesian result's Dataset: interval kind, method, point, sampler, diagnostics."""
+    return {
+        "ci_kind": self.interval,
+        "method": self.method,
+        "point": self.point,
+        "sampler": self.sampler,
+        **self.diagnostics.as_dict(),
+    }
+
+
 def _posterior_table(self: Any) -> pd.DataFrame:
     import arviz as az
 
@@ -223,13 +234,7 @@ class BayesianCorrection(Correction):
         Attrs also give ``method``, ``point``, ``sampler`` and the diagnostics.
         """
         ds = Correction.to_xarray(self)
-        ds.attrs.update(
-            ci_kind=self.interval,
-            method=self.method,
-            point=self.point,
-            sampler=self.sampler,
-            **{k: v for k, v in self.diagnostics.as_dict().items()},
-        )
+        ds.attrs.update(_mcmc_attrs(self))
         return ds
 
     def summary(self) -> str:
@@ -314,13 +319,7 @@ class BayesianDistributionCorrection(DistributionCorrection):
     def to_xarray(self) -> xr.Dataset:
         """As :meth:`DistributionCorrection.to_xarray`, with ``ci_kind`` the interval kind."""
         ds = DistributionCorrection.to_xarray(self)
-        ds.attrs.update(
-            ci_kind=self.interval,
-            method=self.method,
-            point=self.point,
-            sampler=self.sampler,
-            **{k: v for k, v in self.diagnostics.as_dict().items()},
-        )
+        ds.attrs.update(_mcmc_attrs(self))
         return ds
 
     def summary(self) -> str:
