@@ -105,7 +105,7 @@ def unstratified_bounds(test, cal):
         tp=cal.tp.sum(-1), fn=cal.fn.sum(-1), tn=cal.tn.sum(-1), fp=cal.fp.sum(-1)
     )
     q0, q1 = c.specificity, c.sensitivity
-    low, high = adjusted_wald_bounds(t.p_hat, q0, q1, t.n, c.m0, c.m1, Z)
+    low, high, _ = adjusted_wald_bounds(t.p_hat, q0, q1, t.n, c.m0, c.m1, Z)
     with np.errstate(divide="ignore", invalid="ignore"):
         est = np.where(q0 + q1 > 1, (t.p_hat + q0 - 1) / (q0 + q1 - 1), np.nan)
     return est, np.where(q0 + q1 > 1, low, np.nan), np.where(q0 + q1 > 1, high, np.nan)

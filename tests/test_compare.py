@@ -481,3 +481,35 @@ def test_rank_bad_input_raises_named_errors():
         compare.rank(tests, {**cals, "gamma": js.ConfusionCounts(tp=5, fn=5, tn=5, fp=5)})
     with pytest.raises(js.ArgumentTypeError, match="priors"):
         compare.rank(tests, cals, priors=object())
+
+
+def test_shared_calibration_bayes_difference_is_the_posterior_mean_not_a_sampler_bias():
+    """Issue 15: with 15 items per class the posterior mean overstates Δ; quadrature agrees.
+
+    Independent computation: E[θ_A − θ_B | data] on a (q0, q1) midpoint grid with, per grid
+    point, the exact θ-integrals of both binomial likelihoods on a θ grid (flat priors).
+    """
+    from scipy.stats import beta, binom
+
+    cal = js.ConfusionCounts(tp=13, fn=2, tn=14, fp=1)
+    ta, tb = js.JudgedCounts(560, 1000), js.JudgedCounts(400, 1000)
+    g = (np.arange(160) + 0.5) / 160
+    q0, q1 = np.meshgrid(g, g, indexing="ij")
+    th = (np.arange(200) + 0.5) / 200
+    logp = beta.logpdf(q0, 15, 2) + beta.logpdf(q1, 14, 3)
+    means = []
+    for t in (ta, tb):
+        pi = th * q1[..., None] + (1 - th) * (1 - q0[..., None])
+        ll = binom.logpmf(t.positive, t.n, pi)
+        top = ll.max(axis=-1, keepdims=True)
+        w = np.exp(ll - top)
+        logp = logp + np.log(w.mean(axis=-1)) + top[..., 0]
+        means.append((w * th).sum(-1) / w.sum(-1))
+    post = np.exp(logp - logp.max())
+    exact = float((post * (means[0] - means[1])).sum() / post.sum())
+    res = compare.difference(ta, cal, tb, shared_calibration=True, method="bayes", rng=1,
+                             draws=40000)
+    assert res.estimate == pytest.approx(exact, abs=0.003)
+    plug_in = compare.difference(ta, cal, tb, shared_calibration=True)
+    assert plug_in.estimate == pytest.approx(0.2, abs=1e-12)  # (0.56 − 0.40)/(14/15 + 13/15 − 1)
+    assert exact - plug_in.estimate > 0.04  # the documented inflation toward a weaker judge

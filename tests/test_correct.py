@@ -67,7 +67,10 @@ def test_bootstrap_reports_undefined_replicates_and_warns():
     # weak judge with small m: some resamples have q0* + q1* <= 1
     test = js.JudgedCounts(positive=50, n=100)
     cal = js.ConfusionCounts(tp=7, fn=3, tn=6, fp=4)  # q0 + q1 = 1.3, m0 = m1 = 10
-    with pytest.warns(js.SamplingWarning, match=r"of 3000 bootstrap replicates were undefined"):
+    with (
+        pytest.warns(js.WeakCalibrationWarning, match="only 10"),
+        pytest.warns(js.SamplingWarning, match=r"of 3000 bootstrap replicates were undefined"),
+    ):
         res = js.correct(test, cal, method="bootstrap", rng=1, n_resamples=3000)
     # independent count of undefined replicates with the same stream
     g = np.random.default_rng(1)
@@ -126,7 +129,7 @@ def test_correct_from_labels_end_to_end(rng):
 
 # ----------------------------------------------------------------------------- weak calibration
 SMALL_CAL = js.ConfusionCounts(tp=5, fn=1, tn=4, fp=2)  # 6 items per class
-WEAK_CAL = js.ConfusionCounts(tp=60, fn=40, tn=55, fp=45)  # q̂0 + q̂1 = 1.15
+WEAK_CAL = js.ConfusionCounts(tp=60, fn=40, tn=55, fp=45)  # q̂0 + q̂1 = 1.15, 100 per class
 TEST_600 = js.JudgedCounts(positive=600, n=1000)
 
 
@@ -145,38 +148,66 @@ def test_rogan_gladen_methods_warn_on_a_small_calibration_set(method):
     assert 0 <= res.ci.low <= res.ci.high <= 1  # still answers
 
 
-def test_weak_judge_warns_with_the_observed_sum():
-    with pytest.warns(js.WeakCalibrationWarning, match=r"q̂0 \+ q̂1 = 1\.150 < 1\.2"):
-        js.correct(TEST_600, WEAK_CAL)
+def test_the_rule_looks_at_class_sizes_not_at_how_good_the_judge_looks():
+    """Issue 15 §2: a rule on q̂ selects the calibration sets where a weak judge looked good."""
+    from judgestats.correct import MIN_PER_CLASS, weak_calibration
+
+    assert MIN_PER_CLASS == 40
+    js.correct(TEST_600, WEAK_CAL)  # q̂0 + q̂1 = 1.15 with 100 per class: no warning
+    lucky = js.ConfusionCounts(tp=39, fn=0, tn=39, fp=0)  # looks perfect, 39 per class
+    with pytest.warns(js.WeakCalibrationWarning, match="only 39 calibration items"):
+        js.correct(TEST_600, lucky)
+    edge = js.ConfusionCounts(tp=20, fn=20, tn=30, fp=10)  # exactly 40 per class, sum 1.25
+    js.correct(js.JudgedCounts(400, 1000), edge)  # silent (filterwarnings = error)
+    batch = js.ConfusionCounts(tp=[30, 30, 5], fn=[10, 9, 35], tn=[20, 39, 40], fp=[20, 1, 0])
+    np.testing.assert_array_equal(weak_calibration(batch, "adjusted-wald"), [False, True, False])
+    for method in ("profile-likelihood", "profile-likelihood-t", "profile-map", "bayes"):
+        assert not weak_calibration(batch, method).any()
 
 
-def test_profile_likelihood_warns_only_on_small_classes_and_its_t_version_never():
-    with pytest.warns(js.WeakCalibrationWarning, match="χ²₁ cut-off"):
-        js.correct(TEST_600, SMALL_CAL, method="profile-likelihood")
-    js.correct(TEST_600, WEAK_CAL, method="profile-likelihood")  # filterwarnings=error: silent
-    t = js.correct(TEST_600, SMALL_CAL, method="profile-likelihood-t")
-    with pytest.warns(js.WeakCalibrationWarning):
-        plain = js.correct(TEST_600, SMALL_CAL, method="profile-likelihood")
-    assert t.estimate == plain.estimate  # the same MLE
-    assert t.ci.low <= plain.ci.low and t.ci.high >= plain.ci.high
+def test_deprecated_thresholds_warn():
+    import sys
+
+    jc = sys.modules["judgestats.correct"]  # the attribute js.correct is the function
+
+    with pytest.warns(DeprecationWarning, match="WEAK_SUM is deprecated"):
+        assert jc.WEAK_SUM == 1.2
+    with pytest.warns(DeprecationWarning):
+        assert jc.WEAK_MIN_PER_CLASS == 10
+
+
+@pytest.mark.parametrize("method", ["wald", "bootstrap"])
+def test_plug_in_methods_warn_when_a_rate_is_0_or_1(method):
+    """Issue 15 §3: 4900 of 5000 positive, (tp, fn, tn, fp) = (60, 0, 60, 0): q̂0 = q̂1 = 1."""
+    test = js.JudgedCounts(positive=4900, n=5000)
+    cal = js.ConfusionCounts(tp=60, fn=0, tn=60, fp=0)  # 60 per class: the size rule is silent
+    with pytest.warns(js.WeakCalibrationWarning, match=r"q̂0 = 1 \(60 of 60\), q̂1 = 1") as rec:
+        res = js.correct(test, cal, method=method, rng=0)
+    assert "'adjusted-wald'" in str(rec[0].message)
+    aw = js.correct(test, cal)  # adjusted-Wald: add-two estimates, no warning
+    assert res.ci.width < 0.5 * aw.ci.width  # the collapse the warning is about
+    with (
+        pytest.warns(js.WeakCalibrationWarning, match=r"p̂ = 0 \(0 of 500\)"),
+        pytest.warns(js.ClippedEstimateWarning),
+    ):
+        js.correct(js.JudgedCounts(0, 500), js.ConfusionCounts(tp=50, fn=5, tn=45, fp=5),
+                   method=method, rng=0)
 
 
 def test_no_warning_in_the_good_regime():
-    from judgestats.correct import WEAK_MIN_PER_CLASS, WEAK_SUM, weak_regime
+    from judgestats.correct import weak_regime
 
     cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)  # q̂0 + q̂1 = 1.6, 100 per class
     for method in (
         "adjusted-wald",
         "wald",
+        "bootstrap",
         "profile-likelihood",
         "profile-likelihood-t",
         "profile-map",
         "bayes",
     ):
-        assert weak_regime(cal, method) is None
-    edge = js.ConfusionCounts(tp=9, fn=1, tn=8, fp=2)  # exactly 10 per class, sum 1.7
-    assert weak_regime(edge, "adjusted-wald") is None
-    assert (WEAK_MIN_PER_CLASS, WEAK_SUM) == (10, 1.2)
+        assert weak_regime(cal, method, TEST_600) is None
 
 
 def test_not_informative_error_points_to_the_methods_that_answer():

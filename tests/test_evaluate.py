@@ -34,7 +34,7 @@ from judgestats.strata import correct_stratified, stratified_counts
 MODELS = ("alpha", "beta", "gamma", "delta")
 
 
-def make_frame(rng, n=4000, cal_share=0.15):
+def make_frame(rng, n=8000, cal_share=0.3):  # >= 40 calibration items per class and group
     model = rng.choice(MODELS, n)
     theta = np.select([model == m for m in MODELS], [0.3, 0.5, 0.65, 0.8])
     length = rng.choice(["short", "long"], n)

@@ -18,6 +18,7 @@ from judgestats._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,
     ConfidenceLevelError,
+    ConfusedCategoriesError,
     CountError,
     IllConditionedError,
     JudgeStatsError,
@@ -154,7 +155,9 @@ def _binary_pair(positive, n, tp, fn, tn, fp):
 )
 def test_k2_matches_binary_rogan_gladen_and_intervals(counts):
     test, cal, jt, jc = _binary_pair(*counts)
-    b = js.correct(jt, jc)
+    with warnings.catch_warnings():  # the third set has 20 items of a class (not the subject)
+        warnings.simplefilter("ignore", js.WeakCalibrationWarning)
+        b = js.correct(jt, jc)
     res = correct_distribution(test, cal, adjust=False)
     assert res.estimate[1] == pytest.approx(b.estimate, abs=1e-12)
     assert res.estimate[0] == pytest.approx(1 - b.estimate, abs=1e-12)
@@ -343,15 +346,21 @@ def test_condition_threshold_is_documented_and_adjustable():
     cal = ConfusionMatrix([[51, 49, 0], [49, 51, 0], [0, 0, 100]], labels=LABELS)
     assert cal.condition_number == pytest.approx(50, rel=1e-9)
     test = CategoryCounts([40, 40, 20], labels=LABELS)
-    correct_distribution(test, cal)  # passes the default threshold
+    # 'a' and 'b' are confused (their columns do not differ significantly): the separation
+    # test refuses; skipped here to reach the condition-number rule
+    with pytest.raises(ConfusedCategoriesError, match="'a' and 'b'"):
+        correct_distribution(test, cal)
+    correct_distribution(test, cal, separation_level=None)  # passes the default threshold
     with pytest.raises(
         IllConditionedError, match=r"condition number 50 exceeds max_condition = 40"
     ):
-        correct_distribution(test, cal, max_condition=40)
+        correct_distribution(test, cal, max_condition=40, separation_level=None)
     weaker = ConfusionMatrix([[501, 499, 0], [499, 501, 0], [0, 0, 100]], labels=LABELS)
     with pytest.raises(IllConditionedError, match="ill-conditioned: condition number 500"):
-        correct_distribution(test, weaker)
-    res = correct_distribution(test, weaker, max_condition=np.inf, method="delta", adjust=False)
+        correct_distribution(test, weaker, separation_level=None)
+    res = correct_distribution(
+        test, weaker, max_condition=np.inf, method="delta", adjust=False, separation_level=None
+    )
     assert res.max_condition == np.inf and res.condition_number == pytest.approx(500)
 
 
@@ -575,8 +584,12 @@ def test_bootstrap_result_and_undefined_replicates_warn():
     # a weak judge on few items: some resampled matrices are singular or too ill-conditioned
     cal = ConfusionMatrix([[3, 1, 1], [1, 3, 1], [1, 1, 3]], labels=LABELS)
     test = CategoryCounts([40, 35, 25], labels=LABELS)
+    with pytest.raises(ConfusedCategoriesError):  # 5 items per class cannot show separation
+        correct_distribution(test, cal, method="bootstrap", rng=2, n_resamples=2000)
     with pytest.warns(SamplingWarning, match=r"of 2000 bootstrap replicates were undefined"):
-        res = correct_distribution(test, cal, method="bootstrap", rng=2, n_resamples=2000)
+        res = correct_distribution(
+            test, cal, method="bootstrap", rng=2, n_resamples=2000, separation_level=None
+        )
     assert 0 < res.ci["a"].undefined < 2000
     assert "undefined" in res.summary()
 
@@ -634,3 +647,52 @@ def test_a_registered_method_plugs_in(monkeypatch):
     res = correct_distribution(TEST, CAL, method="bayes", draws=5)
     assert res.method == "bayes" and res.estimate["a"] == pytest.approx(1 / 3)
     assert res.estimate_unconstrained["a"] == pytest.approx(0.5)
+
+
+# ----------------------------------------------------------------------------- identifiability
+def test_a_judge_that_confuses_two_categories_is_refused_despite_a_small_condition_number():
+    """Issue 15 §3: a singular C (columns b and c equal); noise makes κ(Ĉ) < 100 most times."""
+    C = np.array([[0.8, 0.1, 0.1], [0.1, 0.45, 0.45], [0.1, 0.45, 0.45]])
+    gen = np.random.default_rng(15)
+    refused = confused = small_kappa = 0
+    for _ in range(200):
+        cal = ConfusionMatrix(
+            np.array([gen.multinomial(50, C[:, b]) for b in range(3)]).T, labels=LABELS
+        )
+        small_kappa += cal.condition_number < MAX_CONDITION
+        try:
+            correct_distribution(CategoryCounts([40, 30, 30], labels=LABELS), cal)
+        except ConfusedCategoriesError as exc:
+            refused += 1
+            confused += 1
+            assert "'b' and 'c'" in str(exc) and "separation_level" in str(exc)
+        except IllConditionedError:  # κ(Ĉ) > 100: refused by the condition number first
+            refused += 1
+        except ProjectedEstimateWarning:
+            pass
+    assert small_kappa > 150  # the condition number alone would let most through
+    assert confused > 150
+    assert refused >= 180  # the separation test refuses at its level (95% expected)
+
+
+def test_confused_pairs_is_a_g_test_of_equal_columns():
+    from scipy.stats import chi2_contingency
+
+    from judgestats.multiclass import confused_pairs
+
+    counts = np.array([[30, 5, 4], [6, 20, 17], [4, 15, 19]])
+    cal = ConfusionMatrix(counts, labels=LABELS)
+    # independent: scipy's likelihood-ratio test of the 3 × 2 table of columns 'b' and 'c'
+    _, p, dof, _ = chi2_contingency(counts[:, [1, 2]], correction=False,
+                                    lambda_="log-likelihood")
+    assert dof == 2
+    pairs = confused_pairs(cal)
+    assert [(a, b) for a, b, _ in pairs] == [("b", "c")]
+    assert pairs[0][2] == pytest.approx(p, rel=1e-10)
+    assert confused_pairs(cal, level=p * 0.99)  # returned when p >= level
+    assert not confused_pairs(cal, level=p * 1.01)
+    # a well-separated judge with 50 items per class is never refused
+    gen = np.random.default_rng(3)
+    for _ in range(100):
+        c = np.array([gen.multinomial(50, C3[:, b]) for b in range(3)]).T
+        assert not confused_pairs(ConfusionMatrix(c, labels=LABELS))

@@ -115,7 +115,7 @@ def test_vectorised_equals_scalar_loop(p, q0, q1, n, m0, m1, level):
     for i, pi in enumerate(p):
         lo, hi = js.adjusted_wald_interval(pi, q0, q1, n, m0, m1, confidence_level=level)
         assert low[i] == lo and high[i] == hi
-    blow, bhigh = adjusted_wald_bounds(np.array(p), q0, q1, n, m0, m1, z_value(level))
+    blow, bhigh, _ = adjusted_wald_bounds(np.array(p), q0, q1, n, m0, m1, z_value(level))
     np.testing.assert_array_equal(blow, low)
     np.testing.assert_array_equal(bhigh, high)
 

@@ -490,6 +490,15 @@ class IllConditionedError(NotInformativeError):
     """
 
 
+class ConfusedCategoriesError(IllConditionedError):
+    """The calibration data cannot tell that the judge separates two human categories.
+
+    A test of "the judge labels items of human category a and of category b with the same
+    distribution" (two equal columns of the confusion matrix, a singular C) did not reject:
+    θ is then not identified, whatever the condition number of the noisy estimate Ĉ.
+    """
+
+
 class ProjectedEstimateWarning(ClippedEstimateWarning):
     """The k-category estimate Ĉ⁻¹p̂ fell outside the probability simplex and was projected."""
 

@@ -47,6 +47,16 @@ Interval methods of :func:`difference`
     posterior (a clipped estimate), the q proposal adapts: a defensive mixture of the
     calibration posterior and a Beta matched to the previous round's weighted draws. A low
     effective sample size warns (:class:`SamplingWarning`). Does not model paired test items.
+    **Small shared calibration sets overstate |θ_A − θ_B|.** With one shared calibration the
+    difference is (p_A − p_B)/(q0 + q1 − 1); the flat Beta(1, 1) priors pull the posterior of
+    q0 and q1 toward 1/2, i.e. toward a weaker judge, and 1/(q0 + q1 − 1) is convex, so the
+    posterior mean of the difference is larger in magnitude than the plug-in one. This is
+    the posterior under those priors (importance sampling agrees with a direct quadrature of
+    it), not a sampling error. Measured over 200 data sets (Δ = 0.2, q0 = q1 = 0.85,
+    n = 1000): bias +0.067 with 15 calibration items per class, +0.018 with 50, +0.009 with
+    150, while the adjusted-Wald estimate's bias was +0.011, +0.001, +0.005; the credible
+    interval still covered. Use ``priors=`` (a past calibration) or ``"adjusted-wald"`` when
+    the size of the difference matters and the calibration set is small.
 any other registered method (e.g. ``profile-likelihood``)
     Independent, unpaired data only: the two per-model intervals from the registry combined by
     MOVER (Zou & Donner 2008): L = Δ̂ − √((θ̂_A − l_A)² + (u_B − θ̂_B)²),

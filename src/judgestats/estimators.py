@@ -63,7 +63,7 @@ def rogan_gladen_raw(p: Any, q0: Any, q1: Any) -> np.ndarray:
         return np.where(den > 0, (p + q0 - 1.0) / den, np.nan)
 
 
-def _warn_clipped(raw: np.ndarray, stacklevel: int = 3) -> None:
+def _warn_clipped(raw: np.ndarray, stacklevel: int = 3, note: str = "") -> None:
     out = (raw < 0) | (raw > 1)
     if out.any():
         k = int(np.count_nonzero(out))
@@ -75,7 +75,8 @@ def _warn_clipped(raw: np.ndarray, stacklevel: int = 3) -> None:
             f"(first: {first:.4g})"
         )
         warnings.warn(
-            msg + "; the observed judged rate is outside the range the judge's error rates allow",
+            msg + "; the observed judged rate is outside the range the judge's error rates allow"
+            + note,
             ClippedEstimateWarning,
             stacklevel=stacklevel,
         )

@@ -68,13 +68,22 @@ def z_value(confidence_level: Any) -> Any:
     return ndtri(1.0 - (1.0 - np.asarray(confidence_level, dtype=float)) / 2.0)
 
 
+#: what the adjusted-Wald interval does when it lies entirely outside [0, 1]
+BOUNDARY_RULES = ("widen", "truncate")
+
+
 def _out(x: np.ndarray) -> Any:
     return float(x) if np.ndim(x) == 0 else x
 
 
 # ----------------------------------------------------------------------------- kernels
-def adjusted_wald_bounds(p, q0, q1, n, m0, m1, z) -> tuple[np.ndarray, np.ndarray]:
-    """Paper eq. (ci) on validated arrays; NaN where q̃0 + q̃1 <= 1. ``n`` may be ``inf``."""
+def adjusted_wald_parts(p, q0, q1, n, m0, m1, z) -> dict[str, np.ndarray]:
+    """Compute the paper's adjusted quantities (eq. ci, adjusted:proportion) on validated arrays.
+
+    Returns ñ, p̃, Var(p̃) = p̃(1 − p̃)/ñ, q̃0, q̃1, v0 = q̃0(1 − q̃0)/m̃0, v1 = q̃1(1 − q̃1)/m̃1,
+    the denominator D̃ = q̃0 + q̃1 − 1 (NaN where <= 0), θ̃ and the centre shift dθ̃. ``n`` may
+    be ``inf`` (no test noise: p̃ = p̂, Var(p̃) = 0).
+    """
     p, q0, q1, n, m0, m1, z = (np.asarray(a, dtype=float) for a in (p, q0, q1, n, m0, m1, z))
     z2 = z * z
     finite = np.isfinite(n)
@@ -91,9 +100,37 @@ def adjusted_wald_bounds(p, q0, q1, n, m0, m1, z) -> tuple[np.ndarray, np.ndarra
     v0 = q0_t * (1.0 - q0_t) / m0_t
     v1 = q1_t * (1.0 - q1_t) / m1_t
     d_th = 2.0 * z2 * (-(1.0 - th) * v0 + th * v1)  # dθ̃ (as in the paper: not divided by den²)
+    return {
+        "p": p_t, "var_p": var_p, "q0": q0_t, "q1": q1_t, "v0": v0, "v1": v1,
+        "den": den, "theta": th, "shift": d_th,
+    }
+
+
+def adjusted_wald_bounds(
+    p, q0, q1, n, m0, m1, z, *, boundary: str = "widen"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Paper eq. (ci) on validated arrays: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
+
+    The interval θ̃ + dθ̃ ± z·se is truncated to [0, 1]. When it lies entirely below 0 (or
+    above 1), truncation would leave the single point 0 (or 1), an interval of zero width from
+    finite samples. ``boundary="widen"`` (the default) then replaces the far bound by z times
+    the adjusted standard error at that boundary, √(Var(p̃) + v0)/D̃ at θ = 0 and
+    √(Var(p̃) + v1)/D̃ at θ = 1 (eq. ci's standard error evaluated at θ = 0 or 1), and flags
+    the data set in ``widened``; ``boundary="truncate"`` keeps the paper's truncation.
+    """
+    a = adjusted_wald_parts(p, q0, q1, n, m0, m1, z)
+    z = np.asarray(z, dtype=float)
+    th, den, var_p, v0, v1 = a["theta"], a["den"], a["var_p"], a["v0"], a["v1"]
     se = np.sqrt(var_p + (1.0 - th) ** 2 * v0 + th**2 * v1) / den
-    centre = th + d_th
-    return np.clip(centre - z * se, 0.0, 1.0), np.clip(centre + z * se, 0.0, 1.0)
+    centre = th + a["shift"]
+    low, high = centre - z * se, centre + z * se
+    below, above = high <= 0.0, low >= 1.0
+    widened = np.zeros(np.shape(low), dtype=bool)
+    if boundary == "widen":
+        high = np.where(below, z * np.sqrt(var_p + v0) / den, high)
+        low = np.where(above, 1.0 - z * np.sqrt(var_p + v1) / den, low)
+        widened = below | above
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), widened
 
 
 def rogan_gladen_variance_raw(p, q0, q1, n, m0, m1) -> np.ndarray:
@@ -125,7 +162,15 @@ def _validated(p, q0, q1, n, m0, m1, *, m_positive: bool) -> list[np.ndarray]:
 
 
 def adjusted_wald_interval(
-    p: Any, q0: Any, q1: Any, n: Any, m0: Any, m1: Any, *, confidence_level: Any = 0.95
+    p: Any,
+    q0: Any,
+    q1: Any,
+    n: Any,
+    m0: Any,
+    m1: Any,
+    *,
+    confidence_level: Any = 0.95,
+    boundary: str = "widen",
 ) -> tuple[Any, Any]:
     """Adjusted-Wald interval for θ, exactly as the paper's eq. (ci).
 
@@ -137,6 +182,13 @@ def adjusted_wald_interval(
         θ̃ + dθ̃ ± z √[(p̃(1−p̃)/ñ + (1−θ̃)² q̃0(1−q̃0)/m̃0 + θ̃² q̃1(1−q̃1)/m̃1)] / (q̃0 + q̃1 − 1),
 
     truncated to [0, 1]. As printed in the paper, dθ̃ is *not* divided by (q̃0 + q̃1 − 1)².
+
+    **Boundary rule.** When the whole interval lies below 0 (or above 1), the truncation leaves
+    a single point, [0, 0] (or [1, 1]), which no finite sample supports. With the default
+    ``boundary="widen"`` the far bound is then z times eq. (ci)'s standard error evaluated at
+    the boundary, z·√(p̃(1−p̃)/ñ + q̃0(1−q̃0)/m̃0)/(q̃0 + q̃1 − 1) for θ = 0 (q̃1 in place of
+    q̃0 for θ = 1). It changes only those data sets; everywhere else the interval is the
+    paper's, digit for digit. ``boundary="truncate"`` gives the paper's truncation always.
 
     Parameters
     ----------
@@ -150,6 +202,8 @@ def adjusted_wald_interval(
         Calibration items with human label 0 and 1 (>= 0).
     confidence_level : float or array_like, default 0.95
         Two-sided level 1 − α, strictly inside (0, 1).
+    boundary : {"widen", "truncate"}, default "widen"
+        What to do when the interval lies entirely outside [0, 1] (see above).
 
     Returns
     -------
@@ -175,10 +229,11 @@ def adjusted_wald_interval(
     """
     p, q0, q1, n, m0, m1 = _validated(p, q0, q1, n, m0, m1, m_positive=False)
     cl = check_confidence_level(confidence_level)
+    check_choice("boundary", boundary, BOUNDARY_RULES)
     check_informative(q0, q1, what="q̂0 + q̂1")
     q0_t, q1_t = (m0 * q0 + 1) / (m0 + 2), (m1 * q1 + 1) / (m1 + 2)
     check_informative(q0_t, q1_t, what="the adjusted q̃0 + q̃1")
-    low, high = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z_value(cl))
+    low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z_value(cl), boundary=boundary)
     return _out(low), _out(high)
 
 
@@ -221,6 +276,8 @@ class Bounds(NamedTuple):
     #: A method that comes with its own point estimate (e.g. a posterior mean) sets it here;
     #: ``None`` means the point estimate is the clipped Rogan–Gladen θ̂.
     estimate: np.ndarray | None = None
+    #: per data set: True where a boundary rule replaced a collapsed (zero-width) interval
+    widened: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,11 +360,16 @@ def _mask_uninformative(q0, q1, low, high) -> tuple[np.ndarray, np.ndarray]:
 
 
 @register_interval_method("adjusted-wald", "paper eq. (ci): Lang & Reiczigel adjusted Wald")
-def _adjusted_wald_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+def _adjusted_wald_method(
+    test, calibration, *, confidence_level, rng=None, boundary: str = "widen"
+) -> Bounds:
+    check_choice("boundary", boundary, BOUNDARY_RULES)
     p, q0, q1, n, m0, m1 = _rates(test, calibration)
-    low, high = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z_value(confidence_level))
+    low, high, widened = adjusted_wald_bounds(
+        p, q0, q1, n, m0, m1, z_value(confidence_level), boundary=boundary
+    )
     low, high = _mask_uninformative(q0, q1, low, high)
-    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64))
+    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), widened=widened)
 
 
 @register_interval_method("wald", "delta-method Wald at the unadjusted estimates (eq. var)")

@@ -112,7 +112,7 @@ def _n_value(n: Any) -> float:
 
 
 def _width(p, q0, q1, n, m0, m1, z) -> np.ndarray:
-    low, high = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z)
+    low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z)
     return high - low
 
 

@@ -35,6 +35,7 @@ from ._validation import (
     check_instance,
     check_positive_int,
 )
+from .correct import MIN_PER_CLASS
 from .results import Correction, Evaluation, Ranking, StratifiedCorrection
 
 __all__ = [
@@ -54,10 +55,9 @@ FORMATS: tuple[str, ...] = ("markdown", "latex", "html")
 #: The paper the correction and the adjusted-Wald interval follow.
 CITATION = "Lee et al., 2026"
 
-#: Fewer human-labelled items of a class than this is reported as weak calibration: a
-#: sensitivity or specificity estimated from under 30 items has a standard error above ~0.05
-#: near 0.85, which the correction then amplifies.
-WEAK_CLASS_SIZE = 30
+#: Fewer human-labelled items of a class than this is reported as weak calibration: the rule
+#: of ``correct()``'s WeakCalibrationWarning (:data:`judgestats.correct.MIN_PER_CLASS`).
+WEAK_CLASS_SIZE = MIN_PER_CLASS
 
 #: A judge with sensitivity + specificity − 1 below this is reported as weak: the correction
 #: divides by it, multiplying every sampling error by more than 1 / 0.3 ≈ 3.3.

@@ -31,6 +31,9 @@ class ConfidenceInterval:
     confidence_level: float
     undefined: int = 0
     n_resamples: int | None = None
+    #: True when a boundary rule replaced an interval that truncation would have collapsed to
+    #: the single point 0 or 1 (see :func:`judgestats.adjusted_wald_interval`)
+    widened: bool = False
 
     def __iter__(self):
         yield self.low
@@ -46,6 +49,7 @@ class ConfidenceInterval:
 
     def __repr__(self) -> str:
         extra = f", undefined={self.undefined}/{self.n_resamples}" if self.n_resamples else ""
+        extra += ", widened=True" if self.widened else ""
         return (
             f"ConfidenceInterval(low={self.low:.6g}, high={self.high:.6g}, "
             f"method={self.method!r}, confidence_level={self.confidence_level:g}{extra})"
