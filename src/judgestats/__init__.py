@@ -13,8 +13,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from . import likelihood as _likelihood  # noqa: F401  (registers "profile-likelihood")
-from . import profile_map as _profile_map  # noqa: F401  (registers "profile-map")
 from ._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,

@@ -18,76 +18,27 @@ from ._validation import (
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import _warn_clipped, rogan_gladen_raw
 from .intervals import (
+    _TO_PROFILE_MAP,
+    MIN_PER_CLASS,
     check_bounds_defined,
     compute_bounds,
     get_method,
     warn_undefined_replicates,
+    weak_calibration,
 )
 from .results import ConfidenceInterval, Correction
 from .shift import label_shift_test
 
 __all__ = ["MIN_PER_CLASS", "correct", "interval_for", "weak_calibration", "weak_regime"]
 
-#: ``correct()`` warns (WeakCalibrationWarning) for the Rogan–Gladen-based interval methods when
-#: a human class has fewer calibration items than this. The rule looks only at the class sizes,
-#: never at how good the judge looks (q̂0, q̂1): a rule on the observed error rates lets through
-#: exactly the calibration sets on which a weak judge happened to look good, and those are the
-#: sets where the interval misses. Its measured coverage is in the README ("Which interval
-#: method when").
-MIN_PER_CLASS = 40
 _DEPRECATED = {"WEAK_MIN_PER_CLASS": 10, "WEAK_SUM": 1.2}
-#: the methods that rest on the Rogan–Gladen ratio (undefined when q̂0 + q̂1 <= 1)
-_RG_METHODS = ("adjusted-wald", "wald", "bootstrap")
-#: the methods whose interval collapses when an estimated rate is 0 or 1
-_PLUG_IN = ("wald", "bootstrap")
-
-
-def weak_calibration(calibration: ConfusionCounts, method: str, test: Any = None) -> np.ndarray:
-    """Boolean mask (batch shape) of the data sets where ``method`` gets a WeakCalibrationWarning.
-
-    * ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"``: min(m0, m1) < :data:`MIN_PER_CLASS`.
-    * ``"wald"`` and ``"bootstrap"`` also when q̂0 or q̂1 is 0 or 1, or (``test`` given) p̂ is
-      0 or 1: their variance (resampling distribution) then treats that rate as known and the
-      interval collapses.
-    * every other method: never.
-
-    Parameters
-    ----------
-    calibration : ConfusionCounts
-        Calibration counts (one data set or a batch).
-    method : str
-        A registered interval method.
-    test : JudgedCounts, optional
-        The test counts, for the p̂ ∈ {0, 1} part of the plug-in rule.
-    """
-    check_instance("calibration", calibration, ConfusionCounts)
-    get_method(method)
-    m0, m1 = np.asarray(calibration.m0), np.asarray(calibration.m1)
-    mask = np.zeros(np.broadcast_shapes(m0.shape, m1.shape), dtype=bool)
-    if method in _RG_METHODS:
-        mask |= np.minimum(m0, m1) < MIN_PER_CLASS
-    if method in _PLUG_IN:
-        mask |= _degenerate(calibration, test)
-    return mask
-
-
-def _degenerate(calibration: ConfusionCounts, test: Any) -> np.ndarray:
-    c = calibration
-    cells = [np.asarray(a) for a in (c.tn, c.fp, c.tp, c.fn)]
-    out = np.zeros(np.broadcast_shapes(*(a.shape for a in cells)), dtype=bool)
-    for a in cells:
-        out = out | (a == 0)
-    if test is not None:
-        x, n = np.asarray(test.positive), np.asarray(test.n)
-        out = out | (x == 0) | (x == n)
-    return out
 
 
 def weak_regime(calibration: ConfusionCounts, method: str, test: Any = None) -> str | None:
-    """Why ``method`` is in its bad regime for this calibration set, or None.
+    """Why ``method`` is in its weak regime for this data set, or None.
 
-    The rules are those of :func:`weak_calibration`; this returns the message
-    :func:`correct` warns with (one data set).
+    The rule is the method's own (:func:`judgestats.intervals.weak_calibration`); this returns
+    the message :func:`correct` warns with (one data set).
 
     Parameters
     ----------
@@ -101,24 +52,23 @@ def weak_regime(calibration: ConfusionCounts, method: str, test: Any = None) -> 
     Returns
     -------
     str or None
-        The reason and the method that does better there, or None outside the bad regime.
+        The reason and the method's advice, or None outside the weak regime.
     """
+    spec = get_method(method)
     if not bool(weak_calibration(calibration, method, test)):
         return None
     m_min = min(calibration.m0, calibration.m1)
-    cls = int(calibration.m1 == m_min)
-    if method in _PLUG_IN and bool(_degenerate(calibration, test)):
-        what = _degenerate_what(calibration, test)
+    if m_min < MIN_PER_CLASS:
+        cls = int(calibration.m1 == m_min)
         return (
-            f"{what}: the {method!r} interval treats that rate as known and collapses (too "
-            "narrow); use method='adjusted-wald' (add-two estimates) or 'profile-map'"
+            f"only {m_min} calibration items of human class {cls} (fewer than {MIN_PER_CLASS}): "
+            f"the {method!r} interval's coverage then depends on the judge's true error rates, "
+            "which so few items cannot pin down (a judge that is weak but looks good on this "
+            f"calibration set is where it misses); {_TO_PROFILE_MAP}"
         )
     return (
-        f"only {m_min} calibration items of human class {cls} (fewer than {MIN_PER_CLASS}): "
-        f"the {method!r} interval's coverage then depends on the judge's true error rates, "
-        "which so few items cannot pin down (a judge that is weak but looks good on this "
-        "calibration set is where it misses); use method='profile-map' (never undefined) or "
-        "label more items of that class"
+        f"{_degenerate_what(calibration, test)}: the {method!r} interval treats that rate as "
+        f"known and collapses (too narrow); {spec.weak_advice}"
     )
 
 

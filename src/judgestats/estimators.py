@@ -37,6 +37,7 @@ from ._validation import (
     check_probability,
 )
 from .counts import ConfusionCounts, JudgedCounts
+from .kernels import rogan_gladen_raw
 
 __all__ = [
     "ESTIMATORS",
@@ -52,15 +53,6 @@ __all__ = [
 def _out(x: Any) -> Any:
     x = np.asarray(x, dtype=float)
     return float(x) if x.ndim == 0 else x
-
-
-# ----------------------------------------------------------------------------- kernels
-def rogan_gladen_raw(p: Any, q0: Any, q1: Any) -> np.ndarray:
-    """Unclipped θ̂ = (p + q0 − 1)/(q0 + q1 − 1); NaN where q0 + q1 <= 1. No validation."""
-    p, q0, q1 = (np.asarray(a, dtype=float) for a in (p, q0, q1))
-    den = q0 + q1 - 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, (p + q0 - 1.0) / den, np.nan)
 
 
 def _warn_clipped(raw: np.ndarray, stacklevel: int = 3, note: str = "") -> None:

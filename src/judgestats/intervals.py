@@ -1,22 +1,31 @@
-"""Confidence intervals for the corrected rate θ, registered by name.
+"""Confidence intervals for the corrected rate θ: every method, in one explicit registry.
 
-=================  ===========================================================================
-name               method
-=================  ===========================================================================
-``adjusted-wald``  the paper's interval (eq. ci): Lang & Reiczigel's adjusted Wald interval with
-                   p̃, q̃0, q̃1 ("add two successes and two failures") and the centre shift dθ̃.
-``wald``           plain delta-method Wald interval θ̂ ± z·√Var(θ̂) with Var from eq. (var),
-                   evaluated at the unadjusted estimates (known to under-cover for small m).
-``bootstrap``      parametric percentile bootstrap: resample the three binomials
-                   (positive ~ Bin(n, p̂), tn ~ Bin(m0, q̂0), tp ~ Bin(m1, q̂1)), recompute the
-                   clipped Rogan–Gladen estimate; undefined replicates (q0* + q1* <= 1) are
-                   counted and reported, never dropped silently.
-=================  ===========================================================================
+=========================  ===================================================================
+name                       method (point estimate it reports)
+=========================  ===================================================================
+``adjusted-wald``          the paper's interval (eq. ci): Lang & Reiczigel's adjusted Wald with
+                           p̃, q̃0, q̃1 ("add two successes and two failures") and the centre
+                           shift dθ̃ (Rogan–Gladen θ̂)
+``wald``                   plain delta-method Wald interval θ̂ ± z·√Var(θ̂), Var from eq. (var)
+                           at the unadjusted estimates (Rogan–Gladen θ̂)
+``bootstrap``              parametric percentile bootstrap of the three binomials; undefined
+                           replicates (q0* + q1* <= 1) are counted and reported (Rogan–Gladen)
+``profile-likelihood``     inverted likelihood-ratio test in the joint binomial model, q0 and
+                           q1 profiled out (:mod:`judgestats.likelihood`; maximum likelihood)
+``profile-likelihood-t``   the same with the small-calibration cut-off t²(min(m0, m1) − 1)
+``profile-map``            the profile-likelihood-t interval widened to contain the marginal
+                           posterior mode of θ under flat priors (:mod:`judgestats.profile_map`)
+``bayes``                  exact posterior of θ by quadrature (:mod:`judgestats.posterior`);
+                           equal-tailed or highest-density interval, posterior mean/median/mode
+=========================  ===================================================================
 
-Every method is vectorised over batches of data sets (counts objects holding arrays). Intervals
-are truncated to [0, 1]; lower <= upper always holds. Where the judge is not informative on a
-data set (q̂0 + q̂1 <= 1) the batch functions return NaN bounds (the public entry points raise
-:class:`NotInformativeError` instead).
+:data:`METHODS` lists them with what each needs and reports (:class:`IntervalMethod`): whether
+it needs q̂0 + q̂1 > 1, its point estimate, its reference, and its weak-regime rule (when
+:func:`judgestats.correct` warns ``WeakCalibrationWarning``) with the advice it gives. Every
+method is vectorised over batches of data sets (counts objects holding arrays). Intervals lie
+in [0, 1] and lower <= upper always holds. Where a method needs an informative judge and a data
+set has q̂0 + q̂1 <= 1, the batch functions return NaN bounds (the public entry points raise
+:class:`NotInformativeError` instead). :func:`register_interval_method` adds a user's method.
 
 References
 ----------
@@ -32,10 +41,11 @@ import inspect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
+from . import kernels
 from ._validation import (
     ArgumentTypeError,
     NotInformativeError,
@@ -50,104 +60,45 @@ from ._validation import (
     check_sample_size,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .estimators import rogan_gladen_raw
+from .kernels import (
+    BOUNDARY_RULES,
+    Bounds,
+    adjusted_wald_bounds,
+    percentile_nan_last,
+    rogan_gladen_raw,
+    wald_bounds,
+    z_value,
+)
+from .likelihood import profile_likelihood_bounds
+from .posterior import INTERVALS, POINTS, theta_posterior
+from .profile_map import profile_map_bounds
 
 __all__ = [
+    "METHODS",
+    "MIN_PER_CLASS",
+    "Bounds",
     "IntervalMethod",
     "adjusted_wald_interval",
+    "compute_bounds",
+    "get_method",
     "interval_methods",
+    "register_interval_method",
     "rogan_gladen_variance",
     "wald_interval",
+    "weak_calibration",
+    "z_value",
 ]
 
-
-def z_value(confidence_level: Any) -> Any:
-    """Two-sided normal quantile z = Φ⁻¹(1 − α/2) with α = 1 − confidence_level."""
-    from scipy.special import ndtri  # lazy: keeps `import judgestats` light
-
-    return ndtri(1.0 - (1.0 - np.asarray(confidence_level, dtype=float)) / 2.0)
-
-
-#: what the adjusted-Wald interval does when it lies entirely outside [0, 1]
-BOUNDARY_RULES = ("widen", "truncate")
+#: ``correct()`` warns (WeakCalibrationWarning) for the Rogan–Gladen-based interval methods when
+#: a human class has fewer calibration items than this. The rule looks only at the class sizes,
+#: never at how good the judge looks (q̂0, q̂1): a rule on the observed error rates lets through
+#: exactly the calibration sets on which a weak judge happened to look good, and those are the
+#: sets where the interval misses. Its measured coverage: README, "Which interval method when".
+MIN_PER_CLASS = 40
 
 
 def _out(x: np.ndarray) -> Any:
     return float(x) if np.ndim(x) == 0 else x
-
-
-# ----------------------------------------------------------------------------- kernels
-def adjusted_wald_parts(p, q0, q1, n, m0, m1, z) -> dict[str, np.ndarray]:
-    """Compute the paper's adjusted quantities (eq. ci, adjusted:proportion) on validated arrays.
-
-    Returns ñ, p̃, Var(p̃) = p̃(1 − p̃)/ñ, q̃0, q̃1, v0 = q̃0(1 − q̃0)/m̃0, v1 = q̃1(1 − q̃1)/m̃1,
-    the denominator D̃ = q̃0 + q̃1 − 1 (NaN where <= 0), θ̃ and the centre shift dθ̃. ``n`` may
-    be ``inf`` (no test noise: p̃ = p̂, Var(p̃) = 0).
-    """
-    p, q0, q1, n, m0, m1, z = (np.asarray(a, dtype=float) for a in (p, q0, q1, n, m0, m1, z))
-    z2 = z * z
-    finite = np.isfinite(n)
-    nf = np.where(finite, n, 1.0)  # placeholder where n = inf (test noise vanishes)
-    n_t = nf + z2  # ñ = n + z²
-    p_t = np.where(finite, (nf * p + z2 / 2.0) / n_t, p)  # p̃
-    var_p = np.where(finite, p_t * (1.0 - p_t) / n_t, 0.0)
-    m0_t, m1_t = m0 + 2.0, m1 + 2.0  # m̃ = m + 2
-    q0_t = (m0 * q0 + 1.0) / m0_t  # q̃0
-    q1_t = (m1 * q1 + 1.0) / m1_t  # q̃1
-    den = q0_t + q1_t - 1.0
-    den = np.where(den > 0, den, np.nan)
-    th = (p_t + q0_t - 1.0) / den  # θ̃
-    v0 = q0_t * (1.0 - q0_t) / m0_t
-    v1 = q1_t * (1.0 - q1_t) / m1_t
-    d_th = 2.0 * z2 * (-(1.0 - th) * v0 + th * v1)  # dθ̃ (as in the paper: not divided by den²)
-    return {
-        "p": p_t, "var_p": var_p, "q0": q0_t, "q1": q1_t, "v0": v0, "v1": v1,
-        "den": den, "theta": th, "shift": d_th,
-    }
-
-
-def adjusted_wald_bounds(
-    p, q0, q1, n, m0, m1, z, *, boundary: str = "widen"
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Paper eq. (ci) on validated arrays: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
-
-    The interval θ̃ + dθ̃ ± z·se is truncated to [0, 1]. When it lies entirely below 0 (or
-    above 1), truncation would leave the single point 0 (or 1), an interval of zero width from
-    finite samples. ``boundary="widen"`` (the default) then replaces the far bound by z times
-    the adjusted standard error at that boundary, √(Var(p̃) + v0)/D̃ at θ = 0 and
-    √(Var(p̃) + v1)/D̃ at θ = 1 (eq. ci's standard error evaluated at θ = 0 or 1), and flags
-    the data set in ``widened``; ``boundary="truncate"`` keeps the paper's truncation.
-    """
-    a = adjusted_wald_parts(p, q0, q1, n, m0, m1, z)
-    z = np.asarray(z, dtype=float)
-    th, den, var_p, v0, v1 = a["theta"], a["den"], a["var_p"], a["v0"], a["v1"]
-    se = np.sqrt(var_p + (1.0 - th) ** 2 * v0 + th**2 * v1) / den
-    centre = th + a["shift"]
-    low, high = centre - z * se, centre + z * se
-    below, above = high <= 0.0, low >= 1.0
-    widened = np.zeros(np.shape(low), dtype=bool)
-    if boundary == "widen":
-        high = np.where(below, z * np.sqrt(var_p + v0) / den, high)
-        low = np.where(above, 1.0 - z * np.sqrt(var_p + v1) / den, low)
-        widened = below | above
-    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), widened
-
-
-def rogan_gladen_variance_raw(p, q0, q1, n, m0, m1) -> np.ndarray:
-    """Delta-method Var(θ̂) of paper eq. (var) at the unclipped θ̂; NaN where q0 + q1 <= 1."""
-    p, q0, q1, n, m0, m1 = (np.asarray(a, dtype=float) for a in (p, q0, q1, n, m0, m1))
-    th = rogan_gladen_raw(p, q0, q1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        var_p = np.where(np.isfinite(n), p * (1.0 - p) / n, 0.0)
-        num = var_p + (1.0 - th) ** 2 * q0 * (1.0 - q0) / m0 + th**2 * q1 * (1.0 - q1) / m1
-        return num / (q0 + q1 - 1.0) ** 2
-
-
-def wald_bounds(p, q0, q1, n, m0, m1, z) -> tuple[np.ndarray, np.ndarray]:
-    """θ̂ ± z √Var(θ̂) (eq. var), truncated to [0, 1]; NaN where q0 + q1 <= 1."""
-    th = rogan_gladen_raw(p, q0, q1)
-    half = np.asarray(z, dtype=float) * np.sqrt(rogan_gladen_variance_raw(p, q0, q1, n, m0, m1))
-    return np.clip(th - half, 0.0, 1.0), np.clip(th + half, 0.0, 1.0)
 
 
 # ----------------------------------------------------------------------------- primitives
@@ -262,62 +213,252 @@ def rogan_gladen_variance(p: Any, q0: Any, q1: Any, n: Any, m0: Any, m1: Any) ->
     """
     p, q0, q1, n, m0, m1 = _validated(p, q0, q1, n, m0, m1, m_positive=True)
     check_informative(q0, q1, what="q̂0 + q̂1")
-    return _out(rogan_gladen_variance_raw(p, q0, q1, n, m0, m1))
+    return _out(kernels.rogan_gladen_variance(p, q0, q1, n, m0, m1))
+
+
+# ----------------------------------------------------------------------------- weak regimes
+def _small_class(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+    """min(m0, m1) < MIN_PER_CLASS (batch mask)."""
+    return np.minimum(np.asarray(calibration.m0), np.asarray(calibration.m1)) < MIN_PER_CLASS
+
+
+def _degenerate(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+    """q̂0 or q̂1 in {0, 1}, or (``test`` given) p̂ in {0, 1} (batch mask)."""
+    c = calibration
+    cells = [np.asarray(a) for a in (c.tn, c.fp, c.tp, c.fn)]
+    out = np.zeros(np.broadcast_shapes(*(a.shape for a in cells)), dtype=bool)
+    for a in cells:
+        out = out | (a == 0)
+    if test is not None:
+        x, n = np.asarray(test.positive), np.asarray(test.n)
+        out = out | (x == 0) | (x == n)
+    return out
+
+
+def _small_or_degenerate(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+    return _small_class(calibration) | _degenerate(calibration, test)
+
+
+# ----------------------------------------------------------------------------- methods
+def _rates(test: JudgedCounts, cal: ConfusionCounts) -> list[np.ndarray]:
+    shape = np.broadcast_shapes(test.shape, cal.shape)
+    arrays = (test.p_hat, cal.specificity, cal.sensitivity, test.n, cal.m0, cal.m1)
+    return [np.broadcast_to(np.asarray(a, dtype=float), shape) for a in arrays]
+
+
+def _mask_uninformative(q0, q1, low, high) -> tuple[np.ndarray, np.ndarray]:
+    ok = q0 + q1 > 1.0
+    return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
+
+
+def _none_undefined(low: np.ndarray) -> np.ndarray:
+    return np.zeros(np.shape(low), dtype=np.int64)
+
+
+def _adjusted_wald_method(
+    test, calibration, *, confidence_level, rng=None, boundary: str = "widen"
+) -> Bounds:
+    check_choice("boundary", boundary, BOUNDARY_RULES)
+    p, q0, q1, n, m0, m1 = _rates(test, calibration)
+    low, high, widened = adjusted_wald_bounds(
+        p, q0, q1, n, m0, m1, z_value(confidence_level), boundary=boundary
+    )
+    low, high = _mask_uninformative(q0, q1, low, high)
+    return Bounds(low, high, _none_undefined(low), widened=widened)
+
+
+def _wald_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+    p, q0, q1, n, m0, m1 = _rates(test, calibration)
+    low, high = wald_bounds(p, q0, q1, n, m0, m1, z_value(confidence_level))
+    return Bounds(low, high, _none_undefined(low))
+
+
+def _bootstrap_method(
+    test, calibration, *, confidence_level, rng=None, n_resamples: int = 9999
+) -> Bounds:
+    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
+    gen = check_rng(rng)
+    p, q0, q1, n, m0, m1 = _rates(test, calibration)
+    shape = p.shape
+    flat = [a.reshape(-1) for a in (p, q0, q1, n, m0, m1)]
+    size = flat[0].size
+    alpha = 1.0 - np.broadcast_to(np.asarray(confidence_level, dtype=float), shape).reshape(-1)
+    low, high = np.empty(size), np.empty(size)
+    undefined = np.empty(size, dtype=np.int64)
+    chunk = max(1, 4_000_000 // n_resamples)  # bound memory: ~32 MB per resampled array
+    for start in range(0, size, chunk):
+        sl = slice(start, min(start + chunk, size))
+        pp, qq0, qq1, nn, mm0, mm1 = (a[sl] for a in flat)
+        draws = kernels.draw_rates(gen, pp, qq0, qq1, nn, mm0, mm1, (n_resamples, pp.size))
+        th = np.clip(rogan_gladen_raw(*draws), 0.0, 1.0)
+        valid = np.count_nonzero(~np.isnan(th), axis=0)
+        th.sort(axis=0)  # NaN last
+        a = alpha[sl]
+        low[sl] = percentile_nan_last(th, valid, a / 2.0)
+        high[sl] = percentile_nan_last(th, valid, 1.0 - a / 2.0)
+        undefined[sl] = n_resamples - valid
+    low, high = _mask_uninformative(q0.reshape(-1), q1.reshape(-1), low, high)
+    return Bounds(low.reshape(shape), high.reshape(shape), undefined.reshape(shape), n_resamples)
+
+
+def _profile_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+    low, high, mle = profile_likelihood_bounds(test, calibration, confidence_level)
+    return Bounds(low, high, _none_undefined(low), estimate=mle)
+
+
+def _profile_t_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+    low, high, mle = profile_likelihood_bounds(
+        test, calibration, confidence_level, small_sample=True
+    )
+    return Bounds(low, high, _none_undefined(low), estimate=mle)
+
+
+def _profile_map_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+    low, high, mode = profile_map_bounds(test, calibration, confidence_level)
+    return Bounds(low, high, _none_undefined(low), estimate=mode)
+
+
+def _bayes_method(
+    test,
+    calibration,
+    *,
+    confidence_level,
+    rng=None,
+    point: str = "mean",
+    interval: str = "eti",
+    priors: Any = None,
+) -> Bounds:
+    """Credible interval and point summary from :func:`theta_posterior` (never undefined)."""
+    point = check_choice("point", point, POINTS)
+    interval = check_choice("interval", interval, INTERVALS)
+    post = theta_posterior(test, calibration, priors=priors)
+    low, high = (np.asarray(v, dtype=float) for v in post.interval(confidence_level, interval))
+    estimate = np.asarray(post.point(point), dtype=float)
+    return Bounds(low, high, _none_undefined(low), estimate=estimate)
 
 
 # ----------------------------------------------------------------------------- registry
-class Bounds(NamedTuple):
-    """Batch output of an interval method: bounds and undefined-replicate counts."""
-
-    low: np.ndarray
-    high: np.ndarray
-    undefined: np.ndarray  # per data set: bootstrap replicates with no estimate (0 otherwise)
-    n_resamples: int | None = None
-    #: A method that comes with its own point estimate (e.g. a posterior mean) sets it here;
-    #: ``None`` means the point estimate is the clipped Rogan–Gladen θ̂.
-    estimate: np.ndarray | None = None
-    #: per data set: True where a boundary rule replaced a collapsed (zero-width) interval
-    widened: np.ndarray | None = None
+_PAPER = "Lee et al. (2026), eq. (ci); Lang & Reiczigel (2014)"
+_PROFILE = "profile likelihood (Wilks' theorem; e.g. Pawitan, In All Likelihood, 2001)"
+_BAYES = "exact Bayesian posterior of the misclassification model (Beta priors), by quadrature"
+_TO_PROFILE_MAP = "use method='profile-map' (never undefined) or label more items of that class"
 
 
 @dataclass(frozen=True, slots=True)
 class IntervalMethod:
-    """A registered interval method, ``func(test, calibration, *, confidence_level, rng, **o)``."""
+    """An interval method and what it needs and reports.
+
+    ``func(test, calibration, *, confidence_level, rng, **options) -> Bounds`` on (batched)
+    counts; ``options`` are the keyword arguments beyond those. ``requires_informative``: the
+    method is undefined when q̂0 + q̂1 <= 1 (it rests on the Rogan–Gladen ratio). ``estimator``
+    names the point estimate reported with it (``{point}`` is filled from the options).
+    ``reference`` is what reports cite. ``weak_rule(calibration, test)`` returns the batch mask
+    where :func:`judgestats.correct` warns ``WeakCalibrationWarning`` (None: never), and
+    ``weak_advice`` what the warning recommends.
+    """
 
     name: str
     func: Callable[..., Bounds]
     description: str
     options: tuple[str, ...]
-    #: False for methods that answer even when q̂0 + q̂1 <= 1 (likelihood-based ones).
     requires_informative: bool = True
+    estimator: str = "Rogan–Gladen"
+    reference: str = ""
+    weak_rule: Callable[..., np.ndarray] | None = None
+    weak_advice: str = ""
+
+    def estimator_name(self, options: dict[str, Any] | None = None) -> str:
+        """Return the point estimate's name, with the method's option values filled in."""
+        params = inspect.signature(self.func).parameters
+        values = {k: p.default for k, p in params.items() if k in self.options}
+        values.update(options or {})
+        return self.estimator.format(**values)
 
 
-_REGISTRY: dict[str, IntervalMethod] = {}
+def _options_of(func: Callable[..., Bounds]) -> tuple[str, ...]:
+    params = inspect.signature(func).parameters
+    return tuple(k for k in params if k not in ("test", "calibration", "confidence_level", "rng"))
+
+
+def _method(name: str, func: Callable[..., Bounds], description: str, **meta: Any):
+    return IntervalMethod(name, func, description, _options_of(func), **meta)
+
+
+#: Every built-in interval method, in one place.
+METHODS: tuple[IntervalMethod, ...] = (
+    _method(
+        "adjusted-wald", _adjusted_wald_method,
+        "paper eq. (ci): Lang & Reiczigel adjusted Wald", reference=_PAPER,
+        weak_rule=_small_class, weak_advice=_TO_PROFILE_MAP,
+    ),
+    _method(
+        "wald", _wald_method, "delta-method Wald at the unadjusted estimates (eq. var)",
+        reference="Lee et al. (2026), eq. (var) (delta method)",
+        weak_rule=_small_or_degenerate,
+        weak_advice="use method='adjusted-wald' (add-two estimates) or 'profile-map'",
+    ),
+    _method(
+        "bootstrap", _bootstrap_method,
+        "parametric percentile bootstrap of the three binomials",
+        reference="parametric percentile bootstrap (Efron & Tibshirani, 1993)",
+        weak_rule=_small_or_degenerate,
+        weak_advice="use method='adjusted-wald' (add-two estimates) or 'profile-map'",
+    ),
+    _method(
+        "profile-likelihood", _profile_method,
+        "inverted likelihood-ratio test for θ in the joint model, q0 and q1 profiled out",
+        requires_informative=False, estimator="maximum likelihood", reference=_PROFILE,
+    ),
+    _method(
+        "profile-likelihood-t", _profile_t_method,
+        "profile likelihood with the small-calibration cut-off t²(min(m0, m1) − 1) in place "
+        "of χ²₁",
+        requires_informative=False, estimator="maximum likelihood", reference=_PROFILE,
+    ),
+    _method(
+        "profile-map", _profile_map_method,
+        "marginal posterior mode of θ (flat priors) with the small-calibration "
+        "profile-likelihood interval (t cut-off), widened to contain the mode",
+        requires_informative=False, estimator="marginal posterior mode (flat priors)",
+        reference=f"{_PROFILE}; mode of the {_BAYES}",
+    ),
+    _method(
+        "bayes", _bayes_method,
+        "exact posterior of θ under Beta priors (quadrature, no MCMC): equal-tailed or "
+        "highest-density credible interval with the posterior mean, median or mode",
+        requires_informative=False, estimator="posterior {point}", reference=_BAYES,
+    ),
+)  # fmt: skip
+
+_REGISTRY: dict[str, IntervalMethod] = {m.name: m for m in METHODS}
 
 
 def register_interval_method(
-    name: str, description: str, *, requires_informative: bool = True
+    name: str, description: str, *, requires_informative: bool = True, **meta: Any
 ) -> Callable:
-    """Register a counts-level interval function under ``name`` (decorator).
+    """Register a user's counts-level interval function under ``name`` (decorator).
 
-    ``requires_informative=False`` marks a method that gives an estimate and an interval even
-    when the judge looks no better than chance (q̂0 + q̂1 <= 1); the others get NaN bounds there
-    and :func:`judgestats.correct` raises :class:`NotInformativeError` before calling them.
+    The function takes ``(test, calibration, *, confidence_level, rng, **options)`` and returns
+    :class:`Bounds`. ``requires_informative=False`` marks a method that answers even when the
+    judge looks no better than chance (q̂0 + q̂1 <= 1); the others get NaN bounds there and
+    :func:`judgestats.correct` raises :class:`NotInformativeError` before calling them. Further
+    keywords are :class:`IntervalMethod` fields (``estimator``, ``reference``, ``weak_rule``,
+    ``weak_advice``). The built-in methods cannot be replaced.
     """
+    if name in {m.name for m in METHODS}:
+        raise ArgumentTypeError(f"{name!r} is a built-in interval method and cannot be replaced")
 
     def deco(func: Callable[..., Bounds]) -> Callable[..., Bounds]:
-        params = inspect.signature(func).parameters
-        opts = tuple(
-            k for k in params if k not in ("test", "calibration", "confidence_level", "rng")
+        _REGISTRY[name] = _method(
+            name, func, description, requires_informative=requires_informative, **meta
         )
-        _REGISTRY[name] = IntervalMethod(name, func, description, opts, requires_informative)
         return func
 
     return deco
 
 
 def interval_methods() -> tuple[str, ...]:
-    """Names of the registered interval methods."""
+    """Names of the registered interval methods (built-ins first)."""
     return tuple(_REGISTRY)
 
 
@@ -325,6 +466,33 @@ def get_method(method: str) -> IntervalMethod:
     """Look up a registered method; an unknown name lists the valid ones."""
     check_choice("method", method, tuple(_REGISTRY))
     return _REGISTRY[method]
+
+
+def weak_calibration(calibration: ConfusionCounts, method: str, test: Any = None) -> np.ndarray:
+    """Boolean mask (batch shape) of the data sets where ``method`` is in its weak regime.
+
+    The rule is the method's own (:attr:`IntervalMethod.weak_rule`):
+
+    * ``"adjusted-wald"``: min(m0, m1) < :data:`MIN_PER_CLASS`;
+    * ``"wald"``, ``"bootstrap"``: the same, or q̂0 or q̂1 equal to 0 or 1, or (``test`` given)
+      p̂ equal to 0 or 1, where their variance (resampling distribution) treats that rate as
+      known and the interval collapses;
+    * the likelihood and Bayesian methods: never.
+
+    Parameters
+    ----------
+    calibration : ConfusionCounts
+        Calibration counts (one data set or a batch).
+    method : str
+        A registered interval method.
+    test : JudgedCounts, optional
+        The test counts, for the p̂ ∈ {0, 1} part of the plug-in rule.
+    """
+    spec = get_method(method)
+    shape = np.broadcast_shapes(np.shape(calibration.m0), np.shape(calibration.m1))
+    if spec.weak_rule is None:
+        return np.zeros(shape, dtype=bool)
+    return np.broadcast_to(spec.weak_rule(calibration, test), shape)
 
 
 def compute_bounds(
@@ -348,83 +516,6 @@ def compute_bounds(
     return spec.func(test, calibration, confidence_level=cl, rng=rng, **options)
 
 
-def _rates(test: JudgedCounts, cal: ConfusionCounts) -> list[np.ndarray]:
-    shape = np.broadcast_shapes(test.shape, cal.shape)
-    arrays = (test.p_hat, cal.specificity, cal.sensitivity, test.n, cal.m0, cal.m1)
-    return [np.broadcast_to(np.asarray(a, dtype=float), shape) for a in arrays]
-
-
-def _mask_uninformative(q0, q1, low, high) -> tuple[np.ndarray, np.ndarray]:
-    ok = q0 + q1 > 1.0
-    return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
-
-
-@register_interval_method("adjusted-wald", "paper eq. (ci): Lang & Reiczigel adjusted Wald")
-def _adjusted_wald_method(
-    test, calibration, *, confidence_level, rng=None, boundary: str = "widen"
-) -> Bounds:
-    check_choice("boundary", boundary, BOUNDARY_RULES)
-    p, q0, q1, n, m0, m1 = _rates(test, calibration)
-    low, high, widened = adjusted_wald_bounds(
-        p, q0, q1, n, m0, m1, z_value(confidence_level), boundary=boundary
-    )
-    low, high = _mask_uninformative(q0, q1, low, high)
-    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), widened=widened)
-
-
-@register_interval_method("wald", "delta-method Wald at the unadjusted estimates (eq. var)")
-def _wald_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
-    p, q0, q1, n, m0, m1 = _rates(test, calibration)
-    low, high = wald_bounds(p, q0, q1, n, m0, m1, z_value(confidence_level))
-    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64))
-
-
-def _percentile_nan_last(sorted_draws: np.ndarray, valid: np.ndarray, prob: Any) -> np.ndarray:
-    """Linear-interpolation percentile along axis 0 of sorted draws whose NaNs sort last."""
-    pos = (np.maximum(valid, 1) - 1) * np.asarray(prob, dtype=float)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, np.maximum(valid - 1, 0))
-    frac = pos - lo
-    a = np.take_along_axis(sorted_draws, lo[None], axis=0)[0]
-    b = np.take_along_axis(sorted_draws, hi[None], axis=0)[0]
-    out = a + (b - a) * frac
-    return np.where(valid > 0, out, np.nan)
-
-
-@register_interval_method("bootstrap", "parametric percentile bootstrap of the three binomials")
-def _bootstrap_method(
-    test, calibration, *, confidence_level, rng=None, n_resamples: int = 9999
-) -> Bounds:
-    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
-    gen = check_rng(rng)
-    p, q0, q1, n, m0, m1 = _rates(test, calibration)
-    shape = p.shape
-    flat = [a.reshape(-1) for a in (p, q0, q1, n, m0, m1)]
-    size = flat[0].size
-    alpha = 1.0 - np.broadcast_to(np.asarray(confidence_level, dtype=float), shape).reshape(-1)
-    low = np.empty(size)
-    high = np.empty(size)
-    undefined = np.empty(size, dtype=np.int64)
-    chunk = max(1, 4_000_000 // n_resamples)  # bound memory: ~32 MB per resampled array
-    for start in range(0, size, chunk):
-        sl = slice(start, min(start + chunk, size))
-        pp, qq0, qq1, nn, mm0, mm1 = (a[sl] for a in flat)
-        k = (n_resamples, pp.size)
-        ni, m0i, m1i = (a.astype(np.int64) for a in (nn, mm0, mm1))
-        p_s = gen.binomial(ni, pp, size=k) / nn
-        q0_s = gen.binomial(m0i, qq0, size=k) / mm0
-        q1_s = gen.binomial(m1i, qq1, size=k) / mm1
-        th = np.clip(rogan_gladen_raw(p_s, q0_s, q1_s), 0.0, 1.0)
-        valid = np.count_nonzero(~np.isnan(th), axis=0)
-        th.sort(axis=0)  # NaN last
-        a = alpha[sl]
-        low[sl] = _percentile_nan_last(th, valid, a / 2.0)
-        high[sl] = _percentile_nan_last(th, valid, 1.0 - a / 2.0)
-        undefined[sl] = n_resamples - valid
-    low, high = _mask_uninformative(q0.reshape(-1), q1.reshape(-1), low, high)
-    return Bounds(low.reshape(shape), high.reshape(shape), undefined.reshape(shape), n_resamples)
-
-
 def warn_undefined_replicates(bounds: Bounds, stacklevel: int = 3) -> None:
     """Warn (SamplingWarning) when a bootstrap had replicates with q0* + q1* <= 1."""
     undefined = np.asarray(bounds.undefined)
@@ -446,6 +537,3 @@ def check_bounds_defined(bounds: Bounds, method: str) -> None:
             f"the {method!r} interval is undefined for these counts: the judge is no better than "
             "chance after the method's adjustment"
         )
-
-
-from . import posterior as _posterior  # noqa: E402,F401  (registers "bayes")

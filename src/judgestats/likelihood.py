@@ -28,8 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from .intervals import Bounds, register_interval_method
-
 __all__ = ["critical_value", "profile_likelihood_bounds", "profile_loglik"]
 
 _EPS = 1e-12
@@ -228,25 +226,3 @@ def profile_likelihood_bounds(
     low = refine(low, np.maximum(low - step, 0.0))
     high = refine(high, np.minimum(high + step, 1.0))
     return low.reshape(shape), high.reshape(shape), mle.reshape(shape)
-
-
-@register_interval_method(
-    "profile-likelihood",
-    "inverted likelihood-ratio test for θ in the joint model, q0 and q1 profiled out",
-    requires_informative=False,
-)
-def _profile_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
-    low, high, mle = profile_likelihood_bounds(test, calibration, confidence_level)
-    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), estimate=mle)
-
-
-@register_interval_method(
-    "profile-likelihood-t",
-    "profile likelihood with the small-calibration cut-off t²(min(m0, m1) − 1) in place of χ²₁",
-    requires_informative=False,
-)
-def _profile_t_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
-    low, high, mle = profile_likelihood_bounds(
-        test, calibration, confidence_level, small_sample=True
-    )
-    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), estimate=mle)

@@ -70,7 +70,7 @@ from ._validation import (
     check_rng,
     check_same_length,
 )
-from .intervals import _percentile_nan_last, z_value
+from .kernels import percentile_nan_last, z_value
 from .results import ConfidenceInterval, DistributionCorrection
 
 __all__ = [
@@ -634,8 +634,8 @@ def _bootstrap_method(
             cov[sl] = np.einsum("bla,blc->lac", centred, centred) / (valid - 1)[:, None, None]
         theta.sort(axis=0)  # NaN (undefined replicates) last
         v = np.broadcast_to(valid[:, None], (ln, k))
-        low[sl] = np.clip(_percentile_nan_last(theta, v, alpha / 2.0), 0.0, 1.0)
-        high[sl] = np.clip(_percentile_nan_last(theta, v, 1.0 - alpha / 2.0), 0.0, 1.0)
+        low[sl] = np.clip(percentile_nan_last(theta, v, alpha / 2.0), 0.0, 1.0)
+        high[sl] = np.clip(percentile_nan_last(theta, v, 1.0 - alpha / 2.0), 0.0, 1.0)
         undefined[sl] = n_resamples - valid
     low[~ok] = high[~ok] = np.nan
     cov[~ok] = np.nan

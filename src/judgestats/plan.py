@@ -35,7 +35,7 @@ from ._validation import (
     check_sample_size,
 )
 from .counts import ConfusionCounts
-from .intervals import adjusted_wald_bounds, z_value
+from .kernels import adjusted_wald_bounds, z_value
 
 __all__ = [
     "Allocation",

@@ -60,7 +60,7 @@ from ._validation import (
     check_positive_int,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .intervals import Bounds, register_interval_method
+from .kernels import rogan_gladen_variance
 
 __all__ = ["INTERVALS", "POINTS", "ThetaPosterior", "theta_posterior"]
 
@@ -328,15 +328,13 @@ def _cells(edges: np.ndarray, log_lik: np.ndarray, prior: tuple[float, float]):
 
 def _search_points(params: np.ndarray, coarse: int) -> np.ndarray:
     """θ values that locate the posterior: a uniform grid plus points around the RG estimate."""
-    from .intervals import rogan_gladen_variance_raw
-
     pos, fail = params[:, 0] - 1.0, params[:, 1] - 1.0
     n = pos + fail
     fp, tn, tp, fn = params[:, 2], params[:, 3], params[:, 4], params[:, 5]
     p, q0, q1 = pos / n, tn / (tn + fp), tp / (tp + fn)
     with np.errstate(divide="ignore", invalid="ignore"):
         centre = np.clip((p + q0 - 1.0) / (q0 + q1 - 1.0), 0.0, 1.0)
-        sd = np.sqrt(rogan_gladen_variance_raw(p, q0, q1, n, tn + fp, tp + fn))
+        sd = np.sqrt(rogan_gladen_variance(p, q0, q1, n, tn + fp, tp + fn))
     ok = np.isfinite(centre) & np.isfinite(sd)
     centre = np.where(ok, centre, 0.5)
     sd = np.clip(np.where(ok, sd, 0.1), 1e-5, 0.5)
@@ -689,29 +687,3 @@ def theta_posterior(
         mass=mass.reshape(*shape, grid_size),
         slope=slope.reshape(*shape, grid_size),
     )
-
-
-@register_interval_method(
-    "bayes",
-    "exact posterior of θ under Beta priors (quadrature, no MCMC): equal-tailed or "
-    "highest-density credible interval with the posterior mean, median or mode",
-    requires_informative=False,
-)
-def _bayes_method(
-    test: JudgedCounts,
-    calibration: ConfusionCounts,
-    *,
-    confidence_level: Any,
-    rng: Any = None,
-    point: str = "mean",
-    interval: str = "eti",
-    priors: Any = None,
-) -> Bounds:
-    """Credible interval and point summary from :func:`theta_posterior` (never undefined)."""
-    point = check_choice("point", point, POINTS)
-    interval = check_choice("interval", interval, INTERVALS)
-    post = theta_posterior(test, calibration, priors=priors)
-    low, high = post.interval(confidence_level, interval)
-    estimate = np.asarray(post.point(point), dtype=float)
-    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), None, estimate)

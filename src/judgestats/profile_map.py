@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from .counts import ConfusionCounts, JudgedCounts
-from .intervals import Bounds, register_interval_method
 from .likelihood import profile_likelihood_bounds
 from .posterior import theta_posterior
 
@@ -44,14 +43,3 @@ def profile_map_bounds(
     )
     mode = np.asarray(theta_posterior(test, calibration).mode(), dtype=float).reshape(low.shape)
     return np.minimum(low, mode), np.maximum(high, mode), mode
-
-
-@register_interval_method(
-    "profile-map",
-    "marginal posterior mode of θ (flat priors) with the small-calibration profile-likelihood "
-    "interval (t cut-off), widened to contain the mode; for weak judges and small calibration",
-    requires_informative=False,
-)
-def _profile_map_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
-    low, high, mode = profile_map_bounds(test, calibration, confidence_level)
-    return Bounds(low, high, np.zeros(low.shape, dtype=np.int64), estimate=mode)

@@ -35,7 +35,7 @@ from ._validation import (
     check_instance,
     check_positive_int,
 )
-from .correct import MIN_PER_CLASS
+from .intervals import MIN_PER_CLASS
 from .results import Correction, Evaluation, Ranking, StratifiedCorrection
 
 __all__ = [

@@ -22,8 +22,7 @@ import numpy as np
 
 from ._validation import LabelShiftWarning, check_instance
 from .counts import ConfusionCounts, JudgedCounts
-from .estimators import rogan_gladen_raw
-from .intervals import rogan_gladen_variance_raw
+from .kernels import rogan_gladen_raw, rogan_gladen_variance
 
 __all__ = ["LABEL_SHIFT_ALPHA", "LabelShiftDiagnostic", "label_shift_test"]
 
@@ -53,7 +52,7 @@ def _diagnostic_arrays(test: JudgedCounts, cal: ConfusionCounts) -> tuple[np.nda
     p, q0, q1 = test.p_hat, cal.specificity, cal.sensitivity
     theta_p = rogan_gladen_raw(p, q0, q1)
     theta_q = np.asarray(cal.human_positive_rate, dtype=float)
-    var = rogan_gladen_variance_raw(p, q0, q1, test.n, cal.m0, cal.m1)
+    var = rogan_gladen_variance(p, q0, q1, test.n, cal.m0, cal.m1)
     var = var + theta_q * (1.0 - theta_q) / np.asarray(cal.m, dtype=float)
     diff = theta_p - theta_q
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -92,14 +92,8 @@ from ._validation import (
     check_weights,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .estimators import rogan_gladen_raw
-from .intervals import (
-    _percentile_nan_last,
-    compute_bounds,
-    rogan_gladen_variance_raw,
-    warn_undefined_replicates,
-    z_value,
-)
+from .intervals import compute_bounds, warn_undefined_replicates
+from .kernels import percentile_nan_last, rogan_gladen_raw, rogan_gladen_variance, z_value
 from .results import (
     ConfidenceInterval,
     Correction,
@@ -175,7 +169,7 @@ def _delta_bounds(p, q0, q1, n, m0, m1, w, z, *, adjusted: bool, mix: bool):
             shift_s = 2.0 * z2 * (-(1.0 - th) * v0 + th * v1)  # dθ̃_s, as printed in the paper
         else:  # paper eq. (var) at the unadjusted estimates
             th = rogan_gladen_raw(p, q0, q1)
-            var_s = rogan_gladen_variance_raw(p, q0, q1, n, m0, m1)
+            var_s = rogan_gladen_variance(p, q0, q1, n, m0, m1)
             shift_s = np.zeros_like(th)
         contrib = np.where(w > 0, w * w * var_s, 0.0)
         var = contrib.sum(axis=-1)
@@ -218,8 +212,8 @@ def _bootstrap_bounds(p, q0, q1, n, m0, m1, w, level, gen, n_resamples: int, *, 
         valid = np.count_nonzero(~bad, axis=0)
         th.sort(axis=0)  # NaN last
         a = alpha[sl]
-        low[sl] = _percentile_nan_last(th, valid, a / 2.0)
-        high[sl] = _percentile_nan_last(th, valid, 1.0 - a / 2.0)
+        low[sl] = percentile_nan_last(th, valid, a / 2.0)
+        high[sl] = percentile_nan_last(th, valid, 1.0 - a / 2.0)
         undefined[sl] = n_resamples - valid
     return low.reshape(batch), high.reshape(batch), undefined.reshape(batch)
 

@@ -1,0 +1,198 @@
+"""The paper's formulas, each written once: pure numpy on arrays of rates and counts.
+
+Every other module calls these; none validates (the public entry points do). Notation as in the
+paper: p̂ = positive/n on the test set, q̂0 = tn/m0 (specificity) and q̂1 = tp/m1 (sensitivity)
+on the calibration set, z = Φ⁻¹(1 − α/2).
+
+==============================  ====================================================================
+function                        formula
+==============================  ====================================================================
+:func:`rogan_gladen_raw`        eq. (point-estimator): θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1), unclipped
+:func:`delta_parts`             eq. (var) at p̂, q̂ (plain) or eq. (ci)'s adjusted p̃, q̃0, q̃1, θ̃, dθ̃
+:func:`rogan_gladen_variance`   eq. (var): Var(θ̂) by the delta method
+:func:`adjusted_wald_bounds`    eq. (ci), truncated to [0, 1], with the documented boundary rule
+:func:`wald_bounds`             θ̂ ± z·√Var(θ̂)
+:func:`wilson_bounds`           Wilson score interval of one binomial proportion
+:func:`draw_rates`              the three-binomial parametric bootstrap draw (p*, q0*, q1*)
+:func:`percentile_nan_last`     linear-interpolation percentile of sorted draws (NaN last)
+==============================  ====================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "BOUNDARY_RULES",
+    "Bounds",
+    "adjusted_wald_bounds",
+    "clip_unit",
+    "delta_parts",
+    "draw_rates",
+    "percentile_nan_last",
+    "rogan_gladen_raw",
+    "rogan_gladen_variance",
+    "wald_bounds",
+    "wilson_bounds",
+    "z_value",
+]
+
+#: What the adjusted-Wald interval does when it lies entirely outside [0, 1].
+BOUNDARY_RULES = ("widen", "truncate")
+
+
+class Bounds(NamedTuple):
+    """Batch output of an interval method: bounds and undefined-replicate counts."""
+
+    low: np.ndarray
+    high: np.ndarray
+    undefined: np.ndarray  # per data set: bootstrap replicates with no estimate (0 otherwise)
+    n_resamples: int | None = None
+    #: A method that comes with its own point estimate (e.g. a posterior mean) sets it here;
+    #: ``None`` means the point estimate is the clipped Rogan–Gladen θ̂.
+    estimate: np.ndarray | None = None
+    #: per data set: True where a boundary rule replaced a collapsed (zero-width) interval
+    widened: np.ndarray | None = None
+
+
+def z_value(confidence_level: Any) -> Any:
+    """Two-sided normal quantile z = Φ⁻¹(1 − α/2) with α = 1 − confidence_level."""
+    from scipy.special import ndtri  # lazy: keeps `import judgestats` light
+
+    return ndtri(1.0 - (1.0 - np.asarray(confidence_level, dtype=float)) / 2.0)
+
+
+def rogan_gladen_raw(p: Any, q0: Any, q1: Any) -> np.ndarray:
+    """Unclipped θ̂ = (p + q0 − 1)/(q0 + q1 − 1) (eq. point-estimator); NaN where q0 + q1 <= 1."""
+    p, q0, q1 = (np.asarray(a, dtype=float) for a in (p, q0, q1))
+    den = q0 + q1 - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, (p + q0 - 1.0) / den, np.nan)
+
+
+def clip_unit(raw: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(θ̂ clipped to [0, 1], mask of the entries that were outside); NaN stays NaN."""
+    raw = np.asarray(raw, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.clip(raw, 0.0, 1.0), (raw < 0.0) | (raw > 1.0)
+
+
+def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, np.ndarray]:
+    """Pieces of the delta-method interval for θ on arrays (``n`` may be ``inf``).
+
+    ``adjusted=True``: eq. (ci)'s adjusted quantities (Lang & Reiczigel's "add two successes and
+    two failures"): ñ = n + z², p̃ = (n p̂ + z²/2)/ñ, m̃ = m + 2, q̃0 = (m0 q̂0 + 1)/m̃0,
+    q̃1 = (m1 q̂1 + 1)/m̃1, θ̃ = (p̃ + q̃0 − 1)/(q̃0 + q̃1 − 1) and the centre shift
+    dθ̃ = 2z²(−(1 − θ̃) v0 + θ̃ v1) (as printed in the paper: not divided by the denominator²).
+    ``adjusted=False``: the same pieces at p̂, q̂0, q̂1, n, m (eq. var), with no shift.
+
+    Returns a dict with ``p``, ``var_p`` (= p(1 − p)/n, 0 where n = inf), ``q0``, ``q1``,
+    ``v0`` = q0(1 − q0)/m0, ``v1`` = q1(1 − q1)/m1, ``den`` = q0 + q1 − 1 (NaN where <= 0),
+    ``theta`` and ``shift``.
+    """
+    p, q0, q1, n, m0, m1, z = (np.asarray(a, dtype=float) for a in (p, q0, q1, n, m0, m1, z))
+    finite = np.isfinite(n)
+    nf = np.where(finite, n, 1.0)  # placeholder where n = inf (test noise vanishes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if adjusted:
+            z2 = z * z
+            n_e = nf + z2
+            p = np.where(finite, (nf * p + z2 / 2.0) / n_e, p)
+            m0_e, m1_e = m0 + 2.0, m1 + 2.0
+            q0 = (m0 * q0 + 1.0) / m0_e
+            q1 = (m1 * q1 + 1.0) / m1_e
+        else:
+            n_e, m0_e, m1_e = nf, m0, m1
+        var_p = np.where(finite, p * (1.0 - p) / n_e, 0.0)
+        den = q0 + q1 - 1.0
+        den = np.where(den > 0, den, np.nan)
+        theta = (p + q0 - 1.0) / den
+        v0 = q0 * (1.0 - q0) / m0_e
+        v1 = q1 * (1.0 - q1) / m1_e
+        shift = 2.0 * z * z * (-(1.0 - theta) * v0 + theta * v1) if adjusted else 0.0 * theta
+    return {
+        "p": p, "var_p": var_p, "q0": q0, "q1": q1, "v0": v0, "v1": v1,
+        "den": den, "theta": theta, "shift": shift,
+    }  # fmt: skip
+
+
+def _se(parts: dict[str, np.ndarray], theta: Any = None) -> np.ndarray:
+    """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eq. (var)/(ci) at ``theta``."""
+    th = parts["theta"] if theta is None else theta
+    var = parts["var_p"] + (1.0 - th) ** 2 * parts["v0"] + th**2 * parts["v1"]
+    return np.sqrt(var) / parts["den"]
+
+
+def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
+    """Delta-method Var(θ̂) of eq. (var) at the unclipped θ̂; NaN where q0 + q1 <= 1."""
+    parts = delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False)
+    return _se(parts) ** 2
+
+
+def adjusted_wald_bounds(
+    p, q0, q1, n, m0, m1, z, *, boundary: str = "widen"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Eq. (ci) truncated to [0, 1]: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
+
+    The interval is θ̃ + dθ̃ ± z·se. When it lies entirely below 0 (or above 1), truncation
+    would leave the single point 0 (or 1), an interval of zero width from finite samples.
+    ``boundary="widen"`` then replaces the far bound by z times the standard error at that
+    boundary, √(Var(p̃) + v0)/D̃ at θ = 0 and √(Var(p̃) + v1)/D̃ at θ = 1, and flags the data
+    set in ``widened``; ``boundary="truncate"`` keeps the paper's truncation.
+    """
+    a = delta_parts(p, q0, q1, n, m0, m1, z)
+    z = np.asarray(z, dtype=float)
+    half = z * _se(a)
+    centre = a["theta"] + a["shift"]
+    low, high = centre - half, centre + half
+    widened = np.zeros(np.shape(low), dtype=bool)
+    if boundary == "widen":
+        below, above = high <= 0.0, low >= 1.0
+        high = np.where(below, z * _se(a, 0.0), high)
+        low = np.where(above, 1.0 - z * _se(a, 1.0), low)
+        widened = below | above
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), widened
+
+
+def wald_bounds(p, q0, q1, n, m0, m1, z) -> tuple[np.ndarray, np.ndarray]:
+    """θ̂ ± z·√Var(θ̂) (eq. var) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1."""
+    parts = delta_parts(p, q0, q1, n, m0, m1, z, adjusted=False)
+    half = np.asarray(z, dtype=float) * _se(parts)
+    return np.clip(parts["theta"] - half, 0.0, 1.0), np.clip(parts["theta"] + half, 0.0, 1.0)
+
+
+def wilson_bounds(k: Any, m: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion k/m: (k + z²/2 ± z√(k(m − k)/m + z²/4))/(m + z²)."""
+    k, m, z = (np.asarray(a, dtype=float) for a in (k, m, z))
+    z2 = z * z
+    with np.errstate(divide="ignore", invalid="ignore"):
+        centre = (k + z2 / 2.0) / (m + z2)
+        half = z / (m + z2) * np.sqrt(k * (m - k) / m + z2 / 4.0)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def draw_rates(gen: np.random.Generator, p, q0, q1, n, m0, m1, size) -> tuple[np.ndarray, ...]:
+    """One parametric-bootstrap draw of the three binomials, as rates.
+
+    positive* ~ Bin(n, p), tn* ~ Bin(m0, q0), tp* ~ Bin(m1, q1); returns (p*, q0*, q1*) of
+    shape ``size`` (the batch shape last). Counts are integers stored as floats.
+    """
+    n, m0, m1 = (np.asarray(a, dtype=float) for a in (n, m0, m1))
+    p_s = gen.binomial(n.astype(np.int64), p, size=size) / n
+    q0_s = gen.binomial(m0.astype(np.int64), q0, size=size) / m0
+    q1_s = gen.binomial(m1.astype(np.int64), q1, size=size) / m1
+    return p_s, q0_s, q1_s
+
+
+def percentile_nan_last(sorted_draws: np.ndarray, valid: np.ndarray, prob: Any) -> np.ndarray:
+    """Linear-interpolation percentile along axis 0 of sorted draws whose NaNs sort last."""
+    pos = (np.maximum(valid, 1) - 1) * np.asarray(prob, dtype=float)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, np.maximum(valid - 1, 0))
+    frac = pos - lo
+    a = np.take_along_axis(sorted_draws, lo[None], axis=0)[0]
+    b = np.take_along_axis(sorted_draws, hi[None], axis=0)[0]
+    out = a + (b - a) * frac
+    return np.where(valid > 0, out, np.nan)
