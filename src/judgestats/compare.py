@@ -80,6 +80,7 @@ from typing import Any
 
 import numpy as np
 
+from . import kernels
 from ._validation import (
     ArgumentTypeError,
     JudgeStatsError,
@@ -101,8 +102,9 @@ from ._validation import (
     check_same_length,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .estimators import _warn_clipped, rogan_gladen_raw
-from .intervals import compute_bounds, get_method, interval_methods, z_value
+from .estimators import clip_warned, rogan_gladen_counts
+from .intervals import compute_bounds, get_method, interval_methods
+from .kernels import rogan_gladen_raw, z_value
 from .results import Comparison, ConfidenceInterval, Ranking
 
 __all__ = [
@@ -164,8 +166,12 @@ def _arrays(test: JudgedCounts, cal: ConfusionCounts) -> dict[str, np.ndarray]:
     }
 
 
-def _rg_clipped(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
-    return np.clip(rogan_gladen_raw(test.p_hat, cal.specificity, cal.sensitivity), 0.0, 1.0)
+def _clipped_rg(arm: dict[str, np.ndarray]) -> np.ndarray:
+    """Clipped Rogan–Gladen θ̂ of an arm dict (x, n, tn, fp, tp, fn); no warning."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p, q0 = arm["x"] / arm["n"], arm["tn"] / (arm["tn"] + arm["fp"])
+        q1 = arm["tp"] / (arm["tp"] + arm["fn"])
+    return np.clip(rogan_gladen_raw(p, q0, q1), 0.0, 1.0)
 
 
 def _check_options(method: str, options: dict[str, Any], allowed: tuple[str, ...]) -> None:
@@ -225,49 +231,30 @@ def weighted_quantile(values: np.ndarray, weights: np.ndarray | None, probs: Any
 
 # ============================================================================ delta methods
 def _delta_parts(a: dict[str, np.ndarray], z: Any, adjusted: bool) -> dict[str, np.ndarray]:
-    """Per-model pieces of eq. (ci) (adjusted) or eq. (var) (plain), on arrays."""
+    """Per-model pieces of eq. (ci) (adjusted) or eq. (var) (plain), from counts."""
     x, n, tp, fn, tn, fp = (a[k] for k in ("x", "n", "tp", "fn", "tn", "fp"))
     m0, m1 = tn + fp, tp + fn
-    z2 = np.asarray(z, dtype=float) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
-        if adjusted:
-            n_e = n + z2
-            p = (x + z2 / 2.0) / n_e
-            m0_e, m1_e = m0 + 2.0, m1 + 2.0
-            q0, q1 = (tn + 1.0) / m0_e, (tp + 1.0) / m1_e
-        else:
-            n_e, p, m0_e, m1_e = n, x / n, m0, m1
-            q0, q1 = tn / m0, tp / m1
-        den = q0 + q1 - 1.0
-        den = np.where(den > 0, den, np.nan)
-        th = (p + q0 - 1.0) / den
-        v0 = q0 * (1.0 - q0) / m0_e
-        v1 = q1 * (1.0 - q1) / m1_e
-        shift = 2.0 * z2 * (-(1.0 - th) * v0 + th * v1) if adjusted else 0.0 * th
-    return {"p": p, "n_e": n_e, "den": den, "th": th, "v0": v0, "v1": v1, "centre": th + shift}
+        parts = kernels.delta_parts(x / n, tn / m0, tp / m1, n, m0, m1, z, adjusted=adjusted)
+    parts["centre"] = parts["theta"] + parts["shift"]
+    return parts
 
 
 def _delta_kernel(a, b, *, z, adjusted: bool, shared: bool, pair_n11=None):
     """Centre and standard error of θ_A − θ_B by the delta method (arrays broadcast)."""
     pa, pb = _delta_parts(a, z, adjusted), _delta_parts(b, z, adjusted)
-    var_pa = pa["p"] * (1.0 - pa["p"]) / pa["n_e"]
-    var_pb = pb["p"] * (1.0 - pb["p"]) / pb["n_e"]
     if pair_n11 is None:
         cov = 0.0
     else:  # sample covariance of the paired judge labels, over the same (adjusted) size
         n = a["n"]
-        cov = (pair_n11 / n - (a["x"] / n) * (b["x"] / n)) / pa["n_e"]
+        cov = (pair_n11 / n - (a["x"] / n) * (b["x"] / n)) / pa["n"]
     centre = pa["centre"] - pb["centre"]
     if shared:
-        d, diff = pa["den"], pa["th"] - pb["th"]
-        var = (var_pa + var_pb - 2.0 * cov) / d**2 + diff**2 * (pa["v0"] + pa["v1"]) / d**2
+        d, diff = pa["den"], pa["theta"] - pb["theta"]
+        var_p = pa["var_p"] + pb["var_p"] - 2.0 * cov
+        var = var_p / d**2 + diff**2 * (pa["v0"] + pa["v1"]) / d**2
     else:
-        var_a = (var_pa + (1 - pa["th"]) ** 2 * pa["v0"] + pa["th"] ** 2 * pa["v1"]) / pa[
-            "den"
-        ] ** 2
-        var_b = (var_pb + (1 - pb["th"]) ** 2 * pb["v0"] + pb["th"] ** 2 * pb["v1"]) / pb[
-            "den"
-        ] ** 2
+        var_a, var_b = kernels.delta_se(pa) ** 2, kernels.delta_se(pb) ** 2
         var = var_a + var_b - 2.0 * cov / (pa["den"] * pb["den"])
     return centre, np.sqrt(np.maximum(var, 0.0))
 
@@ -286,8 +273,8 @@ def _bootstrap_thetas(arms, groups, cals, reps: int, gen, pairs=None) -> np.ndar
     q0s, q1s = [], []
     for c in cals:
         m0, m1 = c["tn"] + c["fp"], c["tp"] + c["fn"]
-        q0s.append(gen.binomial(m0.astype(np.int64), c["tn"] / m0, size=size) / m0)
-        q1s.append(gen.binomial(m1.astype(np.int64), c["tp"] / m1, size=size) / m1)
+        q0s.append(kernels.draw_rate(gen, c["tn"] / m0, m0, size))
+        q1s.append(kernels.draw_rate(gen, c["tp"] / m1, m1, size))
     ps = []
     if pairs is not None:
         n11, n10, n01, n00 = (np.asarray(v, dtype=float) for v in pairs)
@@ -297,7 +284,7 @@ def _bootstrap_thetas(arms, groups, cals, reps: int, gen, pairs=None) -> np.ndar
         ps.append((cells[..., 0] + cells[..., 1]) / n)
         ps.append((cells[..., 0] + cells[..., 2]) / n)
     for a in arms[len(ps) :]:
-        ps.append(gen.binomial(a["n"].astype(np.int64), a["x"] / a["n"], size=size) / a["n"])
+        ps.append(kernels.draw_rate(gen, a["x"] / a["n"], a["n"], size))
     out = np.empty((*size, len(arms)))
     for k, p in enumerate(ps):
         g = groups[k]
@@ -650,19 +637,8 @@ def difference(
 
 
 def _per_model_estimates(c: dict, stacklevel: int = 4) -> tuple[float, float]:
-    raw = np.array(
-        [
-            rogan_gladen_raw(
-                c["test_a"].p_hat, c["calibration_a"].specificity, c["calibration_a"].sensitivity
-            ),
-            rogan_gladen_raw(
-                c["test_b"].p_hat, c["calibration_b"].specificity, c["calibration_b"].sensitivity
-            ),
-        ],
-        dtype=float,
-    )
-    _warn_clipped(raw, stacklevel=stacklevel)
-    est = np.clip(raw, 0.0, 1.0)
+    raw = [rogan_gladen_counts(c[f"test_{s}"], c[f"calibration_{s}"]) for s in "ab"]
+    est = clip_warned(raw, stacklevel=stacklevel)
     return float(est[0]), float(est[1])
 
 
@@ -792,9 +768,7 @@ def _difference_mover(c: dict, rng: Any, options: dict[str, Any]) -> Comparison:
                 "these counts (judge no better than chance after the method's adjustment)"
             )
         if bnd.estimate is None:
-            raw = rogan_gladen_raw(test.p_hat, cal.specificity, cal.sensitivity)
-            _warn_clipped(np.asarray(raw), stacklevel=4)
-            points.append(float(np.clip(raw, 0.0, 1.0)))
+            points.append(float(clip_warned(rogan_gladen_counts(test, cal), stacklevel=4)))
         else:
             points.append(float(bnd.estimate))
         bounds.append((float(bnd.low), float(bnd.high)))
@@ -939,14 +913,8 @@ def rank(
         for k in models if not shared else models[:1]:
             who = "calibrations" if shared else f"calibrations[{k!r}]"
             _require_informative(cal_map[k], who, adjusted=False)
-        raw = np.array(
-            [
-                rogan_gladen_raw(tests[k].p_hat, cal_map[k].specificity, cal_map[k].sensitivity)
-                for k in models
-            ]
-        )
-        _warn_clipped(raw, stacklevel=3)
-        point = np.clip(raw, 0.0, 1.0)
+        raw = [rogan_gladen_counts(tests[k], cal_map[k]) for k in models]
+        point = clip_warned(raw, stacklevel=3)
         th = _bootstrap_thetas(arms, groups, cals, reps, gen)
         valid = ~np.isnan(th).any(axis=-1)
         undefined = int(reps - valid.sum())
@@ -1234,22 +1202,7 @@ def difference_bounds_batch(
             return c["tn"] / (c["tn"] + c["fp"]) + c["tp"] / (c["tp"] + c["fn"]) > 1.0
 
     ok = informative(a) & informative(b)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ra = np.clip(
-            rogan_gladen_raw(
-                a["x"] / a["n"], a["tn"] / (a["tn"] + a["fp"]), a["tp"] / (a["tp"] + a["fn"])
-            ),
-            0.0,
-            1.0,
-        )
-        rb = np.clip(
-            rogan_gladen_raw(
-                b["x"] / b["n"], b["tn"] / (b["tn"] + b["fp"]), b["tp"] / (b["tp"] + b["fn"])
-            ),
-            0.0,
-            1.0,
-        )
-    est = ra - rb
+    est = _clipped_rg(a) - _clipped_rg(b)
     if method in ("adjusted-wald", "wald"):
         z = float(z_value(level))
         centre, se = _delta_kernel(

@@ -16,7 +16,7 @@ from ._validation import (
     check_instance,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .estimators import _warn_clipped, rogan_gladen_raw
+from .estimators import _warn_clipped, rogan_gladen_counts
 from .intervals import (
     _TO_PROFILE_MAP,
     MIN_PER_CLASS,
@@ -265,7 +265,7 @@ def correct(
     if why is not None:
         warnings.warn(why, WeakCalibrationWarning, stacklevel=2)
     if point is None:  # the Rogan–Gladen estimate, clipped (paper eq. point-estimator)
-        raw = float(rogan_gladen_raw(test.p_hat, calibration.specificity, calibration.sensitivity))
+        raw = float(rogan_gladen_counts(test, calibration))
         note = (
             "; the whole interval lay outside [0, 1] as well, so its far bound is z times the "
             "standard error at the boundary (ci.widened; see js.adjusted_wald_interval)"

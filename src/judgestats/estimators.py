@@ -121,9 +121,7 @@ def rogan_gladen(p: Any, q0: Any, q1: Any) -> Any:
     q1 = check_probability("q1", q1)
     p, q0, q1 = broadcast(p=p, q0=q0, q1=q1)
     check_informative(q0, q1)
-    raw = rogan_gladen_raw(p, q0, q1)
-    _warn_clipped(raw)
-    return _out(np.clip(raw, 0.0, 1.0))
+    return _out(clip_warned(rogan_gladen_raw(p, q0, q1)))
 
 
 # ----------------------------------------------------------------------------- counts-level
@@ -167,8 +165,16 @@ def _conditional_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
     return ppv * p + false_omission * (1.0 - p)
 
 
-def _misclassification_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
+def rogan_gladen_counts(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
+    """Unclipped Rogan–Gladen θ̂ from (batched) counts; NaN where q̂0 + q̂1 <= 1. No warning."""
     return rogan_gladen_raw(test.p_hat, cal.specificity, cal.sensitivity)
+
+
+def clip_warned(raw: Any, stacklevel: int = 3, note: str = "") -> np.ndarray:
+    """θ̂ clipped to [0, 1], with a ClippedEstimateWarning when any entry was outside."""
+    raw = np.asarray(raw, dtype=float)
+    _warn_clipped(raw, stacklevel=stacklevel + 1, note=note)
+    return np.clip(raw, 0.0, 1.0)
 
 
 def _shift_warn(test: JudgedCounts, cal: ConfusionCounts, name: str) -> None:
@@ -234,9 +240,7 @@ def misclassification_adjusted(test: JudgedCounts, calibration: ConfusionCounts)
     """
     test, calibration = _check_pair(test, calibration)
     check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
-    raw = _misclassification_raw(test, calibration)
-    _warn_clipped(raw)
-    return _out(np.clip(raw, 0.0, 1.0))
+    return _out(clip_warned(rogan_gladen_counts(test, calibration)))
 
 
 #: Name → estimator, all callable as ``f(test, calibration)``.
@@ -256,5 +260,5 @@ RAW_ESTIMATORS = {
     "calibration_only": _calibration_only_raw,
     "difference": _difference_raw,
     "conditional_calibration": _conditional_raw,
-    "misclassification_adjusted": lambda t, c: np.clip(_misclassification_raw(t, c), 0.0, 1.0),
+    "misclassification_adjusted": lambda t, c: np.clip(rogan_gladen_counts(t, c), 0.0, 1.0),
 }

@@ -34,8 +34,8 @@ from ._validation import (
     check_rng,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .estimators import rogan_gladen_raw
 from .intervals import compute_bounds, interval_methods
+from .kernels import rogan_gladen_raw, wilson_bounds, z_value
 from .results import SplitStudy
 
 __all__ = ["NAIVE", "split_study"]
@@ -64,17 +64,6 @@ def _split_counts(
     human_test = int(human.sum()) - (tp + fn)
     n = np.full(splits, n_rows - m)
     return np.stack([positive, n, tp, fn, tn, fp, human_test], axis=1)
-
-
-def _wilson(positive: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-    from .intervals import z_value
-
-    z = float(z_value(level))
-    p = positive / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def split_study(
@@ -232,7 +221,7 @@ def split_study(
     own_point = []
     for i, mth in enumerate(methods):
         if mth == NAIVE:
-            lo, hi = _wilson(positive, n, level)
+            lo, hi = wilson_bounds(positive, n, z_value(level))
             low[i], high[i], point[i] = lo, hi, naive
             own_point.append(True)
             continue

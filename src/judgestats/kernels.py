@@ -14,6 +14,7 @@ function                        formula
 :func:`wald_bounds`             θ̂ ± z·√Var(θ̂)
 :func:`wilson_bounds`           Wilson score interval of one binomial proportion
 :func:`draw_rates`              the three-binomial parametric bootstrap draw (p*, q0*, q1*)
+:func:`g_statistic`             likelihood-ratio (G) statistic of a two-way table of counts
 :func:`percentile_nan_last`     linear-interpolation percentile of sorted draws (NaN last)
 ==============================  ====================================================================
 """
@@ -30,7 +31,10 @@ __all__ = [
     "adjusted_wald_bounds",
     "clip_unit",
     "delta_parts",
+    "delta_se",
+    "draw_rate",
     "draw_rates",
+    "g_statistic",
     "percentile_nan_last",
     "rogan_gladen_raw",
     "rogan_gladen_variance",
@@ -88,9 +92,9 @@ def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, 
     dθ̃ = 2z²(−(1 − θ̃) v0 + θ̃ v1) (as printed in the paper: not divided by the denominator²).
     ``adjusted=False``: the same pieces at p̂, q̂0, q̂1, n, m (eq. var), with no shift.
 
-    Returns a dict with ``p``, ``var_p`` (= p(1 − p)/n, 0 where n = inf), ``q0``, ``q1``,
-    ``v0`` = q0(1 − q0)/m0, ``v1`` = q1(1 − q1)/m1, ``den`` = q0 + q1 − 1 (NaN where <= 0),
-    ``theta`` and ``shift``.
+    Returns a dict with ``p``, ``n`` (ñ or n; a placeholder 1 where n = inf), ``var_p``
+    (= p(1 − p)/n, 0 where n = inf), ``q0``, ``q1``, ``v0`` = q0(1 − q0)/m0,
+    ``v1`` = q1(1 − q1)/m1, ``den`` = q0 + q1 − 1 (NaN where <= 0), ``theta`` and ``shift``.
     """
     p, q0, q1, n, m0, m1, z = (np.asarray(a, dtype=float) for a in (p, q0, q1, n, m0, m1, z))
     finite = np.isfinite(n)
@@ -113,13 +117,16 @@ def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, 
         v1 = q1 * (1.0 - q1) / m1_e
         shift = 2.0 * z * z * (-(1.0 - theta) * v0 + theta * v1) if adjusted else 0.0 * theta
     return {
-        "p": p, "var_p": var_p, "q0": q0, "q1": q1, "v0": v0, "v1": v1,
+        "p": p, "n": n_e, "var_p": var_p, "q0": q0, "q1": q1, "v0": v0, "v1": v1,
         "den": den, "theta": theta, "shift": shift,
     }  # fmt: skip
 
 
-def _se(parts: dict[str, np.ndarray], theta: Any = None) -> np.ndarray:
-    """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eq. (var)/(ci) at ``theta``."""
+def delta_se(parts: dict[str, np.ndarray], theta: Any = None) -> np.ndarray:
+    """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eq. (var)/(ci) at ``theta``.
+
+    ``parts`` from :func:`delta_parts`; ``theta`` defaults to its θ (θ̃ or θ̂).
+    """
     th = parts["theta"] if theta is None else theta
     var = parts["var_p"] + (1.0 - th) ** 2 * parts["v0"] + th**2 * parts["v1"]
     return np.sqrt(var) / parts["den"]
@@ -128,7 +135,7 @@ def _se(parts: dict[str, np.ndarray], theta: Any = None) -> np.ndarray:
 def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
     """Delta-method Var(θ̂) of eq. (var) at the unclipped θ̂; NaN where q0 + q1 <= 1."""
     parts = delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False)
-    return _se(parts) ** 2
+    return delta_se(parts) ** 2
 
 
 def adjusted_wald_bounds(
@@ -144,14 +151,14 @@ def adjusted_wald_bounds(
     """
     a = delta_parts(p, q0, q1, n, m0, m1, z)
     z = np.asarray(z, dtype=float)
-    half = z * _se(a)
+    half = z * delta_se(a)
     centre = a["theta"] + a["shift"]
     low, high = centre - half, centre + half
     widened = np.zeros(np.shape(low), dtype=bool)
     if boundary == "widen":
         below, above = high <= 0.0, low >= 1.0
-        high = np.where(below, z * _se(a, 0.0), high)
-        low = np.where(above, 1.0 - z * _se(a, 1.0), low)
+        high = np.where(below, z * delta_se(a, 0.0), high)
+        low = np.where(above, 1.0 - z * delta_se(a, 1.0), low)
         widened = below | above
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), widened
 
@@ -159,7 +166,7 @@ def adjusted_wald_bounds(
 def wald_bounds(p, q0, q1, n, m0, m1, z) -> tuple[np.ndarray, np.ndarray]:
     """θ̂ ± z·√Var(θ̂) (eq. var) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1."""
     parts = delta_parts(p, q0, q1, n, m0, m1, z, adjusted=False)
-    half = np.asarray(z, dtype=float) * _se(parts)
+    half = np.asarray(z, dtype=float) * delta_se(parts)
     return np.clip(parts["theta"] - half, 0.0, 1.0), np.clip(parts["theta"] + half, 0.0, 1.0)
 
 
@@ -173,17 +180,33 @@ def wilson_bounds(k: Any, m: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
+def draw_rate(gen: np.random.Generator, rate, size_n, size) -> np.ndarray:
+    """Bin(size_n, rate)/size_n drawn with output shape ``size`` (the batch shape last)."""
+    size_n = np.asarray(size_n, dtype=float)
+    return gen.binomial(size_n.astype(np.int64), rate, size=size) / size_n
+
+
 def draw_rates(gen: np.random.Generator, p, q0, q1, n, m0, m1, size) -> tuple[np.ndarray, ...]:
     """One parametric-bootstrap draw of the three binomials, as rates.
 
     positive* ~ Bin(n, p), tn* ~ Bin(m0, q0), tp* ~ Bin(m1, q1); returns (p*, q0*, q1*) of
     shape ``size`` (the batch shape last). Counts are integers stored as floats.
     """
-    n, m0, m1 = (np.asarray(a, dtype=float) for a in (n, m0, m1))
-    p_s = gen.binomial(n.astype(np.int64), p, size=size) / n
-    q0_s = gen.binomial(m0.astype(np.int64), q0, size=size) / m0
-    q1_s = gen.binomial(m1.astype(np.int64), q1, size=size) / m1
-    return p_s, q0_s, q1_s
+    return draw_rate(gen, p, n, size), draw_rate(gen, q0, m0, size), draw_rate(gen, q1, m1, size)
+
+
+def g_statistic(table: Any) -> float:
+    """Likelihood-ratio (G) statistic 2 Σ O log(O/E) of a two-way table of counts.
+
+    E is the independence expectation from the margins; rows or columns with a zero total
+    contribute nothing. Refer it to χ² with (rows − 1)(columns − 1) degrees of freedom,
+    counting only rows and columns with a positive total.
+    """
+    table = np.asarray(table, dtype=float)
+    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0) / table.sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(table > 0, table * np.log(table / expected), 0.0)
+    return max(0.0, 2.0 * float(terms.sum()))
 
 
 def percentile_nan_last(sorted_draws: np.ndarray, valid: np.ndarray, prob: Any) -> np.ndarray:

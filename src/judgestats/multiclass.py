@@ -70,7 +70,7 @@ from ._validation import (
     check_rng,
     check_same_length,
 )
-from .kernels import percentile_nan_last, z_value
+from .kernels import g_statistic, percentile_nan_last, z_value
 from .results import ConfidenceInterval, DistributionCorrection
 
 __all__ = [
@@ -791,10 +791,7 @@ def confused_pairs(calibration: ConfusionMatrix, level: float = SEPARATION_LEVEL
             if df < 1:  # both columns put every item on the same judge label
                 out.append((labels[a], labels[b], 1.0))
                 continue
-            expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0) / table.sum()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                g = 2.0 * np.sum(np.where(table > 0, table * np.log(table / expected), 0.0))
-            pvalue = float(chi2.sf(g, df))
+            pvalue = float(chi2.sf(g_statistic(table), df))
             if pvalue >= level:
                 out.append((labels[a], labels[b], pvalue))
     return out

@@ -35,7 +35,8 @@ from ._validation import (
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import RAW_ESTIMATORS
-from .intervals import compute_bounds, interval_methods, z_value
+from .intervals import compute_bounds, interval_methods
+from .kernels import wilson_bounds, z_value
 
 __all__ = [
     "SimulatedCategories",
@@ -212,13 +213,8 @@ def _wrap(positive, n, tp, fn, tn, fp) -> SimulatedData:
 
 # ----------------------------------------------------------------------------- coverage
 def _wilson(test: JudgedCounts, level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    z = z_value(level)
-    n = np.asarray(test.n, dtype=float)
-    p = np.asarray(test.positive, dtype=float) / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1), p
+    low, high = wilson_bounds(test.positive, test.n, z_value(level))
+    return low, high, np.asarray(test.positive, dtype=float) / np.asarray(test.n, dtype=float)
 
 
 def _method_arrays(method, data: SimulatedData, level, gen, options):

@@ -72,6 +72,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import kernels
 from ._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,
@@ -93,7 +94,7 @@ from ._validation import (
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .intervals import compute_bounds, warn_undefined_replicates
-from .kernels import percentile_nan_last, rogan_gladen_raw, rogan_gladen_variance, z_value
+from .kernels import percentile_nan_last, rogan_gladen_raw, z_value
 from .results import (
     ConfidenceInterval,
     Correction,
@@ -153,24 +154,10 @@ def _sum_last(x: np.ndarray, w: np.ndarray) -> np.ndarray:
 def _delta_bounds(p, q0, q1, n, m0, m1, w, z, *, adjusted: bool, mix: bool):
     """Pooled delta-method bounds (module docstring); NaN where a weighted stratum is undefined."""
     zs = np.asarray(z, dtype=float)[..., None]
+    parts = kernels.delta_parts(p, q0, q1, n, m0, m1, zs, adjusted=adjusted)  # per stratum
+    th, shift_s = parts["theta"], parts["shift"]  # θ̃_s and dθ̃_s (or θ̂_s and 0)
+    var_s = kernels.delta_se(parts) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
-        if adjusted:  # paper eq. (ci) quantities, stratum by stratum
-            z2 = zs * zs
-            n_t = n + z2
-            p_t = (n * p + z2 / 2.0) / n_t
-            m0_t, m1_t = m0 + 2.0, m1 + 2.0
-            q0_t, q1_t = (m0 * q0 + 1.0) / m0_t, (m1 * q1 + 1.0) / m1_t
-            den = q0_t + q1_t - 1.0
-            den = np.where(den > 0, den, np.nan)
-            th = (p_t + q0_t - 1.0) / den  # θ̃_s
-            v0 = q0_t * (1.0 - q0_t) / m0_t
-            v1 = q1_t * (1.0 - q1_t) / m1_t
-            var_s = (p_t * (1.0 - p_t) / n_t + (1.0 - th) ** 2 * v0 + th**2 * v1) / den**2
-            shift_s = 2.0 * z2 * (-(1.0 - th) * v0 + th * v1)  # dθ̃_s, as printed in the paper
-        else:  # paper eq. (var) at the unadjusted estimates
-            th = rogan_gladen_raw(p, q0, q1)
-            var_s = rogan_gladen_variance(p, q0, q1, n, m0, m1)
-            shift_s = np.zeros_like(th)
         contrib = np.where(w > 0, w * w * var_s, 0.0)
         var = contrib.sum(axis=-1)
         share = np.where(var[..., None] > 0, contrib / var[..., None], 0.0)  # π_s
@@ -194,18 +181,17 @@ def _bootstrap_bounds(p, q0, q1, n, m0, m1, w, level, gen, n_resamples: int, *, 
         sl = slice(start, min(start + chunk, size))
         pp, qq0, qq1, nn, mm0, mm1, ww = (a[sl] for a in flat)
         shape = (n_resamples, pp.shape[0], k)
-        n_int, m0_int, m1_int = (a.astype(np.int64) for a in (nn, mm0, mm1))
         if mix:  # redraw the test mix: n* ~ Multinomial(n, n_s / n)
-            total = n_int.sum(axis=-1)
+            total = nn.astype(np.int64).sum(axis=-1)
             n_star = gen.multinomial(total, nn / total[:, None], size=shape[:2])
             pos = gen.binomial(n_star, pp)
             p_s = pos / np.maximum(n_star, 1)
             w_s = n_star / total[:, None]
         else:
-            p_s = gen.binomial(n_int, pp, size=shape) / nn
+            p_s = kernels.draw_rate(gen, pp, nn, shape)
             w_s = np.broadcast_to(ww, shape)
-        q0_s = gen.binomial(m0_int, qq0, size=shape) / mm0
-        q1_s = gen.binomial(m1_int, qq1, size=shape) / mm1
+        q0_s = kernels.draw_rate(gen, qq0, mm0, shape)
+        q1_s = kernels.draw_rate(gen, qq1, mm1, shape)
         th_s = rogan_gladen_raw(p_s, q0_s, q1_s)
         bad = ((w_s > 0) & np.isnan(th_s)).any(axis=-1)
         th = np.where(bad, np.nan, np.clip(_sum_last(th_s, w_s), 0.0, 1.0))
@@ -408,24 +394,6 @@ def _corrections(
 
 
 # ============================================================================ diagnostics
-def _wilson(k: np.ndarray, m: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
-    k, m = np.asarray(k, dtype=float), np.asarray(m, dtype=float)
-    z2 = z * z
-    centre = (k + z2 / 2.0) / (m + z2)
-    half = z / (m + z2) * np.sqrt(k * (m - k) / m + z2 / 4.0)
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
-
-
-def _g_statistic(right: np.ndarray, total: np.ndarray) -> float:
-    right, total = np.asarray(right, dtype=float), np.asarray(total, dtype=float)
-    wrong = total - right
-    rate = right.sum() / total.sum()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g = np.where(right > 0, right * np.log(right / (total * rate)), 0.0)
-        g = g + np.where(wrong > 0, wrong * np.log(wrong / (total * (1.0 - rate))), 0.0)
-    return max(0.0, 2.0 * float(g.sum()))
-
-
 def _chi2_sf(statistic: float, df: int) -> float:
     from scipy.special import chdtrc  # lazy: keeps `import judgestats` light
 
@@ -456,8 +424,8 @@ def judge_homogeneity(
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
     c = list(cals.values())
     df = len(c) - 1
-    g0 = _g_statistic([x.tn for x in c], [x.m0 for x in c])
-    g1 = _g_statistic([x.tp for x in c], [x.m1 for x in c])
+    g0 = kernels.g_statistic([[x.tn for x in c], [x.fp for x in c]])
+    g1 = kernels.g_statistic([[x.tp for x in c], [x.fn for x in c]])
     return (
         HomogeneityTest("specificity", g0, df, _chi2_sf(g0, df)),
         HomogeneityTest("sensitivity", g1, df, _chi2_sf(g1, df)),
@@ -470,7 +438,7 @@ def _diagnostics(tests, cals, strata, *, method, level, gen, options) -> StrataD
     t0, t1, tj = judge_homogeneity({s: cals[s] for s in strata})
     cis = {}
     for name, k_f, m_f in (("specificity", "tn", "m0"), ("sensitivity", "tp", "m1")):
-        lo, hi = _wilson(
+        lo, hi = kernels.wilson_bounds(
             [getattr(cals[s], k_f) for s in strata], [getattr(cals[s], m_f) for s in strata], z
         )
         cis[name] = {
