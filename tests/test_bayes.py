@@ -27,9 +27,8 @@ from judgestats._validation import (
     SamplingWarning,
 )
 from judgestats.bayes.results import summarise
-from judgestats.multiclass import CategoryCounts, ConfusionMatrix
+from judgestats.multiclass import CategoryCounts, ConfusionMatrix, DistributionCorrection
 from judgestats.posterior import theta_posterior
-from judgestats.results import DistributionCorrection
 
 SAMPLING = dict(chains=2, cores=1, tune=1000)
 REF_TEST = js.JudgedCounts(positive=600, n=1000)

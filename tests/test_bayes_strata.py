@@ -26,8 +26,9 @@ from judgestats._validation import (
     StrataMismatchError,
     WeightsError,
 )
+from judgestats.correct import Correction
 from judgestats.posterior import theta_posterior
-from judgestats.results import Correction, StratifiedCorrection
+from judgestats.strata import StratifiedCorrection
 
 SAMPLING = dict(chains=2, cores=1, tune=1000)
 TESTS = {

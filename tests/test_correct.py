@@ -216,3 +216,25 @@ def test_not_informative_error_points_to_the_methods_that_answer():
         js.correct(TEST_600, cal)
     res = js.correct(TEST_600, cal, method="profile-map")
     assert 0 <= res.ci.low <= res.estimate <= res.ci.high <= 1
+
+
+@pytest.mark.parametrize(
+    ("method", "options", "estimator"),
+    [
+        ("adjusted-wald", {}, "Rogan–Gladen"),
+        ("profile-likelihood", {}, "maximum likelihood"),
+        ("profile-map", {}, "marginal posterior mode (flat priors)"),
+        ("bayes", {}, "posterior mean"),
+        ("bayes", {"point": "median"}, "posterior median"),
+    ],
+)
+def test_every_output_names_the_estimator_the_method_used(method, options, estimator):
+    """Issue 16: summary() said 'Rogan–Gladen' for the posterior mean and the posterior mode."""
+    cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    res = js.correct(TEST_600, cal, method=method, **options)
+    assert res.estimator == estimator
+    assert res.summary().splitlines()[0].startswith(f"Corrected rate ({estimator}),")
+    assert f"estimator={estimator!r}" in repr(res)
+    assert res.to_dict()["estimator"] == estimator
+    assert res.to_xarray().attrs["estimator"] == estimator
+    assert f"corrected = {estimator} estimate" in res.report("markdown")

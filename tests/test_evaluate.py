@@ -27,8 +27,7 @@ from judgestats._validation import (
     StrataMismatchError,
 )
 from judgestats.compare import rank
-from judgestats.evaluate import GroupCounts, evaluate, evaluate_counts, group_counts
-from judgestats.results import Evaluation
+from judgestats.evaluate import Evaluation, GroupCounts, evaluate, evaluate_counts, group_counts
 from judgestats.strata import correct_stratified, stratified_counts
 
 MODELS = ("alpha", "beta", "gamma", "delta")

@@ -1,6 +1,10 @@
 import subprocess
 import sys
 
+import pytest
+
+import judgestats as js
+
 
 def test_import_is_light():
     code = (
@@ -18,3 +22,70 @@ def test_public_names():
 
     for name in js.__all__:
         assert hasattr(js, name), name
+
+
+def _package_import_graph():
+    """Module -> modules of the package it imports, counting imports inside functions too."""
+    import ast
+    from pathlib import Path
+
+    root = Path(js.__file__).resolve().parent
+    names = {}
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names[".".join(parts)] = path
+    graph = {}
+    for mod, path in names.items():
+        is_pkg = path.name == "__init__.py"
+        base = mod.split(".") if is_pkg else mod.split(".")[:-1]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    stem = base[: len(base) - (node.level - 1)]
+                    target = ".".join(stem + ([node.module] if node.module else []))
+                elif (node.module or "").startswith("judgestats"):
+                    target = node.module
+                else:
+                    continue
+                for cand in [target, *(f"{target}.{a.name}" for a in node.names)]:
+                    if cand in names and cand != mod:
+                        deps.add(cand)
+            elif isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name in names and a.name != mod}
+        if is_pkg:  # a package's __init__ re-exporting its own submodules is not a cycle
+            deps = {d for d in deps if not d.startswith(mod + ".")}
+        graph[mod] = deps
+    return graph
+
+
+def test_no_import_cycle_even_through_imports_inside_functions():
+    graph = _package_import_graph()
+    assert "judgestats.kernels" in graph and len(graph) > 25
+    state = {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for dep in graph[node]:
+            if state.get(dep) == "open":
+                cycle = [*path[path.index(dep) :], dep]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if dep not in state:
+                visit(dep, [*path, dep])
+        state[node] = "done"
+
+    for mod in sorted(graph):
+        if mod not in state:
+            visit(mod, [mod])
+
+
+def test_moved_result_classes_still_import_from_results_with_a_deprecation():
+    import judgestats.results as results
+
+    with pytest.warns(DeprecationWarning, match="judgestats.results.Correction moved"):
+        cls = results.Correction
+    assert cls is js.Correction
+    with pytest.warns(DeprecationWarning):
+        assert results.Evaluation is js.Evaluation

@@ -33,13 +33,13 @@ from judgestats.multiclass import (
     CategoryCounts,
     ConfusionMatrix,
     DistributionBounds,
+    DistributionCorrection,
     _simplex_ml,
     correct_distribution,
     distribution_bounds,
     distribution_estimate,
     distribution_methods,
 )
-from judgestats.results import DistributionCorrection
 
 Z95 = float(ndtri(0.975))
 LABELS = ("a", "b", "c")

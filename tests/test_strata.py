@@ -29,10 +29,12 @@ from judgestats._validation import (
     StrataMismatchError,
     WeightsError,
 )
-from judgestats.results import HomogeneityTest, StrataDiagnostics, StratifiedCorrection
 from judgestats.simulate import draw
 from judgestats.strata import (
     DEFAULT_MIN_PER_CLASS,
+    HomogeneityTest,
+    StrataDiagnostics,
+    StratifiedCorrection,
     correct_stratified,
     judge_homogeneity,
     pooled_bounds,

@@ -41,7 +41,7 @@ from ._validation import (
     WeakCalibrationWarning,
     WeightsError,
 )
-from .correct import correct
+from .correct import Correction, correct
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import (
     calibration_only,
@@ -51,23 +51,14 @@ from .estimators import (
     naive,
     rogan_gladen,
 )
-from .evaluate import evaluate
+from .evaluate import Evaluation, evaluate
 from .intervals import (
     adjusted_wald_interval,
     interval_methods,
     rogan_gladen_variance,
     wald_interval,
 )
-from .results import (
-    Comparison,
-    ConfidenceInterval,
-    Correction,
-    DistributionCorrection,
-    Evaluation,
-    Ranking,
-    SplitStudy,
-    StratifiedCorrection,
-)
+from .results import ConfidenceInterval
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 __version__ = "0.1.0"
@@ -145,6 +136,8 @@ _LAZY_SUBMODULES = {
     "cli",
     "multiclass",
     "compare",
+    "kernels",
+    "priors",
     "datasets",
     "estimators",
     "experiments",
@@ -159,6 +152,11 @@ _LAZY_SUBMODULES = {
 
 #: Public names defined in submodules that load on first use (keeps the import light).
 _LAZY_ATTRIBUTES = {
+    "Comparison": "compare",
+    "DistributionCorrection": "multiclass",
+    "Ranking": "compare",
+    "SplitStudy": "experiments",
+    "StratifiedCorrection": "strata",
     "CategoryCounts": "multiclass",
     "ConfusionMatrix": "multiclass",
     "correct_distribution": "multiclass",

@@ -76,7 +76,8 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -105,11 +106,16 @@ from .counts import ConfusionCounts, JudgedCounts
 from .estimators import clip_warned, rogan_gladen_counts
 from .intervals import compute_bounds, get_method, interval_methods
 from .kernels import rogan_gladen_raw, z_value
-from .results import Comparison, ConfidenceInterval, Ranking
+from .results import ConfidenceInterval
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "DIFFERENCE_METHODS",
     "RANK_METHODS",
+    "Comparison",
+    "Ranking",
     "difference",
     "difference_bounds_batch",
     "kendall_tau",
@@ -296,7 +302,7 @@ def _bootstrap_thetas(arms, groups, cals, reps: int, gen, pairs=None) -> np.ndar
 def _resolve_priors(priors: Any):
     if priors is None:
         return (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), False
-    from .bayes.priors import Priors
+    from .priors import Priors
 
     check_instance("priors", priors, Priors)
     b = priors.binary()
@@ -1244,3 +1250,160 @@ def difference_bounds_batch(
     if method != "bayes":
         low, high = np.where(ok, low, np.nan), np.where(ok, high, np.nan)
     return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), est
+
+
+# ----------------------------------------------------------------------------- result
+@dataclass(frozen=True, slots=True, eq=False)
+class Comparison:
+    """Difference θ_A − θ_B of two corrected rates, from :func:`judgestats.compare.difference`.
+
+    Attributes
+    ----------
+    estimate : float
+        θ̂_A − θ̂_B of the clipped Rogan–Gladen estimates (the posterior mean for ``"bayes"``).
+    ci : ConfidenceInterval
+        Interval for θ_A − θ_B from ``method`` at ``confidence_level``, truncated to [−1, 1].
+    estimate_a, estimate_b : float
+        The two corrected rates (posterior means for ``"bayes"``).
+    naive : float
+        p̂_A − p̂_B, the uncorrected judged difference.
+    pvalue : float or None
+        Two-sided p-value of H0: θ_A = θ_B (None for ``"bayes"`` and MOVER methods).
+    prob_a_greater : float or None
+        Posterior P(θ_A > θ_B) (``"bayes"`` only).
+    standard_error : float or None
+        Delta-method standard error (at the adjusted values for ``"adjusted-wald"``), the
+        bootstrap or the posterior standard deviation; None for MOVER methods.
+    test_a, test_b, calibration_a, calibration_b
+        The data (``calibration_b is calibration_a`` when the calibration is shared).
+    shared_calibration, paired : bool
+        The design; ``pair_counts`` = (n11, n10, n01, n00) of the paired judge labels or None.
+    method, confidence_level, names
+        How the interval was computed, and the two models' labels.
+    """
+
+    kind: ClassVar[str] = "comparison"
+
+    estimate: float
+    ci: ConfidenceInterval
+    estimate_a: float
+    estimate_b: float
+    naive: float
+    pvalue: float | None
+    prob_a_greater: float | None
+    standard_error: float | None
+    test_a: JudgedCounts
+    test_b: JudgedCounts
+    calibration_a: ConfusionCounts
+    calibration_b: ConfusionCounts
+    shared_calibration: bool
+    paired: bool
+    pair_counts: tuple[int, int, int, int] | None
+    method: str
+    confidence_level: float
+    names: tuple[str, str] = ("A", "B")
+
+    @property
+    def design(self) -> str:
+        """``"shared calibration"`` or ``"independent calibrations"``, plus paired items."""
+        base = "shared calibration" if self.shared_calibration else "independent calibrations"
+        return base + (", paired test items" if self.paired else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dict of the tidy row (JSON-serialisable)."""
+        return comparison_row(self)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One tidy row (pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+    def summary(self) -> str:
+        """Return a short human-readable report."""
+        return comparison_summary(self)
+
+    def __repr__(self) -> str:
+
+        return comparison_repr(self)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Ranking:
+    """Ranking of judged models by corrected rate, from :func:`judgestats.compare.rank`.
+
+    Attributes
+    ----------
+    models : tuple of str
+        Model names in input order; rows of the matrices below follow it.
+    estimate, naive : dict
+        Corrected rate (clipped Rogan–Gladen θ̂, or the posterior mean for ``"bayes"``) and the
+        naive judged rate p̂ of each model.
+    ci : dict of ConfidenceInterval
+        Per-model interval from the joint draws (percentile / equal-tailed credible).
+    order : tuple of str
+        Point ranking by ``estimate``, best first (ties keep input order).
+    rank_probabilities : ndarray, shape (K, K)
+        ``[i, r]`` = P(model i is at rank r + 1); rows and columns each sum to 1.
+    pairwise : ndarray, shape (K, K)
+        ``[i, j]`` = P(θ_i > θ_j) (exact ties count one half; diagonal NaN).
+    expected_kendall_tau : float
+        Mean Kendall τ between a drawn ranking and the point ranking (1: the point ranking is
+        certain).
+    method, confidence_level, reps
+        How the draws were made; ``undefined`` bootstrap replicates were excluded;
+        ``effective_draws`` is the number of usable (for ``"bayes"``: effective
+        importance-sampling) draws.
+    shared_calibration : bool
+        True when one calibration set served every model.
+    """
+
+    kind: ClassVar[str] = "ranking"
+
+    models: tuple
+    estimate: dict
+    naive: dict
+    ci: dict
+    order: tuple
+    rank_probabilities: Any
+    pairwise: Any
+    expected_kendall_tau: float
+    method: str
+    confidence_level: float
+    reps: int
+    undefined: int
+    effective_draws: float
+    shared_calibration: bool
+
+    def prob_greater(self, a: str, b: str) -> float:
+        """P(θ_a > θ_b) for two ranked models."""
+        return float(self.pairwise[ranking_index(self, a), ranking_index(self, b)])
+
+    @property
+    def expected_rank(self) -> dict:
+        """Expected rank (1 = best) of each model."""
+        return ranking_expected_rank(self)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per model in point-ranking order: rank, estimate, ci, naive, P(rank r)."""
+        return ranking_frame(self)
+
+    def pairwise_dataframe(self) -> pd.DataFrame:
+        """P(θ_row > θ_column) as a labelled square frame (point-ranking order)."""
+        return ranking_pairwise_frame(self)
+
+    def plot(self, *, ax: Any = None, show_naive: bool = True):
+        """Leaderboard: corrected rates with intervals, best at the top (returns the Axes)."""
+        return plot_ranking(self, ax=ax, show_naive=show_naive)
+
+    def summary(self) -> str:
+        """Return a short human-readable leaderboard."""
+        return ranking_summary(self)
+
+    def __repr__(self) -> str:
+        top = ", ".join(f"{m}={self.estimate[m]:.3f}" for m in self.order)
+        return (
+            f"Ranking({top}; method={self.method!r}, expected_kendall_tau="
+            f"{self.expected_kendall_tau:.3f})"
+        )
+

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -26,10 +27,21 @@ from .intervals import (
     warn_undefined_replicates,
     weak_calibration,
 )
-from .results import ConfidenceInterval, Correction
-from .shift import label_shift_test
+from .results import ConfidenceInterval
+from .shift import LabelShiftDiagnostic, label_shift_test
 
-__all__ = ["MIN_PER_CLASS", "correct", "interval_for", "weak_calibration", "weak_regime"]
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import xarray as xr
+
+__all__ = [
+    "MIN_PER_CLASS",
+    "Correction",
+    "correct",
+    "interval_for",
+    "weak_calibration",
+    "weak_regime",
+]
 
 _DEPRECATED = {"WEAK_MIN_PER_CLASS": 10, "WEAK_SUM": 1.2}
 
@@ -285,4 +297,231 @@ def correct(
         test=test,
         calibration=calibration,
         label_shift=label_shift_test(test, calibration),
+        estimator=get_method(method).estimator_name(options),
     )
+
+
+# ----------------------------------------------------------------------------- result
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A bias-corrected rate θ̂ with its interval, from :func:`judgestats.correct`.
+
+    Attributes
+    ----------
+    estimate : float
+        The point estimate named by ``estimator``: by default the Rogan–Gladen θ̂ clipped to
+        [0, 1] (paper eq. point-estimator).
+    ci : ConfidenceInterval
+        Interval from ``method`` at ``confidence_level``.
+    estimate_unclipped : float
+        θ̂ before clipping; differs from ``estimate`` exactly when ``clipped`` is True.
+    clipped : bool
+        True when θ̂ fell outside [0, 1] (a ``ClippedEstimateWarning`` was issued).
+    method, confidence_level
+        How ``ci`` was computed.
+    test, calibration : JudgedCounts, ConfusionCounts
+        The data (sufficient statistics).
+    label_shift : LabelShiftDiagnostic
+        Calibration human-positive rate beside θ̂ with a z-test of their difference.
+    estimator : str
+        The point estimate ``estimate`` is: ``"Rogan–Gladen"`` for the Rogan–Gladen-based
+        methods, ``"maximum likelihood"``, ``"marginal posterior mode (flat priors)"``,
+        ``"posterior mean"`` ... (see :data:`judgestats.intervals.METHODS`).
+    """
+
+    kind: ClassVar[str] = "correction"
+
+    estimate: float
+    ci: ConfidenceInterval
+    estimate_unclipped: float
+    clipped: bool
+    method: str
+    confidence_level: float
+    test: JudgedCounts
+    calibration: ConfusionCounts
+    label_shift: LabelShiftDiagnostic
+    estimator: str
+
+    # -- derived fields (the contract's names) -----------------------------------------
+    @property
+    def naive(self) -> float:
+        """p̂ = positive / n, the uncorrected judged rate."""
+        return self.test.p_hat
+
+    @property
+    def sensitivity(self) -> float:
+        """q̂1 = tp / m1."""
+        return self.calibration.sensitivity
+
+    @property
+    def specificity(self) -> float:
+        """q̂0 = tn / m0."""
+        return self.calibration.specificity
+
+    @property
+    def n(self) -> int:
+        """Test-set size."""
+        return self.test.n
+
+    @property
+    def m0(self) -> int:
+        """Calibration items with human label 0."""
+        return self.calibration.m0
+
+    @property
+    def m1(self) -> int:
+        """Calibration items with human label 1."""
+        return self.calibration.m1
+
+    @property
+    def calibration_rate(self) -> float:
+        """Human-positive rate of the calibration set, m1 / m (label-mix diagnostic)."""
+        return self.label_shift.calibration_rate
+
+    # -- recomputation ---------------------------------------------------------------
+    def confidence_interval(
+        self,
+        method: str = "adjusted-wald",
+        confidence_level: float = 0.95,
+        *,
+        rng: Any = None,
+        **options: Any,
+    ) -> ConfidenceInterval:
+        """Recompute the interval for the same data by another method or level.
+
+        Parameters
+        ----------
+        method : str, default "adjusted-wald"
+            Any name in :func:`judgestats.interval_methods`.
+        confidence_level : float, default 0.95
+            Two-sided level, strictly inside (0, 1).
+        rng : None, int, SeedSequence or Generator
+            For resampling methods.
+        **options
+            Method options, e.g. ``n_resamples`` for ``"bootstrap"``.
+        """
+        return interval_for(
+            self.test,
+            self.calibration,
+            method=method,
+            confidence_level=confidence_level,
+            rng=rng,
+            stacklevel=3,
+            **options,
+        )
+
+    # -- presentation ----------------------------------------------------------------
+    def _row(self) -> dict[str, Any]:
+        t, c = self.test, self.calibration
+        return {
+            "estimate": self.estimate,
+            "ci_low": self.ci.low,
+            "ci_high": self.ci.high,
+            "estimator": self.estimator,
+            "method": self.method,
+            "confidence_level": self.confidence_level,
+            "naive": self.naive,
+            "sensitivity": self.sensitivity,
+            "specificity": self.specificity,
+            "n": t.n,
+            "positive": t.positive,
+            "m0": c.m0,
+            "m1": c.m1,
+            "tp": c.tp,
+            "fn": c.fn,
+            "tn": c.tn,
+            "fp": c.fp,
+            "clipped": self.clipped,
+            "estimate_unclipped": self.estimate_unclipped,
+            "calibration_rate": self.label_shift.calibration_rate,
+            "label_shift_z": self.label_shift.z,
+            "label_shift_pvalue": self.label_shift.pvalue,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dict of the tidy row (JSON-serialisable)."""
+        return {k: (v.item() if hasattr(v, "item") else v) for k, v in self._row().items()}
+
+    def report(self, format: str = "markdown", **kwargs: Any) -> str:
+        """Table plus methods sentence (``"markdown"``, ``"latex"`` or ``"html"``).
+
+        See :func:`judgestats.report.report`.
+        """
+        from .report import report
+
+        return report(self, format=format, **kwargs)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One tidy row (pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+    def to_xarray(self) -> xr.Dataset:
+        """Return an xarray Dataset in ArviZ's interval layout.
+
+        Variables ``estimate``, ``naive``, ``sensitivity``, ``specificity`` (scalars) and ``ci``
+        with dim ``ci_bound = ["lower", "upper"]``; attrs ``ci_kind`` (the method) and
+        ``ci_prob`` (the level), plus the counts.
+        """
+        import xarray as xr
+
+        ds = xr.Dataset(
+            {
+                "estimate": self.estimate,
+                "naive": self.naive,
+                "sensitivity": self.sensitivity,
+                "specificity": self.specificity,
+                "ci": ("ci_bound", [self.ci.low, self.ci.high]),
+            },
+            coords={"ci_bound": ["lower", "upper"]},
+        )
+        row = self.to_dict()
+        ds.attrs.update(
+            ci_kind=self.method,
+            ci_prob=self.confidence_level,
+            estimator=self.estimator,
+            clipped=int(self.clipped),
+            **{k: row[k] for k in ("n", "positive", "tp", "fn", "tn", "fp")},
+        )
+        return ds
+
+    def summary(self) -> str:
+        """Return a short human-readable report."""
+        lvl = f"{100 * self.confidence_level:g}%"
+        t, c, s = self.test, self.calibration, self.label_shift
+        lines = [
+            f"Corrected rate ({self.estimator}), {lvl} interval by {self.method}",
+            f"  corrected estimate   {self.estimate:.4f}  [{self.ci.low:.4f}, {self.ci.high:.4f}]",
+            f"  naive judged rate    {self.naive:.4f}  ({t.positive} of {t.n} test items judged 1)",
+            f"  judge sensitivity    {self.sensitivity:.4f}  ({c.tp} of m1 = {c.m1} human-1 items)",
+            f"  judge specificity    {self.specificity:.4f}  ({c.tn} of m0 = {c.m0} human-0 items)",
+            f"  calibration human rate {s.calibration_rate:.4f} (label-shift z = {s.z:.2f})",
+        ]
+        if self.clipped:
+            lines.append(
+                f"  note: the {self.estimator} estimate {self.estimate_unclipped:.4f} was clipped "
+                "to [0, 1]"
+            )
+        if s.shifted:
+            lines.append(
+                "  note: calibration and test true rates differ; RG stays valid, "
+                "estimators assuming equal mixes do not"
+            )
+        if self.ci.n_resamples and self.ci.undefined:
+            lines.append(
+                f"  note: {self.ci.undefined} of {self.ci.n_resamples} bootstrap replicates "
+                "undefined"
+            )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"Correction(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, {self.ci.high:.4f}], "
+            f"method={self.method!r}, estimator={self.estimator!r}, "
+            f"confidence_level={self.confidence_level:g}, "
+            f"naive={self.naive:.4f}, n={self.n}, m0={self.m0}, m1={self.m1}"
+            + (", clipped=True" if self.clipped else "")
+            + ")"
+        )
+

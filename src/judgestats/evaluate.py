@@ -43,7 +43,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -68,16 +68,17 @@ from ._validation import (
     describe_group,
     group_error,
 )
-from .correct import correct
+from .compare import Ranking
+from .correct import Correction, correct
 from .counts import ConfusionCounts, JudgedCounts
 from .intervals import get_method, interval_methods
-from .results import Correction, Evaluation, Ranking, StratifiedCorrection
+from .strata import StratifiedCorrection
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     import xarray as xr
 
-__all__ = ["GroupCounts", "evaluate", "evaluate_counts", "group_counts"]
+__all__ = ["Evaluation", "GroupCounts", "evaluate", "evaluate_counts", "group_counts"]
 
 #: Number of cell codes (module docstring).
 N_CODES = 9
@@ -871,3 +872,134 @@ def evaluation_summary(ev: Evaluation) -> str:
     notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
     return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- result
+@dataclass(frozen=True, slots=True, eq=False)
+class Evaluation:
+    """Corrected rates of every group of a frame, from :func:`judgestats.evaluate`.
+
+    One :class:`Correction` per group (or one :class:`StratifiedCorrection` per group when
+    ``strata`` were given), all computed from grouped counts that the frame's own engine
+    produced. The presentation helpers live in :mod:`judgestats.evaluate` and
+    :mod:`judgestats.report`; this class delegates to them.
+
+    Attributes
+    ----------
+    groups : tuple
+        Group labels in sorted order: the value of the ``by`` column, or a tuple of values
+        when ``by`` names several columns. Every dict below is keyed by them.
+    corrections : dict
+        Group → :class:`Correction` (or :class:`StratifiedCorrection`).
+    by : tuple of str
+        The group column(s).
+    strata : tuple of str or None
+        The stratum column(s) within each group, or None.
+    method, confidence_level
+        How every interval was computed.
+    judge, human, split : str, str, str or None
+        The label columns and the split column (None: a missing human label marks a test
+        row).
+    engine : str
+        The engine that computed the grouped counts (``"polars"``, ``"duckdb"``, ...).
+    warnings : dict
+        Group → tuple of ``(warning class name, message)`` issued while correcting that group
+        (they were also re-issued, naming the group). Reports list them.
+    ranking : Ranking or None
+        Joint ranking of the groups (``evaluate(..., rank=True)``), else None.
+    """
+
+    kind: ClassVar[str] = "evaluation"
+
+    groups: tuple
+    corrections: dict
+    by: tuple
+    strata: tuple | None
+    method: str
+    confidence_level: float
+    judge: str
+    human: str
+    split: str | None
+    engine: str
+    warnings: dict
+    ranking: Ranking | None = None
+
+    # -- access --------------------------------------------------------------------------
+    def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:
+
+        return evaluation_lookup(self, group)
+
+    def __len__(self) -> int:
+        return len(self.groups)
+
+    def __iter__(self):
+        return iter(self.groups)
+
+    @property
+    def dim(self) -> str:
+        """Name of the group dimension: the ``by`` column, or ``"group"`` for several."""
+        return self.by[0] if len(self.by) == 1 else "group"
+
+    @property
+    def estimate(self) -> dict:
+        """Group → corrected estimate."""
+        return {g: self.corrections[g].estimate for g in self.groups}
+
+    def label(self, group: Any) -> str:
+        """Text label of a group (``"a / x"`` for several ``by`` columns)."""
+        return group_label(group)
+
+    # -- recomputation ------------------------------------------------------------------
+    def rank(self, *, method: str = "bootstrap", reps: int = 10_000, rng: Any = None) -> Ranking:
+        """Rank the groups jointly (:func:`judgestats.compare.rank` on their counts).
+
+        Needs unstratified corrections and at least two groups; the level is the
+        evaluation's ``confidence_level``. Models are named by :meth:`label`.
+        """
+        return evaluation_rank(self, method=method, reps=reps, rng=rng)
+
+    # -- presentation --------------------------------------------------------------------
+    def to_dataframe(self) -> pd.DataFrame:
+        """One tidy row per group: the ``by`` columns, then the correction's columns."""
+        return evaluation_frame(self)
+
+    def counts_dataframe(self) -> pd.DataFrame:
+        """Return the counts the corrections used (one row per group, or group × stratum)."""
+        return evaluation_counts_frame(self)
+
+    def to_xarray(self) -> xr.Dataset:
+        """Return an xarray Dataset with dims (``dim``, ``ci_bound``) in ArviZ's layout.
+
+        Variables ``estimate``, ``estimate_unclipped``, ``naive``, ``sensitivity``,
+        ``specificity``, ``n``, ``m0``, ``m1``, ``clipped`` (dim ``dim``) and ``ci`` (dims
+        ``dim``, ``ci_bound = ["lower", "upper"]``); attrs ``ci_kind``, ``ci_prob`` and the
+        columns used.
+        """
+        return evaluation_xarray(self)
+
+    def plot(self, *, ax: Any = None, show_naive: bool = True):
+        """Leaderboard: corrected rates with intervals, best at the top (returns the Axes)."""
+        from .report import plot_leaderboard
+
+        return plot_leaderboard(self, ax=ax, show_naive=show_naive)
+
+    def report(self, format: str = "markdown", **kw: Any) -> str:
+        """Table, methods sentence and notes (HTML: with the figure); see ``report.report``."""
+        from .report import report
+
+        return report(self, format=format, **kw)
+
+    def summary(self) -> str:
+        """Return a short human-readable leaderboard."""
+        return evaluation_summary(self)
+
+    def __repr__(self) -> str:
+        top = ", ".join(
+            f"{self.label(g)}={self.corrections[g].estimate:.3f}" for g in self.groups[:6]
+        )
+        more = f", ... ({len(self.groups)} groups)" if len(self.groups) > 6 else ""
+        return (
+            f"Evaluation({top}{more}; by={list(self.by)!r}, method={self.method!r}, "
+            f"confidence_level={self.confidence_level:g}, engine={self.engine!r})"
+        )
+

@@ -17,7 +17,8 @@ shape (splits, targets), and every interval method is called once on it through 
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -36,9 +37,12 @@ from ._validation import (
 from .counts import ConfusionCounts, JudgedCounts
 from .intervals import compute_bounds, interval_methods
 from .kernels import rogan_gladen_raw, wilson_bounds, z_value
-from .results import SplitStudy
 
-__all__ = ["NAIVE", "split_study"]
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import xarray as xr
+
+__all__ = ["NAIVE", "SplitStudy", "split_study"]
 
 #: Extra method for contrast: the naive p̂ with its Wilson interval (ignores the judge's errors).
 NAIVE = "naive-wilson"
@@ -464,3 +468,96 @@ def study_summary(study: SplitStudy) -> str:
             f"{100 * row.exact_recovery:.0f}%  (undefined splits {row.undefined_splits})"
         )
     return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- result
+@dataclass(frozen=True, slots=True, eq=False)
+class SplitStudy:
+    """Repeated random test/calibration splits of real labelled data, per target model.
+
+    Returned by :func:`judgestats.experiments.split_study`: a frozen record of every split's
+    numbers (so any further summary can be computed) with table methods. The tables are pandas
+    DataFrames and ``to_xarray()`` gives every per-split array; pandas and xarray are imported
+    only by those methods.
+
+    Attributes
+    ----------
+    label : str
+        Free text naming the data.
+    targets, methods : tuple of str
+        Target models (axis ``target``) and interval methods (axis ``method``).
+    calibration_fraction, confidence_level : float
+        Share of each target's rows used for calibration; interval level.
+    splits : int
+        Number of random splits (axis ``split``).
+    rows, calibration_size : ndarray, shape (T,)
+        Rows per target and the calibration size m per target.
+    theta_full : ndarray, shape (T,)
+        Human rate on all rows of the target (the truth in the paper's study).
+    theta_test : ndarray, shape (S, T)
+        Human rate on the test part of each split.
+    naive, corrected : ndarray, shape (S, T)
+        p̂ on the test part, and the clipped Rogan–Gladen θ̂ (NaN where undefined).
+    informative : ndarray of bool, shape (S, T)
+        Both human classes in the calibration part and q̂0 + q̂1 > 1 (θ̂ defined).
+    low, high, point : ndarray, shape (M, S, T)
+        Each method's interval (NaN where undefined) and point estimate (θ̂, or the method's
+        own, such as a posterior mean; p̂ for ``"naive-wilson"``).
+    own_point : tuple of bool
+        Per method: True when ``point`` is the method's own estimate rather than θ̂.
+    counts : ndarray of int, shape (S, T, 6)
+        Test positive, test n, tp, fn, tn, fp of every split.
+    """
+
+    kind: ClassVar[str] = "split-study"
+
+    label: str
+    targets: tuple
+    methods: tuple
+    calibration_fraction: float
+    confidence_level: float
+    splits: int
+    rows: Any
+    calibration_size: Any
+    theta_full: Any
+    theta_test: Any
+    naive: Any
+    corrected: Any
+    informative: Any
+    low: Any
+    high: Any
+    point: Any
+    own_point: tuple
+    counts: Any
+
+    def bias_table(self) -> pd.DataFrame:
+        """Per target: mean bias and RMSE of p̂ and θ̂ against the full-data human rate."""
+        return bias_table(self)
+
+    def coverage_table(self) -> pd.DataFrame:
+        """Per (target, method): coverage (full-data and test-part truth), length, undefined."""
+        return coverage_table(self)
+
+    def ranking_table(self) -> pd.DataFrame:
+        """Ranking recovery (Kendall τ, exact recovery) against the human ranking."""
+        return ranking_table(self)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """Tidy table, one row per (target, method): coverage table joined with the bias table."""
+        return self.coverage_table().merge(self.bias_table(), on="target", how="left")
+
+    def to_xarray(self) -> xr.Dataset:
+        """Every per-split array as an xarray Dataset (dims method, split, target, ci_bound)."""
+        return study_to_xarray(self)
+
+    def summary(self) -> str:
+        """Return a short text report: bias, coverage per method, ranking recovery."""
+        return study_summary(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"SplitStudy({self.label or 'data'}: targets={len(self.targets)}, "
+            f"splits={self.splits}, calibration_fraction={self.calibration_fraction:g}, "
+            f"methods={list(self.methods)})"
+        )
+

@@ -41,7 +41,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -71,7 +71,11 @@ from ._validation import (
     check_same_length,
 )
 from .kernels import g_statistic, percentile_nan_last, z_value
-from .results import ConfidenceInterval, DistributionCorrection
+from .results import ConfidenceInterval
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import xarray as xr
 
 __all__ = [
     "MAX_CONDITION",
@@ -79,6 +83,8 @@ __all__ = [
     "CategoryCounts",
     "ConfusionMatrix",
     "DistributionBounds",
+    "DistributionCorrection",
+    "as_confusion_matrix",
     "correct_distribution",
     "distribution_bounds",
     "distribution_estimate",
@@ -814,6 +820,27 @@ def _check_separation(calibration: ConfusionMatrix, level: Any) -> None:
         )
 
 
+def as_confusion_matrix(
+    calibration: Any, name: str = "calibration", k: int | None = None, labels: Any = None
+) -> tuple[np.ndarray, tuple | None]:
+    """Calibration count matrix (rows = judge, columns = human) and its own labels (or None).
+
+    ``labels`` only names the categories in error messages about plain arrays.
+    """
+    own = None
+    values = calibration
+    if isinstance(calibration, ConfusionMatrix):
+        values = calibration.counts
+        size = int(np.shape(values)[0]) if np.ndim(values) == 2 else 0
+        own = check_category_labels(f"{name} labels", calibration.labels, size)
+    if k is None:
+        k = int(np.shape(values)[0]) if np.ndim(values) == 2 else -1
+    shown = own if own is not None else labels
+    if shown is not None and len(shown) != k:
+        shown = None
+    return check_confusion_counts(name, values, k, shown), own
+
+
 def _check_pair(test: Any, calibration: Any, max_condition: Any) -> float:
     check_instance("test", test, CategoryCounts)
     check_instance("calibration", calibration, ConfusionMatrix)
@@ -1017,3 +1044,249 @@ def correct_distribution(
         max_condition=max_condition,
         covariance=cov,
     )
+
+
+# ----------------------------------------------------------------------------- result
+@dataclass(frozen=True, slots=True, eq=False)
+class DistributionCorrection:
+    """A corrected k-category distribution with per-category intervals.
+
+    Returned by :func:`judgestats.multiclass.correct_distribution` (paper appendix "Extension
+    to Evaluations with More Than Two Categories": θ̂ = Ĉ⁻¹p̂).
+
+    Attributes
+    ----------
+    labels : tuple
+        The k categories, in order; every dict below is keyed by them in this order.
+    estimate : dict
+        Corrected probability of each category. On the simplex: Ĉ⁻¹p̂ when that is a
+        distribution, else its constrained maximum-likelihood fit (``projected`` is True).
+    ci : dict of ConfidenceInterval
+        Per-category (marginal) interval from ``method`` at ``confidence_level``, truncated
+        to [0, 1]; ``low, high = res.ci[label]`` unpacks one.
+    estimate_unconstrained : dict
+        Ĉ⁻¹p̂ itself (sums to one; may have negative entries).
+    projected : bool
+        True when Ĉ⁻¹p̂ left the simplex (a ``ProjectedEstimateWarning`` was issued).
+    method, confidence_level
+        How ``ci`` was computed.
+    test : CategoryCounts
+        Judged test counts per category.
+    calibration : ConfusionMatrix
+        Judge-by-human calibration counts (rows = judge label, columns = human label).
+    condition_number : float
+        2-norm condition number of Ĉ; ``max_condition`` is the threshold it passed.
+    covariance : ndarray or None
+        k × k covariance of the estimate used by the method (for ``"delta"``, the
+        delta-method covariance at the adjusted values; for ``"bootstrap"``, that of the
+        replicates); lets one build intervals for contrasts such as win − lose.
+    """
+
+    kind: ClassVar[str] = "distribution"
+
+    labels: tuple
+    estimate: dict
+    ci: dict
+    estimate_unconstrained: dict
+    projected: bool
+    method: str
+    confidence_level: float
+    test: Any
+    calibration: Any
+    condition_number: float
+    max_condition: float
+    covariance: Any = None
+
+    # -- derived fields ------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        """Number of categories."""
+        return len(self.labels)
+
+    @property
+    def naive(self) -> dict:
+        """p̂: the judged category distribution, uncorrected."""
+        return dict(zip(self.labels, self.test.p_hat.tolist(), strict=True))
+
+    @property
+    def confusion_matrix(self) -> Any:
+        """Ĉ[a, b] = P̂(judge = a | human = b), k × k ndarray (rows = judge, columns = human)."""
+        return self.calibration.matrix
+
+    @property
+    def judge_recall(self) -> dict:
+        """Ĉ[b, b]: how often the judge gives true category b its own label."""
+        return dict(zip(self.labels, self.calibration.matrix.diagonal().tolist(), strict=True))
+
+    @property
+    def human_counts(self) -> dict:
+        """Calibration items per true (human) category, m_b."""
+        return dict(zip(self.labels, self.calibration.human_counts.tolist(), strict=True))
+
+    @property
+    def n(self) -> int:
+        """Test-set size."""
+        return self.test.n
+
+    @property
+    def m(self) -> int:
+        """Calibration-set size."""
+        return self.calibration.m
+
+    # -- recomputation -------------------------------------------------------------------
+    def confidence_interval(
+        self,
+        method: str = "delta",
+        confidence_level: float = 0.95,
+        *,
+        rng: Any = None,
+        **options: Any,
+    ) -> dict:
+        """Recompute the per-category intervals by another method or level.
+
+        Returns a dict label → :class:`ConfidenceInterval`; ``max_condition`` is the one the
+        result was computed with. Options as in ``correct_distribution`` (``adjust``,
+        ``n_resamples``).
+        """
+        return interval_set_for(
+            self.test,
+            self.calibration,
+            method=method,
+            confidence_level=confidence_level,
+            rng=rng,
+            max_condition=self.max_condition,
+            stacklevel=3,
+            **options,
+        )
+
+    # -- presentation --------------------------------------------------------------------
+    def _rows(self) -> list[dict[str, Any]]:
+        naive, recall, m_b = self.naive, self.judge_recall, self.human_counts
+        judged = dict(zip(self.labels, self.test.counts.tolist(), strict=True))
+        return [
+            {
+                "category": lab,
+                "estimate": self.estimate[lab],
+                "ci_low": self.ci[lab].low,
+                "ci_high": self.ci[lab].high,
+                "naive": naive[lab],
+                "estimate_unconstrained": self.estimate_unconstrained[lab],
+                "judge_recall": recall[lab],
+                "test_judged": judged[lab],
+                "calibration_human": m_b[lab],
+                "method": self.method,
+                "confidence_level": self.confidence_level,
+                "n": self.n,
+                "m": self.m,
+                "projected": self.projected,
+                "condition_number": self.condition_number,
+            }
+            for lab in self.labels
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dict (JSON-serialisable): the per-category rows and the matrix."""
+        return {
+            "labels": list(self.labels),
+            "rows": self._rows(),
+            "confusion_counts": self.calibration.counts.tolist(),
+            "method": self.method,
+            "confidence_level": self.confidence_level,
+            "projected": self.projected,
+            "condition_number": self.condition_number,
+        }
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One tidy row per category (pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._rows())
+
+    def to_xarray(self) -> xr.Dataset:
+        """Return an xarray Dataset in ArviZ's interval layout.
+
+        Variables ``estimate``, ``estimate_unconstrained``, ``naive``, ``judge_recall`` (dim
+        ``category``), ``ci`` (dims ``category``, ``ci_bound = ["lower", "upper"]``) and
+        ``confusion_matrix`` (dims ``judge_label``, ``human_label``); attrs ``ci_kind`` (the
+        method), ``ci_prob`` (the level), ``projected``, ``condition_number``, ``n``, ``m``.
+        """
+        import xarray as xr
+
+        labs = list(self.labels)
+        ds = xr.Dataset(
+            {
+                "estimate": ("category", [self.estimate[v] for v in labs]),
+                "estimate_unconstrained": (
+                    "category",
+                    [self.estimate_unconstrained[v] for v in labs],
+                ),
+                "naive": ("category", list(self.naive.values())),
+                "judge_recall": ("category", list(self.judge_recall.values())),
+                "ci": (
+                    ("category", "ci_bound"),
+                    [[self.ci[v].low, self.ci[v].high] for v in labs],
+                ),
+                "confusion_matrix": (("judge_label", "human_label"), self.confusion_matrix),
+            },
+            coords={
+                "category": labs,
+                "ci_bound": ["lower", "upper"],
+                "judge_label": labs,
+                "human_label": labs,
+            },
+        )
+        ds.attrs.update(
+            ci_kind=self.method,
+            ci_prob=self.confidence_level,
+            projected=int(self.projected),
+            condition_number=self.condition_number,
+            n=self.n,
+            m=self.m,
+        )
+        return ds
+
+    def summary(self) -> str:
+        """Return a short human-readable report (one line per category)."""
+        lvl = f"{100 * self.confidence_level:g}%"
+        width = max(8, *(len(str(v)) for v in self.labels))
+        naive, recall, m_b = self.naive, self.judge_recall, self.human_counts
+        lines = [
+            f"Corrected distribution over k = {self.k} categories (Ĉ⁻¹p̂), {lvl} intervals "
+            f"by {self.method}",
+            f"  {'category':<{width}}  corrected  [ lower,  upper]   naive  judge recall (m_b)",
+        ]
+        for v in self.labels:
+            ci = self.ci[v]
+            lines.append(
+                f"  {v!s:<{width}}  {self.estimate[v]:9.4f}  [{ci.low:.4f}, {ci.high:.4f}]"
+                f"  {naive[v]:.4f}  {recall[v]:.3f} ({m_b[v]})"
+            )
+        lines.append(
+            f"  test items n = {self.n}; calibration items m = {self.m}; condition number of "
+            f"Ĉ = {self.condition_number:.3g}"
+        )
+        if self.projected:
+            raw = ", ".join(f"{v!s} {self.estimate_unconstrained[v]:.4f}" for v in self.labels)
+            lines.append(
+                f"  note: Ĉ⁻¹p̂ = ({raw}) lies outside the simplex; the estimate is its "
+                "constrained maximum-likelihood fit"
+            )
+        first = self.ci[self.labels[0]]
+        if first.n_resamples and first.undefined:
+            lines.append(
+                f"  note: {first.undefined} of {first.n_resamples} bootstrap replicates undefined"
+            )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        est = ", ".join(
+            f"{v!r}: {self.estimate[v]:.4f} [{self.ci[v].low:.4f}, {self.ci[v].high:.4f}]"
+            for v in self.labels
+        )
+        return (
+            f"DistributionCorrection({{{est}}}, method={self.method!r}, "
+            f"confidence_level={self.confidence_level:g}, n={self.n}, m={self.m}"
+            + (", projected=True" if self.projected else "")
+            + ")"
+        )
+

@@ -600,7 +600,7 @@ class ThetaPosterior:
 
 
 def _resolve_priors(priors: Any) -> Any:
-    from .bayes.priors import Priors  # numpy-only module; no PyMC
+    from .priors import Priors
 
     if priors is None:
         priors = Priors()

@@ -32,11 +32,10 @@ from typing import Any
 from ._validation import (
     ArgumentTypeError,
     check_choice,
-    check_instance,
     check_positive_int,
 )
 from .intervals import MIN_PER_CLASS
-from .results import Correction, Evaluation, Ranking, StratifiedCorrection
+from .results import group_label
 
 __all__ = [
     "CITATION",
@@ -105,6 +104,32 @@ class _Content:
     rows: list[_Row]
     notes: list[str] = field(default_factory=list)
     ranked: bool = False
+    estimator: str = "Rogan–Gladen"
+
+
+#: the result kinds a report renders (each result class sets ``kind``)
+_KINDS = ("correction", "stratified", "evaluation")
+
+
+def _kind(result: Any) -> str:
+    """``result.kind`` for the results a report renders; a clear error for anything else."""
+    kind = getattr(type(result), "kind", None)
+    if kind not in _KINDS:
+        raise ArgumentTypeError(
+            "result must be a Correction, StratifiedCorrection or Evaluation (or a Bayesian "
+            f"result of the same shape), got {type(result).__name__}"
+        )
+    return kind
+
+
+def _estimator_of(result: Any) -> str:
+    """Name the point estimate shown in the result's 'corrected' column (its method's)."""
+    if _kind(result) == "evaluation":
+        found = {_estimator_of(result.corrections[g]) for g in result.groups}
+        return " / ".join(sorted(found))
+    if _kind(result) == "stratified":
+        return "Rogan–Gladen"  # per stratum, pooled by the mix
+    return result.estimator
 
 
 def _fixed(x: float, d: int) -> str:
@@ -132,7 +157,7 @@ def _interval_name(method: str, n_resamples: int | None, *, plural: bool) -> str
     return f"{name} {noun}{extra}"
 
 
-def _row_of_correction(label: str, c: Correction) -> _Row:
+def _row_of_correction(label: str, c: Any) -> _Row:
     return _Row(
         label,
         int(c.n),
@@ -147,12 +172,12 @@ def _row_of_correction(label: str, c: Correction) -> _Row:
     )
 
 
-def _pooled_counts(s: StratifiedCorrection) -> dict[str, int]:
+def _pooled_counts(s: Any) -> dict[str, int]:
     cs = [s.corrections[k].calibration for k in s.strata]
     return {f: int(sum(getattr(c, f) for c in cs)) for f in ("tp", "fn", "tn", "fp")}
 
 
-def _row_of_stratified(label: str, s: StratifiedCorrection) -> _Row:
+def _row_of_stratified(label: str, s: Any) -> _Row:
     t = _pooled_counts(s)
     return _Row(
         label,
@@ -169,14 +194,14 @@ def _row_of_stratified(label: str, s: StratifiedCorrection) -> _Row:
     )
 
 
-def _row(label: str, r: Correction | StratifiedCorrection) -> _Row:
-    if isinstance(r, StratifiedCorrection):
+def _row(label: str, r: Any) -> _Row:
+    if _kind(r) == "stratified":
         return _row_of_stratified(label, r)
     return _row_of_correction(label, r)
 
 
 # ---------------------------------------------------------------------------- sentences
-def _correction_sentence(c: Correction, metric: str, label: str | None) -> str:
+def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
     lvl = f"{100 * c.confidence_level:g}%"
     subject = _capital(metric) + (f" of {label}" if label else "")
     return (
@@ -189,7 +214,7 @@ def _correction_sentence(c: Correction, metric: str, label: str | None) -> str:
 
 
 def _stratified_sentence(
-    s: StratifiedCorrection, metric: str, label: str | None, strata_name: str | None
+    s: Any, metric: str, label: str | None, strata_name: str | None
 ) -> str:
     lvl = f"{100 * s.confidence_level:g}%"
     subject = _capital(metric) + (f" of {label}" if label else "")
@@ -209,8 +234,7 @@ def _stratified_sentence(
     )
 
 
-def _evaluation_sentence(ev: Evaluation, metric: str, ranking: Ranking | None) -> str:
-    from .evaluate import group_label
+def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
 
     if len(ev) == 1:
         g = ev.groups[0]
@@ -252,17 +276,17 @@ def _evaluation_sentence(ev: Evaluation, metric: str, ranking: Ranking | None) -
 
 
 def _single_sentence(r, metric, label, strata_name) -> str:
-    if isinstance(r, StratifiedCorrection):
+    if _kind(r) == "stratified":
         return _stratified_sentence(r, metric, label, strata_name)
     return _correction_sentence(r, metric, label)
 
 
-def _strata_name(ev: Evaluation) -> str | None:
+def _strata_name(ev: Any) -> str | None:
     return ", ".join(ev.strata) if ev.strata else None
 
 
 def methods_sentence(
-    result: Correction | StratifiedCorrection | Evaluation,
+    result: Any,
     *,
     metric: str = "accuracy",
     label: str | None = None,
@@ -285,15 +309,15 @@ def methods_sentence(
     strata_name : str, optional
         Name of the stratum covariate of a :class:`StratifiedCorrection`.
     """
-    check_instance("result", result, (Correction, StratifiedCorrection, Evaluation))
+    _kind(result)
     _check_text("metric", metric)
-    if isinstance(result, Evaluation):
+    if _kind(result) == "evaluation":
         return _evaluation_sentence(result, metric, result.ranking)
     return _single_sentence(result, metric, label, strata_name)
 
 
 # ---------------------------------------------------------------------------- notes
-def _correction_notes(c: Correction, who: str) -> list[str]:
+def _correction_notes(c: Any, who: str) -> list[str]:
     notes = []
     if c.clipped:
         notes.append(
@@ -331,7 +355,7 @@ def _correction_notes(c: Correction, who: str) -> list[str]:
     return notes
 
 
-def _stratified_notes(s: StratifiedCorrection, who: str) -> list[str]:
+def _stratified_notes(s: Any, who: str) -> list[str]:
     notes = []
     if s.clipped:
         notes.append(
@@ -372,13 +396,13 @@ def _stratified_notes(s: StratifiedCorrection, who: str) -> list[str]:
     return notes
 
 
-def _notes_of(r: Correction | StratifiedCorrection, who: str) -> list[str]:
-    if isinstance(r, StratifiedCorrection):
+def _notes_of(r: Any, who: str) -> list[str]:
+    if _kind(r) == "stratified":
         return _stratified_notes(r, who)
     return _correction_notes(r, who)
 
 
-def report_notes(result: Correction | StratifiedCorrection | Evaluation) -> list[str]:
+def report_notes(result: Any) -> list[str]:
     """List the warnings in force for a result, one sentence each (empty if there are none).
 
     Clipping, weak calibration (see :data:`WEAK_CLASS_SIZE`, :data:`WEAK_YOUDEN`), a
@@ -386,10 +410,9 @@ def report_notes(result: Correction | StratifiedCorrection | Evaluation) -> list
     strata, undefined bootstrap resamples, and for an :class:`Evaluation` every other
     warning issued while correcting a group. Each note of a group starts with its label.
     """
-    check_instance("result", result, (Correction, StratifiedCorrection, Evaluation))
-    if not isinstance(result, Evaluation):
+    _kind(result)
+    if not _kind(result) == "evaluation":
         return _notes_of(result, "")
-    from .evaluate import group_label
 
     notes = []
     for g in result.groups:
@@ -410,8 +433,7 @@ def _check_text(name: str, value: Any) -> str:
 
 def _content(result, *, metric, title, label, strata_name, sort) -> _Content:
     ranking = None
-    if isinstance(result, Evaluation):
-        from .evaluate import group_label
+    if _kind(result) == "evaluation":
 
         ranking = result.ranking
         rows = [_row(group_label(g), result.corrections[g]) for g in result.groups]
@@ -425,7 +447,7 @@ def _content(result, *, metric, title, label, strata_name, sort) -> _Content:
         by = ", ".join(result.by)
         default_title = f"Corrected {metric} by {by}"
         level = result.confidence_level
-    elif isinstance(result, StratifiedCorrection):
+    elif _kind(result) == "stratified":
         rows = [_row_of_correction(str(s), result.corrections[s]) for s in result.strata]
         rows.append(_row_of_stratified("pooled", result))
         rows[-1].total = True
@@ -445,6 +467,7 @@ def _content(result, *, metric, title, label, strata_name, sort) -> _Content:
         rows=rows,
         notes=report_notes(result),
         ranked=ranking is not None,
+        estimator=_estimator_of(result),
     )
 
 
@@ -516,7 +539,7 @@ def _markdown(c: _Content, d: int) -> str:
     lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in cells]
     lines += [
         "",
-        "Columns: n test items; naive = judged rate; corrected = Rogan–Gladen "
+        f"Columns: n test items; naive = judged rate; corrected = {c.estimator} "
         "estimate; sensitivity and specificity of the judge on m1 human-positive and m0 "
         "human-negative calibration items.",
     ]
@@ -608,13 +631,13 @@ footer { color: #777; font-size: 0.85em; margin-top: 2em; }
 """
 
 
-def _figure_png(result: Any, *, ranking: Ranking | None) -> bytes:
+def _figure_png(result: Any, *, ranking: Any) -> bytes:
     from matplotlib.figure import Figure  # lazy; no pyplot state, no GUI backend
 
     k = (
         len(result)
-        if isinstance(result, Evaluation)
-        else (result.k + 1 if isinstance(result, StratifiedCorrection) else 1)
+        if _kind(result) == "evaluation"
+        else (result.k + 1 if _kind(result) == "stratified" else 1)
     )
     fig = Figure(figsize=(7.0, 1.4 + 0.4 * k), layout="constrained")
     ax = fig.subplots()
@@ -631,7 +654,7 @@ def _html(c: _Content, d: int, png: bytes | None) -> str:
     tips = {
         "n": "judged test items",
         "naive": "the judge's uncorrected rate",
-        "corrected": "Rogan–Gladen corrected rate",
+        "corrected": f"corrected rate ({c.estimator} estimate)",
         "sensitivity": "P(judge = 1 | human = 1) on the calibration set",
         "specificity": "P(judge = 0 | human = 0) on the calibration set",
         "m0": "human-negative calibration items",
@@ -687,7 +710,7 @@ def _html(c: _Content, d: int, png: bytes | None) -> str:
 
 
 def report(
-    result: Correction | StratifiedCorrection | Evaluation,
+    result: Any,
     format: str = "markdown",
     *,
     metric: str = "accuracy",
@@ -727,7 +750,7 @@ def report(
     str
         The document (Markdown, a LaTeX fragment, or a standalone HTML page).
     """
-    check_instance("result", result, (Correction, StratifiedCorrection, Evaluation))
+    _kind(result)
     check_choice("format", format, FORMATS)
     _check_text("metric", metric)
     if title is not None:
@@ -742,18 +765,18 @@ def report(
         return _markdown(content, digits)
     if format == "latex":
         return _latex(content, digits)
-    ranking = result.ranking if isinstance(result, Evaluation) else None
+    ranking = result.ranking if _kind(result) == "evaluation" else None
     png = _figure_png(result, ranking=ranking) if figure else None
     return _html(content, digits, png)
 
 
 # ============================================================================ figure
 def plot_leaderboard(
-    result: Correction | StratifiedCorrection | Evaluation,
+    result: Any,
     *,
     ax: Any = None,
     show_naive: bool = True,
-    ranking: Ranking | None = None,
+    ranking: Any = None,
 ):
     """Leaderboard figure: corrected rates with their intervals, best at the top.
 
@@ -765,15 +788,15 @@ def plot_leaderboard(
     """
     import numpy as np
 
-    check_instance("result", result, (Correction, StratifiedCorrection, Evaluation))
+    _kind(result)
     if ax is None:
         import matplotlib.pyplot as plt
 
-        k = len(result) if isinstance(result, Evaluation) else 2
+        k = len(result) if _kind(result) == "evaluation" else 2
         _, ax = plt.subplots(figsize=(7.0, 1.4 + 0.4 * k), layout="constrained")
     content = _content(result, metric="rate", title=None, label=None, strata_name=None, sort=True)
     rows = content.rows
-    if ranking is None and isinstance(result, Evaluation):
+    if ranking is None and _kind(result) == "evaluation":
         ranking = result.ranking
     if ranking is not None:
         for r in rows:

@@ -68,7 +68,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -92,16 +93,15 @@ from ._validation import (
     check_strata_mapping,
     check_weights,
 )
+from .correct import Correction
 from .counts import ConfusionCounts, JudgedCounts
 from .intervals import compute_bounds, warn_undefined_replicates
 from .kernels import percentile_nan_last, rogan_gladen_raw, z_value
-from .results import (
-    ConfidenceInterval,
-    Correction,
-    HomogeneityTest,
-    StrataDiagnostics,
-    StratifiedCorrection,
-)
+from .results import ConfidenceInterval, stratum_coord
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import xarray as xr
 from .shift import label_shift_test
 
 __all__ = [
@@ -388,6 +388,7 @@ def _corrections(
             confidence_level=level,
             test=tests[s],
             calibration=cals[s],
+            estimator="Rogan–Gladen",
             label_shift=label_shift_test(tests[s], cals[s]),
         )
     return result
@@ -865,3 +866,401 @@ def stratified_counts(
         if m0[i] + m1[i]
     }
     return tests, cals
+
+
+# ----------------------------------------------------------------------------- result
+@dataclass(frozen=True, slots=True)
+class HomogeneityTest:
+    """Likelihood-ratio (G) test that one of the judge's error rates is equal in every stratum.
+
+    For human class y (0: specificity q0, 1: sensitivity q1) the calibration items of that
+    class form an S × 2 table (stratum × judge right/wrong). With O the observed and E the
+    expected counts under one common rate, G = 2 Σ O log(O / E) is referred to χ² with S − 1
+    degrees of freedom. ``rate="both"`` adds the two classes' statistics (2(S − 1) df; the
+    classes hold disjoint items, so the two statistics are independent). The χ² reference is
+    asymptotic: with few calibration items per stratum the p-value is rough.
+
+    Attributes
+    ----------
+    rate : {"specificity", "sensitivity", "both"}
+        Which rate is tested.
+    statistic : float
+        G (0 when every stratum has the same observed rate).
+    df : int
+        Degrees of freedom (0 with a single stratum, where ``pvalue`` is NaN).
+    pvalue : float
+        P(χ²_df >= G).
+    """
+
+    rate: str
+    statistic: float
+    df: int
+    pvalue: float
+
+    def __repr__(self) -> str:
+        return (
+            f"HomogeneityTest(rate={self.rate!r}, G={self.statistic:.4g}, df={self.df}, "
+            f"pvalue={self.pvalue:.4g})"
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StrataDiagnostics:
+    """Does stratifying matter? Per-stratum judge behaviour, tests and the unstratified answer.
+
+    Attributes
+    ----------
+    specificity_ci, sensitivity_ci : dict of ConfidenceInterval
+        Per stratum, Wilson score interval for q0 = P(judge 0 | human 0) and
+        q1 = P(judge 1 | human 1) at the result's confidence level.
+    specificity_test, sensitivity_test, joint_test : HomogeneityTest
+        Likelihood-ratio tests of equal q0, equal q1, and both, across strata.
+    unstratified : Correction or None
+        One Rogan–Gladen correction with all strata pooled (one confusion matrix); None when
+        the pooled judge is no better than chance. It is biased when the judge's error rates
+        differ across strata *and* the calibration set's stratum mix within a human class
+        differs from the test set's.
+    test_mix, calibration_mix : dict
+        Share of test items (n_s / n) and of calibration items (m_s / m) per stratum.
+    """
+
+    specificity_ci: dict
+    sensitivity_ci: dict
+    specificity_test: HomogeneityTest
+    sensitivity_test: HomogeneityTest
+    joint_test: HomogeneityTest
+    unstratified: Correction | None
+    test_mix: dict
+    calibration_mix: dict
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StratifiedCorrection:
+    """A corrected rate pooled over strata of a covariate ξ, with per-stratum corrections.
+
+    Returned by :func:`judgestats.strata.correct_stratified` (the paper's "Limitations and
+    Future Work", item 2: one confusion matrix per stratum, bias adjustment within each, then
+    aggregation by the test mix). The pooled rate is θ̂ = Σ_s w_s θ̂_s with the unclipped
+    per-stratum Rogan–Gladen estimates θ̂_s, clipped to [0, 1] at the end. A Bayesian fit can
+    return the same shape (per-stratum results with the ``Correction`` fields, pooled
+    estimate, interval and weights; ``diagnostics`` may then be None).
+
+    Attributes
+    ----------
+    strata : tuple
+        Stratum labels in order (after merging); every dict below is keyed by them.
+    corrections : dict of Correction
+        Per-stratum correction (estimate clipped to [0, 1], interval by ``method``).
+    estimate : float
+        Pooled θ̂ in [0, 1].
+    ci : ConfidenceInterval
+        Interval for the pooled θ by ``method`` at ``confidence_level``.
+    estimate_unclipped : float
+        Σ_s w_s θ̂_s before the final clip; differs from ``estimate`` exactly when
+        ``clipped`` is True.
+    clipped : bool
+        True when the pooled value fell outside [0, 1].
+    weights : dict
+        w_s (summing to 1).
+    weights_source : {"test", "given"}
+        ``"test"``: w_s = n_s / n, the test set's own stratum mix (a random quantity; its
+        sampling variance is in the interval); ``"given"``: fixed weights such as a target
+        population's mix.
+    method, confidence_level
+        How ``ci`` (and each stratum's interval) was computed.
+    merged : dict
+        Original stratum → the stratum it was merged into (empty if none).
+    diagnostics : StrataDiagnostics or None
+        Per-stratum q̂0, q̂1 intervals, tests of equal judge behaviour and the unstratified
+        estimate.
+    min_per_class : int or None
+        Minimum calibration items per human class that every stratum had to reach.
+    """
+
+    kind: ClassVar[str] = "stratified"
+
+    strata: tuple
+    corrections: dict
+    estimate: float
+    ci: ConfidenceInterval
+    estimate_unclipped: float
+    clipped: bool
+    weights: dict
+    weights_source: str
+    method: str
+    confidence_level: float
+    merged: dict
+    diagnostics: StrataDiagnostics | None = None
+    min_per_class: int | None = None
+
+    # -- derived fields ------------------------------------------------------------------
+    def __getitem__(self, stratum: Any) -> Correction:
+        return self.corrections[stratum]
+
+    @property
+    def k(self) -> int:
+        """Number of strata."""
+        return len(self.strata)
+
+    @property
+    def naive(self) -> float:
+        """Σ_s w_s p̂_s, the uncorrected judged rate under the same weights."""
+        return float(sum(self.weights[s] * self.corrections[s].naive for s in self.strata))
+
+    @property
+    def n(self) -> int:
+        """Test items over all strata."""
+        return int(sum(self.corrections[s].n for s in self.strata))
+
+    @property
+    def m0(self) -> int:
+        """Calibration items with human label 0, over all strata."""
+        return int(sum(self.corrections[s].m0 for s in self.strata))
+
+    @property
+    def m1(self) -> int:
+        """Calibration items with human label 1, over all strata."""
+        return int(sum(self.corrections[s].m1 for s in self.strata))
+
+    @property
+    def unstratified(self) -> Correction | None:
+        """The single-confusion-matrix correction of the pooled counts (from diagnostics)."""
+        return None if self.diagnostics is None else self.diagnostics.unstratified
+
+    @property
+    def difference(self) -> float | None:
+        """Stratified minus unstratified estimate (None without diagnostics)."""
+        u = self.unstratified
+        return None if u is None else self.estimate - u.estimate
+
+    # -- recomputation -------------------------------------------------------------------
+    def confidence_interval(
+        self,
+        method: str = "adjusted-wald",
+        confidence_level: float = 0.95,
+        *,
+        rng: Any = None,
+        **options: Any,
+    ) -> ConfidenceInterval:
+        """Recompute the pooled interval for the same data and weights by another method.
+
+        Parameters
+        ----------
+        method : {"adjusted-wald", "wald", "bootstrap"}
+            See :func:`judgestats.strata.correct_stratified`.
+        confidence_level : float, default 0.95
+            Two-sided level, strictly inside (0, 1).
+        rng : None, int, SeedSequence or Generator
+            For ``"bootstrap"``.
+        **options
+            ``n_resamples`` for ``"bootstrap"``.
+        """
+        return pooled_interval_for(
+            self, method=method, confidence_level=confidence_level, rng=rng, **options
+        )
+
+    # -- presentation --------------------------------------------------------------------
+    def _rows(self) -> list[dict[str, Any]]:
+        d = self.diagnostics
+        rows = []
+        for s in self.strata:
+            c = self.corrections[s]
+            row = {"stratum": s, "kind": "stratum", "weight": self.weights[s]}
+            row.update(c.to_dict())
+            if d is not None:
+                row["specificity_low"], row["specificity_high"] = d.specificity_ci[s]
+                row["sensitivity_low"], row["sensitivity_high"] = d.sensitivity_ci[s]
+                row["test_share"] = d.test_mix[s]
+                row["calibration_share"] = d.calibration_mix[s]
+            rows.append(row)
+        pooled = {
+            "stratum": "pooled",
+            "kind": "pooled",
+            "weight": 1.0,
+            "estimate": self.estimate,
+            "ci_low": self.ci.low,
+            "ci_high": self.ci.high,
+            "method": self.method,
+            "confidence_level": self.confidence_level,
+            "naive": self.naive,
+            "n": self.n,
+            "positive": int(sum(self.corrections[s].test.positive for s in self.strata)),
+            "m0": self.m0,
+            "m1": self.m1,
+            **{
+                f: int(sum(getattr(self.corrections[s].calibration, f) for s in self.strata))
+                for f in ("tp", "fn", "tn", "fp")
+            },
+            "clipped": self.clipped,
+            "estimate_unclipped": self.estimate_unclipped,
+        }
+        if d is not None:
+            u = d.unstratified
+            nan = float("nan")
+            pooled.update(
+                unstratified_estimate=nan if u is None else u.estimate,
+                unstratified_ci_low=nan if u is None else u.ci.low,
+                unstratified_ci_high=nan if u is None else u.ci.high,
+                specificity_pvalue=d.specificity_test.pvalue,
+                sensitivity_pvalue=d.sensitivity_test.pvalue,
+                homogeneity_pvalue=d.joint_test.pvalue,
+            )
+        rows.append(pooled)
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dict (JSON-serialisable when the stratum labels are)."""
+
+        def plain(v: Any) -> Any:
+            return v.item() if hasattr(v, "item") else v
+
+        return {
+            "strata": list(self.strata),
+            "rows": [{k: plain(v) for k, v in r.items()} for r in self._rows()],
+            "weights_source": self.weights_source,
+            "method": self.method,
+            "confidence_level": self.confidence_level,
+            "merged": dict(self.merged),
+            "min_per_class": self.min_per_class,
+        }
+
+    def report(self, format: str = "markdown", **kwargs: Any) -> str:
+        """Table plus methods sentence (see :func:`judgestats.report.report`)."""
+        from .report import report
+
+        return report(self, format=format, **kwargs)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One tidy row per stratum plus a ``"pooled"`` row (``kind`` tells them apart).
+
+        Stratum rows carry the per-stratum :class:`Correction` columns, the weight and (with
+        diagnostics) the q̂0/q̂1 intervals and mixes; the pooled row carries the pooled
+        estimate and interval, the unstratified estimate and the homogeneity p-values.
+        Columns a row does not have are NaN.
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["rows"])
+
+    def to_xarray(self) -> xr.Dataset:
+        """Return an xarray Dataset in ArviZ's interval layout.
+
+        Per-stratum variables (dim ``stratum``): ``estimate``, ``estimate_unclipped``,
+        ``weight``, ``naive``, ``sensitivity``, ``specificity``, ``n``, ``m0``, ``m1`` and
+        ``ci`` (dims ``stratum``, ``ci_bound = ["lower", "upper"]``), plus
+        ``sensitivity_ci``/``specificity_ci`` with diagnostics. Pooled scalars
+        ``pooled_estimate``, ``pooled_naive`` and ``pooled_ci`` (dim ``ci_bound``), and
+        ``unstratified_estimate``/``unstratified_ci`` with diagnostics. Attrs: ``ci_kind``
+        (the method), ``ci_prob`` (the level), ``weights_source``, ``clipped`` and the
+        homogeneity p-values. Stratum labels that are not all str or all int become strings.
+        """
+        import xarray as xr
+
+        ss = self.strata
+        cs = [self.corrections[s] for s in ss]
+        data: dict[str, Any] = {
+            "estimate": ("stratum", [c.estimate for c in cs]),
+            "estimate_unclipped": ("stratum", [c.estimate_unclipped for c in cs]),
+            "weight": ("stratum", [self.weights[s] for s in ss]),
+            "naive": ("stratum", [c.naive for c in cs]),
+            "sensitivity": ("stratum", [c.sensitivity for c in cs]),
+            "specificity": ("stratum", [c.specificity for c in cs]),
+            "n": ("stratum", [c.n for c in cs]),
+            "m0": ("stratum", [c.m0 for c in cs]),
+            "m1": ("stratum", [c.m1 for c in cs]),
+            "ci": (("stratum", "ci_bound"), [[c.ci.low, c.ci.high] for c in cs]),
+            "pooled_estimate": self.estimate,
+            "pooled_naive": self.naive,
+            "pooled_ci": ("ci_bound", [self.ci.low, self.ci.high]),
+        }
+        attrs: dict[str, Any] = {
+            "ci_kind": self.method,
+            "ci_prob": self.confidence_level,
+            "weights_source": self.weights_source,
+            "clipped": int(self.clipped),
+        }
+        d = self.diagnostics
+        if d is not None:
+            data["specificity_ci"] = (
+                ("stratum", "ci_bound"),
+                [list(d.specificity_ci[s]) for s in ss],
+            )
+            data["sensitivity_ci"] = (
+                ("stratum", "ci_bound"),
+                [list(d.sensitivity_ci[s]) for s in ss],
+            )
+            if d.unstratified is not None:
+                data["unstratified_estimate"] = d.unstratified.estimate
+                data["unstratified_ci"] = ("ci_bound", list(d.unstratified.ci))
+            attrs.update(
+                specificity_pvalue=d.specificity_test.pvalue,
+                sensitivity_pvalue=d.sensitivity_test.pvalue,
+                homogeneity_pvalue=d.joint_test.pvalue,
+            )
+        coords = {"stratum": stratum_coord(ss), "ci_bound": ["lower", "upper"]}
+        ds = xr.Dataset(data, coords=coords)
+        ds.attrs.update(attrs)
+        return ds
+
+    def summary(self) -> str:
+        """Return a short human-readable report: one line per stratum, pooled, diagnostics."""
+        lvl = f"{100 * self.confidence_level:g}%"
+        src = "test mix n_s/n" if self.weights_source == "test" else "given"
+        width = max(12, *(len(str(s)) for s in self.strata))
+        lines = [
+            f"Stratified correction over {self.k} {'stratum' if self.k == 1 else 'strata'} "
+            f"(weights: {src}), {lvl} intervals by {self.method}",
+            f"  {'stratum':<{width}}  weight  corrected  [ lower,  upper]   naive  "
+            "sens q̂1 (m1)   spec q̂0 (m0)",
+        ]
+        for s in self.strata:
+            c = self.corrections[s]
+            lines.append(
+                f"  {s!s:<{width}}  {self.weights[s]:6.3f}  {c.estimate:9.4f}  "
+                f"[{c.ci.low:.4f}, {c.ci.high:.4f}]  {c.naive:.4f}  "
+                f"{c.sensitivity:.3f} ({c.m1:>4})  {c.specificity:.3f} ({c.m0:>4})"
+            )
+        lines.append(
+            f"  {'pooled':<{width}}          {self.estimate:9.4f}  "
+            f"[{self.ci.low:.4f}, {self.ci.high:.4f}]  {self.naive:.4f}"
+        )
+        d = self.diagnostics
+        if d is not None:
+            u = d.unstratified
+            lines.append(
+                f"  {'unstratified':<{width}}  (one confusion matrix: judge not informative)"
+                if u is None
+                else f"  {'unstratified':<{width}}          {u.estimate:9.4f}  "
+                f"[{u.ci.low:.4f}, {u.ci.high:.4f}]  {u.naive:.4f}  "
+                f"{u.sensitivity:.3f} ({u.m1:>4})  {u.specificity:.3f} ({u.m0:>4})"
+            )
+        if d is not None and self.k > 1:
+            t0, t1, tj = d.specificity_test, d.sensitivity_test, d.joint_test
+            lines += [
+                "  equal judge behaviour across strata? likelihood-ratio tests:",
+                f"    specificity G = {t0.statistic:.3g} (df {t0.df}, p = {t0.pvalue:.3g}); "
+                f"sensitivity G = {t1.statistic:.3g} (df {t1.df}, p = {t1.pvalue:.3g}); "
+                f"both p = {tj.pvalue:.3g}",
+            ]
+        if self.merged:
+            moves = ", ".join(f"{a!r} -> {b!r}" for a, b in self.merged.items())
+            lines.append(f"  merged strata: {moves}")
+        clipped = [s for s in self.strata if self.corrections[s].clipped]
+        if clipped:
+            vals = ", ".join(f"{s!r} {self.corrections[s].estimate_unclipped:.4f}" for s in clipped)
+            lines.append(
+                f"  note: stratum estimates outside [0, 1] were clipped ({vals}); the pooled "
+                "estimate uses the unclipped values"
+            )
+        if self.clipped:
+            lines.append(f"  note: pooled θ̂ = {self.estimate_unclipped:.4f} was clipped to [0, 1]")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"StratifiedCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
+            f"{self.ci.high:.4f}], strata={list(self.strata)!r}, method={self.method!r}, "
+            f"confidence_level={self.confidence_level:g}, weights_source="
+            f"{self.weights_source!r}" + (", clipped=True" if self.clipped else "") + ")"
+        )
+

@@ -25,10 +25,10 @@ Examples
 """
 
 from .._validation import PriorError
+from ..priors import Beta, Dirichlet, HyperPriors, Priors
 from .fit import SAMPLERS, fit, sample
 from .hierarchical import POOLINGS, build_stratified_model, fit_stratified
 from .models import build_model
-from .priors import Beta, Dirichlet, HyperPriors, Priors
 from .results import (
     BayesianCorrection,
     BayesianDistributionCorrection,

@@ -22,10 +22,10 @@ from .._validation import (
     check_rng,
 )
 from ..counts import ConfusionCounts, JudgedCounts
+from ..priors import Priors
 from ..results import ConfidenceInterval
 from ..shift import label_shift_test
 from .models import BINARY_FREE, CATEGORICAL_FREE, build_model, categorical_data, is_binary
-from .priors import Priors
 from .results import (
     INTERVALS,
     POINTS,
@@ -304,6 +304,7 @@ def _binary_result(
         test=test,
         calibration=cal,
         label_shift=shift,
+        estimator=f"posterior {common['point']} (PyMC)",
         **common,
     )
 

@@ -46,11 +46,12 @@ from .._validation import (
     check_strata_mapping,
     check_weights,
 )
+from ..correct import Correction
 from ..counts import ConfusionCounts, JudgedCounts
-from ..results import ConfidenceInterval, Correction, _stratum_coord
+from ..priors import HyperPriors, Priors
+from ..results import ConfidenceInterval, stratum_coord
 from ..shift import label_shift_test
 from .fit import _check_sampler, sample, warn_if_unreliable
-from .priors import HyperPriors, Priors
 from .results import INTERVALS, POINTS, BayesianStratifiedCorrection, diagnose, summarise
 
 __all__ = ["POOLINGS", "build_stratified_model", "fit_stratified"]
@@ -149,7 +150,7 @@ def _model(tests, cals, strata, pooling, fixed, binary, hyper) -> Any:
         "tn_observed": [cals[s].tn for s in strata],
         "tp_observed": [cals[s].tp for s in strata],
     }
-    with pm.Model(coords={"stratum": _stratum_coord(strata)}) as model:
+    with pm.Model(coords={"stratum": stratum_coord(strata)}) as model:
         d = {
             key: pm.Data(key, np.asarray(v, dtype=np.int64), dims="stratum")
             for key, v in data.items()
@@ -336,6 +337,7 @@ def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, s
             test=tests[s],
             calibration=cals[s],
             label_shift=label_shift_test(tests[s], cals[s]),
+            estimator=f"posterior {point} (PyMC)",
         )
     pest, plow, phigh = summarise(tree, "theta_pooled", point=point, interval=interval,
                                   level=level)

@@ -45,12 +45,12 @@ from .._validation import (
     JudgeStatsError,
     check_category_counts,
     check_category_labels,
-    check_confusion_counts,
     check_instance,
     check_labels_match,
 )
 from ..counts import ConfusionCounts, JudgedCounts
-from .priors import Priors
+from ..multiclass import CategoryCounts, ConfusionMatrix, as_confusion_matrix
+from ..priors import Priors
 
 if TYPE_CHECKING:  # pragma: no cover
     import pymc as pm
@@ -59,14 +59,6 @@ __all__ = ["build_model"]
 
 BINARY_FREE = ("theta", "specificity", "sensitivity")
 CATEGORICAL_FREE = ("theta", "confusion")
-
-
-def _multiclass_types() -> tuple[type | None, type | None]:
-    try:
-        from ..multiclass import CategoryCounts, ConfusionMatrix
-    except ImportError:  # the k-category core module is optional here
-        return None, None
-    return CategoryCounts, ConfusionMatrix
 
 
 def is_binary(test: Any, calibration: Any) -> bool:
@@ -86,37 +78,14 @@ def is_binary(test: Any, calibration: Any) -> bool:
 
 def as_category_counts(test: Any, name: str = "test") -> tuple[np.ndarray, tuple | None]:
     """Per-category judge counts and their labels (``None`` for a plain array)."""
-    category_counts, confusion_matrix = _multiclass_types()
-    if confusion_matrix is not None and isinstance(test, confusion_matrix):
+    if isinstance(test, ConfusionMatrix):
         raise ArgumentTypeError(
             f"{name} is a ConfusionMatrix; the test set takes CategoryCounts (judge labels only)"
         )
-    if category_counts is not None and isinstance(test, category_counts):
+    if isinstance(test, CategoryCounts):
         counts = check_category_counts(f"{name} counts", test.counts)
         return counts, check_category_labels(f"{name} labels", test.labels, counts.size)
     return check_category_counts(name, test), None
-
-
-def as_confusion_matrix(
-    calibration: Any, name: str = "calibration", k: int | None = None, labels: Any = None
-) -> tuple[np.ndarray, tuple | None]:
-    """Calibration count matrix (rows = judge, columns = human) and its own labels (or None).
-
-    ``labels`` only names the categories in error messages about plain arrays.
-    """
-    _, confusion_matrix = _multiclass_types()
-    own = None
-    values = calibration
-    if confusion_matrix is not None and isinstance(calibration, confusion_matrix):
-        values = calibration.counts
-        size = int(np.shape(values)[0]) if np.ndim(values) == 2 else 0
-        own = check_category_labels(f"{name} labels", calibration.labels, size)
-    if k is None:
-        k = int(np.shape(values)[0]) if np.ndim(values) == 2 else -1
-    shown = own if own is not None else labels
-    if shown is not None and len(shown) != k:
-        shown = None
-    return check_confusion_counts(name, values, k, shown), own
 
 
 def categorical_data(

@@ -18,12 +18,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_choice, check_confidence_level
-from ..results import (
-    ConfidenceInterval,
-    Correction,
-    DistributionCorrection,
-    StratifiedCorrection,
-)
+from ..correct import Correction
+from ..multiclass import DistributionCorrection
+from ..results import ConfidenceInterval
+from ..strata import StratifiedCorrection
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
