@@ -513,3 +513,27 @@ def test_shared_calibration_bayes_difference_is_the_posterior_mean_not_a_sampler
     plug_in = compare.difference(ta, cal, tb, shared_calibration=True)
     assert plug_in.estimate == pytest.approx(0.2, abs=1e-12)  # (0.56 − 0.40)/(14/15 + 13/15 − 1)
     assert exact - plug_in.estimate > 0.04  # the documented inflation toward a weaker judge
+
+
+def test_bayes_with_separate_calibrations_draws_the_exact_quadrature_posteriors():
+    """Issue 16: 'bayes' means one posterior; compare draws it exactly by inverse CDF."""
+    from judgestats.posterior import theta_posterior
+
+    ta, ca = js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=45, fn=5, tn=35, fp=15)
+    tb, cb = js.JudgedCounts(500, 800), js.ConfusionCounts(tp=40, fn=10, tn=44, fp=6)
+    pa, pb = theta_posterior(ta, ca), theta_posterior(tb, cb)
+    res = compare.difference(ta, ca, tb, cb, method="bayes", rng=3, draws=40000)
+    # θ_A, θ_B independent: E[Δ] = E[θ_A] − E[θ_B] exactly; MC s.e. of the mean ≈ 0.0006
+    assert res.estimate == pytest.approx(pa.mean() - pb.mean(), abs=0.003)
+    assert res.estimate_a == pytest.approx(pa.mean(), abs=0.002)
+    # P(θ_A > θ_B) by numerical integration of the two exact posteriors
+    grid = np.linspace(0, 1, 4001)
+    dens_a = np.gradient(np.array([pa.cdf(x) for x in grid]), grid)
+    prob = float(np.sum(dens_a * np.array([pb.cdf(x) for x in grid])) * (grid[1] - grid[0]))
+    assert res.prob_a_greater == pytest.approx(prob, abs=0.01)
+    draws = pa.sample(20000, rng=1)
+    assert draws.shape == (20000,)
+    np.testing.assert_allclose(
+        np.quantile(draws, [0.05, 0.5, 0.95]), [pa.quantile(q) for q in (0.05, 0.5, 0.95)],
+        atol=0.004,
+    )

@@ -16,7 +16,8 @@ corrections; a leaderboard has to say how sure each position is.
     per-item judge labels): the covariance of the paired judge labels enters the test term.
 
 * :func:`rank` — rank probabilities, pairwise P(θ_i > θ_j) and the expected Kendall τ of the
-  point ranking, from a joint parametric bootstrap or the exact joint posterior.
+  point ranking, from a joint parametric bootstrap or the joint posterior of the
+  misclassification model.
 
 Interval methods of :func:`difference`
 --------------------------------------
@@ -37,11 +38,16 @@ Interval methods of :func:`difference`
     q0* + q1* <= 1 are counted and excluded, with a :class:`SamplingWarning`. p-value
     2·min{(1 + #Δ* <= 0), (1 + #Δ* >= 0)}/(1 + B), capped at 1.
 ``bayes``
-    The exact joint posterior of the binomial misclassification model (θ_A, θ_B, q's ~ Beta
-    priors, flat by default; ``priors=`` takes a :class:`judgestats.bayes.Priors`), by
-    importance sampling: q's from their Beta posteriors, then each p from its Beta(x + 1,
-    n − x + 1) truncated to the range [1 − q0, q1] that θ ∈ [0, 1] allows, weighted by that
-    range's mass / |q0 + q1 − 1| (the θ-likelihood's integral). Reports the posterior mean of
+    The posterior of the binomial misclassification model (θ_A, θ_B, q's ~ Beta priors, flat
+    by default; ``priors=`` takes a :class:`judgestats.Priors`), the model of
+    ``correct(..., method="bayes")``. With a calibration set per model the θ's are independent
+    a posteriori and each is drawn exactly from its quadrature posterior
+    (:func:`judgestats.posterior.theta_posterior`, inverse CDF). With a shared calibration set
+    the θ's are dependent through q0, q1 and the joint posterior is importance-sampled: q's
+    from their Beta posteriors, then each p from its Beta(x + 1, n − x + 1) truncated to the
+    range [1 − q0, q1] that θ ∈ [0, 1] allows, weighted by that range's mass / |q0 + q1 − 1|
+    (the θ-likelihood's integral); its θ marginals are the quadrature posteriors up to Monte
+    Carlo error. Reports the posterior mean of
     θ_A − θ_B, an equal-tailed credible interval and P(θ_A > θ_B). Defined for any judge,
     including q̂0 + q̂1 <= 1. Where the test data pull the q's far from their calibration
     posterior (a clipped estimate), the q proposal adapts: a defensive mixture of the
@@ -106,6 +112,7 @@ from .counts import ConfusionCounts, JudgedCounts
 from .estimators import clip_warned, rogan_gladen_counts
 from .intervals import compute_bounds, get_method, interval_methods
 from .kernels import rogan_gladen_raw, z_value
+from .posterior import theta_posterior
 from .results import ConfidenceInterval
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -298,7 +305,7 @@ def _bootstrap_thetas(arms, groups, cals, reps: int, gen, pairs=None) -> np.ndar
     return out
 
 
-# ============================================================================ exact posterior
+# ============================================================================ posterior draws
 def _resolve_priors(priors: Any):
     if priors is None:
         return (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), False
@@ -403,7 +410,34 @@ def _moment_beta(q: np.ndarray, w: np.ndarray, a: Any, b: Any) -> tuple[np.ndarr
 
 
 def _posterior_draws(arms, groups, cals, draws: int, gen, priors: Any = None):
-    """Importance-sampled joint posterior of θ_1..θ_K (shared or separate q's).
+    """Draws from the joint posterior of θ_1..θ_K; ``(θ (draws, ..., K), weights (draws, ...))``.
+
+    Every arm with its own calibration set: the θ_k are independent a posteriori and each is
+    drawn exactly from its quadrature posterior (:func:`judgestats.posterior.theta_posterior`,
+    inverse CDF; equal weights), the same posterior as ``correct(..., method="bayes")``.
+    Otherwise (a calibration set shared by several arms) :func:`_importance_draws`.
+    """
+    if len(set(groups)) == len(arms):
+        th = np.stack(
+            [_exact_draws(arm, cals[g], draws, gen, priors) for arm, g in zip(arms, groups,
+                                                                                strict=True)],
+            axis=-1,
+        )
+        return th, np.full(th.shape[:-1], 1.0 / draws)
+    return _importance_draws(arms, groups, cals, draws, gen, priors)
+
+
+def _exact_draws(arm, cal, draws: int, gen, priors: Any) -> np.ndarray:
+    test = JudgedCounts(positive=arm["x"].astype(np.int64), n=arm["n"].astype(np.int64))
+    c = ConfusionCounts(
+        tp=cal["tp"].astype(np.int64), fn=cal["fn"].astype(np.int64),
+        tn=cal["tn"].astype(np.int64), fp=cal["fp"].astype(np.int64),
+    )  # fmt: skip
+    return theta_posterior(test, c, priors=priors).sample(draws, gen)
+
+
+def _importance_draws(arms, groups, cals, draws: int, gen, priors: Any = None):
+    """Importance-sampled joint posterior of θ_1..θ_K for calibrations shared between arms.
 
     Returns θ of shape (draws, ..., K) and normalised weights of shape (draws, ...). See the
     module docstring ("bayes"): q's from their calibration posteriors, p_k ~ Beta(x + 1,
@@ -846,7 +880,7 @@ def rank(
     """Rank judged models by their corrected rates, with rank probabilities.
 
     Draws the K corrected rates jointly — by a parametric bootstrap of every binomial count
-    (``"bootstrap"``) or from the exact joint posterior (``"bayes"``, see :func:`difference`) —
+    (``"bootstrap"``) or from the joint posterior (``"bayes"``, see :func:`difference`) —
     and summarises the ranking they induce.
 
     Parameters

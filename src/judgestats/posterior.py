@@ -58,6 +58,7 @@ from ._validation import (
     check_confidence_level,
     check_instance,
     check_positive_int,
+    check_rng,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .kernels import rogan_gladen_variance
@@ -567,6 +568,14 @@ class ThetaPosterior:
         out = c_lo + share * (c_hi - c_lo)
         out = np.where(xx < edges[:, :1], 0.0, np.where(xx >= edges[:, -1:], 1.0, out))
         return _as_out(out[:, 0], self.shape)
+
+    def sample(self, size: int, rng: Any = None) -> np.ndarray:
+        """Draw ``size`` independent values of θ (inverse CDF); shape ``(size, *self.shape)``."""
+        size = check_positive_int("size", size, minimum=1)
+        gen = check_rng(rng)
+        edges, _, xh, cdf = self._flat()
+        draws = _quantile(edges, cdf, xh, gen.random((edges.shape[0], size)))
+        return np.moveaxis(draws.reshape(*self.shape, size), -1, 0)
 
     def median(self) -> Any:
         """Posterior median of θ."""
