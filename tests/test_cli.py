@@ -99,6 +99,7 @@ def test_file_mode_csv_and_parquet_matches_api(capsys, files):
     assert row["ci_low"] == pytest.approx(res.ci.low, abs=1e-15)
 
 
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
 def test_file_mode_by_group(capsys, files):
     path, test, cal = files
     code, out, _ = run(

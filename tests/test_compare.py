@@ -322,7 +322,7 @@ def test_difference_result_is_frozen_and_presentable():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        (dict(method="nope"), js.MethodError, r"method \('nope'\) must be one of"),
+        (dict(method="nope"), js.MethodError, r"method 'nope' is not available for differences"),
         (dict(confidence_level=1.5), js.ConfidenceLevelError, "1.5"),
         (dict(confidence_level=[0.9, 0.95]), js.ArgumentTypeError, "scalar"),
         (dict(n_resamples=10), js.ArgumentTypeError, "unexpected option"),

@@ -152,16 +152,17 @@ def test_the_rule_looks_at_class_sizes_not_at_how_good_the_judge_looks():
     """Issue 15 §2: a rule on q̂ selects the calibration sets where a weak judge looked good."""
     from judgestats.correct import MIN_PER_CLASS, weak_calibration
 
-    assert MIN_PER_CLASS == 40
+    assert MIN_PER_CLASS == 100
     js.correct(TEST_600, WEAK_CAL)  # q̂0 + q̂1 = 1.15 with 100 per class: no warning
-    lucky = js.ConfusionCounts(tp=39, fn=0, tn=39, fp=0)  # looks perfect, 39 per class
-    with pytest.warns(js.WeakCalibrationWarning, match="only 39 calibration items"):
+    lucky = js.ConfusionCounts(tp=99, fn=0, tn=99, fp=0)  # looks perfect, 99 per class
+    with pytest.warns(js.WeakCalibrationWarning, match="only 99 calibration items"):
         js.correct(TEST_600, lucky)
-    edge = js.ConfusionCounts(tp=20, fn=20, tn=30, fp=10)  # exactly 40 per class, sum 1.25
+    edge = js.ConfusionCounts(tp=50, fn=50, tn=75, fp=25)  # exactly 100 per class, sum 1.25
     js.correct(js.JudgedCounts(400, 1000), edge)  # silent (filterwarnings = error)
-    batch = js.ConfusionCounts(tp=[30, 30, 5], fn=[10, 9, 35], tn=[20, 39, 40], fp=[20, 1, 0])
+    batch = js.ConfusionCounts(tp=[80, 80, 5], fn=[20, 19, 95], tn=[50, 99, 100], fp=[50, 1, 0])
     np.testing.assert_array_equal(weak_calibration(batch, "adjusted-wald"), [False, True, False])
-    for method in ("profile-likelihood", "profile-likelihood-t", "profile-map", "bayes"):
+    np.testing.assert_array_equal(weak_calibration(batch, "profile-likelihood"), [0, 1, 0])
+    for method in ("profile-likelihood-t", "profile-map", "bayes"):
         assert not weak_calibration(batch, method).any()
 
 
@@ -178,10 +179,10 @@ def test_deprecated_thresholds_warn():
 
 @pytest.mark.parametrize("method", ["wald", "bootstrap"])
 def test_plug_in_methods_warn_when_a_rate_is_0_or_1(method):
-    """Issue 15 §3: 4900 of 5000 positive, (tp, fn, tn, fp) = (60, 0, 60, 0): q̂0 = q̂1 = 1."""
+    """Issue 15 §3: 4900 of 5000 positive, (tp, fn, tn, fp) = (150, 0, 150, 0): q̂0 = q̂1 = 1."""
     test = js.JudgedCounts(positive=4900, n=5000)
-    cal = js.ConfusionCounts(tp=60, fn=0, tn=60, fp=0)  # 60 per class: the size rule is silent
-    with pytest.warns(js.WeakCalibrationWarning, match=r"q̂0 = 1 \(60 of 60\), q̂1 = 1") as rec:
+    cal = js.ConfusionCounts(tp=150, fn=0, tn=150, fp=0)  # 150 per class: size rule silent
+    with pytest.warns(js.WeakCalibrationWarning, match=r"q̂0 = 1 \(150 of 150\), q̂1 = 1") as rec:
         res = js.correct(test, cal, method=method, rng=0)
     assert "'adjusted-wald'" in str(rec[0].message)
     aw = js.correct(test, cal)  # adjusted-Wald: add-two estimates, no warning
@@ -190,7 +191,7 @@ def test_plug_in_methods_warn_when_a_rate_is_0_or_1(method):
         pytest.warns(js.WeakCalibrationWarning, match=r"p̂ = 0 \(0 of 500\)"),
         pytest.warns(js.ClippedEstimateWarning),
     ):
-        js.correct(js.JudgedCounts(0, 500), js.ConfusionCounts(tp=50, fn=5, tn=45, fp=5),
+        js.correct(js.JudgedCounts(0, 500), js.ConfusionCounts(tp=150, fn=5, tn=145, fp=5),
                    method=method, rng=0)
 
 

@@ -33,7 +33,7 @@ from judgestats.strata import correct_stratified, stratified_counts
 MODELS = ("alpha", "beta", "gamma", "delta")
 
 
-def make_frame(rng, n=8000, cal_share=0.3):  # >= 40 calibration items per class and group
+def make_frame(rng, n=24000, cal_share=0.3):  # >= 100 calibration items per class, group
     model = rng.choice(MODELS, n)
     theta = np.select([model == m for m in MODELS], [0.3, 0.5, 0.65, 0.8])
     length = rng.choice(["short", "long"], n)

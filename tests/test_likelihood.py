@@ -53,6 +53,7 @@ def scipy_interval(counts, level=0.95):
     return low, high
 
 
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
 @pytest.mark.parametrize(
     "counts",
     [
@@ -84,6 +85,7 @@ def test_mle_is_clipped_rogan_gladen_when_defined():
     np.testing.assert_allclose(b.estimate, rg, atol=1e-12)
 
 
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
 def test_answers_when_judge_is_not_informative():
     """q0 + q1 <= 1 on the calibration set: RG is undefined, the likelihood still answers."""
     test = js.JudgedCounts(positive=400, n=1000)
@@ -99,6 +101,7 @@ def test_answers_when_judge_is_not_informative():
     assert res.estimate == pytest.approx(grid[int(np.argmax(prof))], abs=0.01)
 
 
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
 def test_label_swap_symmetry():
     t = js.JudgedCounts(positive=380, n=900)
     c = js.ConfusionCounts(tp=70, fn=15, tn=60, fp=25)
@@ -221,6 +224,7 @@ def test_maximiser_matches_a_brute_force_multistart_optimiser():
     assert worst < 1e-7
 
 
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
 def test_profile_at_the_boundary_q_equal_one():
     """Issue 15's example: fp = 0 puts q0 on its bound; the old Newton step stalled there.
 

@@ -101,7 +101,7 @@ def _exact_delta(test_counts, cal_counts):
 def test_hand_computable_3x3_estimate_and_plain_delta_interval():
     theta, var = _exact_delta(TEST_COUNTS, CAL_COUNTS)
     assert theta == [Fraction(1, 2), Fraction(3, 10), Fraction(1, 5)]  # exact by construction
-    res = correct_distribution(TEST, CAL, adjust=False)
+    res = correct_distribution(TEST, CAL, method="wald")
     assert res.labels == LABELS and not res.projected
     for lab, th, v in zip(LABELS, theta, var, strict=True):
         assert res.estimate[lab] == pytest.approx(float(th), abs=1e-14)
@@ -158,7 +158,7 @@ def test_k2_matches_binary_rogan_gladen_and_intervals(counts):
     with warnings.catch_warnings():  # the third set has 20 items of a class (not the subject)
         warnings.simplefilter("ignore", js.WeakCalibrationWarning)
         b = js.correct(jt, jc)
-    res = correct_distribution(test, cal, adjust=False)
+    res = correct_distribution(test, cal, method="wald")
     assert res.estimate[1] == pytest.approx(b.estimate, abs=1e-12)
     assert res.estimate[0] == pytest.approx(1 - b.estimate, abs=1e-12)
     assert res.estimate_unconstrained[1] == pytest.approx(b.estimate_unclipped, abs=1e-12)
@@ -209,8 +209,9 @@ def test_k2_not_informative_judge_is_refused_like_binary():
 @pytest.mark.parametrize("order", [("c", "a", "b"), ("b", "c", "a"), ("c", "b", "a")])
 @pytest.mark.parametrize("adjust", [True, False])
 def test_permuting_categories_permutes_output(order, adjust):
-    base = correct_distribution(TEST, CAL, adjust=adjust)
-    perm = correct_distribution(TEST.reorder(order), CAL.reorder(order), adjust=adjust)
+    method = "adjusted-delta" if adjust else "wald"
+    base = correct_distribution(TEST, CAL, method=method)
+    perm = correct_distribution(TEST.reorder(order), CAL.reorder(order), method=method)
     assert perm.labels == order
     idx = [LABELS.index(v) for v in order]
     for v in order:
@@ -250,7 +251,7 @@ def test_delta_coverage_three_classes(rng, theta):
     """R = 3000 seeded replications: s.e. of a coverage near .95 is .004; require >= .93."""
     theta = np.array(theta)
     test, cal = _simulate(rng, C3, theta, 1000, 300, 3000)
-    b = distribution_bounds(test, cal, method="delta")
+    b = distribution_bounds(test, cal, method="adjusted-delta")
     ok = ~np.isnan(b.low).any(axis=-1)
     assert ok.mean() > 0.99
     cover = ((b.low[ok] <= theta) & (theta <= b.high[ok])).mean(axis=0)
@@ -267,7 +268,7 @@ def test_plain_delta_undercovers_where_adjusted_holds(rng):
     test, cal = _simulate(rng, C, theta, 1000, 30, 3000)
     keep = (cal.sum(axis=-2) > 0).all(axis=-1)
     test, cal = test[keep], cal[keep]
-    plain = distribution_bounds(test, cal, adjust=False)
+    plain = distribution_bounds(test, cal, method="wald")
     adj = distribution_bounds(test, cal)
     ok = ~np.isnan(plain.low).any(-1) & ~np.isnan(adj.low).any(-1)
     c_plain = ((plain.low[ok] <= theta) & (theta <= plain.high[ok])).mean(0)
@@ -359,7 +360,7 @@ def test_condition_threshold_is_documented_and_adjustable():
     with pytest.raises(IllConditionedError, match="ill-conditioned: condition number 500"):
         correct_distribution(test, weaker, separation_level=None)
     res = correct_distribution(
-        test, weaker, max_condition=np.inf, method="delta", adjust=False, separation_level=None
+        test, weaker, max_condition=np.inf, method="wald", separation_level=None
     )
     assert res.max_condition == np.inf and res.condition_number == pytest.approx(500)
 
@@ -487,16 +488,32 @@ def test_wrong_types_and_options():
     with pytest.raises(ArgumentTypeError, match="calibration must be a ConfusionMatrix"):
         correct_distribution(TEST, js.ConfusionCounts(tp=1, fn=1, tn=1, fp=1))
     with pytest.raises(
-        MethodError, match=r"method \('bayes'\) must be one of 'delta' or 'bootstrap'"
+        MethodError,
+        match=r"method 'bayes' is not available for k-category corrections; the methods there "
+        r"are 'adjusted-delta', 'wald' or 'bootstrap'",
     ):
         correct_distribution(TEST, CAL, method="bayes")
-    with pytest.raises(MethodError, match=r"'n_resamples'\) must be one of 'adjust'"):
+    with pytest.raises(MethodError, match=r"'n_resamples'\) must be one of '\(no options\)'"):
         correct_distribution(TEST, CAL, n_resamples=10)
-    with pytest.raises(ArgumentTypeError, match="adjust must be True or False"):
-        correct_distribution(TEST, CAL, adjust=1)
+    with (
+        pytest.raises(ArgumentTypeError, match="adjust must be True or False"),
+        pytest.warns(DeprecationWarning),
+    ):
+        correct_distribution(TEST, CAL, method="delta", adjust=1)
+
+
+def test_delta_is_the_deprecated_name_of_adjusted_delta_and_wald():
+    with pytest.warns(DeprecationWarning, match="'delta' is now 'adjusted-delta'"):
+        old = correct_distribution(TEST, CAL_BIG, method="delta")
+    assert old.method == "adjusted-delta"
+    assert old.ci == correct_distribution(TEST, CAL_BIG).ci
+    with pytest.warns(DeprecationWarning, match="method='wald'"):
+        plain = correct_distribution(TEST, CAL_BIG, adjust=False)
+    assert plain.method == "wald"
+    assert plain.ci == correct_distribution(TEST, CAL_BIG, method="wald").ci
     with pytest.raises(ConfidenceLevelError):
         correct_distribution(TEST, CAL, confidence_level=95)
-    assert distribution_methods() == ("delta", "bootstrap")
+    assert distribution_methods() == ("adjusted-delta", "wald", "bootstrap")
 
 
 # ----------------------------------------------------------------------------- constructors
@@ -539,7 +556,7 @@ def test_result_object_layout():
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.method = "x"
     assert (
-        res.method == "delta"
+        res.method == "adjusted-delta"
         and res.confidence_level == 0.9
         and res.ci["a"].confidence_level == 0.9
     )
@@ -556,19 +573,19 @@ def test_result_object_layout():
     ds = res.to_xarray()
     assert ds["ci"].dims == ("category", "ci_bound")
     assert ds["ci_bound"].values.tolist() == ["lower", "upper"]
-    assert ds.attrs["ci_kind"] == "delta" and ds.attrs["ci_prob"] == 0.9
+    assert ds.attrs["ci_kind"] == "adjusted-delta" and ds.attrs["ci_prob"] == 0.9
     assert ds["confusion_matrix"].sel(judge_label="b", human_label="a").item() == pytest.approx(0.2)
     assert ds["estimate"].sel(category="a").item() == pytest.approx(0.5)
     text = res.summary()
-    assert "90% intervals by delta" in text and all(v in text for v in LABELS)
+    assert "90% intervals by adjusted-delta" in text and all(v in text for v in LABELS)
     assert "DistributionCorrection(" in repr(res)
     assert res.to_dict()["labels"] == list(LABELS)
 
 
 def test_confidence_interval_recomputes():
     res = correct_distribution(TEST, CAL_BIG)
-    plain = res.confidence_interval("delta", 0.95, adjust=False)
-    assert plain == correct_distribution(TEST, CAL_BIG, adjust=False).ci
+    plain = res.confidence_interval("wald", 0.95)
+    assert plain == correct_distribution(TEST, CAL_BIG, method="wald").ci
     wide = res.confidence_interval(confidence_level=0.99)
     assert all(wide[v].width >= res.ci[v].width for v in LABELS)
     b1 = res.confidence_interval("bootstrap", rng=5, n_resamples=500)

@@ -32,7 +32,7 @@ from judgestats.strata import correct_stratified
 MODELS = ("gpt_4 & co", "llama|13b", "100% vicuna", "alpaca")
 
 
-def make_frame(rng, n=3000):
+def make_frame(rng, n=9000):
     model = rng.choice(MODELS, n)
     theta = np.select([model == m for m in MODELS], [0.8, 0.6, 0.45, 0.3])
     human = (rng.random(n) < theta).astype(int)
@@ -187,7 +187,7 @@ def test_stratified_report_has_strata_and_pooled_rows():
     assert rows[2][3] == f"{res.estimate:.3f}" and rows[2][1] == "1000"
     assert "within each of the 2 strata of length" in sentence
     assert "pooled by the test set's stratum mix" in sentence
-    assert "weak calibration: stratum 'long' has fewer than 40" in notes[0]
+    assert "weak calibration: strata 'short', 'long' have fewer than 100" in notes[0]
     assert any("differ across strata" in n for n in notes)
 
 
@@ -205,7 +205,7 @@ def test_notes_state_clipping_weak_calibration_and_label_mix():
     )
     assert any("weak judge" in n and "0.25" in n for n in report_notes(weak_judge))
     shifted = js.correct(
-        js.JudgedCounts(positive=700, n=1000), js.ConfusionCounts(tp=45, fn=5, tn=420, fp=30)
+        js.JudgedCounts(positive=700, n=1000), js.ConfusionCounts(tp=135, fn=15, tn=420, fp=30)
     )
     assert shifted.label_shift.shifted
     assert any("label-mix difference" in n for n in report_notes(shifted))
@@ -213,7 +213,7 @@ def test_notes_state_clipping_weak_calibration_and_label_mix():
         js.JudgedCounts(positive=600, n=1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
     )
     assert report_notes(good) == []
-    assert WEAK_CLASS_SIZE == 40  # the rule of correct()'s WeakCalibrationWarning
+    assert WEAK_CLASS_SIZE == 100  # the rule of correct()'s WeakCalibrationWarning
 
 
 def test_evaluation_notes_name_groups_without_repeating_clip_warnings():

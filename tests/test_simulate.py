@@ -154,7 +154,7 @@ def test_estimator_bias_paper_setting_matches_theory():
             js.ProbabilityError,
             r"theta must be a probability.*1\.2 at index 1",
         ),
-        ({"methods": ["exact"]}, js.MethodError, r"method \('exact'\) must be one of"),
+        ({"methods": ["exact"]}, js.MethodError, r"method 'exact' is not available for simul"),
         ({"methods": []}, js.JudgeStatsError, r"at least one method"),
         ({"theta": [[0.1, 0.2]]}, js.JudgeStatsError, r"1-D array to sweep"),
         ({"allocation": "greedy"}, js.MethodError, r"allocation"),
@@ -210,7 +210,7 @@ def test_multiclass_delta_coverage_on_engine_data():
     sim = simulate.draw_categories(
         theta=theta, confusion=C3, n=1000, m=[100, 100, 100], reps=2000, rng=4
     )
-    b = distribution_bounds(sim.test, sim.calibration, method="delta", confidence_level=0.95)
+    b = distribution_bounds(sim.test, sim.calibration, method="adjusted-delta", confidence_level=0.95)
     ok = ~np.isnan(b.low).any(axis=-1)
     cover = ((b.low <= theta) & (theta <= b.high))[ok].mean(axis=0)
     assert np.all(cover >= 0.93), cover

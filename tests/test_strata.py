@@ -418,7 +418,8 @@ def test_bad_arguments():
         correct_stratified(TESTS, {**CALS, "long": TESTS["long"]})
     with pytest.raises(ArgumentTypeError, match=r"tests\['short'\] holds a batch"):
         correct_stratified({**TESTS, "short": J(positive=[1, 2], n=10)}, CALS)
-    with pytest.raises(MethodError, match=r"method \('profile-likelihood'\) must be one of"):
+    with pytest.raises(MethodError, match=r"method 'profile-likelihood' is not available for stratified corrections; the "
+        r"methods there are 'adjusted-wald', 'wald' or 'bootstrap'"):
         correct_stratified(TESTS, CALS, method="profile-likelihood")
     with pytest.raises(ArgumentTypeError, match="unexpected option"):
         correct_stratified(TESTS, CALS, n_resamples=100)

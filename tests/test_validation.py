@@ -188,7 +188,9 @@ def test_shape_clash_names_arguments():
 # ----------------------------------------------------------------------------- correct()
 def test_unknown_method_lists_valid_ones():
     with pytest.raises(
-        js.MethodError, match=r"method \('exact'\) must be one of 'adjusted-wald', 'wald'.* or "
+        js.MethodError,
+        match=r"method 'exact' is not available for corrections; the methods there are "
+        r"'adjusted-wald', 'wald'.* or "
     ):
         js.correct(TEST, CAL, method="exact")
 

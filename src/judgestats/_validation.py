@@ -11,6 +11,7 @@ Every public function validates through this module and nowhere else. The rules:
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -226,6 +227,35 @@ def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
         listed = opts[0] if len(opts) == 1 else ", ".join(opts[:-1]) + " or " + opts[-1]
         raise MethodError(f"{name} ({value!r}) must be one of {listed}")
     return value
+
+
+def warn_deprecated(old: str, new: str, stacklevel: int = 3) -> None:
+    """DeprecationWarning: ``old`` still works, ``new`` is the name to use.
+
+    Python's default filter shows it once per calling line.
+    """
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=stacklevel)
+
+
+def _listed(names: Sequence[str]) -> str:
+    opts = [repr(c) for c in names]
+    return opts[0] if len(opts) == 1 else ", ".join(opts[:-1]) + " or " + opts[-1]
+
+
+def check_method(method: Any, available: Sequence[str], *, capability: str) -> str:
+    """Validate an interval-method name for one capability.
+
+    The same name means the same interval everywhere; the error says the method is not available
+    for this capability and lists those that are.
+    """
+    if not isinstance(method, str):
+        raise ArgumentTypeError(f"method must be a string, got {_show(method)}")
+    if method not in available:
+        raise MethodError(
+            f"method {method!r} is not available for {capability}; the methods there are "
+            f"{_listed(available)}"
+        )
+    return method
 
 
 def check_informative(q0: Any, q1: Any, *, what: str = "q0 + q1") -> None:

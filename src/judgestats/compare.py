@@ -97,11 +97,11 @@ from ._validation import (
     SamplingWarning,
     _show,
     check_bool,
-    check_choice,
     check_confidence_level,
     check_informative,
     check_instance,
     check_labels,
+    check_method,
     check_model_keys,
     check_model_mapping,
     check_positive_int,
@@ -634,7 +634,9 @@ def difference(
     ):
         raise ArgumentTypeError(f"names must be a tuple of two strings, got {_show(names)}")
     registered = interval_methods()
-    check_choice("method", method, tuple(dict.fromkeys((*DIFFERENCE_METHODS, *registered))))
+    check_method(
+        method, tuple(dict.fromkeys((*DIFFERENCE_METHODS, *registered))), capability="differences"
+    )
     level = _scalar_level(confidence_level)
 
     common = {
@@ -936,7 +938,7 @@ def rank(
     else:
         cal_map = check_model_mapping("calibrations", calibrations, ConfusionCounts)
         check_model_keys("tests", tests, "calibrations", cal_map)
-    check_choice("method", method, RANK_METHODS)
+    check_method(method, RANK_METHODS, capability="rankings")
     reps = check_positive_int("reps", reps, minimum=100)
     level = _scalar_level(confidence_level)
     if priors is not None and method != "bayes":
@@ -1228,7 +1230,7 @@ def difference_bounds_batch(
     interval is undefined (a calibration set with q̂0 + q̂1 <= 1 for the frequentist methods).
     The same kernels as :func:`difference` (which adds validation, warnings and the result).
     """
-    check_choice("method", method, DIFFERENCE_METHODS)
+    check_method(method, DIFFERENCE_METHODS, capability="batched differences")
     a = {k: np.asarray(v, dtype=float) for k, v in a.items()}
     b = {k: np.asarray(v, dtype=float) for k, v in b.items()}
     if shared:

@@ -19,7 +19,6 @@ from ._validation import (
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import _warn_clipped, rogan_gladen_counts
 from .intervals import (
-    _TO_PROFILE_MAP,
     MIN_PER_CLASS,
     check_bounds_defined,
     compute_bounds,
@@ -76,7 +75,7 @@ def weak_regime(calibration: ConfusionCounts, method: str, test: Any = None) -> 
             f"only {m_min} calibration items of human class {cls} (fewer than {MIN_PER_CLASS}): "
             f"the {method!r} interval's coverage then depends on the judge's true error rates, "
             "which so few items cannot pin down (a judge that is weak but looks good on this "
-            f"calibration set is where it misses); {_TO_PROFILE_MAP}"
+            f"calibration set is where it misses); {spec.weak_advice}"
         )
     return (
         f"{_degenerate_what(calibration, test)}: the {method!r} interval treats that rate as "

@@ -51,7 +51,6 @@ from ._validation import (
     ArgumentTypeError,
     GroupError,
     JudgeStatsError,
-    check_choice,
     check_column_names,
     check_confidence_level,
     check_distinct_roles,
@@ -60,6 +59,7 @@ from ._validation import (
     check_group_sizes,
     check_instance,
     check_label_kind,
+    check_method,
     check_missing_keys,
     check_option_names,
     check_rng,
@@ -454,11 +454,11 @@ def _check_method(method: str, stratified: bool, options: dict) -> None:
     if stratified:
         from .strata import STRATIFIED_METHODS
 
-        check_choice("method", method, STRATIFIED_METHODS)
+        check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
         allowed = ("weights", "min_per_class", "merge", *_STRATIFIED_OPTIONS[method])
         check_option_names(f"stratified method {method!r}", options, allowed)
     else:
-        check_choice("method", method, interval_methods())
+        check_method(method, interval_methods(), capability="corrections")
         check_option_names(f"method {method!r}", options, get_method(method).options)
 
 

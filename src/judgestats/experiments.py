@@ -30,13 +30,14 @@ from ._validation import (
     check_columns,
     check_confidence_level,
     check_labels,
+    check_method,
     check_open_unit,
     check_positive_int,
     check_rng,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .intervals import compute_bounds, interval_methods
-from .kernels import rogan_gladen_raw, wilson_bounds, z_value
+from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
+from .kernels import rogan_gladen_raw
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -44,8 +45,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["NAIVE", "SplitStudy", "split_study"]
 
-#: Extra method for contrast: the naive p̂ with its Wilson interval (ignores the judge's errors).
-NAIVE = "naive-wilson"
 
 #: Order of the last axis of :attr:`SplitStudy.counts`.
 COUNT_FIELDS = ("positive", "n", "tp", "fn", "tn", "fp")
@@ -182,7 +181,7 @@ def split_study(
         if not methods:
             raise JudgeStatsError("methods must name at least one method")
         for mth in methods:
-            check_choice("method", mth, (*registered, NAIVE))
+            check_method(mth, (*registered, NAIVE), capability="split studies")
     options = method_options or {}
     gen = check_rng(rng)
 
@@ -225,8 +224,8 @@ def split_study(
     own_point = []
     for i, mth in enumerate(methods):
         if mth == NAIVE:
-            lo, hi = wilson_bounds(positive, n, z_value(level))
-            low[i], high[i], point[i] = lo, hi, naive
+            b = naive_bounds(test, level)
+            low[i], high[i], point[i] = b.low, b.high, b.estimate
             own_point.append(True)
             continue
         b = compute_bounds(

@@ -54,6 +54,7 @@ from ._validation import (
     check_choice,
     check_confidence_level,
     check_informative,
+    check_method,
     check_positive_int,
     check_probability,
     check_rng,
@@ -76,6 +77,7 @@ from .profile_map import profile_map_bounds
 __all__ = [
     "METHODS",
     "MIN_PER_CLASS",
+    "NAIVE",
     "Bounds",
     "IntervalMethod",
     "adjusted_wald_interval",
@@ -94,7 +96,20 @@ __all__ = [
 #: never at how good the judge looks (q̂0, q̂1): a rule on the observed error rates lets through
 #: exactly the calibration sets on which a weak judge happened to look good, and those are the
 #: sets where the interval misses. Its measured coverage: README, "Which interval method when".
-MIN_PER_CLASS = 40
+MIN_PER_CLASS = 100
+
+
+#: The contrast "method" of simulation and split studies: the naive judged rate p̂ with its
+#: Wilson interval, which ignores the judge's errors. Not a correction, so not registered for
+#: :func:`judgestats.correct`.
+NAIVE = "naive-wilson"
+
+
+def naive_bounds(test: JudgedCounts, confidence_level: Any) -> Bounds:
+    """:data:`NAIVE` on (batched) counts: Wilson bounds of p̂, with p̂ as the estimate."""
+    low, high = kernels.wilson_bounds(test.positive, test.n, z_value(confidence_level))
+    p = np.asarray(test.positive, dtype=float) / np.asarray(test.n, dtype=float)
+    return Bounds(low, high, _none_undefined(low), estimate=p)
 
 
 def _out(x: np.ndarray) -> Any:
@@ -342,6 +357,10 @@ _PAPER = "Lee et al. (2026), eq. (ci); Lang & Reiczigel (2014)"
 _PROFILE = "profile likelihood (Wilks' theorem; e.g. Pawitan, In All Likelihood, 2001)"
 _BAYES = "exact Bayesian posterior of the misclassification model (Beta priors), by quadrature"
 _TO_PROFILE_MAP = "use method='profile-map' (never undefined) or label more items of that class"
+_PLUG_IN_ADVICE = (
+    "use method='profile-map' (never undefined); where only a rate of 0 or 1 is the problem, "
+    "'adjusted-wald' (add-two estimates) also answers"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,20 +413,21 @@ METHODS: tuple[IntervalMethod, ...] = (
     _method(
         "wald", _wald_method, "delta-method Wald at the unadjusted estimates (eq. var)",
         reference="Lee et al. (2026), eq. (var) (delta method)",
-        weak_rule=_small_or_degenerate,
-        weak_advice="use method='adjusted-wald' (add-two estimates) or 'profile-map'",
+        weak_rule=_small_or_degenerate, weak_advice=_PLUG_IN_ADVICE,
     ),
     _method(
         "bootstrap", _bootstrap_method,
         "parametric percentile bootstrap of the three binomials",
         reference="parametric percentile bootstrap (Efron & Tibshirani, 1993)",
-        weak_rule=_small_or_degenerate,
-        weak_advice="use method='adjusted-wald' (add-two estimates) or 'profile-map'",
+        weak_rule=_small_or_degenerate, weak_advice=_PLUG_IN_ADVICE,
     ),
     _method(
         "profile-likelihood", _profile_method,
         "inverted likelihood-ratio test for θ in the joint model, q0 and q1 profiled out",
         requires_informative=False, estimator="maximum likelihood", reference=_PROFILE,
+        weak_rule=_small_class,
+        weak_advice="use method='profile-likelihood-t' (its small-calibration cut-off) or "
+        "'profile-map'",
     ),
     _method(
         "profile-likelihood-t", _profile_t_method,
@@ -464,7 +484,7 @@ def interval_methods() -> tuple[str, ...]:
 
 def get_method(method: str) -> IntervalMethod:
     """Look up a registered method; an unknown name lists the valid ones."""
-    check_choice("method", method, tuple(_REGISTRY))
+    check_method(method, tuple(_REGISTRY), capability="corrections")
     return _REGISTRY[method]
 
 
@@ -477,7 +497,8 @@ def weak_calibration(calibration: ConfusionCounts, method: str, test: Any = None
     * ``"wald"``, ``"bootstrap"``: the same, or q̂0 or q̂1 equal to 0 or 1, or (``test`` given)
       p̂ equal to 0 or 1, where their variance (resampling distribution) treats that rate as
       known and the interval collapses;
-    * the likelihood and Bayesian methods: never.
+    * ``"profile-likelihood"`` (χ²₁ cut-off): min(m0, m1) < :data:`MIN_PER_CLASS`;
+    * ``"profile-likelihood-t"``, ``"profile-map"``, ``"bayes"``: never.
 
     Parameters
     ----------

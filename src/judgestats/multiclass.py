@@ -15,11 +15,13 @@ Like Rogan–Gladen (its k = 2 case) this assumes only that the judge behaves th
 true category on both sets, P_P(Ẑ | Z) = P_Q(Ẑ | Z); the calibration set's category mix may
 differ from the test set's. The paper gives no interval; this module adds three pieces:
 
-* **intervals** registered by name (:func:`distribution_methods`): ``"delta"`` — delta-method
-  covariance of Ĉ⁻¹p̂ from the multinomial covariances of p̂ and of each column of Ĉ, with an
-  Agresti-style adjustment that reduces exactly to the paper's adjusted p̃, q̃ for k = 2 (see
-  :func:`correct_distribution`); ``"bootstrap"`` — parametric percentile bootstrap. A
-  ``"bayes"`` method (Dirichlet model) can be plugged in with
+* **intervals** registered by name (:func:`distribution_methods`): ``"adjusted-delta"`` —
+  delta-method covariance of Ĉ⁻¹p̂ from the multinomial covariances of p̂ and of each column of
+  Ĉ, at Agresti-style adjusted estimates that reduce exactly to the paper's adjusted p̃, q̃ for
+  k = 2 (see :func:`correct_distribution`); ``"wald"`` — the same at the plain estimates (for
+  k = 2 the interval :func:`judgestats.correct` calls ``"wald"``); ``"bootstrap"`` —
+  parametric percentile bootstrap. ``"delta"`` (with ``adjust=``) is the deprecated name of the
+  first two. A ``"bayes"`` method (Dirichlet model) can be plugged in with
   :func:`register_distribution_method`.
 * **the simplex**: Ĉ⁻¹p̂ always sums to one but can have negative entries. The reported
   estimate is then the constrained maximum-likelihood fit (see :func:`correct_distribution`),
@@ -65,10 +67,12 @@ from ._validation import (
     check_instance,
     check_labels_match,
     check_max_condition,
+    check_method,
     check_positive_int,
     check_probability,
     check_rng,
     check_same_length,
+    warn_deprecated,
 )
 from .kernels import g_statistic, percentile_nan_last, z_value
 from .results import ConfidenceInterval
@@ -526,12 +530,22 @@ def distribution_methods() -> tuple[str, ...]:
     return tuple(_METHODS)
 
 
-def _get_method(method: str, options: dict[str, Any]) -> DistributionMethod:
-    check_choice("method", method, tuple(_METHODS))
+def _get_method(method: str, options: dict[str, Any]) -> tuple[DistributionMethod, dict]:
+    """Return the method's spec and options (the deprecated ``"delta"`` resolved to its name)."""
+    if method == "delta" or (method == "adjusted-delta" and "adjust" in options):
+        adjust = options.pop("adjust", True)
+        method = "wald" if adjust is False else "adjusted-delta"
+        warn_deprecated(
+            "correct_distribution(method='delta', adjust=...)",
+            f"method={method!r} ('delta' is now 'adjusted-delta'; 'delta' with adjust=False "
+            "is 'wald', the interval js.correct calls 'wald')",
+        )
+        check_bool("adjust", adjust)
+    check_method(method, tuple(_METHODS), capability="k-category corrections")
     spec = _METHODS[method]
     for name in options:
         check_choice(f"option of method {method!r}", name, spec.options or ("(no options)",))
-    return spec
+    return spec, options
 
 
 # ----------------------------------------------------------------------------- methods
@@ -543,18 +557,31 @@ def _multinomial_cov(prob: np.ndarray, size: np.ndarray) -> np.ndarray:
 
 
 @register_distribution_method(
-    "delta", "delta-method covariance of Ĉ⁻¹p̂ (multinomial p̂ and columns of Ĉ), adjusted"
+    "adjusted-delta",
+    "delta-method covariance of Ĉ⁻¹p̂ (multinomial p̂ and columns of Ĉ) at the adjusted "
+    "(add z²/k to p̂, add 2 to each column) estimates",
 )
-def _delta_method(
-    test_counts,
-    calibration_counts,
-    *,
-    confidence_level,
-    rng=None,
-    max_condition=MAX_CONDITION,
-    adjust: bool = True,
+def _adjusted_delta_method(
+    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
 ) -> DistributionBounds:
-    adjust = check_bool("adjust", adjust)
+    return _delta_bounds(test_counts, calibration_counts, confidence_level, max_condition, True)
+
+
+@register_distribution_method(
+    "wald",
+    "delta-method covariance of Ĉ⁻¹p̂ at the plain estimates (for k = 2 the interval of "
+    "js.correct(method='wald'))",
+)
+def _wald_method(
+    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
+) -> DistributionBounds:
+    return _delta_bounds(test_counts, calibration_counts, confidence_level, max_condition, False)
+
+
+def _delta_bounds(
+    test_counts, calibration_counts, confidence_level, max_condition, adjust: bool
+) -> DistributionBounds:
+    """θ̂ ± z·se per category with the delta-method covariance (see correct_distribution)."""
     z = float(z_value(confidence_level))
     t, c = _broadcast_batch(test_counts.astype(float), calibration_counts.astype(float))
     k = t.shape[-1]
@@ -592,7 +619,7 @@ def _delta_method(
 @register_distribution_method(
     "bootstrap",
     "parametric percentile bootstrap of the test and calibration multinomials; under-covers "
-    "with about 20 calibration items per class (use 'delta' there)",
+    "with about 20 calibration items per class (use 'adjusted-delta' there)",
 )
 def _bootstrap_method(
     test_counts,
@@ -688,7 +715,7 @@ def distribution_bounds(
     test_counts: Any,
     calibration_counts: Any,
     *,
-    method: str = "delta",
+    method: str = "adjusted-delta",
     confidence_level: float = 0.95,
     rng: Any = None,
     max_condition: float = MAX_CONDITION,
@@ -704,7 +731,7 @@ def distribution_bounds(
     t, c = check_batched_category_counts(test_counts, calibration_counts)
     level = check_confidence_level(confidence_level)
     max_condition = check_max_condition(max_condition)
-    spec = _get_method(method, options)
+    spec, options = _get_method(method, dict(options))
     return spec.func(t, c, confidence_level=level, rng=rng, max_condition=max_condition, **options)
 
 
@@ -722,7 +749,8 @@ def _interval_set(
 ) -> tuple[dict[Any, ConfidenceInterval], DistributionBounds]:
     """Intervals for one validated data set; raises when undefined, warns on bad replicates."""
     level = check_confidence_level(confidence_level)
-    spec = _get_method(method, options)
+    spec, options = _get_method(method, dict(options))
+    method = spec.name
     bounds = spec.func(
         np.asarray(test.counts),
         np.asarray(calibration.counts),
@@ -882,7 +910,7 @@ def correct_distribution(
     test: CategoryCounts,
     calibration: ConfusionMatrix,
     *,
-    method: str = "delta",
+    method: str = "adjusted-delta",
     confidence_level: float = 0.95,
     rng: Any = None,
     max_condition: float = MAX_CONDITION,
@@ -903,14 +931,16 @@ def correct_distribution(
     calibration : ConfusionMatrix
         Judge-by-human counts on the calibration set, with the same labels **in the same
         order** as ``test`` (use ``.reorder(labels)`` to align them).
-    method : str, default "delta"
-        ``"delta"`` or ``"bootstrap"`` (or any name in :func:`distribution_methods`):
+    method : str, default "adjusted-delta"
+        ``"adjusted-delta"``, ``"wald"`` or ``"bootstrap"`` (or any name in
+        :func:`distribution_methods`; ``"delta"`` is the deprecated name of the first two):
 
-        * ``"delta"``: θ̂ ± z·se per category, truncated to [0, 1], with the delta-method
-          covariance A[Σ_p + Σ_b θ_b² Σ_b]Aᵀ, A = Ĉ⁻¹, Σ_p = (diag p − ppᵀ)/n and
-          Σ_b = (diag c_b − c_b c_bᵀ)/m_b the multinomial covariances of p̂ and of column b of
-          Ĉ (the columns are independent given the m_b). For k = 2 it is the paper's eq. (var).
-          **Adjustment** (option ``adjust=True``, the default): like the paper's adjusted Wald
+        * ``"adjusted-delta"`` and ``"wald"``: θ̂ ± z·se per category, truncated to [0, 1],
+          with the delta-method covariance A[Σ_p + Σ_b θ_b² Σ_b]Aᵀ, A = Ĉ⁻¹,
+          Σ_p = (diag p − ppᵀ)/n and Σ_b = (diag c_b − c_b c_bᵀ)/m_b the multinomial
+          covariances of p̂ and of column b of Ĉ (the columns are independent given the m_b).
+          For k = 2 it is the paper's eq. (var).
+          **Adjustment** (``"adjusted-delta"``, the default): like the paper's adjusted Wald
           interval, the formula is evaluated at p̃ = (counts + z²/k)/(n + z²) and at columns
           c̃_b = (counts_b + 2/k)/(m_b + 2), centred at θ̃ = C̃⁻¹p̃. For k = 2 these are exactly
           the paper's p̃, q̃0, q̃1 and standard error (the paper's extra centre shift dθ̃ is a
@@ -918,8 +948,8 @@ def correct_distribution(
           any column of Ĉ with all its items in one cell, which happens whenever the judge is
           accurate and m_b is small; in simulation (benchmarks/results/multiclass.md) the plain
           interval then covers as little as 65% for a nominal 95%, the adjusted one >= 95%
-          everywhere tried (conservative for tiny m_b). ``adjust=False`` gives the plain
-          interval, for comparison.
+          everywhere tried (conservative for tiny m_b). ``"wald"`` gives the plain interval,
+          for comparison.
         * ``"bootstrap"``: parametric percentile bootstrap: p̂* ~ Mult(n, p̂)/n and each column
           ĉ_b* ~ Mult(m_b, ĉ_b)/m_b, θ̂* = Ĉ*⁻¹p̂*; option ``n_resamples`` (default 9999).
           Replicates whose Ĉ* exceeds ``max_condition`` are counted as undefined, excluded
@@ -927,7 +957,7 @@ def correct_distribution(
           **Small calibration sets:** the percentile bootstrap resamples from Ĉ itself, so it
           inherits Ĉ's noise without widening for it; with about 20 calibration items per class
           it under-covers (0.89 for a nominal 0.95 in an outside study), where the adjusted
-          delta interval covers >= 0.98 but is wide. Prefer ``"delta"`` there.
+          delta interval covers >= 0.98 but is wide. Prefer ``"adjusted-delta"`` there.
         * ``"bayes"`` (Dirichlet model) is not registered yet; asking for it raises
           :class:`MethodError` listing the available methods.
     confidence_level : float, default 0.95
@@ -946,7 +976,7 @@ def correct_distribution(
         Ĉ invertible (κ(Ĉ) < 100 in most data sets). ``None`` skips the test. For k = 2 the
         binary rules apply instead (q̂0 + q̂1 > 1), exactly as :func:`judgestats.correct`.
     **options
-        Method options: ``adjust`` for ``"delta"``, ``n_resamples`` for ``"bootstrap"``.
+        Method options: ``n_resamples`` for ``"bootstrap"``.
 
     Returns
     -------
@@ -997,6 +1027,8 @@ def correct_distribution(
     """
     max_condition = _check_pair(test, calibration, max_condition)
     _check_separation(calibration, separation_level)
+    spec, options = _get_method(method, dict(options))
+    method = spec.name
     cis, bounds = _interval_set(
         test,
         calibration,
@@ -1077,7 +1109,7 @@ class DistributionCorrection:
     condition_number : float
         2-norm condition number of Ĉ; ``max_condition`` is the threshold it passed.
     covariance : ndarray or None
-        k × k covariance of the estimate used by the method (for ``"delta"``, the
+        k × k covariance of the estimate used by the method (for ``"adjusted-delta"``, the
         delta-method covariance at the adjusted values; for ``"bootstrap"``, that of the
         replicates); lets one build intervals for contrasts such as win − lose.
     """
@@ -1136,7 +1168,7 @@ class DistributionCorrection:
     # -- recomputation -------------------------------------------------------------------
     def confidence_interval(
         self,
-        method: str = "delta",
+        method: str = "adjusted-delta",
         confidence_level: float = 0.95,
         *,
         rng: Any = None,
@@ -1145,8 +1177,7 @@ class DistributionCorrection:
         """Recompute the per-category intervals by another method or level.
 
         Returns a dict label → :class:`ConfidenceInterval`; ``max_condition`` is the one the
-        result was computed with. Options as in ``correct_distribution`` (``adjust``,
-        ``n_resamples``).
+        result was computed with. Options as in ``correct_distribution`` (``n_resamples``).
         """
         return interval_set_for(
             self.test,

@@ -30,13 +30,13 @@ from ._validation import (
     check_choice,
     check_confidence_level,
     check_count,
+    check_method,
     check_probability,
     check_rng,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import RAW_ESTIMATORS
-from .intervals import compute_bounds, interval_methods
-from .kernels import wilson_bounds, z_value
+from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
 
 __all__ = [
     "SimulatedCategories",
@@ -49,8 +49,6 @@ __all__ = [
     "estimator_bias",
 ]
 
-#: Extra method for contrast: the naive p̂ with its Wilson interval (ignores the judge's errors).
-NAIVE = "naive-wilson"
 _CHUNK_ELEMENTS = 2_000_000  # replications held in memory at once (per array)
 
 
@@ -212,14 +210,10 @@ def _wrap(positive, n, tp, fn, tn, fp) -> SimulatedData:
 
 
 # ----------------------------------------------------------------------------- coverage
-def _wilson(test: JudgedCounts, level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    low, high = wilson_bounds(test.positive, test.n, z_value(level))
-    return low, high, np.asarray(test.positive, dtype=float) / np.asarray(test.n, dtype=float)
-
-
 def _method_arrays(method, data: SimulatedData, level, gen, options):
     if method == NAIVE:
-        low, high, est = _wilson(data.test, level)
+        b = naive_bounds(data.test, level)
+        low, high, est = b.low, b.high, b.estimate
     else:
         b = compute_bounds(
             data.test,
@@ -319,7 +313,7 @@ def coverage(
         raise JudgeStatsError("methods must name at least one method")
     valid_methods = (*interval_methods(), NAIVE)
     for mth in methods:
-        check_choice("method", mth, valid_methods)
+        check_method(mth, valid_methods, capability="simulations")
     options = method_options or {}
     gen = check_rng(rng)
 

@@ -86,6 +86,7 @@ from ._validation import (
     check_confidence_level,
     check_informative,
     check_labels,
+    check_method,
     check_positive_int,
     check_rng,
     check_same_strata,
@@ -246,7 +247,7 @@ def pooled_bounds(
         Where a stratum with positive weight has q̂0 + q̂1 <= 1 (or the adjusted q̃0 + q̃1 <= 1)
         every output is NaN.
     """
-    check_choice("method", method, STRATIFIED_METHODS)
+    check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
     level = check_confidence_level(confidence_level)
     p, q0, q1, n, m0, m1 = _stratum_arrays(test, calibration)
     mix = weights is None
@@ -609,7 +610,7 @@ def correct_stratified(
     """
     tests = check_strata_mapping("tests", tests, JudgedCounts)
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
-    check_choice("method", method, STRATIFIED_METHODS)
+    check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
     _check_options(method, options)
     level = check_confidence_level(confidence_level)
     min_per_class = check_positive_int("min_per_class", min_per_class, minimum=1)
@@ -699,7 +700,7 @@ def pooled_interval_for(
     **options: Any,
 ) -> ConfidenceInterval:
     """Recompute the pooled interval of a :class:`StratifiedCorrection` by another method."""
-    check_choice("method", method, STRATIFIED_METHODS)
+    check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
     _check_options(method, options)
     level = check_confidence_level(confidence_level)
     strata = list(result.strata)
