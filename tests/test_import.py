@@ -89,3 +89,15 @@ def test_moved_result_classes_still_import_from_results_with_a_deprecation():
     assert cls is js.Correction
     with pytest.warns(DeprecationWarning):
         assert results.Evaluation is js.Evaluation
+
+
+def test_one_path_from_frames_to_counts():
+    """Issue 16: evaluate, strata and the CLI count through js.frames.group_counts."""
+    import inspect
+
+    from judgestats import cli, evaluate, frames, strata
+
+    assert evaluate.group_counts is frames.group_counts
+    for module in (strata, cli):
+        source = inspect.getsource(module)
+        assert "group_counts(" in source and ".groupby(" not in source

@@ -23,6 +23,7 @@ import numpy as np
 from ._validation import JudgeStatsError
 from .correct import correct
 from .counts import ConfusionCounts, JudgedCounts
+from .frames import counts_of, group_counts
 from .intervals import interval_methods
 
 EXAMPLES = ("chatbot-arena", "nq301")
@@ -123,17 +124,30 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
         return f"{args.test} corrected with calibration {args.calibration}", [
             _single(test, cal, args)
         ]
+    counted = group_counts(_stacked(test_df, cal_df, args), judge=args.judge_column,
+                           human=args.human_column, by=(args.by,), split=_SPLIT)
     rows = []
-    cal_groups = dict(tuple(cal_df.groupby(args.by, sort=True)))
-    for key, g in test_df.groupby(args.by, sort=True):
-        if key not in cal_groups:
-            raise CLIError(f"group {args.by}={key!r} has test rows but no calibration rows")
-        test = JudgedCounts.from_frame(g, judge=args.judge_column)
-        cal = ConfusionCounts.from_frame(
-            cal_groups[key], human=args.human_column, judge=args.judge_column
-        )
-        rows.append(_row(str(key), test, cal, args))
+    for key, cells in counted.counts.items():
+        test, cal = counts_of(cells)
+        if test is None:
+            continue  # calibration rows only: no test set to correct
+        if cal is None:
+            raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
+        rows.append(_row(str(key[0]), test, cal, args))
     return f"{args.test} by {args.by}", rows
+
+
+#: the split column the CLI adds when it stacks a test file and a calibration file
+_SPLIT = "__judgestats_split__"
+
+
+def _stacked(test_df: Any, cal_df: Any, args) -> Any:
+    """One frame of test rows and calibration rows, told apart by a split column."""
+    pd = _pandas()
+    cols = [args.by, args.judge_column]
+    test = test_df[cols].assign(**{args.human_column: float("nan"), _SPLIT: "test"})
+    cal = cal_df[[*cols, args.human_column]].assign(**{_SPLIT: "calibration"})
+    return pd.concat([test, cal], ignore_index=True)
 
 
 def _rows_from_counts(args) -> tuple[str, list[dict]]:

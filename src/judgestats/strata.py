@@ -82,10 +82,8 @@ from ._validation import (
     NotInformativeError,
     SamplingWarning,
     check_choice,
-    check_columns,
     check_confidence_level,
     check_informative,
-    check_labels,
     check_method,
     check_positive_int,
     check_rng,
@@ -96,6 +94,7 @@ from ._validation import (
 )
 from .correct import Correction
 from .counts import ConfusionCounts, JudgedCounts
+from .frames import counts_of, group_counts, named_counts, sort_keys
 from .intervals import compute_bounds, warn_undefined_replicates
 from .kernels import percentile_nan_last, rogan_gladen_raw, z_value
 from .results import ConfidenceInterval, stratum_coord
@@ -725,37 +724,6 @@ def _plain(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _stratum_codes(frame: Any, cols: tuple[str, ...]) -> tuple[np.ndarray, list[Any]]:
-    """Integer code per row and the distinct stratum labels (tuples for several columns)."""
-    import pandas as pd  # lazy
-
-    parts = []
-    for c in cols:
-        col = pd.Series(frame[c])
-        missing = np.asarray(col.isna(), dtype=bool)
-        if missing.any():
-            raise LabelError(
-                f"by column {c!r} has a missing value at row {int(np.argmax(missing))}: every "
-                "row needs a stratum (fill it or drop the row yourself)"
-            )
-        parts.append(col.reset_index(drop=True))
-    if len(parts) == 1:
-        codes, uniques = pd.factorize(parts[0])
-        labels = [_plain(v) for v in uniques.tolist()]
-    else:
-        codes, uniques = pd.MultiIndex.from_arrays(parts).factorize()
-        labels = [tuple(_plain(x) for x in v) for v in uniques.tolist()]
-    return np.asarray(codes, dtype=np.int64), labels
-
-
-def _ordered(labels: list[Any]) -> list[Any]:
-    unique = list(dict.fromkeys(labels))
-    try:
-        return sorted(unique)
-    except TypeError:  # labels of mixed types: keep the order of first appearance
-        return unique
-
-
 def stratified_counts(
     frame: Any,
     *,
@@ -769,9 +737,10 @@ def stratified_counts(
 
     Parameters
     ----------
-    frame : pandas.DataFrame
+    frame : data frame
         One row per item, with a 0/1 (or bool) judge label, a human label and the stratum
-        column(s).
+        column(s); any engine :func:`judgestats.evaluate` reads (counted by
+        :func:`judgestats.frames.group_counts`, the package's one frame-to-counts path).
     by : str or tuple of str
         Column(s) defining the strata; with several columns a stratum is a tuple of values.
         A missing value is an error.
@@ -798,74 +767,42 @@ def stratified_counts(
     SparseStratumError
         If a stratum's calibration items all have the same human label (its confusion matrix
         cannot be estimated): merge it with ``merge=``.
+    ColumnError, GroupLabelError
+        On a missing column, a missing stratum value, bad labels or a bad split value (as
+        :func:`judgestats.frames.group_counts`).
     LabelError
-        On bad labels, a missing stratum value, a bad split value, or when there are no test
-        rows or no calibration rows.
+        When there are no test rows or no calibration rows.
     """
-    import pandas as pd  # lazy
-
     cols = (by,) if isinstance(by, str) else tuple(by) if isinstance(by, list | tuple) else None
     if not cols or not all(isinstance(c, str) for c in cols):
         raise ArgumentTypeError(f"by must be a column name or a tuple of names, got {by!r}")
-    check_columns(frame, {"judge": judge, "human": human})
-    for c in cols:
-        check_columns(frame, {"by": c})
-    if split is not None:
-        check_columns(frame, {"split": split})
-    codes, labels = _stratum_codes(frame, cols)
-    if merge is not None:
-        mapping = _resolve_merge(merge, labels)
-        labels = [mapping.get(v, v) for v in labels]
-    strata = _ordered(labels)
-    position = {v: i for i, v in enumerate(strata)}
-    codes = np.array([position[v] for v in labels], dtype=np.int64)[codes]
-    j = check_labels(f"judge column {judge!r}", frame[judge])
-    if split is None:
-        is_cal = ~np.asarray(pd.Series(frame[human]).isna(), dtype=bool)
-    else:
-        sp = pd.Series(frame[split]).reset_index(drop=True)
-        bad = ~np.asarray(sp.isin(["test", "calibration"]), dtype=bool)
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise LabelError(
-                f"split column {split!r} must hold 'test' or 'calibration', got "
-                f"{_plain(sp.iloc[i])!r} at row {i}"
-            )
-        is_cal = np.asarray(sp == "calibration", dtype=bool)
-    if not is_cal.any():
+    counted = group_counts(frame, judge=judge, human=human, by=cols, split=split)
+    cells: dict[Any, np.ndarray] = {}
+    labels = [key[0] if len(cols) == 1 else key for key in counted.counts]
+    mapping = _resolve_merge(merge, labels) if merge is not None else {}
+    for label, c in zip(labels, counted.counts.values(), strict=True):
+        stratum = mapping.get(label, label)
+        cells[stratum] = cells[stratum] + c if stratum in cells else c.copy()
+    named = {s: named_counts(cells[s]) for s in sort_keys(list(cells))}
+    if not any(c["tp"] + c["fn"] + c["tn"] + c["fp"] for c in named.values()):
         raise LabelError("no calibration rows: no row has a human label (or split='calibration')")
-    if is_cal.all():
+    if not any(c["n"] for c in named.values()):
         how = "every row has a human label" if split is None else "every row is 'calibration'"
         raise LabelError(
             f"no test rows: {how}; pass split= (a column of 'test'/'calibration') to say which "
             "rows form the test set"
         )
-    h_values = np.asarray(pd.Series(frame[human]).to_numpy(dtype=object))[is_cal]
-    h = check_labels(f"human column {human!r} (calibration rows)", h_values)
-    k = len(strata)
-
-    def count(mask: np.ndarray) -> np.ndarray:
-        return np.bincount(codes[mask], minlength=k)
-
-    test = ~is_cal
-    n, pos = count(test), count(test & j)
-    hc = np.zeros(len(codes), dtype=bool)
-    hc[is_cal] = h
-    tp, fn = count(is_cal & hc & j), count(is_cal & hc & ~j)
-    tn, fp = count(is_cal & ~hc & ~j), count(is_cal & ~hc & j)
-    m0, m1 = tn + fp, tp + fn
-    present = {s: (int(m0[i]), int(m1[i])) for i, s in enumerate(strata) if m0[i] + m1[i] > 0}
+    present = {
+        s: (c["tn"] + c["fp"], c["tp"] + c["fn"])
+        for s, c in named.items()
+        if c["tp"] + c["fn"] + c["tn"] + c["fp"]
+    }
     check_sparse_strata(
         present, 1, fix="merge each such stratum into another with merge={stratum: other}"
     )
-    tests = {
-        s: JudgedCounts(positive=int(pos[i]), n=int(n[i])) for i, s in enumerate(strata) if n[i]
-    }
-    cals = {
-        s: ConfusionCounts(tp=int(tp[i]), fn=int(fn[i]), tn=int(tn[i]), fp=int(fp[i]))
-        for i, s in enumerate(strata)
-        if m0[i] + m1[i]
-    }
+    pairs = {s: counts_of(cells[s]) for s in named}
+    tests = {s: test for s, (test, _) in pairs.items() if test is not None}
+    cals = {s: cal for s, (_, cal) in pairs.items() if cal is not None}
     return tests, cals
 
 

@@ -1,0 +1,450 @@
+"""Frame → counts: the grouped count of test and calibration cells on the frame's own engine.
+
+The statistics need only counts, so the O(rows) work is a single grouped count that runs where
+the data lives (:func:`group_counts`); :func:`judgestats.evaluate` and
+:func:`judgestats.strata.stratified_counts` correct the counts.
+
+How rows are counted
+--------------------
+Every row gets a small integer *cell code*, computed by the engine:
+
+====  ==========================================================
+code  row
+====  ==========================================================
+0, 1  test row, judge label 0 / 1 (counts ``n`` and ``positive``)
+2, 3  calibration row, human 0, judge 0 / 1 (``tn``, ``fp``)
+4, 5  calibration row, human 1, judge 0 / 1 (``fn``, ``tp``)
+6     judge label missing or not 0/1
+7     calibration row whose human label is not 0/1 (or, with ``split=``, missing)
+8     ``split=`` value missing or not ``'test'``/``'calibration'``
+====  ==========================================================
+
+and the engine returns ``len()`` per (group columns, stratum columns, code): a table of at most
+9 × groups × strata rows, whatever the number of items. Rows with codes 6–8 are never
+corrected: their presence raises :class:`~judgestats._validation.GroupLabelError` naming the
+groups (a second, filtered grouped query fetches the offending values to echo). Without
+``split=``, a row whose human label is missing (null, or NaN in a float column) is a test
+row and every other row a calibration row. Label columns must be boolean or numeric (checked
+on the schema, before any row is read).
+
+Engines
+-------
+The frame goes through narwhals (the dataframe-agnostic layer, ``judgestats[frames]``):
+pandas, polars (eager or lazy; lazy frames are collected with polars' streaming engine),
+pyarrow tables and, lazily, DuckDB relations, Dask and PySpark data frames. Lazy frames stay
+lazy until the grouped count is collected, so a Parquet scan is never loaded whole.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._validation import (
+    ArgumentTypeError,
+    JudgeStatsError,
+    check_column_names,
+    check_distinct_roles,
+    check_frame_columns,
+    check_group_labels,
+    check_instance,
+    check_label_kind,
+    check_missing_keys,
+    check_split_kind,
+    describe_group,
+)
+from .counts import ConfusionCounts, JudgedCounts
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["N_CODES", "GroupCounts", "counts_of", "group_counts", "named_counts", "sort_keys"]
+
+#: Number of cell codes (module docstring).
+N_CODES = 9
+_BAD_JUDGE, _BAD_HUMAN, _BAD_SPLIT = 6, 7, 8
+_CODE = "__judgestats_code__"
+_COUNT = "__judgestats_rows__"
+
+
+# ============================================================================ engine access
+def _narwhals():
+    try:
+        import narwhals as nw
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "judgestats.evaluate needs narwhals (the dataframe-agnostic layer): "
+            "pip install 'judgestats[frames]'"
+        ) from exc
+    return nw
+
+
+@contextmanager
+def _engine_warnings() -> Iterator[None]:
+    """Silence one known engine warning while judgestats talks to the engine.
+
+    narwhals 2.2x issues a ``FutureWarning`` for every Dask frame ("Dask support is moving out
+    of Narwhals and into the separate `narwhals-dask` package"). It concerns narwhals'
+    packaging, not the user's data or call, and that package is not published yet, so a
+    judgestats user can do nothing about it. Only that message is ignored, only here; every
+    other warning passes.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Dask support is moving", category=FutureWarning)
+        yield
+
+
+def _kind(nw: Any, dtype: Any) -> str:
+    """Classify a narwhals dtype: "bool", "int" (any non-float number), "float", "str", other."""
+    if dtype == nw.Boolean:
+        return "bool"
+    if dtype.is_float():
+        return "float"
+    if dtype.is_numeric():
+        return "int"
+    if dtype == nw.String or isinstance(dtype, nw.Categorical | nw.Enum):
+        return "str"
+    return "other"
+
+
+def _label_exprs(nw: Any, column: str, kind: str) -> tuple[Any, Any, Any]:
+    """(present, is 1, is 0) expressions of a label column; never null (Kleene-safe)."""
+    c = nw.col(column)
+    present = ~c.is_null()
+    if kind == "float":
+        present = present & ~c.is_nan()
+    if kind == "bool":
+        return present, present & c, present & ~c
+    return present, present & (c == 1), present & (c == 0)
+
+
+def _code_expr(nw: Any, *, judge: str, human: str, split: str | None, kinds: dict) -> Any:
+    """Build the cell code of every row (module docstring) as an Int8 expression."""
+    _, j1, j0 = _label_exprs(nw, judge, kinds["judge"])
+    h_present, h1, h0 = _label_exprs(nw, human, kinds["human"])
+    i8 = nw.Int8
+    if split is None:
+        is_cal = h_present
+        is_test = ~h_present
+    else:
+        s = nw.col(split)
+        is_cal = ~s.is_null() & (s == "calibration")
+        is_test = ~s.is_null() & (s == "test")
+    valid = nw.when(is_cal).then(2 + 2 * h1.cast(i8) + j1.cast(i8)).otherwise(j1.cast(i8))
+    code = (
+        nw.when(~(j1 | j0))
+        .then(_BAD_JUDGE)
+        .otherwise(nw.when(is_cal & ~(h1 | h0)).then(_BAD_HUMAN).otherwise(valid))
+    )
+    if split is not None:
+        code = nw.when(~(is_cal | is_test)).then(_BAD_SPLIT).otherwise(code)
+    return code.cast(i8).alias(_CODE)
+
+
+def _collect(nw: Any, frame: Any) -> Any:
+    if isinstance(frame, nw.LazyFrame):
+        if frame.implementation == nw.Implementation.POLARS:
+            return frame.collect(engine="streaming")  # bounded memory on a Parquet scan
+        return frame.collect()
+    return frame
+
+
+def _plain(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _is_missing(v: Any) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, float):
+        return math.isnan(v)
+    return type(v).__name__ in ("NAType", "NaTType")
+
+
+def sort_keys(keys: list[Any]) -> list[Any]:
+    """Sorted group keys (mixed types: by type name, then repr)."""
+    try:
+        return sorted(keys)
+    except TypeError:  # mixed types: a deterministic order all the same
+        return sorted(keys, key=lambda k: (type(k).__name__, repr(k)))
+
+
+def _engine_name(nw: Any, frame: Any) -> str:
+    impl = frame.implementation
+    return impl.name.lower() if impl != nw.Implementation.UNKNOWN else type(frame).__name__
+
+
+# ============================================================================ grouped counts
+@dataclass(frozen=True, slots=True, eq=False)
+class GroupCounts:
+    """Grouped cell counts of a frame: the sufficient statistics of every group and stratum.
+
+    Attributes
+    ----------
+    by, strata : tuple of str
+        Group and stratum columns (``strata`` is ``()`` without strata).
+    counts : dict
+        (by values..., strata values...) → int64 array of the ``N_CODES`` cell counts
+        (module docstring), in sorted key order.
+    judge, human, split : str, str, str or None
+        The columns counted.
+    engine : str
+        The engine that computed them.
+    """
+
+    by: tuple
+    strata: tuple
+    counts: dict
+    judge: str
+    human: str
+    split: str | None
+    engine: str
+
+    def __add__(self, other: GroupCounts) -> GroupCounts:
+        """Add the counts of two chunks of one data set (same columns)."""
+        check_instance("other", other, GroupCounts)
+        mine = (self.by, self.strata, self.judge, self.human, self.split)
+        theirs = (other.by, other.strata, other.judge, other.human, other.split)
+        if mine != theirs:
+            raise JudgeStatsError(
+                f"cannot add counts of different columns: {mine!r} and {theirs!r}"
+            )
+        total = {k: v.copy() for k, v in self.counts.items()}
+        for k, v in other.counts.items():
+            total[k] = total[k] + v if k in total else v.copy()
+        engine = self.engine if self.engine == other.engine else f"{self.engine}+{other.engine}"
+        keys = sort_keys(list(total))
+        return GroupCounts(
+            self.by,
+            self.strata,
+            {k: total[k] for k in keys},
+            self.judge,
+            self.human,
+            self.split,
+            engine,
+        )
+
+    @property
+    def groups(self) -> tuple:
+        """Group labels in sorted order (a value, or a tuple for several ``by`` columns)."""
+        k = len(self.by)
+        labels = dict.fromkeys(key[:k] if k > 1 else key[0] for key in self.counts)
+        return tuple(sort_keys(list(labels)))
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per (group, stratum): the key columns, then n, positive, tp, fn, tn, fp."""
+        import pandas as pd
+
+        rows = []
+        for key, c in self.counts.items():
+            row = dict(zip(self.by + self.strata, key, strict=True))
+            row.update(named_counts(c))
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def named_counts(c: np.ndarray) -> dict[str, int]:
+    """n, positive, tp, fn, tn, fp of one cell-code array."""
+    return {
+        "n": int(c[0] + c[1]),
+        "positive": int(c[1]),
+        "tp": int(c[5]),
+        "fn": int(c[4]),
+        "tn": int(c[2]),
+        "fp": int(c[3]),
+    }
+
+
+def _schema_kinds(nw: Any, frame: Any, *, judge, human, split, by, strata) -> dict[str, str]:
+    schema = frame.collect_schema()
+    check_frame_columns(
+        list(schema.names()),
+        {
+            "judge": (judge,),
+            "human": (human,),
+            "split": () if split is None else (split,),
+            "by": by,
+            "strata": strata,
+        },
+    )
+    kinds = {"judge": _kind(nw, schema[judge]), "human": _kind(nw, schema[human])}
+    check_label_kind("judge", judge, kinds["judge"], str(schema[judge]))
+    check_label_kind("human", human, kinds["human"], str(schema[human]))
+    if split is not None:
+        kinds["split"] = _kind(nw, schema[split])
+        check_split_kind(split, kinds["split"], str(schema[split]))
+    return kinds
+
+
+def _rows(k: int, what: str) -> str:
+    return f"{k} {what}" + ("" if k == 1 else "s")
+
+
+def _label_problems(nw, frame, code, bad_groups, *, by, judge, human, split, kinds):
+    """Second, filtered grouped query (error path only): echo the offending values."""
+    aggs = [nw.len().alias(_COUNT)]
+    roles = [("judge", judge), ("human", human)] + ([("split", split)] if split else [])
+    for role, col in roles:
+        aggs.append(nw.col(col).count().alias(f"{role}__present"))
+        if kinds[role] != "bool":
+            aggs += [
+                nw.col(col).min().alias(f"{role}__min"),
+                nw.col(col).max().alias(f"{role}__max"),
+            ]
+    out = _collect(
+        nw,
+        frame.with_columns(code)
+        .filter(nw.col(_CODE) >= _BAD_JUDGE)
+        .group_by(*by, _CODE)
+        .agg(*aggs),
+    )
+    found: dict[tuple, dict] = {}
+    for row in out.rows(named=True):
+        key = tuple(_plain(row[c]) for c in by)
+        found[(key, int(row[_CODE]))] = row
+    problems = []
+    role_of = {_BAD_JUDGE: "judge", _BAD_HUMAN: "human", _BAD_SPLIT: "split"}
+    for key, code_value in bad_groups:
+        role = role_of[code_value]
+        row = found.get((key, code_value))
+        label = describe_group(by, key)
+        if row is None:  # pragma: no cover - the two queries saw different data
+            problems.append((label, role, "rows with bad values"))
+            continue
+        rows, present = int(row[_COUNT]), int(row[f"{role}__present"])
+        parts = []
+        where = "calibration row" if role == "human" else "row"
+        if present:
+            lo, hi = _plain(row.get(f"{role}__min")), _plain(row.get(f"{role}__max"))
+            span = ""
+            if lo is not None and lo == hi:
+                span = f" ({lo!r})"
+            elif lo is not None:
+                span = f" (from {lo!r} to {hi!r})"
+            parts.append(f"{_rows(present, where)} with other values{span}")
+        if rows - present:
+            what = "a split value" if role == "split" else f"a {role} label"
+            parts.append(f"{_rows(rows - present, where)} without {what}")
+        problems.append((label, role, " and ".join(parts)))
+    order = {"judge": 0, "split": 1, "human": 2}
+    problems.sort(key=lambda p: order[p[1]])
+    return problems
+
+
+def group_counts(
+    frame: Any,
+    *,
+    judge: str = "judge",
+    human: str = "human",
+    by: Any = ("model",),
+    strata: Any = None,
+    split: str | None = None,
+) -> GroupCounts:
+    """Count a frame's test and calibration cells per group (and stratum) on its own engine.
+
+    The counting half of :func:`evaluate`; see it for the arguments. Useful on its own to
+    count a data set chunk by chunk (``GroupCounts`` add up with ``+``) before
+    :func:`evaluate_counts`.
+
+    Returns
+    -------
+    GroupCounts
+
+    Raises
+    ------
+    ColumnError
+        A named column is missing (all missing ones are named), a label column is not
+        boolean or numeric, the split column does not hold strings, or a group or stratum
+        column has missing values.
+    GroupLabelError
+        A group has judge labels outside 0/1 (or missing), calibration rows whose human label
+        is not 0/1, or split values other than ``'test'``/``'calibration'``; the message names
+        the groups and echoes the values.
+    """
+    by_cols = check_column_names("by", by)
+    strata_cols = check_column_names("strata", strata, allow_none=True)
+    check_instance("judge", judge, str)
+    check_instance("human", human, str)
+    if split is not None:
+        check_instance("split", split, str)
+    check_distinct_roles(
+        {
+            "judge": (judge,),
+            "human": (human,),
+            "split": () if split is None else (split,),
+            "by": by_cols,
+            "strata": strata_cols,
+        }
+    )
+    nw = _narwhals()
+    with _engine_warnings():
+        try:
+            nf = nw.from_native(frame)
+        except TypeError as exc:
+            raise ArgumentTypeError(
+                "frame must be a data frame of a supported engine (pandas, polars, pyarrow, "
+                f"DuckDB, Dask, PySpark, ...), got {type(frame).__name__}"
+            ) from exc
+        if not isinstance(nf, nw.DataFrame | nw.LazyFrame):
+            raise ArgumentTypeError(f"frame must be a data frame, got {type(frame).__name__}")
+        kinds = _schema_kinds(
+            nw, nf, judge=judge, human=human, split=split, by=by_cols, strata=strata_cols
+        )
+        keys = by_cols + strata_cols
+        code = _code_expr(nw, judge=judge, human=human, split=split, kinds=kinds)
+        grouped = nf.with_columns(code).group_by(*keys, _CODE).agg(nw.len().alias(_COUNT))
+        rows = _collect(nw, grouped).rows()
+        engine = _engine_name(nw, nf)
+
+        counts: dict[tuple, np.ndarray] = {}
+        missing = dict.fromkeys(keys, 0)
+        bad: dict[tuple, set] = {}
+        for row in rows:
+            key = tuple(_plain(v) for v in row[: len(keys)])
+            cell, rows_in_cell = int(row[len(keys)]), int(row[len(keys) + 1])
+            gaps = [c for c, v in zip(keys, key, strict=True) if _is_missing(v)]
+            if gaps:
+                for c in gaps:
+                    missing[c] += rows_in_cell
+                continue
+            if cell >= _BAD_JUDGE:
+                bad.setdefault(key[: len(by_cols)], set()).add(cell)
+            counts.setdefault(key, np.zeros(N_CODES, dtype=np.int64))[cell] += rows_in_cell
+        check_missing_keys(missing)
+        if bad:
+            pairs = [(g, c) for g in sort_keys(list(bad)) for c in sorted(bad[g])]
+            check_group_labels(
+                _label_problems(
+                    nw,
+                    nf,
+                    code,
+                    pairs,
+                    by=by_cols,
+                    judge=judge,
+                    human=human,
+                    split=split,
+                    kinds=kinds,
+                )
+            )
+    ordered = {k: counts[k] for k in sort_keys(list(counts))}
+    return GroupCounts(by_cols, strata_cols, ordered, judge, human, split, engine)
+
+
+
+
+def counts_of(cells: np.ndarray) -> tuple[JudgedCounts | None, ConfusionCounts | None]:
+    """Return the counts objects of one cell-code array: (test or None, calibration or None).
+
+    None where the group (or stratum) has no test rows, or no calibration rows.
+    """
+    c = named_counts(cells)
+    test = JudgedCounts(positive=c["positive"], n=c["n"]) if c["n"] else None
+    has_cal = c["tp"] + c["fn"] + c["tn"] + c["fp"] > 0
+    cal = ConfusionCounts(tp=c["tp"], fn=c["fn"], tn=c["tn"], fp=c["fp"]) if has_cal else None
+    return test, cal
