@@ -1005,7 +1005,8 @@ __all__ += ["ColumnError", "EmptyGroupError", "GroupError", "GroupLabelError"]
 class WeakCalibrationWarning(JudgeStatsWarning):
     """The chosen interval method is in its bad regime for this calibration set.
 
-    Raised by :func:`judgestats.correct` when the calibration set has few items of a human
-    class or the judge looks weak (q̂0 + q̂1 close to 1); the message gives the evidence
-    (benchmarks/results/weak_judge.md) and the method that does better there.
+    Issued by :func:`judgestats.correct` by each method's rule
+    (:func:`judgestats.intervals.weak_calibration`): for the Rogan–Gladen-based intervals, fewer
+    than ``MIN_PER_CLASS`` calibration items of a human class, or for the plug-in ones a rate
+    of 0 or 1. The message names the method that does better there.
     """

@@ -206,23 +206,20 @@ def correct(
         Interval method: ``"adjusted-wald"`` (paper), ``"wald"``, ``"bootstrap"``,
         ``"profile-likelihood"``, ``"profile-likelihood-t"``, ``"profile-map"``, ``"bayes"`` or
         any name in :func:`judgestats.interval_methods`. Which one when (m = calibration items
-        of the smaller human class, s = q̂0 + q̂1; evidence in benchmarks/results/weak_judge.md):
+        of the smaller human class, s = q̂0 + q̂1; the measured coverage, length and RMSE of
+        each choice are in the README, "Which interval method when"):
 
-        ======================  =============================  ================================
-        calibration set         method                         evidence (simulation; real data)
-        ======================  =============================  ================================
-        m >= 10 and s >= 1.2    ``"adjusted-wald"`` (default)  coverage >= 0.92 in every
-                                                               observed (m, s) bin; 23 of 24
-                                                               real targets pass
-        m < 10 or s < 1.2       ``"profile-map"``              never undefined; coverage
-        (WeakCalibration-                                      >= 0.90 in all 250 cells,
-        Warning)                                               >= 0.937 where q0 + q1 >= 1.2
-                                                               and m >= 20; 24 of 24 targets
-        s <= 1                  ``"profile-map"`` or           Rogan–Gladen undefined; these
-                                ``"bayes"``                    always answer
-        smallest point error    ``"bayes"`` (posterior mean    lowest RMSE (mean over θ) in
-                                or median)                     all 50 (q0, q1, m) settings
-        ======================  =============================  ================================
+        ===========================  ==========================================================
+        calibration set              method
+        ===========================  ==========================================================
+        m >= 100                     ``"adjusted-wald"`` (default, the paper's)
+        m < 100                      ``"profile-map"`` (``WeakCalibrationWarning`` says so):
+                                     with so few items the adjusted-Wald interval's coverage
+                                     depends on the judge's true error rates
+        s <= 1                       ``"profile-map"`` or ``"bayes"`` (the Rogan–Gladen
+                                     methods raise ``NotInformativeError``)
+        smallest point error         ``"bayes"`` with ``point="mean"`` or ``"median"``
+        ===========================  ==========================================================
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     rng : None, int, SeedSequence or Generator

@@ -1,22 +1,18 @@
 """``"profile-map"``: the posterior mode of θ with the small-calibration profile interval.
 
-The method recommended for weak judges and small calibration sets (issue #10). It combines the
-two pieces of the weak-judge study (benchmarks/results/weak_judge.md) that did best at what
-each is for, both computed from the same joint likelihood of the paper's model
-(positive ~ Bin(n, θq1 + (1 − θ)(1 − q0)), tn ~ Bin(m0, q0), tp ~ Bin(m1, q1)):
+The method for weak judges and small calibration sets (see the README's "Which interval method
+when" for its measured coverage). It combines two summaries of the same joint likelihood of
+the paper's model (positive ~ Bin(n, θq1 + (1 − θ)(1 − q0)), tn ~ Bin(m0, q0),
+tp ~ Bin(m1, q1)):
 
 * **point**: the mode of θ's *marginal* posterior under flat Beta(1, 1) priors, q0 and q1
   integrated out (:func:`judgestats.posterior.theta_posterior`, exact quadrature). Integrating
   instead of maximising over the judge's rates keeps the estimate away from the ratio's
-  blow-ups when q̂0 + q̂1 is close to 1: on the 24 real targets its |mean bias| stayed below
-  the naive rate's (or ≤ 0.02) on all of them at 10% and 5% calibration, where the
-  maximum-likelihood / Rogan–Gladen estimate failed on one and three;
+  blow-ups when q̂0 + q̂1 is close to 1;
 * **interval**: the profile-likelihood interval with the cut-off t²_ν, ν = min(m0, m1) − 1
-  (``"profile-likelihood-t"``), which kept coverage ≥ 0.937 in every simulation cell with
-  q0 + q1 ≥ 1.2 and m ≥ 20 per class, and ≥ 0.90 in all 250 cells. When the mode lies outside
-  that interval (it can: the two summarise the likelihood differently), the interval is
-  widened to reach it, so the reported interval always contains the estimate; coverage can
-  only rise. ``Bounds.undefined`` counts nothing here (there is nothing to resample).
+  (``"profile-likelihood-t"``). When the mode lies outside that interval (it can: the two
+  summarise the likelihood differently), the interval is widened to reach it, so the reported
+  interval always contains the estimate; coverage can only rise.
 
 It never fails on valid counts, including q̂0 + q̂1 <= 1.
 """
