@@ -247,13 +247,28 @@ def _level(text: str) -> float:
     return v
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser (exposed for tests and docs)."""
-    from . import __version__
+def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
+    """Options ``correct`` and ``report`` share: columns, method, level, seed, examples."""
+    p.add_argument("--judge-column", default="judge", help="judge label column (default: judge)")
+    p.add_argument("--human-column", default="human", help="human label column (default: human)")
+    p.add_argument(
+        "--method",
+        default="adjusted-wald",
+        choices=interval_methods(),
+        help="interval method (default: adjusted-wald, the paper's)",
+    )
+    p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
+    p.add_argument("--seed", type=int, default=0, help="seed for splits and resampling (default 0)")
+    p.add_argument("--judge", default="gpt-4", help="--example chatbot-arena: gpt-4 or gpt-3.5")
+    p.add_argument(
+        "--calibration-fraction",
+        type=_level,
+        default=0.1,
+        help=f"--example: share of {what} items used as the calibration set (default 0.1)",
+    )
 
-    parser = argparse.ArgumentParser(prog="judgestats", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+
+def _correct_parser(sub: Any) -> None:
     c = sub.add_parser(
         "correct",
         help="bias-corrected rate with a confidence interval",
@@ -268,26 +283,12 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--example", choices=EXAMPLES, help="run on a bundled real data set")
     for k in ("positive", "n", "tp", "fn", "tn", "fp"):
         src.add_argument(f"--{k}", type=int, metavar="N", help=f"count: {k}")
-    c.add_argument("--judge-column", default="judge", help="judge label column (default: judge)")
-    c.add_argument("--human-column", default="human", help="human label column (default: human)")
     c.add_argument("--by", metavar="COLUMN", help="correct each group of this column separately")
-    c.add_argument(
-        "--method",
-        default="adjusted-wald",
-        choices=interval_methods(),
-        help="interval method (default: adjusted-wald, the paper's)",
-    )
-    c.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
-    c.add_argument("--seed", type=int, default=0, help="seed for splits and resampling (default 0)")
-    c.add_argument("--judge", default="gpt-4", help="--example chatbot-arena: gpt-4 or gpt-3.5")
-    c.add_argument(
-        "--calibration-fraction",
-        type=_level,
-        default=0.1,
-        help="--example: share of items used as the calibration set (default 0.1)",
-    )
+    _shared_options(c, what="the")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
+
+def _plan_parser(sub: Any) -> None:
     pl = sub.add_parser(
         "plan",
         help="how many human labels: calibration size, Algorithm 1 split, judge-vs-human regime",
@@ -308,6 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--delta", type=float, default=0.05, help="--regime with --m: failure prob.")
     pl.add_argument("--json", action="store_true", help="print JSON instead of text")
 
+
+def _report_parser(sub: Any) -> None:
     rp = sub.add_parser(
         "report",
         help="corrected rate of every model in one file, as a Markdown, LaTeX or HTML report",
@@ -318,8 +321,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rp.add_argument("file", nargs="?", metavar="FILE", help="judged items (CSV or Parquet)")
     rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
-    rp.add_argument("--judge-column", default="judge", help="judge label column (default: judge)")
-    rp.add_argument("--human-column", default="human", help="human label column (default: human)")
     rp.add_argument(
         "--by", default="model", help="group column(s), comma-separated (default: model)"
     )
@@ -338,26 +339,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: markdown",
     )
     rp.add_argument("--out", metavar="PATH", help="write the report here (default: print it)")
-    rp.add_argument(
-        "--method",
-        default="adjusted-wald",
-        choices=interval_methods(),
-        help="interval method (default: adjusted-wald, the paper's)",
-    )
-    rp.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
+    _shared_options(rp, what="each model's")
     rp.add_argument("--metric", help="name of the rate (default: accuracy; win rate for arena)")
     rp.add_argument("--title", help="report title")
     rp.add_argument("--rank", action="store_true", help="add P(rank 1) from a joint bootstrap")
-    rp.add_argument(
-        "--seed", type=int, default=0, help="seed for splits and resampling (default 0)"
-    )
-    rp.add_argument("--judge", default="gpt-4", help="--example chatbot-arena: gpt-4 or gpt-3.5")
-    rp.add_argument(
-        "--calibration-fraction",
-        type=_level,
-        default=0.1,
-        help="--example: share of each model's items used as calibration set (default 0.1)",
-    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser (exposed for tests and docs)."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog="judgestats", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _correct_parser(sub)
+    _plan_parser(sub)
+    _report_parser(sub)
     return parser
 
 

@@ -69,6 +69,71 @@ def _split_counts(
     return np.stack([positive, n, tp, fn, tn, fp, human_test], axis=1)
 
 
+def _resolve_targets(tgt: np.ndarray, targets: Any, target_column: str) -> tuple[str, ...]:
+    available = sorted(set(tgt.tolist()))
+    if targets is None:
+        return tuple(available)
+    targets = (targets,) if isinstance(targets, str) else tuple(str(t) for t in targets)
+    missing = [t for t in targets if t not in available]
+    if missing or not targets:
+        raise ModelKeyError(
+            f"targets {missing!r} are not in column {target_column!r}; available: {available}"
+        )
+    return targets
+
+
+def _resolve_methods(methods: Any) -> tuple[str, ...]:
+    registered = interval_methods()
+    if methods is None:
+        return (*registered, NAIVE)
+    methods = (methods,) if isinstance(methods, str) else tuple(methods)
+    if not methods:
+        raise JudgeStatsError("methods must name at least one method")
+    for mth in methods:
+        check_method(mth, (*registered, NAIVE), capability="split studies")
+    return methods
+
+
+def _all_splits(human, judge, tgt, targets, frac, splits, gen):
+    """Count every split of every target: (S, T, 7) counts, targets' sizes and truths."""
+    per_target, rows, sizes, theta_full = [], [], [], []
+    for t in targets:
+        idx = np.flatnonzero(tgt == t)
+        m = round(frac * idx.size)
+        if m < 2 or m > idx.size - 1:
+            raise JudgeStatsError(
+                f"calibration_fraction {frac!r} gives target {t!r} ({idx.size} rows) a "
+                f"calibration set of {m} items; at least 2 calibration items and 1 test item "
+                "are needed"
+            )
+        per_target.append(_split_counts(human[idx], judge[idx], m, splits, gen))
+        rows.append(idx.size)
+        sizes.append(m)
+        theta_full.append(float(human[idx].mean()))
+    return np.stack(per_target, axis=1), rows, sizes, theta_full
+
+
+def _intervals(methods, test, cal, both, corrected, *, level, gen, options):
+    """(low, high, point) arrays (M, S, T) of every method and whether each has its own point."""
+    shape = (len(methods), *np.shape(corrected))
+    low, high, point = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
+    own_point = []
+    for i, mth in enumerate(methods):
+        if mth == NAIVE:
+            b = naive_bounds(test, level)
+            low[i], high[i], point[i] = b.low, b.high, b.estimate
+            own_point.append(True)
+            continue
+        b = compute_bounds(
+            test, cal, method=mth, confidence_level=level, rng=gen, **options.get(mth, {})
+        )
+        low[i] = np.where(both, b.low, np.nan)
+        high[i] = np.where(both, b.high, np.nan)
+        own_point.append(b.estimate is not None)
+        point[i] = corrected if b.estimate is None else np.where(both, b.estimate, np.nan)
+    return low, high, point, tuple(own_point)
+
+
 def split_study(
     frame: Any,
     *,
@@ -155,16 +220,7 @@ def split_study(
     human = check_labels(f"human column {human_column!r}", frame[human_column])
     judge = check_labels(f"judge column {judge_column!r}", frame[judge_column])
     tgt = np.asarray(frame[target_column]).astype(str)
-    available = sorted(set(tgt.tolist()))
-    if targets is None:
-        targets = tuple(available)
-    else:
-        targets = (targets,) if isinstance(targets, str) else tuple(str(t) for t in targets)
-        missing = [t for t in targets if t not in available]
-        if missing or not targets:
-            raise ModelKeyError(
-                f"targets {missing!r} are not in column {target_column!r}; available: {available}"
-            )
+    targets = _resolve_targets(tgt, targets, target_column)
     frac = check_open_unit("calibration_fraction", calibration_fraction)
     splits = check_positive_int("splits", splits)
     level = check_confidence_level(confidence_level)
@@ -173,33 +229,10 @@ def split_study(
             f"confidence_level must be a scalar here, got an array of shape {np.shape(level)}"
         )
     level = float(level)
-    registered = interval_methods()
-    if methods is None:
-        methods = (*registered, NAIVE)
-    else:
-        methods = (methods,) if isinstance(methods, str) else tuple(methods)
-        if not methods:
-            raise JudgeStatsError("methods must name at least one method")
-        for mth in methods:
-            check_method(mth, (*registered, NAIVE), capability="split studies")
+    methods = _resolve_methods(methods)
     options = method_options or {}
     gen = check_rng(rng)
-
-    per_target, rows, sizes, theta_full = [], [], [], []
-    for t in targets:
-        idx = np.flatnonzero(tgt == t)
-        m = round(frac * idx.size)
-        if m < 2 or m > idx.size - 1:
-            raise JudgeStatsError(
-                f"calibration_fraction {frac!r} gives target {t!r} ({idx.size} rows) a "
-                f"calibration set of {m} items; at least 2 calibration items and 1 test item "
-                "are needed"
-            )
-        per_target.append(_split_counts(human[idx], judge[idx], m, splits, gen))
-        rows.append(idx.size)
-        sizes.append(m)
-        theta_full.append(float(human[idx].mean()))
-    c = np.stack(per_target, axis=1)  # (S, T, 7)
+    c, rows, sizes, theta_full = _all_splits(human, judge, tgt, targets, frac, splits, gen)
     counts = c[..., :6]
     positive, n, tp, fn, tn, fp = (counts[..., i] for i in range(6))
     theta_test = c[..., 6] / n
@@ -219,26 +252,9 @@ def split_study(
     raw = rogan_gladen_raw(naive, np.where(both, q0, 1.0), np.where(both, q1, 1.0))
     corrected = np.where(informative, np.clip(raw, 0.0, 1.0), np.nan)
 
-    shape = (len(methods), splits, len(targets))
-    low, high, point = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
-    own_point = []
-    for i, mth in enumerate(methods):
-        if mth == NAIVE:
-            b = naive_bounds(test, level)
-            low[i], high[i], point[i] = b.low, b.high, b.estimate
-            own_point.append(True)
-            continue
-        b = compute_bounds(
-            test, cal, method=mth, confidence_level=level, rng=gen, **options.get(mth, {})
-        )
-        low[i] = np.where(both, b.low, np.nan)
-        high[i] = np.where(both, b.high, np.nan)
-        if b.estimate is None:
-            point[i] = corrected
-            own_point.append(False)
-        else:
-            point[i] = np.where(both, b.estimate, np.nan)
-            own_point.append(True)
+    low, high, point, own_point = _intervals(
+        methods, test, cal, both, corrected, level=level, gen=gen, options=options
+    )
     return SplitStudy(
         label=label,
         targets=tuple(targets),
@@ -256,7 +272,7 @@ def split_study(
         low=low,
         high=high,
         point=point,
-        own_point=tuple(own_point),
+        own_point=own_point,
         counts=counts,
     )
 
