@@ -233,7 +233,7 @@ def test_bayes_difference_posterior_probability():
 
 def test_bayes_answers_for_a_judge_no_better_than_chance():
     chance = js.ConfusionCounts(tp=5, fn=5, tn=5, fp=5)
-    with pytest.raises(js.NotInformativeError, match="cal_a"):
+    with pytest.raises(js.NotInformativeError, match="calibration_a"):
         compare.difference(TA, chance, TB, CAL_B)
     res = compare.difference(TA, chance, TB, CAL_B, method="bayes", rng=0, draws=5000)
     assert -1 <= res.ci.low < res.ci.high <= 1 and res.ci.width > 0.5
@@ -347,15 +347,15 @@ def test_warnings_point_at_the_caller():
 
 
 def test_difference_bad_data():
-    with pytest.raises(js.JudgeStatsError, match="cal_b is required"):
+    with pytest.raises(js.JudgeStatsError, match="calibration_b is required"):
         compare.difference(TA, CAL_A, TB)
-    with pytest.raises(js.JudgeStatsError, match="differs from cal_a"):
+    with pytest.raises(js.JudgeStatsError, match="differs from calibration_a"):
         compare.difference(TA, CAL_A, TB, CAL_B, shared_calibration=True)
     with pytest.raises(js.ArgumentTypeError, match="test_a must be a JudgedCounts"):
         compare.difference(0.6, CAL_A, TB, CAL_B)
     with pytest.raises(js.ArgumentTypeError, match="test_b must be a JudgedCounts"):
         compare.difference(TA, CAL_A, CAL_B, CAL_B)
-    with pytest.raises(js.ArgumentTypeError, match="cal_b must be a ConfusionCounts"):
+    with pytest.raises(js.ArgumentTypeError, match="calibration_b must be a ConfusionCounts"):
         compare.difference(TA, CAL_A, TB, TB)
     with pytest.raises(js.LabelError, match=r"0\.5"):
         compare.difference([0, 1, 0.5], CAL_A, [0, 1, 1], CAL_B)
@@ -537,3 +537,17 @@ def test_bayes_with_separate_calibrations_draws_the_exact_quadrature_posteriors(
         np.quantile(draws, [0.05, 0.5, 0.95]), [pa.quantile(q) for q in (0.05, 0.5, 0.95)],
         atol=0.004,
     )
+
+
+def test_cal_a_and_cal_b_are_deprecated_names_of_calibration_a_and_b():
+    cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    a, b = js.JudgedCounts(600, 1000), js.JudgedCounts(520, 1000)
+    new = compare.difference(test_a=a, calibration_a=cal, test_b=b, calibration_b=cal)
+    with (
+        pytest.warns(DeprecationWarning, match=r"difference\(cal_a=...\) is deprecated"),
+        pytest.warns(DeprecationWarning, match=r"difference\(cal_b=...\) is deprecated"),
+    ):
+        old = compare.difference(test_a=a, cal_a=cal, test_b=b, cal_b=cal)
+    assert old.estimate == new.estimate and old.ci == new.ci
+    with pytest.raises(js.ArgumentTypeError, match="pass calibration_a= only"):
+        compare.difference(a, cal, b, cal_a=cal)

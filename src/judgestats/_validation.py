@@ -237,6 +237,20 @@ def warn_deprecated(old: str, new: str, stacklevel: int = 3) -> None:
     warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=stacklevel)
 
 
+def take_renamed(options: dict, old: str, new: str, value: Any, where: str) -> Any:
+    """Return the value of a renamed keyword.
+
+    That is ``value`` (passed by the new name ``new``), or the one passed by the deprecated name
+    ``old`` (popped from ``options``, with a DeprecationWarning).
+    """
+    if old not in options:
+        return value
+    if value is not None:
+        raise ArgumentTypeError(f"{where}() got {old}= and {new}=; pass {new}= only")
+    warn_deprecated(f"{where}({old}=...)", f"{new}=", stacklevel=4)
+    return options.pop(old)
+
+
 def _listed(names: Sequence[str]) -> str:
     opts = [repr(c) for c in names]
     return opts[0] if len(opts) == 1 else ", ".join(opts[:-1]) + " or " + opts[-1]

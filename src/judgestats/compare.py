@@ -107,6 +107,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
     check_same_length,
+    take_renamed,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import clip_warned, rogan_gladen_counts
@@ -494,9 +495,9 @@ def _warn_low_ess(ess: float, draws: int, stacklevel: int) -> None:
 # ============================================================================ difference
 def difference(
     test_a: Any,
-    cal_a: ConfusionCounts,
-    test_b: Any,
-    cal_b: ConfusionCounts | None = None,
+    calibration_a: ConfusionCounts | None = None,
+    test_b: Any = None,
+    calibration_b: ConfusionCounts | None = None,
     *,
     shared_calibration: bool = False,
     paired: bool | None = None,
@@ -528,9 +529,10 @@ def difference(
         Each model's judged test set: counts, or the per-item judge labels. When both are label
         arrays of the same length they are taken as **paired** (the same prompts, in the same
         order) unless ``paired=False``.
-    cal_a, cal_b : ConfusionCounts
+    calibration_a, calibration_b : ConfusionCounts
         Calibration counts of each model. With ``shared_calibration=True`` pass the one set as
-        ``cal_a`` and leave ``cal_b`` as None (or pass the same counts again).
+        ``calibration_a`` and leave ``calibration_b`` as None (or pass the same counts again).
+        ``cal_a``/``cal_b`` are their deprecated names.
     shared_calibration : bool, default False
         One calibration set for both models (the judge's error rates do not depend on which
         model answered).
@@ -571,7 +573,8 @@ def difference(
     MethodError
         On an unknown method, or a MOVER method with a shared calibration or paired data.
     JudgeStatsError
-        If ``cal_b`` is missing without ``shared_calibration`` or differs from ``cal_a`` with
+        If ``calibration_b`` is missing without ``shared_calibration`` or differs from
+        ``calibration_a`` with
         it, or ``"bayes"`` is asked for paired items.
 
     Warns
@@ -590,45 +593,17 @@ def difference(
     >>> round(res.estimate, 4)  # (0.60 − 0.52) / (0.7 + 0.9 − 1)
     0.1333
     """
+    calibration_a = take_renamed(options, "cal_a", "calibration_a", calibration_a, "difference")
+    calibration_b = take_renamed(options, "cal_b", "calibration_b", calibration_b, "difference")
+    if calibration_a is None or test_b is None:
+        raise ArgumentTypeError("difference() needs test_a, calibration_a and test_b")
     shared = check_bool("shared_calibration", shared_calibration)
     if paired is not None:
         paired = check_bool("paired", paired)
     ta, la = _test_arg("test_a", test_a)
     tb, lb = _test_arg("test_b", test_b)
-    _single("cal_a", cal_a, ConfusionCounts)
-    if shared:
-        if cal_b is not None:
-            _single("cal_b", cal_b, ConfusionCounts)
-            if cal_b != cal_a:
-                raise JudgeStatsError(
-                    f"shared_calibration=True but cal_b ({_show(cal_b)}) differs from cal_a "
-                    f"({_show(cal_a)}): pass the shared set once, as cal_a"
-                )
-        cal_b = cal_a
-    elif cal_b is None:
-        raise JudgeStatsError(
-            "cal_b is required: pass model B's calibration counts, or shared_calibration=True "
-            "when one calibration set serves both models"
-        )
-    else:
-        _single("cal_b", cal_b, ConfusionCounts)
-    both_labels = la is not None and lb is not None
-    if paired is True and not both_labels:
-        raise LabelError(
-            "paired=True needs per-item judge labels for both test_a and test_b (arrays of 0/1 "
-            "on the same prompts), got "
-            + ("counts for test_a" if la is None else "counts for test_b")
-        )
-    is_paired = both_labels if paired is None else paired
-    pair_counts = None
-    if is_paired:
-        check_same_length("test_a labels", la, "test_b labels", lb)
-        pair_counts = (
-            int(np.count_nonzero(la & lb)),
-            int(np.count_nonzero(la & ~lb)),
-            int(np.count_nonzero(~la & lb)),
-            int(np.count_nonzero(~la & ~lb)),
-        )
+    cal_a, cal_b = _two_calibrations(calibration_a, calibration_b, shared)
+    is_paired, pair_counts = _pairing(la, lb, paired)
     if not (
         isinstance(names, tuple) and len(names) == 2 and all(isinstance(s, str) for s in names)
     ):
@@ -652,6 +627,52 @@ def difference(
         "names": names,
         "naive": float(ta.p_hat - tb.p_hat),
     }
+    return _difference_by(method, common, rng, options)
+
+
+def _two_calibrations(cal_a: Any, cal_b: Any, shared: bool) -> tuple[Any, Any]:
+    _single("calibration_a", cal_a, ConfusionCounts)
+    if shared:
+        if cal_b is not None:
+            _single("calibration_b", cal_b, ConfusionCounts)
+            if cal_b != cal_a:
+                raise JudgeStatsError(
+                    f"shared_calibration=True but calibration_b ({_show(cal_b)}) differs from "
+                    f"calibration_a ({_show(cal_a)}): pass the shared set once, as calibration_a"
+                )
+        return cal_a, cal_a
+    if cal_b is None:
+        raise JudgeStatsError(
+            "calibration_b is required: pass model B's calibration counts, or "
+            "shared_calibration=True when one calibration set serves both models"
+        )
+    _single("calibration_b", cal_b, ConfusionCounts)
+    return cal_a, cal_b
+
+
+def _pairing(la: Any, lb: Any, paired: bool | None) -> tuple[bool, tuple | None]:
+    """Whether the tests are paired, and the four label-pair counts (n11, n10, n01, n00)."""
+    both_labels = la is not None and lb is not None
+    if paired is True and not both_labels:
+        raise LabelError(
+            "paired=True needs per-item judge labels for both test_a and test_b (arrays of 0/1 "
+            "on the same prompts), got "
+            + ("counts for test_a" if la is None else "counts for test_b")
+        )
+    is_paired = both_labels if paired is None else paired
+    if not is_paired:
+        return False, None
+    check_same_length("test_a labels", la, "test_b labels", lb)
+    return True, (
+        int(np.count_nonzero(la & lb)),
+        int(np.count_nonzero(la & ~lb)),
+        int(np.count_nonzero(~la & lb)),
+        int(np.count_nonzero(~la & ~lb)),
+    )
+
+
+def _difference_by(method: str, common: dict, rng: Any, options: dict) -> Comparison:
+    """Dispatch a validated difference to its method."""
     if method in ("adjusted-wald", "wald"):
         _check_options(method, options, ())
         return _difference_delta(common, adjusted=method == "adjusted-wald")
@@ -661,15 +682,15 @@ def difference(
         return _difference_bootstrap(common, reps, check_rng(rng))
     if method == "bayes":
         _check_options(method, options, ("draws", "priors"))
-        if is_paired:
+        if common["paired"]:
             raise JudgeStatsError(
                 "method='bayes' does not model paired test items; use 'adjusted-wald' or "
                 "'bootstrap' for paired labels, or paired=False to treat the tests as independent"
             )
         draws = check_positive_int("draws", options.get("draws", _DEFAULT_DRAWS), minimum=100)
         return _difference_bayes(common, draws, check_rng(rng), options.get("priors"))
-    if shared or is_paired:
-        design = "a shared calibration set" if shared else "paired test items"
+    if common["shared_calibration"] or common["paired"]:
+        design = "a shared calibration set" if common["shared_calibration"] else "paired items"
         opts = ", ".join(repr(m) for m in DIFFERENCE_METHODS)
         raise MethodError(
             f"method ({method!r}) combines two independent intervals (MOVER) and cannot be used "
@@ -698,10 +719,10 @@ def _interval(low: float, high: float, c: dict, **extra: Any) -> ConfidenceInter
 def _difference_delta(c: dict, *, adjusted: bool) -> Comparison:
     from scipy.special import ndtr
 
-    _require_informative(c["calibration_a"], "cal_a", adjusted=adjusted)
+    _require_informative(c["calibration_a"], "calibration_a", adjusted=adjusted)
     if not c["shared_calibration"]:
-        _require_informative(c["calibration_b"], "cal_b", adjusted=adjusted)
-    ea, eb = _per_model_estimates(c, stacklevel=5)
+        _require_informative(c["calibration_b"], "calibration_b", adjusted=adjusted)
+    ea, eb = _per_model_estimates(c, stacklevel=6)
     z = float(z_value(c["confidence_level"]))
     a = _arrays(c["test_a"], c["calibration_a"])
     b = _arrays(c["test_b"], c["calibration_b"])
@@ -727,10 +748,10 @@ def _difference_delta(c: dict, *, adjusted: bool) -> Comparison:
 
 
 def _difference_bootstrap(c: dict, reps: int, gen: np.random.Generator) -> Comparison:
-    _require_informative(c["calibration_a"], "cal_a", adjusted=False)
+    _require_informative(c["calibration_a"], "calibration_a", adjusted=False)
     if not c["shared_calibration"]:
-        _require_informative(c["calibration_b"], "cal_b", adjusted=False)
-    ea, eb = _per_model_estimates(c, stacklevel=5)
+        _require_informative(c["calibration_b"], "calibration_b", adjusted=False)
+    ea, eb = _per_model_estimates(c, stacklevel=6)
     a = _arrays(c["test_a"], c["calibration_a"])
     b = _arrays(c["test_b"], c["calibration_b"])
     cals = [a] if c["shared_calibration"] else [a, b]
@@ -745,7 +766,7 @@ def _difference_bootstrap(c: dict, reps: int, gen: np.random.Generator) -> Compa
             "1, judge no better than chance) and are excluded; the interval conditions on an "
             "informative judge and may be too narrow",
             SamplingWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     d = delta[valid]
     if d.size == 0:
@@ -773,7 +794,7 @@ def _difference_bayes(c: dict, draws: int, gen: np.random.Generator, priors: Any
     cals = [a] if c["shared_calibration"] else [a, b]
     groups = [0, 0] if c["shared_calibration"] else [0, 1]
     th, w = _posterior_draws([a, b], groups, cals, draws, gen, priors)
-    _warn_low_ess(float(_effective_draws(w)), draws, stacklevel=4)
+    _warn_low_ess(float(_effective_draws(w)), draws, stacklevel=5)
     delta = th[:, 0] - th[:, 1]
     alpha = 1.0 - c["confidence_level"]
     low, high = weighted_quantile(delta, w, [alpha / 2.0, 1.0 - alpha / 2.0])
@@ -810,7 +831,7 @@ def _difference_mover(c: dict, rng: Any, options: dict[str, Any]) -> Comparison:
                 "these counts (judge no better than chance after the method's adjustment)"
             )
         if bnd.estimate is None:
-            points.append(float(clip_warned(rogan_gladen_counts(test, cal), stacklevel=4)))
+            points.append(float(clip_warned(rogan_gladen_counts(test, cal), stacklevel=5)))
         else:
             points.append(float(bnd.estimate))
         bounds.append((float(bnd.low), float(bnd.high)))

@@ -246,6 +246,32 @@ def _as_axis(name: str, value: Any) -> np.ndarray | None:
     return arr if arr.ndim == 1 else None
 
 
+def _methods(methods: Any) -> tuple[str, ...]:
+    methods = (methods,) if isinstance(methods, str) else tuple(methods)
+    if not methods:
+        raise JudgeStatsError("methods must name at least one method")
+    valid_methods = (*interval_methods(), NAIVE)
+    for mth in methods:
+        check_method(mth, valid_methods, capability="simulations")
+    return methods
+
+
+def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilot, gen, options):
+    """Draw ``reps`` data sets for each cell of ``params`` and accumulate every method's stats."""
+    draw_alloc = "algorithm1" if allocation == "algorithm1" else "fixed"
+    for r0 in range(0, reps, _CHUNK_ELEMENTS):  # bound memory for huge reps
+        nr = min(reps - r0, _CHUNK_ELEMENTS)
+        arrays = _draw_arrays(
+            params["theta"], params["q0"], params["q1"], params["n"], params["m0"],
+            params["m1"], nr, params.get("theta_calibration"), draw_alloc, pilot, gen,
+        )  # fmt: skip
+        data = _wrap(*arrays)
+        truth = params["theta"][:, None]
+        for i, mth in enumerate(methods):
+            low, high, est, undef = _method_arrays(mth, data, level, gen, options)
+            _accumulate(out, i, cols, r0, nr, reps, low, high, est, undef, truth)
+
+
 def coverage(
     *,
     theta: Any,
@@ -308,12 +334,7 @@ def coverage(
     if np.ndim(level):
         raise JudgeStatsError("confidence_level must be a scalar here")
     check_choice("allocation", allocation, ("fixed", "algorithm1", "optimal"))
-    methods = (methods,) if isinstance(methods, str) else tuple(methods)
-    if not methods:
-        raise JudgeStatsError("methods must name at least one method")
-    valid_methods = (*interval_methods(), NAIVE)
-    for mth in methods:
-        check_method(mth, valid_methods, capability="simulations")
+    methods = _methods(methods)
     options = method_options or {}
     gen = check_rng(rng)
 
@@ -330,54 +351,17 @@ def coverage(
         v: np.full((len(methods), len(grid)), np.nan)
         for v in ("coverage", "mean_length", "bias", "rmse", "undefined")
     }
-
-    draw_alloc = "algorithm1" if allocation == "algorithm1" else "fixed"
     rows_per_chunk = max(1, _CHUNK_ELEMENTS // reps)
     for start in range(0, len(grid), rows_per_chunk):
         cells = grid[start : start + rows_per_chunk]
-        params = {
-            k: np.array([swept[k][c[i]] for c in cells])
-            if k in swept
-            else np.full(len(cells), fixed[k])
-            for i, k in enumerate(names)
-        }
-        for k in args:
-            if k not in params:
-                params[k] = np.full(len(cells), fixed[k])
+        params = {k: np.full(len(cells), v) for k, v in fixed.items()}
+        params.update({k: np.array([swept[k][c[i]] for c in cells]) for i, k in enumerate(names)})
         if allocation == "optimal":
             params["m0"], params["m1"] = _oracle_splits(params, level)
-        for r0 in range(0, reps, _CHUNK_ELEMENTS):  # bound memory for huge reps
-            nr = min(reps - r0, _CHUNK_ELEMENTS)
-            arrays = _draw_arrays(
-                params["theta"],
-                params["q0"],
-                params["q1"],
-                params["n"],
-                params["m0"],
-                params["m1"],
-                nr,
-                params.get("theta_calibration"),
-                draw_alloc,
-                pilot,
-                gen,
-            )
-            data = _wrap(*arrays)
-            truth = params["theta"][:, None]
-            for i, mth in enumerate(methods):
-                low, high, est, undef = _method_arrays(mth, data, level, gen, options)
-                _accumulate(
-                    out,
-                    i,
-                    slice(start, start + len(cells)),
-                    r0,
-                    nr,
-                    reps,
-                    low,
-                    high,
-                    est,
-                    undef,
-                    truth,
-                )
+        _simulate_chunk(
+            out, slice(start, start + len(cells)), params, methods, reps=reps, level=level,
+            allocation=allocation, pilot=pilot, gen=gen, options=options,
+        )  # fmt: skip
     ds = xr.Dataset(
         {k: (("method", *names), v.reshape((len(methods), *shape))) for k, v in out.items()},
         coords={"method": list(methods), **{k: swept[k] for k in names}},
