@@ -342,7 +342,7 @@ def test_warnings_point_at_the_caller():
         compare.difference(clipped, CAL_A, TB, CAL_B)
     assert rec[0].filename == __file__
     with pytest.warns(js.ClippedEstimateWarning) as rec:
-        compare.rank({"a": clipped, "b": TB}, {"a": CAL_A, "b": CAL_B}, reps=200, rng=0)
+        compare.rank({"a": clipped, "b": TB}, {"a": CAL_A, "b": CAL_B}, n_resamples=200, rng=0)
     assert rec[0].filename == __file__
 
 
@@ -389,7 +389,7 @@ def _leaderboard():
 @pytest.mark.parametrize("method", ["bootstrap", "bayes"])
 def test_rank_probabilities_sum_to_one_per_model_and_per_rank(method):
     tests, cals = _leaderboard()
-    r = compare.rank(tests, cals, method=method, reps=4000, rng=1)
+    r = compare.rank(tests, cals, method=method, n_resamples=4000, draws=4000, rng=1)
     p = r.rank_probabilities
     assert p.shape == (4, 4)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-12)
@@ -408,8 +408,8 @@ def test_rank_probabilities_sum_to_one_per_model_and_per_rank(method):
 
 def test_rank_is_reproducible_and_matches_corrected_estimates():
     tests, cals = _leaderboard()
-    r1 = compare.rank(tests, cals, reps=2000, rng=7)
-    r2 = compare.rank(tests, cals, reps=2000, rng=7)
+    r1 = compare.rank(tests, cals, n_resamples=2000, rng=7)
+    r2 = compare.rank(tests, cals, n_resamples=2000, rng=7)
     np.testing.assert_array_equal(r1.rank_probabilities, r2.rank_probabilities)
     for m in tests:
         assert r1.estimate[m] == pytest.approx(js.correct(tests[m], cals[m]).estimate, abs=1e-15)
@@ -418,7 +418,7 @@ def test_rank_is_reproducible_and_matches_corrected_estimates():
 
 def test_rank_with_one_shared_calibration_keeps_the_naive_order():
     tests, _ = _leaderboard()
-    r = compare.rank(tests, CAL_A, reps=2000, rng=0)
+    r = compare.rank(tests, CAL_A, n_resamples=2000, rng=0)
     assert r.shared_calibration
     assert list(r.order) == sorted(tests, key=lambda k: -tests[k].p_hat)
 
@@ -437,7 +437,7 @@ def test_kendall_tau_agrees_with_scipy(rng):
 
 def test_ranking_presentation_and_plot():
     tests, cals = _leaderboard()
-    r = compare.rank(tests, cals, reps=1000, rng=0)
+    r = compare.rank(tests, cals, n_resamples=1000, rng=0)
     df = r.to_dataframe()
     assert list(df.model) == list(r.order) and {"p_rank_1", "p_rank_4", "ci_low"} <= set(df.columns)
     pw = r.pairwise_dataframe()
@@ -454,7 +454,7 @@ def test_rank_warns_about_undefined_bootstrap_replicates():
     tests, cals = _leaderboard()
     cals = {**cals, "beta": js.ConfusionCounts(tp=7, fn=3, tn=6, fp=4)}
     with pytest.warns(js.SamplingWarning, match="undefined"):
-        r = compare.rank(tests, cals, reps=2000, rng=1)
+        r = compare.rank(tests, cals, n_resamples=2000, rng=1)
     assert r.undefined > 0 and "undefined" in r.summary()
 
 
@@ -475,8 +475,13 @@ def test_rank_bad_input_raises_named_errors():
         compare.rank(tests, {**cals, "beta": tests["beta"]})
     with pytest.raises(js.MethodError, match="'bootstrap' or 'bayes'"):
         compare.rank(tests, cals, method="adjusted-wald")
-    with pytest.raises(js.JudgeStatsError, match="reps must be >= 100"):
-        compare.rank(tests, cals, reps=10)
+    with pytest.raises(js.JudgeStatsError, match="n_resamples must be >= 100"):
+        compare.rank(tests, cals, n_resamples=10)
+    with pytest.warns(DeprecationWarning, match=r"rank\(reps=...\) is deprecated"):
+        old = compare.rank(tests, cals, reps=500, rng=3)
+    assert old == compare.rank(tests, cals, n_resamples=500, rng=3) or old.estimate == (
+        compare.rank(tests, cals, n_resamples=500, rng=3).estimate
+    )
     with pytest.raises(js.NotInformativeError, match="gamma"):
         compare.rank(tests, {**cals, "gamma": js.ConfusionCounts(tp=5, fn=5, tn=5, fp=5)})
     with pytest.raises(js.ArgumentTypeError, match="priors"):

@@ -258,14 +258,14 @@ def test_rank_matches_compare_rank(frame):
     expected = rank(
         {m: ref[m][0] for m in sorted(MODELS)},
         {m: ref[m][1] for m in sorted(MODELS)},
-        reps=10_000,
+        n_resamples=10_000,
         confidence_level=0.9,
         rng=gen,
     )
     np.testing.assert_array_equal(ev.ranking.rank_probabilities, expected.rank_probabilities)
     again = evaluate(to_engine(df, "duckdb"), rank=True, rng=3, confidence_level=0.9)
     np.testing.assert_array_equal(again.ranking.pairwise, ev.ranking.pairwise)
-    assert ev.rank(reps=200, rng=0).order[0] == "delta"
+    assert ev.rank(n_resamples=200, rng=0).order[0] == "delta"
 
 
 def test_plot_draws_every_group(pandas_result):

@@ -108,6 +108,7 @@ from ._validation import (
     check_rng,
     check_same_length,
     take_renamed,
+    warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import clip_warned, rogan_gladen_counts
@@ -890,15 +891,80 @@ def _ranks_with_random_ties(theta: np.ndarray, gen: np.random.Generator) -> np.n
     return ranks
 
 
+def _rank_arms(tests, cal_map, shared):
+    models = tuple(tests)
+    arms = [_arrays(tests[k], cal_map[k]) for k in models]
+    if shared:
+        return arms, [arms[0]], [0] * len(models)
+    return arms, arms, list(range(len(models)))
+
+
+def _rank_bootstrap(tests, cal_map, shared, reps, gen):
+    """Joint bootstrap draws (R, K) of the clipped RG estimates, equal weights, RG points."""
+    models = tuple(tests)
+    for k in models if not shared else models[:1]:
+        who = "calibrations" if shared else f"calibrations[{k!r}]"
+        _require_informative(cal_map[k], who, adjusted=False)
+    point = clip_warned([rogan_gladen_counts(tests[k], cal_map[k]) for k in models], stacklevel=4)
+    arms, cals, groups = _rank_arms(tests, cal_map, shared)
+    th = _bootstrap_thetas(arms, groups, cals, reps, gen)
+    valid = ~np.isnan(th).any(axis=-1)
+    undefined = int(reps - valid.sum())
+    if undefined:
+        warnings.warn(
+            f"{undefined} of {reps} bootstrap replicates had an undefined estimate for some "
+            "model (resampled q0* + q1* <= 1) and are excluded",
+            SamplingWarning,
+            stacklevel=3,
+        )
+    if not valid.any():
+        raise NotInformativeError("every bootstrap replicate was undefined (q0* + q1* <= 1)")
+    th = th[valid]
+    return th, np.full(th.shape[0], 1.0 / th.shape[0]), point, undefined, float(th.shape[0])
+
+
+def _rank_posterior(tests, cal_map, shared, draws, gen, priors):
+    """Posterior draws (R, K) with their weights, posterior-mean points."""
+    arms, cals, groups = _rank_arms(tests, cal_map, shared)
+    th, w = _posterior_draws(arms, groups, cals, draws, gen, priors)
+    effective = float(_effective_draws(w))
+    _warn_low_ess(effective, draws, stacklevel=4)
+    return th, w, np.sum(w[:, None] * th, axis=0), 0, effective
+
+
+def _rank_summary(th, w, point, level, gen) -> dict[str, Any]:
+    """Rank probabilities, pairwise P(θ_i > θ_j), point order, Kendall τ and quantiles."""
+    k = th.shape[-1]
+    ranks = _ranks_with_random_ties(th, gen)
+    rank_prob = np.stack([np.sum(w[:, None] * (ranks == r), axis=0) for r in range(k)], axis=1)
+    gt = (th[:, :, None] > th[:, None, :]) + 0.5 * (th[:, :, None] == th[:, None, :])
+    pairwise = np.einsum("r,rij->ij", w, gt)
+    np.fill_diagonal(pairwise, np.nan)
+    point_order = np.lexsort((np.arange(k), -point))
+    point_rank = np.empty(k)
+    point_rank[point_order] = np.arange(k)
+    tau = kendall_tau(-point_rank, -ranks.astype(float))
+    alpha = 1.0 - level
+    return {
+        "rank_probabilities": rank_prob,
+        "pairwise": pairwise,
+        "order": point_order,
+        "kendall_tau": float(np.sum(w * tau)),
+        "q": weighted_quantile(th, w[:, None], [alpha / 2.0, 1.0 - alpha / 2.0]),
+    }
+
+
 def rank(
     tests: Mapping[str, JudgedCounts],
     calibrations: Mapping[str, ConfusionCounts] | ConfusionCounts,
     *,
     method: str = "bootstrap",
-    reps: int = 10_000,
+    n_resamples: int = 10_000,
+    draws: int = 10_000,
     confidence_level: float = 0.95,
     rng: Any = None,
     priors: Any = None,
+    reps: int | None = None,
 ) -> Ranking:
     """Rank judged models by their corrected rates, with rank probabilities.
 
@@ -915,14 +981,18 @@ def rank(
         models (then the resampled q's are shared across models in every draw).
     method : {"bootstrap", "bayes"}
         Joint resampling scheme (see :func:`difference`).
-    reps : int, default 10000
-        Bootstrap replicates, or posterior draws (importance samples).
+    n_resamples : int, default 10000
+        ``"bootstrap"``: joint bootstrap replicates.
+    draws : int, default 10000
+        ``"bayes"``: posterior draws.
     confidence_level : float, default 0.95
         Level of the per-model intervals (percentile or equal-tailed credible).
     rng : None, int, SeedSequence or Generator
         Source of randomness (draws and the random tie-breaking of equal draws).
-    priors : judgestats.bayes.Priors, optional
+    priors : judgestats.Priors, optional
         ``"bayes"`` only: Beta priors (flat by default).
+    reps : int, optional
+        Deprecated: the old name of ``n_resamples`` (bootstrap) and ``draws`` (bayes).
 
     Returns
     -------
@@ -960,62 +1030,30 @@ def rank(
         cal_map = check_model_mapping("calibrations", calibrations, ConfusionCounts)
         check_model_keys("tests", tests, "calibrations", cal_map)
     check_method(method, RANK_METHODS, capability="rankings")
-    reps = check_positive_int("reps", reps, minimum=100)
+    if reps is not None:
+        warn_deprecated("rank(reps=...)", "n_resamples= (bootstrap) or draws= (bayes)")
+        n_resamples = draws = reps
+    reps = check_positive_int(
+        "n_resamples" if method == "bootstrap" else "draws",
+        n_resamples if method == "bootstrap" else draws,
+        minimum=100,
+    )
     level = _scalar_level(confidence_level)
     if priors is not None and method != "bayes":
         raise ArgumentTypeError("priors= applies to method='bayes' only")
     gen = check_rng(rng)
     models = tuple(tests)
-    arms = [_arrays(tests[k], cal_map[k]) for k in models]
-    if shared:
-        cals, groups = [arms[0]], [0] * len(models)
-    else:
-        cals, groups = arms, list(range(len(models)))
-
     if method == "bootstrap":
-        for k in models if not shared else models[:1]:
-            who = "calibrations" if shared else f"calibrations[{k!r}]"
-            _require_informative(cal_map[k], who, adjusted=False)
-        raw = [rogan_gladen_counts(tests[k], cal_map[k]) for k in models]
-        point = clip_warned(raw, stacklevel=3)
-        th = _bootstrap_thetas(arms, groups, cals, reps, gen)
-        valid = ~np.isnan(th).any(axis=-1)
-        undefined = int(reps - valid.sum())
-        if undefined:
-            warnings.warn(
-                f"{undefined} of {reps} bootstrap replicates had an undefined estimate for some "
-                "model (resampled q0* + q1* <= 1) and are excluded",
-                SamplingWarning,
-                stacklevel=2,
-            )
-        if not valid.any():
-            raise NotInformativeError("every bootstrap replicate was undefined (q0* + q1* <= 1)")
-        th = th[valid]
-        w = np.full(th.shape[0], 1.0 / th.shape[0])
-        effective = float(th.shape[0])
+        th, w, point, undefined, effective = _rank_bootstrap(tests, cal_map, shared, reps, gen)
     else:
-        th, w = _posterior_draws(arms, groups, cals, reps, gen, priors)
-        undefined = 0
-        effective = float(_effective_draws(w))
-        _warn_low_ess(effective, reps, stacklevel=3)
-        point = np.sum(w[:, None] * th, axis=0)
-
-    k = len(models)
-    ranks = _ranks_with_random_ties(th, gen)
-    rank_prob = np.stack([np.sum(w[:, None] * (ranks == r), axis=0) for r in range(k)], axis=1)
-    gt = (th[:, :, None] > th[:, None, :]) + 0.5 * (th[:, :, None] == th[:, None, :])
-    pairwise = np.einsum("r,rij->ij", w, gt)
-    np.fill_diagonal(pairwise, np.nan)
-    point_order = np.lexsort((np.arange(k), -point))
-    point_rank = np.empty(k)
-    point_rank[point_order] = np.arange(k)
-    tau = kendall_tau(-point_rank, -ranks.astype(float))
-    alpha = 1.0 - level
-    q = weighted_quantile(th, w[:, None], [alpha / 2.0, 1.0 - alpha / 2.0])
+        th, w, point, undefined, effective = _rank_posterior(
+            tests, cal_map, shared, reps, gen, priors
+        )
+    summary = _rank_summary(th, w, point, level, gen)
     ci = {
         m: ConfidenceInterval(
-            low=float(q[0, i]),
-            high=float(max(q[0, i], q[1, i])),
+            low=float(summary["q"][0, i]),
+            high=float(max(summary["q"][0, i], summary["q"][1, i])),
             method=method,
             confidence_level=level,
             undefined=undefined if method == "bootstrap" else 0,
@@ -1028,10 +1066,10 @@ def rank(
         estimate={m: float(point[i]) for i, m in enumerate(models)},
         naive={m: float(tests[m].p_hat) for m in models},
         ci=ci,
-        order=tuple(models[i] for i in point_order),
-        rank_probabilities=rank_prob,
-        pairwise=pairwise,
-        expected_kendall_tau=float(np.sum(w * tau)),
+        order=tuple(models[i] for i in summary["order"]),
+        rank_probabilities=summary["rank_probabilities"],
+        pairwise=summary["pairwise"],
+        expected_kendall_tau=summary["kendall_tau"],
         method=method,
         confidence_level=level,
         reps=reps,

@@ -23,10 +23,12 @@ from ._validation import (
     check_instance,
     check_method,
     check_option_names,
+    check_positive_int,
     check_rng,
     check_sparse_strata,
     describe_group,
     group_error,
+    warn_deprecated,
 )
 from .compare import Ranking
 from .correct import Correction, correct
@@ -104,6 +106,7 @@ def evaluate_counts(
     method: str = "adjusted-wald",
     confidence_level: float = 0.95,
     rank: bool = False,
+    rank_resamples: int = 10_000,
     rng: Any = None,
     **options: Any,
 ) -> Evaluation:
@@ -117,13 +120,16 @@ def evaluate_counts(
         method=method,
         confidence_level=confidence_level,
         rank=rank,
+        rank_resamples=rank_resamples,
         rng=rng,
         stacklevel=3,
         options=options,
     )
 
 
-def _evaluate_counts(counts, *, method, confidence_level, rank, rng, stacklevel, options):
+def _evaluate_counts(
+    counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options
+):
     stratified = bool(counts.strata)
     _check_method(method, stratified, options)
     level = check_confidence_level(confidence_level)
@@ -172,7 +178,8 @@ def _evaluate_counts(counts, *, method, confidence_level, rank, rng, stacklevel,
             raise JudgeStatsError(
                 f"rank=True needs at least two groups, got {len(groups)} ({groups!r})"
             )
-        ranking = _rank(corrections, groups, method="bootstrap", reps=10_000, level=level, rng=gen)
+        size = check_positive_int("rank_resamples", rank_resamples, minimum=100)
+        ranking = _rank(corrections, groups, method="bootstrap", size=size, level=level, rng=gen)
     return Evaluation(
         groups=tuple(groups),
         corrections=corrections,
@@ -200,6 +207,7 @@ def evaluate(
     method: str = "adjusted-wald",
     confidence_level: float = 0.95,
     rank: bool = False,
+    rank_resamples: int = 10_000,
     rng: Any = None,
     **options: Any,
 ) -> Evaluation:
@@ -235,9 +243,11 @@ def evaluate(
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     rank : bool, default False
-        Also rank the groups jointly (parametric bootstrap over every count, 10,000 draws;
+        Also rank the groups jointly (parametric bootstrap over every count;
         :func:`judgestats.compare.rank`); stored as ``result.ranking``. Needs unstratified
         corrections and at least two groups.
+    rank_resamples : int, default 10000
+        Bootstrap replicates of the ranking.
     rng : None, int, SeedSequence or Generator
         Randomness for resampling methods and the ranking; groups are corrected in sorted
         order, so a seed gives the same result on every engine.
@@ -295,6 +305,7 @@ def evaluate(
         method=method,
         confidence_level=confidence_level,
         rank=rank,
+        rank_resamples=rank_resamples,
         rng=rng,
         stacklevel=3,
         options=options,
@@ -319,20 +330,22 @@ def evaluation_lookup(ev: Evaluation, group: Any) -> Correction | StratifiedCorr
     raise KeyError(f"no group {group!r}; groups are {shown}{' ...' if len(ev) > 10 else ''}")
 
 
-def _rank(corrections, groups, *, method, reps, level, rng) -> Ranking:
+def _rank(corrections, groups, *, method, size, level, rng) -> Ranking:
     from .compare import rank
 
     if any(isinstance(corrections[g], StratifiedCorrection) for g in groups):
         raise JudgeStatsError("ranking needs unstratified corrections (evaluate without strata=)")
     tests = {group_label(g): corrections[g].test for g in groups}
     cals = {group_label(g): corrections[g].calibration for g in groups}
-    return rank(tests, cals, method=method, reps=reps, confidence_level=level, rng=rng)
+    return rank(
+        tests, cals, method=method, n_resamples=size, draws=size, confidence_level=level, rng=rng
+    )
 
 
-def evaluation_rank(ev: Evaluation, *, method: str, reps: int, rng: Any) -> Ranking:
+def evaluation_rank(ev: Evaluation, *, method: str, size: int, rng: Any) -> Ranking:
     """Joint ranking of an :class:`Evaluation`'s groups (models named by their labels)."""
     return _rank(
-        ev.corrections, ev.groups, method=method, reps=reps, level=ev.confidence_level, rng=rng
+        ev.corrections, ev.groups, method=method, size=size, level=ev.confidence_level, rng=rng
     )
 
 
@@ -535,13 +548,27 @@ class Evaluation:
         return group_label(group)
 
     # -- recomputation ------------------------------------------------------------------
-    def rank(self, *, method: str = "bootstrap", reps: int = 10_000, rng: Any = None) -> Ranking:
+    def rank(
+        self,
+        *,
+        method: str = "bootstrap",
+        n_resamples: int = 10_000,
+        draws: int = 10_000,
+        rng: Any = None,
+        reps: int | None = None,
+    ) -> Ranking:
         """Rank the groups jointly (:func:`judgestats.compare.rank` on their counts).
 
         Needs unstratified corrections and at least two groups; the level is the
-        evaluation's ``confidence_level``. Models are named by :meth:`label`.
+        evaluation's ``confidence_level``. Models are named by :meth:`label`. ``n_resamples``
+        (bootstrap) and ``draws`` (bayes) as in :func:`~judgestats.compare.rank`; ``reps`` is
+        their deprecated name.
         """
-        return evaluation_rank(self, method=method, reps=reps, rng=rng)
+        if reps is not None:
+            warn_deprecated("Evaluation.rank(reps=...)", "n_resamples= or draws=")
+            n_resamples = draws = reps
+        size = n_resamples if method == "bootstrap" else draws
+        return evaluation_rank(self, method=method, size=size, rng=rng)
 
     # -- presentation --------------------------------------------------------------------
     def to_dataframe(self) -> pd.DataFrame:
