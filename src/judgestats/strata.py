@@ -512,6 +512,45 @@ def _pooled_ci(test_b, cal_b, weights, *, method, level, gen, options, stackleve
     return ci, float(bounds.estimate)
 
 
+def _merged_strata(tests, cals, merge, min_per_class):
+    """Apply ``merge`` (a mapping or ``"auto"``).
+
+    Returns the tests, the calibrations, the merge map, and the strata as the caller named them
+    (what weights given per stratum refer to).
+    """
+    known = list(tests) + [s for s in cals if s not in tests]
+    merged: dict[Any, Any] = {}
+    if isinstance(merge, str):
+        check_choice("merge", merge, ("auto",))
+    elif merge is not None:
+        merged = _resolve_merge(merge, known)
+        tests = _apply_merge(merged, tests, JudgedCounts)
+        cals = _apply_merge(merged, cals, ConfusionCounts)
+    check_same_strata("tests", tests, "calibrations", cals)
+    pre = known if merge != "auto" else list(tests)
+    if merge == "auto":
+        merged = _auto_merge(cals, min_per_class)
+        tests = _apply_merge(merged, tests, JudgedCounts)
+        cals = _apply_merge(merged, cals, ConfusionCounts)
+    return tests, cals, merged, pre
+
+
+def _stratum_weights(weights, tests, strata, merged, pre):
+    """(weights per stratum, fixed weight array or None for the test mix)."""
+    if isinstance(weights, str):
+        n_total = sum(tests[s].n for s in strata)
+        return {s: tests[s].n / n_total for s in strata}, None
+    keys = set(dict(weights.items())) if hasattr(weights, "items") else None
+    if merged and keys == set(pre):
+        given = check_weights("weights", weights, pre)
+        w = dict.fromkeys(strata, 0.0)
+        for key, value in given.items():
+            w[merged.get(key, key)] += value
+    else:
+        w = check_weights("weights", weights, strata)
+    return w, np.array([w[s] for s in strata])
+
+
 def correct_stratified(
     tests: Any,
     calibrations: Any,
@@ -617,38 +656,10 @@ def correct_stratified(
         check_choice("weights", weights, ("test",))
     gen = check_rng(rng)
 
-    known = list(tests) + [s for s in cals if s not in tests]
-    merged: dict[Any, Any] = {}
-    if isinstance(merge, str):
-        check_choice("merge", merge, ("auto",))
-    elif merge is not None:
-        merged = _resolve_merge(merge, known)
-        tests = _apply_merge(merged, tests, JudgedCounts)
-        cals = _apply_merge(merged, cals, ConfusionCounts)
-    check_same_strata("tests", tests, "calibrations", cals)
-    before_auto = list(tests)
-    if merge == "auto":
-        merged = _auto_merge(cals, min_per_class)
-        tests = _apply_merge(merged, tests, JudgedCounts)
-        cals = _apply_merge(merged, cals, ConfusionCounts)
+    tests, cals, merged, pre = _merged_strata(tests, cals, merge, min_per_class)
     strata = list(tests)
     check_sparse_strata({s: (cals[s].m0, cals[s].m1) for s in strata}, min_per_class)
-
-    if isinstance(weights, str):
-        n_total = sum(tests[s].n for s in strata)
-        w = {s: tests[s].n / n_total for s in strata}
-        fixed = None
-    else:
-        keys = set(dict(weights.items())) if hasattr(weights, "items") else None
-        pre = known if merge != "auto" else before_auto
-        if merged and keys == set(pre):
-            given = check_weights("weights", weights, pre)
-            w = dict.fromkeys(strata, 0.0)
-            for key, value in given.items():
-                w[merged.get(key, key)] += value
-        else:
-            w = check_weights("weights", weights, strata)
-        fixed = np.array([w[s] for s in strata])
+    w, fixed = _stratum_weights(weights, tests, strata, merged, pre)
 
     corrections = _corrections(
         tests,
