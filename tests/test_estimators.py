@@ -32,7 +32,9 @@ def test_five_estimators_by_hand():
     p = 0.45
     assert js.naive(test) == p
     assert js.calibration_only(test, cal) == pytest.approx(80 / 200)
-    assert js.difference(test, cal) == pytest.approx(p + (80 - 108) / 200)
+    assert js.prediction_powered(test, cal) == pytest.approx(p + (80 - 108) / 200)
+    with pytest.warns(DeprecationWarning, match="js.prediction_powered"):
+        assert js.difference(test, cal) == js.prediction_powered(test, cal)
     ppv, for_ = 72 / 108, 8 / 92
     assert js.conditional_calibration(test, cal) == pytest.approx(ppv * p + for_ * (1 - p))
     assert js.misclassification_adjusted(test, cal) == pytest.approx(
@@ -44,7 +46,7 @@ def test_five_estimators_by_hand():
         == {
             "naive",
             "calibration_only",
-            "difference",
+            "prediction_powered",
             "conditional_calibration",
             "misclassification_adjusted",
         }
@@ -73,7 +75,7 @@ def test_estimators_warn_under_label_shift_but_rg_does_not():
     # calibration mix 20% positives, test's corrected rate 0.7
     test = js.JudgedCounts(positive=700, n=1000)
     cal = js.ConfusionCounts(tp=36, fn=4, tn=128, fp=32)  # q1 = .9, q0 = .8, m1/m = .2
-    for f in (js.calibration_only, js.difference, js.conditional_calibration):
+    for f in (js.calibration_only, js.prediction_powered, js.conditional_calibration):
         with pytest.warns(js.LabelShiftWarning, match=f"{f.__name__} assumes"):
             f(test, cal)
     with warnings.catch_warnings():
@@ -91,7 +93,7 @@ def test_no_label_shift_no_warning():
     cal = js.ConfusionCounts(tp=90, fn=10, tn=80, fp=20)  # RG = (0.54+0.8-1)/0.7 = 0.486
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        js.difference(test, cal)
+        js.prediction_powered(test, cal)
     assert not js.label_shift_test(test, cal).shifted
 
 
@@ -128,7 +130,7 @@ def test_estimator_bias_under_label_shift_by_simulation(rng):
     se = {k: np.nanstd(v) / np.sqrt(reps) for k, v in est.items()}
     bias = {k: np.nanmean(v) - theta_p for k, v in est.items()}
     assert bias["calibration_only"] == pytest.approx(-0.25, abs=4 * se["calibration_only"])
-    assert bias["difference"] == pytest.approx(-0.10, abs=4 * se["difference"])
+    assert bias["prediction_powered"] == pytest.approx(-0.10, abs=4 * se["prediction_powered"])
     assert bias["naive"] == pytest.approx(p - theta_p, abs=4 * se["naive"])  # +0.1
     assert bias["conditional_calibration"] < -0.05  # biased toward theta_Q
     assert abs(bias["misclassification_adjusted"]) < 0.01  # RG: small-sample bias only

@@ -30,7 +30,7 @@ FAST = ("adjusted-wald", "wald", "naive-wilson")
 def test_split_study_reproduces_its_own_numbers_under_a_seed(rng):
     df = _frame(rng)
     kw = dict(
-        target_column="model",
+        by="model",
         splits=40,
         methods=(*FAST, "bootstrap"),
         method_options={"bootstrap": {"n_resamples": 300}},
@@ -48,7 +48,7 @@ def test_split_study_reproduces_its_own_numbers_under_a_seed(rng):
 def test_split_counts_partition_each_target(rng):
     df = _frame(rng)
     s = experiments.split_study(
-        df, target_column="model", calibration_fraction=0.2, splits=25, methods=FAST, rng=3
+        df, by="model", calibration_fraction=0.2, splits=25, methods=FAST, rng=3
     )
     assert s.targets == ("m0", "m1", "m2") and s.counts.shape == (25, 3, 6)
     positive, n, tp, fn, tn, fp = np.moveaxis(s.counts, -1, 0)
@@ -69,7 +69,7 @@ def test_split_counts_partition_each_target(rng):
 
 def test_intervals_and_estimates_match_correct_on_each_split(rng):
     df = _frame(rng)
-    s = experiments.split_study(df, target_column="model", splits=8, methods=FAST, rng=5)
+    s = experiments.split_study(df, by="model", splits=8, methods=FAST, rng=5)
     for split in range(8):
         for t in range(3):
             positive, n, tp, fn, tn, fp = (int(v) for v in s.counts[split, t])
@@ -88,7 +88,7 @@ def test_intervals_and_estimates_match_correct_on_each_split(rng):
 
 def test_tables_recompute_from_the_arrays(rng):
     df = _frame(rng)
-    s = experiments.split_study(df, target_column="model", splits=30, methods=FAST, rng=9)
+    s = experiments.split_study(df, by="model", splits=30, methods=FAST, rng=9)
     b = s.bias_table()
     np.testing.assert_allclose(b.naive_bias, (s.naive - s.theta_full).mean(axis=0))
     cov = s.coverage_table()
@@ -147,7 +147,7 @@ def test_arena_gpt4_correction_reduces_bias_and_fixes_the_naive_ranking():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        (dict(target_column="nope"), js.LabelError, "target_column column 'nope'"),
+        (dict(by="nope"), js.LabelError, "by column 'nope'"),
         (dict(targets=["m0", "zz"]), ModelKeyError, r"\['zz'\] are not in column"),
         (dict(calibration_fraction=1.2), js.ProbabilityError, "calibration_fraction"),
         (dict(calibration_fraction=0.001), js.JudgeStatsError, "at least 2 calibration items"),
@@ -167,3 +167,11 @@ def test_split_study_rejects_bad_labels(rng):
     df.loc[3, "judge"] = 2
     with pytest.raises(js.LabelError, match="judge column 'judge'"):
         experiments.split_study(df, splits=3, methods=FAST)
+
+
+def test_target_column_is_the_deprecated_name_of_by(rng):
+    df = _frame(rng)
+    with pytest.warns(DeprecationWarning, match=r"split_study\(target_column=...\)"):
+        old = experiments.split_study(df, target_column="model", splits=5, methods=FAST, rng=2)
+    new = experiments.split_study(df, by="model", splits=5, methods=FAST, rng=2)
+    np.testing.assert_array_equal(old.counts, new.counts)

@@ -22,7 +22,7 @@ def width_by_primitive(m0, m1, p, q0, q1, n=np.inf, level=0.95):
 # ----------------------------------------------------------------------------- Algorithm 1
 def test_algorithm1_reference():
     # issue #3: m = 200, p = 0.4, pilot 10 + 10 -> (136, 64)
-    alloc = plan.allocate(200, p_hat=0.4, pilot=PILOT)
+    alloc = plan.allocate(200, p=0.4, pilot=PILOT)
     assert (alloc.m0, alloc.m1) == (136, 64) and tuple(alloc) == (136, 64)
     # by hand: q0~ = 8/12, q1~ = 10/12, kappa = (4/12)/(2/12) = 2
     assert alloc.kappa == pytest.approx(2.0, rel=1e-12)
@@ -32,20 +32,20 @@ def test_algorithm1_reference():
 def test_algorithm1_uses_round_half_to_even():
     # kappa = 1 (symmetric pilot), p = 0.5 -> m1* = round(m / 2); m = 2 * 37 + 1 = 75 -> 37.5 -> 38
     sym = js.ConfusionCounts(tp=8, fn=2, tn=8, fp=2)
-    assert plan.allocate(75, p_hat=0.5, pilot=sym).m1 == round(37.5) == 38
-    assert plan.allocate(73, p_hat=0.5, pilot=sym).m1 == round(36.5) == 36
+    assert plan.allocate(75, p=0.5, pilot=sym).m1 == round(37.5) == 38
+    assert plan.allocate(73, p=0.5, pilot=sym).m1 == round(36.5) == 36
 
 
 def test_algorithm1_pilot_floor_applies():
     # tiny p -> m1* small -> floored at m_pilot
-    alloc = plan.allocate(200, p_hat=0.01, pilot=PILOT)
+    alloc = plan.allocate(200, p=0.01, pilot=PILOT)
     assert alloc.m1 == 10 and alloc.m0 == 190
 
 
 @pytest.mark.parametrize(("p", "m1"), [(0.0, 10), (1.0, 190)])
 def test_algorithm1_boundary_p_hat_takes_the_limit_and_warns(p, m1):
     with pytest.warns(js.JudgeStatsWarning, match=r"taking the limit"):
-        alloc = plan.allocate(200, p_hat=p, pilot=PILOT)
+        alloc = plan.allocate(200, p=p, pilot=PILOT)
     assert alloc.m1 == m1 and alloc.m0 == 200 - m1
 
 
@@ -53,12 +53,12 @@ def test_algorithm1_boundary_p_hat_takes_the_limit_and_warns(p, m1):
     ("kwargs", "match"),
     [
         (
-            {"m": 200, "p_hat": 0.4, "pilot": js.ConfusionCounts(tp=9, fn=1, tn=7, fp=4)},
+            {"m": 200, "p": 0.4, "pilot": js.ConfusionCounts(tp=9, fn=1, tn=7, fp=4)},
             r"m0 = 11 and m1 = 10",
         ),
-        ({"m": 15, "p_hat": 0.4, "pilot": PILOT}, r"m \(15\) must be at least 2·m_pilot = 20"),
-        ({"m": 200, "p_hat": 1.4, "pilot": PILOT}, r"p_hat must be a probability"),
-        ({"m": 200.5, "p_hat": 0.4, "pilot": PILOT}, r"m must be a whole number"),
+        ({"m": 15, "p": 0.4, "pilot": PILOT}, r"m \(15\) must be at least 2·m_pilot = 20"),
+        ({"m": 200, "p": 1.4, "pilot": PILOT}, r"p must be a probability"),
+        ({"m": 200.5, "p": 0.4, "pilot": PILOT}, r"m must be a whole number"),
     ],
 )
 def test_allocate_bad_input(kwargs, match):
@@ -68,7 +68,7 @@ def test_allocate_bad_input(kwargs, match):
 
 def test_allocate_pilot_type():
     with pytest.raises(js.ArgumentTypeError, match="pilot must be a ConfusionCounts"):
-        plan.allocate(200, p_hat=0.4, pilot=(9, 1, 7, 3))
+        plan.allocate(200, p=0.4, pilot=(9, 1, 7, 3))
 
 
 @settings(max_examples=200, deadline=None)
@@ -83,7 +83,7 @@ def test_allocation_sums_to_m_and_respects_pilot(m_pilot, extra, p, tp, tn):
     tp, tn = min(tp, m_pilot), min(tn, m_pilot)
     pilot = js.ConfusionCounts(tp=tp, fn=m_pilot - tp, tn=tn, fp=m_pilot - tn)
     m = 2 * m_pilot + extra
-    a = plan.allocate(m, p_hat=p, pilot=pilot)
+    a = plan.allocate(m, p=p, pilot=pilot)
     assert a.m0 + a.m1 == m and a.m0 >= m_pilot and a.m1 >= m_pilot
 
 

@@ -134,9 +134,9 @@ def test_estimator_bias_paper_setting_matches_theory():
         atol=float(5 * sd.sel(estimator="calibration_only").max()),
     )
     np.testing.assert_allclose(
-        ds.bias.sel(estimator="difference"),
+        ds.bias.sel(estimator="prediction_powered"),
         0.4 * (tq - 0.5),
-        atol=float(5 * sd.sel(estimator="difference").max()),
+        atol=float(5 * sd.sel(estimator="prediction_powered").max()),
     )
     assert np.all(np.abs(ds.bias.sel(estimator="misclassification_adjusted")) < 0.01)
     cc = ds.bias.sel(estimator="conditional_calibration").values

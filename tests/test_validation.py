@@ -258,3 +258,17 @@ def test_primitive_clipping_warns_with_count():
     with pytest.warns(js.ClippedEstimateWarning, match=r"2 of 3 Rogan–Gladen estimates"):
         out = js.rogan_gladen(np.array([0.1, 0.5, 0.99]), 0.7, 0.9)
     np.testing.assert_allclose(out, [0.0, (0.5 + 0.7 - 1) / 0.6, 1.0])
+
+
+def test_deprecated_keyword_names_still_work_and_warn():
+    """Issue 16's renames: the old names keep working with a DeprecationWarning."""
+    pilot = js.ConfusionCounts(tp=9, fn=1, tn=7, fp=3)
+    with pytest.warns(DeprecationWarning, match=r"allocate\(p_hat=...\) is deprecated; use p="):
+        old = js.plan.allocate(200, p_hat=0.4, pilot=pilot)
+    assert old == js.plan.allocate(200, p=0.4, pilot=pilot)
+    with pytest.warns(DeprecationWarning, match=r"estimator_bias\(theta_test=...\)"):
+        a = js.simulate.estimator_bias(theta_test=0.4, reps=50, rng=1, estimators="naive")
+    b = js.simulate.estimator_bias(theta=0.4, reps=50, rng=1, estimators="naive")
+    assert float(a.bias.max()) == float(b.bias.max())
+    with pytest.raises(js.ArgumentTypeError, match=r"unexpected keyword argument\(s\) \['q'\]"):
+        js.plan.allocate(200, p=0.4, pilot=pilot, q=1)

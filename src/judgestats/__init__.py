@@ -49,6 +49,7 @@ from .estimators import (
     difference,
     misclassification_adjusted,
     naive,
+    prediction_powered,
     rogan_gladen,
 )
 from .evaluate import Evaluation, evaluate
@@ -123,6 +124,7 @@ __all__ = [
     "naive",
     "plan",
     "plots",
+    "prediction_powered",
     "report",
     "rogan_gladen",
     "rogan_gladen_variance",
@@ -144,6 +146,7 @@ _LAZY_SUBMODULES = {
     "intervals",
     "plan",
     "plots",
+    "prediction_powered",
     "report",
     "simulate",
     "strata",

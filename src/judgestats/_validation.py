@@ -251,6 +251,23 @@ def take_renamed(options: dict, old: str, new: str, value: Any, where: str) -> A
     return options.pop(old)
 
 
+def pop_renamed(extra: dict, renames: dict[str, str], where: str) -> dict[str, Any]:
+    """Return the values passed under deprecated keyword names, by their new names.
+
+    ``extra`` holds a function's leftover keywords; each deprecated name found there warns
+    (DeprecationWarning) and moves to its new name. Any other leftover keyword is an error, as
+    Python would raise for an unknown keyword.
+    """
+    out = {}
+    for old, new in renames.items():
+        if old in extra:
+            warn_deprecated(f"{where}({old}=...)", f"{new}=", stacklevel=4)
+            out[new] = extra.pop(old)
+    if extra:
+        raise ArgumentTypeError(f"{where}() got unexpected keyword argument(s) {sorted(extra)}")
+    return out
+
+
 def _listed(names: Sequence[str]) -> str:
     opts = [repr(c) for c in names]
     return opts[0] if len(opts) == 1 else ", ".join(opts[:-1]) + " or " + opts[-1]

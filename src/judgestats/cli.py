@@ -378,7 +378,7 @@ def _run_plan(args) -> dict:
         pilot = ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
         with warnings.catch_warnings(record=True) as caught:  # local: reported in the output
             warnings.simplefilter("always")
-            a = plan.allocate(args.m, p_hat=args.p, pilot=pilot)
+            a = plan.allocate(args.m, p=args.p, pilot=pilot)
         out = {"mode": "algorithm1", "m": args.m, "m0": a.m0, "m1": a.m1, "kappa": a.kappa}
         if caught:
             out["warnings"] = [str(w.message) for w in caught]

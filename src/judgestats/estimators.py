@@ -9,7 +9,7 @@ estimator                               formula                                i
 ======================================  =====================================  ==================
 (i) :func:`naive`                       E_P[Ẑ]                                 P_P(Z) = P_P(Ẑ)
 (ii) :func:`calibration_only`           E_Q[Z]                                 P_P(Z) = P_Q(Z)
-(iii) :func:`difference` (PPI)          E_P[Ẑ] + E_Q[Z − Ẑ]                    P_P(Z−Ẑ) = P_Q(Z−Ẑ)
+(iii) :func:`prediction_powered` (PPI)  E_P[Ẑ] + E_Q[Z − Ẑ]                    P_P(Z−Ẑ) = P_Q(Z−Ẑ)
 (iv) :func:`conditional_calibration`    P_Q(Z | Ẑ) E_P[Ẑ]                      P_P(Z|Ẑ) = P_Q(Z|Ẑ)
 (v) :func:`misclassification_adjusted`  P_Q(Ẑ | Z)⁻¹ E_P[Ẑ] = Rogan–Gladen      P_P(Ẑ|Z) = P_Q(Ẑ|Z)
 ======================================  =====================================  ==================
@@ -35,6 +35,7 @@ from ._validation import (
     check_informative,
     check_instance,
     check_probability,
+    warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .kernels import rogan_gladen_raw
@@ -46,6 +47,7 @@ __all__ = [
     "difference",
     "misclassification_adjusted",
     "naive",
+    "prediction_powered",
     "rogan_gladen",
 ]
 
@@ -195,8 +197,8 @@ def calibration_only(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
     return _out(_calibration_only_raw(test, calibration))
 
 
-def difference(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
-    """(iii) Difference estimator (the point estimate of prediction-powered inference).
+def prediction_powered(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
+    """(iii) Prediction-powered (difference) estimator, the point estimate of PPI.
 
     θ̂ = E_P[Ẑ] + E_Q[Z − Ẑ] = p̂ + (fn − fp)/m. Assumes the judge's mean error is the same on
     both distributions, P_P(Z − Ẑ) = P_Q(Z − Ẑ). That mean error is (2 − q0 − q1)θ − (1 − q0),
@@ -205,8 +207,14 @@ def difference(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
     contradict the assumption.
     """
     test, calibration = _check_pair(test, calibration)
-    _shift_warn(test, calibration, "difference")
+    _shift_warn(test, calibration, "prediction_powered")
     return _out(_difference_raw(test, calibration))
+
+
+def difference(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
+    """Estimate by :func:`prediction_powered` (deprecated name; compare.difference is θ_A − θ_B)."""
+    warn_deprecated("js.difference (the PPI estimator)", "js.prediction_powered")
+    return prediction_powered(test, calibration)
 
 
 def conditional_calibration(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
@@ -247,7 +255,7 @@ def misclassification_adjusted(test: JudgedCounts, calibration: ConfusionCounts)
 ESTIMATORS = {
     "naive": naive,
     "calibration_only": calibration_only,
-    "difference": difference,
+    "prediction_powered": prediction_powered,
     "conditional_calibration": conditional_calibration,
     "misclassification_adjusted": misclassification_adjusted,
 }
@@ -258,7 +266,7 @@ RAW_ESTIMATORS = {
         np.asarray(t.positive) / np.asarray(t.n), np.broadcast_shapes(t.shape, c.shape)
     ),
     "calibration_only": _calibration_only_raw,
-    "difference": _difference_raw,
+    "prediction_powered": _difference_raw,
     "conditional_calibration": _conditional_raw,
     "misclassification_adjusted": lambda t, c: np.clip(rogan_gladen_counts(t, c), 0.0, 1.0),
 }

@@ -34,6 +34,7 @@ from ._validation import (
     check_open_unit,
     check_positive_int,
     check_rng,
+    pop_renamed,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
@@ -137,9 +138,9 @@ def _intervals(methods, test, cal, both, corrected, *, level, gen, options):
 def split_study(
     frame: Any,
     *,
-    target_column: str = "target_model",
-    human_column: str = "human",
-    judge_column: str = "judge",
+    by: str = "target_model",
+    human: str = "human",
+    judge: str = "judge",
     calibration_fraction: float = 0.1,
     splits: int = 100,
     methods: Any = None,
@@ -148,6 +149,7 @@ def split_study(
     method_options: dict[str, dict[str, Any]] | None = None,
     label: str = "",
     rng: Any = None,
+    **renamed: Any,
 ) -> SplitStudy:
     """Repeat random test/calibration splits per target model (the paper's real-data study).
 
@@ -162,8 +164,10 @@ def split_study(
     ----------
     frame : pandas.DataFrame
         One row per (target model, item) with 0/1 human and judge labels.
-    target_column, human_column, judge_column : str
-        Column names (defaults: the bundled loaders' ``target_model``, ``human``, ``judge``).
+    by, human, judge : str
+        Column names: the target (model) column and the two label columns (defaults: the
+        bundled loaders' ``target_model``, ``human``, ``judge``); ``target_column``,
+        ``human_column`` and ``judge_column`` are their deprecated names.
     calibration_fraction : float, default 0.1
         Share of each target's rows used for calibration, in (0, 1).
     splits : int, default 100
@@ -175,13 +179,17 @@ def split_study(
     confidence_level : float, default 0.95
         Two-sided level of every interval; stored on the result.
     targets : sequence of str, optional
-        Target models to include (default: every value of ``target_column``, sorted).
+        Target models to include (default: every value of ``by``, sorted).
     method_options : dict, optional
         Per-method options, e.g. ``{"bootstrap": {"n_resamples": 2000}}``.
     label : str, optional
         Free text naming the data (shown by ``summary()``).
     rng : None, int, SeedSequence or Generator
         Source of randomness; a seed reproduces the study exactly.
+
+    **renamed
+        Deprecated keyword names (``target_column``, ``human_column``, ``judge_column``),
+        accepted with a DeprecationWarning.
 
     Returns
     -------
@@ -211,16 +219,17 @@ def split_study(
     undefined (counted per method); likelihood-based methods answer whenever both human classes
     are present.
     """
-    cols = {
-        "target_column": target_column,
-        "human_column": human_column,
-        "judge_column": judge_column,
-    }
-    check_columns(frame, cols)
-    human = check_labels(f"human column {human_column!r}", frame[human_column])
-    judge = check_labels(f"judge column {judge_column!r}", frame[judge_column])
-    tgt = np.asarray(frame[target_column]).astype(str)
-    targets = _resolve_targets(tgt, targets, target_column)
+    new = pop_renamed(
+        renamed,
+        {"target_column": "by", "human_column": "human", "judge_column": "judge"},
+        "split_study",
+    )
+    by, human, judge = new.get("by", by), new.get("human", human), new.get("judge", judge)
+    check_columns(frame, {"by": by, "human": human, "judge": judge})
+    human_labels = check_labels(f"human column {human!r}", frame[human])
+    judge_labels = check_labels(f"judge column {judge!r}", frame[judge])
+    tgt = np.asarray(frame[by]).astype(str)
+    targets = _resolve_targets(tgt, targets, by)
     frac = check_open_unit("calibration_fraction", calibration_fraction)
     splits = check_positive_int("splits", splits)
     level = check_confidence_level(confidence_level)
@@ -232,7 +241,9 @@ def split_study(
     methods = _resolve_methods(methods)
     options = method_options or {}
     gen = check_rng(rng)
-    c, rows, sizes, theta_full = _all_splits(human, judge, tgt, targets, frac, splits, gen)
+    c, rows, sizes, theta_full = _all_splits(
+        human_labels, judge_labels, tgt, targets, frac, splits, gen
+    )
     counts = c[..., :6]
     positive, n, tp, fn, tn, fp = (counts[..., i] for i in range(6))
     theta_test = c[..., 6] / n

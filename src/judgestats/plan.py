@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
+    ArgumentTypeError,
     JudgeStatsError,
     PlanningWarning,
     check_budget,
@@ -33,6 +34,7 @@ from ._validation import (
     check_open_unit,
     check_probability,
     check_sample_size,
+    pop_renamed,
 )
 from .counts import ConfusionCounts
 from .kernels import adjusted_wald_bounds, z_value
@@ -147,7 +149,9 @@ def _scalar_inputs(p, q0, q1, n, confidence_level):
 
 
 # ----------------------------------------------------------------------------- allocation
-def allocate(m: int, *, p_hat: float, pilot: ConfusionCounts) -> Allocation:
+def allocate(
+    m: int, *, p: float | None = None, pilot: ConfusionCounts | None = None, **renamed: Any
+) -> Allocation:
     """Split a calibration budget between label types (the paper's Algorithm 1, exactly).
 
     With a pilot of m_pilot human-0 and m_pilot human-1 items:
@@ -163,10 +167,12 @@ def allocate(m: int, *, p_hat: float, pilot: ConfusionCounts) -> Allocation:
     ----------
     m : int
         Total calibration budget (>= 2·m_pilot).
-    p_hat : float
-        Judged positive rate p̂ on the test set, in [0, 1].
+    p : float
+        Judged positive rate p̂ on the test set, in [0, 1] (``p_hat`` is its deprecated name).
     pilot : ConfusionCounts
         The pilot calibration set; it must hold equally many human-0 and human-1 items.
+    **renamed
+        Deprecated keyword names (``p_hat``), accepted with a DeprecationWarning.
 
     Returns
     -------
@@ -184,9 +190,12 @@ def allocate(m: int, *, p_hat: float, pilot: ConfusionCounts) -> Allocation:
     Examples
     --------
     >>> pilot = ConfusionCounts(tp=9, fn=1, tn=7, fp=3)
-    >>> tuple(allocate(200, p_hat=0.4, pilot=pilot))
+    >>> tuple(allocate(200, p=0.4, pilot=pilot))
     (136, 64)
     """
+    p = pop_renamed(renamed, {"p_hat": "p"}, "allocate").get("p", p)
+    if p is None:
+        raise ArgumentTypeError("allocate() needs p=, the judged positive rate p̂ of the test set")
     check_instance("pilot", pilot, ConfusionCounts)
     if pilot.shape:
         raise JudgeStatsError(
@@ -201,9 +210,9 @@ def allocate(m: int, *, p_hat: float, pilot: ConfusionCounts) -> Allocation:
     m = check_budget("m", m, minimum=2)
     if 2 * m_pilot > m:
         raise JudgeStatsError(f"m ({m}) must be at least 2·m_pilot = {2 * m_pilot}")
-    p_hat = float(check_probability("p_hat", p_hat))
+    p_hat = float(check_probability("p", p))
     if np.ndim(p_hat):
-        raise JudgeStatsError("p_hat must be a scalar")
+        raise JudgeStatsError("p must be a scalar")
     q0_t = (pilot.tn + 1) / (m_pilot + 2)
     q1_t = (pilot.tp + 1) / (m_pilot + 2)
     kappa = (1 - q0_t) / (1 - q1_t)
@@ -211,7 +220,7 @@ def allocate(m: int, *, p_hat: float, pilot: ConfusionCounts) -> Allocation:
         m1_star = 0 if p_hat == 0.0 else m
         ratio = "infinite" if p_hat == 0 else "0"
         warnings.warn(
-            f"p_hat = {p_hat:g}: Algorithm 1's ratio (1/p̂ − 1) is {ratio}; "
+            f"p = {p_hat:g}: Algorithm 1's ratio (1/p̂ − 1) is {ratio}; "
             f"taking the limit m1* = {m1_star} (then the pilot floor applies)",
             PlanningWarning,
             stacklevel=2,

@@ -33,6 +33,8 @@ from ._validation import (
     check_method,
     check_probability,
     check_rng,
+    pop_renamed,
+    warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import RAW_ESTIMATORS
@@ -420,7 +422,7 @@ def _oracle_splits(params, level) -> tuple[np.ndarray, np.ndarray]:
 # ----------------------------------------------------------------------------- estimators
 def estimator_bias(
     *,
-    theta_test: float = 0.5,
+    theta: float = 0.5,
     theta_calibration: Any = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75),
     q0: float = 0.7,
     q1: float = 0.9,
@@ -429,13 +431,15 @@ def estimator_bias(
     reps: int = 10_000,
     estimators: Any = None,
     rng: Any = None,
+    **renamed: Any,
 ):
     """Bias of the five estimators of the paper's Table under label shift (Figure dist-shift).
 
-    The test set has true rate θ_P = ``theta_test``; the calibration set of size ``m`` has true
-    rate θ_Q (swept over ``theta_calibration``), its classes drawn at random; the judge's error
-    rates q0, q1 are shared. Defaults are the paper's setting (θ_P = 0.5, θ_Q in [0.25, 0.75],
-    q0 = .7, q1 = .9, n = 1000, m = 200, 10,000 replications).
+    The test set has true rate θ_P = ``theta`` (``theta_test`` is its deprecated name); the
+    calibration set of size ``m`` has true rate θ_Q (swept over ``theta_calibration``), its
+    classes drawn at random; the judge's error rates q0, q1 are shared. Defaults are the
+    paper's setting (θ_P = 0.5, θ_Q in [0.25, 0.75], q0 = .7, q1 = .9, n = 1000, m = 200,
+    10,000 replications).
 
     Returns
     -------
@@ -447,12 +451,16 @@ def estimator_bias(
     """
     import xarray as xr
 
+    theta = pop_renamed(renamed, {"theta_test": "theta"}, "estimator_bias").get("theta", theta)
     reps = check_budget("reps", reps, minimum=1)
     names = (
         tuple(RAW_ESTIMATORS)
         if estimators is None
         else ((estimators,) if isinstance(estimators, str) else tuple(estimators))
     )
+    if "difference" in names:
+        warn_deprecated("estimator 'difference'", "'prediction_powered'")
+        names = tuple("prediction_powered" if e == "difference" else e for e in names)
     for e in names:
         check_choice("estimator", e, tuple(RAW_ESTIMATORS))
     tq = np.atleast_1d(check_probability("theta_calibration", theta_calibration))
@@ -460,7 +468,7 @@ def estimator_bias(
         raise JudgeStatsError("theta_calibration must be a scalar or 1-D array")
     m = check_budget("m", m, minimum=2)
     sim = draw(
-        theta=theta_test,
+        theta=theta,
         q0=q0,
         q1=q1,
         n=n,
@@ -470,7 +478,7 @@ def estimator_bias(
         theta_calibration=tq,
         rng=rng,
     )
-    theta_p = float(check_probability("theta_test", theta_test))
+    theta_p = float(check_probability("theta", theta))
     res = {k: np.empty((len(names), tq.size)) for k in ("bias", "sd", "rmse", "undefined")}
     for i, e in enumerate(names):
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -486,7 +494,7 @@ def estimator_bias(
         {k: (("estimator", "theta_calibration"), v) for k, v in res.items()},
         coords={"estimator": list(names), "theta_calibration": tq},
     )
-    ds.attrs.update(theta_test=theta_p, q0=q0, q1=q1, n=n, m=m, reps=reps)
+    ds.attrs.update(theta=theta_p, q0=q0, q1=q1, n=n, m=m, reps=reps)
     return ds
 
 
