@@ -94,6 +94,7 @@ __all__ = [
     "NotInformativeError",
     "PlanningWarning",
     "PriorError",
+    "Priors",
     "ProbabilityError",
     "ProjectedEstimateWarning",
     "Ranking",
@@ -157,6 +158,7 @@ _LAZY_SUBMODULES = {
 _LAZY_ATTRIBUTES = {
     "Comparison": "compare",
     "DistributionCorrection": "multiclass",
+    "Priors": "priors",
     "Ranking": "compare",
     "SplitStudy": "experiments",
     "StratifiedCorrection": "strata",
