@@ -115,7 +115,7 @@ from .estimators import clip_warned, rogan_gladen_counts
 from .intervals import compute_bounds, get_method, interval_methods
 from .kernels import rogan_gladen_raw, z_value
 from .posterior import theta_posterior
-from .results import ConfidenceInterval
+from .results import ConfidenceInterval, Tabular
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -1349,7 +1349,7 @@ def difference_bounds_batch(
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True, eq=False)
-class Comparison:
+class Comparison(Tabular):
     """Difference θ_A − θ_B of two corrected rates, from :func:`judgestats.compare.difference`.
 
     Attributes
@@ -1408,18 +1408,14 @@ class Comparison:
         """Plain-Python dict of the tidy row (JSON-serialisable)."""
         return comparison_row(self)
 
-    def to_dataframe(self) -> pd.DataFrame:
-        """One tidy row (pandas DataFrame)."""
-        import pandas as pd
-
-        return pd.DataFrame([self.to_dict()])
+    def _records(self) -> list[dict[str, Any]]:
+        return [self.to_dict()]
 
     def summary(self) -> str:
         """Return a short human-readable report."""
         return comparison_summary(self)
 
     def __repr__(self) -> str:
-
         return comparison_repr(self)
 
 

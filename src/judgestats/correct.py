@@ -26,11 +26,11 @@ from .intervals import (
     warn_undefined_replicates,
     weak_calibration,
 )
-from .results import ConfidenceInterval
+from .report import Reportable
+from .results import ConfidenceInterval, Recomputable, Tabular, forward
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
     import xarray as xr
 
 __all__ = [
@@ -299,7 +299,7 @@ def correct(
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True)
-class Correction:
+class Correction(Tabular, Reportable, Recomputable):
     """A bias-corrected rate θ̂ with its interval, from :func:`judgestats.correct`.
 
     Attributes
@@ -339,72 +339,23 @@ class Correction:
     estimator: str
 
     # -- derived fields (the contract's names) -----------------------------------------
-    @property
-    def naive(self) -> float:
-        """p̂ = positive / n, the uncorrected judged rate."""
-        return self.test.p_hat
-
-    @property
-    def sensitivity(self) -> float:
-        """q̂1 = tp / m1."""
-        return self.calibration.sensitivity
-
-    @property
-    def specificity(self) -> float:
-        """q̂0 = tn / m0."""
-        return self.calibration.specificity
-
-    @property
-    def n(self) -> int:
-        """Test-set size."""
-        return self.test.n
-
-    @property
-    def m0(self) -> int:
-        """Calibration items with human label 0."""
-        return self.calibration.m0
-
-    @property
-    def m1(self) -> int:
-        """Calibration items with human label 1."""
-        return self.calibration.m1
-
-    @property
-    def calibration_rate(self) -> float:
-        """Human-positive rate of the calibration set, m1 / m (label-mix diagnostic)."""
-        return self.label_shift.calibration_rate
+    naive = forward("test.p_hat", "p̂ = positive / n, the uncorrected judged rate.")
+    sensitivity = forward("calibration.sensitivity", "q̂1 = tp / m1.")
+    specificity = forward("calibration.specificity", "q̂0 = tn / m0.")
+    n = forward("test.n", "Test-set size.")
+    m0 = forward("calibration.m0", "Calibration items with human label 0.")
+    m1 = forward("calibration.m1", "Calibration items with human label 1.")
+    calibration_rate = forward(
+        "label_shift.calibration_rate",
+        "Human-positive rate of the calibration set, m1 / m (label-mix diagnostic).",
+    )
 
     # -- recomputation ---------------------------------------------------------------
-    def confidence_interval(
-        self,
-        method: str = "adjusted-wald",
-        confidence_level: float = 0.95,
-        *,
-        rng: Any = None,
-        **options: Any,
-    ) -> ConfidenceInterval:
-        """Recompute the interval for the same data by another method or level.
-
-        Parameters
-        ----------
-        method : str, default "adjusted-wald"
-            Any name in :func:`judgestats.interval_methods`.
-        confidence_level : float, default 0.95
-            Two-sided level, strictly inside (0, 1).
-        rng : None, int, SeedSequence or Generator
-            For resampling methods.
-        **options
-            Method options, e.g. ``n_resamples`` for ``"bootstrap"``.
-        """
+    def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
         return interval_for(
-            self.test,
-            self.calibration,
-            method=method,
-            confidence_level=confidence_level,
-            rng=rng,
-            stacklevel=3,
-            **options,
-        )
+            self.test, self.calibration, method=method, confidence_level=level, rng=rng,
+            stacklevel=4, **options,
+        )  # fmt: skip
 
     # -- presentation ----------------------------------------------------------------
     def _row(self) -> dict[str, Any]:
@@ -438,20 +389,8 @@ class Correction:
         """Plain-Python dict of the tidy row (JSON-serialisable)."""
         return {k: (v.item() if hasattr(v, "item") else v) for k, v in self._row().items()}
 
-    def report(self, format: str = "markdown", **kwargs: Any) -> str:
-        """Table plus methods sentence (``"markdown"``, ``"latex"`` or ``"html"``).
-
-        See :func:`judgestats.report.report`.
-        """
-        from .report import report
-
-        return report(self, format=format, **kwargs)
-
-    def to_dataframe(self) -> pd.DataFrame:
-        """One tidy row (pandas DataFrame)."""
-        import pandas as pd
-
-        return pd.DataFrame([self.to_dict()])
+    def _records(self) -> list[dict[str, Any]]:
+        return [self.to_dict()]
 
     def to_xarray(self) -> xr.Dataset:
         """Return an xarray Dataset in ArviZ's interval layout.

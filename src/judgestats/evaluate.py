@@ -34,6 +34,7 @@ from .compare import Ranking
 from .correct import Correction, correct
 from .frames import GroupCounts, counts_of, group_counts, named_counts, sort_keys
 from .intervals import get_method, interval_methods
+from .report import Reportable, group_label
 from .strata import StratifiedCorrection
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -314,11 +315,6 @@ def evaluate(
 
 # ============================================================================ presentation
 # (Evaluation in results.py delegates here, so results.py stays small)
-def group_label(group: Any) -> str:
-    """Text label of a group: the value, or values joined by " / " for several columns."""
-    return " / ".join(str(v) for v in group) if isinstance(group, tuple) else str(group)
-
-
 def evaluation_lookup(ev: Evaluation, group: Any) -> Correction | StratifiedCorrection:
     """``ev[group]``: by group value (tuple for several columns) or by its text label."""
     if group in ev.corrections:
@@ -474,7 +470,7 @@ def evaluation_summary(ev: Evaluation) -> str:
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True, eq=False)
-class Evaluation:
+class Evaluation(Reportable):
     """Corrected rates of every group of a frame, from :func:`judgestats.evaluate`.
 
     One :class:`Correction` per group (or one :class:`StratifiedCorrection` per group when
@@ -524,7 +520,6 @@ class Evaluation:
 
     # -- access --------------------------------------------------------------------------
     def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:
-
         return evaluation_lookup(self, group)
 
     def __len__(self) -> int:
@@ -594,12 +589,6 @@ class Evaluation:
         from .report import plot_leaderboard
 
         return plot_leaderboard(self, ax=ax, show_naive=show_naive)
-
-    def report(self, format: str = "markdown", **kw: Any) -> str:
-        """Table, methods sentence and notes (HTML: with the figure); see ``report.report``."""
-        from .report import report
-
-        return report(self, format=format, **kw)
 
     def summary(self) -> str:
         """Return a short human-readable leaderboard."""

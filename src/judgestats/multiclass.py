@@ -75,10 +75,9 @@ from ._validation import (
     warn_deprecated,
 )
 from .kernels import g_statistic, percentile_nan_last, z_value
-from .results import ConfidenceInterval
+from .results import ConfidenceInterval, Recomputable, Tabular, forward
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
     import xarray as xr
 
 __all__ = [
@@ -1080,7 +1079,7 @@ def correct_distribution(
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True, eq=False)
-class DistributionCorrection:
+class DistributionCorrection(Tabular, Recomputable):
     """A corrected k-category distribution with per-category intervals.
 
     Returned by :func:`judgestats.multiclass.correct_distribution` (paper appendix "Extension
@@ -1155,40 +1154,17 @@ class DistributionCorrection:
         """Calibration items per true (human) category, m_b."""
         return dict(zip(self.labels, self.calibration.human_counts.tolist(), strict=True))
 
-    @property
-    def n(self) -> int:
-        """Test-set size."""
-        return self.test.n
-
-    @property
-    def m(self) -> int:
-        """Calibration-set size."""
-        return self.calibration.m
+    n = forward("test.n", "Test-set size.")
+    m = forward("calibration.m", "Calibration-set size.")
 
     # -- recomputation -------------------------------------------------------------------
-    def confidence_interval(
-        self,
-        method: str = "adjusted-delta",
-        confidence_level: float = 0.95,
-        *,
-        rng: Any = None,
-        **options: Any,
-    ) -> dict:
-        """Recompute the per-category intervals by another method or level.
+    default_method = "adjusted-delta"
 
-        Returns a dict label → :class:`ConfidenceInterval`; ``max_condition`` is the one the
-        result was computed with. Options as in ``correct_distribution`` (``n_resamples``).
-        """
+    def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
         return interval_set_for(
-            self.test,
-            self.calibration,
-            method=method,
-            confidence_level=confidence_level,
-            rng=rng,
-            max_condition=self.max_condition,
-            stacklevel=3,
-            **options,
-        )
+            self.test, self.calibration, method=method, confidence_level=level, rng=rng,
+            max_condition=self.max_condition, stacklevel=4, **options,
+        )  # fmt: skip
 
     # -- presentation --------------------------------------------------------------------
     def _rows(self) -> list[dict[str, Any]]:
@@ -1227,11 +1203,8 @@ class DistributionCorrection:
             "condition_number": self.condition_number,
         }
 
-    def to_dataframe(self) -> pd.DataFrame:
-        """One tidy row per category (pandas DataFrame)."""
-        import pandas as pd
-
-        return pd.DataFrame(self._rows())
+    def _records(self) -> list[dict[str, Any]]:
+        return self._rows()
 
     def to_xarray(self) -> xr.Dataset:
         """Return an xarray Dataset in ArviZ's interval layout.

@@ -35,13 +35,13 @@ from ._validation import (
     check_positive_int,
 )
 from .intervals import MIN_PER_CLASS
-from .results import group_label
 
 __all__ = [
     "CITATION",
     "FORMATS",
     "WEAK_CLASS_SIZE",
     "WEAK_YOUDEN",
+    "Reportable",
     "methods_sentence",
     "plot_leaderboard",
     "report",
@@ -105,6 +105,24 @@ class _Content:
     notes: list[str] = field(default_factory=list)
     ranked: bool = False
     estimator: str = "Rogan–Gladen"
+
+
+class Reportable:
+    """Mixin: ``report()`` renders the result with :func:`judgestats.report.report`."""
+
+    __slots__ = ()
+
+    def report(self, format: str = "markdown", **kwargs: Any) -> str:
+        """Table plus methods sentence (``"markdown"``, ``"latex"`` or ``"html"``).
+
+        See :func:`judgestats.report.report` for the keywords.
+        """
+        return report(self, format=format, **kwargs)
+
+
+def group_label(group: Any) -> str:
+    """Text label of a group: the value, or values joined by " / " for several columns."""
+    return " / ".join(str(v) for v in group) if isinstance(group, tuple) else str(group)
 
 
 #: the result kinds a report renders (each result class sets ``kind``)

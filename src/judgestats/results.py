@@ -20,7 +20,13 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ConfidenceInterval", "group_label", "stratum_coord"]
+__all__ = [
+    "ConfidenceInterval",
+    "Recomputable",
+    "Tabular",
+    "forward",
+    "stratum_coord",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +78,68 @@ def stratum_coord(labels: tuple) -> list:
     return [str(v) for v in labels]
 
 
-def group_label(group: Any) -> str:
-    """Text label of a group: the value, or values joined by " / " for several columns."""
-    return " / ".join(str(v) for v in group) if isinstance(group, tuple) else str(group)
+def forward(path: str, doc: str) -> property:
+    """Make a read-only property returning ``self.<path>`` (a dotted path), documented by doc."""
+    first, *rest = path.split(".")
+
+    def get(self: Any) -> Any:
+        value = getattr(self, first)
+        for name in rest:
+            value = getattr(value, name)
+        return value
+
+    return property(get, doc=doc)
+
+
+class Tabular:
+    """Mixin: ``to_dataframe()`` from the result's ``_records()`` (one dict per row)."""
+
+    __slots__ = ()
+
+    def _records(self) -> list[dict[str, Any]]:  # pragma: no cover - every result defines it
+        raise NotImplementedError
+
+    def to_dataframe(self) -> Any:
+        """Tidy rows (a pandas DataFrame); the class docstring lists the columns."""
+        import pandas as pd
+
+        return pd.DataFrame(self._records())
+
+
+class Recomputable:
+    """Mixin: ``confidence_interval()`` recomputes the interval(s) by another method or level.
+
+    A result sets ``default_method`` and implements ``_recompute(method, level, rng, options)``.
+    """
+
+    __slots__ = ()
+    default_method: str = "adjusted-wald"
+
+    def confidence_interval(
+        self, method: str | None = None, confidence_level: float = 0.95, *, rng: Any = None,
+        **options: Any,
+    ) -> Any:  # fmt: skip
+        """Recompute the interval for the same data by another method or level.
+
+        Parameters
+        ----------
+        method : str, optional
+            An interval method the result's function takes (default: ``default_method``).
+        confidence_level : float, default 0.95
+            Two-sided level, strictly inside (0, 1).
+        rng : None, int, SeedSequence or Generator
+            For resampling methods.
+        **options
+            Method options, e.g. ``n_resamples`` for ``"bootstrap"``.
+
+        Returns
+        -------
+        ConfidenceInterval, or a dict label → ConfidenceInterval for k categories.
+        """
+        return self._recompute(method or self.default_method, confidence_level, rng, options)
+
+    def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
+        raise NotImplementedError  # pragma: no cover - every result defines it
 
 
 #: Result classes that moved beside their functions: name -> module.

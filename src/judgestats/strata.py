@@ -97,10 +97,10 @@ from .counts import ConfusionCounts, JudgedCounts
 from .frames import counts_of, group_counts, named_counts, sort_keys
 from .intervals import compute_bounds, warn_undefined_replicates
 from .kernels import percentile_nan_last, rogan_gladen_raw, z_value
-from .results import ConfidenceInterval, stratum_coord
+from .report import Reportable
+from .results import ConfidenceInterval, Recomputable, Tabular, stratum_coord
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
     import xarray as xr
 from .shift import label_shift_test
 
@@ -884,7 +884,7 @@ class StrataDiagnostics:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class StratifiedCorrection:
+class StratifiedCorrection(Tabular, Reportable, Recomputable):
     """A corrected rate pooled over strata of a covariate ξ, with per-stratum corrections.
 
     Returned by :func:`judgestats.strata.correct_stratified` (the paper's "Limitations and
@@ -983,29 +983,9 @@ class StratifiedCorrection:
         return None if u is None else self.estimate - u.estimate
 
     # -- recomputation -------------------------------------------------------------------
-    def confidence_interval(
-        self,
-        method: str = "adjusted-wald",
-        confidence_level: float = 0.95,
-        *,
-        rng: Any = None,
-        **options: Any,
-    ) -> ConfidenceInterval:
-        """Recompute the pooled interval for the same data and weights by another method.
-
-        Parameters
-        ----------
-        method : {"adjusted-wald", "wald", "bootstrap"}
-            See :func:`judgestats.strata.correct_stratified`.
-        confidence_level : float, default 0.95
-            Two-sided level, strictly inside (0, 1).
-        rng : None, int, SeedSequence or Generator
-            For ``"bootstrap"``.
-        **options
-            ``n_resamples`` for ``"bootstrap"``.
-        """
+    def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
         return pooled_interval_for(
-            self, method=method, confidence_level=confidence_level, rng=rng, **options
+            self, method=method, confidence_level=level, rng=rng, **options
         )
 
     # -- presentation --------------------------------------------------------------------
@@ -1073,23 +1053,8 @@ class StratifiedCorrection:
             "min_per_class": self.min_per_class,
         }
 
-    def report(self, format: str = "markdown", **kwargs: Any) -> str:
-        """Table plus methods sentence (see :func:`judgestats.report.report`)."""
-        from .report import report
-
-        return report(self, format=format, **kwargs)
-
-    def to_dataframe(self) -> pd.DataFrame:
-        """One tidy row per stratum plus a ``"pooled"`` row (``kind`` tells them apart).
-
-        Stratum rows carry the per-stratum :class:`Correction` columns, the weight and (with
-        diagnostics) the q̂0/q̂1 intervals and mixes; the pooled row carries the pooled
-        estimate and interval, the unstratified estimate and the homogeneity p-values.
-        Columns a row does not have are NaN.
-        """
-        import pandas as pd
-
-        return pd.DataFrame(self.to_dict()["rows"])
+    def _records(self) -> list[dict[str, Any]]:
+        return self.to_dict()["rows"]
 
     def to_xarray(self) -> xr.Dataset:
         """Return an xarray Dataset in ArviZ's interval layout.
