@@ -306,6 +306,39 @@ def check_informative(q0: Any, q1: Any, *, what: str = "q0 + q1") -> None:
 
 
 # --------------------------------------------------------------------------- labels
+def _label_array(name: str, values: Any, what: str) -> np.ndarray:
+    """Return the labels as a non-empty 1-D numpy array (objects where mixed), unvalidated."""
+    if values is None or isinstance(values, str | bytes):
+        raise ArgumentTypeError(f"{name} must be a 1-D array of {what}, got {_show(values)}")
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
+        try:  # pandas / polars Series: keep missing values visible as objects
+            arr = np.asarray(values.to_numpy(), dtype=None)
+        except Exception:  # pragma: no cover - exotic containers
+            arr = np.asarray(list(values), dtype=object)
+    elif isinstance(values, np.ndarray):
+        arr = values
+    elif isinstance(values, Iterable):
+        items = list(values)
+        arr = np.empty(len(items), dtype=object)
+        arr[:] = items
+    else:
+        raise ArgumentTypeError(f"{name} must be a 1-D array of {what}, got {_show(values)}")
+    if arr.ndim != 1:
+        raise LabelError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.size == 0:
+        raise LabelError(f"{name} is empty: at least one label is needed")
+    return arr
+
+
+def check_single(name: str, obj: Any, cls: type, *, batch_hint: str) -> None:
+    """``obj`` is a ``cls`` holding one data set (not a batch); ``batch_hint`` says what to use."""
+    check_instance(name, obj, cls)
+    if obj.shape:
+        raise JudgeStatsError(
+            f"{name} holds a batch of shape {obj.shape}; {batch_hint}"
+        )
+
+
 def check_labels(name: str, labels: Any) -> np.ndarray:
     """Validate binary labels and return them as a ``bool`` array.
 
@@ -313,29 +346,7 @@ def check_labels(name: str, labels: Any) -> np.ndarray:
     exactly equal to 0 or 1). Refused, naming the first offender: anything else (0.7, 2, NaN,
     None, strings), empty input, and arrays that are not 1-D.
     """
-    if labels is None or isinstance(labels, str | bytes):
-        raise ArgumentTypeError(
-            f"{name} must be a 1-D array of 0/1 or bool labels, got {_show(labels)}"
-        )
-    if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):
-        try:  # pandas / polars Series: keep missing values visible as objects
-            arr = np.asarray(labels.to_numpy(), dtype=None)
-        except Exception:  # pragma: no cover - exotic containers
-            arr = np.asarray(list(labels), dtype=object)
-    elif isinstance(labels, np.ndarray):
-        arr = labels
-    elif isinstance(labels, Iterable):
-        items = list(labels)
-        arr = np.empty(len(items), dtype=object)
-        arr[:] = items
-    else:
-        raise ArgumentTypeError(
-            f"{name} must be a 1-D array of 0/1 or bool labels, got {_show(labels)}"
-        )
-    if arr.ndim != 1:
-        raise LabelError(f"{name} must be 1-D, got an array of shape {arr.shape}")
-    if arr.size == 0:
-        raise LabelError(f"{name} is empty: at least one label is needed")
+    arr = _label_array(name, labels, "0/1 or bool labels")
     kind = arr.dtype.kind
     if kind == "b":
         return arr.astype(bool, copy=False)
@@ -572,26 +583,7 @@ def check_category_values(name: str, values: Any) -> list[Any]:
     input and arrays that are not 1-D. Whether each value is a *declared* category is checked
     by :func:`check_in_categories`.
     """
-    if values is None or isinstance(values, str | bytes):
-        raise ArgumentTypeError(
-            f"{name} must be a 1-D array of category labels, got {_show(values)}"
-        )
-    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
-        arr = np.asarray(values.to_numpy())
-    elif isinstance(values, np.ndarray):
-        arr = values
-    elif isinstance(values, Iterable):
-        items = list(values)
-        arr = np.empty(len(items), dtype=object)
-        arr[:] = items
-    else:
-        raise ArgumentTypeError(
-            f"{name} must be a 1-D array of category labels, got {_show(values)}"
-        )
-    if arr.ndim != 1:
-        raise LabelError(f"{name} must be 1-D, got an array of shape {arr.shape}")
-    if arr.size == 0:
-        raise LabelError(f"{name} is empty: at least one label is needed")
+    arr = _label_array(name, values, "category labels")
     items = arr.tolist()
     for i, v in enumerate(items):
         if not _is_category_scalar(v):

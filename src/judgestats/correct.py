@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ._validation import (
-    JudgeStatsError,
     NotInformativeError,
     WeakCalibrationWarning,
     check_confidence_level,
     check_informative,
-    check_instance,
+    check_single,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import _warn_clipped, rogan_gladen_counts
@@ -110,36 +109,19 @@ def __getattr__(name: str) -> Any:
 
 
 def _check_single(test: Any, calibration: Any) -> None:
-    check_instance("test", test, JudgedCounts)
-    check_instance("calibration", calibration, ConfusionCounts)
-    for name, obj in (("test", test), ("calibration", calibration)):
-        if obj.shape:
-            raise JudgeStatsError(
-                f"{name} holds a batch of shape {obj.shape}; correct() takes one data set "
-                "(use the vectorised primitives or js.simulate for batches)"
-            )
+    hint = "correct() takes one data set (use the vectorised primitives or js.simulate)"
+    check_single("test", test, JudgedCounts, batch_hint=hint)
+    check_single("calibration", calibration, ConfusionCounts, batch_hint=hint)
 
 
-def interval_for(
-    test: JudgedCounts,
-    calibration: ConfusionCounts,
-    *,
-    method: str,
-    confidence_level: float,
-    rng: Any = None,
-    stacklevel: int = 2,
-    **options: Any,
-) -> ConfidenceInterval:
-    """Interval for one data set by a registered method (validated, warns, never NaN)."""
-    return _interval_and_point(
-        test,
-        calibration,
-        method=method,
-        confidence_level=confidence_level,
-        rng=rng,
-        stacklevel=stacklevel + 1,
-        **options,
-    )[0]
+def interval_for(test: JudgedCounts, calibration: ConfusionCounts, **kwargs: Any) -> Any:
+    """Interval for one data set by a registered method (validated, warns, never NaN).
+
+    Keywords as :func:`correct` (``method``, ``confidence_level``, ``rng``, method options)
+    plus ``stacklevel`` for the warnings.
+    """
+    kwargs["stacklevel"] = kwargs.get("stacklevel", 2) + 1
+    return _interval_and_point(test, calibration, **kwargs)[0]
 
 
 def _interval_and_point(

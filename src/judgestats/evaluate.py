@@ -116,16 +116,11 @@ def evaluate_counts(
     Arguments and result as in :func:`evaluate`.
     """
     check_instance("counts", counts, GroupCounts)
+    stacklevel = options.pop("_stacklevel", 3)  # evaluate() passes its own depth
     return _evaluate_counts(
-        counts,
-        method=method,
-        confidence_level=confidence_level,
-        rank=rank,
-        rank_resamples=rank_resamples,
-        rng=rng,
-        stacklevel=3,
-        options=options,
-    )
+        counts, method=method, confidence_level=confidence_level, rank=rank,
+        rank_resamples=rank_resamples, rng=rng, stacklevel=stacklevel, options=options,
+    )  # fmt: skip
 
 
 def _evaluate_counts(
@@ -301,16 +296,10 @@ def evaluate(
     check_confidence_level(confidence_level)
     check_rng(rng)
     counts = group_counts(frame, judge=judge, human=human, by=by, strata=strata, split=split)
-    return _evaluate_counts(
-        counts,
-        method=method,
-        confidence_level=confidence_level,
-        rank=rank,
-        rank_resamples=rank_resamples,
-        rng=rng,
-        stacklevel=3,
-        options=options,
-    )
+    return evaluate_counts(
+        counts, method=method, confidence_level=confidence_level, rank=rank,
+        rank_resamples=rank_resamples, rng=rng, _stacklevel=4, **options,
+    )  # fmt: skip
 
 
 # ============================================================================ presentation

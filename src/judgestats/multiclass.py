@@ -880,31 +880,6 @@ def _check_pair(test: Any, calibration: Any, max_condition: Any) -> float:
     return max_condition
 
 
-def interval_set_for(
-    test: CategoryCounts,
-    calibration: ConfusionMatrix,
-    *,
-    method: str,
-    confidence_level: float,
-    rng: Any = None,
-    max_condition: float = MAX_CONDITION,
-    stacklevel: int = 2,
-    **options: Any,
-) -> dict[Any, ConfidenceInterval]:
-    """Per-category intervals for one data set (what ``confidence_interval()`` recomputes)."""
-    max_condition = _check_pair(test, calibration, max_condition)
-    return _interval_set(
-        test,
-        calibration,
-        method=method,
-        confidence_level=confidence_level,
-        rng=rng,
-        max_condition=max_condition,
-        stacklevel=stacklevel + 1,
-        **options,
-    )[0]
-
-
 def correct_distribution(
     test: CategoryCounts,
     calibration: ConfusionMatrix,
@@ -1161,10 +1136,11 @@ class DistributionCorrection(Tabular, Recomputable):
     default_method = "adjusted-delta"
 
     def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
-        return interval_set_for(
+        max_condition = _check_pair(self.test, self.calibration, self.max_condition)
+        return _interval_set(
             self.test, self.calibration, method=method, confidence_level=level, rng=rng,
-            max_condition=self.max_condition, stacklevel=4, **options,
-        )  # fmt: skip
+            max_condition=max_condition, stacklevel=4, **options,
+        )[0]  # fmt: skip
 
     # -- presentation --------------------------------------------------------------------
     def _rows(self) -> list[dict[str, Any]]:

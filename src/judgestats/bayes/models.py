@@ -42,11 +42,11 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
-    JudgeStatsError,
     check_category_counts,
     check_category_labels,
     check_instance,
     check_labels_match,
+    check_single,
 )
 from ..counts import ConfusionCounts, JudgedCounts
 from ..multiclass import CategoryCounts, ConfusionMatrix, as_confusion_matrix
@@ -64,14 +64,9 @@ CATEGORICAL_FREE = ("theta", "confusion")
 def is_binary(test: Any, calibration: Any) -> bool:
     """Tell binary counts objects (True) from k-category inputs, objects or arrays (False)."""
     if isinstance(test, JudgedCounts) or isinstance(calibration, ConfusionCounts):
-        check_instance("test", test, JudgedCounts)
-        check_instance("calibration", calibration, ConfusionCounts)
-        for name, obj in (("test", test), ("calibration", calibration)):
-            if obj.shape:
-                raise JudgeStatsError(
-                    f"{name} holds a batch of shape {obj.shape}; a model is fitted to one data "
-                    "set (use js.correct(..., method='bayes') on batches)"
-                )
+        hint = "a model is fitted to one data set (use js.correct(..., method='bayes') on batches)"
+        check_single("test", test, JudgedCounts, batch_hint=hint)
+        check_single("calibration", calibration, ConfusionCounts, batch_hint=hint)
         return True
     return False
 
