@@ -709,16 +709,18 @@ def check_model_mapping(name: str, value: Any, cls: type, *, minimum: int = 1) -
     return out
 
 
+def _only_in(a: Any, b: Any) -> list[Any]:
+    """Keys of ``a`` that ``b`` lacks, in ``a``'s order."""
+    b = list(b)
+    return [k for k in a if k not in b]
+
+
 def check_model_keys(name_a: str, a: Any, name_b: str, b: Any) -> None:
     """Two per-model mappings must name the same models (the message lists the differences)."""
-    missing = [k for k in a if k not in b]
-    extra = [k for k in b if k not in a]
+    missing, extra = _only_in(a, b), _only_in(b, a)
     if missing or extra:
-        parts = []
-        if missing:
-            parts.append(f"{name_b} has no entry for {missing!r}")
-        if extra:
-            parts.append(f"{name_b} has entries {extra!r} that are not in {name_a}")
+        parts = [f"{name_b} has no entry for {missing!r}"] if missing else []
+        parts += [f"{name_b} has entries {extra!r} that are not in {name_a}"] if extra else []
         raise ModelKeyError(
             "; ".join(parts) + f": every model in {name_a} needs exactly one {name_b} entry"
         )
@@ -775,15 +777,10 @@ def check_same_strata(
     "into another with merge={stratum: other})",
 ) -> None:
     """Two collections of strata must name the same strata (order aside); ``why`` explains."""
-    a, b = list(a), list(b)
-    only_a = [k for k in a if k not in b]
-    only_b = [k for k in b if k not in a]
+    only_a, only_b = _only_in(a, b), _only_in(b, a)
     if only_a or only_b:
-        parts = []
-        if only_a:
-            parts.append(f"strata {_show(only_a)} are in {name_a} but not in {name_b}")
-        if only_b:
-            parts.append(f"strata {_show(only_b)} are in {name_b} but not in {name_a}")
+        parts = [f"strata {_show(only_a)} are in {name_a} but not in {name_b}"] if only_a else []
+        parts += [f"strata {_show(only_b)} are in {name_b} but not in {name_a}"] if only_b else []
         raise StrataMismatchError("; ".join(parts) + ": " + why)
 
 

@@ -1174,10 +1174,8 @@ def comparison_summary(c: Comparison) -> str:
             "  note: with one shared calibration the correction rescales the judged difference "
             "by 1/(q0 + q1 − 1); it cannot flip its sign"
         )
-    if c.ci.n_resamples and c.ci.undefined:
-        lines.append(
-            f"  note: {c.ci.undefined} of {c.ci.n_resamples} bootstrap replicates undefined"
-        )
+    if c.ci.undefined_note():
+        lines.append(f"  note: {c.ci.undefined_note()}")
     return "\n".join(lines)
 
 

@@ -425,11 +425,8 @@ class Correction(Tabular, Reportable, Recomputable):
                 "  note: calibration and test true rates differ; RG stays valid, "
                 "estimators assuming equal mixes do not"
             )
-        if self.ci.n_resamples and self.ci.undefined:
-            lines.append(
-                f"  note: {self.ci.undefined} of {self.ci.n_resamples} bootstrap replicates "
-                "undefined"
-            )
+        if self.ci.undefined_note():
+            lines.append(f"  note: {self.ci.undefined_note()}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -25,17 +25,16 @@ from ._validation import (
     check_option_names,
     check_positive_int,
     check_rng,
-    check_sparse_strata,
     describe_group,
     group_error,
     warn_deprecated,
 )
 from .compare import Ranking
 from .correct import Correction, correct
-from .frames import GroupCounts, counts_of, group_counts, named_counts, sort_keys
+from .frames import GroupCounts, counts_of, group_counts, sort_keys
 from .intervals import get_method, interval_methods
 from .report import Reportable, group_label
-from .strata import StratifiedCorrection
+from .strata import StratifiedCorrection, correct_stratified, stratum_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -82,20 +81,7 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options):
         return correct(
             *counts_of(total), method=method, confidence_level=level, rng=gen, **options
         )
-    from .strata import correct_stratified
-
-    named = {s: named_counts(c) for s, c in group_counts_.items()}
-    present = {
-        s: (c["tn"] + c["fp"], c["tp"] + c["fn"])
-        for s, c in named.items()
-        if c["tp"] + c["fn"] + c["tn"] + c["fp"]
-    }
-    check_sparse_strata(
-        present, 1, fix="merge each such stratum into another (merge={stratum: other})"
-    )
-    pairs = {s: counts_of(c) for s, c in group_counts_.items()}
-    tests = {s: test for s, (test, _) in pairs.items() if test is not None}
-    cals = {s: cal for s, (_, cal) in pairs.items() if cal is not None}
+    tests, cals = stratum_pairs(group_counts_)
     return correct_stratified(
         tests, cals, method=method, confidence_level=level, rng=gen, **options
     )

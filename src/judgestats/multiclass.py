@@ -1252,10 +1252,8 @@ class DistributionCorrection(Tabular, Recomputable):
                 "constrained maximum-likelihood fit"
             )
         first = self.ci[self.labels[0]]
-        if first.n_resamples and first.undefined:
-            lines.append(
-                f"  note: {first.undefined} of {first.n_resamples} bootstrap replicates undefined"
-            )
+        if first.undefined_note():
+            lines.append(f"  note: {first.undefined_note()}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

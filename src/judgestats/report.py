@@ -365,11 +365,8 @@ def _correction_notes(c: Any, who: str) -> list[str]:
             f"({s.test_rate:.2f}; z = {s.z:.1f}); the Rogan–Gladen correction stays valid, "
             "but estimators that assume equal mixes (calibration-only, difference) would not"
         )
-    if c.ci.n_resamples and c.ci.undefined:
-        notes.append(
-            f"{who}{c.ci.undefined} of {c.ci.n_resamples} bootstrap resamples had no estimate "
-            "and were left out of the interval"
-        )
+    if c.ci.undefined_note():
+        notes.append(who + c.ci.undefined_note())
     return notes
 
 
@@ -406,11 +403,8 @@ def _stratified_notes(s: Any, who: str) -> list[str]:
             f"{who}the judge's error rates differ across strata (likelihood-ratio p = "
             f"{d.joint_test.pvalue:.2g}), so correcting within strata matters{unstrat}"
         )
-    if s.ci.n_resamples and s.ci.undefined:
-        notes.append(
-            f"{who}{s.ci.undefined} of {s.ci.n_resamples} bootstrap resamples had no estimate "
-            "and were left out of the interval"
-        )
+    if s.ci.undefined_note():
+        notes.append(who + s.ci.undefined_note())
     return notes
 
 

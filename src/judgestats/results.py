@@ -52,6 +52,15 @@ class ConfidenceInterval:
         yield self.low
         yield self.high
 
+    def undefined_note(self) -> str | None:
+        """Return "k of B bootstrap replicates were undefined ..." when any were, else None."""
+        if not (self.n_resamples and self.undefined):
+            return None
+        return (
+            f"{self.undefined} of {self.n_resamples} bootstrap replicates were undefined (no "
+            "estimate) and left out of the interval"
+        )
+
     @property
     def width(self) -> float:
         """Width ``high − low``."""

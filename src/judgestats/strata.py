@@ -803,6 +803,17 @@ def stratified_counts(
             f"no test rows: {how}; pass split= (a column of 'test'/'calibration') to say which "
             "rows form the test set"
         )
+    return stratum_pairs({s: cells[s] for s in named})
+
+
+def stratum_pairs(cells: dict[Any, np.ndarray]) -> tuple[dict, dict]:
+    """Per-stratum test and calibration counts of cell-code arrays (frames module docstring).
+
+    A stratum with calibration items of one human class only raises
+    :class:`SparseStratumError`; a stratum without test (calibration) rows is left out of the
+    tests (calibrations).
+    """
+    named = {s: named_counts(c) for s, c in cells.items()}
     present = {
         s: (c["tn"] + c["fp"], c["tp"] + c["fn"])
         for s, c in named.items()
@@ -811,7 +822,7 @@ def stratified_counts(
     check_sparse_strata(
         present, 1, fix="merge each such stratum into another with merge={stratum: other}"
     )
-    pairs = {s: counts_of(cells[s]) for s in named}
+    pairs = {s: counts_of(c) for s, c in cells.items()}
     tests = {s: test for s, (test, _) in pairs.items() if test is not None}
     cals = {s: cal for s, (_, cal) in pairs.items() if cal is not None}
     return tests, cals
