@@ -11,7 +11,6 @@ Run: python benchmarks/bench_bayes.py [--quick]   (--quick: no cold compiles, fe
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import os
@@ -22,7 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import best_of, write_markdown
+from _common import best_of, markdown_table, publish, quick_parser
 
 import judgestats as js
 import judgestats.bayes as jb
@@ -50,49 +49,39 @@ def batch(rng: np.random.Generator, size: int, *, zeros: bool):
     )
 
 
-def exact_section(rng: np.random.Generator, quick: bool) -> str:
+def reference_table() -> str:
+    """The issue's reference data set: our posterior mean and 95% ETI against the issue's."""
     post = theta_posterior(*REF)
     lo, hi = post.interval(0.95)
-    lines = [
-        "## Exact posterior (quadrature, no MCMC)",
-        "",
-        "Reference data set (Beta(1,1) priors; 600/1000, tp 90 fn 10 tn 70 fp 30):",
-        "",
-        "| quantity | issue #4 | ours | difference |",
-        "|---|---|---|---|",
-        f"| posterior mean | 0.49965 | {post.mean():.5f} | {post.mean() - 0.49965:+.1e} |",
-        f"| 95% ETI lower | 0.38423 | {lo:.5f} | {lo - 0.38423:+.1e} |",
-        f"| 95% ETI upper | 0.60508 | {hi:.5f} | {hi - 0.60508:+.1e} |",
-        "",
+    rows = [
+        [name, f"{want:.5f}", f"{got:.5f}", f"{got - want:+.1e}"]
+        for name, want, got in (
+            ("posterior mean", 0.49965, post.mean()),
+            ("95% ETI lower", 0.38423, lo),
+            ("95% ETI upper", 0.60508, hi),
+        )
     ]
+    return markdown_table(["quantity", "issue #4", "ours", "difference"], rows)
+
+
+def speed_table(rng: np.random.Generator, quick: bool) -> str:
     single = best_of(lambda: theta_posterior(*REF).interval(0.95), repeat=5 if quick else 20)
-    rows = [("one data set (reference)", 1, single)]
+    timings = [("one data set (reference)", 1, single)]
     sizes = ((200, False), (200, True)) if quick else ((1000, False), (5000, False), (1000, True))
     for size, zeros in sizes:
         t, c = batch(rng, size, zeros=zeros)
         dt = best_of(lambda t=t, c=c: theta_posterior(t, c).interval(0.95), repeat=2)
-        rows.append((f"batch, {'with zero counts' if zeros else 'all counts >= 2'}", size, dt))
-    n_acc, ref_nodes, ref_grid = (30, 24, 600) if quick else (200, 40, 1500)
-    lines += [
-        "Speed (posterior + 95% ETI; best of several runs):",
-        "",
-        "| workload | data sets | total | per data set | data sets/s |",
-        "|---|---|---|---|---|",
+        timings.append((f"batch, {'with zero counts' if zeros else 'all counts >= 2'}", size, dt))
+    rows = [
+        [name, size, f"{dt:.3f} s", f"{1e3 * dt / size:.2f} ms", f"{size / dt:,.0f}"]
+        for name, size, dt in timings
     ]
-    for name, size, dt in rows:
-        lines.append(
-            f"| {name} | {size} | {dt:.3f} s | {1e3 * dt / size:.2f} ms | {size / dt:,.0f} |"
-        )
-    lines += [
-        "",
-        f"Accuracy against a high-resolution run ({ref_nodes} Gauss–Jacobi nodes, {ref_grid} θ "
-        f"cells), {n_acc} data",
-        "sets each (n from 50 to 10^6, m per class from 20 to 3000, θ from 0 to 0.99, judges",
-        "from q = 0.55 to 1):",
-        "",
-        "| data sets | ETI ends max / p99 | HDI ends p99 | mean max | median max |",
-        "|---|---|---|---|---|",
-    ]
+    header = ["workload", "data sets", "total", "per data set", "data sets/s"]
+    return markdown_table(header, rows)
+
+
+def accuracy_table(rng: np.random.Generator, n_acc: int, ref_nodes: int, ref_grid: int) -> str:
+    rows = []
     for zeros in (False, True):
         t, c = batch(rng, n_acc, zeros=zeros)
         fast = theta_posterior(t, c)
@@ -103,12 +92,40 @@ def exact_section(rng: np.random.Generator, quick: bool) -> str:
         ).max(0)
         mean = np.abs(fast.mean() - ref.mean()).max()
         med = np.abs(fast.median() - ref.median()).max()
-        name = "with zero/one error counts" if zeros else "all counts >= 2"
-        lines.append(
-            f"| {name} | {eti.max():.1e} / {np.quantile(eti, 0.99):.1e} | "
-            f"{np.quantile(hdi, 0.99):.1e} | {mean:.1e} | {med:.1e} |"
+        rows.append(
+            [
+                "with zero/one error counts" if zeros else "all counts >= 2",
+                f"{eti.max():.1e} / {np.quantile(eti, 0.99):.1e}",
+                f"{np.quantile(hdi, 0.99):.1e}",
+                f"{mean:.1e}",
+                f"{med:.1e}",
+            ]
         )
-    lines += [
+    header = ["data sets", "ETI ends max / p99", "HDI ends p99", "mean max", "median max"]
+    return markdown_table(header, rows)
+
+
+def exact_section(rng: np.random.Generator, quick: bool) -> str:
+    n_acc, ref_nodes, ref_grid = (30, 24, 600) if quick else (200, 40, 1500)
+    reference = reference_table()
+    speed = speed_table(rng, quick)
+    lines = [
+        "## Exact posterior (quadrature, no MCMC)",
+        "",
+        "Reference data set (Beta(1,1) priors; 600/1000, tp 90 fn 10 tn 70 fp 30):",
+        "",
+        reference,
+        "",
+        "Speed (posterior + 95% ETI; best of several runs):",
+        "",
+        speed,
+        "",
+        f"Accuracy against a high-resolution run ({ref_nodes} Gauss–Jacobi nodes, {ref_grid} θ "
+        f"cells), {n_acc} data",
+        "sets each (n from 50 to 10^6, m per class from 20 to 3000, θ from 0 to 0.99, judges",
+        "from q = 0.55 to 1):",
+        "",
+        accuracy_table(rng, n_acc, ref_nodes, ref_grid),
         "",
         "(HDI maxima are not shown: for nearly flat or U-shaped posteriors, e.g. q̂0 = q̂1 = 0.5,",
         "several intervals are equally short and the HDI is not well defined.)",
@@ -169,9 +186,8 @@ def pymc_section(quick: bool) -> str:
         "run; second = another fit, other data, same process (the counts are pm.Data, so the",
         "compiled graph is reused).",
         "",
-        "| model | sampler (backend) | cold | warm: first fit | warm: second fit |",
-        "|---|---|---|---|---|",
     ]
+    rows = []
     configs = (
         [(2, "pymc", None)]
         if quick
@@ -188,16 +204,15 @@ def pymc_section(quick: bool) -> str:
         name = "binary" if k == 2 else "k = 3"
         label = sampler + (f" ({backend})" if backend else " (numba)" if sampler == "pymc" else "")
         if sampler != "pymc" and importlib.util.find_spec(sampler) is None:
-            lines.append(f"| {name} | {label} | not installed | | |")
+            rows.append([name, label, "not installed", "", ""])
             continue
         cfg = {"k": k, "sampler": sampler, "backend": backend, "draws": 200 if quick else 1000}
         with tempfile.TemporaryDirectory(prefix="pytensor-bench-") as tmp:
             cold = "skipped (--quick)" if quick else f"{timed_fits(cfg, tmp)['first']:.1f} s"
             warm = timed_fits(cfg, tmp if not quick else str(ROOT / ".pytensor"))
-        lines.append(
-            f"| {name} | {label} | {cold} | {warm['first']:.1f} s | {warm['second']:.1f} s |"
-        )
-    return "\n".join(lines) + "\n"
+        rows.append([name, label, cold, f"{warm['first']:.1f} s", f"{warm['second']:.1f} s"])
+    header = ["model", "sampler (backend)", "cold", "warm: first fit", "warm: second fit"]
+    return "\n".join([*lines, markdown_table(header, rows)]) + "\n"
 
 
 def agreement_section(quick: bool) -> str:
@@ -229,10 +244,8 @@ def agreement_section(quick: bool) -> str:
         "",
         "Differences in units of their Monte Carlo standard error (se from the tail ESS).",
         "",
-        "| data set | exact mean [95% ETI] | MCMC mean [95% ETI] | Δ mean | Δ lower | Δ upper |"
-        " min ESS |",
-        "|---|---|---|---|---|---|---|",
     ]
+    rows = []
     for name, test, cal, priors in cases[:1] if quick else cases:
         post = theta_posterior(test, cal, priors=priors)
         res = jb.fit(
@@ -257,17 +270,22 @@ def agreement_section(quick: bool) -> str:
             dens = np.interp(exact, post.midpoints, post.density)
             se = np.sqrt(q * (1 - q) / ess) / max(dens, 1e-3)
             cells.append(f"{got - exact:+.4f} ({(got - exact) / se:+.1f} se)")
-        lines.append(
-            f"| {name} | {post.mean():.4f} [{lo:.4f}, {hi:.4f}] | {res.estimate:.4f} "
-            f"[{res.ci.low:.4f}, {res.ci.high:.4f}] | {' | '.join(cells)} | {ess:.0f} |"
+        rows.append(
+            [
+                name,
+                f"{post.mean():.4f} [{lo:.4f}, {hi:.4f}]",
+                f"{res.estimate:.4f} [{res.ci.low:.4f}, {res.ci.high:.4f}]",
+                *cells,
+                f"{ess:.0f}",
+            ]
         )
-    return "\n".join(lines) + "\n"
+    header = ["data set", "exact mean [95% ETI]", "MCMC mean [95% ETI]", "Δ mean", "Δ lower",
+              "Δ upper", "min ESS"]  # fmt: skip
+    return "\n".join([*lines, markdown_table(header, rows)]) + "\n"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="no cold compiles, fewer draws")
-    args = ap.parse_args()
+    args = quick_parser(__doc__, "no cold compiles, fewer draws").parse_args()
     rng = np.random.default_rng(0)
     t0 = time.perf_counter()
     parts = [
@@ -277,8 +295,7 @@ def main() -> None:
     ]
     body = "\n".join(parts) + f"\nTotal benchmark time: {time.perf_counter() - t0:.0f} s.\n"
     print(body)
-    path = write_markdown("bayes", "Bayesian twin: exact posterior and PyMC models", body)
-    print(f"wrote {path}")
+    publish("bayes", "Bayesian twin: exact posterior and PyMC models", body)
 
 
 if __name__ == "__main__":

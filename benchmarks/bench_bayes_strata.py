@@ -15,22 +15,24 @@ Sections (all seeded):
      target_position, one seeded 10% calibration split per target; frequentist vs the three
      poolings against the human rate.
 Writes benchmarks/results/bayes_strata.md and bayes_strata.png.
-Run: python benchmarks/bench_bayes_strata.py [--quick]   (quick: a few minutes; full: ~25 min)
+--quick (what the test suite runs, < 40 s): one data set per scenario, one chain with
+draws = tune = 300, one real case with partial pooling only.
+Run: python benchmarks/bench_bayes_strata.py [--quick]   (quick: < 40 s; full: ~25 min)
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 import warnings
+from dataclasses import dataclass
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _common import RESULTS, write_markdown
+from _common import markdown_table, publish, quick_parser, save_figure
 
 import judgestats as js
 from judgestats.bayes import fit_stratified
@@ -57,16 +59,9 @@ SCENARIOS = {
 }
 POOLINGS = ("partial", "none", "complete")
 FREQ = "frequentist adj.-Wald"
-DRAWS = TUNE = 500
 FREQ_MIN = 5
 NQ_TARGETS = ("InstructGPT_fewshot", "InstructGPT_zeroshot")
 ARENA_PICK = ("vicuna-13b", "claude-v1")
-
-
-def table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(out)
 
 
 def log(msg):
@@ -75,24 +70,32 @@ def log(msg):
 
 
 # ============================================================================ fits
-def fit_bayes(tests, cals, pooling, seed, focus="s3"):
-    """One fit_stratified call; SamplingWarnings are recorded locally, never filtered."""
-    t = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")  # local to this block: count every warning
-        res = fit_stratified(
-            tests, cals, pooling=pooling, weights="test", draws=DRAWS, tune=TUNE, chains=2,
-            cores=1, random_seed=seed,
-        )  # fmt: skip
-    last = focus
-    s = res.sampling
+def _estimates(res, focus):
+    """Pooled θ and the focus stratum's θ_s, with their 95% intervals."""
     return {
         "est": res.estimate,
         "lo": res.ci.low,
         "hi": res.ci.high,
-        "est3": res[last].estimate,
-        "lo3": res[last].ci.low,
-        "hi3": res[last].ci.high,
+        "est3": res[focus].estimate,
+        "lo3": res[focus].ci.low,
+        "hi3": res[focus].ci.high,
+    }
+
+
+def fit_bayes(tests, cals, pooling, seed, mcmc, focus="s3"):
+    """One fit_stratified call (mcmc = (draws = tune, chains)); SamplingWarnings are recorded
+    locally, never filtered."""
+    draws, chains = mcmc
+    t = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # local to this block: count every warning
+        res = fit_stratified(
+            tests, cals, pooling=pooling, weights="test", draws=draws, tune=draws, chains=chains,
+            cores=1, random_seed=seed,
+        )  # fmt: skip
+    s = res.sampling
+    return {
+        **_estimates(res, focus),
         "warned": any(issubclass(w.category, js.SamplingWarning) for w in caught),
         "ok": s.ok,
         "div": s.divergences,
@@ -112,16 +115,7 @@ def fit_freq(tests, cals, min_per_class, focus="s3"):
             )
     except js.NotInformativeError:
         return None
-    last = focus
-    return {
-        "est": res.estimate,
-        "lo": res.ci.low,
-        "hi": res.ci.high,
-        "est3": res[last].estimate,
-        "lo3": res[last].ci.low,
-        "hi3": res[last].ci.high,
-        "clipped": res[last].clipped,
-    }
+    return {**_estimates(res, focus), "clipped": res[focus].clipped}
 
 
 # ============================================================================ A. simulation
@@ -140,13 +134,13 @@ def draw_counts(rng, q0, q1):
     return tests, cals
 
 
-def run_scenario(name, sc, reps, poolings, rng):
+def run_scenario(name, sc, reps, poolings, rng, mcmc):
     rec = {k: [] for k in (*poolings, FREQ)}
     for r in range(reps):
         tests, cals = draw_counts(rng, sc["q0"], sc["q1"])
         seed = SEED + 1000 * (name == "A2") + r
         for pooling in poolings:
-            rec[pooling].append(fit_bayes(tests, cals, pooling, seed))
+            rec[pooling].append(fit_bayes(tests, cals, pooling, seed, mcmc))
         rec[FREQ].append(fit_freq(tests, cals, FREQ_MIN))
         last = {p: rec[p][-1] for p in poolings}
         log(
@@ -179,7 +173,7 @@ def summarise(fits, truth, truth3):
         out["warned"] = a["warned"].mean()
         out["not_ok"] = 1 - a["ok"].mean()
         out["div"] = (a["div"] > 0).mean()
-        out["rhat"] = np.nanmax(a["rhat"])
+        out["rhat"] = np.nanmax(a["rhat"]) if np.isfinite(a["rhat"]).any() else np.nan
         out["ess"] = np.median(a["ess"])
         out["secs"] = a["secs"].mean()
     else:
@@ -221,23 +215,17 @@ def sparse_rows(summ):
     return _rows(summ, "3")
 
 
+#: columns of the sampling-diagnostics table: summary key and format
+SAMPLING_COLUMNS = (("warned", ".2f"), ("not_ok", ".2f"), ("div", ".2f"), ("rhat", ".3f"),
+                    ("ess", ".0f"), ("secs", ".1f"))  # fmt: skip
+
+
 def sampling_rows(summ):
-    rows = []
-    for method, s in summ.items():
-        if "warned" not in s:
-            continue
-        rows.append(
-            [
-                method,
-                f"{s['warned']:.2f}",
-                f"{s['not_ok']:.2f}",
-                f"{s['div']:.2f}",
-                f"{s['rhat']:.3f}",
-                f"{s['ess']:.0f}",
-                f"{s['secs']:.1f}",
-            ]
-        )
-    return rows
+    return [
+        [method, *(format(s[key], spec) for key, spec in SAMPLING_COLUMNS)]
+        for method, s in summ.items()
+        if "warned" in s
+    ]
 
 
 def paired_ratio(rec, a, b, key):
@@ -272,7 +260,7 @@ def split_with_both_classes(frame, by, rng, frac=0.10, tries=200):
     raise RuntimeError("no split with both classes in every stratum")
 
 
-def real_case(label, frame, by, rng, poolings, seed):
+def real_case(label, frame, by, rng, poolings, seed, mcmc):
     frame = frame.reset_index(drop=True)
     mask, rejected = split_with_both_classes(frame, by, rng)
     df = frame.assign(split=np.where(mask, "calibration", "test"))
@@ -295,7 +283,7 @@ def real_case(label, frame, by, rng, poolings, seed):
         row["default_ok"] = "undefined"
     row[FREQ] = fit_freq(tests, cals, 1, focus=sparse)
     for pooling in poolings:
-        row[pooling] = fit_bayes(tests, cals, pooling, seed, focus=sparse)
+        row[pooling] = fit_bayes(tests, cals, pooling, seed, mcmc, focus=sparse)
         log(f"B {label} {pooling}: {row[pooling]['est']:.3f} ({row[pooling]['secs']:.0f} s)")
     return row
 
@@ -313,7 +301,7 @@ def fmt_ci3(f):
 
 
 # ============================================================================ figure
-def figure(summaries, real, poolings, path):
+def figure(summaries, real, poolings, filename):
     methods = [*poolings, FREQ]
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.4), layout="constrained")
     x = np.arange(len(methods))
@@ -368,29 +356,47 @@ def figure(summaries, real, poolings, path):
     ax.set_xlabel("pooled θ (| = human rate of the test rows)")
     ax.set_title("B: real data, 10% calibration split")
     ax.legend(fontsize=7)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, filename)
 
 
 # ============================================================================ main
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="fewer replications and real cases")
-    args = ap.parse_args()
-    q = args.quick
-    reps = {"A1": 2, "A2": 1} if q else {"A1": 40, "A2": 20}
-    a2_poolings = ("partial", "none")
-    rng = np.random.default_rng(SEED)
-    t0 = time.perf_counter()
+@dataclass(frozen=True)
+class Budget:
+    """How much a run computes: replications per scenario, MCMC draws, real-data cases."""
 
+    reps: dict[str, int]
+    mcmc: tuple[int, int]  # (draws = tune per chain, chains)
+    real_cases: tuple[int, ...] | None  # indices into the real-data cases; None = all
+    real_poolings: tuple[str, ...]
+
+
+FULL = Budget({"A1": 40, "A2": 20}, (500, 2), None, POOLINGS)
+#: quick (the test suite's run, < 40 s): one data set per scenario, one short chain, one real case
+#: (the run time is mostly compiling each model, so fewer fits is what saves time)
+QUICK = Budget({"A1": 1, "A2": 1}, (300, 1), (0,), ("partial",))
+HEAD_POOLED = ["method", "runs", "undefined", "bias (± MC s.e.)", "RMSE", "coverage (± MC s.e.)",
+               "mean length (± MC s.e.)"]  # fmt: skip
+HEAD_SAMP = ["pooling", "SamplingWarning", "not .ok", "any divergence", "max r_hat",
+             "median min ESS", "s per fit"]  # fmt: skip
+HEAD_REAL = ["target", "human (all rows)", "human (test rows)", "default min_per_class", FREQ,
+             *(f"Bayes {p}" for p in POOLINGS)]  # fmt: skip
+HEAD_STRATA = ["target", "strata (test n, calibration m0, m1)", "sparsest", "redraws", FREQ,
+               *(f"Bayes {p}" for p in POOLINGS)]  # fmt: skip
+
+
+def simulation_part(budget: Budget, rng) -> tuple[dict, dict]:
+    """Section A: the fits of every replication, and their summaries, per scenario."""
     recs, summaries = {}, {}
     for name, sc in SCENARIOS.items():
-        poolings = POOLINGS if name == "A1" else a2_poolings
-        rec = run_scenario(name, sc, reps[name], poolings, rng)
+        poolings = POOLINGS if name == "A1" else ("partial", "none")
+        rec = run_scenario(name, sc, budget.reps[name], poolings, rng, budget.mcmc)
         recs[name] = rec
         summaries[name] = {m: summarise(f, TRUTH, THETA[-1]) for m, f in rec.items()}
-    t_sim = time.perf_counter() - t0
+    return recs, summaries
 
+
+def real_part(budget: Budget, rng) -> list[dict]:
+    """Section B: one seeded calibration split per real target, every method on it."""
     nq = load_nq301()
     arena = load_chatbot_arena("gpt-4")
     cases = [(f"NQ-301 {t}", nq[nq.target_model == t], "long_form") for t in NQ_TARGETS]
@@ -399,63 +405,41 @@ def main() -> None:
         for t in ARENA_PICK
         if t in ARENA_TARGETS
     ]
-    if q:
-        cases = [cases[0], cases[-1]]
-    real_poolings = ("partial",) if q else POOLINGS
-    real = [
-        real_case(label, d, by, rng, real_poolings, SEED + 5000 + i)
+    if budget.real_cases is not None:
+        cases = [cases[i] for i in budget.real_cases]
+    return [
+        real_case(label, d, by, rng, budget.real_poolings, SEED + 5000 + i, budget.mcmc)
         for i, (label, d, by) in enumerate(cases)
     ]
-    elapsed = time.perf_counter() - t0
 
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    figure(summaries, real, POOLINGS, RESULTS / "bayes_strata.png")
 
+def real_tables(real: list[dict]) -> tuple[str, str]:
+    """Section B's tables: pooled θ per target, and the sparsest stratum's θ_s."""
+    rows, strata = [], []
+    for row in real:
+        fits = [fmt_ci(row[p]) if p in row else "–" for p in POOLINGS]
+        rows.append([row["label"], f"{row['human_all']:.3f}", f"{row['human_test']:.3f}",
+                     row["default_ok"], fmt_ci(row[FREQ]), *fits])  # fmt: skip
+        sizes = "; ".join(
+            f"{s}: n {n}, m0 {m0}, m1 {m1}" for s, (n, m0, m1) in row["strata"].items()
+        )
+        fits3 = [fmt_ci3(row[p]) if p in row else "–" for p in POOLINGS]
+        strata.append([row["label"], sizes, row["sparse"], row["rejected"], fmt_ci3(row[FREQ]),
+                       *fits3])  # fmt: skip
+    return markdown_table(HEAD_REAL, rows), markdown_table(HEAD_STRATA, strata)
+
+
+def conclusion_text(summaries: dict, recs: dict, reps: dict, mcmc: tuple[int, int]) -> str:
+    draws, chains = mcmc
     s1, s2 = summaries["A1"], summaries["A2"]
-    run_cmd = "python benchmarks/bench_bayes_strata.py" + (" --quick" if q else "")
     d_pn, d_pn_se = paired_diff(recs["A1"], "partial", "none")
     d_pf, d_pf_se = paired_diff(recs["A1"], "partial", FREQ)
     r_pn3, r_pn3_se = paired_ratio(recs["A1"], "partial", "none", "3")
     r_pn, r_pn_se = paired_ratio(recs["A1"], "partial", "none", "")
     r2_pn3, r2_pn3_se = paired_ratio(recs["A2"], "partial", "none", "3")
-    n_fits = sum(len(f) for rec in recs.values() for m, f in rec.items() if m != FREQ)
-    fit_secs = np.mean(
-        [x["secs"] for rec in recs.values() for m, f in rec.items() if m != FREQ for x in f]
-    )
-    head_pooled = ["method", "runs", "undefined", "bias (± MC s.e.)", "RMSE",
-                   "coverage (± MC s.e.)", "mean length (± MC s.e.)"]  # fmt: skip
-    head_samp = ["pooling", "SamplingWarning", "not .ok", "any divergence", "max r_hat",
-                 "median min ESS", "s per fit"]  # fmt: skip
-
-    real_rows, real_strata = [], []
-    for row in real:
-        real_rows.append(
-            [
-                row["label"],
-                f"{row['human_all']:.3f}",
-                f"{row['human_test']:.3f}",
-                row["default_ok"],
-                fmt_ci(row[FREQ]),
-                *(fmt_ci(row[p]) if p in row else "–" for p in POOLINGS),
-            ]
-        )
-        real_strata.append(
-            [
-                row["label"],
-                "; ".join(f"{s}: n {n}, m0 {m0}, m1 {m1}" for s, (n, m0, m1) in
-                          row["strata"].items()),
-                row["sparse"],
-                row["rejected"],
-                fmt_ci3(row[FREQ]),
-                *(fmt_ci3(row[p]) if p in row else "–" for p in POOLINGS),
-            ]
-        )  # fmt: skip
-    warn_real = sum(row[p]["warned"] for row in real for p in POOLINGS if p in row)
-    n_real = sum(1 for row in real for p in POOLINGS if p in row)
-
     pa, no, co, fr = (s1[m] for m in (*POOLINGS, FREQ))
     p2, n2 = s2["partial"], s2["none"]
-    conclusion = f"""
+    return f"""
 - **Sparse stratum, A1.** Partial pooling's 95% interval for θ3 is {pa["len3"]:.3f} long on
   average against {no["len3"]:.3f} without pooling (per-replication ratio
   {r_pn3:.2f} ± {r_pn3_se:.2f}); its coverage of θ3 is {pa["cov3"]:.2f} ± {pa["cov_se3"]:.2f}
@@ -479,21 +463,39 @@ def main() -> None:
   {p2["bias_se"]:.4f} (partial) vs {n2["bias"]:+.4f} ± {n2["bias_se"]:.4f} (none). The
   frequentist interval was undefined on {s2[FREQ]["undefined"]} of {reps["A2"]} data sets.
 - **Sampling.** {pa["warned"]:.0%} of the partial-pooling fits in A1 raised a
-  SamplingWarning (none: {no["warned"]:.0%}, complete: {co["warned"]:.0%}) at 2 × {DRAWS}
+  SamplingWarning (none: {no["warned"]:.0%}, complete: {co["warned"]:.0%}) at {chains} × {draws}
   draws (median of the smallest ESS per fit: {pa["ess"]:.0f} / {no["ess"]:.0f} /
   {co["ess"]:.0f}; the warning fires at ESS < 400, r_hat > 1.01 or any divergence).
 """
 
-    body = f"""
+
+def method_text(mcmc: tuple[int, int]) -> str:
+    """What every fit does (the opening paragraph)."""
+    draws, chains = mcmc
+    return f"""
 `judgestats.bayes.fit_stratified` (per-stratum θ_s; judge rates partially pooled on the logit
 scale, not pooled, or shared; pooled θ = Σ w_s θ_s with a Dirichlet mix informed by the test
 stratum sizes, `weights="test"`) against the frequentist
 `judgestats.strata.correct_stratified(method="adjusted-wald")`. Every Bayesian fit:
-draws = tune = {DRAWS}, chains = 2, cores = 1, flat priors, default hyperpriors,
+draws = tune = {draws}, chains = {chains}, cores = 1, flat priors, default hyperpriors,
 `target_accept` 0.99 for partial pooling (the function's default), 95% equal-tailed
 intervals, posterior mean as the estimate.
 
-## A. Simulation with known truth
+"""
+
+
+def simulation_text(summaries: dict, recs: dict, reps: dict, t_sim: float) -> str:
+    """Section A: set-up, then the A1 and A2 tables."""
+    s1, s2 = summaries["A1"], summaries["A2"]
+    fr = s1[FREQ]
+    r_pn3, r_pn3_se = paired_ratio(recs["A1"], "partial", "none", "3")
+    r_pn, r_pn_se = paired_ratio(recs["A1"], "partial", "none", "")
+    r2_pn3, r2_pn3_se = paired_ratio(recs["A2"], "partial", "none", "3")
+    n_fits = sum(len(f) for rec in recs.values() for m, f in rec.items() if m != FREQ)
+    fit_secs = np.mean(
+        [x["secs"] for rec in recs.values() for m, f in rec.items() if m != FREQ for x in f]
+    )
+    return f"""## A. Simulation with known truth
 
 3 strata, test n_s = {N_S} (fixed), θ_s = {tuple(THETA.tolist())}; calibration m0 = m1 =
 {tuple(M_S.tolist())} items per class (stratum 3 sparse). Truth: pooled θ = Σ θ_s / 3 =
@@ -515,19 +517,19 @@ q0_s = {tuple(SCENARIOS["A1"]["q0"].tolist())}, q1_s = {tuple(SCENARIOS["A1"]["q
 
 Pooled θ (truth {TRUTH:.3f}):
 
-{table(head_pooled, pooled_rows(s1))}
+{markdown_table(HEAD_POOLED, pooled_rows(s1))}
 
 Sparse stratum θ3 (truth {THETA[-1]:.1f}; frequentist: the stratum's own adjusted-Wald
 interval, estimate clipped to [0, 1] in {fr.get("clipped", 0):.0%} of the data sets):
 
-{table(head_pooled, sparse_rows(s1))}
+{markdown_table(HEAD_POOLED, sparse_rows(s1))}
 
 Per-replication ratio of interval lengths, partial / none: θ3 {r_pn3:.3f} ± {r_pn3_se:.3f},
 pooled θ {r_pn:.3f} ± {r_pn_se:.3f}.
 
 Sampling diagnostics (share of fits):
 
-{table(head_samp, sampling_rows(s1))}
+{markdown_table(HEAD_SAMP, sampling_rows(s1))}
 
 ### A2: {SCENARIOS["A2"]["label"]}
 
@@ -536,17 +538,25 @@ the sparse stratum's judge is worse than the others', which partial pooling does
 
 Pooled θ (truth {TRUTH:.3f}):
 
-{table(head_pooled, pooled_rows(s2))}
+{markdown_table(HEAD_POOLED, pooled_rows(s2))}
 
 Sparse stratum θ3 (truth {THETA[-1]:.1f}):
 
-{table(head_pooled, sparse_rows(s2))}
+{markdown_table(HEAD_POOLED, sparse_rows(s2))}
 
 Per-replication ratio of θ3 interval lengths, partial / none: {r2_pn3:.3f} ± {r2_pn3_se:.3f}.
 
-{table(head_samp, sampling_rows(s2))}
+{markdown_table(HEAD_SAMP, sampling_rows(s2))}
 
-## B. Real data, one 10% calibration split per target
+"""
+
+
+def real_text(real: list[dict]) -> str:
+    """Section B: set-up and tables."""
+    real_table, strata_table = real_tables(real)
+    warn_real = sum(row[p]["warned"] for row in real for p in POOLINGS if p in row)
+    n_real = sum(1 for row in real for p in POOLINGS if p in row)
+    return f"""## B. Real data, one 10% calibration split per target
 
 GPT-4 judges. NQ-301 strata: `long_form` (0 = answer of at most 5 words, 1 = longer); the
 two InstructGPT systems are the only ones with more than 5 long answers. Chatbot Arena
@@ -559,39 +569,34 @@ the split at its default min_per_class = {DEFAULT_MIN_PER_CLASS}; the frequentis
 run with min_per_class = 1 so that it returns an interval whenever one exists. Estimates
 with 95% intervals.
 
-{
-        table(
-            [
-                "target",
-                "human (all rows)",
-                "human (test rows)",
-                "default min_per_class",
-                FREQ,
-                *(f"Bayes {p}" for p in POOLINGS),
-            ],
-            real_rows,
-        )
-    }
+{real_table}
 
 Sparsest stratum (fewest calibration items of a class) and its θ_s:
 
-{
-        table(
-            [
-                "target",
-                "strata (test n, calibration m0, m1)",
-                "sparsest",
-                "redraws",
-                FREQ,
-                *(f"Bayes {p}" for p in POOLINGS),
-            ],
-            real_strata,
-        )
-    }
+{strata_table}
 
 {warn_real} of the {n_real} Bayesian fits of part B raised a SamplingWarning.
 
-## Conclusion
+"""
+
+
+def main() -> None:
+    q = quick_parser(__doc__, "fewer replications and real cases").parse_args().quick
+    budget = QUICK if q else FULL
+    rng = np.random.default_rng(SEED)
+    t0 = time.perf_counter()
+    recs, summaries = simulation_part(budget, rng)
+    t_sim = time.perf_counter() - t0
+    real = real_part(budget, rng)
+    elapsed = time.perf_counter() - t0
+    figure(summaries, real, POOLINGS, "bayes_strata.png")
+    run_cmd = "python benchmarks/bench_bayes_strata.py" + (" --quick" if q else "")
+    conclusion = conclusion_text(summaries, recs, budget.reps, budget.mcmc)
+    body = (
+        method_text(budget.mcmc)
+        + simulation_text(summaries, recs, budget.reps, t_sim)
+        + real_text(real)
+        + f"""## Conclusion
 
 {conclusion.strip()}
 
@@ -602,10 +607,9 @@ part B pooled estimates and intervals.
 
 Run: {run_cmd} ({elapsed:.0f} s)
 """
-    path = write_markdown(
-        "bayes_strata", "Bayesian stratified correction (bench_bayes_strata.py)", body
     )
-    log(f"wrote {path} in {elapsed:.1f} s")
+    title = "Bayesian stratified correction (bench_bayes_strata.py)"
+    publish("bayes_strata", title, body, elapsed)
 
 
 if __name__ == "__main__":

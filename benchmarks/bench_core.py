@@ -7,14 +7,13 @@ Run: python benchmarks/bench_core.py [--quick] [--loop-size N]  (default: loop o
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
 import time
 
 import numpy as np
-from _common import best_of, write_markdown
+from _common import best_of, markdown_table, publish, quick_parser
 
 import judgestats as js
 
@@ -53,9 +52,8 @@ def import_time(runs: int = 7) -> tuple[float, list[str]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = quick_parser(__doc__, "loop over 20,000 inputs only")
     ap.add_argument("--loop-size", type=int, default=N, help="inputs for the per-call loop")
-    ap.add_argument("--quick", action="store_true", help="loop over 20,000 inputs only")
     args = ap.parse_args()
     if args.quick:
         args.loop_size = min(args.loop_size, 20_000)
@@ -107,11 +105,9 @@ def main() -> None:
             "yes" if not heavy else "NO",
         ),
     ]
-    table = "| measure | value | target | met |\n|---|---|---|---|\n" + "\n".join(
-        f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows
-    )
+    table = markdown_table(["measure", "value", "target", "met"], rows)
     print(table)
-    path = write_markdown(
+    publish(
         "core",
         "Core speed (bench_core.py)",
         table + "\n\nInputs: p ~ U(0,1), "
@@ -119,7 +115,6 @@ def main() -> None:
         "vectorised time is the best of 5 runs; vectorised and loop results "
         "are checked equal.",
     )
-    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

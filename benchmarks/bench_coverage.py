@@ -9,7 +9,6 @@ Run: python benchmarks/bench_coverage.py [--quick]
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import matplotlib
@@ -18,32 +17,23 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import xarray as xr
-from _common import RESULTS, write_markdown
+from _common import PAPER_BUDGETS as BUDGETS
+from _common import PAPER_JUDGES as JUDGES
+from _common import markdown_table, publish, quick_parser, run_time, save_figure
 
 from judgestats import interval_methods, plots
 from judgestats.simulate import coverage
 
-JUDGES = [(0.7, 0.9), (0.9, 0.7), (0.7, 0.7), (0.9, 0.9)]
-BUDGETS = [200, 500]
+FAST = ["adjusted-wald", "wald", "naive-wilson"]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="500 replications, 6 theta values")
-    args = ap.parse_args()
-    reps = 500 if args.quick else 10_000
-    slow_reps = 100 if args.quick else 2_000  # resampling / optimisation / quadrature methods
-    theta = np.linspace(0, 1, 6 if args.quick else 21)
-    fast = ["adjusted-wald", "wald", "naive-wilson"]
-    slow = [m for m in interval_methods() if m not in fast]
-    methods = fast + slow
-    options = {"bootstrap": {"n_resamples": 200 if args.quick else 1000}}
-    t0 = time.perf_counter()
+def simulate(theta: np.ndarray, reps: int, slow_reps: int, slow: list[str], options: dict):
+    """The coverage data set of every method per (q0, q1, m)."""
     data = {}
     for j, (q0, q1) in enumerate(JUDGES):
         for k, m in enumerate(BUDGETS):
             kw = dict(theta=theta, q0=q0, q1=q1, n=1000, m0=m // 2, m1=m // 2)
-            a = coverage(**kw, reps=reps, methods=fast, rng=np.random.default_rng([7, j, k]))
+            a = coverage(**kw, reps=reps, methods=FAST, rng=np.random.default_rng([7, j, k]))
             b = coverage(
                 **kw,
                 reps=slow_reps,
@@ -52,49 +42,71 @@ def main() -> None:
                 rng=np.random.default_rng([8, j, k]),
             )
             data[(q0, q1, m)] = xr.concat([a, b], dim="method", combine_attrs="drop_conflicts")
-    elapsed = time.perf_counter() - t0
+    return data
 
-    head = (
-        "| q0 | q1 | m | method | coverage min | coverage mean | coverage max "
-        "| mean length | max abs bias | undefined (max) |\n" + "|---" * 10 + "|"
-    )
+
+def summary_table(data: dict, methods: list[str]) -> str:
     rows = []
     for (q0, q1, m), ds in data.items():
         for mth in methods:
             s = ds.sel({"method": mth})
             rows.append(
-                f"| {q0} | {q1} | {m} | {mth} | {float(s.coverage.min()):.3f} | "
-                f"{float(s.coverage.mean()):.3f} | {float(s.coverage.max()):.3f} | "
-                f"{float(s.mean_length.mean()):.4f} | {float(np.abs(s.bias).max()):.4f} | "
-                f"{float(s.undefined.max()):.4f} |"
+                [
+                    q0,
+                    q1,
+                    m,
+                    mth,
+                    f"{float(s.coverage.min()):.3f}",
+                    f"{float(s.coverage.mean()):.3f}",
+                    f"{float(s.coverage.max()):.3f}",
+                    f"{float(s.mean_length.mean()):.4f}",
+                    f"{float(np.abs(s.bias).max()):.4f}",
+                    f"{float(s.undefined.max()):.4f}",
+                ]
             )
-    summary = head + "\n" + "\n".join(rows)
-    paper = data[(0.7, 0.9, 200)]
-    by_theta = [
-        "| theta | " + " | ".join(f"{m} coverage" for m in methods) + " |",
-        "|---|" + "---|" * len(methods),
-    ]
-    for i, th in enumerate(theta):
-        by_theta.append(
-            f"| {th:.2f} | "
-            + " | ".join(
-                f"{float(paper.coverage.sel({'method': m}).values[i]):.3f}" for m in methods
-            )
-            + " |"
-        )
-    print(summary)
+    header = ["q0", "q1", "m", "method", "coverage min", "coverage mean", "coverage max",
+              "mean length", "max abs bias", "undefined (max)"]  # fmt: skip
+    return markdown_table(header, rows)
 
+
+def by_theta_table(paper, theta: np.ndarray, methods: list[str]) -> str:
+    rows = [
+        [
+            f"{th:.2f}",
+            *(f"{float(paper.coverage.sel({'method': m}).values[i]):.3f}" for m in methods),
+        ]
+        for i, th in enumerate(theta)
+    ]
+    return markdown_table(["theta", *(f"{m} coverage" for m in methods)], rows)
+
+
+def figure(paper) -> None:
     fig, axes = plt.subplots(1, 3, figsize=(15, 4), layout="constrained")
     plots.coverage_plot(paper, variable="coverage", ax=axes[0])
     plots.coverage_plot(paper, variable="mean_length", ax=axes[1])
     plots.coverage_plot(paper, variable="bias", ax=axes[2])
     axes[0].set_ylim(0.85, 1.0)
     fig.suptitle("q0 = 0.7, q1 = 0.9, n = 1000, m0 = m1 = 100")
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    fig.savefig(RESULTS / "coverage.png", dpi=110)
+    save_figure(fig, "coverage.png")
 
+
+def main() -> None:
+    args = quick_parser(__doc__, "500 replications, 6 theta values").parse_args()
+    reps = 500 if args.quick else 10_000
+    slow_reps = 100 if args.quick else 2_000  # resampling / optimisation / quadrature methods
+    theta = np.linspace(0, 1, 6 if args.quick else 21)
+    slow = [m for m in interval_methods() if m not in FAST]
+    methods = FAST + slow
+    options = {"bootstrap": {"n_resamples": 200 if args.quick else 1000}}
+    t0 = time.perf_counter()
+    data = simulate(theta, reps, slow_reps, slow, options)
+    elapsed = time.perf_counter() - t0
+    summary = summary_table(data, methods)
+    paper = data[(0.7, 0.9, 200)]
+    print(summary)
+    figure(paper)
     body = (
-        f"{reps:,} replications per point for {', '.join(fast)}; {slow_reps:,} for "
+        f"{reps:,} replications per point for {', '.join(FAST)}; {slow_reps:,} for "
         f"{', '.join(slow)} (slower per data set); theta on {theta.size} points in [0, 1]; "
         "n = 1000; "
         f"bootstrap with {options['bootstrap']['n_resamples']} resamples; 95% level. Coverage is "
@@ -109,13 +121,10 @@ def main() -> None:
         "construction (its minimum in the table); the highest-density option (interval='hdi') "
         "can reach the boundary.\n\n"
         f"{summary}\n\n## Paper setting (q0 = .7, q1 = .9, m = 200), coverage by theta\n\n"
-        + "\n".join(by_theta)
-        + f"\n\n![coverage](coverage.png)\n\nRun time: {elapsed:.1f} s"
-        + (" (--quick)" if args.quick else "")
-        + "\n"
+        + by_theta_table(paper, theta, methods)
+        + f"\n\n![coverage](coverage.png)\n\n{run_time(elapsed, args.quick)}\n"
     )
-    path = write_markdown("coverage", "Interval coverage (bench_coverage.py)", body)
-    print(f"wrote {path} in {elapsed:.1f} s")
+    publish("coverage", "Interval coverage (bench_coverage.py)", body, elapsed)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,9 @@
 Sections (all seeded):
   A. The paper's appendix simulation (k = 6 review scores, truth 50/150/300/250/200/50 of
      n = 1000, m = 200 calibration items, a judge with central-tendency bias): naive vs
-     corrected means, and per-category coverage of the "delta" (adjusted and plain) and
+     corrected means, and per-category coverage of the "adjusted-delta" and plain ("wald") and
      "bootstrap" intervals over R replications.
-  B. Three-class coverage grid (judge accuracy x calibration size x class mix): why "delta"
+  B. Three-class coverage grid (judge accuracy x calibration size x class mix): why the delta
      uses the Agresti-style adjustment.
   C. Estimates outside the simplex: error of the unconstrained solution, the Euclidean
      projection and the constrained ML fit (why the ML fit is reported).
@@ -18,12 +18,11 @@ Run: python benchmarks/bench_multiclass.py [--quick]   (quick: < 30 s; full: a f
 
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
 import numpy as np
-from _common import RESULTS, write_markdown
+from _common import markdown_table, publish, quick_parser, save_figure
 
 from judgestats._validation import IllConditionedError, ProjectedEstimateWarning
 from judgestats.datasets import ARENA_TARGETS, load_chatbot_arena
@@ -88,16 +87,6 @@ def coverage(bounds, theta, accepted):
     return hit.mean(axis=0), (bounds.high - bounds.low)[ok].mean(axis=0), int((~ok).sum())
 
 
-def fmt_row(cells):
-    return "| " + " | ".join(str(c) for c in cells) + " |"
-
-
-def table(header, rows):
-    out = [fmt_row(header), fmt_row(["---"] * len(header))]
-    out += [fmt_row(r) for r in rows]
-    return "\n".join(out)
-
-
 def section_review(rng, reps, boot_reps, n_resamples):
     """A: the paper's k = 6 review-score study."""
     theta = TRUTH / TRUTH.sum()
@@ -115,7 +104,7 @@ def section_review(rng, reps, boot_reps, n_resamples):
         x = x[defined] * 1000
         return [f"{a:.1f} ({s:.1f})" for a, s in zip(x.mean(0), x.std(0, ddof=1), strict=True)]
 
-    means = table(
+    means = markdown_table(
         ["", *SCORES],
         [
             ["Ground truth", *TRUTH.tolist()],
@@ -133,8 +122,8 @@ def section_review(rng, reps, boot_reps, n_resamples):
     rows = []
     cover_delta = None
     for label, kw, t in (
-        ("delta (adjusted, default)", {}, test),
-        ("delta, plain (adjust=False)", {"adjust": False}, test),
+        ("adjusted-delta (default)", {}, test),
+        ("wald (plain delta)", {"method": "wald"}, test),
     ):
         cov, width, undef = coverage(distribution_bounds(t, cal, **kw), theta, defined)
         if cover_delta is None:
@@ -165,7 +154,7 @@ def section_review(rng, reps, boot_reps, n_resamples):
             *[f"{c:.3f} / {w:.3f}" for c, w in zip(cov, width, strict=True)],
         ]
     )
-    cover = table(["95% interval", "replications", *SCORES], rows)
+    cover = markdown_table(["95% interval", "replications", *SCORES], rows)
     mc_se = np.sqrt(0.95 * 0.05 / reps)
     stats = {
         "outside": outside.mean(),
@@ -198,7 +187,7 @@ def section_grid(rng, reps, boot_reps, n_resamples):
                 cal = draw_calibration(rng, C, theta, m, reps)
                 cells = [f"{acc:.2f}", str(mix), m]
                 accepted = usable(test, cal)
-                for key, kw in (("adj", {}), ("plain", {"adjust": False})):
+                for key, kw in (("adj", {}), ("plain", {"method": "wald"})):
                     bounds = distribution_bounds(test, cal, **kw)
                     cov, width, _ = coverage(bounds, theta, accepted)
                     worst[key] = min(worst[key], cov.min())
@@ -226,7 +215,7 @@ def section_grid(rng, reps, boot_reps, n_resamples):
         "width",
         "refused",
     ]
-    return table(header, rows), worst
+    return markdown_table(header, rows), worst
 
 
 def euclidean_projection(v):
@@ -273,7 +262,7 @@ def section_projection(rng, reps):
                 f"{rmse(ml):.4f}",
             ]
         )
-    return table(
+    return markdown_table(
         [
             "judge",
             "θ",
@@ -344,7 +333,7 @@ def one_split(df, rng):
                     note if i == 0 else "",
                 ]
             )
-    return table(
+    return markdown_table(
         [
             "target",
             "n test / m cal",
@@ -381,7 +370,7 @@ def repeated_splits(df, rng, splits, frac=0.1):
             test[r] = np.bincount(j[t_idx], minlength=3)
             truth[r] = np.bincount(h[t_idx], minlength=3) / len(t_idx)
         raw = distribution_estimate(test, cal)  # NaN where κ(Ĉ) > 100: correct_distribution refuses
-        b = distribution_bounds(test, cal, method="delta")
+        b = distribution_bounds(test, cal, method="adjusted-delta")
         ok = ~np.isnan(raw).any(-1) & ~np.isnan(b.low).any(-1)
         pooled["refused"].append(1 - ok.mean())
         if not ok.any():
@@ -440,7 +429,7 @@ def repeated_splits(df, rng, splits, frac=0.1):
         for k, v in pooled.items()
     }
     summary["lowest"] = lowest
-    return table(header, rows), summary
+    return markdown_table(header, rows), summary
 
 
 def fraction_table(df, rng, splits):
@@ -467,7 +456,7 @@ def fraction_table(df, rng, splits):
         "mean abs error naive",
         "mean abs error corrected",
     ]
-    return table(header, rows), pooled
+    return markdown_table(header, rows), pooled
 
 
 # ----------------------------------------------------------------------------- speed
@@ -491,7 +480,7 @@ def section_speed(rng):
             warnings.simplefilter("ignore", ProjectedEstimateWarning)
             correct_distribution(one_t, one_c)
     t_one = (time.perf_counter() - t0) / 100
-    return table(
+    return markdown_table(
         ["operation (k = 6)", "time"],
         [
             [f"vectorised delta intervals, {size:,} data sets", f"{t_delta:.2f} s"],
@@ -501,7 +490,7 @@ def section_speed(rng):
     )
 
 
-def figure(stats, path):
+def figure(stats, filename):
     try:
         import matplotlib
 
@@ -527,71 +516,76 @@ def figure(stats, path):
     ax.set_title("Review-score study: central-tendency judge, m = 200 calibration items")
     ax.legend(fontsize=8, frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save_figure(fig, filename, dpi=120)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="fewer replications (< 30 s)")
-    args = ap.parse_args()
-    q = args.quick
-    reps_a, boot_a, nres_a = (300, 100, 299) if q else (2000, 1000, 999)
-    reps_b, boot_b, nres_b = (500, 60, 199) if q else (4000, 400, 999)
-    reps_c = 300 if q else 2000
-    splits = 40 if q else 500
-    root = np.random.SeedSequence(SEED)
-    ga, gb, gc, gd, ge, gf = (np.random.default_rng(s) for s in root.spawn(6))
-    t_start = time.perf_counter()
+def budgets(quick: bool) -> dict:
+    """Replications per section (quick: < 30 s)."""
+    b = {}
+    b["reps_a"], b["boot_a"], b["nres_a"] = (300, 100, 299) if quick else (2000, 1000, 999)
+    b["reps_b"], b["boot_b"], b["nres_b"] = (500, 60, 199) if quick else (4000, 400, 999)
+    b["reps_c"] = 300 if quick else 2000
+    b["splits"] = 40 if quick else 500
+    return b
 
-    means, cover_a, stats = section_review(ga, reps_a, boot_a, nres_a)
-    print(means, "\n")
-    print(cover_a, "\n")
-    grid, worst = section_grid(gb, reps_b, boot_b, nres_b)
-    print(grid, "\n")
-    proj = section_projection(gc, reps_c)
-    print(proj, "\n")
+
+def run_sections(b: dict) -> dict:
+    """Every section's tables and figures of merit, each section on its own seeded stream."""
+    streams = np.random.SeedSequence(SEED).spawn(6)
+    ga, gb, gc, gd, ge, gf = (np.random.default_rng(s) for s in streams)
+    r = {}
+    r["means"], r["cover_a"], r["stats"] = section_review(ga, b["reps_a"], b["boot_a"], b["nres_a"])
+    print(r["means"], "\n")
+    print(r["cover_a"], "\n")
+    r["grid"], r["worst"] = section_grid(gb, b["reps_b"], b["boot_b"], b["nres_b"])
+    print(r["grid"], "\n")
+    r["proj"] = section_projection(gc, b["reps_c"])
+    print(r["proj"], "\n")
     gpt4 = arena_frame("gpt-4")
     gpt35 = arena_frame("gpt-3.5")
-    split4 = one_split(gpt4, gd)
-    print(split4, "\n")
-    rep4, summary4 = repeated_splits(gpt4, ge, splits)
-    overall4 = summary4["hit"]
-    rep35, _ = repeated_splits(gpt35, ge, splits)
-    fractions, by_frac = fraction_table(gpt4, ge, max(20, splits // 2))
-    print(rep4, "\n")
-    print(rep35, "\n")
-    speed = section_speed(gf)
-    print(speed)
-    elapsed = time.perf_counter() - t_start
-    png = figure(stats, RESULTS / "multiclass.png")
+    r["split4"] = one_split(gpt4, gd)
+    print(r["split4"], "\n")
+    r["rep4"], r["summary4"] = repeated_splits(gpt4, ge, b["splits"])
+    r["rep35"], _ = repeated_splits(gpt35, ge, b["splits"])
+    r["fractions"], r["by_frac"] = fraction_table(gpt4, ge, max(20, b["splits"] // 2))
+    print(r["rep4"], "\n")
+    print(r["rep35"], "\n")
+    r["speed"] = section_speed(gf)
+    print(r["speed"])
+    return r
 
-    C_md = table(
+
+def intro_text(quick: bool, elapsed: float) -> str:
+    mode = "quick" if quick else "full"
+    cmd = "python benchmarks/bench_multiclass.py" + (" --quick" if quick else "")
+    return f"""Mode: {mode} (`{cmd}`), seed {SEED}, {elapsed:.0f} s.
+Estimator: θ̂ = Ĉ⁻¹p̂ (paper appendix, eq. multi_category_estimator); intervals
+per category at 95%. `adjusted-delta` = delta-method covariance with the Agresti-style adjustment
+(p̃ = (counts + z²/k)/(n + z²), each column c̃_b = (counts_b + 2/k)/(m_b + 2): for k = 2 exactly the
+paper's p̃, q̃0, q̃1); `wald` = the same formula at the raw estimates; `bootstrap` =
+parametric percentile bootstrap of the test and calibration multinomials.
+
+"""
+
+
+def review_text(r: dict, b: dict) -> str:
+    stats = r["stats"]
+    c_md = markdown_table(
         ["judged ↓ / true →", *SCORES],
         [[s, *[f"{v:.2f}" for v in row]] for s, row in zip(SCORES, C_REVIEW, strict=True)],
     )
-    mode = "quick" if q else "full"
-    cmd = "python benchmarks/bench_multiclass.py" + (" --quick" if q else "")
-    body = f"""Mode: {mode} (`{cmd}`), seed {SEED}, {elapsed:.0f} s.
-Estimator: θ̂ = Ĉ⁻¹p̂ (paper appendix, eq. multi_category_estimator); intervals
-per category at 95%. `delta` = delta-method covariance with the Agresti-style adjustment
-(p̃ = (counts + z²/k)/(n + z²), each column c̃_b = (counts_b + 2/k)/(m_b + 2): for k = 2 exactly the
-paper's p̃, q̃0, q̃1); `delta, plain` = the same formula at the raw estimates; `bootstrap` =
-parametric percentile bootstrap of the test and calibration multinomials.
-
-## A. The paper's review-score study (k = 6)
+    return f"""## A. The paper's review-score study (k = 6)
 
 The paper does not publish its confusion matrix. The one used here has central-tendency bias
 (columns = true score, each sums to 1; condition number {np.linalg.cond(C_REVIEW):.2f}):
 
-{C_md}
+{c_md}
 
 Test set: the paper's fixed truth (50, 150, 300, 250, 200, 50 of n = 1000), each item judged through
 C. Calibration: m = 200 items with true scores drawn from the same mix (so a Strong Reject column
-holds about 10 items), judged through C. Mean (sd) over {reps_a} replications, in papers:
+holds about 10 items), judged through C. Mean (sd) over {b["reps_a"]} replications, in papers:
 
-{means}
+{r["means"]}
 
 Same qualitative result as the paper's table: the judge over-counts the middle (Weak Reject,
 Weak Accept) and under-counts the tails; the correction removes the bias in every category, at
@@ -602,11 +596,17 @@ are standard errors of the mean over 10 repetitions (sd/√10); ours are standar
 replications.
 
 Coverage / mean width of the 95% intervals over the data sets `correct_distribution` accepts
-(Monte Carlo s.e. of a coverage near .95 with {reps_a} replications: {stats["mc_se"]:.4f}):
+(Monte Carlo s.e. of a coverage near .95 with {b["reps_a"]} replications: {stats["mc_se"]:.4f}):
 
-{cover_a}
+{r["cover_a"]}
 
-## B. Why `delta` is adjusted: three-class grid
+"""
+
+
+def grid_text(r: dict, b: dict) -> str:
+    worst = r["worst"]
+    reps_b, boot_b, nres_b, reps_c = b["reps_b"], b["boot_b"], b["nres_b"], b["reps_c"]
+    return f"""## B. Why `delta` is adjusted: three-class grid
 
 Symmetric judge (accuracy on the diagonal, errors spread evenly), n = 1000 i.i.d. test items,
 m calibration items i.i.d. from θ. "min cov" = the lowest per-category coverage; width averaged
@@ -614,7 +614,7 @@ over categories; {reps_b} replications per row for delta, {boot_b} (B = {nres_b}
 "refused" = share of data sets `correct_distribution` refuses (a class without calibration
 items, or κ(Ĉ) > 100); coverage and width are over the accepted ones.
 
-{grid}
+{r["grid"]}
 
 Lowest per-category coverage over the grid: delta adjusted {worst["adj"]:.3f}, delta
 plain {worst["plain"]:.3f}, bootstrap {worst["boot"]:.3f}. The plain delta interval fails when
@@ -628,13 +628,18 @@ where it is conservative; at m = 300 it is 2–10% wider than the plain interval
 Data sets whose Ĉ⁻¹p̂ has a negative entry; error = Euclidean norm of (estimate − θ) over
 categories, root-mean-square over those data sets ({reps_c} replications per row before selection).
 
-{proj}
+{r["proj"]}
 
 The constrained maximum-likelihood fit (θ on the simplex maximising Σ_a n_a log (Ĉθ)_a) is
 reported: lower error than the Euclidean projection in every setting, equal to Ĉ⁻¹p̂ whenever
 that is inside, and clipping for k = 2.
 
-## D. Real data: Chatbot Arena, win / tie / lose
+"""
+
+
+def arena_text(r: dict, b: dict) -> str:
+    overall4, summary4, by_frac = r["summary4"]["hit"], r["summary4"], r["by_frac"]
+    return f"""## D. Real data: Chatbot Arena, win / tie / lose
 
 Bundled Chatbot Arena labels (`load_chatbot_arena`), three-way labels from the target's side
 with the two human tie kinds merged (human `tie` + `tie_bothbad` → tie). Per target model a
@@ -643,23 +648,23 @@ is the test set (judge labels only), whose human distribution is the truth to re
 
 ### One seeded split, GPT-4 judge (gpt-4-0125-preview)
 
-{split4}
+{r["split4"]}
 
-### Repeated random splits ({splits} per target): coverage of the 95% delta interval
+### Repeated random splits ({b["splits"]} per target): coverage of the 95% delta interval
 
 GPT-4 judge (pooled coverage over targets and categories: {overall4:.3f}):
 
-{rep4}
+{r["rep4"]}
 
 GPT-3.5 judge (gpt-3.5-turbo-0125; it almost never answers "tie", so the tie row of Ĉ is nearly
 zero and Ĉ is close to singular):
 
-{rep35}
+{r["rep35"]}
 
 How much calibration the three-way correction needs (GPT-4 judge, pooled over the six
-targets and three categories, {max(20, splits // 2)} splits per target and share):
+targets and three categories, {max(20, b["splits"] // 2)} splits per target and share):
 
-{fractions}
+{r["fractions"]}
 
 Reading: the intervals are honest on real data (coverage of the human distribution
 {overall4:.3f} pooled; lowest per target and category {summary4["lowest"]:.3f}) but wide: the GPT-4
@@ -681,14 +686,26 @@ per category against the test part's human distribution; the corrected error is 
 the reported estimate (on the simplex); "outside simplex" = share of splits where Ĉ⁻¹p̂ was
 projected.
 
-## E. Speed
-
-{speed}
 """
+
+
+def main() -> None:
+    q = quick_parser(__doc__, "fewer replications (< 30 s)").parse_args().quick
+    b = budgets(q)
+    t_start = time.perf_counter()
+    r = run_sections(b)
+    elapsed = time.perf_counter() - t_start
+    png = figure(r["stats"], "multiclass.png")
+    body = (
+        intro_text(q, elapsed)
+        + review_text(r, b)
+        + grid_text(r, b)
+        + arena_text(r, b)
+        + f"## E. Speed\n\n{r['speed']}\n"
+    )
     if png:
         body += "\n![review-score study](multiclass.png)\n"
-    path = write_markdown("multiclass", "k-category correction (bench_multiclass.py)", body)
-    print(f"wrote {path} ({elapsed:.1f} s)")
+    publish("multiclass", "k-category correction (bench_multiclass.py)", body, elapsed)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _common import RESULTS, write_markdown
+from _common import markdown_table, publish, quick_parser, save_figure
 
 from judgestats.estimators import rogan_gladen_raw
 from judgestats.intervals import compute_bounds, z_value
@@ -229,31 +229,28 @@ def _fmt(v, spec=".3f"):
     return "–" if not np.isfinite(v) else format(v, spec)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument(
-        "--quick",
-        action="store_true",
-        help="40 replications, 3 θ values, judgy with 500 bootstrap iterations",
-    )
+@dataclass(frozen=True)
+class Budget:
+    reps: int
+    chunk: int  # replications per peer task (load balance over workers)
+    judgy_iterations: int
+    js_resamples: int
+
+
+def parse_args() -> argparse.Namespace:
+    ap = quick_parser(__doc__, "40 replications, 3 θ values, judgy with 500 bootstrap iterations")
     ap.add_argument(
         "--jobs",
         type=int,
         default=min(2, os.cpu_count() or 1),
         help="worker processes for the peer calls (default: min(2, CPUs))",
     )
-    args = ap.parse_args()
-    reps = 40 if args.quick else 500
-    chunk = 40 if args.quick else 125  # replications per peer task (load balance over workers)
-    judgy_iterations = 500 if args.quick else 2_000
-    js_resamples = 2_000 if args.quick else 9_999
-    versions, missing = available_peers()
-    methods = [m for m in METHODS if m not in PEERS or m in versions]
-    t0 = time.perf_counter()
+    return ap.parse_args()
 
-    ds_list = designs(args.quick)
+
+def make_tasks(ds_list: list[Design], b: Budget, versions: dict) -> tuple[list, dict]:
+    """Draw every design's replications once; cut them into peer tasks."""
     root = np.random.SeedSequence([2026, 7, 3])
-    results: dict[str, dict[str, dict[str, np.ndarray]]] = {}
     tasks, data_by_design = [], {}
     for d, seq in zip(ds_list, root.spawn(len(ds_list)), strict=True):
         gen = np.random.default_rng(seq)
@@ -264,7 +261,7 @@ def main() -> None:
             n=N,
             m0=M // 2,
             m1=M - M // 2,
-            reps=reps,
+            reps=b.reps,
             theta_calibration=d.theta_q,
             rng=gen,
         )
@@ -278,49 +275,53 @@ def main() -> None:
             axis=-1,
         )  # (points, reps, 6)
         for i in range(d.x.size):
-            for r0 in range(0, reps, chunk):
+            for r0 in range(0, b.reps, b.chunk):
                 tasks.append(
                     {
                         "design": d.key,
                         "point": i,
                         "r0": r0,
-                        "counts": counts[i, r0 : r0 + chunk],
-                        "valid": data.valid[i, r0 : r0 + chunk],
+                        "counts": counts[i, r0 : r0 + b.chunk],
+                        "valid": data.valid[i, r0 : r0 + b.chunk],
                         "peers": list(versions),
-                        "judgy_iterations": judgy_iterations,
+                        "judgy_iterations": b.judgy_iterations,
                         "judgy_seed": int(gen.integers(2**32)),
                     }
                 )
+    return tasks, data_by_design
 
-    peer_out: dict[tuple[str, str], np.ndarray] = {}
-    peer_time = {k: 0.0 for k in versions}
-    peer_calls = {k: 0 for k in versions}
-    peer_errors: dict[tuple[str, str], dict[str, int]] = {}
-    t_peers = time.perf_counter()
-    if versions:
-        for d in ds_list:
-            for k in versions:
-                peer_out[(d.key, k)] = np.full((d.x.size, reps, 3), np.nan)
-        if args.jobs > 1:
-            ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
-                done = list(pool.map(run_peers, tasks))
-        else:
-            done = [run_peers(t) for t in tasks]
-        for task, res in zip(tasks, done, strict=True):
-            n_valid = int(np.count_nonzero(task["valid"]))
-            for k, (arr, secs, errors) in res.items():
-                sl = slice(task["r0"], task["r0"] + arr.shape[0])
-                peer_out[(task["design"], k)][task["point"], sl] = arr
-                peer_time[k] += secs
-                peer_calls[k] += n_valid
-                bucket = peer_errors.setdefault((task["design"], k), {})
-                for name, cnt in errors.items():
-                    bucket[name] = bucket.get(name, 0) + cnt
 
-    t_peers = time.perf_counter() - t_peers
-    t_js = time.perf_counter()
-    same_estimate = {}
+def run_tasks(tasks, ds_list, versions, reps, jobs) -> dict:
+    """Run the peer tasks (in ``jobs`` processes); (estimate, low, high) per design and peer."""
+    out = {"results": {}, "time": dict.fromkeys(versions, 0.0), "calls": dict.fromkeys(versions, 0)}
+    out["errors"] = errors_by = {}
+    if not versions:
+        return out
+    for d in ds_list:
+        for k in versions:
+            out["results"][(d.key, k)] = np.full((d.x.size, reps, 3), np.nan)
+    if jobs > 1:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            done = list(pool.map(run_peers, tasks))
+    else:
+        done = [run_peers(t) for t in tasks]
+    for task, res in zip(tasks, done, strict=True):
+        n_valid = int(np.count_nonzero(task["valid"]))
+        for k, (arr, secs, errors) in res.items():
+            sl = slice(task["r0"], task["r0"] + arr.shape[0])
+            out["results"][(task["design"], k)][task["point"], sl] = arr
+            out["time"][k] += secs
+            out["calls"][k] += n_valid
+            bucket = errors_by.setdefault((task["design"], k), {})
+            for name, cnt in errors.items():
+                bucket[name] = bucket.get(name, 0) + cnt
+    return out
+
+
+def evaluate_all(ds_list, data_by_design, peer_out, versions, methods, js_resamples):
+    """Summaries per design and method; judgy's vs judgestats' point estimate per design."""
+    results, same_estimate = {}, {}
     for d in ds_list:
         data, gen = data_by_design[d.key]
         per = judgestats_results(data, gen, js_resamples)
@@ -332,49 +333,60 @@ def main() -> None:
             both = np.isfinite(a) & np.isfinite(b)
             same_estimate[d.key] = float(np.max(np.abs(a[both] - b[both]), initial=0.0))
         results[d.key] = {m: summarise(*per[m], d.theta_p, data.valid) for m in methods}
-    t_js = time.perf_counter() - t_js
-    elapsed = time.perf_counter() - t0
+    return results, same_estimate
 
-    # ------------------------------------------------------------------ tables
-    cols = " | ".join(SHORT[m] for m in methods)
-    sep = "|---" * (len(methods) + 1) + "|"
-    sections = []
-    summary_rows = [
-        "| design | method | coverage min | coverage mean | coverage max | "
-        "mean length | bias range | RMSE mean | undefined |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+
+def summary_table(ds_list, results, methods) -> str:
+    rows = []
     for d in ds_list:
         for m in methods:
             s = results[d.key][m]
-            summary_rows.append(
-                f"| {d.key} | {LABEL[m]} | {_fmt(np.nanmin(s['coverage']))} | "
-                f"{_fmt(np.nanmean(s['coverage']))} | {_fmt(np.nanmax(s['coverage']))} | "
-                f"{_fmt(np.nanmean(s['length']), '.4f')} | "
-                f"{_fmt(np.nanmin(s['bias']), '+.4f')} to {_fmt(np.nanmax(s['bias']), '+.4f')} | "
-                f"{_fmt(np.nanmean(s['rmse']), '.4f')} | {_fmt(np.mean(s['undefined']), '.4f')} |"
+            rows.append(
+                [
+                    d.key,
+                    LABEL[m],
+                    _fmt(np.nanmin(s["coverage"])),
+                    _fmt(np.nanmean(s["coverage"])),
+                    _fmt(np.nanmax(s["coverage"])),
+                    _fmt(np.nanmean(s["length"]), ".4f"),
+                    f"{_fmt(np.nanmin(s['bias']), '+.4f')} to {_fmt(np.nanmax(s['bias']), '+.4f')}",
+                    _fmt(np.nanmean(s["rmse"]), ".4f"),
+                    _fmt(np.mean(s["undefined"]), ".4f"),
+                ]
             )
+    header = ["design", "method", "coverage min", "coverage mean", "coverage max",
+              "mean length", "bias range", "RMSE mean", "undefined"]  # fmt: skip
+    return markdown_table(header, rows)
+
+
+def grid_sections(ds_list, results, methods) -> list[str]:
+    """Per design: coverage, length and bias by grid point."""
+    sections = []
+    for d in ds_list:
         blocks = []
         for var, title, spec in (
             ("coverage", "coverage", ".3f"),
             ("length", "mean length", ".4f"),
             ("bias", "bias of the point estimate", "+.4f"),
         ):
-            rows = [f"| {d.x_name} | {cols} |", sep]
-            for i, x in enumerate(d.x):
-                rows.append(
-                    f"| {x:.2f} | "
-                    + " | ".join(_fmt(results[d.key][m][var][i], spec) for m in methods)
-                    + " |"
-                )
-            blocks.append(f"**{title.capitalize()}**\n\n" + "\n".join(rows))
+            rows = [
+                [f"{x:.2f}", *(_fmt(results[d.key][m][var][i], spec) for m in methods)]
+                for i, x in enumerate(d.x)
+            ]
+            table = markdown_table([d.x_name, *(SHORT[m] for m in methods)], rows)
+            blocks.append(f"**{title.capitalize()}**\n\n" + table)
         sections.append(f"### {d.title}\n\n" + "\n\n".join(blocks))
-    summary = "\n".join(summary_rows)
-    print(summary)
+    return sections
 
-    # ------------------------------------------------------------------ figure
+
+def figure(ds_list, results, methods) -> None:
     fig, axes = plt.subplots(2, 3, figsize=(14, 7), layout="constrained")
     markers = dict(zip(METHODS, ["o", "s", "^", "D", "v"], strict=True))
+    titles = {
+        "stratified": "stratified, m0 = m1 = 100",
+        "random": "random sample, θ_Q = θ_P",
+        "shift": f"label shift, θ_P = {THETA_P_SHIFT}",
+    }
     for j, d in enumerate(ds_list):
         for m in methods:
             s = results[d.key][m]
@@ -382,54 +394,38 @@ def main() -> None:
             axes[1, j].plot(d.x, s["length"], marker=markers[m], ms=4, label=LABEL[m])
         axes[0, j].axhline(LEVEL, color="k", lw=0.8, ls=":")
         axes[0, j].set_ylim(-0.02, 1.02)
-        axes[0, j].set_title(
-            {
-                "stratified": "stratified, m0 = m1 = 100",
-                "random": "random sample, θ_Q = θ_P",
-                "shift": f"label shift, θ_P = {THETA_P_SHIFT}",
-            }[d.key],
-            fontsize=10,
-        )
+        axes[0, j].set_title(titles[d.key], fontsize=10)
         axes[0, j].set_ylabel("coverage of nominal 95% interval")
         axes[1, j].set_ylabel("mean interval length")
         for ax in axes[:, j]:
             ax.set_xlabel("θ_Q (calibration rate)" if d.key == "shift" else "θ")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=len(methods), fontsize=8)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    fig.savefig(RESULTS / "peers.png", dpi=100)
+    save_figure(fig, "peers.png", dpi=100)
 
-    # ------------------------------------------------------------------ text
-    mode = " (--quick)" if args.quick else ""
-    flag = " --quick" if args.quick else ""
-    if versions:
-        vers = ", ".join(f"{PEERS[k][1]} {v}" for k, v in versions.items())
-        per_call = {k: 1e3 * peer_time[k] / max(peer_calls[k], 1) for k in versions}
-        timing = "; ".join(
-            f"{k}: {peer_calls[k]:,} calls, {per_call[k]:.1f} ms per call"
-            + (
-                f" ({per_call[k] / judgy_iterations:.3f} ms per bootstrap iteration)"
-                if k == "judgy"
-                else ""
-            )
-            for k in versions
+
+def timing_text(versions: dict, peers: dict, judgy_iterations: int) -> tuple[str, str]:
+    """(peer versions, peer call counts and cost per call)."""
+    if not versions:
+        return "none installed", "–"
+    vers = ", ".join(f"{PEERS[k][1]} {v}" for k, v in versions.items())
+    per_call = {k: 1e3 * peers["time"][k] / max(peers["calls"][k], 1) for k in versions}
+    timing = "; ".join(
+        f"{k}: {peers['calls'][k]:,} calls, {per_call[k]:.1f} ms per call"
+        + (
+            f" ({per_call[k] / judgy_iterations:.3f} ms per bootstrap iteration)"
+            if k == "judgy"
+            else ""
         )
-    else:
-        vers, timing = "none installed", "–"
-    errs = [
-        f"{k} in the {dk} design: " + ", ".join(f"{c} × {n}" for n, c in e.items())
-        for (dk, k), e in peer_errors.items()
-        if e
-    ]
-    missing_note = (
-        f"\n\n**Not run (not installed): {', '.join(missing)}** — `{INSTALL}`." if missing else ""
+        for k in versions
     )
-    agree = "; ".join(f"{k}: {v:.1e}" for k, v in same_estimate.items()) if same_estimate else "–"
-    body = f"""\
-Peer versions: {vers}.{missing_note}
+    return vers, timing
 
-## Set-up
 
+def setup_text(b: Budget, ds_list: list[Design], mode: str) -> str:
+    """The data, the designs and the item-level arrays (the first set-up bullets)."""
+    reps = b.reps
+    return f"""\
 * Data: the paper's Monte Carlo. Test set n = {N} items judged only by the LLM; calibration
   set m = {M} items with human and judge labels; judge specificity q0 = {Q0}, sensitivity
   q1 = {Q1} (shared by test and calibration items); nominal level {LEVEL:.0%}.
@@ -450,6 +446,13 @@ Peer versions: {vers}.{missing_note}
   as exchangeable): human labels `[1]*tp + [1]*fn + [0]*tn + [0]*fp`, judge labels
   `[1]*tp + [0]*fn + [0]*tn + [1]*fp`, unlabelled judge labels
   `[1]*positive + [0]*(n − positive)` (float64 0/1 numpy arrays).
+"""
+
+
+def calls_text(b: Budget) -> str:
+    """How each method is called (set-up bullet)."""
+    judgy_iterations, chunk, js_resamples = b.judgy_iterations, b.chunk, b.js_resamples
+    return f"""\
 * Calls (as each package's README / docstring documents them):
   * `judgy.estimate_success_rate(test_labels=labels, test_preds=preds,
     unlabeled_preds=unlabeled, bootstrap_iterations={judgy_iterations:,},
@@ -473,6 +476,18 @@ Peer versions: {vers}.{missing_note}
     Rogan–Gladen θ̂.
   * naive Wilson: the Wilson score interval around p̂ = positive / n (judge labels taken as
     human labels), point estimate p̂.
+"""
+
+
+def counting_text(reps: int, peers: dict, same_estimate: dict) -> str:
+    """Undefined replications, peer errors and the point-estimate check (set-up bullets)."""
+    errs = [
+        f"{k} in the {dk} design: " + ", ".join(f"{c} × {n}" for n, c in e.items())
+        for (dk, k), e in peers["errors"].items()
+        if e
+    ]
+    agree = "; ".join(f"{k}: {v:.1e}" for k, v in same_estimate.items()) if same_estimate else "–"
+    return f"""\
 * A replication where a method returns no interval (judgestats: q̂0 + q̂1 <= 1 or an empty
   calibration class; a peer: an exception) counts as *undefined* and is left out of that
   method's coverage, length and bias; the share is in the column `undefined`. Coverage is the
@@ -483,22 +498,81 @@ Peer versions: {vers}.{missing_note}
 * judgy's θ̂ and judgestats' clipped Rogan–Gladen θ̂ on the same data, largest absolute
   difference per design: {agree}.
 
-## Documented assumption of each method, per design
+"""
 
-| method | assumption (source) | stratified | random | shift |
-|---|---|---|---|---|
-| {LABEL["adjusted-wald"]}, {LABEL["bootstrap"]} | the judge's P(judge label \\| human \
-label) is the same on test and calibration items; calibration classes may be fixed or random \
-(paper, Sec. on distribution shift, eq. label:shift) | holds | holds | holds |
-| {LABEL["judgy"]} | TPR/TNR measured on the labelled set apply to the unlabelled data \
-(README "How it works"); no sampling design is stated — its bootstrap resamples the labelled \
-items with replacement and keeps the unlabelled pass rate fixed (core.py) | holds | holds | holds |
-| {LABEL["ppi"]} | labelled and unlabelled data are i.i.d. draws from the same distribution \
-(README: "The methods work both in the i.i.d. setting and for certain classes of distribution \
-shifts"; `ppi_mean_ci` has no shift option) | does not hold (class mix 1/2 : 1/2 fixed; \
-equals the test mix only at θ = 0.5) | holds | does not hold (θ_Q ≠ θ_P) |
-| {LABEL["wilson"]} | judge labels equal human labels (q0 = q1 = 1) | does not hold | \
-does not hold | does not hold |
+
+def assumptions_table() -> str:
+    """Documented assumption of each method and whether each design meets it."""
+    holds3 = ["holds", "holds", "holds"]
+    not3 = ["does not hold", "does not hold", "does not hold"]
+    rows = [
+        [
+            f"{LABEL['adjusted-wald']}, {LABEL['bootstrap']}",
+            "the judge's P(judge label \\| human label) is the same on test and calibration "
+            "items; calibration classes may be fixed or random (paper, Sec. on distribution "
+            "shift, eq. label:shift)",
+            *holds3,
+        ],
+        [
+            LABEL["judgy"],
+            'TPR/TNR measured on the labelled set apply to the unlabelled data (README "How it '
+            'works"); no sampling design is stated — its bootstrap resamples the labelled items '
+            "with replacement and keeps the unlabelled pass rate fixed (core.py)",
+            *holds3,
+        ],
+        [
+            LABEL["ppi"],
+            "labelled and unlabelled data are i.i.d. draws from the same distribution (README: "
+            '"The methods work both in the i.i.d. setting and for certain classes of '
+            'distribution shifts"; `ppi_mean_ci` has no shift option)',
+            "does not hold (class mix 1/2 : 1/2 fixed; equals the test mix only at θ = 0.5)",
+            "holds",
+            "does not hold (θ_Q ≠ θ_P)",
+        ],
+        [LABEL["wilson"], "judge labels equal human labels (q0 = q1 = 1)", *not3],
+    ]
+    header = ["method", "assumption (source)", "stratified", "random", "shift"]
+    return markdown_table(header, rows)
+
+
+def main() -> None:
+    args = parse_args()
+    b = Budget(40, 40, 500, 2_000) if args.quick else Budget(500, 125, 2_000, 9_999)
+    versions, missing = available_peers()
+    methods = [m for m in METHODS if m not in PEERS or m in versions]
+    t0 = time.perf_counter()
+    ds_list = designs(args.quick)
+    tasks, data_by_design = make_tasks(ds_list, b, versions)
+    t_peers = time.perf_counter()
+    peers = run_tasks(tasks, ds_list, versions, b.reps, args.jobs)
+    t_peers = time.perf_counter() - t_peers
+    t_js = time.perf_counter()
+    results, same_estimate = evaluate_all(
+        ds_list, data_by_design, peers["results"], versions, methods, b.js_resamples
+    )
+    t_js = time.perf_counter() - t_js
+    elapsed = time.perf_counter() - t0
+    summary = summary_table(ds_list, results, methods)
+    sections = grid_sections(ds_list, results, methods)
+    print(summary)
+    figure(ds_list, results, methods)
+    mode = " (--quick)" if args.quick else ""
+    flag = " --quick" if args.quick else ""
+    vers, timing = timing_text(versions, peers, b.judgy_iterations)
+    missing_note = (
+        f"\n\n**Not run (not installed): {', '.join(missing)}** — `{INSTALL}`." if missing else ""
+    )
+    setup = (
+        setup_text(b, ds_list, mode) + calls_text(b) + counting_text(b.reps, peers, same_estimate)
+    )
+    body = f"""\
+Peer versions: {vers}.{missing_note}
+
+## Set-up
+
+{setup}## Documented assumption of each method, per design
+
+{assumptions_table()}
 
 ## Summary (coverage range and means over each design's grid)
 
@@ -515,10 +589,8 @@ Run time: {elapsed:.1f} s{mode} in all (`python benchmarks/bench_peers.py{flag}`
 peer calls {t_peers:.1f} s wall time on {args.jobs} worker process(es); judgestats methods and
 Wilson on all replications {t_js:.1f} s (one process).
 """
-    path = write_markdown(
-        "peers", "Peer libraries on the same simulated data (bench_peers.py)", body
-    )
-    print(f"wrote {path} in {elapsed:.1f} s")
+    title = "Peer libraries on the same simulated data (bench_peers.py)"
+    publish("peers", title, body, elapsed)
     if missing:
         print(f"note: {' and '.join(missing)} not installed, so not run; to include: {INSTALL}")
 

@@ -12,7 +12,6 @@ Run: python benchmarks/bench_real_data.py [--quick]
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import time
 import warnings
@@ -23,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from _common import RESULTS, write_markdown
+from _common import markdown_table, publish, quick_parser, save_figure
 
 import judgestats as js
 from judgestats import compare, experiments
@@ -78,10 +77,6 @@ def run_studies(splits: int, n_resamples: int):
 
 
 def overview_table(studies) -> str:
-    head = (
-        "| data | calibration | method | coverage min | coverage mean | coverage max "
-        "| coverage vs test part (mean) | mean length | undefined splits |\n" + "|---" * 9 + "|"
-    )
     rows = []
     for s in studies:
         cov = s.coverage_table()
@@ -89,26 +84,27 @@ def overview_table(studies) -> str:
         for m in s.methods:
             c = cov[cov.method == m]
             rows.append(
-                f"| {s.label.rsplit(',', 1)[0]} | {_pct(s.calibration_fraction)} | {m} | "
-                f"{c.coverage_full.min():.2f} | "
-                f"{c.coverage_full.mean():.3f} | {c.coverage_full.max():.2f} | "
-                f"{c.coverage_test.mean():.3f} | {c.mean_length.mean():.3f} | "
-                f"{int(c.undefined.sum())} of {cells} |"
+                [
+                    s.label.rsplit(",", 1)[0],
+                    _pct(s.calibration_fraction),
+                    m,
+                    f"{c.coverage_full.min():.2f}",
+                    f"{c.coverage_full.mean():.3f}",
+                    f"{c.coverage_full.max():.2f}",
+                    f"{c.coverage_test.mean():.3f}",
+                    f"{c.mean_length.mean():.3f}",
+                    f"{int(c.undefined.sum())} of {cells}",
+                ]
             )
-    return head + "\n" + "\n".join(rows)
+    header = ["data", "calibration", "method", "coverage min", "coverage mean", "coverage max",
+              "coverage vs test part (mean)", "mean length", "undefined splits"]  # fmt: skip
+    return markdown_table(header, rows)
 
 
 def per_target_table(s) -> str:
     b = s.bias_table().set_index("target")
     cov = s.coverage_table()
     methods = list(s.methods)
-    head = (
-        "| target | rows | m | θ (human, all rows) | bias p̂ | bias θ̂ | RMSE θ̂ | θ̂ undefined | "
-        + " | ".join(methods)
-        + " |\n"
-        + "|---" * (8 + len(methods))
-        + "|"
-    )
     rows = []
     for t in s.targets:
         r = b.loc[t]
@@ -118,43 +114,41 @@ def per_target_table(s) -> str:
             undef = f" (u {int(c.undefined)})" if c.undefined else ""
             cells.append(f"{c.coverage_full:.2f} / {c.mean_length:.3f}{undef}")
         rows.append(
-            f"| {t} | {int(r.rows)} | {int(r.m)} | {r.theta_full:.3f} | {r.naive_bias:+.4f} | "
-            f"{r.corrected_bias:+.4f} | {r.corrected_rmse:.4f} | {int(r.not_informative)} | "
-            + " | ".join(cells)
-            + " |"
-        )
-    return head + "\n" + "\n".join(rows)
+            [t, int(r.rows), int(r.m), f"{r.theta_full:.3f}", f"{r.naive_bias:+.4f}",
+             f"{r.corrected_bias:+.4f}", f"{r.corrected_rmse:.4f}", int(r.not_informative),
+             *cells]
+        )  # fmt: skip
+    header = ["target", "rows", "m", "θ (human, all rows)", "bias p̂", "bias θ̂", "RMSE θ̂",
+              "θ̂ undefined", *methods]  # fmt: skip
+    return markdown_table(header, rows)
 
 
 def ranking_table(studies) -> str:
-    head = (
-        "| data | calibration | ranked by | Kendall τ | exact recovery | undefined splits |\n"
-        + "|---" * 6
-        + "|"
-    )
-    rows = []
-    for s in studies:
-        r = s.ranking_table()
-        for row in r.itertuples():
-            rows.append(
-                f"| {s.label.rsplit(',', 1)[0]} | {_pct(s.calibration_fraction)} | {row.estimator} "
-                f"| {row.kendall_tau:.3f} | {_pct(row.exact_recovery)} | "
-                f"{row.undefined_splits} of {row.splits} |"
-            )
-    return head + "\n" + "\n".join(rows)
+    rows = [
+        [
+            s.label.rsplit(",", 1)[0],
+            _pct(s.calibration_fraction),
+            row.estimator,
+            f"{row.kendall_tau:.3f}",
+            _pct(row.exact_recovery),
+            f"{row.undefined_splits} of {row.splits}",
+        ]
+        for s in studies
+        for row in s.ranking_table().itertuples()
+    ]
+    header = ["data", "calibration", "ranked by", "Kendall τ", "exact recovery",
+              "undefined splits"]  # fmt: skip
+    return markdown_table(header, rows)
 
 
 def paper_ranking_table() -> str:
-    head = (
-        "| judge (paper) | calibration | naive τ | naive exact | corrected τ | corrected exact |\n"
-        + "|---" * 6
-        + "|"
-    )
     rows = [
-        f"| {j} | {c} | {tn:.3f} | {_pct(en)} | {tc:.3f} | {_pct(ec)} |"
+        [j, c, f"{tn:.3f}", _pct(en), f"{tc:.3f}", _pct(ec)]
         for j, c, tn, en, tc, ec in PAPER_RANKING
     ]
-    return head + "\n" + "\n".join(rows)
+    header = ["judge (paper)", "calibration", "naive τ", "naive exact", "corrected τ",
+              "corrected exact"]  # fmt: skip
+    return markdown_table(header, rows)
 
 
 def findings(studies) -> str:
@@ -216,7 +210,7 @@ def findings(studies) -> str:
     return "\n".join(out)
 
 
-def bias_figure(studies, path) -> None:
+def bias_figure(studies, filename: str) -> None:
     picks = [s for s in studies if abs(s.calibration_fraction - 0.10) < 1e-9]
     fig, axes = plt.subplots(1, len(picks), figsize=(5 * len(picks), 4), layout="constrained")
     for ax, s in zip(np.atleast_1d(axes), picks, strict=True):
@@ -232,8 +226,7 @@ def bias_figure(studies, path) -> None:
         ax.set_title(s.label, fontsize=9)
         ax.set_ylabel("mean bias vs full-data human rate")
         ax.legend(fontsize=7)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, filename)
 
 
 # ----------------------------------------------------------------------------- real comparisons
@@ -250,10 +243,6 @@ def nq_comparisons(quick: bool) -> str:
     pairs = [("EMDR2", "FiD"), ("InstructGPT_zeroshot", "R2-D2"), ("FiD-KD", "GAR+_FiD")]
     draws = 4000 if quick else 40_000
     boots = 1000 if quick else 9999
-    head = (
-        "| A − B | truth (human, test questions) | naive p̂A − p̂B | design | method | estimate "
-        "| 95% interval | p-value / P(θA > θB) |\n" + "|---" * 8 + "|"
-    )
     rows = []
     for a, b in pairs:
         fa, fb = nq[nq.target_model == a], nq[nq.target_model == b]
@@ -299,13 +288,15 @@ def nq_comparisons(quick: bool) -> str:
                     f"p = {r.pvalue:.3g}" if r.pvalue is not None else f"P = {r.prob_a_greater:.3f}"
                 )
                 rows.append(
-                    f"| {a} − {b} | {truth:+.3f} | {r.naive:+.3f} | {design} | {method} | "
-                    f"{r.estimate:+.3f} | [{r.ci.low:+.3f}, {r.ci.high:+.3f}] | {stat} |"
-                )
-    return head + "\n" + "\n".join(rows)
+                    [f"{a} − {b}", f"{truth:+.3f}", f"{r.naive:+.3f}", design, method,
+                     f"{r.estimate:+.3f}", f"[{r.ci.low:+.3f}, {r.ci.high:+.3f}]", stat]
+                )  # fmt: skip
+    header = ["A − B", "truth (human, test questions)", "naive p̂A − p̂B", "design", "method",
+              "estimate", "95% interval", "p-value / P(θA > θB)"]  # fmt: skip
+    return markdown_table(header, rows)
 
 
-def leaderboards(quick: bool, path) -> str:
+def leaderboards(quick: bool, filename: str) -> str:
     reps = 2000 if quick else 20_000
     out = []
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.2), layout="constrained")
@@ -326,7 +317,7 @@ def leaderboards(quick: bool, path) -> str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", js.SamplingWarning)  # counted on the result
             warnings.simplefilter("ignore", js.ClippedEstimateWarning)
-            r = compare.rank(tests, cals, method=method, reps=reps, rng=gen)
+            r = compare.rank(tests, cals, method=method, n_resamples=reps, draws=reps, rng=gen)
         r.plot(ax=ax)
         ax.plot(
             [truth[m] for m in r.order],
@@ -344,19 +335,24 @@ def leaderboards(quick: bool, path) -> str:
             "undefined; "
             f"human order: {', '.join(human_order)})",
             "",
-            "| rank | model | corrected | 95% interval | naive p̂ | human θ | P(rank 1) | E[rank] |",
-            "|---|---|---|---|---|---|---|---|",
+            markdown_table(BOARD_HEADER, board_rows(df_r, truth)),
         ]
-        for row in df_r.itertuples():
-            tab.append(
-                f"| {row.rank} | {row.model} | {row.estimate:.3f} | [{row.ci_low:.3f}, "
-                f"{row.ci_high:.3f}] | {row.naive:.3f} | {truth[row.model]:.3f} | "
-                f"{row.p_rank_1:.3f} | {row.expected_rank:.2f} |"
-            )
         out.append("\n".join(tab))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, filename)
     return "\n\n".join(out)
+
+
+BOARD_HEADER = ["rank", "model", "corrected", "95% interval", "naive p̂", "human θ", "P(rank 1)",
+                "E[rank]"]  # fmt: skip
+
+
+def board_rows(df_r, truth) -> list[list]:
+    return [
+        [row.rank, row.model, f"{row.estimate:.3f}", f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
+         f"{row.naive:.3f}", f"{truth[row.model]:.3f}", f"{row.p_rank_1:.3f}",
+         f"{row.expected_rank:.2f}"]
+        for row in df_r.itertuples()
+    ]  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- simulation
@@ -408,13 +404,6 @@ def difference_coverage(quick: bool) -> str:
         ("independent, paired", False, True),
         ("shared, paired", True, True),
     ]
-    head = (
-        "| design | θA | θB | m per set | "
-        + " | ".join(budgets)
-        + " |\n"
-        + "|---" * (4 + len(budgets))
-        + "|"
-    )
     rows, records = [], []
     for d_i, (design, shared, paired) in enumerate(designs):
         for th_a, th_b in thetas:
@@ -453,12 +442,13 @@ def difference_coverage(quick: bool) -> str:
                             reps=reps,
                         )
                     )
-                rows.append(f"| {design} | {th_a} | {th_b} | {m} | " + " | ".join(cells) + " |")
+                rows.append([design, th_a, th_b, m, *cells])
     reps_line = ", ".join(
         f"{m}: {r} data sets" + (f" × {i} resamples/draws" if i else "")
         for m, (r, i) in budgets.items()
     )
-    table = head + "\n" + "\n".join(rows) + f"\n\nReplications: {reps_line}."
+    header = ["design", "θA", "θB", "m per set", *budgets]
+    table = markdown_table(header, rows) + f"\n\nReplications: {reps_line}."
     return table, pd.DataFrame(records)
 
 
@@ -472,37 +462,25 @@ def _span(values, fmt=".2f") -> str:
     return f"{lo:{fmt}}" if f"{lo:{fmt}}" == f"{hi:{fmt}}" else f"{lo:{fmt}}–{hi:{fmt}}"
 
 
-def plainly(studies, sim: pd.DataFrame) -> str:
-    """The findings in words, every number computed from this run."""
-    a4_10, a4_40, a35_10, a35_40, nq_10, nq_40, nq_05 = studies
-    rates35 = judge_rates(load_chatbot_arena("gpt-3.5").query("target_model in @ARENA_TARGETS"))
-    rates4 = judge_rates(load_chatbot_arena("gpt-4").query("target_model in @ARENA_TARGETS"))
-    q1 = rates4.set_index("target_model").q1
-    informative = [s for s in (a4_10, a4_40, nq_10, nq_40)]
+def _arena_rates(judge: str):
+    return judge_rates(load_chatbot_arena(judge).query("target_model in @ARENA_TARGETS"))
+
+
+def _rank(s, name, col):
+    return s.ranking_table().set_index("estimator").loc[name, col]
+
+
+def _plain_bias(studies) -> str:
+    """Finding 1: bias and variance of p̂ and θ̂."""
+    a4_10, a4_40, a35_10, _, nq_10, nq_40, _ = studies
+    rates35 = _arena_rates("gpt-3.5")
+    informative = [a4_10, a4_40, nq_10, nq_40]
     nb = [s.bias_table() for s in informative]
     rmse_worse = sum(int((b.corrected_rmse > b.naive_rmse).sum()) for b in nb)
     n_targets = sum(len(b) for b in nb)
-    aw4 = _cov(a4_10, "adjusted-wald")
     wil = pd.concat([_cov(s, "naive-wilson") for s in informative])
     b35 = a35_10.bias_table()
-
-    def rk(s, name, col):
-        return s.ranking_table().set_index("estimator").loc[name, col]
-
-    weak = {
-        m: _cov(a35_10, m) for m in ("adjusted-wald", "profile-likelihood", "bayes", "bootstrap")
-    }
-    tiny = {
-        m: _cov(nq_05, m)
-        for m in ("adjusted-wald", "wald", "bootstrap", "profile-likelihood", "bayes")
-    }
-    small = {
-        m: _cov(nq_10, m) for m in ("adjusted-wald", "bootstrap", "profile-likelihood", "bayes")
-    }
-    m0_05 = np.median(nq_05.counts[..., 4] + nq_05.counts[..., 5])
-    lines = [
-        "Plainly:",
-        "",
+    return (
         f"1. **Bias and variance.** With an informative judge (Arena GPT-4, NQ-301) the correction "
         f"removes the naive estimate's bias (mean |bias| of p̂ "
         f"{_span([b.naive_bias.abs().mean() for b in nb], '.3f')} vs θ̂ "
@@ -516,7 +494,17 @@ def plainly(studies, sim: pd.DataFrame) -> str:
         f"{_span(rates35.q0 + rates35.q1)}) the naive bias is large (up to "
         f"{b35.naive_bias.abs().max():.2f}) and θ̂ is far less biased (mean |bias| "
         f"{b35.corrected_bias.abs().mean():.3f} at 10%) but very noisy (RMSE "
-        f"{b35.corrected_rmse.mean():.2f}).",
+        f"{b35.corrected_rmse.mean():.2f})."
+    )
+
+
+def _plain_coverage(studies) -> str:
+    """Finding 2: coverage of the default interval."""
+    a4_10, a4_40, _, _, nq_10, nq_40, _ = studies
+    q1 = _arena_rates("gpt-4").set_index("target_model").q1
+    aw4 = _cov(a4_10, "adjusted-wald")
+    small = {"adjusted-wald": _cov(nq_10, "adjusted-wald")}
+    return (
         "2. **Coverage.** The paper's interval (adjusted-Wald) covers close to or above nominal "
         f"for the GPT-4 judge: Arena 10% {_span(aw4.coverage_full)} with mean lengths "
         f"{_span(aw4.mean_length)} (the paper: 95–99% and 0.18–0.27 for its GPT-4.1-mini judge), "
@@ -525,7 +513,25 @@ def plainly(studies, sim: pd.DataFrame) -> str:
         f"{_span(_cov(nq_40, 'adjusted-wald').coverage_full)}. Our Arena intervals are longer "
         "than the paper's because this judge is weak on some targets (sensitivity "
         f"{q1['fastchat-t5-3b']:.2f} on fastchat-t5-3b, {q1['llama-13b']:.2f} on llama-13b, whose "
-        "intervals are the longest).",
+        "intervals are the longest)."
+    )
+
+
+def _plain_weak(studies) -> str:
+    """Finding 3: where the default does badly (weak judge, tiny calibration class)."""
+    _, _, a35_10, _, nq_10, _, nq_05 = studies
+    weak = {
+        m: _cov(a35_10, m) for m in ("adjusted-wald", "profile-likelihood", "bayes", "bootstrap")
+    }
+    tiny = {
+        m: _cov(nq_05, m)
+        for m in ("adjusted-wald", "wald", "bootstrap", "profile-likelihood", "bayes")
+    }
+    small = {
+        m: _cov(nq_10, m) for m in ("adjusted-wald", "bootstrap", "profile-likelihood", "bayes")
+    }
+    m0_05 = np.median(nq_05.counts[..., 4] + nq_05.counts[..., 5])
+    return (
         "3. **Where the default does badly, and what does better.** (a) *Weak judge* (GPT-3.5, "
         "10%): θ̂ and the adjusted-Wald interval do not exist on the "
         f"{int(weak['adjusted-wald'].undefined.sum())} of {a35_10.splits * len(a35_10.targets)} "
@@ -552,7 +558,15 @@ def plainly(studies, sim: pd.DataFrame) -> str:
         f"bootstrap ({_span(small['bootstrap'].coverage_full)}) and profile likelihood "
         f"({_span(small['profile-likelihood'].coverage_full)}) fall below nominal: for small "
         "calibration sets the default is the better frequentist choice, the posterior the safer "
-        "(and wider) one.",
+        "(and wider) one."
+    )
+
+
+def _plain_ranking(studies) -> str:
+    """Finding 4: ranking recovery."""
+    a4_10, a4_40, a35_10, a35_40, nq_10, _, _ = studies
+    rk = _rank
+    return (
         "4. **Ranking.** The correction helps ranking recovery when the judge's errors *differ "
         "between targets*: the GPT-4 judge's naive ranking swaps claude-v1/gpt-4 and "
         "llama-13b/fastchat-t5-3b (naive exact recovery "
@@ -572,8 +586,12 @@ def plainly(studies, sim: pd.DataFrame) -> str:
         "and per-target q̂'s only add noise. This is the paper's mixed picture (GPT-4.1: naive "
         "better at 10%, corrected better at 40%). With one calibration set shared by all "
         "targets θ̂ is a monotone transform of p̂ and cannot change the ranking at all "
-        "(`js.compare.rank` with one ConfusionCounts keeps the naive order).",
-    ]
+        "(`js.compare.rank` with one ConfusionCounts keeps the naive order)."
+    )
+
+
+def _plain_difference(sim: pd.DataFrame) -> str:
+    """Finding 5: the simulated difference intervals."""
     aw = sim[sim.method == "adjusted-wald"]
     wd = sim[sim.method == "wald"]
     bs = sim[sim.method == "bootstrap"]
@@ -593,7 +611,7 @@ def plainly(studies, sim: pd.DataFrame) -> str:
     else:
         edge_txt = ""
     by_shared = by[by.design == "shared"]
-    lines.append(
+    return (
         f"5. **Difference intervals (simulation below).** Adjusted-Wald (the default) covers "
         f"{_span(aw.coverage, '.3f')} in every design — independent and shared calibrations, "
         f"paired or not; plain Wald {_span(wd.coverage, '.3f')}; the bootstrap "
@@ -612,34 +630,27 @@ def plainly(studies, sim: pd.DataFrame) -> str:
         )
         + f".{edge_txt}"
     )
+
+
+def plainly(studies, sim: pd.DataFrame) -> str:
+    """The findings in words, every number computed from this run."""
+    lines = [
+        "Plainly:",
+        "",
+        _plain_bias(studies),
+        _plain_coverage(studies),
+        _plain_weak(studies),
+        _plain_ranking(studies),
+        _plain_difference(sim),
+    ]
     return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------- main
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="10 splits, small resampling budgets")
-    args = ap.parse_args()
-    splits = 10 if args.quick else 100
-    n_resamples = 100 if args.quick else 2000
-    t0 = time.perf_counter()
-    studies = run_studies(splits, n_resamples)
-    t_studies = time.perf_counter() - t0
-    bias_png = RESULTS / "real_data_bias.png"
-    board_png = RESULTS / "real_data_leaderboard.png"
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    bias_figure(studies, bias_png)
-    t1 = time.perf_counter()
-    comparisons = nq_comparisons(args.quick)
-    boards = leaderboards(args.quick, board_png)
-    t_compare = time.perf_counter() - t1
-    t2 = time.perf_counter()
-    sim, sim_records = difference_coverage(args.quick)
-    t_sim = time.perf_counter() - t2
-    methods = ", ".join(studies[0].methods)
-
-    body = (
-        f"""
+def intro_text(splits: int, n_resamples: int, methods: str, times: tuple) -> str:
+    """What the split studies do, and what the tables count."""
+    t_studies, t_compare, t_sim = times
+    return f"""
 Reproduces the paper's Chatbot Arena experiment (Section "Chatbot Arena Benchmark" and the
 appendix table "ranking recovery") from the package:
 `js.experiments.split_study(frame, calibration_fraction=…, splits={splits}, rng=…)` on the bundled
@@ -671,7 +682,13 @@ calibration set (human + judge labels) and the rest its test set (judge labels o
 - Seeds: split study i uses `np.random.default_rng([2026, i])`. Time: split studies
   {t_studies:.1f} s, real-data comparisons {t_compare:.1f} s, difference simulation {t_sim:.1f} s.
 
-## Findings
+"""
+
+
+def studies_text(studies, sim_records: pd.DataFrame) -> str:
+    """Findings, the overview and the per-target tables."""
+    per_target = "\n\n".join(f"### {s.label}\n\n{per_target_table(s)}" for s in studies)
+    return f"""## Findings
 
 {findings(studies)}
 
@@ -686,11 +703,14 @@ calibration set (human + judge labels) and the rest its test set (judge labels o
 Cells are coverage / mean length (u = splits with no interval). Bias and RMSE are against the
 full-data human rate; θ̂'s over the splits where it is defined.
 
-"""
-        + "\n\n".join(f"### {s.label}\n\n{per_target_table(s)}" for s in studies)
-        + f"""
+{per_target}
 
-![bias](real_data_bias.png)
+"""
+
+
+def comparisons_text(studies, comparisons: str, boards: str, sim: str) -> str:
+    """Ranking recovery, the two-system comparisons, leaderboards and their simulation."""
+    return f"""![bias](real_data_bias.png)
 
 ## Ranking recovery
 
@@ -725,8 +745,30 @@ correlated true labels (ρ = 0.5) with judge errors independent given the truth.
 
 {sim}
 """
+
+
+def main() -> None:
+    args = quick_parser(__doc__, "10 splits, small resampling budgets").parse_args()
+    splits = 10 if args.quick else 100
+    n_resamples = 100 if args.quick else 2000
+    t0 = time.perf_counter()
+    studies = run_studies(splits, n_resamples)
+    t_studies = time.perf_counter() - t0
+    bias_figure(studies, "real_data_bias.png")
+    t1 = time.perf_counter()
+    comparisons = nq_comparisons(args.quick)
+    boards = leaderboards(args.quick, "real_data_leaderboard.png")
+    t_compare = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    sim, sim_records = difference_coverage(args.quick)
+    t_sim = time.perf_counter() - t2
+    methods = ", ".join(studies[0].methods)
+    body = (
+        intro_text(splits, n_resamples, methods, (t_studies, t_compare, t_sim))
+        + studies_text(studies, sim_records)
+        + comparisons_text(studies, comparisons, boards, sim)
     )
-    path = write_markdown(
+    path = publish(
         "real_data", "Real data: the paper's split experiment, comparisons and rankings", body
     )
     print(path.read_text())

@@ -23,7 +23,6 @@ Run: python benchmarks/bench_scale.py [--quick]   (quick: 10^6 rows, < 30 s; ful
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -33,7 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import write_markdown
+from _common import markdown_table, publish, quick_parser, run_time
 
 SEED = 20261111
 N_MODELS = 20
@@ -190,12 +189,6 @@ def run_engine(engine: str, path: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(out)
-
-
 def bench_size(rows: int, repeat: int, tmp: Path) -> tuple[list, dict, str]:
     path = tmp / f"items_{rows}.parquet"
     gen_s = write_parquet(path, rows)
@@ -241,9 +234,7 @@ def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--worker":
         worker(sys.argv[2], sys.argv[3])
         return
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="10^6 rows only (< 30 s)")
-    q = ap.parse_args().quick
+    q = quick_parser(__doc__.splitlines()[0], "10^6 rows only (< 30 s)").parse_args().quick
     sizes = [10**6] if q else [10**7, 10**8]
     repeat = 1 if q else 2
     start = time.perf_counter()
@@ -288,7 +279,7 @@ Markdown report.
   (which import scipy and pandas).
 - The counts were identical across the engines at every size (checked by the script).
 
-{table(header, rows_out)}
+{markdown_table(header, rows_out)}
 
 Target (issue #11): {largest:.0e} rows counted in under {TARGET_S:g} s on 2 cores by the
 fastest engine without loading all rows into memory — **{verdict}**: {fastest} counted them
@@ -305,10 +296,9 @@ between the two time columns (mostly first-use imports of scipy).
 Leaderboard of the largest run ({fastest}):
 
 {leaderboard}
-Run time: {elapsed:.1f} s{" (--quick)" if q else ""}
+{run_time(elapsed, q)}
 """
-    path = write_markdown("scale", "Grouped evaluation at scale (bench_scale.py)", body)
-    print(f"wrote {path} in {elapsed:.1f} s")
+    publish("scale", "Grouped evaluation at scale (bench_scale.py)", body, elapsed)
 
 
 if __name__ == "__main__":

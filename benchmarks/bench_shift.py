@@ -8,7 +8,6 @@ Run: python benchmarks/bench_shift.py [--quick]
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import matplotlib
@@ -16,50 +15,46 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _common import RESULTS, write_markdown
+from _common import markdown_table, publish, quick_parser, run_time, save_figure
 
 from judgestats import plots
 from judgestats.simulate import estimator_bias
 
 
+def bias_table(ds) -> str:
+    names = list(ds.estimator.values)
+    rows = [
+        [f"{t:.2f}", *(f"{float(ds.bias.sel(estimator=e).values[i]):+.4f}" for e in names)]
+        for i, t in enumerate(ds.theta_calibration.values)
+    ]
+    return markdown_table(["theta_Q", *names], rows)
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="1,000 replications")
-    args = ap.parse_args()
+    args = quick_parser(__doc__, "1,000 replications").parse_args()
     reps = 1_000 if args.quick else 10_000
     t0 = time.perf_counter()
     ds = estimator_bias(theta_calibration=np.linspace(0.25, 0.75, 11), reps=reps, rng=2026)
     elapsed = time.perf_counter() - t0
-    tq = ds.theta_calibration.values
-    names = list(ds.estimator.values)
-    lines = ["| theta_Q | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    for i, t in enumerate(tq):
-        lines.append(
-            f"| {t:.2f} | "
-            + " | ".join(f"{float(ds.bias.sel(estimator=e).values[i]):+.4f}" for e in names)
-            + " |"
-        )
     theory = (
         "Theory for the linear estimators: naive bias = (q0 + q1 - 1) theta_P + 1 - q0 - "
         "theta_P = +0.100; calibration-only bias = theta_Q - theta_P; difference (PPI) bias "
         "= (2 - q0 - q1)(theta_Q - theta_P) = 0.4 (theta_Q - 0.5)."
     )
-    table = "\n".join(lines)
+    table = bias_table(ds)
     print(table)
     fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
     plots.estimator_bias_plot(ds, ax=ax)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    fig.savefig(RESULTS / "shift.png", dpi=110)
+    save_figure(fig, "shift.png")
     se = float(ds.sd.max()) / np.sqrt(reps)
     body = (
         f"{reps:,} replications per point; theta_P = 0.5, q0 = 0.7, q1 = 0.9, n = 1000, m = 200 "
         f"(calibration classes drawn with P(Z=1) = theta_Q). Mean bias against theta_P; Monte "
         f"Carlo s.e. <= {se:.4f}. Undefined replications (max over the table): "
         f"{float(ds.undefined.max()):.4f}.\n\n{theory}\n\n{table}\n\n![shift](shift.png)\n\n"
-        f"Run time: {elapsed:.1f} s" + (" (--quick)" if args.quick else "") + "\n"
+        f"{run_time(elapsed, args.quick)}\n"
     )
-    path = write_markdown("shift", "Estimators under label shift (bench_shift.py)", body)
-    print(f"wrote {path}")
+    publish("shift", "Estimators under label shift (bench_shift.py)", body)
 
 
 if __name__ == "__main__":

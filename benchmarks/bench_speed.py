@@ -10,13 +10,12 @@ Run: python benchmarks/bench_speed.py [--quick]
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import time
 
 import numpy as np
-from _common import best_of, write_markdown
+from _common import best_of, markdown_table, publish, quick_parser
 
 import judgestats as js
 from judgestats.simulate import coverage
@@ -77,9 +76,7 @@ def peak_memory(reps: int) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="fewer repeats, smaller loop subset")
-    args = ap.parse_args()
+    args = quick_parser(__doc__, "fewer repeats, smaller loop subset").parse_args()
     reps = 10_000
     repeat = 2 if args.quick else 5
     engine = lambda: coverage(theta=THETA, q0=Q0, q1=Q1, n=N, m0=M0, m1=M1, reps=reps, rng=1)  # noqa: E731
@@ -123,16 +120,13 @@ def main() -> None:
             "bounded by chunking",
         ),
     ]
-    table = "| measure | value | target |\n|---|---|---|\n" + "\n".join(
-        f"| {a} | {b} | {c} |" for a, b, c in rows
-    )
+    table = markdown_table(["measure", "value", "target"], rows)
     print(table)
-    path = write_markdown(
+    publish(
         "speed",
         "Simulation engine speed (bench_speed.py)",
         table + ("\n\n(--quick)" if args.quick else "") + "\n",
     )
-    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

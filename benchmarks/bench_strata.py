@@ -21,7 +21,6 @@ Run: python benchmarks/bench_strata.py [--quick]   (quick: < 30 s; full: a few m
 
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
@@ -30,7 +29,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _common import RESULTS, write_markdown
+from _common import markdown_table, publish, quick_parser, run_time, save_figure
 
 import judgestats as js
 from judgestats.datasets import ARENA_TARGETS, load_chatbot_arena, load_nq301
@@ -46,12 +45,6 @@ from judgestats.strata import (
 SEED = 20260606
 MIN = DEFAULT_MIN_PER_CLASS
 Z = float(z_value(0.95))
-
-
-def table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(out)
 
 
 # ============================================================================ simulation
@@ -479,7 +472,7 @@ def summary_rows(summary):
     return rows
 
 
-def figure(curves, sizes, arena_shift, path):
+def figure(curves, sizes, arena_shift, filename):
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), layout="constrained")
     ax = axes[0]
     for name, cov in curves.items():
@@ -503,50 +496,64 @@ def figure(curves, sizes, arena_shift, path):
     ax.set_ylabel("mean estimate − test-set human rate")
     ax.set_title("E. Arena, shifted split (calibration 80% position a)")
     ax.legend(fontsize=8)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, filename)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="fewer replications and splits")
-    args = ap.parse_args()
-    q = args.quick
-    reps, boot_reps, n_resamples = (1000, 200, 400) if q else (10_000, 2000, 1000)
-    sizes = (150, 300, 600, 1200)
-    grid_cases, grid_reps = (12, 500) if q else (120, 2000)
-    splits = 6 if q else 100
-    rng = np.random.default_rng(SEED)
-    t0 = time.perf_counter()
+ARENA_DESIGNS = [
+    ("random 10%", ("random", 0.10)),
+    ("random 30%", ("random", 0.30)),
+    ("shifted: 32% of a, 8% of b", ("rates", {"a": 0.32, "b": 0.08})),
+]
+NQ_DESIGNS = [
+    ("random 30%", ("random", 0.30)),
+    ("random 50%", ("random", 0.50)),
+    ("shifted: 60% of short, 20% of long", ("rates", {0: 0.60, 1: 0.20})),
+]
+ISSUE_HEADER = ["test mix", "m", "interval", "coverage", "mean width", "bias", "excluded"]
+CLIP_HEADER = ["θ1", "m", "P(θ̂1 > 1)", "bias reported", "RMSE reported", "bias clip first",
+               "RMSE clip first", "coverage"]  # fmt: skip
+GRID_HEADER = ["pooled interval", "cases", "mean coverage", "5% quantile", "min", "share < 0.93"]
+STRESS_HEADER = ["scenario (multinomial test mix)", "excluded", "adjusted-Wald",
+                 "full shifts (no π)", "no test-mix term", "Wald"]  # fmt: skip
+BEH_HEADER = ["stratum", "n", "θ (human)", "p̂ (judge)", "q1 [95% Wilson]", "q0 [95% Wilson]",
+              "q0 + q1 − 1", "LR test p (equal q's)"]  # fmt: skip
+SUMMARY_HEADER = ["data", "judge", "design", "targets", "abs. bias unstrat.", "abs. bias strat.",
+                  "cover unstrat.", "cover strat.", "width ratio", "failed", "merged"]  # fmt: skip
 
-    truth, issue_rows, curves = section_issue(rng, reps, boot_reps, n_resamples, sizes)
-    grid_rows, grid_skipped, grid_excl = section_grid(rng, grid_cases, grid_reps)
-    stress_rows = section_stress(rng, reps)
-    clip_rows = section_clipping(rng, reps)
 
+def simulation_sections(rng, quick: bool) -> dict:
+    """Sections A-C (simulation), in this order on one generator."""
+    v = {"sizes": (150, 300, 600, 1200)}
+    budget = (1000, 200, 400) if quick else (10_000, 2000, 1000)
+    v["reps"], v["boot_reps"], v["n_resamples"] = budget
+    v["grid_cases"], v["grid_reps"] = (12, 500) if quick else (120, 2000)
+    v["truth"], v["issue_rows"], v["curves"] = section_issue(
+        rng, v["reps"], v["boot_reps"], v["n_resamples"], v["sizes"]
+    )
+    v["grid_rows"], v["grid_skipped"], v["grid_excl"] = section_grid(
+        rng, v["grid_cases"], v["grid_reps"]
+    )
+    v["stress_rows"] = section_stress(rng, v["reps"])
+    v["clip_rows"] = section_clipping(rng, v["reps"])
+    return v
+
+
+def arena_frame():
+    """Chatbot Arena rows of the paper's targets, judges named gpt-4 and gpt-3.5."""
     arena = load_chatbot_arena("all")
     arena = arena[arena.target_model.isin(ARENA_TARGETS)].reset_index(drop=True)
     arena["judge_name"] = arena.judge_name.map(
         {"gpt-4-0125-preview": "gpt-4", "gpt-3.5-turbo-0125": "gpt-3.5"}
     )
-    nq = load_nq301()
-    beh_arena = behaviour_rows(arena, "target_position", ["judge_name", "target_model"])
-    beh_nq = behaviour_rows(nq, "long_form", ["target_model"])
+    return arena
 
-    arena_designs = [
-        ("random 10%", ("random", 0.10)),
-        ("random 30%", ("random", 0.30)),
-        ("shifted: 32% of a, 8% of b", ("rates", {"a": 0.32, "b": 0.08})),
-    ]
-    nq_designs = [
-        ("random 30%", ("random", 0.30)),
-        ("random 50%", ("random", 0.50)),
-        ("shifted: 60% of short, 20% of long", ("rates", {0: 0.60, 1: 0.20})),
-    ]
+
+def split_sections(rng, arena, nq, splits: int) -> dict:
+    """Section E: repeated splits per target, Arena then NQ-301, on one generator."""
     arena_rows, arena_shift, summary = [], [], {}
     for (judge, target), d in arena.groupby(["judge_name", "target_model"]):
         d = d.reset_index(drop=True)
-        for r in repeated(d, "target_position", arena_designs, splits, rng):
+        for r in repeated(d, "target_position", ARENA_DESIGNS, splits, rng):
             arena_rows.append(fmt_rep((judge, target), r))
             summary.setdefault(("Arena", judge, r["design"]), []).append(r)
             if r["design"].startswith("shifted") and r["runs"]:
@@ -554,34 +561,17 @@ def main() -> None:
     nq_rows = []
     for target, d in nq.groupby("target_model"):
         d = d.reset_index(drop=True)
-        for r in repeated(d, "long_form", nq_designs, splits, rng, merge_rule=nq_merge):
+        for r in repeated(d, "long_form", NQ_DESIGNS, splits, rng, merge_rule=nq_merge):
             nq_rows.append(fmt_rep((target,), r))
             summary.setdefault(("NQ-301", "gpt-4", r["design"]), []).append(r)
-    elapsed = time.perf_counter() - t0
+    return {"arena_rows": arena_rows, "arena_shift": arena_shift, "nq_rows": nq_rows,
+            "summary": summary}  # fmt: skip
 
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    figure(curves, sizes, arena_shift, RESULTS / "strata.png")
 
-    issue_table = table(
-        ["test mix", "m", "interval", "coverage", "mean width", "bias", "excluded"], issue_rows
-    )
-    clip_table = table(
-        ["θ1", "m", "P(θ̂1 > 1)", "bias reported", "RMSE reported", "bias clip first",
-         "RMSE clip first", "coverage"],
-        clip_rows,
-    )  # fmt: skip
-    grid_table = table(
-        ["pooled interval", "cases", "mean coverage", "5% quantile", "min", "share < 0.93"],
-        grid_rows,
-    )
-    stress_table = table(
-        ["scenario (multinomial test mix)", "excluded", "adjusted-Wald", "full shifts (no π)",
-         "no test-mix term", "Wald"],
-        stress_rows,
-    )  # fmt: skip
-    beh_header = ["stratum", "n", "θ (human)", "p̂ (judge)", "q1 [95% Wilson]",
-                  "q0 [95% Wilson]", "q0 + q1 − 1", "LR test p (equal q's)"]  # fmt: skip
-    body = f"""
+def issue_text(v: dict, issue_table: str) -> str:
+    """Introduction and section A."""
+    truth, reps, boot_reps, n_resamples = v["truth"], v["reps"], v["boot_reps"], v["n_resamples"]
+    return f"""
 Stratified Rogan–Gladen correction (`judgestats.strata.correct_stratified`): one confusion
 matrix per stratum, θ̂ = Σ_s w_s θ̂_s with w_s = n_s / n. The pooled interval
 (`"adjusted-wald"`) is the delta method over independent strata at the paper's adjusted
@@ -609,7 +599,15 @@ stratified delta-method interval covers at least nominally here; the two ablatio
 nothing in this scenario (section B shows where they do). The percentile bootstrap runs a
 little low at small m.
 
-## B. Where the pooling choices matter
+"""
+
+
+def pooling_text(v: dict, grid_table: str) -> str:
+    """Section B."""
+    reps, grid_reps, grid_cases = v["reps"], v["grid_reps"], v["grid_cases"]
+    grid_skipped, grid_excl = v["grid_skipped"], v["grid_excl"]
+    stress_table = markdown_table(STRESS_HEADER, v["stress_rows"])
+    return f"""## B. Where the pooling choices matter
 
 Random scenarios: {grid_reps:,} replications in each of {grid_cases} random scenarios with 2–4
 strata (θ_s ∈ [0.05, 0.95], q_s ∈ [0.6, 0.98], Dirichlet(3) test and calibration mixes,
@@ -635,7 +633,13 @@ version is the default because it is the paper's interval for one stratum and ke
 width when a stratum's q̂ is 0 or 1. Like eq. (ci) itself, it is conservative for a
 near-perfect judge with few calibration items.
 
-## C. Clipping: what the pooled estimate uses
+"""
+
+
+def clipping_text(v: dict) -> str:
+    """Section C."""
+    reps, clip_table = v["reps"], markdown_table(CLIP_HEADER, v["clip_rows"])
+    return f"""## C. Clipping: what the pooled estimate uses
 
 Two strata weighted 1/2 each, θ = (θ1, 0.40), q0 = 0.8, q1 = 0.9, n = 500 per stratum,
 m0 = m1 = m per stratum, {reps:,} replications per row. "reported": Σ w_s θ̂_s with the
@@ -654,20 +658,30 @@ something to cut off before averaging. Each stratum's own `Correction` is still 
 one `ClippedEstimateWarning` naming the strata. The last column is the coverage of the pooled
 adjusted-Wald interval.
 
-## D. Real data: judge behaviour per stratum (all labelled rows, no split)
+"""
+
+
+def behaviour_text(beh_arena: list, beh_nq: list) -> str:
+    """Section D."""
+    return f"""## D. Real data: judge behaviour per stratum (all labelled rows, no split)
 
 Chatbot Arena (ties count as not-win), strata = the target's display position. The LR test
 compares both q's across the two positions on all rows.
 
-{table(["judge", "target", *beh_header], beh_arena)}
+{markdown_table(["judge", "target", *BEH_HEADER], beh_arena)}
 
 NQ-301 (GPT-4 judge), strata = `long_form` (answer longer than five words). Only the two
 InstructGPT systems have more than a handful of long answers; for the others the long
 stratum has 1–5 items, often of one human class only (no confusion matrix).
 
-{table(["target", *beh_header], beh_nq)}
+{markdown_table(["target", *BEH_HEADER], beh_nq)}
 
-## E. Real data: stratified vs unstratified over repeated splits
+"""
+
+
+def splits_text(splits: int, e: dict) -> str:
+    """Section E."""
+    return f"""## E. Real data: stratified vs unstratified over repeated splits
 
 {splits} seeded splits per design and target. Each split puts a fraction of the target's rows
 in the calibration set (human labels used) and the rest in the test set (human labels hidden;
@@ -683,41 +697,43 @@ Summary (averages over the target models; "abs. bias" is the absolute value of a
 mean error over its splits, averaged over the targets; "width ratio" the stratified
 intervals' mean width over the unstratified ones'; "failed"/"merged" shares of all splits):
 
-{
-        table(
-            [
-                "data",
-                "judge",
-                "design",
-                "targets",
-                "abs. bias unstrat.",
-                "abs. bias strat.",
-                "cover unstrat.",
-                "cover strat.",
-                "width ratio",
-                "failed",
-                "merged",
-            ],
-            summary_rows(summary),
-        )
-    }
+{markdown_table(SUMMARY_HEADER, summary_rows(e["summary"]))}
 
 ### Chatbot Arena, strata = target_position
 
-{table(["judge", "target", *REP_HEADER], arena_rows)}
+{markdown_table(["judge", "target", *REP_HEADER], e["arena_rows"])}
 
 ### NQ-301, strata = long_form
 
-{table(["target", *REP_HEADER], nq_rows)}
-
-![strata](strata.png)
-
-Run time: {elapsed:.1f} s{" (--quick)" if q else ""}
+{markdown_table(["target", *REP_HEADER], e["nq_rows"])}
 """
+
+
+def main() -> None:
+    q = quick_parser(__doc__, "fewer replications and splits").parse_args().quick
+    splits = 6 if q else 100
+    rng = np.random.default_rng(SEED)
+    t0 = time.perf_counter()
+    v = simulation_sections(rng, q)
+    arena, nq = arena_frame(), load_nq301()
+    beh_arena = behaviour_rows(arena, "target_position", ["judge_name", "target_model"])
+    beh_nq = behaviour_rows(nq, "long_form", ["target_model"])
+    e = split_sections(rng, arena, nq, splits)
+    elapsed = time.perf_counter() - t0
+    figure(v["curves"], v["sizes"], e["arena_shift"], "strata.png")
+    issue_table = markdown_table(ISSUE_HEADER, v["issue_rows"])
+    grid_table = markdown_table(GRID_HEADER, v["grid_rows"])
+    body = (
+        issue_text(v, issue_table)
+        + pooling_text(v, grid_table)
+        + clipping_text(v)
+        + behaviour_text(beh_arena, beh_nq)
+        + splits_text(splits, e)
+        + f"\n![strata](strata.png)\n\n{run_time(elapsed, q)}\n"
+    )
     print(issue_table)
     print(grid_table)
-    path = write_markdown("strata", "Stratified correction (bench_strata.py)", body)
-    print(f"wrote {path} in {elapsed:.1f} s")
+    publish("strata", "Stratified correction (bench_strata.py)", body, elapsed)
 
 
 if __name__ == "__main__":
