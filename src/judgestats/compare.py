@@ -1092,29 +1092,20 @@ def plot_ranking(ranking: Ranking, *, ax: Any = None, show_naive: bool = True):
     if ax is None:
         height = 1.2 + 0.45 * len(ranking.models)
         _, ax = plt.subplots(figsize=(6.5, height), layout="constrained")
+    from .plots import interval_rows
+
     order = list(ranking.order)
-    y = np.arange(len(order))[::-1]
-    est = np.array([ranking.estimate[m] for m in order])
-    low = np.array([ranking.ci[m].low for m in order])
-    high = np.array([ranking.ci[m].high for m in order])
-    ax.errorbar(
-        est,
-        y,
-        xerr=[est - low, high - est],
-        fmt="o",
-        color="tab:blue",
-        capsize=3,
-        label=f"corrected, {100 * ranking.confidence_level:g}% interval",
-    )
-    if show_naive:
-        naive = [ranking.naive[m] for m in order]
-        ax.plot(naive, y, "o", mfc="none", color="tab:red", label="naive judged rate p̂")
     idx = {m: i for i, m in enumerate(ranking.models)}
-    labels = [f"{m}  (P(rank 1) = {ranking.rank_probabilities[idx[m], 0]:.2f})" for m in order]
-    ax.set_yticks(y, labels)
+    interval_rows(
+        ax,
+        [f"{m}  (P(rank 1) = {ranking.rank_probabilities[idx[m], 0]:.2f})" for m in order],
+        [ranking.estimate[m] for m in order],
+        [ranking.ci[m].low for m in order],
+        [ranking.ci[m].high for m in order],
+        level=f"{100 * ranking.confidence_level:g}%",
+        naive=[ranking.naive[m] for m in order] if show_naive else None,
+    )
     ax.set_xlabel("rate")
-    ax.set_xlim(-0.02, 1.02)
-    ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="lower right", fontsize="small")
     ax.set_title(
         f"Ranking by corrected rate ({ranking.method}, expected Kendall τ "

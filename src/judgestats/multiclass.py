@@ -1256,11 +1256,14 @@ class DistributionCorrection(Tabular, Recomputable):
             lines.append(f"  note: {first.undefined_note()}")
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        est = ", ".join(
+    def _estimates_text(self) -> str:
+        return ", ".join(
             f"{v!r}: {self.estimate[v]:.4f} [{self.ci[v].low:.4f}, {self.ci[v].high:.4f}]"
             for v in self.labels
         )
+
+    def __repr__(self) -> str:
+        est = self._estimates_text()
         return (
             f"DistributionCorrection({{{est}}}, method={self.method!r}, "
             f"confidence_level={self.confidence_level:g}, n={self.n}, m={self.m}"

@@ -13,6 +13,7 @@ import numpy as np
 __all__ = [
     "coverage_plot",
     "estimator_bias_plot",
+    "interval_rows",
     "judge_regime_map",
     "width_vs_calibration_size",
 ]
@@ -23,6 +24,29 @@ def _axes(ax: Any):
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+    return ax
+
+
+def interval_rows(
+    ax: Any, labels: Sequence[str], estimate: Any, low: Any, high: Any, *, level: str,
+    naive: Any = None,
+) -> Any:  # fmt: skip
+    """Draw leaderboard rows, the first label at the top.
+
+    Each estimate with its interval (filled) and the naive rate (hollow, when given), on a
+    [0, 1] rate axis. Returns the Axes.
+    """
+    y = np.arange(len(labels))[::-1]
+    est, low, high = (np.asarray(v, dtype=float) for v in (estimate, low, high))
+    ax.errorbar(
+        est, y, xerr=[est - low, high - est], fmt="o", color="tab:blue", capsize=3,
+        label=f"corrected, {level} interval",
+    )  # fmt: skip
+    if naive is not None:
+        ax.plot(naive, y, "o", mfc="none", color="tab:red", label="naive judged rate p̂")
+    ax.set_yticks(y, list(labels))
+    ax.set_xlim(-0.02, 1.02)
+    ax.grid(axis="x", alpha=0.3)
     return ax
 
 

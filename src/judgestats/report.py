@@ -798,8 +798,6 @@ def plot_leaderboard(
     hollow marker. With a ``ranking`` (default: the Evaluation's own), the labels carry
     P(rank 1). matplotlib is imported here; returns the Axes.
     """
-    import numpy as np
-
     _kind(result)
     if ax is None:
         import matplotlib.pyplot as plt
@@ -814,34 +812,22 @@ def plot_leaderboard(
         for r in rows:
             if r.label in ranking.models:
                 r.p_rank1 = float(ranking.rank_probabilities[ranking.models.index(r.label), 0])
-    y = np.arange(len(rows))[::-1]
-    est = np.array([r.estimate for r in rows])
-    low = np.array([r.low for r in rows])
-    high = np.array([r.high for r in rows])
+    from .plots import interval_rows
+
     lvl = _level_text(content.level)
-    ax.errorbar(
-        est,
-        y,
-        xerr=[est - low, high - est],
-        fmt="o",
-        color="tab:blue",
-        capsize=3,
-        label=f"corrected, {lvl} interval",
-    )
-    if show_naive:
-        ax.plot([r.naive for r in rows], y, "o", mfc="none", color="tab:red", label="naive rate")
     labels = [
         (r.label or "estimate") + ("" if r.p_rank1 is None else f"  (P(rank 1) = {r.p_rank1:.2f})")
         for r in rows
     ]
-    ax.set_yticks(y, labels)
+    interval_rows(
+        ax, labels, [r.estimate for r in rows], [r.low for r in rows], [r.high for r in rows],
+        level=lvl, naive=[r.naive for r in rows] if show_naive else None,
+    )  # fmt: skip
     ax.set_xlabel(
         f"rate (filled: corrected, with {lvl} interval"
         + ("; hollow: the judge's naive rate)" if show_naive else ")")
     )
-    ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.grid(axis="x", alpha=0.3)
     method = result.method
     ax.set_title(f"Corrected rates with {lvl} intervals ({_METHOD_NAMES.get(method, method)})")
     return ax

@@ -168,14 +168,11 @@ _MOVED = {
 def __getattr__(name: str) -> Any:
     # Deprecated paths. The import happens by name at attribute access, only for old code, so
     # this module never depends on the modules that depend on it.
-    if name in _MOVED:
-        module = f"judgestats.{_MOVED[name]}"
-        warnings.warn(
-            f"judgestats.results.{name} moved: use js.{name} or {module}.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module(module), name)
     if name == "_stratum_coord":
         return stratum_coord
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    home = f"judgestats.{_MOVED[name]}"
+    msg = f"judgestats.results.{name} moved: use js.{name} or {home}.{name}"
+    warnings.warn(msg, DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(home), name)

@@ -345,10 +345,7 @@ class BayesianDistributionCorrection(DistributionCorrection):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        est = ", ".join(
-            f"{v!r}: {self.estimate[v]:.4f} [{self.ci[v].low:.4f}, {self.ci[v].high:.4f}]"
-            for v in self.labels
-        )
+        est = self._estimates_text()
         return (
             f"BayesianDistributionCorrection({{{est}}}, point={self.point!r}, "
             f"interval={self.interval!r}, confidence_level={self.confidence_level:g}, "
