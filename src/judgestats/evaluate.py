@@ -274,7 +274,7 @@ def evaluate(
     ...     "judge": [1, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0],
     ...     "human": [1, 0, 0, 1, None, None, 1, 0, 1, 0, None, None],
     ... })
-    >>> ev = js.evaluate(frame)
+    >>> ev = js.evaluate(frame, method="profile-map")  # tiny calibration sets: profile-map
     >>> ev.groups
     ('a', 'b')
     """

@@ -16,11 +16,11 @@ Importing this package is light: PyMC and ArviZ are imported when a model is bui
 
 Examples
 --------
->>> import judgestats as js  # doctest: +SKIP
+>>> import judgestats as js
 >>> import judgestats.bayes
 >>> test = js.JudgedCounts(positive=600, n=1000)
 >>> cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
->>> res = js.bayes.fit(test, cal, random_seed=1)
+>>> res = js.bayes.fit(test, cal, random_seed=1)  # doctest: +SKIP
 >>> exact = js.correct(test, cal, method="bayes")      # same model, no MCMC
 """
 

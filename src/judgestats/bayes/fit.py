@@ -237,10 +237,13 @@ def fit(
 
     Examples
     --------
-    >>> import judgestats as js  # doctest: +SKIP
-    >>> res = js.bayes.fit(js.JudgedCounts(positive=600, n=1000),
+    MCMC takes a while, so this example is not run by the test suite (tests/test_bayes.py
+    checks the fits against the exact posterior):
+
+    >>> import judgestats as js
+    >>> res = js.bayes.fit(js.JudgedCounts(positive=600, n=1000),  # doctest: +SKIP
     ...                    js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30), random_seed=1)
-    >>> res.estimate, res.ci                      # posterior mean, 95% ETI
+    >>> res.estimate, res.ci  # posterior mean, 95% ETI  # doctest: +SKIP
     """
     level = check_confidence_level(confidence_level)
     if np.ndim(level):

@@ -128,8 +128,13 @@ def build_stratified_model(
 
     Examples
     --------
-    >>> import judgestats as js  # doctest: +SKIP
+    >>> import judgestats as js
+    >>> tests = {"short": js.JudgedCounts(180, 300), "long": js.JudgedCounts(560, 700)}
+    >>> cals = {"short": js.ConfusionCounts(tp=126, fn=14, tn=55, fp=15),
+    ...         "long": js.ConfusionCounts(tp=6, fn=1, tn=3, fp=2)}
     >>> model = js.bayes.build_stratified_model(tests, cals, pooling="partial")
+    >>> model.coords["stratum"]
+    ('short', 'long')
     """
     tests, cals, strata, pooling, fixed, binary, hyper = _inputs(
         tests, calibrations, weights, pooling, priors, hyperpriors
@@ -277,12 +282,15 @@ def fit_stratified(
 
     Examples
     --------
-    >>> import judgestats as js  # doctest: +SKIP
+    MCMC takes a while, so this example is not run by the test suite (tests/test_bayes_strata.py
+    checks the fits):
+
+    >>> import judgestats as js
     >>> tests = {"short": js.JudgedCounts(180, 300), "long": js.JudgedCounts(560, 700)}
     >>> cals = {"short": js.ConfusionCounts(tp=126, fn=14, tn=55, fp=15),
     ...         "long": js.ConfusionCounts(tp=6, fn=1, tn=3, fp=2)}
-    >>> res = js.bayes.fit_stratified(tests, cals, random_seed=1)
-    >>> res.estimate, res.ci, res["long"].ci
+    >>> res = js.bayes.fit_stratified(tests, cals, random_seed=1)  # doctest: +SKIP
+    >>> res.estimate, res.ci, res["long"].ci  # doctest: +SKIP
     """
     level = check_confidence_level(confidence_level)
     if np.ndim(level):

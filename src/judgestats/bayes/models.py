@@ -138,7 +138,7 @@ def build_model(
 
     Examples
     --------
-    >>> import judgestats as js  # doctest: +SKIP
+    >>> import judgestats as js
     >>> model = js.bayes.build_model(js.JudgedCounts(positive=600, n=1000),
     ...                              js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))
     >>> sorted(model.named_vars)[:3]
