@@ -103,3 +103,25 @@ def test_one_path_from_frames_to_counts():
     for func in (strata.stratified_counts, cli._rows_from_files):
         source = inspect.getsource(func)
         assert "group_counts(" in source and ".groupby(" not in source
+
+
+def test_no_function_over_80_code_lines():
+    """Issue 16: code lines from the first statement after the docstring to the end."""
+    import ast
+    from pathlib import Path
+
+    root = Path(js.__file__).resolve().parent
+    long = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                body = node.body
+                has_doc = (
+                    isinstance(body[0], ast.Expr)
+                    and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)
+                )
+                start = (body[1] if has_doc and len(body) > 1 else body[0]).lineno
+                if node.end_lineno - start + 1 > 80:
+                    long.append(f"{path.name}:{node.lineno} {node.name}")
+    assert not long, long

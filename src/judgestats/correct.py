@@ -1,4 +1,4 @@
-"""``correct()``: judged test counts + calibration counts → corrected rate with an interval."""
+"""``correct()`` and its Correction: test + calibration counts → corrected rate, interval."""
 
 from __future__ import annotations
 
