@@ -19,6 +19,7 @@ from .counts import ConfusionCounts, JudgedCounts
 from .estimators import _warn_clipped, rogan_gladen_counts
 from .intervals import (
     MIN_PER_CLASS,
+    PLUG_IN_ADVICE,
     check_bounds_defined,
     compute_bounds,
     get_method,
@@ -71,14 +72,12 @@ def weak_regime(calibration: ConfusionCounts, method: str, test: Any = None) -> 
     if m_min < MIN_PER_CLASS:
         cls = int(calibration.m1 == m_min)
         return (
-            f"only {m_min} calibration items of human class {cls} (fewer than {MIN_PER_CLASS}): "
-            f"the {method!r} interval's coverage then depends on the judge's true error rates, "
-            "which so few items cannot pin down (a judge that is weak but looks good on this "
-            f"calibration set is where it misses); {spec.weak_advice}"
+            f"only {m_min} calibration items of human class {cls} (< {MIN_PER_CLASS}): the "
+            f"{method!r} interval may under-cover; {spec.weak_advice}"
         )
     return (
-        f"{_degenerate_what(calibration, test)}: the {method!r} interval treats that rate as "
-        f"known and collapses (too narrow); {spec.weak_advice}"
+        f"{_degenerate_what(calibration, test)}: the {method!r} interval collapses; "
+        f"{PLUG_IN_ADVICE}"
     )
 
 

@@ -356,11 +356,9 @@ def _bayes_method(
 _PAPER = "Lee et al. (2026), eq. (ci); Lang & Reiczigel (2014)"
 _PROFILE = "profile likelihood (Wilks' theorem; e.g. Pawitan, In All Likelihood, 2001)"
 _BAYES = "exact Bayesian posterior of the misclassification model (Beta priors), by quadrature"
-_TO_PROFILE_MAP = "use method='profile-map' (never undefined) or label more items of that class"
-_PLUG_IN_ADVICE = (
-    "use method='profile-map' (never undefined); where only a rate of 0 or 1 is the problem, "
-    "'adjusted-wald' (add-two estimates) also answers"
-)
+_TO_PROFILE_MAP = "use method='profile-map'"
+#: what the plug-in methods' warning says when an estimated rate is 0 or 1
+PLUG_IN_ADVICE = "use method='adjusted-wald' or 'profile-map'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,21 +411,20 @@ METHODS: tuple[IntervalMethod, ...] = (
     _method(
         "wald", _wald_method, "delta-method Wald at the unadjusted estimates (eq. var)",
         reference="Lee et al. (2026), eq. (var) (delta method)",
-        weak_rule=_small_or_degenerate, weak_advice=_PLUG_IN_ADVICE,
+        weak_rule=_small_or_degenerate, weak_advice=_TO_PROFILE_MAP,
     ),
     _method(
         "bootstrap", _bootstrap_method,
         "parametric percentile bootstrap of the three binomials",
         reference="parametric percentile bootstrap (Efron & Tibshirani, 1993)",
-        weak_rule=_small_or_degenerate, weak_advice=_PLUG_IN_ADVICE,
+        weak_rule=_small_or_degenerate, weak_advice=_TO_PROFILE_MAP,
     ),
     _method(
         "profile-likelihood", _profile_method,
         "inverted likelihood-ratio test for θ in the joint model, q0 and q1 profiled out",
         requires_informative=False, estimator="maximum likelihood", reference=_PROFILE,
         weak_rule=_small_class,
-        weak_advice="use method='profile-likelihood-t' (its small-calibration cut-off) or "
-        "'profile-map'",
+        weak_advice="use method='profile-likelihood-t' or 'profile-map'",
     ),
     _method(
         "profile-likelihood-t", _profile_t_method,
