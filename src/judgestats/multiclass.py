@@ -21,8 +21,8 @@ differ from the test set's. The paper gives no interval; this module adds three 
   k = 2 (see :func:`correct_distribution`); ``"wald"`` — the same at the plain estimates (for
   k = 2 the interval :func:`judgestats.correct` calls ``"wald"``); ``"bootstrap"`` —
   parametric percentile bootstrap. ``"delta"`` (with ``adjust=``) is the deprecated name of the
-  first two. A ``"bayes"`` method (Dirichlet model) can be plugged in with
-  :func:`register_distribution_method`.
+  first two. A user's method can be added with :func:`register_distribution_method`; the
+  Bayesian k-category model is :func:`judgestats.bayes.fit` (PyMC).
 * **the simplex**: Ĉ⁻¹p̂ always sums to one but can have negative entries. The reported
   estimate is then the constrained maximum-likelihood fit (see :func:`correct_distribution`),
   the unconstrained solution is kept, the result is flagged and a
@@ -501,13 +501,13 @@ _METHODS: dict[str, DistributionMethod] = {}
 def register_distribution_method(name: str, description: str) -> Callable:
     """Register a k-category interval method under ``name`` (decorator).
 
-    This is how the Dirichlet model's ``"bayes"`` method plugs in::
+    For example, a user's method with one option::
 
-        @register_distribution_method("bayes", "posterior of the Dirichlet model")
-        def _bayes(test_counts, calibration_counts, *, confidence_level, rng=None,
-                   max_condition=MAX_CONDITION, draws=2000):
+        @register_distribution_method("my-method", "what it computes")
+        def _mine(test_counts, calibration_counts, *, confidence_level, rng=None,
+                  max_condition=MAX_CONDITION, draws=2000):
             ...
-            return DistributionBounds(low, high, undefined, estimate=posterior_mean)
+            return DistributionBounds(low, high, undefined, estimate=point)
 
     Keyword parameters other than the five standard ones (the two count arrays,
     ``confidence_level``, ``rng``, ``max_condition``) become the method's options.
@@ -930,10 +930,8 @@ def correct_distribution(
           from the percentiles and reported (``ci[label].undefined``, ``SamplingWarning``).
           **Small calibration sets:** the percentile bootstrap resamples from Ĉ itself, so it
           inherits Ĉ's noise without widening for it; with about 20 calibration items per class
-          it under-covers (0.89 for a nominal 0.95 in an outside study), where the adjusted
-          delta interval covers >= 0.98 but is wide. Prefer ``"adjusted-delta"`` there.
-        * ``"bayes"`` (Dirichlet model) is not registered yet; asking for it raises
-          :class:`MethodError` listing the available methods.
+          it under-covers, where the adjusted delta interval covers but is wide (figures in the
+          README). Prefer ``"adjusted-delta"`` there.
     confidence_level : float, default 0.95
         Two-sided per-category level, strictly inside (0, 1); stored on the result. The
         intervals are marginal (one per category), not simultaneous.
