@@ -9,8 +9,8 @@ sets, on four grids:
 * **independent**: the cells of an outside study (issue 15), chosen away from our grids:
   θ in {.02, .1, .3, .6, .9, .98}, (q0, q1) in {(.95, .6), (.6, .95), (.75, .75), (.99, .99)},
   (m0, m1) in {(15, 60), (60, 15), (40, 40), (300, 300)}, n in {200, 5000} (192 cells);
-* **weak**: a weak judge, true q0 + q1 = 1.25, split five ways, eight (m0, m1) from (10, 40) to
-  (200, 200), seven θ, n = 1000 (280 cells);
+* **weak**: a weak judge, true q0 + q1 = 1.25, split seven ways, eight (m0, m1) from (10, 40) to
+  (200, 200), seven θ, n = 1000 (392 cells);
 * **random**: 150 cells drawn at random (seeded): θ ~ U(0.02, 0.98), q0 + q1 ~ U(1.05, 1.95),
   m0, m1 and n log-uniform on [5, 500] and [200, 20000].
 

@@ -166,6 +166,37 @@ def test_the_rule_looks_at_class_sizes_not_at_how_good_the_judge_looks():
         assert not weak_calibration(batch, method).any()
 
 
+@pytest.mark.parametrize(
+    "q0, q1, m0, m1, theta",
+    [  # weak judges (true q0 + q1 = 1.25) of issue 15 §2 and of the weak grid in
+        # benchmarks/results/weak_judge.md, where the old rule (m < 10 or q̂0 + q̂1 < 1.2) let
+        # adjusted-Wald answer unwarned and cover 0.82
+        (0.3, 0.95, 10, 40, 0.5),
+        (0.95, 0.3, 40, 10, 0.1),
+        (0.25, 1.0, 100, 100, 0.7),  # the weak grid's worst unwarned cell (0.920 at 1,000 sets)
+        (0.625, 0.625, 100, 100, 0.3),
+    ],
+)
+def test_unwarned_adjusted_wald_covers_on_weak_judges(q0, q1, m0, m1, theta):
+    """Issue 15 §2: among data sets where correct() does not warn, adjusted-Wald covers."""
+    from judgestats.correct import weak_calibration
+    from judgestats.intervals import compute_bounds
+    from judgestats.simulate import draw
+
+    d = draw(theta=theta, q0=q0, q1=q1, n=1000, m0=m0, m1=m1, reps=2000, rng=2026)
+    warned = weak_calibration(d.calibration, "adjusted-wald", d.test)
+    if min(m0, m1) < 100:
+        assert warned.all()  # every data set of a small class is warned
+        return
+    assert not warned.any()
+    b = compute_bounds(d.test, d.calibration, method="adjusted-wald", confidence_level=0.95)
+    ok = ~np.isnan(b.low)
+    covered = (b.low[ok] <= theta) & (theta <= b.high[ok])
+    # 2,000 sets: Monte Carlo s.e. ≈ 0.006; the bar is the issue's 0.92 less 2.5 s.e.
+    assert ok.mean() > 0.95
+    assert covered.mean() >= 0.905
+
+
 def test_deprecated_thresholds_warn():
     import sys
 

@@ -258,11 +258,13 @@ def test_profile_at_the_boundary_q_equal_one():
         (0.5, 0.3, 0.95, 20, 20, 1000),
     ],
 )
-def test_profile_t_covers_off_the_benchmark_grid(cell):
+@pytest.mark.parametrize("method", ["profile-likelihood-t", "profile-map"])
+def test_profile_t_covers_off_the_benchmark_grid(cell, method):
     # 400 data sets: Monte Carlo s.e. ≈ 0.011 at 0.95; with the stalled maximiser the first
-    # cell covered ≈ 0.80. Measured after the fix (seed 7, 1,000 sets): 0.968, 0.992, 0.964,
-    # 0.987, 0.961.
+    # cell covered ≈ 0.80. Measured after the fix (benchmarks/results/weak_judge.md, 1,000 sets
+    # per cell, both methods): 0.963, 0.994, 0.967, 0.991, 0.952. profile-map's interval
+    # contains profile-likelihood-t's, so its coverage is at least as high on the same data.
     theta, q0, q1, m0, m1, n = cell
     d = draw(theta=theta, q0=q0, q1=q1, n=n, m0=m0, m1=m1, reps=400, rng=15)
-    b = compute_bounds(d.test, d.calibration, method="profile-likelihood-t", confidence_level=0.95)
+    b = compute_bounds(d.test, d.calibration, method=method, confidence_level=0.95)
     assert np.mean((b.low <= theta) & (theta <= b.high)) >= 0.93
