@@ -62,13 +62,29 @@ def test_integral_floats_are_accepted_as_counts():
     [
         ({"tp": -1, "fn": 10, "tn": 70, "fp": 30}, r"tp must be non-negative, got -1"),
         ({"tp": 9.5, "fn": 10, "tn": 70, "fp": 30}, r"tp must be a whole number.*9\.5"),
-        ({"tp": 0, "fn": 0, "tn": 70, "fp": 30}, r"no human label 1 items \(tp \+ fn = 0\)"),
-        ({"tp": 5, "fn": 5, "tn": 0, "fp": 0}, r"no human label 0 items \(tn \+ fp = 0\)"),
+            ({"tp": 0, "fn": 0, "tn": 0, "fp": 0}, r"the calibration set is empty"),
     ],
 )
 def test_confusion_counts_bad_values(kwargs, match):
     with pytest.raises(js.CountError, match=match):
         js.ConfusionCounts(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"tp": 0, "fn": 0, "tn": 70, "fp": 30}, r"no human label 1 items \(tp \+ fn = 0\)"),
+        ({"tp": 5, "fn": 5, "tn": 0, "fp": 0}, r"no human label 0 items \(tn \+ fp = 0\)"),
+    ],
+)
+def test_one_human_class_is_valid_counts_but_not_for_the_paper_design(kwargs, match):
+    cal = js.ConfusionCounts(**kwargs)  # valid input for the random and by-judge designs
+    with pytest.raises(js.CountError, match=match):
+        cal.sensitivity if kwargs["tp"] == 0 else cal.specificity
+    with pytest.raises(js.CountError, match=match):
+        js.correct(js.JudgedCounts(300, 1000), cal)
+    res = js.correct(js.JudgedCounts(300, 1000), cal, design="random")
+    assert 0 <= res.ci.low <= res.estimate <= res.ci.high <= 1
 
 
 def test_counts_arrays_must_broadcast():
@@ -108,8 +124,10 @@ def test_label_length_mismatch():
 
 
 def test_calibration_labels_with_one_class_only():
+    cal = js.ConfusionCounts.from_labels(human=[1, 1, 1], judge=[1, 0, 1])
+    assert (cal.tp, cal.fn, cal.tn, cal.fp) == (2, 1, 0, 0)
     with pytest.raises(js.CountError, match=r"no human label 0 items"):
-        js.ConfusionCounts.from_labels(human=[1, 1, 1], judge=[1, 0, 1])
+        js.correct(js.JudgedCounts(5, 10), cal)
 
 
 def test_frame_missing_column_lists_columns():

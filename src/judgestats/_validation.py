@@ -22,6 +22,7 @@ __all__ = [
     "ClippedEstimateWarning",
     "ConfidenceLevelError",
     "CountError",
+    "DesignWarning",
     "JudgeStatsError",
     "JudgeStatsWarning",
     "LabelError",
@@ -86,6 +87,16 @@ class LabelShiftWarning(JudgeStatsWarning):
 
 class SamplingWarning(JudgeStatsWarning):
     """A resampling or sampling procedure had undefined replicates or poor diagnostics."""
+
+
+class DesignWarning(JudgeStatsWarning):
+    """The declared calibration design does not fit the data.
+
+    Issued when ``design="random"`` is declared but the calibration set's judge-positive rate
+    differs from the test set's more than sampling noise allows
+    (:func:`judgestats.designs.design_check`): the calibration items were then not a random
+    sample of the test population, and ``design="by-human-label"`` stays valid.
+    """
 
 
 # --------------------------------------------------------------------------- helpers
@@ -976,11 +987,13 @@ def check_group_labels(problems: Sequence[tuple[str, str, str]]) -> None:
 
 
 def check_group_sizes(
-    group: str, *, n: int, m0: int, m1: int, split: str | None, where: str = "group"
-) -> None:
-    """Check that a group (or stratum) has test rows and calibration rows of both classes.
+    group: str, *, n: int, m0: int, m1: int, split: str | None, where: str = "group",
+    both_classes: bool = True,
+) -> None:  # fmt: skip
+    """Check that a group (or stratum) has test rows and calibration rows (of both classes).
 
     ``split`` is the split column, or None when a missing human label marks a test row.
+    ``both_classes=False`` (the random and by-judge-label designs) accepts one human class.
     """
     if split is None:
         test_rows, cal_rows = "rows without a human label", "rows with a human label"
@@ -997,11 +1010,12 @@ def check_group_sizes(
             "human-labelled items to estimate the judge's errors"
         )
     for cls_name, size, rate in ((0, m0, "specificity"), (1, m1, "sensitivity")):
-        if size == 0:
+        if size == 0 and both_classes:
             raise EmptyGroupError(
                 f"{where} {group} has {m0 + m1} calibration rows but none with human label "
-                f"{cls_name}: the judge's {rate} cannot be estimated there (label more items or "
-                "merge the group into another)"
+                f"{cls_name}: the judge's {rate} cannot be estimated there (label more items, "
+                "merge the group into another, or declare design='random' if the calibration "
+                "rows are a random sample)"
             )
 
 

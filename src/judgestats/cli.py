@@ -23,6 +23,7 @@ import numpy as np
 from ._validation import JudgeStatsError
 from .correct import correct
 from .counts import ConfusionCounts, JudgedCounts
+from .designs import DEFAULT_DESIGN, DESIGNS
 from .frames import counts_of, group_counts
 from .intervals import interval_methods
 
@@ -56,14 +57,17 @@ def _read_table(path: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- rows
-def _row(label: str | None, test: JudgedCounts, cal: ConfusionCounts, args, **extra) -> dict:
+def _row(
+    label: str | None, test: JudgedCounts, cal: ConfusionCounts, args, design=None, **extra
+) -> dict:
     row: dict[str, Any] = {"group": label} if label is not None else {}
     try:
         with warnings.catch_warnings(record=True) as caught:  # local: shown as table notes
             warnings.simplefilter("always")
             res = correct(
-                test, cal, method=args.method, confidence_level=args.confidence_level, rng=args.seed
-            )
+                test, cal, method=args.method, confidence_level=args.confidence_level,
+                rng=args.seed, design=design or args.design,
+            )  # fmt: skip
     except JudgeStatsError as exc:
         row.update(
             naive=test.p_hat,
@@ -92,6 +96,7 @@ def _row(label: str | None, test: JudgedCounts, cal: ConfusionCounts, args, **ex
                 "sensitivity",
                 "specificity",
                 "clipped",
+                "design",
             )
         }
     )
@@ -190,9 +195,28 @@ def _rows_from_example(args) -> tuple[str, list[dict]]:
         row = _row(target, test, cal, args, human_rate=theta)
         if row["ci_low"] is not None:
             row["covered"] = bool(row["ci_low"] <= theta <= row["ci_high"])
+        if args.design != "random":  # the split is random: show what that design gives
+            _random_design_columns(row, target, test, cal, args, theta)
         rows.append(row)
     pct = f"{100 * args.calibration_fraction:g}%"
-    return f"{what}; random {pct} calibration split per target (seed {args.seed})", rows
+    return (
+        f"{what}; random {pct} calibration split per target (seed {args.seed}); "
+        f"design {args.design}" + ("" if args.design == "random" else " beside design random"),
+        rows,
+    )
+
+
+def _random_design_columns(row: dict, target, test, cal, args, theta: float) -> None:
+    """Add the random design's interval beside the declared design's (the splits are random)."""
+    other = _row(target, test, cal, args, design="random")
+    if other.get("ci_low") is None:
+        return
+    row.update(
+        random_estimate=other["estimate"],
+        random_ci_low=other["ci_low"],
+        random_ci_high=other["ci_high"],
+        random_covered=bool(other["ci_low"] <= theta <= other["ci_high"]),
+    )
 
 
 # ----------------------------------------------------------------------------- output
@@ -212,18 +236,24 @@ def _table(title: str, rows: list[dict], args) -> str:
         ("group", "group"),
         ("naive", "naive p"),
         ("estimate", "corrected"),
-        ("ci", f"{lvl} CI ({args.method})"),
+        ("ci", f"{lvl} CI ({args.method}, {args.design})"),
+        ("random_estimate", "corrected (random)"),
+        ("random_ci", f"{lvl} CI (random design)"),
         ("human_rate", "human rate"),
         ("covered", "covered"),
+        ("random_covered", "covered (random)"),
         ("n", "n"),
         ("m0", "m0"),
         ("m1", "m1"),
     ]
-    cols = [c for c in cols if c[0] == "ci" or any(c[0] in r for r in rows)]
+    cols = [
+        c for c in cols
+        if c[0] == "ci" or any(c[0] in r or c[0].replace("_ci", "_ci_low") in r for r in rows)
+    ]  # fmt: skip
     cells = []
     for r in rows:
-        ci = "-" if r.get("ci_low") is None else f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
-        cells.append([ci if k == "ci" else _fmt(r.get(k)) for k, _ in cols])
+        cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else _fmt(r.get(k))
+                      for k, _ in cols])  # fmt: skip
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, (_, h) in enumerate(cols)]
     lines = [title, ""]
     lines.append("  ".join(h.ljust(w) for (_, h), w in zip(cols, widths, strict=True)))
@@ -234,6 +264,11 @@ def _table(title: str, rows: list[dict], args) -> str:
     if notes:
         lines += ["", *("note: " + n for n in notes)]
     return "\n".join(lines)
+
+
+def _ci_text(row: dict, prefix: str) -> str:
+    low, high = row.get(f"{prefix}ci_low"), row.get(f"{prefix}ci_high")
+    return "-" if low is None else f"[{low:.4f}, {high:.4f}]"
 
 
 # ----------------------------------------------------------------------------- parser
@@ -256,6 +291,14 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
         default="adjusted-wald",
         choices=interval_methods(),
         help="interval method (default: adjusted-wald, the paper's)",
+    )
+    p.add_argument(
+        "--design",
+        default=DEFAULT_DESIGN,
+        choices=DESIGNS,
+        help="how the calibration items were chosen: by-human-label (the paper's; valid for "
+        "any label mix, the default), random (a random sample of the test items) or "
+        "by-judge-label (sampled within the judge's labels)",
     )
     p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
     p.add_argument("--seed", type=int, default=0, help="seed for splits and resampling (default 0)")
@@ -546,6 +589,7 @@ def _run_report(args) -> str:
                 confidence_level=args.confidence_level,
                 rank=args.rank,
                 rng=args.seed,
+                design=args.design,
             )
             return report(ev, args.format, metric=args.metric or metric, title=args.title or title)
     except ImportError as exc:
@@ -580,6 +624,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = {
             "title": title,
             "method": args.method,
+            "design": args.design,
             "confidence_level": args.confidence_level,
             "rows": rows,
         }

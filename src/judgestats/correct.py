@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -16,6 +16,7 @@ from ._validation import (
     check_single,
 )
 from .counts import ConfusionCounts, JudgedCounts
+from .designs import DEFAULT_DESIGN, DesignCheck, check_design, design_check, warn_if_implausible
 from .estimators import _warn_clipped, rogan_gladen_counts
 from .intervals import (
     MIN_PER_CLASS,
@@ -45,7 +46,9 @@ __all__ = [
 _DEPRECATED = {"WEAK_MIN_PER_CLASS": 10, "WEAK_SUM": 1.2}
 
 
-def weak_regime(calibration: ConfusionCounts, method: str, test: Any = None) -> str | None:
+def weak_regime(
+    calibration: ConfusionCounts, method: str, test: Any = None, design: str = DEFAULT_DESIGN
+) -> str | None:
     """Why ``method`` is in its weak regime for this data set, or None.
 
     The rule is the method's own (:func:`judgestats.intervals.weak_calibration`); this returns
@@ -59,15 +62,19 @@ def weak_regime(calibration: ConfusionCounts, method: str, test: Any = None) -> 
         A registered interval method.
     test : JudgedCounts, optional
         The test counts (for the p̂ ∈ {0, 1} rule of ``"wald"`` and ``"bootstrap"``).
+    design : str, default "by-human-label"
+        The calibration design.
 
     Returns
     -------
     str or None
         The reason and the method's advice, or None outside the weak regime.
     """
-    spec = get_method(method)
-    if not bool(weak_calibration(calibration, method, test)):
+    spec = get_method(method, design)
+    if not bool(weak_calibration(calibration, method, test, design)):
         return None
+    if design != DEFAULT_DESIGN:
+        return _design_weak_reason(calibration, method, test, spec.weak_advice)
     m_min = min(calibration.m0, calibration.m1)
     if m_min < MIN_PER_CLASS:
         cls = int(calibration.m1 == m_min)
@@ -79,6 +86,21 @@ def weak_regime(calibration: ConfusionCounts, method: str, test: Any = None) -> 
         f"{_degenerate_what(calibration, test)}: the {method!r} interval collapses; "
         f"{PLUG_IN_ADVICE}"
     )
+
+
+def _design_weak_reason(calibration: ConfusionCounts, method: str, test: Any, advice: str) -> str:
+    c = calibration
+    for label, k in (("1", c.tp + c.fp), ("0", c.fn + c.tn)):
+        if k == 0 and (test is None or test.positive not in ((0,) if label == "1" else (test.n,))):
+            return (
+                f"no calibration item has judge label {label}: P(human = 1 | judge = {label}) "
+                f"is not estimable and enters as 1/2; {advice}"
+            )
+    cells = [f"{name} = 0" for name, v in (("tp", c.tp), ("fp", c.fp), ("fn", c.fn),
+                                            ("tn", c.tn)) if v == 0]  # fmt: skip
+    if test is not None and test.positive in (0, test.n):
+        cells.append(f"p̂ = {test.p_hat:g}")
+    return f"{', '.join(cells)}: the {method!r} interval collapses; {advice}"
 
 
 def _degenerate_what(calibration: ConfusionCounts, test: Any) -> str:
@@ -131,10 +153,14 @@ def _interval_and_point(
     confidence_level: float,
     rng: Any = None,
     stacklevel: int = 2,
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> tuple[ConfidenceInterval, float | None]:
     _check_single(test, calibration)
-    if get_method(method).requires_informative:
+    design = check_design(design)
+    if design == DEFAULT_DESIGN:
+        calibration.check_both_classes()
+    if get_method(method, design).requires_informative:
         try:
             check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
         except NotInformativeError as exc:
@@ -144,7 +170,8 @@ def _interval_and_point(
             ) from None
     level = check_confidence_level(confidence_level)
     bounds = compute_bounds(
-        test, calibration, method=method, confidence_level=level, rng=rng, **options
+        test, calibration, method=method, confidence_level=level, rng=rng, design=design,
+        **options,
     )
     check_bounds_defined(bounds, method)
     warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)
@@ -167,6 +194,7 @@ def correct(
     method: str = "adjusted-wald",
     confidence_level: float = 0.95,
     rng: Any = None,
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> Correction:
     """Correct a judged rate for the judge's errors and give an interval for the true rate.
@@ -205,6 +233,15 @@ def correct(
         Two-sided level, strictly inside (0, 1); stored on the result.
     rng : None, int, SeedSequence or Generator
         Randomness for resampling methods (ignored by the closed forms).
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How the calibration items were chosen (:mod:`judgestats.designs`). The default, the
+        paper's, is valid whatever the calibration set's label mix and needs both human classes.
+        ``"random"`` (a simple random sample of the test population) and ``"by-judge-label"``
+        (sampled within the judge's labels) use the judge-conditional estimator
+        θ̂ = π̂·PPV̂ + (1 − π̂)·FOR̂, which needs no q̂0 + q̂1 > 1 and is much shorter when the
+        design holds; their methods are ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"`` and
+        ``"bayes"``. Under ``"random"`` a two-sample test of the judge-positive rates warns
+        ``DesignWarning`` when the calibration set does not look like a random sample.
     **options
         Method options, e.g. ``n_resamples=9999`` for ``"bootstrap"``.
 
@@ -248,11 +285,15 @@ def correct(
         confidence_level=confidence_level,
         rng=rng,
         stacklevel=3,
+        design=design,
         **options,
     )
-    why = weak_regime(calibration, method, test)
+    why = weak_regime(calibration, method, test, design)
     if why is not None:
         warnings.warn(why, WeakCalibrationWarning, stacklevel=2)
+    check = design_check(test, calibration) if design == "random" else None
+    if check is not None:
+        warn_if_implausible(check, stacklevel=3)
     if point is None:  # the Rogan–Gladen estimate, clipped (paper eq. point-estimator)
         raw = float(rogan_gladen_counts(test, calibration))
         note = (
@@ -273,8 +314,10 @@ def correct(
         confidence_level=ci.confidence_level,
         test=test,
         calibration=calibration,
-        label_shift=label_shift_test(test, calibration),
-        estimator=get_method(method).estimator_name(options),
+        label_shift=label_shift_test(test, calibration) if calibration.has_both_classes else None,
+        estimator=get_method(method, design).estimator_name(options),
+        design=design,
+        design_check=check,
     )
 
 
@@ -298,12 +341,20 @@ class Correction(Tabular, Reportable, Recomputable):
         How ``ci`` was computed.
     test, calibration : JudgedCounts, ConfusionCounts
         The data (sufficient statistics).
-    label_shift : LabelShiftDiagnostic
-        Calibration human-positive rate beside θ̂ with a z-test of their difference.
+    label_shift : LabelShiftDiagnostic or None
+        Calibration human-positive rate beside the Rogan–Gladen θ̂ with a z-test of their
+        difference (None when the calibration set has one human class, which the random and
+        by-judge-label designs allow).
     estimator : str
         The point estimate ``estimate`` is: ``"Rogan–Gladen"`` for the Rogan–Gladen-based
         methods, ``"maximum likelihood"``, ``"marginal posterior mode (flat priors)"``,
-        ``"posterior mean"`` ... (see :data:`judgestats.intervals.METHODS`).
+        ``"posterior mean"``, the judge-conditional estimate of the random and by-judge-label
+        designs ... (see :data:`judgestats.intervals.METHODS`).
+    design : str
+        How the calibration items were chosen (:mod:`judgestats.designs`).
+    design_check : DesignCheck or None
+        Under ``design="random"``: the calibration set's judge-positive rate beside the test
+        set's, with a two-sample test (a ``DesignWarning`` was issued if implausible).
     """
 
     kind: ClassVar[str] = "correction"
@@ -316,37 +367,50 @@ class Correction(Tabular, Reportable, Recomputable):
     confidence_level: float
     test: JudgedCounts
     calibration: ConfusionCounts
-    label_shift: LabelShiftDiagnostic
+    label_shift: LabelShiftDiagnostic | None
     estimator: str
+    design: str = field(default=DEFAULT_DESIGN, kw_only=True)
+    design_check: DesignCheck | None = field(default=None, kw_only=True)
 
     # -- derived fields (the contract's names) -----------------------------------------
     naive = forward("test.p_hat", "p̂ = positive / n, the uncorrected judged rate.")
-    sensitivity = forward("calibration.sensitivity", "q̂1 = tp / m1.")
-    specificity = forward("calibration.specificity", "q̂0 = tn / m0.")
     n = forward("test.n", "Test-set size.")
     m0 = forward("calibration.m0", "Calibration items with human label 0.")
     m1 = forward("calibration.m1", "Calibration items with human label 1.")
     calibration_rate = forward(
-        "label_shift.calibration_rate",
+        "calibration.human_positive_rate",
         "Human-positive rate of the calibration set, m1 / m (label-mix diagnostic).",
     )
+
+    @property
+    def sensitivity(self) -> float | None:
+        """q̂1 = tp / m1 (None when the calibration set has no human-1 item)."""
+        c = self.calibration
+        return c.tp / c.m1 if c.m1 else None
+
+    @property
+    def specificity(self) -> float | None:
+        """q̂0 = tn / m0 (None when the calibration set has no human-0 item)."""
+        c = self.calibration
+        return c.tn / c.m0 if c.m0 else None
 
     # -- recomputation ---------------------------------------------------------------
     def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
         return interval_for(
             self.test, self.calibration, method=method, confidence_level=level, rng=rng,
-            stacklevel=4, **options,
+            stacklevel=4, design=self.design, **options,
         )  # fmt: skip
 
     # -- presentation ----------------------------------------------------------------
     def _row(self) -> dict[str, Any]:
-        t, c = self.test, self.calibration
+        t, c, s = self.test, self.calibration, self.label_shift
         return {
             "estimate": self.estimate,
             "ci_low": self.ci.low,
             "ci_high": self.ci.high,
             "estimator": self.estimator,
             "method": self.method,
+            "design": self.design,
             "confidence_level": self.confidence_level,
             "naive": self.naive,
             "sensitivity": self.sensitivity,
@@ -361,9 +425,10 @@ class Correction(Tabular, Reportable, Recomputable):
             "fp": c.fp,
             "clipped": self.clipped,
             "estimate_unclipped": self.estimate_unclipped,
-            "calibration_rate": self.label_shift.calibration_rate,
-            "label_shift_z": self.label_shift.z,
-            "label_shift_pvalue": self.label_shift.pvalue,
+            "calibration_rate": self.calibration_rate,
+            "label_shift_z": None if s is None else s.z,
+            "label_shift_pvalue": None if s is None else s.pvalue,
+            "design_check_pvalue": None if self.design_check is None else self.design_check.pvalue,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -382,12 +447,13 @@ class Correction(Tabular, Reportable, Recomputable):
         """
         import xarray as xr
 
+        rates = {k: v for k in ("sensitivity", "specificity")
+                 if (v := getattr(self, k)) is not None}  # fmt: skip
         ds = xr.Dataset(
             {
                 "estimate": self.estimate,
                 "naive": self.naive,
-                "sensitivity": self.sensitivity,
-                "specificity": self.specificity,
+                **rates,
                 "ci": ("ci_bound", [self.ci.low, self.ci.high]),
             },
             coords={"ci_bound": ["lower", "upper"]},
@@ -397,6 +463,7 @@ class Correction(Tabular, Reportable, Recomputable):
             ci_kind=self.method,
             ci_prob=self.confidence_level,
             estimator=self.estimator,
+            design=self.design,
             clipped=int(self.clipped),
             **{k: row[k] for k in ("n", "positive", "tp", "fn", "tn", "fp")},
         )
@@ -405,21 +472,28 @@ class Correction(Tabular, Reportable, Recomputable):
     def summary(self) -> str:
         """Return a short human-readable report."""
         lvl = f"{100 * self.confidence_level:g}%"
-        t, c, s = self.test, self.calibration, self.label_shift
+        t, s = self.test, self.label_shift
         lines = [
-            f"Corrected rate ({self.estimator}), {lvl} interval by {self.method}",
+            f"Corrected rate ({self.estimator}), {lvl} interval by {self.method}, "
+            f"design {self.design}",
             f"  corrected estimate   {self.estimate:.4f}  [{self.ci.low:.4f}, {self.ci.high:.4f}]",
             f"  naive judged rate    {self.naive:.4f}  ({t.positive} of {t.n} test items judged 1)",
-            f"  judge sensitivity    {self.sensitivity:.4f}  ({c.tp} of m1 = {c.m1} human-1 items)",
-            f"  judge specificity    {self.specificity:.4f}  ({c.tn} of m0 = {c.m0} human-0 items)",
-            f"  calibration human rate {s.calibration_rate:.4f} (label-shift z = {s.z:.2f})",
         ]
+        lines += _rate_lines(self)
+        shift = "" if s is None else f" (label-shift z = {s.z:.2f})"
+        lines.append(f"  calibration human rate {self.calibration_rate:.4f}{shift}")
+        d = self.design_check
+        if d is not None and not d.plausible:
+            lines.append(
+                f"  note: calibration judge-positive rate {d.calibration_rate:.3f} vs test "
+                f"{d.test_rate:.3f} (p = {d.pvalue:.2g}): not a random sample of the test set"
+            )
         if self.clipped:
             lines.append(
                 f"  note: the {self.estimator} estimate {self.estimate_unclipped:.4f} was clipped "
                 "to [0, 1]"
             )
-        if s.shifted:
+        if s is not None and s.shifted and self.design == DEFAULT_DESIGN:
             lines.append(
                 "  note: calibration and test true rates differ; RG stays valid, "
                 "estimators assuming equal mixes do not"
@@ -431,10 +505,27 @@ class Correction(Tabular, Reportable, Recomputable):
     def __repr__(self) -> str:
         return (
             f"Correction(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, {self.ci.high:.4f}], "
-            f"method={self.method!r}, estimator={self.estimator!r}, "
+            f"method={self.method!r}, estimator={self.estimator!r}, design={self.design!r}, "
             f"confidence_level={self.confidence_level:g}, "
             f"naive={self.naive:.4f}, n={self.n}, m0={self.m0}, m1={self.m1}"
             + (", clipped=True" if self.clipped else "")
             + ")"
         )
 
+
+
+def _rate_lines(res: Correction) -> list[str]:
+    """Describe the judge's rates behind the estimate (sensitivity/specificity, or PPV/FOR)."""
+    c = res.calibration
+    if res.design == DEFAULT_DESIGN:
+        return [
+            f"  judge sensitivity    {res.sensitivity:.4f}  ({c.tp} of m1 = {c.m1} human-1 items)",
+            f"  judge specificity    {res.specificity:.4f}  ({c.tn} of m0 = {c.m0} human-0 items)",
+        ]
+    k1, k0 = c.tp + c.fp, c.fn + c.tn
+    return [
+        f"  P(human 1 | judge 1) {c.tp / k1:.4f}  ({c.tp} of {k1} judge-1 calibration items)"
+        if k1 else "  P(human 1 | judge 1) unknown (no judge-1 calibration item)",
+        f"  P(human 1 | judge 0) {c.fn / k0:.4f}  ({c.fn} of {k0} judge-0 calibration items)"
+        if k0 else "  P(human 1 | judge 0) unknown (no judge-0 calibration item)",
+    ]

@@ -116,9 +116,10 @@ class ConfusionCounts:
     Parameters
     ----------
     tp, fn, tn, fp : int or array of int
-        Items with (human, judge) = (1, 1), (1, 0), (0, 0), (0, 1). Both human classes must be
-        present (m1 = tp + fn >= 1 and m0 = tn + fp >= 1): otherwise sensitivity or specificity
-        cannot be estimated and :class:`CountError` is raised.
+        Items with (human, judge) = (1, 1), (1, 0), (0, 0), (0, 1); at least one item. A
+        calibration set with one human class is valid (the random and by-judge-label designs
+        use it), but its sensitivity or specificity cannot be estimated: those properties, and
+        every by-human-label correction, raise :class:`CountError` (:meth:`check_both_classes`).
 
     Examples
     --------
@@ -137,13 +138,28 @@ class ConfusionCounts:
         _broadcast_shape(**vals)
         for k, v in vals.items():
             object.__setattr__(self, k, v)
+        empty = np.asarray(self.m) == 0
+        if empty.any():
+            raise CountError(
+                "the calibration set is empty (tp + fn + tn + fp = 0"
+                + (f" at index {int(np.argwhere(empty)[0][0])}" if empty.ndim else "")
+                + ")"
+            )
+
+    def check_both_classes(self) -> None:
+        """Raise :class:`CountError` unless both human classes have calibration items.
+
+        Sensitivity and specificity, and so the Rogan–Gladen estimate of the by-human-label
+        design, need both; the random and by-judge-label designs do not.
+        """
         for cls_name, total, parts in (("1", self.m1, "tp + fn"), ("0", self.m0, "tn + fp")):
             empty = np.asarray(total) == 0
             if empty.any():
                 raise CountError(
                     f"the calibration set has no human label {cls_name} items ({parts} = 0"
                     + (f" at index {int(np.argwhere(empty)[0][0])}" if empty.ndim else "")
-                    + "): both classes are needed to estimate sensitivity and specificity"
+                    + "): both classes are needed to estimate sensitivity and specificity "
+                    "(design='by-human-label'); design='random' or 'by-judge-label' need not"
                 )
 
     @classmethod
@@ -186,13 +202,20 @@ class ConfusionCounts:
 
     @property
     def sensitivity(self) -> Any:
-        """q̂1 = tp / m1: P(judge = 1 | human = 1)."""
+        """q̂1 = tp / m1: P(judge = 1 | human = 1) (needs both human classes)."""
+        self.check_both_classes()
         return _rate(self.tp, self.m1)
 
     @property
     def specificity(self) -> Any:
-        """q̂0 = tn / m0: P(judge = 0 | human = 0)."""
+        """q̂0 = tn / m0: P(judge = 0 | human = 0) (needs both human classes)."""
+        self.check_both_classes()
         return _rate(self.tn, self.m0)
+
+    @property
+    def has_both_classes(self) -> bool:
+        """True when every data set has items of both human classes."""
+        return bool(np.all((np.asarray(self.m0) > 0) & (np.asarray(self.m1) > 0)))
 
     @property
     def human_positive_rate(self) -> Any:

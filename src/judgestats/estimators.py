@@ -38,7 +38,8 @@ from ._validation import (
     warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .kernels import rogan_gladen_raw
+from .designs import design_counts
+from .kernels import judge_conditional_parts, rogan_gladen_raw
 
 __all__ = [
     "ESTIMATORS",
@@ -158,13 +159,9 @@ def _difference_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
 
 
 def _conditional_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
-    p = np.asarray(test.positive) / np.asarray(test.n)
-    judged1 = np.asarray(cal.tp + cal.fp, dtype=float)
-    judged0 = np.asarray(cal.tn + cal.fn, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ppv = np.where(judged1 > 0, np.asarray(cal.tp) / judged1, np.nan)
-        false_omission = np.where(judged0 > 0, np.asarray(cal.fn) / judged0, np.nan)
-    return ppv * p + false_omission * (1.0 - p)
+    """Judge-conditional θ̂ with π̂ = p̂ (the by-judge-label design); NaN where PPV or FOR is."""
+    x, n, tp, k1, fn, k0 = design_counts(test, cal, "by-judge-label")
+    return judge_conditional_parts(x, n, tp, k1, fn, k0, 0.0, adjusted=False)["theta"]
 
 
 def rogan_gladen_counts(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:

@@ -31,8 +31,9 @@ from ._validation import (
 )
 from .compare import Ranking
 from .correct import Correction, correct
+from .designs import DEFAULT_DESIGN, check_design
 from .frames import GroupCounts, counts_of, group_counts, sort_keys
-from .intervals import get_method, interval_methods
+from .intervals import get_method
 from .report import Reportable, group_label
 from .strata import StratifiedCorrection, correct_stratified, stratum_pairs
 
@@ -46,16 +47,22 @@ _STRATIFIED_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resampl
 
 
 # ============================================================================ corrections
-def _check_method(method: str, stratified: bool, options: dict) -> None:
+def _check_method(method: str, stratified: bool, options: dict, design: str) -> None:
+    check_design(design)
     if stratified:
+        if design != DEFAULT_DESIGN:
+            raise JudgeStatsError(
+                f"strata= with design={design!r} is not available yet: stratified corrections "
+                "use design='by-human-label'"
+            )
         from .strata import STRATIFIED_METHODS
 
         check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
         allowed = ("weights", "min_per_class", "merge", *_STRATIFIED_OPTIONS[method])
         check_option_names(f"stratified method {method!r}", options, allowed)
     else:
-        check_method(method, interval_methods(), capability="corrections")
-        check_option_names(f"method {method!r}", options, get_method(method).options)
+        get_method(method, design)  # names the methods the design has
+        check_option_names(f"method {method!r}", options, get_method(method, design).options)
 
 
 def _group_key(key: tuple, k: int) -> Any:
@@ -67,7 +74,7 @@ def _stratum_key(key: tuple, k: int) -> Any:
     return rest[0] if len(rest) == 1 else rest
 
 
-def _correct_one(group_counts_, label, split, *, method, level, gen, options):
+def _correct_one(group_counts_, label, split, *, method, level, gen, options, design):
     """Correction of one group: ``group_counts_`` maps stratum (or None) → cell counts."""
     total = sum(group_counts_.values())
     check_group_sizes(
@@ -76,10 +83,12 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options):
         m0=int(total[2] + total[3]),
         m1=int(total[4] + total[5]),
         split=split,
+        both_classes=design == DEFAULT_DESIGN,
     )
     if list(group_counts_) == [None]:
         return correct(
-            *counts_of(total), method=method, confidence_level=level, rng=gen, **options
+            *counts_of(total), method=method, confidence_level=level, rng=gen, design=design,
+            **options,
         )
     tests, cals = stratum_pairs(group_counts_)
     return correct_stratified(
@@ -95,6 +104,7 @@ def evaluate_counts(
     rank: bool = False,
     rank_resamples: int = 10_000,
     rng: Any = None,
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> Evaluation:
     """Correct every group of a :class:`GroupCounts` (the second half of :func:`evaluate`).
@@ -106,14 +116,20 @@ def evaluate_counts(
     return _evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
         rank_resamples=rank_resamples, rng=rng, stacklevel=stacklevel, options=options,
+        design=design,
     )  # fmt: skip
 
 
 def _evaluate_counts(
-    counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options
+    counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options, design
 ):
     stratified = bool(counts.strata)
-    _check_method(method, stratified, options)
+    _check_method(method, stratified, options, design)
+    if rank and design != DEFAULT_DESIGN:
+        raise JudgeStatsError(
+            f"rank=True with design={design!r} is not available yet: the ranking bootstrap "
+            "uses the by-human-label design"
+        )
     level = check_confidence_level(confidence_level)
     gen = check_rng(rng)
     if rank and stratified:
@@ -146,6 +162,7 @@ def _evaluate_counts(
                     level=level,
                     gen=gen,
                     options=options,
+                    design=design,
                 )
         except GroupError:  # names its group already
             raise
@@ -175,6 +192,7 @@ def _evaluate_counts(
         engine=counts.engine,
         warnings=issued,
         ranking=ranking,
+        design=design,
     )
 
 
@@ -191,6 +209,7 @@ def evaluate(
     rank: bool = False,
     rank_resamples: int = 10_000,
     rng: Any = None,
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -233,6 +252,10 @@ def evaluate(
     rng : None, int, SeedSequence or Generator
         Randomness for resampling methods and the ranking; groups are corrected in sorted
         order, so a seed gives the same result on every engine.
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How each group's calibration rows were chosen (see :func:`judgestats.correct`). With
+        ``"random"`` or ``"by-judge-label"`` a group's calibration rows may hold one human
+        class. Strata and ``rank=True`` need the default design.
     **options
         Passed to the correction: interval options (``n_resamples``), and with strata
         ``weights``, ``min_per_class``, ``merge``.
@@ -278,13 +301,13 @@ def evaluate(
     >>> ev.groups
     ('a', 'b')
     """
-    _check_method(method, strata is not None, options)
+    _check_method(method, strata is not None, options, design)
     check_confidence_level(confidence_level)
     check_rng(rng)
     counts = group_counts(frame, judge=judge, human=human, by=by, strata=strata, split=split)
     return evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
-        rank_resamples=rank_resamples, rng=rng, _stacklevel=4, **options,
+        rank_resamples=rank_resamples, rng=rng, design=design, _stacklevel=4, **options,
     )  # fmt: skip
 
 
@@ -476,6 +499,8 @@ class Evaluation(Reportable):
         (they were also re-issued, naming the group). Reports list them.
     ranking : Ranking or None
         Joint ranking of the groups (``evaluate(..., rank=True)``), else None.
+    design : str
+        How the calibration rows were chosen (:mod:`judgestats.designs`).
     """
 
     kind: ClassVar[str] = "evaluation"
@@ -492,6 +517,7 @@ class Evaluation(Reportable):
     engine: str
     warnings: dict
     ranking: Ranking | None = None
+    design: str = DEFAULT_DESIGN
 
     # -- access --------------------------------------------------------------------------
     def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:

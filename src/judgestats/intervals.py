@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from . import kernels
+from . import designs, kernels
 from ._validation import (
     ArgumentTypeError,
     NotInformativeError,
@@ -61,6 +61,8 @@ from ._validation import (
     check_sample_size,
 )
 from .counts import ConfusionCounts, JudgedCounts
+from .design_posterior import design_posterior_bounds
+from .designs import DEFAULT_DESIGN, DESIGNS, check_design
 from .kernels import (
     BOUNDARY_RULES,
     Bounds,
@@ -75,6 +77,7 @@ from .posterior import INTERVALS, POINTS, theta_posterior
 from .profile_map import profile_map_bounds
 
 __all__ = [
+    "DESIGNS",
     "METHODS",
     "MIN_PER_CLASS",
     "NAIVE",
@@ -352,6 +355,113 @@ def _bayes_method(
     return Bounds(low, high, _none_undefined(low), estimate=estimate)
 
 
+# ----------------------------------------------------------------------------- designs
+def _design_adjusted_wald(design: str) -> Callable[..., Bounds]:
+    def func(test, calibration, *, confidence_level, rng=None) -> Bounds:
+        return designs.adjusted_wald_bounds(test, calibration, design, confidence_level)
+
+    return func
+
+
+def _design_wald(design: str) -> Callable[..., Bounds]:
+    def func(test, calibration, *, confidence_level, rng=None) -> Bounds:
+        return designs.wald_bounds(test, calibration, design, confidence_level)
+
+    return func
+
+
+def _design_bootstrap(design: str) -> Callable[..., Bounds]:
+    def func(test, calibration, *, confidence_level, rng=None, n_resamples: int = 9999) -> Bounds:
+        return designs.bootstrap_bounds(
+            test, calibration, design, confidence_level, rng=rng, n_resamples=n_resamples
+        )
+
+    return func
+
+
+def _design_bayes(design: str) -> Callable[..., Bounds]:
+    def func(
+        test, calibration, *, confidence_level, rng=None, point: str = "mean",
+        interval: str = "eti", prior: Any = (1.0, 1.0),
+    ) -> Bounds:  # fmt: skip
+        return design_posterior_bounds(
+            test, calibration, design, confidence_level, point=point, interval=interval,
+            prior=prior,
+        )
+
+    return func
+
+
+def _judge_class_missing(design: str) -> Callable[..., np.ndarray]:
+    """Build the rule: a judge class with weight in π̂ but no calibration item (rate 1/2)."""
+
+    def rule(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+        if test is None:
+            k1 = np.asarray(calibration.tp + calibration.fp)
+            k0 = np.asarray(calibration.fn + calibration.tn)
+            return (k1 == 0) | (k0 == 0)
+        return designs.judge_conditional(test, calibration, design)[1]
+
+    return rule
+
+
+def _design_degenerate(design: str) -> Callable[..., np.ndarray]:
+    """Build the plug-in rule: π̂, PPV̂ or FOR̂ equal to 0 or 1, or a judge class missing."""
+    missing = _judge_class_missing(design)
+
+    def rule(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+        c = calibration
+        out = missing(c, test)
+        for a in (c.tp, c.fp, c.fn, c.tn):
+            out = out | (np.asarray(a) == 0)
+        if test is not None:
+            x, n = np.asarray(test.positive), np.asarray(test.n)
+            out = out | (x == 0) | (x == n)
+        return out
+
+    return rule
+
+
+_DESIGN_ADVICE = "use method='adjusted-wald' or 'bayes'"
+_MISSING_ADVICE = (
+    "label calibration items of both judge labels, or use method='bayes' (its interval "
+    "spans that rate's whole range)"
+)
+
+
+def _design_methods(design: str) -> tuple[IntervalMethod, ...]:
+    est, ref = designs.ESTIMATOR[design], designs.REFERENCE[design]
+    common = {"requires_informative": False, "design": design}
+    return (
+        _method(
+            "adjusted-wald", _design_adjusted_wald(design),
+            "delta-method interval of the judge-conditional θ with pseudo-counts (one success "
+            "and one failure added to PPV and FOR, Wilson's z²/2 to π)",
+            estimator=est, reference=f"{ref}; Agresti & Caffo (2000) pseudo-counts",
+            weak_rule=_judge_class_missing(design), weak_advice=_MISSING_ADVICE, **common,
+        ),
+        _method(
+            "wald", _design_wald(design),
+            "delta-method Wald interval of the judge-conditional θ at the plain estimates",
+            estimator=est, reference=f"{ref} (delta method)",
+            weak_rule=_design_degenerate(design), weak_advice=_DESIGN_ADVICE, **common,
+        ),
+        _method(
+            "bootstrap", _design_bootstrap(design),
+            "parametric percentile bootstrap of the three binomials (π, PPV, FOR)",
+            estimator=est, reference=f"{ref}; parametric percentile bootstrap",
+            weak_rule=_design_degenerate(design), weak_advice=_DESIGN_ADVICE, **common,
+        ),
+        _method(
+            "bayes", _design_bayes(design),
+            "exact posterior of θ = π·PPV + (1 − π)·FOR under independent Beta priors "
+            "(flat by default), equal-tailed credible interval, by quadrature",
+            estimator="posterior {point} (Beta priors on π, PPV, FOR)",
+            reference=f"{ref}; exact Beta posteriors by quadrature", **common,
+        ),
+    )  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- registry
 _PAPER = "Lee et al. (2026), eq. (ci); Lang & Reiczigel (2014)"
 _PROFILE = "profile likelihood (Wilks' theorem; e.g. Pawitan, In All Likelihood, 2001)"
@@ -371,7 +481,9 @@ class IntervalMethod:
     names the point estimate reported with it (``{point}`` is filled from the options).
     ``reference`` is what reports cite. ``weak_rule(calibration, test)`` returns the batch mask
     where :func:`judgestats.correct` warns ``WeakCalibrationWarning`` (None: never), and
-    ``weak_advice`` what the warning recommends.
+    ``weak_advice`` what the warning recommends. ``design`` is the calibration design the
+    method is for (:mod:`judgestats.designs`): the same name under another design is another
+    entry, the same interval idea applied to that design's estimator.
     """
 
     name: str
@@ -383,6 +495,7 @@ class IntervalMethod:
     reference: str = ""
     weak_rule: Callable[..., np.ndarray] | None = None
     weak_advice: str = ""
+    design: str = DEFAULT_DESIGN
 
     def estimator_name(self, options: dict[str, Any] | None = None) -> str:
         """Return the point estimate's name, with the method's option values filled in."""
@@ -445,9 +558,12 @@ METHODS: tuple[IntervalMethod, ...] = (
         "highest-density credible interval with the posterior mean, median or mode",
         requires_informative=False, estimator="posterior {point}", reference=_BAYES,
     ),
+    # the same interval ideas for the judge-conditional estimator of the other designs
+    *_design_methods("random"),
+    *_design_methods("by-judge-label"),
 )  # fmt: skip
 
-_REGISTRY: dict[str, IntervalMethod] = {m.name: m for m in METHODS}
+_REGISTRY: dict[tuple[str, str], IntervalMethod] = {(m.design, m.name): m for m in METHODS}
 
 
 def register_interval_method(
@@ -466,7 +582,7 @@ def register_interval_method(
         raise ArgumentTypeError(f"{name!r} is a built-in interval method and cannot be replaced")
 
     def deco(func: Callable[..., Bounds]) -> Callable[..., Bounds]:
-        _REGISTRY[name] = _method(
+        _REGISTRY[(DEFAULT_DESIGN, name)] = _method(
             name, func, description, requires_informative=requires_informative, **meta
         )
         return func
@@ -474,18 +590,23 @@ def register_interval_method(
     return deco
 
 
-def interval_methods() -> tuple[str, ...]:
-    """Names of the registered interval methods (built-ins first)."""
-    return tuple(_REGISTRY)
+def interval_methods(design: str = DEFAULT_DESIGN) -> tuple[str, ...]:
+    """Names of the interval methods registered for ``design`` (built-ins first)."""
+    check_design(design)
+    return tuple(name for d, name in _REGISTRY if d == design)
 
 
-def get_method(method: str) -> IntervalMethod:
-    """Look up a registered method; an unknown name lists the valid ones."""
-    check_method(method, tuple(_REGISTRY), capability="corrections")
-    return _REGISTRY[method]
+def get_method(method: str, design: str = DEFAULT_DESIGN) -> IntervalMethod:
+    """Look up a registered method for a design; an unknown name lists the valid ones."""
+    check_design(design)
+    capability = "corrections" if design == DEFAULT_DESIGN else f"design={design!r}"
+    check_method(method, interval_methods(design), capability=capability)
+    return _REGISTRY[(design, method)]
 
 
-def weak_calibration(calibration: ConfusionCounts, method: str, test: Any = None) -> np.ndarray:
+def weak_calibration(
+    calibration: ConfusionCounts, method: str, test: Any = None, design: str = DEFAULT_DESIGN
+) -> np.ndarray:
     """Boolean mask (batch shape) of the data sets where ``method`` is in its weak regime.
 
     The rule is the method's own (:attr:`IntervalMethod.weak_rule`):
@@ -497,6 +618,10 @@ def weak_calibration(calibration: ConfusionCounts, method: str, test: Any = None
     * ``"profile-likelihood"`` (χ²₁ cut-off): min(m0, m1) < :data:`MIN_PER_CLASS`;
     * ``"profile-likelihood-t"``, ``"profile-map"``, ``"bayes"``: never.
 
+    Under the random and by-judge-label designs, ``"adjusted-wald"`` warns where a judge class
+    that π̂ gives weight has no calibration item (its conditional rate enters as 1/2),
+    ``"wald"`` and ``"bootstrap"`` also where π̂, PPV̂ or FOR̂ is 0 or 1; ``"bayes"`` never.
+
     Parameters
     ----------
     calibration : ConfusionCounts
@@ -505,8 +630,10 @@ def weak_calibration(calibration: ConfusionCounts, method: str, test: Any = None
         A registered interval method.
     test : JudgedCounts, optional
         The test counts, for the p̂ ∈ {0, 1} part of the plug-in rule.
+    design : str, default "by-human-label"
+        The calibration design (:data:`judgestats.designs.DESIGNS`).
     """
-    spec = get_method(method)
+    spec = get_method(method, design)
     shape = np.broadcast_shapes(np.shape(calibration.m0), np.shape(calibration.m1))
     if spec.weak_rule is None:
         return np.zeros(shape, dtype=bool)
@@ -520,10 +647,17 @@ def compute_bounds(
     method: str,
     confidence_level: Any,
     rng: Any = None,
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> Bounds:
-    """Run a registered method on (possibly batched) counts; NaN where not informative."""
-    spec = get_method(method)
+    """Run a registered method on (possibly batched) counts; NaN where not informative.
+
+    ``design`` picks the method's variant for how the calibration items were chosen
+    (:mod:`judgestats.designs`); the by-human-label design needs both human classes.
+    """
+    spec = get_method(method, design)
+    if design == DEFAULT_DESIGN:
+        calibration.check_both_classes()
     unknown = sorted(set(options) - set(spec.options))
     if unknown:
         takes = ", ".join(spec.options) if spec.options else "no options"

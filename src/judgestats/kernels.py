@@ -16,7 +16,16 @@ function                        formula
 :func:`draw_rates`              the three-binomial parametric bootstrap draw (p*, q0*, q1*)
 :func:`g_statistic`             likelihood-ratio (G) statistic of a two-way table of counts
 :func:`percentile_nan_last`     linear-interpolation percentile of sorted draws (NaN last)
+:func:`judge_conditional_raw`   θ = π·PPV + (1 − π)·FOR, the paper's conditional-calibration
+                                estimator (estimator table, row iv) with π from the judged items
+:func:`judge_conditional_parts` its delta-method variance, plain or with pseudo-counts
+:func:`judge_conditional_bounds`  θ̃ ± z·se with the pseudo-counts (the random and by-judge-label
+                                designs' "adjusted-wald" interval), truncated to [0, 1]
 ==============================  ====================================================================
+
+The judge-conditional formulas take three binomials: π = P(judge = 1) from ``x`` of ``n_pi``
+judged items, PPV = P(human = 1 | judge = 1) from ``tp`` of ``k1`` = tp + fp calibration items
+the judge labelled 1, and FOR = P(human = 1 | judge = 0) from ``fn`` of ``k0`` = fn + tn.
 """
 
 from __future__ import annotations
@@ -35,6 +44,9 @@ __all__ = [
     "draw_rate",
     "draw_rates",
     "g_statistic",
+    "judge_conditional_bounds",
+    "judge_conditional_parts",
+    "judge_conditional_raw",
     "percentile_nan_last",
     "rogan_gladen_raw",
     "rogan_gladen_variance",
@@ -219,3 +231,49 @@ def percentile_nan_last(sorted_draws: np.ndarray, valid: np.ndarray, prob: Any) 
     b = np.take_along_axis(sorted_draws, hi[None], axis=0)[0]
     out = a + (b - a) * frac
     return np.where(valid > 0, out, np.nan)
+
+
+# ----------------------------------------------------------------------------- designs
+def judge_conditional_raw(pi: Any, ppv: Any, for_: Any) -> np.ndarray:
+    """θ = π·PPV + (1 − π)·FOR (law of total probability over the judge's label)."""
+    pi, ppv, for_ = (np.asarray(a, dtype=float) for a in (pi, ppv, for_))
+    return pi * ppv + (1.0 - pi) * for_
+
+
+def judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True):
+    """θ and its delta-method variance from the three binomials (π, PPV, FOR); arrays broadcast.
+
+    Var(θ̂) = (PPV − FOR)² π(1 − π)/n_π + π² PPV(1 − PPV)/k1 + (1 − π)² FOR(1 − FOR)/k0.
+    ``adjusted=True`` evaluates it at pseudo-count estimates: π̃ = (x + z²/2)/(n_π + z²)
+    (Wilson's centre, ñ_π = n_π + z²) and PPṼ = (tp + 1)/(k1 + 2), FOR̃ = (fn + 1)/(k0 + 2)
+    (one success and one failure added, k̃ = k + 2), as Agresti & Caffo (2000) do for sums of
+    proportions; they keep the variance positive when a count is 0 or k, and a judge class
+    with no calibration items contributes PPṼ = 1/2 with the variance of 2 pseudo-items.
+    ``adjusted=False`` is the plain form at π̂ = x/n_π, PPV̂ = tp/k1, FOR̂ = fn/k0 (NaN where
+    a denominator is 0).
+
+    Returns a dict with ``pi``, ``ppv``, ``for`` (the rates used), ``theta`` and ``var``.
+    """
+    x, n_pi, tp, k1, fn, k0, z = (
+        np.asarray(a, dtype=float) for a in (x, n_pi, tp, k1, fn, k0, z)
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if adjusted:
+            z2 = z * z
+            n_pi, k1, k0 = n_pi + z2, k1 + 2.0, k0 + 2.0
+            x, tp, fn = x + z2 / 2.0, tp + 1.0, fn + 1.0
+        pi, ppv, for_ = x / n_pi, tp / k1, fn / k0
+        var = (
+            (ppv - for_) ** 2 * pi * (1.0 - pi) / n_pi
+            + pi**2 * ppv * (1.0 - ppv) / k1
+            + (1.0 - pi) ** 2 * for_ * (1.0 - for_) / k0
+        )
+    return {"pi": pi, "ppv": ppv, "for": for_, "theta": judge_conditional_raw(pi, ppv, for_),
+            "var": var}  # fmt: skip
+
+
+def judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True):
+    """θ ± z·√Var from :func:`judge_conditional_parts`, truncated to [0, 1]: (low, high)."""
+    parts = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted)
+    half = np.asarray(z, dtype=float) * np.sqrt(parts["var"])
+    return np.clip(parts["theta"] - half, 0.0, 1.0), np.clip(parts["theta"] + half, 0.0, 1.0)

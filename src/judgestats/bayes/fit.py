@@ -157,6 +157,28 @@ def warn_if_unreliable(diagnostics: Any, divergence_hint: str, *, stacklevel: in
     )
 
 
+
+def summary_options(confidence_level: Any, point: Any, interval: Any) -> tuple[float, str, str]:
+    """Validate the posterior summary's level (a scalar), point and interval kind."""
+    level = check_confidence_level(confidence_level)
+    if np.ndim(level):
+        raise ArgumentTypeError(f"confidence_level must be a scalar, got {confidence_level!r}")
+    point = check_choice("point", point, POINTS)
+    return level, point, check_choice("interval", interval, INTERVALS)
+
+
+def sample_checked(
+    model: Any, free: list[str], divergence_hint: str, *, stacklevel: int, **sampling: Any
+) -> tuple[Any, Any]:
+    """:func:`sample` the model, diagnose its free variables and warn if the fit is unreliable.
+
+    Returns the DataTree and its :class:`~judgestats.bayes.results.SamplingDiagnostics`.
+    """
+    tree = sample(model, **sampling)
+    diagnostics = diagnose(tree, free)
+    warn_if_unreliable(diagnostics, divergence_hint, stacklevel=stacklevel + 1)
+    return tree, diagnostics
+
 def fit(
     test: Any,
     calibration: Any,
@@ -245,11 +267,7 @@ def fit(
     ...                    js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30), random_seed=1)
     >>> res.estimate, res.ci  # posterior mean, 95% ETI  # doctest: +SKIP
     """
-    level = check_confidence_level(confidence_level)
-    if np.ndim(level):
-        raise ArgumentTypeError(f"confidence_level must be a scalar, got {confidence_level!r}")
-    point = check_choice("point", point, POINTS)
-    interval = check_choice("interval", interval, INTERVALS)
+    level, point, interval = summary_options(confidence_level, point, interval)
     priors = Priors() if priors is None else check_instance("priors", priors, Priors)
     binary = is_binary(test, calibration)
     if binary:
@@ -261,8 +279,11 @@ def fit(
         priors.categorical(counts.size)
     _check_sampler(sampler)
     model = build_model(test, calibration, priors=priors, labels=labels)
-    tree = sample(
+    tree, diagnostics = sample_checked(
         model,
+        list(BINARY_FREE if binary else CATEGORICAL_FREE),
+        "try sample_kwargs={'target_accept': 0.95} or check the model",
+        stacklevel=3,
         draws=draws,
         tune=tune,
         chains=chains,
@@ -272,11 +293,6 @@ def fit(
         backend=backend,
         progressbar=progressbar,
         sample_kwargs=sample_kwargs,
-    )
-    free = list(BINARY_FREE if binary else CATEGORICAL_FREE)
-    diagnostics = diagnose(tree, free)
-    warn_if_unreliable(
-        diagnostics, "try sample_kwargs={'target_accept': 0.95} or check the model", stacklevel=3
     )
     est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
     common = {

@@ -37,10 +37,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
-    ArgumentTypeError,
     PriorError,
     check_choice,
-    check_confidence_level,
     check_instance,
     check_same_strata,
     check_strata_mapping,
@@ -51,8 +49,8 @@ from ..counts import ConfusionCounts, JudgedCounts
 from ..priors import HyperPriors, Priors
 from ..results import ConfidenceInterval, stratum_coord
 from ..shift import label_shift_test
-from .fit import _check_sampler, sample, warn_if_unreliable
-from .results import INTERVALS, POINTS, BayesianStratifiedCorrection, diagnose, summarise
+from .fit import _check_sampler, sample_checked, summary_options
+from .results import BayesianStratifiedCorrection, summarise
 
 __all__ = ["POOLINGS", "build_stratified_model", "fit_stratified"]
 
@@ -292,11 +290,7 @@ def fit_stratified(
     >>> res = js.bayes.fit_stratified(tests, cals, random_seed=1)  # doctest: +SKIP
     >>> res.estimate, res.ci, res["long"].ci  # doctest: +SKIP
     """
-    level = check_confidence_level(confidence_level)
-    if np.ndim(level):
-        raise ArgumentTypeError(f"confidence_level must be a scalar, got {confidence_level!r}")
-    point = check_choice("point", point, POINTS)
-    interval = check_choice("interval", interval, INTERVALS)
+    level, point, interval = summary_options(confidence_level, point, interval)
     tests, cals, strata, pooling, fixed, binary, hyper = _inputs(
         tests, calibrations, weights, pooling, priors, hyperpriors
     )
@@ -306,8 +300,11 @@ def fit_stratified(
         extra = dict(extra)
         extra.setdefault("target_accept", 0.99)
     model = _model(tests, cals, strata, pooling, fixed, binary, hyper)
-    tree = sample(
+    tree, sampling = sample_checked(
         model,
+        free_variables(pooling, len(strata), fixed is not None),
+        "try sample_kwargs={'target_accept': 0.995} or a smaller HyperPriors(scale_sd=...)",
+        stacklevel=3,
         draws=draws,
         tune=tune,
         chains=chains,
@@ -317,12 +314,6 @@ def fit_stratified(
         backend=backend,
         progressbar=progressbar,
         sample_kwargs=extra,
-    )
-    sampling = diagnose(tree, free_variables(pooling, len(strata), fixed is not None))
-    warn_if_unreliable(
-        sampling,
-        "try sample_kwargs={'target_accept': 0.995} or a smaller HyperPriors(scale_sd=...)",
-        stacklevel=3,
     )
     return _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, sampler,
                    sampling, hyper, priors)

@@ -1,0 +1,277 @@
+"""Calibration designs: how the calibration items were chosen, and the estimator each allows.
+
+=====================  ======================================================  =====================
+design                 the calibration items were ...                          estimator of θ
+=====================  ======================================================  =====================
+``"by-human-label"``   chosen within the human-label classes (m0, m1 fixed,    Rogan–Gladen (paper
+                       e.g. the paper's Algorithm 1), or any set whose label   eq. point-estimator)
+                       mix may differ from the test set's (the default)
+``"random"``           a simple random sample of the test population ("we     judge-conditional,
+                       had humans label 200 random items of our eval set")    π̂ from all judged
+                                                                               items (maximum
+                                                                               likelihood)
+``"by-judge-label"``   sampled within the judge-label strata of the test      judge-conditional,
+                       pool (e.g. 100 items the judge passed, 100 it failed)  π̂ from the test pool
+=====================  ======================================================  =====================
+
+The judge-conditional estimator is θ̂ = π̂·PPV̂ + (1 − π̂)·FOR̂ with π = P(judge = 1),
+PPV = P(human = 1 | judge = 1) = tp/(tp + fp) and FOR = P(human = 1 | judge = 0) = fn/(fn + tn)
+(the paper's conditional-calibration estimator, estimator table row iv,
+:func:`judgestats.kernels.judge_conditional_raw`). Under the random design the judge's label of
+every item, test or calibration, is a draw of Bin(1, π), so π̂ = (positive + tp + fp)/(n + m);
+the likelihood then factorises into Bin(n + m, π) × Bin(k1, PPV) × Bin(k0, FOR) (k1 = tp + fp,
+k0 = fn + tn), whose maximum is this θ̂. Under the by-judge-label design the calibration's judge
+labels were fixed by the design and say nothing about π, so π̂ = positive/n. Neither needs
+q̂0 + q̂1 > 1, nor both human classes in the calibration set. Both assume that P(human | judge)
+is the same on the calibration and the test items; the by-human-label design assumes only that
+P(judge | human) is, which is why it survives label shift (paper, "Robust estimation under
+distribution shift") and stays the default where the design is unknown.
+
+:func:`design_check` is the guard rail of the random design: a random sample of the test
+population has, up to sampling noise, the test set's judge-positive rate; a two-sample test
+says when it does not (:class:`~judgestats.DesignWarning`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validation import CountError, DesignWarning, check_choice, check_positive_int, check_rng
+from .counts import ConfusionCounts, JudgedCounts
+from .kernels import (
+    Bounds,
+    draw_rate,
+    judge_conditional_bounds,
+    judge_conditional_parts,
+    judge_conditional_raw,
+    percentile_nan_last,
+    z_value,
+)
+
+__all__ = [
+    "DEFAULT_DESIGN",
+    "DESIGNS",
+    "DESIGN_ALPHA",
+    "DesignCheck",
+    "check_design",
+    "design_check",
+    "design_counts",
+    "judge_conditional",
+]
+
+#: The calibration designs, the paper's first.
+DESIGNS = ("by-human-label", "random", "by-judge-label")
+#: Used where the design is not stated: valid whatever the calibration set's label mix.
+DEFAULT_DESIGN = "by-human-label"
+#: Two-sided level below which :func:`design_check` calls the random design implausible.
+DESIGN_ALPHA = 0.01
+
+#: What each design's estimator is called in results and reports.
+ESTIMATOR = {
+    "by-human-label": "Rogan–Gladen",
+    "random": "judge-conditional (π̂ from all judged items)",
+    "by-judge-label": "judge-conditional (π̂ from the test set)",
+}
+#: What reports cite for each design's estimator.
+REFERENCE = {
+    "by-human-label": "Lee et al. (2026), eq. (point-estimator); Rogan & Gladen (1978)",
+    "random": "Lee et al. (2026), estimator table (iv), with π from test and calibration items "
+    "(the maximum-likelihood estimator of a random calibration sample)",
+    "by-judge-label": "Lee et al. (2026), estimator table (iv) (conditional calibration)",
+}
+
+
+def check_design(design: Any) -> str:
+    """Validate a design name (the error lists the valid ones)."""
+    return check_choice("design", design, DESIGNS)
+
+
+def _arrays(test: JudgedCounts, cal: ConfusionCounts) -> list[np.ndarray]:
+    shape = np.broadcast_shapes(test.shape, cal.shape)
+    fields = (test.positive, test.n, cal.tp, cal.fp, cal.fn, cal.tn)
+    return [np.broadcast_to(np.asarray(a, dtype=float), shape) for a in fields]
+
+
+def design_counts(
+    test: JudgedCounts, calibration: ConfusionCounts, design: str
+) -> tuple[np.ndarray, ...]:
+    """Return the three binomials of the judge-conditional estimator: (x, n_π, tp, k1, fn, k0).
+
+    π = P(judge = 1) from ``x`` of ``n_π`` judged items (test and calibration items under
+    ``"random"``, test items under ``"by-judge-label"``), PPV from ``tp`` of ``k1`` = tp + fp,
+    FOR from ``fn`` of ``k0`` = fn + tn. Arrays of the batch shape.
+    """
+    x, n, tp, fp, fn, tn = _arrays(test, calibration)
+    k1, k0 = tp + fp, fn + tn
+    if design == "random":
+        x, n = x + k1, n + k1 + k0
+    elif design != "by-judge-label":
+        raise ValueError(f"design {design!r} has no judge-conditional estimator")
+    return x, n, tp, k1, fn, k0
+
+
+def _missing_cells(x, n, k1, k0) -> tuple[np.ndarray, np.ndarray]:
+    """Masks: no judge-1 (judge-0) calibration item although π̂ > 0 (π̂ < 1)."""
+    return (k1 == 0) & (x > 0), (k0 == 0) & (x < n)
+
+
+def judge_conditional(
+    test: JudgedCounts, calibration: ConfusionCounts, design: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Judge-conditional θ̂ for (batched) counts, and the mask of data sets where it is inexact.
+
+    θ̂ = π̂·PPV̂ + (1 − π̂)·FOR̂ (:func:`design_counts` says where π̂ comes from). Where a
+    judge class that π̂ gives weight has no calibration item, its conditional rate is not
+    estimable; it enters as 1/2 (the add-one estimate (0 + 1)/(0 + 2)) and the mask is True.
+    ``design="by-judge-label"`` raises :class:`CountError` there instead: that design chose the
+    calibration items per judge label, so an empty judge class is a missing cell of the design.
+    """
+    x, n, tp, k1, fn, k0 = design_counts(test, calibration, design)
+    no1, no0 = _missing_cells(x, n, k1, k0)
+    if design == "by-judge-label" and (no1.any() or no0.any()):
+        cell = "1 (tp + fp = 0)" if no1.any() else "0 (fn + tn = 0)"
+        raise CountError(
+            f"design='by-judge-label' needs calibration items of every judge label the test "
+            f"set has, but no calibration item has judge label {cell}: P(human = 1 | judge = "
+            f"{cell[0]}) cannot be estimated; label some, or declare design='random' if the "
+            "calibration items were a random sample"
+        )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ppv = np.where(k1 > 0, tp / k1, 0.5)
+        for_ = np.where(k0 > 0, fn / k0, 0.5)
+        pi = x / n
+    return judge_conditional_raw(pi, ppv, for_), no1 | no0
+
+
+# ----------------------------------------------------------------------------- guard rail
+@dataclass(frozen=True, slots=True)
+class DesignCheck:
+    """Judge-positive rate of the calibration set beside the test set's, with a z-test.
+
+    Under ``design="random"`` the two estimate the same π = P(judge = 1). ``pvalue`` is the
+    two-sided p-value of the pooled two-proportion z-test; ``plausible`` is False below
+    :data:`DESIGN_ALPHA`.
+    """
+
+    calibration_rate: Any
+    test_rate: Any
+    z: Any
+    pvalue: Any
+
+    @property
+    def plausible(self) -> Any:
+        """False where the two-sided p-value is below :data:`DESIGN_ALPHA`."""
+        out = ~(np.asarray(self.pvalue) < DESIGN_ALPHA)
+        return bool(out) if out.ndim == 0 else out
+
+
+def design_check(test: JudgedCounts, calibration: ConfusionCounts) -> DesignCheck:
+    """Test whether the calibration set's judge-positive rate is that of a random sample.
+
+    Pooled two-proportion z-test of (tp + fp)/m against positive/n.
+
+    Parameters
+    ----------
+    test : JudgedCounts
+        Judged test counts.
+    calibration : ConfusionCounts
+        Human-vs-judge calibration counts.
+
+    Returns
+    -------
+    DesignCheck
+    """
+    from scipy.special import ndtr  # lazy: keeps `import judgestats` light
+
+    x, n, tp, fp, fn, tn = _arrays(test, calibration)
+    k1, m = tp + fp, tp + fp + fn + tn
+    a, b = k1 / m, x / n
+    pooled = (k1 + x) / (m + n)
+    se = np.sqrt(pooled * (1.0 - pooled) * (1.0 / m + 1.0 / n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, (a - b) / se, 0.0)
+    pvalue = 2.0 * ndtr(-np.abs(z))
+    out = [float(v) if np.ndim(v) == 0 else v for v in (a, b, z, pvalue)]
+    return DesignCheck(*out)
+
+
+def warn_if_implausible(check: DesignCheck, *, stacklevel: int = 3) -> None:
+    """Warn :class:`DesignWarning` when the random design does not fit the judge-positive rates."""
+    if not np.all(check.plausible):
+        warnings.warn(
+            f"design='random' is not credible: the calibration set's judge-positive rate "
+            f"{np.ravel(check.calibration_rate)[0]:.3f} differs from the test set's "
+            f"{np.ravel(check.test_rate)[0]:.3f} (p = {np.ravel(check.pvalue)[0]:.2g}); "
+            "design='by-human-label' stays valid",
+            DesignWarning,
+            stacklevel=stacklevel,
+        )
+
+
+# ----------------------------------------------------------------------------- intervals
+def _parts_bounds(test, calibration, design, confidence_level, *, adjusted: bool) -> Bounds:
+    counts = design_counts(test, calibration, design)
+    est, _ = judge_conditional(test, calibration, design)
+    z = z_value(confidence_level)
+    low, high = judge_conditional_bounds(*counts, z, adjusted=adjusted)
+    if adjusted:  # the add-one interval must hold its own (add-one where inexact) estimate
+        low, high = np.minimum(low, est), np.maximum(high, est)
+    return Bounds(low, high, np.zeros(np.shape(low), dtype=np.int64), estimate=est)
+
+
+def adjusted_wald_bounds(test, calibration, design, confidence_level) -> Bounds:
+    """θ̃ ± z·se with pseudo-counts (:func:`judgestats.kernels.judge_conditional_parts`)."""
+    return _parts_bounds(test, calibration, design, confidence_level, adjusted=True)
+
+
+def wald_bounds(test, calibration, design, confidence_level) -> Bounds:
+    """θ̂ ± z·se at the plain estimates (NaN where a judge class has no calibration item)."""
+    out = _parts_bounds(test, calibration, design, confidence_level, adjusted=False)
+    x, n, _, k1, _, k0 = design_counts(test, calibration, design)
+    no1, no0 = _missing_cells(x, n, k1, k0)
+    bad = no1 | no0
+    return out._replace(low=np.where(bad, np.nan, out.low), high=np.where(bad, np.nan, out.high))
+
+
+def bootstrap_bounds(
+    test, calibration, design, confidence_level, *, rng: Any = None, n_resamples: int = 9999
+) -> Bounds:
+    """Parametric percentile bootstrap of the three binomials (π, PPV, FOR).
+
+    A judge class without calibration items is resampled at rate 1/2 (as it enters
+    :func:`judge_conditional`), so no replicate is undefined.
+    """
+    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
+    gen = check_rng(rng)
+    x, n, tp, k1, fn, k0 = design_counts(test, calibration, design)
+    est, _ = judge_conditional(test, calibration, design)
+    shape = np.shape(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rates = [x / n, np.where(k1 > 0, tp / k1, 0.5), np.where(k0 > 0, fn / k0, 0.5)]
+    flat = [np.reshape(a, -1) for a in (*rates, n, np.maximum(k1, 1), np.maximum(k0, 1))]
+    alpha = 1.0 - np.broadcast_to(np.asarray(confidence_level, float), shape).reshape(-1)
+    size = flat[0].size
+    low, high = np.empty(size), np.empty(size)
+    chunk = max(1, 4_000_000 // n_resamples)
+    for start in range(0, size, chunk):
+        sl = slice(start, min(start + chunk, size))
+        pi, ppv, fo, nn, kk1, kk0 = (a[sl] for a in flat)
+        draws = [draw_rate(gen, r, s, (n_resamples, pi.size))
+                 for r, s in ((pi, nn), (ppv, kk1), (fo, kk0))]  # fmt: skip
+        th = np.sort(judge_conditional_raw(*draws), axis=0)
+        valid = np.full(pi.size, n_resamples)
+        low[sl] = percentile_nan_last(th, valid, alpha[sl] / 2.0)
+        high[sl] = percentile_nan_last(th, valid, 1.0 - alpha[sl] / 2.0)
+    return Bounds(low.reshape(shape), high.reshape(shape), np.zeros(shape, dtype=np.int64),
+                  n_resamples, estimate=est)  # fmt: skip
+
+
+def standard_error(test: JudgedCounts, calibration: ConfusionCounts, design: str) -> np.ndarray:
+    """Delta-method standard error of the judge-conditional θ̂ at the plain estimates."""
+    parts = judge_conditional_parts(*design_counts(test, calibration, design), 0.0,
+                                    adjusted=False)  # fmt: skip
+    return np.sqrt(parts["var"])
