@@ -360,12 +360,48 @@ def check_weak_judge(tables):
     assert 0.80 <= num(aw[i]) <= 1.0, aw
 
 
+def check_designs(tables):
+    grid = find(tables, "data drawn by", "analysis", "min coverage (cell)", "mean coverage",
+                min_rows=12)  # fmt: skip
+    rows = grid.records()
+
+    def row(design, analysis):
+        return next(r for r in rows if r["data drawn by"] == design
+                    and r["analysis"].startswith(analysis))  # fmt: skip
+
+    # 300 data sets per cell in --quick (MC s.e. 0.013): each design's own interval covers
+    for design in ("random", "by-judge-label"):
+        own = row(design, f'design="{design}" adjusted-wald')
+        assert num(own["min coverage (cell)"]) >= 0.88, own
+    paper = row("by-human-label", "paper's adjusted-Wald")
+    assert num(paper["min coverage (cell)"]) >= 0.88, paper
+    # the wrong declaration: the judge-conditional estimator on a calibration set balanced by
+    # human label is biased (the issue's guard rail; full-mode table in results/designs.md)
+    wrong = row("by-human-label", 'design="random" adjusted-wald')
+    assert num(wrong["mean coverage"]) < 0.9, wrong
+    ratio = find(tables, "calibration size", "÷ paper's adjusted-Wald", "÷ asymptotic floor 2z√V")
+    small = ratio.row("calibration size", "m < 200")
+    # the random design's interval is well under the paper's on random-design data (0.45 in
+    # the quick grid) and close to the asymptotic floor (1.00)
+    assert num(small["÷ paper's adjusted-Wald"]) < 0.7, small
+    assert 0.9 <= num(small["÷ asymptotic floor 2z√V"]) <= 1.15, small
+    real = find(tables, "analysis", "worst coverage over targets", "mean length", min_rows=3)
+    lengths = {r["analysis"]: num(r["mean length"]) for r in real.records()}
+    assert lengths['design="random" adjusted-wald'] < 0.5 * lengths[
+        "paper's adjusted-Wald (by-human-label)"
+    ]  # about 3x shorter (issue 17)
+    speed = find(tables, "seconds (best of 3)", "÷ adjusted-Wald", min_rows=3)
+    for r in speed.rows:  # the issue's target is 2x (full mode); quick timings of ~1 ms are noisy
+        assert num(r[2]) < 6.0, r
+
+
 CHECKS = {
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
     "bench_bayes.py": ("bayes", [], check_bayes),
     "bench_bayes_strata.py": ("bayes_strata", ["bayes_strata.png"], check_bayes_strata),
     "bench_core.py": ("core", [], check_core),
+    "bench_designs.py": ("designs", ["designs.png"], check_designs),
     "bench_coverage.py": ("coverage", ["coverage.png"], check_coverage),
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),

@@ -349,6 +349,14 @@ def _plan_parser(sub: Any) -> None:
     pl.add_argument("--pilot", metavar="TP,FN,TN,FP", help="pilot counts for Algorithm 1")
     pl.add_argument("--m", type=int, help="total calibration budget (Algorithm 1 / regime)")
     pl.add_argument("--regime", action="store_true", help="judge-vs-human theta range")
+    pl.add_argument(
+        "--compare", action="store_true",
+        help="expected widths of the three calibration designs for --m items (with --p --q0 --q1)",
+    )
+    pl.add_argument(
+        "--design", default=DEFAULT_DESIGN, choices=DESIGNS,
+        help="--width mode: how the calibration items will be chosen (default by-human-label)",
+    )
     pl.add_argument("--delta", type=float, default=0.05, help="--regime with --m: failure prob.")
     pl.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -426,6 +434,12 @@ def _run_plan(args) -> dict:
         if caught:
             out["warnings"] = [str(w.message) for w in caught]
         return out
+    if args.compare:
+        _need(args, "m", "p", "q0", "q1")
+        c = plan.compare_designs(p=args.p, q0=args.q0, q1=args.q1, m=args.m, n=args.n,
+                                 confidence_level=args.confidence_level)  # fmt: skip
+        return {"mode": "compare", "rows": list(c.rows), "human_only": c.human_only,
+                "theta": c.theta, "text": c.summary()}  # fmt: skip
     if args.regime:
         _need(args, "q0", "q1")
         r = plan.judge_vs_human(args.q0, args.q1, m=args.m, delta=args.delta)
@@ -446,9 +460,13 @@ def _run_plan(args) -> dict:
         n=args.n,
         allocation=args.allocation,
         confidence_level=args.confidence_level,
+        design=args.design,
     )
     return {
         "mode": "size",
+        "design": res.design,
+        "judge0": res.judge0,
+        "judge1": res.judge1,
         "target_width": args.width,
         "m": res.m,
         "m0": res.m0,
@@ -461,6 +479,8 @@ def _run_plan(args) -> dict:
 
 
 def _plan_text(out: dict) -> str:
+    if out["mode"] == "compare":
+        return out["text"]
     if out["mode"] == "algorithm1":
         text = (
             f"Algorithm 1 allocation of m = {out['m']}: m0 = {out['m0']} human-0 items, "
@@ -478,10 +498,16 @@ def _plan_text(out: dict) -> str:
             f"[{out['low']:.4f}, {out['high']:.4f}]"
         )
     n = "infinite" if out["n"] is None else f"{out['n']:g}"
+    if out["design"] == "by-human-label":
+        split = f"m0 = {out['m0']}, m1 = {out['m1']}"
+    elif out["design"] == "by-judge-label":
+        split = f"{out['judge0']} judge-0 and {out['judge1']} judge-1 items"
+    else:
+        split = "a random sample"
     return (
         f"smallest calibration set for a {100 * out['confidence_level']:g}% interval of width "
-        f"<= {out['target_width']:g} ({out['allocation']} split, n = {n}): m = {out['m']} "
-        f"(m0 = {out['m0']}, m1 = {out['m1']}), width {out['width']:.4f}"
+        f"<= {out['target_width']:g} (design {out['design']}, {out['allocation']} split, "
+        f"n = {n}): m = {out['m']} ({split}), width {out['width']:.4f}"
     )
 
 

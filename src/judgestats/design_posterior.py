@@ -31,8 +31,8 @@ __all__ = ["DESIGN_POINTS", "design_posterior_bounds", "judge_conditional_cdf"]
 
 #: Point summaries of the design posterior.
 DESIGN_POINTS = ("mean", "median")
-_NODES = 20
-_BISECT = 44
+_NODES = 16
+_BISECT = 36
 
 
 def _beta_params(x, n_pi, tp, k1, fn, k0, prior: tuple[float, float]) -> list[np.ndarray]:
@@ -46,51 +46,63 @@ def _sd(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class _Forms:
-    """Nodes and weights for the three forms, and which form each data set uses."""
+    """Nodes and weights of the form each data set uses, and its distribution function."""
 
     def __init__(self, params: list[np.ndarray], n_nodes: int) -> None:
-        from scipy.special import betainc  # lazy
-
-        self.betainc = betainc
         api, bpi, a1, b1, a0, b0 = params
         self.params = params
         mean_pi, mean1, mean0 = api / (api + bpi), a1 / (a1 + b1), a0 / (a0 + b0)
+        sd_pi, sd1, sd0 = _sd(api, bpi), _sd(a1, b1), _sd(a0, b0)
         spread = np.stack([
-            np.abs(mean1 - mean0) * _sd(api, bpi),  # form 0: π evaluated
-            mean_pi * _sd(a1, b1),  # form 1: PPV evaluated
-            (1.0 - mean_pi) * _sd(a0, b0),  # form 2: FOR evaluated
+            np.abs(mean1 - mean0) * sd_pi,  # form 0: π evaluated, (PPV, FOR) integrated
+            mean_pi * sd1,  # form 1: PPV evaluated, (π, FOR) integrated
+            (1.0 - mean_pi) * sd0,  # form 2: FOR evaluated, (π, PPV) integrated
         ])  # fmt: skip
         self.form = np.argmax(spread, axis=0)
         self.mean = mean_pi * mean1 + (1.0 - mean_pi) * mean0
+        # a bracket of the mass: the delta-method sd, with room (quantiles come by bisection)
+        self.sd = np.sqrt(np.sum(spread**2, axis=0))
         self.nodes = [gauss_beta(a, b, n_nodes) for a, b in ((api, bpi), (a1, b1), (a0, b0))]
 
     def cdf(self, t: np.ndarray) -> np.ndarray:
-        """P(θ <= t) per data set; ``t`` has shape (..., batch)."""
-        (xp, wp), (x1, w1), (x0, w0) = self.nodes  # each (batch, N)
-        api, bpi, a1, b1, a0, b0 = self.params
+        """P(θ <= t) per data set; ``t`` has shape (k, batch)."""
+        out = np.empty(t.shape)
+        for form in (0, 1, 2):
+            idx = np.flatnonzero(self.form == form)
+            if idx.size:
+                out[:, idx] = self._cdf_form(form, idx, t[:, idx])
+        return out
+
+    def _cdf_form(self, form: int, idx: np.ndarray, t: np.ndarray) -> np.ndarray:
+        from scipy.special import betainc  # lazy
+
+        (xp, wp), (x1, w1), (x0, w0) = ((x[idx], w[idx]) for x, w in self.nodes)
+        a, b = (self.params[2 * form][idx], self.params[2 * form + 1][idx])
         tt = t[..., None, None]
-        inc = self.betainc
         with np.errstate(divide="ignore", invalid="ignore"):
-            # form 0: θ = FOR + π(PPV − FOR), π evaluated, (PPV, FOR) integrated
-            d = x1[:, :, None] - x0[:, None, :]
-            u = (tt - x0[:, None, :]) / d
-            f0 = inc(api[:, None, None], bpi[:, None, None], np.clip(u, 0.0, 1.0))
-            f0 = np.where(d > 0, f0, np.where(d < 0, 1.0 - f0, tt >= x0[:, None, :]))
-            c0 = np.einsum("...bij,bi,bj->...b", f0, w1, w0)
-            # form 1: PPV evaluated, (π, FOR) integrated
-            u = (tt - (1.0 - xp[:, :, None]) * x0[:, None, :]) / xp[:, :, None]
-            f1 = inc(a1[:, None, None], b1[:, None, None], np.clip(u, 0.0, 1.0))
-            c1 = np.einsum("...bij,bi,bj->...b", f1, wp, w0)
-            # form 2: FOR evaluated, (π, PPV) integrated
-            u = (tt - xp[:, :, None] * x1[:, None, :]) / (1.0 - xp[:, :, None])
-            f2 = inc(a0[:, None, None], b0[:, None, None], np.clip(u, 0.0, 1.0))
-            c2 = np.einsum("...bij,bi,bj->...b", f2, wp, w1)
-        return np.choose(self.form, [c0, c1, c2])
+            if form == 0:  # θ = FOR + π(PPV − FOR)
+                d = x1[:, :, None] - x0[:, None, :]
+                f = betainc(a[:, None, None], b[:, None, None],
+                            np.clip((tt - x0[:, None, :]) / d, 0.0, 1.0))  # fmt: skip
+                f = np.where(d > 0, f, np.where(d < 0, 1.0 - f, tt >= x0[:, None, :]))
+                wi, wj = w1, w0
+            elif form == 1:  # PPV = (θ − (1 − π)·FOR)/π
+                u = (tt - (1.0 - xp[:, :, None]) * x0[:, None, :]) / xp[:, :, None]
+                f = betainc(a[:, None, None], b[:, None, None], np.clip(u, 0.0, 1.0))
+                wi, wj = wp, w0
+            else:  # FOR = (θ − π·PPV)/(1 − π)
+                u = (tt - xp[:, :, None] * x1[:, None, :]) / (1.0 - xp[:, :, None])
+                f = betainc(a[:, None, None], b[:, None, None], np.clip(u, 0.0, 1.0))
+                wi, wj = wp, w1
+        return np.einsum("...bij,bi,bj->...b", f, wi, wj)
 
     def quantile(self, probs: np.ndarray) -> np.ndarray:
         """Quantiles per data set by bisection; ``probs`` has shape (k, batch)."""
-        lo = np.zeros(probs.shape)
-        hi = np.ones(probs.shape)
+        lo = np.broadcast_to(np.clip(self.mean - 12.0 * self.sd, 0.0, 1.0), probs.shape)
+        hi = np.broadcast_to(np.clip(self.mean + 12.0 * self.sd, 0.0, 1.0), probs.shape)
+        # widen to [0, 1] where the bracket misses (heavy tails of tiny samples)
+        lo = np.where(self.cdf(lo) > probs, 0.0, lo)
+        hi = np.where(self.cdf(hi) < probs, 1.0, hi)
         for _ in range(_BISECT):
             mid = 0.5 * (lo + hi)
             below = self.cdf(mid) < probs

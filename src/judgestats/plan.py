@@ -37,14 +37,28 @@ from ._validation import (
     pop_renamed,
 )
 from .counts import ConfusionCounts
+from .design_plan import (
+    DesignComparison,
+    JudgeAllocation,
+    allocate_by_judge,
+    check_plan_design,
+    compare_designs,
+    design_width,
+)
+from .design_plan import n_value as _n_value
+from .design_plan import planning_inputs as _scalar_inputs
 from .kernels import adjusted_wald_bounds, z_value
 
 __all__ = [
     "Allocation",
     "CalibrationPlan",
+    "DesignComparison",
+    "JudgeAllocation",
     "Regime",
     "allocate",
+    "allocate_by_judge",
     "calibration_size",
+    "compare_designs",
     "interval_width",
     "judge_vs_human",
     "optimal_allocation",
@@ -76,14 +90,22 @@ class Allocation:
 
 @dataclass(frozen=True, slots=True)
 class CalibrationPlan:
-    """Smallest calibration set (m = m0 + m1) meeting a target width, and the width it gives."""
+    """Smallest calibration set meeting a target width, and the width it gives.
+
+    ``m0``, ``m1``: the split by human label (by-human-label design). Under
+    ``design="by-judge-label"`` ``judge0``, ``judge1`` hold the split by judge label; under
+    ``"random"`` the design fixes no split and all four are None.
+    """
 
     m: int
-    m0: int
-    m1: int
+    m0: int | None
+    m1: int | None
     width: float
     allocation: str
     confidence_level: float
+    design: str = "by-human-label"
+    judge0: int | None = None
+    judge1: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +129,6 @@ class Regime:
 
 
 # ----------------------------------------------------------------------------- widths
-def _n_value(n: Any) -> float:
-    if n is None:
-        return math.inf
-    return float(check_sample_size("n", n, positive=True, allow_inf=True))
 
 
 def _width(p, q0, q1, n, m0, m1, z) -> np.ndarray:
@@ -135,17 +153,6 @@ def interval_width(
     z = z_value(check_confidence_level(confidence_level))
     out = _width(p, q0, q1, _n_value(n), m0, m1, z)
     return float(out) if np.ndim(out) == 0 else out
-
-
-def _scalar_inputs(p, q0, q1, n, confidence_level):
-    p = float(check_probability("p", p))
-    q0 = check_open_unit("q0", q0, upper_closed=True)
-    q1 = check_open_unit("q1", q1, upper_closed=True)
-    check_informative(q0, q1)
-    level = check_confidence_level(confidence_level)
-    if np.ndim(p) or np.ndim(level):
-        raise JudgeStatsError("p and confidence_level must be scalars for planning")
-    return p, q0, q1, _n_value(n), float(level), z_value(level)
 
 
 # ----------------------------------------------------------------------------- allocation
@@ -282,11 +289,13 @@ def calibration_size(
     allocation: str = "balanced",
     confidence_level: float = 0.95,
     max_m: int = 1_000_000,
+    design: str = "by-human-label",
 ) -> CalibrationPlan:
-    """Smallest calibration set whose adjusted-Wald interval is no wider than ``width``.
+    """Smallest calibration set whose interval is no wider than ``width``.
 
-    The interval (paper eq. ci, truncated to [0, 1]) is evaluated with p̂ = p, q̂0 = q0,
-    q̂1 = q1 as if observed.
+    The interval (paper eq. ci, truncated to [0, 1], for the default design) is evaluated with
+    p̂ = p, q̂0 = q0, q̂1 = q1 as if observed; under the other designs the judge-conditional
+    adjusted-Wald interval at the expected counts (:mod:`judgestats.design_plan`).
 
     Parameters
     ----------
@@ -298,11 +307,14 @@ def calibration_size(
         Test-set size; None means n → ∞ (calibration noise only).
     allocation : {"balanced", "optimal"}
         ``"balanced"``: m0 = m1 = m/2 (m even). ``"optimal"``: for each m the width-minimising
-        split (:func:`optimal_allocation`).
+        split (:func:`optimal_allocation`). Under ``design="by-judge-label"`` the same by judge
+        label (``"optimal"``: the Neyman split); ``design="random"`` takes ``"balanced"`` only.
     confidence_level : float, default 0.95
         Two-sided level of the planned interval.
     max_m : int
         Give up (with an error) beyond this total.
+    design : {"by-human-label", "random", "by-judge-label"}
+        How the calibration items will be chosen (:mod:`judgestats.designs`).
 
     Returns
     -------
@@ -322,10 +334,19 @@ def calibration_size(
     """
     target = check_open_unit("width", width)
     check_choice("allocation", allocation, ("balanced", "optimal"))
+    design = check_plan_design(design, allocation)
     p, q0, q1, n, level, z = _scalar_inputs(p, q0, q1, n, confidence_level)
     max_m = check_budget("max_m", max_m, minimum=4)
 
-    if allocation == "balanced":
+    if design != "by-human-label":
+
+        def best(m_total: int) -> tuple[Any, Any, float]:
+            w, split = design_width(m_total, p=p, q0=q0, q1=q1, n=n, z=float(z), design=design,
+                                    allocation=allocation)  # fmt: skip
+            return (*split, w)
+
+        step = 1
+    elif allocation == "balanced":
 
         def best(m_total: int) -> tuple[int, int, float]:
             k = m_total // 2
@@ -363,10 +384,13 @@ def calibration_size(
             hi = mid
         else:
             lo = mid
-    m0, m1, w = best(hi)
-    return CalibrationPlan(
-        m=m0 + m1, m0=m0, m1=m1, width=w, allocation=allocation, confidence_level=level
-    )
+    a, b, w = best(hi)
+    if design == "by-human-label":
+        return CalibrationPlan(
+            m=a + b, m0=a, m1=b, width=w, allocation=allocation, confidence_level=level
+        )
+    return CalibrationPlan(m=hi, m0=None, m1=None, width=w, allocation=allocation,
+                           confidence_level=level, design=design, judge0=a, judge1=b)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- regime
@@ -406,8 +430,9 @@ def _regime_finite(q0, q1, eps, grid: int = 20_001) -> tuple[np.ndarray, np.ndar
 
 
 def judge_vs_human(
-    q0: float, q1: float, *, m: int | None = None, delta: float = 0.05
-) -> Regime | None:
+    q0: float, q1: float, *, m: int | None = None, delta: float = 0.05,
+    design: str = "by-human-label",
+) -> Regime | None:  # fmt: skip
     """θ range where a calibrated judge has lower variance than human-only labelling.
 
     Compares the corrected estimator θ̂ (n → ∞ judged items, m calibration items) with the
@@ -428,6 +453,13 @@ def judge_vs_human(
         Human-label budget; None for the m → ∞ condition.
     delta : float, default 0.05
         Failure probability of the finite-m bound.
+    design : {"by-human-label", "random"}, default "by-human-label"
+        ``"random"``: the calibration items are a random sample of the test items and the
+        judge-conditional estimator uses their human labels and every judge label. Its
+        asymptotic variance, (PPV − FOR)²π(1 − π)/(n + m) + [π·PPV(1 − PPV) +
+        (1 − π)·FOR(1 − FOR)]/m, is never above the human labels' θ(1 − θ)/m (the variance
+        of PPV/FOR given the judge label is at most the total variance): every θ qualifies
+        and the result is [0, 1]. :func:`compare_designs` says by how much.
 
     Returns
     -------
@@ -437,6 +469,8 @@ def judge_vs_human(
     q0 = check_open_unit("q0", q0, upper_closed=True)
     q1 = check_open_unit("q1", q1, upper_closed=True)
     check_informative(q0, q1)
+    if check_choice("design", design, ("by-human-label", "random")) == "random":
+        return Regime(0.0, 1.0)
     if m is None:
         low, high = _regime_infinite(np.asarray(q0), np.asarray(q1))
     else:

@@ -12,6 +12,7 @@ import numpy as np
 
 __all__ = [
     "coverage_plot",
+    "design_widths",
     "estimator_bias_plot",
     "interval_rows",
     "judge_regime_map",
@@ -154,4 +155,36 @@ def estimator_bias_plot(ds: Any, *, ax: Any = None):
     ax.set_ylabel("bias")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
+    return ax
+
+
+def design_widths(
+    *, p: float, q0: float, q1: float, n: Any = None, m_values: Sequence[int] = (20, 50, 100,
+    200, 500, 1000), confidence_level: float = 0.95, ax: Any = None,
+) -> Any:  # fmt: skip
+    """Plot the expected interval width against the calibration size, one line per design.
+
+    "How should I sample my next labels?": :func:`judgestats.plan.compare_designs` at each m
+    (optimal splits where a design has one), with the human labels alone for reference.
+    """
+    from .design_plan import compare_designs
+
+    ax = _axes(ax)
+    m_values = list(m_values)
+    comps = [compare_designs(p=p, q0=q0, q1=q1, m=m, n=n, confidence_level=confidence_level)
+             for m in m_values]  # fmt: skip
+    for design, allocation in (("by-human-label", "optimal"), ("random", "-"),
+                               ("by-judge-label", "optimal")):  # fmt: skip
+        widths = [next(r["width"] for r in c.rows
+                       if r["design"] == design and r["allocation"] == allocation)
+                  for c in comps]  # fmt: skip
+        ax.plot(m_values, widths, "o-", label=f"design={design!r}")
+    ax.plot(m_values, [c.human_only for c in comps], "k--", label="human labels alone")
+    ax.set_xscale("log")
+    ax.set_xlabel("calibration items m")
+    ax.set_ylabel(f"expected {100 * confidence_level:g}% interval width")
+    ax.set_title(f"p = {p:g}, q0 = {q0:g}, q1 = {q1:g}, n = {n if n is not None else '∞'}",
+                 fontsize=9)  # fmt: skip
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
     return ax
