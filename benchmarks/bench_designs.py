@@ -62,7 +62,7 @@ LABEL = {
     "paper": "paper's adjusted-Wald (by-human-label)",
     "human-only": "human labels alone (Wilson)",
     "ppi++": "ppi_py PPI++ (ppi_mean_ci)",
-    "random bayes": 'design="random" bayes (mean, ETI)',
+    "random bayes": 'design="random" bayes (mean, ETI, Jeffreys priors)',
 }
 HAVE_PPI = importlib.util.find_spec("ppi_py") is not None
 PPI_MAX_N = 20_000  # PPI++ only where the test set has at most this many items (its run time)

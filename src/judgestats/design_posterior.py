@@ -2,8 +2,12 @@ r"""Exact posterior of θ under the random and by-judge-label designs (no MCMC).
 
 Under these designs the likelihood is three independent binomials (:mod:`judgestats.designs`):
 π = P(judge = 1) from x of n_π judged items, PPV from tp of k1, FOR from fn of k0. With
-independent Beta priors (flat by default) the posteriors are Beta(x + a, n_π − x + b),
-Beta(tp + a, fp + b) and Beta(fn + a, tn + b), and θ = π·PPV + (1 − π)·FOR. Its distribution
+independent Beta(a, b) priors the posteriors are Beta(x + a, n_π − x + b),
+Beta(tp + a, fp + b) and Beta(fn + a, tn + b), and θ = π·PPV + (1 − π)·FOR. The default is
+Jeffreys' prior, a = b = 1/2: a conditional rate estimated from a handful of items (PPV or FOR
+when θ is near 0 or 1) is pulled hard toward 1/2 by a flat prior, and the credible interval
+misses (coverage 0.66 with flat priors against 0.93 with Jeffreys' at θ = 0.98, judge
+(0.8, 0.8), m = 20; benchmarks/results/designs.md measures the grid). Its distribution
 function is a two-dimensional integral of a Beta distribution function,
 
     P(θ <= t) = E[ F_PPV((t − (1 − π)·FOR)/π) ]     (and the two other forms),
@@ -27,10 +31,12 @@ from .designs import design_counts
 from .kernels import Bounds
 from .posterior import gauss_beta
 
-__all__ = ["DESIGN_POINTS", "design_posterior_bounds", "judge_conditional_cdf"]
+__all__ = ["DESIGN_POINTS", "JEFFREYS", "design_posterior_bounds", "judge_conditional_cdf"]
 
 #: Point summaries of the design posterior.
 DESIGN_POINTS = ("mean", "median")
+#: Jeffreys' prior Beta(1/2, 1/2), the default of π, PPV and FOR.
+JEFFREYS = (0.5, 0.5)
 _NODES = 16
 _BISECT = 36
 
@@ -118,8 +124,8 @@ def _forms(test, calibration, design, prior, n_nodes=_NODES) -> tuple[_Forms, tu
     return _Forms(_beta_params(*flat, prior), n_nodes), shape
 
 
-def judge_conditional_cdf(test, calibration, design: str, t: Any, *, prior=(1.0, 1.0)) -> Any:
-    """Posterior P(θ <= t) under ``design`` (flat Beta priors on π, PPV and FOR by default).
+def judge_conditional_cdf(test, calibration, design: str, t: Any, *, prior=JEFFREYS) -> Any:
+    """Posterior P(θ <= t) under ``design`` (Jeffreys' Beta(1/2, 1/2) priors by default).
 
     ``t`` broadcasts against the batch shape of the counts; extra leading axes of ``t`` give
     several points per data set.
@@ -134,7 +140,7 @@ def judge_conditional_cdf(test, calibration, design: str, t: Any, *, prior=(1.0,
 
 def design_posterior_bounds(
     test, calibration, design: str, confidence_level: Any, *, point: str = "mean",
-    interval: str = "eti", prior: Any = (1.0, 1.0),
+    interval: str = "eti", prior: Any = JEFFREYS,
 ) -> Bounds:  # fmt: skip
     """Equal-tailed credible interval and the posterior mean or median, batched."""
     point = check_choice("point", point, DESIGN_POINTS)

@@ -382,7 +382,7 @@ def _design_bootstrap(design: str) -> Callable[..., Bounds]:
 def _design_bayes(design: str) -> Callable[..., Bounds]:
     def func(
         test, calibration, *, confidence_level, rng=None, point: str = "mean",
-        interval: str = "eti", prior: Any = (1.0, 1.0),
+        interval: str = "eti", prior: Any = (0.5, 0.5),
     ) -> Bounds:  # fmt: skip
         return design_posterior_bounds(
             test, calibration, design, confidence_level, point=point, interval=interval,
@@ -455,7 +455,7 @@ def _design_methods(design: str) -> tuple[IntervalMethod, ...]:
         _method(
             "bayes", _design_bayes(design),
             "exact posterior of θ = π·PPV + (1 − π)·FOR under independent Beta priors "
-            "(flat by default), equal-tailed credible interval, by quadrature",
+            "(Jeffreys' Beta(1/2, 1/2) by default), equal-tailed credible interval, by quadrature",
             estimator="posterior {point} (Beta priors on π, PPV, FOR)",
             reference=f"{ref}; exact Beta posteriors by quadrature", **common,
         ),

@@ -34,6 +34,7 @@ from ._validation import (
     check_choice,
     check_positive_int,
 )
+from .designs import DEFAULT_DESIGN, REFERENCE
 from .intervals import MIN_PER_CLASS
 
 __all__ = [
@@ -183,8 +184,8 @@ def _row_of_correction(label: str, c: Any) -> _Row:
         c.estimate,
         c.ci.low,
         c.ci.high,
-        float(c.sensitivity),
-        float(c.specificity),
+        math.nan if c.sensitivity is None else float(c.sensitivity),
+        math.nan if c.specificity is None else float(c.specificity),
         int(c.m0),
         int(c.m1),
     )
@@ -222,12 +223,34 @@ def _row(label: str, r: Any) -> _Row:
 def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
     lvl = f"{100 * c.confidence_level:g}%"
     subject = _capital(metric) + (f" of {label}" if label else "")
+    if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
+        return _design_sentence(c, subject, lvl)
     return (
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"corrected for the judge's sensitivity {c.sensitivity:.2f} and specificity "
         f"{c.specificity:.2f} estimated on {c.m0 + c.m1} human-labelled items "
         f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; {CITATION}); the "
         f"judge's uncorrected rate on {c.n} test items is {c.naive:.2f}."
+    )
+
+
+def _design_sentence(c: Any, subject: str, lvl: str) -> str:
+    """Describe a random or by-judge-label correction: its estimator and its source."""
+    k = c.calibration
+    where = (
+        "a random sample of the evaluated items, so the judge's labels of all "
+        f"{c.n + k.m} items estimate how often it says 1"
+        if c.design == "random"
+        else f"sampled within the judge's labels ({k.tp + k.fp} judged 1, {k.fn + k.tn} "
+        "judged 0)"
+    )
+    return (
+        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"estimated from how often the human agrees with each of the judge's verdicts on "
+        f"{k.m} human-labelled items, {where} (judge-conditional estimator, design "
+        f"{c.design!r}: {REFERENCE[c.design]}; "
+        f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}); the judge's "
+        f"uncorrected rate on {c.n} test items is {c.naive:.2f}."
     )
 
 
@@ -265,7 +288,11 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     stratified = bool(ev.strata)
     sens, spec = (_span([getattr(r, k) for r in rows], 2) for k in ("sensitivity", "specificity"))
     how = (
-        f"corrected within each stratum of {_strata_name(ev)} for the judge's sensitivity and "
+        f"estimated by the judge-conditional estimator of design {ev.design!r} "
+        f"({REFERENCE[ev.design]}) from how often the human agrees with each of the judge's "
+        "verdicts"
+        if getattr(ev, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN
+        else f"corrected within each stratum of {_strata_name(ev)} for the judge's sensitivity and "
         f"specificity in that stratum (over all strata, sensitivity {sens} and specificity "
         f"{spec} across {noun})"
         if stratified
@@ -335,7 +362,28 @@ def methods_sentence(
 
 
 # ---------------------------------------------------------------------------- notes
+def _design_notes(c: Any, who: str) -> list[str]:
+    """List the notes of a random or by-judge-label correction (design check, empty cells)."""
+    notes = []
+    d = c.design_check
+    if d is not None and not d.plausible:
+        notes.append(
+            f"{who}the calibration items' judge-positive rate ({d.calibration_rate:.2f}) differs "
+            f"from the test items' ({d.test_rate:.2f}, p = {d.pvalue:.2g}): they do not look like "
+            "a random sample, and design='by-human-label' stays valid"
+        )
+    k = c.calibration
+    for label, size in (("1", k.tp + k.fp), ("0", k.fn + k.tn)):
+        if size == 0:
+            notes.append(f"{who}no calibration item has judge label {label}")
+    if c.ci.undefined_note():
+        notes.append(who + c.ci.undefined_note())
+    return notes
+
+
 def _correction_notes(c: Any, who: str) -> list[str]:
+    if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
+        return _design_notes(c, who)
     notes = []
     if c.clipped:
         notes.append(
