@@ -12,7 +12,8 @@ Every data set is analysed as each design declares it: ``js.correct(..., design=
 ``"adjusted-wald"`` interval for the random and by-judge-label designs, the paper's adjusted-Wald
 interval (by-human-label), the human labels alone (Wilson interval of m1/m, valid under the
 random design only) and ppi_py's PPI++ ``ppi_mean_ci`` (when installed; fewer data sets per cell
-and only cells with n <= 20,000: it runs on item arrays, one data set at a time). The random design's ``"bayes"`` (exact posterior) runs on a subgrid. The
+and only cells with n <= 20,000: it runs on item arrays, one data set at a time). The random
+design's ``"bayes"`` (exact posterior, Jeffreys' priors) runs on the n = 10^4 subgrid. The
 asymptotic width 2z·√V of the random design's efficient estimator (V from the Fisher
 information of the factorised likelihood, at the true values) is the floor.
 
