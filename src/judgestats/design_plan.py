@@ -226,8 +226,8 @@ class DesignComparison:
         """Return the comparison as text, shortest first."""
         lvl = f"{100 * self.confidence_level:g}%"
         lines = [f"Expected {lvl} interval width with m = {self.m} calibration items "
-                 f"(p = {self.p:g}, q0 = {self.q0:g}, q1 = {self.q1:g}, θ = {self.theta:.3f}, "
-                 f"n = {self.n:g})"]  # fmt: skip
+                 f"(p = {self.p:.3g}, q0 = {self.q0:.3g}, q1 = {self.q1:.3g}, "
+                 f"θ = {self.theta:.3f}, n = {self.n:g})"]  # fmt: skip
         for r in sorted(self.rows, key=lambda r: r["width"]):
             split = "" if r["split"] is None else f" {r['split']}"
             lines.append(f"  {r['design']:<15} {r['allocation']:<9}{split:<13} {r['width']:.4f}")

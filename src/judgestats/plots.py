@@ -183,8 +183,8 @@ def design_widths(
     ax.set_xscale("log")
     ax.set_xlabel("calibration items m")
     ax.set_ylabel(f"expected {100 * confidence_level:g}% interval width")
-    ax.set_title(f"p = {p:g}, q0 = {q0:g}, q1 = {q1:g}, n = {n if n is not None else '∞'}",
-                 fontsize=9)  # fmt: skip
+    ax.set_title(f"p = {p:.3g}, q0 = {q0:.3g}, q1 = {q1:.3g}, "
+                 f"n = {'∞' if n is None else f'{n:g}'}", fontsize=9)  # fmt: skip
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     return ax
