@@ -318,3 +318,27 @@ def test_bad_sampling_arguments_are_named_errors():
         if importlib.util.find_spec(missing) is None:
             with pytest.raises(ImportError, match=f"pip install {missing}"):
                 jb.fit(REF_TEST, REF_CAL, sampler=missing)
+
+
+@pytest.mark.parametrize("design", ["random", "by-judge-label"])
+def test_design_models_agree_with_the_exact_design_posterior(design):
+    """PyMC's three-binomial model against the quadrature posterior (js.design_posterior)."""
+    from judgestats.design_posterior import design_posterior_bounds, judge_conditional_cdf
+
+    test, cal = js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=45, fn=5, tn=35, fp=15)
+    res = jb.fit(test, cal, design=design, draws=2000, random_seed=4, **SAMPLING)
+    assert res.design == design
+    names = {v.name for v in jb.build_model(test, cal, design=design).free_RVs}
+    assert names == {"judge_rate", "ppv", "for_rate"}
+    exact = design_posterior_bounds(test, cal, design, 0.95)
+    ess = min(res.diagnostics.min_ess_bulk, res.diagnostics.min_ess_tail)
+    draws = theta_draws(res)
+    assert res.estimate == pytest.approx(float(exact.estimate), abs=4 * draws.std() / ess**0.5)
+    for q, got, ref in ((0.025, res.ci.low, exact.low), (0.975, res.ci.high, exact.high)):
+        # s.e. of a quantile: √(q(1 − q)/ESS)/density, the density from the exact CDF
+        h = 1e-3
+        cdf = judge_conditional_cdf(test, cal, design, [float(ref) - h, float(ref) + h])
+        dens = float(cdf[1] - cdf[0]) / (2 * h)
+        assert got == pytest.approx(float(ref), abs=4 * (q * (1 - q) / ess) ** 0.5 / dens + 1e-3)
+    with pytest.raises(ArgumentTypeError, match="takes binary counts and no priors"):
+        jb.build_model(test, cal, design=design, priors=js.Priors())

@@ -22,10 +22,18 @@ from .._validation import (
     check_rng,
 )
 from ..counts import ConfusionCounts, JudgedCounts
+from ..designs import DEFAULT_DESIGN, check_design
 from ..priors import Priors
 from ..results import ConfidenceInterval
 from ..shift import label_shift_test
-from .models import BINARY_FREE, CATEGORICAL_FREE, build_model, categorical_data, is_binary
+from .models import (
+    BINARY_FREE,
+    CATEGORICAL_FREE,
+    DESIGN_FREE,
+    build_model,
+    categorical_data,
+    is_binary,
+)
 from .results import (
     INTERVALS,
     POINTS,
@@ -197,6 +205,7 @@ def fit(
     backend: str | None = None,
     progressbar: bool = False,
     sample_kwargs: Mapping[str, Any] | None = None,
+    design: str = DEFAULT_DESIGN,
 ) -> BayesianCorrection | BayesianDistributionCorrection:
     """Fit the Bayesian misclassification model by MCMC and summarise θ.
 
@@ -237,6 +246,10 @@ def fit(
         Show PyMC's progress bar (and its log messages).
     sample_kwargs : mapping, optional
         Further keyword arguments for ``pymc.sample`` (e.g. ``{"target_accept": 0.95}``).
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How the calibration items were chosen (binary counts only for the other designs: the
+        three-binomial model of :func:`judgestats.bayes.build_model`, the MCMC twin of
+        ``js.correct(..., design=design, method="bayes")``).
 
     Returns
     -------
@@ -268,20 +281,28 @@ def fit(
     >>> res.estimate, res.ci  # posterior mean, 95% ETI  # doctest: +SKIP
     """
     level, point, interval = summary_options(confidence_level, point, interval)
-    priors = Priors() if priors is None else check_instance("priors", priors, Priors)
     binary = is_binary(test, calibration)
-    if binary:
-        if labels is not None:
-            raise ArgumentTypeError("labels apply to k-category data, not to binary counts")
-        priors.binary()  # checks the priors fit the model before compiling anything
+    if check_design(design) != DEFAULT_DESIGN:  # validates: binary counts, no priors
+        model, free = build_model(test, calibration, labels=labels, priors=priors,
+                                  design=design), DESIGN_FREE  # fmt: skip
     else:
-        counts, matrix, labels = categorical_data(test, calibration, labels)
-        priors.categorical(counts.size)
+        priors = Priors() if priors is None else check_instance("priors", priors, Priors)
+        if binary:
+            if labels is not None:
+                raise ArgumentTypeError("labels apply to k-category data, not to binary counts")
+            priors.binary()  # checks the priors fit the model before compiling anything
+            free = BINARY_FREE
+        else:
+            counts, matrix, labels = categorical_data(test, calibration, labels)
+            priors.categorical(counts.size)
+            free = CATEGORICAL_FREE
+        model = None
     _check_sampler(sampler)
-    model = build_model(test, calibration, priors=priors, labels=labels)
+    if model is None:
+        model = build_model(test, calibration, priors=priors, labels=labels)
     tree, diagnostics = sample_checked(
         model,
-        list(BINARY_FREE if binary else CATEGORICAL_FREE),
+        list(free),
         "try sample_kwargs={'target_accept': 0.95} or check the model",
         stacklevel=3,
         draws=draws,
@@ -306,15 +327,18 @@ def fit(
         "priors": priors,
     }
     if binary:
-        return _binary_result(test, calibration, float(est), float(low), float(high), common)
+        return _binary_result(test, calibration, float(est), float(low), float(high), common,
+                              design)  # fmt: skip
     return _categorical_result(counts, matrix, labels, tree, est, low, high, common)
 
 
 def _binary_result(
-    test: JudgedCounts, cal: ConfusionCounts, est: float, low: float, high: float, common: dict
-) -> BayesianCorrection:
+    test: JudgedCounts, cal: ConfusionCounts, est: float, low: float, high: float, common: dict,
+    design: str = DEFAULT_DESIGN,
+) -> BayesianCorrection:  # fmt: skip
     ci = ConfidenceInterval(low, high, METHOD, common["confidence_level"])
-    shift = label_shift_test(test, cal)  # NaN z when q̂0 + q̂1 <= 1 (no RG estimate)
+    # NaN z when q̂0 + q̂1 <= 1 (no RG estimate); None with one human class
+    shift = label_shift_test(test, cal) if cal.has_both_classes else None
     return BayesianCorrection(
         estimate=est,
         ci=ci,
@@ -324,6 +348,7 @@ def _binary_result(
         calibration=cal,
         label_shift=shift,
         estimator=f"posterior {common['point']} (PyMC)",
+        design=design,
         **common,
     )
 

@@ -29,6 +29,16 @@ draw: it is the transpose of the ConfusionMatrix counts layout (rows = judge, co
 and so is the ``calibration_counts`` observed variable. The labels are the coords ``category``
 (true classes) and ``judge_category`` (judge labels).
 
+Random and by-judge-label designs (:mod:`judgestats.designs`, binary only): three independent
+binomials, with Jeffreys' Beta(1/2, 1/2) priors by default (the exact posterior's,
+:mod:`judgestats.design_posterior`)::
+
+    judge_rate π ~ Beta(a, b)     ppv ~ Beta(a, b)      for_rate ~ Beta(a, b)
+    judged ~ Binomial(n_π, π)     tp ~ Binomial(k1, ppv)      fn ~ Binomial(k0, for_rate)
+    theta = π·ppv + (1 − π)·for_rate            (deterministic)
+
+with n_π = n + m judged items under ``"random"`` and n under ``"by-judge-label"``.
+
 The counts enter through ``pm.Data`` containers, so a built model can be refitted to other data
 of the same shape with ``pm.set_data`` (and reuse the compiled graph). PyMC is imported when a
 model is built.
@@ -49,6 +59,8 @@ from .._validation import (
     check_single,
 )
 from ..counts import ConfusionCounts, JudgedCounts
+from ..design_posterior import JEFFREYS
+from ..designs import DEFAULT_DESIGN, check_design, design_counts
 from ..multiclass import CategoryCounts, ConfusionMatrix, as_confusion_matrix
 from ..priors import Priors
 
@@ -58,6 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["build_model"]
 
 BINARY_FREE = ("theta", "specificity", "sensitivity")
+DESIGN_FREE = ("judge_rate", "ppv", "for_rate")
 CATEGORICAL_FREE = ("theta", "confusion")
 
 
@@ -105,8 +118,9 @@ def categorical_data(
 
 
 def build_model(
-    test: Any, calibration: Any, *, priors: Priors | None = None, labels: Any = None
-) -> pm.Model:
+    test: Any, calibration: Any, *, priors: Priors | None = None, labels: Any = None,
+    design: str = DEFAULT_DESIGN,
+) -> pm.Model:  # fmt: skip
     """Build the (unsampled) PyMC misclassification model for one data set.
 
     Parameters
@@ -122,6 +136,9 @@ def build_model(
     labels : sequence, optional
         k-category labels for plain arrays (default ``0, …, k − 1``); must match the objects'
         labels when they carry their own.
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How the calibration items were chosen; the other designs take binary counts and give
+        the three-binomial model above (``priors`` must be None: Jeffreys' priors).
 
     Returns
     -------
@@ -144,6 +161,13 @@ def build_model(
     >>> sorted(model.named_vars)[:3]
     ['m0', 'm1', 'n']
     """
+    if check_design(design) != DEFAULT_DESIGN:
+        if priors is not None or labels is not None or not is_binary(test, calibration):
+            raise ArgumentTypeError(
+                f"design={design!r} takes binary counts and no priors or labels (its model has "
+                "Jeffreys' priors on the judge-positive rate, PPV and FOR)"
+            )
+        return _design_model(test, calibration, design)
     priors = Priors() if priors is None else check_instance("priors", priors, Priors)
     if is_binary(test, calibration):
         if labels is not None:
@@ -182,6 +206,23 @@ def _binary_model(test: JudgedCounts, cal: ConfusionCounts, priors: Priors) -> p
         pm.Binomial("positive", n=n, p=judged, observed=positive)
         pm.Binomial("tn", n=m0, p=specificity, observed=tn)
         pm.Binomial("tp", n=m1, p=sensitivity, observed=tp)
+    return model
+
+
+def _design_model(test: JudgedCounts, cal: ConfusionCounts, design: str) -> pm.Model:
+    import pymc as pm
+
+    x, n_pi, tp, k1, fn, k0 = (np.int64(v) for v in design_counts(test, cal, design))
+    a, b = JEFFREYS
+    with pm.Model() as model:
+        judge_rate = pm.Beta("judge_rate", alpha=a, beta=b)
+        ppv = pm.Beta("ppv", alpha=a, beta=b)
+        for_rate = pm.Beta("for_rate", alpha=a, beta=b)
+        pm.Binomial("judged", n=pm.Data("n_judged", n_pi), p=judge_rate,
+                    observed=pm.Data("judged_observed", x))  # fmt: skip
+        pm.Binomial("tp", n=pm.Data("k1", k1), p=ppv, observed=pm.Data("tp_observed", tp))
+        pm.Binomial("fn", n=pm.Data("k0", k0), p=for_rate, observed=pm.Data("fn_observed", fn))
+        pm.Deterministic("theta", judge_rate * ppv + (1.0 - judge_rate) * for_rate)
     return model
 
 
