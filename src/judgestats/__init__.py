@@ -129,6 +129,8 @@ __all__ = [
     "plots",
     "prediction_powered",
     "report",
+    "designs",
+    "io",
     "rogan_gladen",
     "rogan_gladen_variance",
     "simulate",
@@ -139,6 +141,8 @@ __all__ = [
 _LAZY_SUBMODULES = {
     "bayes",
     "cli",
+    "designs",
+    "io",
     "multiclass",
     "compare",
     "kernels",

@@ -43,17 +43,12 @@ def _pandas():
     return pd
 
 
-def _read_table(path: str) -> Any:
-    pd = _pandas()
-    p = Path(path)
-    if not p.is_file():
-        raise CLIError(f"file not found: {path}")
-    try:
-        if p.suffix.lower() in (".parquet", ".pq"):
-            return pd.read_parquet(p)
-        return pd.read_csv(p)
-    except Exception as exc:
-        raise CLIError(f"cannot read {path}: {exc}".splitlines()[0]) from exc
+def _read_table(path: str, labels: dict[str, bool]) -> Any:
+    """Read a file with the package's reader (:func:`judgestats.io.read_table`)."""
+    _pandas()
+    from .io import read_table
+
+    return read_table(path, labels=labels)
 
 
 # ----------------------------------------------------------------------------- rows
@@ -114,8 +109,9 @@ def _single(test: JudgedCounts, cal: ConfusionCounts, args) -> dict:
 
 
 def _rows_from_files(args) -> tuple[str, list[dict]]:
-    test_df = _read_table(args.test)
-    cal_df = _read_table(args.calibration)
+    test_df = _read_table(args.test, {args.judge_column: False})
+    cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False})
+    args.accounting = {"test file rows": len(test_df), "calibration file rows": len(cal_df)}
     for name, df, cols in (
         ("--test", test_df, [args.judge_column]),
         ("--calibration", cal_df, [args.judge_column, args.human_column]),
@@ -126,6 +122,8 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
     if not args.by:
         test = JudgedCounts.from_frame(test_df, judge=args.judge_column)
         cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column)
+        args.accounting.update({"used as test": test.n, "used as calibration": cal.m,
+                                "not used": 0})  # fmt: skip
         return f"{args.test} corrected with calibration {args.calibration}", [
             _single(test, cal, args)
         ]
@@ -134,11 +132,20 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
     rows = []
     for key, cells in counted.counts.items():
         test, cal = counts_of(cells)
-        if test is None:
-            continue  # calibration rows only: no test set to correct
+        if test is None:  # calibration rows only: listed, not silently left out
+            rows.append({"group": str(key[0]), "estimate": None, "ci_low": None,
+                         "ci_high": None, "n": 0, "m0": cal.m0, "m1": cal.m1,
+                         "error": f"no test rows; its {cal.m} calibration rows are not used"})
+            continue
         if cal is None:
             raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
         rows.append(_row(str(key[0]), test, cal, args))
+    used = [r for r in rows if r.get("n")]
+    args.accounting.update({
+        "used as test": int(sum(r["n"] for r in used)),
+        "used as calibration": int(sum(r["m0"] + r["m1"] for r in used)),
+        "not used": int(sum(r["m0"] + r["m1"] for r in rows if not r.get("n"))),
+    })  # fmt: skip
     return f"{args.test} by {args.by}", rows
 
 
@@ -537,22 +544,35 @@ def _columns(text: str | None) -> tuple[str, ...] | None:
     return cols
 
 
-def _scan(path: str, engine: str) -> Any:
+def _scan(path: str, engine: str, args) -> Any:
     """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB)."""
     if engine == "pandas":
-        return _read_table(path)
+        return _read_table(path, {args.judge_column: False, args.human_column: True})
+    from .io import sniff_format
+
     p = Path(path)
-    if not p.is_file():
-        raise CLIError(f"file not found: {path}")
-    parquet = p.suffix.lower() in (".parquet", ".pq")
+    kind = sniff_format(p)
+    if kind == "jsonl":
+        raise CLIError(f"--engine {engine} reads CSV and Parquet; {path} is JSON Lines "
+                       "(use --engine pandas)")  # fmt: skip
+    parquet = kind == "parquet"
+    # group columns as text exactly as written ('NA', '007'); types inferred from every row, so
+    # calibration rows after many test rows do not turn the human column into text
+    text = [c for c in (*(_columns(args.by) or ()), *(_columns(args.strata) or ()), args.split)
+            if c]  # fmt: skip
     try:
         if engine == "polars":
             import polars as pl
 
-            return pl.scan_parquet(p) if parquet else pl.scan_csv(p)
+            if parquet:
+                return pl.scan_parquet(p)
+            return pl.scan_csv(p, infer_schema_length=None,
+                               schema_overrides=dict.fromkeys(text, pl.String))  # fmt: skip
         import duckdb
 
-        return duckdb.read_parquet(str(p)) if parquet else duckdb.read_csv(str(p))
+        if parquet:
+            return duckdb.read_parquet(str(p))
+        return duckdb.read_csv(str(p), sample_size=-1, dtype=dict.fromkeys(text, "VARCHAR"))
     except ImportError as exc:
         raise CLIError(f"--engine {engine} needs {engine}: pip install {engine}") from exc
     except Exception as exc:
@@ -597,7 +617,7 @@ def _run_report(args) -> str:
         frame, title, metric = _example_frame(args)
         by, judge, human, strata, split = ("model",), "judge", "human", None, None
     else:
-        frame = _scan(args.file, args.engine)
+        frame = _scan(args.file, args.engine, args)
         title, metric = None, "accuracy"
         by, strata, split = _columns(args.by), _columns(args.strata), args.split
         judge, human = args.judge_column, args.human_column
@@ -646,6 +666,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CLIError, JudgeStatsError) as exc:
         print(f"judgestats: error: {exc}", file=sys.stderr)
         return 2
+    accounting = getattr(args, "accounting", None)
     if args.json:
         payload = {
             "title": title,
@@ -654,9 +675,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "confidence_level": args.confidence_level,
             "rows": rows,
         }
+        if accounting:
+            payload["input_rows"] = accounting
         print(json.dumps(payload, indent=2))
     else:
         print(_table(title, rows, args))
+        if accounting:
+            print("input rows: " + ", ".join(f"{k} {v}" for k, v in accounting.items()))
     return 0
 
 

@@ -1,0 +1,207 @@
+"""Reading tables of judged items: one reader for CSV, Parquet and JSON Lines, without guessing.
+
+:func:`read_table` is the reader every file path of the package goes through (the CLI's
+``correct`` and ``report``). It detects the format from the file's content (Parquet's ``PAR1``
+magic, a JSON object on the first line, else CSV text), not from its suffix alone, and reads
+without type inference where inference loses data:
+
+* CSV cells are read as text exactly as written: a group called ``NA`` stays ``"NA"``, ``007``
+  and ``7`` stay two groups; only an empty cell is missing;
+* label columns (``labels=``) are converted by :func:`parse_labels`: 0/1, true/false (any case)
+  and booleans, nothing else; an empty cell is missing (a test row's human label); anything
+  else is a :class:`~judgestats.LabelError` naming the column, the value and its line;
+* duplicate column names are an error (pandas would rename one and use the other silently);
+* a directory, a missing file, or a file that is no table get their own messages.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._validation import ColumnError, JudgeStatsError, LabelError
+
+__all__ = ["FORMATS", "TableError", "parse_labels", "read_table", "sniff_format"]
+
+#: The table formats :func:`read_table` reads.
+FORMATS = ("csv", "parquet", "jsonl")
+_TRUE = {"1", "true", "1.0"}
+_FALSE = {"0", "false", "0.0"}
+
+
+class TableError(JudgeStatsError):
+    """A file that cannot be read as a table (missing, a directory, not CSV/Parquet/JSONL)."""
+
+
+def sniff_format(path: str | Path) -> str:
+    """Tell the format of a table file from its first bytes: ``"parquet"``, ``"jsonl"``, ``"csv"``.
+
+    Raises :class:`TableError` for a missing path, a directory, an empty file, or content that
+    is neither (binary data that is not Parquet).
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise TableError(f"{path} is a directory, not a table file (CSV, Parquet or JSON Lines)")
+    if not p.is_file():
+        raise TableError(f"file not found: {path}")
+    with p.open("rb") as fh:
+        head = fh.read(4096)
+    if not head.strip():
+        raise TableError(f"{path} is empty")
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    try:
+        text = head.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = None
+    if text is None or "\x00" in text:
+        raise TableError(f"{path} is not a table file: neither Parquet nor UTF-8 text (CSV, JSONL)")
+    return "jsonl" if text.lstrip().startswith("{") else "csv"
+
+
+def _check_unique(columns: list[str], path: Any) -> None:
+    seen, dup = set(), []
+    for c in columns:
+        if c in seen and c not in dup:
+            dup.append(c)
+        seen.add(c)
+    if dup:
+        raise ColumnError(
+            f"{path} has duplicate column name(s) {dup}: which one is meant is ambiguous; "
+            "rename them"
+        )
+
+
+def _read_csv(p: Path) -> Any:
+    import pandas as pd
+
+    with p.open(newline="", encoding="utf-8-sig") as fh:
+        header = next(csv.reader(fh), [])
+    _check_unique(header, p)
+    return pd.read_csv(p, dtype=str, keep_default_na=False, na_values=[""], encoding="utf-8-sig")
+
+
+def _read_jsonl(p: Path) -> Any:
+    import pandas as pd
+
+    records = []
+    with p.open(encoding="utf-8-sig") as fh:
+        for i, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line, object_pairs_hook=_no_duplicate_keys(p, i))
+            except json.JSONDecodeError as exc:
+                raise TableError(f"{p} line {i} is not a JSON object: {exc.msg}") from None
+            if not isinstance(rec, dict):
+                raise TableError(f"{p} line {i} is not a JSON object")
+            records.append(rec)
+    return pd.DataFrame.from_records(records)
+
+
+def _no_duplicate_keys(path: Path, line: int):
+    def hook(pairs: list[tuple[str, Any]]) -> dict:
+        _check_unique([k for k, _ in pairs], f"{path} (line {line})")
+        return dict(pairs)
+
+    return hook
+
+
+def _read_parquet(p: Path) -> Any:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(p)
+    _check_unique(table.column_names, p)
+    return table.to_pandas()
+
+
+def parse_labels(values: Any, column: str, *, missing_ok: bool, first_line: int = 2) -> Any:
+    """Convert a label column to floats 0.0/1.0 (NaN where missing), refusing anything else.
+
+    Accepted: booleans, the numbers 0 and 1, and the texts ``0``, ``1``, ``true``, ``false``
+    (any case, surrounding spaces ignored). Missing values (an empty CSV cell, null) are NaN
+    when ``missing_ok``, else an error. ``first_line`` is the file line of the first value (2
+    for a CSV with a header): errors name the line of the first bad value.
+    """
+    arr = np.asarray(values, dtype=object)
+    out = np.full(arr.shape, np.nan)
+    bad = []
+    for i, v in enumerate(arr):
+        if v is None or (isinstance(v, float) and np.isnan(v)):
+            if not missing_ok:
+                bad.append((i, v))
+            continue
+        if isinstance(v, bool | np.bool_):
+            out[i] = float(v)
+        elif isinstance(v, int | float | np.integer | np.floating) and v in (0, 1):
+            out[i] = float(v)
+        elif isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
+            out[i] = 1.0 if v.strip().lower() in _TRUE else 0.0
+        else:
+            bad.append((i, v))
+        if len(bad) >= 3:
+            break
+    if bad:
+        shown = ", ".join(f"{v!r} on line {i + first_line}" for i, v in bad)
+        raise LabelError(
+            f"column {column!r} must hold 0/1, true/false or booleans"
+            + ("" if missing_ok else " on every row")
+            + f"; got {shown}"
+        )
+    return out
+
+
+def read_table(
+    path: str | Path, *, labels: dict[str, bool] | None = None, format: str | None = None
+) -> Any:
+    """Read a table of judged items into a pandas DataFrame, losing nothing.
+
+    Parameters
+    ----------
+    path : str or Path
+        A CSV, Parquet or JSON Lines file (format detected from the content).
+    labels : dict, optional
+        Label columns to convert with :func:`parse_labels`, column → whether a missing value is
+        allowed (True for a human-label column whose empty cells mark test rows). Columns the
+        file lacks are left to the caller's column check (which names all of them).
+    format : {"csv", "parquet", "jsonl"}, optional
+        Skip the detection.
+
+    Returns
+    -------
+    pandas.DataFrame
+        CSV columns other than the label columns hold text (empty cells NaN); Parquet and JSON
+        Lines keep their own types.
+
+    Raises
+    ------
+    TableError
+        A missing file, a directory, an empty or non-table file, a malformed JSON line.
+    ColumnError
+        Duplicate column names.
+    LabelError
+        A label value outside 0/1, true/false and booleans (its line is named).
+    """
+    p = Path(path)
+    kind = sniff_format(p) if format is None else format
+    try:
+        frame = {"csv": _read_csv, "parquet": _read_parquet, "jsonl": _read_jsonl}[kind](p)
+    except (TableError, ColumnError):
+        raise
+    except KeyError:
+        raise TableError(f"format must be one of {FORMATS}, got {format!r}") from None
+    except Exception as exc:  # a parser's own message, on one line
+        raise TableError(f"cannot read {path} as {kind}: {exc}".splitlines()[0]) from exc
+    for column, missing_ok in (labels or {}).items():
+        if column not in frame.columns:
+            continue  # the caller's column check names every missing column and its role
+        frame[column] = parse_labels(
+            frame[column].to_numpy(dtype=object), column, missing_ok=missing_ok,
+            first_line=2 if kind == "csv" else 1,
+        )  # fmt: skip
+    return frame
+
