@@ -161,3 +161,34 @@ def test_formats_are_told_by_content_and_labels_parsed(tmp_path):
     (tmp_path / "d.jsonl").write_text('{"judge": 1, "judge": 0}\n')
     with pytest.raises(js.ColumnError, match="duplicate"):
         read_table(tmp_path / "d.jsonl")
+
+
+def test_json_errors_are_json(tmp_path, capsys):
+    (tmp_path / "dup.csv").write_text("model,judge,judge\na,1,0\n")
+    code = main(["correct", "--test", str(tmp_path / "dup.csv"), "--calibration",
+                 str(tmp_path / "dup.csv"), "--json"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 2
+    assert json.loads(out) == {
+        "error": f"{tmp_path / 'dup.csv'} has duplicate column name(s) ['judge']: which one is "
+        "meant is ambiguous; rename them",
+        "type": "ColumnError",
+    }
+
+
+def test_reports_cite_each_method_and_do_not_crown_an_overlapping_leader():
+    rng = np.random.default_rng(4)
+    rows = []
+    for model, theta in (("a", 0.55), ("b", 0.5)):  # close rates: the intervals overlap
+        human = rng.random(800) < theta
+        judge = np.where(human, rng.random(800) < 0.9, rng.random(800) < 0.15)
+        label = np.where(np.arange(800) < 240, human.astype(float), np.nan)
+        rows.append(pd.DataFrame({"model": model, "judge": judge.astype(int), "human": label}))
+    frame = pd.concat(rows, ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        paper = js.evaluate(frame).report("markdown")
+        pmap = js.evaluate(frame, method="profile-map").report("markdown")
+    assert "(Lee et al., 2026)" in paper  # the paper's own interval
+    assert "profile likelihood (Wilks' theorem" in pmap and "(Lee et al., 2026)" not in pmap
+    assert "the highest point estimate is" in paper and "do not single it out" in paper

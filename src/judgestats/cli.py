@@ -664,7 +664,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         title, rows = _run_correct(args)
     except (CLIError, JudgeStatsError) as exc:
-        print(f"judgestats: error: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):  # machine-readable, like the output it replaces
+            print(json.dumps({"error": str(exc), "type": type(exc).__name__}))
+        else:
+            print(f"judgestats: error: {exc}", file=sys.stderr)
         return 2
     accounting = getattr(args, "accounting", None)
     if args.json:

@@ -35,7 +35,7 @@ from ._validation import (
     check_positive_int,
 )
 from .designs import DEFAULT_DESIGN, REFERENCE
-from .intervals import MIN_PER_CLASS
+from .intervals import MIN_PER_CLASS, get_method, interval_methods
 
 __all__ = [
     "CITATION",
@@ -70,7 +70,17 @@ _METHOD_NAMES = {
     "bayes": "Bayesian credible",
     "profile-likelihood": "profile-likelihood",
     "profile-likelihood-t": "small-calibration (t cut-off) profile-likelihood",
+    "profile-map": "profile-likelihood (t cut-off, widened to hold the posterior mode)",
 }
+
+
+def _source(method: str, design: str = DEFAULT_DESIGN) -> str:
+    """Cite a method's interval: the paper for its own, else the registry entry's reference."""
+    if method == "adjusted-wald" and design == DEFAULT_DESIGN:
+        return CITATION
+    if method in interval_methods(design):
+        return get_method(method, design).reference or CITATION
+    return CITATION
 _DRAWS = {
     "bootstrap": "joint parametric bootstrap of all counts",
     "bayes": "joint posterior of all counts",
@@ -229,7 +239,7 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"corrected for the judge's sensitivity {c.sensitivity:.2f} and specificity "
         f"{c.specificity:.2f} estimated on {c.m0 + c.m1} human-labelled items "
-        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; {CITATION}); the "
+        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; {_source(c.method)}); the "
         f"judge's uncorrected rate on {c.n} test items is {c.naive:.2f}."
     )
 
@@ -300,8 +310,16 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         f"({spec})"
     )
     best = max(rows, key=lambda r: r.estimate)
-    tail = f"; the highest is {best.label} at {best.estimate:.2f} ({lvl} CI " + (
-        f"{_fixed(best.low, 2)}–{_fixed(best.high, 2)})"
+    overlap = sum(1 for r in rows if r is not best and r.high >= best.low)
+    tail = (
+        f"; the highest is {best.label} at {best.estimate:.2f} ({lvl} CI "
+        if not overlap
+        else f"; the highest point estimate is {best.label}'s, {best.estimate:.2f} ({lvl} CI "
+    ) + f"{_fixed(best.low, 2)}–{_fixed(best.high, 2)})" + (
+        f", but its interval overlaps those of {overlap} other {per}"
+        f"{'s' if overlap > 1 else ''}, so these data do not single it out"
+        if overlap
+        else ""
     )
     if ranking is not None and best.label in ranking.models:
         i = ranking.models.index(best.label)
@@ -316,7 +334,7 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
         f"({sum(r.m0 + r.m1 for r in rows)} in all){pooled}, with {lvl} "
         f"{_interval_name(ev.method, first.ci.n_resamples, plural=True)}{where} "
-        f"({CITATION}){tail}."
+        f"({_source(ev.method, getattr(ev, 'design', DEFAULT_DESIGN))}){tail}."
     )
 
 
