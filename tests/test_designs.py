@@ -401,3 +401,20 @@ def test_allocate_by_judge_uses_the_pilot():
     assert a.k1 == round(200 * w1 / (w0 + w1)) and a.k0 == 200 - a.k1
     with pytest.raises(js.JudgeStatsError, match="at least the pilot's size 20"):
         js.plan.allocate_by_judge(10, p=0.3, pilot=pilot)
+
+
+def test_compare_difference_under_a_design_is_mover_of_the_design_intervals():
+    a, ca = TEST, CAL
+    b, cb = js.JudgedCounts(520, 1000), js.ConfusionCounts(tp=130, fn=20, tn=150, fp=40)
+    res = js.compare.difference(a, ca, b, cb, design="random")
+    ra, rb = (js.correct(t, c, design="random") for t, c in ((a, ca), (b, cb)))
+    est = ra.estimate - rb.estimate
+    # MOVER (Zou & Donner 2008) from the two design intervals, transcribed
+    low = est - np.hypot(ra.estimate - ra.ci.low, rb.ci.high - rb.estimate)
+    high = est + np.hypot(ra.ci.high - ra.estimate, rb.estimate - rb.ci.low)
+    assert (res.estimate, res.ci.low, res.ci.high) == pytest.approx((est, low, high), abs=1e-12)
+    assert res.calibration_design == "random" and res.design == "independent calibrations"
+    paper = js.compare.difference(a, ca, b, cb)
+    assert res.ci.width < 0.7 * paper.ci.width
+    with pytest.raises(js.JudgeStatsError, match="a calibration set each"):
+        js.compare.difference(a, ca, b, shared_calibration=True, design="random")

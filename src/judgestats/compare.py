@@ -111,6 +111,7 @@ from ._validation import (
     warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
+from .designs import DEFAULT_DESIGN, check_design
 from .estimators import clip_warned, rogan_gladen_counts
 from .intervals import compute_bounds, get_method, interval_methods
 from .kernels import rogan_gladen_raw, z_value
@@ -506,6 +507,7 @@ def difference(
     confidence_level: float = 0.95,
     rng: Any = None,
     names: tuple[str, str] = ("A", "B"),
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> Comparison:
     """Difference θ_A − θ_B of two corrected rates, with an interval and a test.
@@ -548,6 +550,10 @@ def difference(
         Two-sided level, strictly inside (0, 1); stored on the result.
     rng : None, int, SeedSequence or Generator
         Randomness for ``"bootstrap"`` and ``"bayes"``.
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How each model's calibration items were chosen (:func:`judgestats.correct`). The other
+        designs need a calibration set per model and unpaired tests: each model's interval
+        under the design (any of its methods), combined by MOVER, with no p-value.
     names : (str, str), default ("A", "B")
         Labels of the two models in the summary and data frame.
     **options
@@ -609,10 +615,20 @@ def difference(
         isinstance(names, tuple) and len(names) == 2 and all(isinstance(s, str) for s in names)
     ):
         raise ArgumentTypeError(f"names must be a tuple of two strings, got {_show(names)}")
-    registered = interval_methods()
-    check_method(
-        method, tuple(dict.fromkeys((*DIFFERENCE_METHODS, *registered))), capability="differences"
-    )
+    if check_design(design) != DEFAULT_DESIGN:
+        if shared or is_paired:
+            raise JudgeStatsError(
+                f"design={design!r} compares models with a calibration set each (their "
+                "intervals are combined by MOVER); a shared calibration set or paired items "
+                "need design='by-human-label'"
+            )
+        get_method(method, design)  # names the methods the design has
+    else:
+        registered = interval_methods()
+        check_method(
+            method, tuple(dict.fromkeys((*DIFFERENCE_METHODS, *registered))),
+            capability="differences",
+        )  # fmt: skip
     level = _scalar_level(confidence_level)
 
     common = {
@@ -627,7 +643,10 @@ def difference(
         "confidence_level": level,
         "names": names,
         "naive": float(ta.p_hat - tb.p_hat),
+        "calibration_design": design,
     }
+    if design != DEFAULT_DESIGN:
+        return _difference_mover(common, rng, options)
     return _difference_by(method, common, rng, options)
 
 
@@ -815,8 +834,8 @@ def _difference_bayes(c: dict, draws: int, gen: np.random.Generator, priors: Any
 
 
 def _difference_mover(c: dict, rng: Any, options: dict[str, Any]) -> Comparison:
-    method = c["method"]
-    spec = get_method(method)
+    method, design = c["method"], c["calibration_design"]
+    spec = get_method(method, design)
     gen = check_rng(rng)
     points, bounds = [], []
     for side in ("a", "b"):
@@ -824,8 +843,9 @@ def _difference_mover(c: dict, rng: Any, options: dict[str, Any]) -> Comparison:
         if spec.requires_informative:
             _require_informative(cal, f"cal_{side}", adjusted=False)
         bnd = compute_bounds(
-            test, cal, method=method, confidence_level=c["confidence_level"], rng=gen, **options
-        )
+            test, cal, method=method, confidence_level=c["confidence_level"], rng=gen,
+            design=design, **options,
+        )  # fmt: skip
         if np.isnan(bnd.low).any() or np.isnan(bnd.high).any():
             raise NotInformativeError(
                 f"the {method!r} interval of model {c['names'][side == 'b']!r} is undefined for "
@@ -1150,7 +1170,8 @@ def comparison_summary(c: Comparison) -> str:
     lvl = f"{100 * c.confidence_level:g}%"
     w = max(10, len(a), len(b))
     lines = [
-        f"Difference of corrected rates {a} − {b} ({c.design}), {lvl} interval by {c.method}",
+        f"Difference of corrected rates {a} − {b} ({c.design}, calibration design "
+        f"{c.calibration_design}), {lvl} interval by {c.method}",
         f"  corrected difference  {c.estimate:+.4f}  [{c.ci.low:+.4f}, {c.ci.high:+.4f}]",
         f"  {a:<{w}}  corrected {c.estimate_a:.4f}   naive {float(c.test_a.p_hat):.4f}",
         f"  {b:<{w}}  corrected {c.estimate_b:.4f}   naive {float(c.test_b.p_hat):.4f}",
@@ -1181,7 +1202,7 @@ def comparison_repr(c: Comparison) -> str:
     return (
         f"Comparison(estimate={c.estimate:+.4f}, ci=[{c.ci.low:+.4f}, {c.ci.high:+.4f}], "
         f"method={c.method!r}, confidence_level={c.confidence_level:g}{extra}, "
-        f"design={c.design!r})"
+        f"design={c.design!r}, calibration_design={c.calibration_design!r})"
     )
 
 
@@ -1364,6 +1385,11 @@ class Comparison(Tabular):
         The design; ``pair_counts`` = (n11, n10, n01, n00) of the paired judge labels or None.
     method, confidence_level, names
         How the interval was computed, and the two models' labels.
+    calibration_design : str
+        How the calibration items were chosen (``design=`` of :func:`difference`,
+        :mod:`judgestats.designs`); under ``"random"`` and ``"by-judge-label"`` each model's
+        judge-conditional interval, combined by MOVER. (``design`` says how the two models
+        share calibration and test items.)
     """
 
     kind: ClassVar[str] = "comparison"
@@ -1386,6 +1412,7 @@ class Comparison(Tabular):
     method: str
     confidence_level: float
     names: tuple[str, str] = ("A", "B")
+    calibration_design: str = DEFAULT_DESIGN
 
     @property
     def design(self) -> str:
