@@ -192,3 +192,42 @@ def test_reports_cite_each_method_and_do_not_crown_an_overlapping_leader():
     assert "(Lee et al., 2026)" in paper  # the paper's own interval
     assert "profile likelihood (Wilks' theorem" in pmap and "(Lee et al., 2026)" not in pmap
     assert "the highest point estimate is" in paper and "do not single it out" in paper
+
+
+def test_one_bad_group_does_not_sink_a_leaderboard(tmp_path):
+    rng = np.random.default_rng(9)
+    rows = []
+    for model in ("good", "no-cal", "one-class"):
+        human = rng.integers(0, 2, 500)
+        judge = np.where(rng.random(500) < 0.85, human, 1 - human)
+        label = np.where(np.arange(500) < 150, human.astype(float), np.nan)
+        if model == "no-cal":
+            label[:] = np.nan
+        if model == "one-class":
+            label = np.where(np.arange(500) < 150, 1.0, np.nan)
+        rows.append(pd.DataFrame({"model": model, "judge": judge, "human": label}))
+    frame = pd.concat(rows, ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.WeakCalibrationWarning)
+        with pytest.raises(js.EmptyGroupError, match="no-cal"):
+            js.evaluate(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame, errors="mark")
+    assert ev.groups == ("good",)
+    assert set(ev.marked) == {"no-cal", "one-class"}
+    assert ev.marked["no-cal"].startswith("EmptyGroupError: group model='no-cal' has no "
+                                          "calibration rows")  # fmt: skip
+    table = ev.to_dataframe()
+    assert table.set_index("model").loc["one-class", "marked"].startswith("EmptyGroupError")
+    assert "not corrected: no-cal" in ev.summary()
+    assert "no-cal: not corrected (EmptyGroupError" in ev.report("markdown")
+    path = tmp_path / "items.csv"
+    frame.to_csv(path, index=False)
+    out = tmp_path / "r.md"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["report", str(path), "--out", str(out)]) == 0  # the CLI marks
+    assert "one-class: not corrected" in out.read_text()
+    with pytest.raises(js.MethodError, match="errors"):
+        js.evaluate(frame, errors="ignore")

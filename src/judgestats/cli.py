@@ -636,6 +636,7 @@ def _run_report(args) -> str:
                 rank=args.rank,
                 rng=args.seed,
                 design=args.design,
+                errors="mark",  # one bad group must not sink the leaderboard
             )
             return report(ev, args.format, metric=args.metric or metric, title=args.title or title)
     except ImportError as exc:

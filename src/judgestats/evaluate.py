@@ -12,12 +12,13 @@ reads); this module corrects the counts group by group.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._validation import (
     GroupError,
     JudgeStatsError,
+    check_choice,
     check_confidence_level,
     check_group_sizes,
     check_instance,
@@ -43,6 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Evaluation", "GroupCounts", "evaluate", "evaluate_counts", "group_counts"]
 
+#: What a group that cannot be corrected does (``evaluate(errors=)``).
+ERRORS = ("raise", "mark")
 _STRATIFIED_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resamples",)}
 
 
@@ -105,6 +108,7 @@ def evaluate_counts(
     rank_resamples: int = 10_000,
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
+    errors: str = "raise",
     **options: Any,
 ) -> Evaluation:
     """Correct every group of a :class:`GroupCounts` (the second half of :func:`evaluate`).
@@ -116,13 +120,14 @@ def evaluate_counts(
     return _evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
         rank_resamples=rank_resamples, rng=rng, stacklevel=stacklevel, options=options,
-        design=design,
+        design=design, errors=check_choice("errors", errors, ERRORS),
     )  # fmt: skip
 
 
 def _evaluate_counts(
-    counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options, design
-):
+    counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options, design,
+    errors,
+):  # fmt: skip
     stratified = bool(counts.strata)
     _check_method(method, stratified, options, design)
     if rank and design != DEFAULT_DESIGN:
@@ -147,6 +152,7 @@ def _evaluate_counts(
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
     corrections: dict[Any, Correction | StratifiedCorrection] = {}
     issued: dict[Any, tuple] = {}
+    marked: dict[Any, str] = {}
     for g in groups:
         label = describe_group(counts.by, g)
         try:
@@ -164,13 +170,20 @@ def _evaluate_counts(
                     options=options,
                     design=design,
                 )
-        except GroupError:  # names its group already
-            raise
         except JudgeStatsError as exc:
+            if errors == "mark":  # the group keeps a row with its reason; the rest go on
+                marked[g] = f"{type(exc).__name__}: {exc}"
+                continue
+            if isinstance(exc, GroupError):  # names its group already
+                raise
             raise group_error(exc, label) from exc
         issued[g] = tuple((w.category.__name__, str(w.message)) for w in caught)
         for w in caught:
             warnings.warn(f"group {label}: {w.message}", w.category, stacklevel=stacklevel)
+    if marked and not corrections:
+        why = "; ".join(f"{describe_group(counts.by, g)}: {w}" for g, w in marked.items())
+        raise JudgeStatsError(f"no group could be corrected: {why}")
+    groups = [g for g in groups if g in corrections]
     ranking = None
     if rank:
         if len(groups) < 2:
@@ -193,6 +206,7 @@ def _evaluate_counts(
         warnings=issued,
         ranking=ranking,
         design=design,
+        marked=marked,
     )
 
 
@@ -210,6 +224,7 @@ def evaluate(
     rank_resamples: int = 10_000,
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
+    errors: str = "raise",
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -256,6 +271,12 @@ def evaluate(
         How each group's calibration rows were chosen (see :func:`judgestats.correct`). With
         ``"random"`` or ``"by-judge-label"`` a group's calibration rows may hold one human
         class. Strata and ``rank=True`` need the default design.
+    errors : {"raise", "mark"}, default "raise"
+        What a group that cannot be corrected does (no calibration rows, one human class, a
+        judge no better than chance, ...): ``"raise"`` stops with the error, naming the
+        group; ``"mark"`` keeps the group out of the corrections and records why in
+        ``result.marked`` (tables, summaries and reports list it), so one bad group does not
+        sink a leaderboard. The CLI's ``report`` marks.
     **options
         Passed to the correction: interval options (``n_resamples``), and with strata
         ``weights``, ``min_per_class``, ``merge``.
@@ -307,7 +328,8 @@ def evaluate(
     counts = group_counts(frame, judge=judge, human=human, by=by, strata=strata, split=split)
     return evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
-        rank_resamples=rank_resamples, rng=rng, design=design, _stacklevel=4, **options,
+        rank_resamples=rank_resamples, rng=rng, design=design, errors=errors, _stacklevel=4,
+        **options,
     )  # fmt: skip
 
 
@@ -385,7 +407,9 @@ def evaluation_frame(ev: Evaluation) -> pd.DataFrame:
     """One tidy row per group (pandas DataFrame)."""
     import pandas as pd
 
-    return pd.DataFrame([{**_by_values(ev, g), **result_row(ev.corrections[g])} for g in ev.groups])
+    rows = [{**_by_values(ev, g), **result_row(ev.corrections[g])} for g in ev.groups]
+    rows += [{**_by_values(ev, g), "marked": why} for g, why in ev.marked.items()]
+    return pd.DataFrame(rows)
 
 
 def evaluation_counts_frame(ev: Evaluation) -> pd.DataFrame:
@@ -463,6 +487,7 @@ def evaluation_summary(ev: Evaluation) -> str:
         )
     notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
+    lines += [f"  not corrected: {group_label(g)}: {why}" for g, why in ev.marked.items()]
     return "\n".join(lines)
 
 
@@ -501,6 +526,9 @@ class Evaluation(Reportable):
         Joint ranking of the groups (``evaluate(..., rank=True)``), else None.
     design : str
         How the calibration rows were chosen (:mod:`judgestats.designs`).
+    marked : dict
+        With ``errors="mark"``: group → why it was not corrected (the error's class and
+        message). Marked groups are not in ``groups``; tables, summaries and reports list them.
     """
 
     kind: ClassVar[str] = "evaluation"
@@ -518,6 +546,7 @@ class Evaluation(Reportable):
     warnings: dict
     ranking: Ranking | None = None
     design: str = DEFAULT_DESIGN
+    marked: dict = field(default_factory=dict)
 
     # -- access --------------------------------------------------------------------------
     def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:

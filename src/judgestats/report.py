@@ -499,6 +499,8 @@ def report_notes(result: Any) -> list[str]:
         notes += [
             f"{who}{msg}" for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
         ]
+    notes += [f"{group_label(g)}: not corrected ({why})"
+              for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
     return notes
 
 
