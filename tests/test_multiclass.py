@@ -713,3 +713,18 @@ def test_confused_pairs_is_a_g_test_of_equal_columns():
     for _ in range(100):
         c = np.array([gen.multinomial(50, C3[:, b]) for b in range(3)]).T
         assert not confused_pairs(ConfusionMatrix(c, labels=LABELS))
+
+
+def test_from_sklearn_transposes_and_the_repr_says_the_orientation():
+    human = ["a", "a", "b", "b", "b", "c", "c", "a", "c", "b"]
+    judge = ["a", "b", "b", "b", "c", "c", "c", "a", "a", "b"]
+    labels = ["a", "b", "c"]
+    # scikit-learn's confusion_matrix(y_true, y_pred, labels=...): rows = true class, written
+    # out here with collections.Counter so the test needs no scikit-learn
+    from collections import Counter
+
+    pairs = Counter(zip(human, judge, strict=True))
+    sk = [[pairs[(t, p)] for p in labels] for t in labels]
+    cm = ConfusionMatrix.from_sklearn(sk, labels=labels)
+    assert cm == ConfusionMatrix.from_labels(human=human, judge=judge, labels=labels)
+    assert "rows = judge label, columns = human label" in repr(cm)

@@ -49,6 +49,7 @@ import numpy as np
 
 from ._validation import (
     ConfusedCategoriesError,
+    CountError,
     ProjectedEstimateWarning,
     SamplingWarning,
     check_batched_category_counts,
@@ -392,6 +393,25 @@ class ConfusionMatrix:
         return cls._tabulate(human, judge, labels, "human labels", "judge labels")
 
     @classmethod
+    def from_sklearn(cls, cm: Any, *, labels: Any = None) -> ConfusionMatrix:
+        """Build from scikit-learn's ``confusion_matrix(y_true, y_pred)`` (transposed here).
+
+        scikit-learn puts the true (human) class on the **rows** and the prediction (judge) on
+        the columns; this class the other way round (rows = judge, columns = human), so the
+        matrix is transposed. Pass the ``labels`` you passed to scikit-learn, in that order.
+
+        Examples
+        --------
+        >>> cm = [[8, 2, 0], [1, 8, 1], [0, 2, 8]]  # sklearn: rows = human, columns = judge
+        >>> ConfusionMatrix.from_sklearn(cm, labels=["a", "b", "c"]).counts[:, 0].tolist()
+        [8, 2, 0]
+        """
+        arr = np.asarray(check_count("cm", cm))
+        if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+            raise CountError(f"cm must be a square matrix of counts, got shape {arr.shape}")
+        return cls(arr.T, labels)
+
+    @classmethod
     def from_frame(
         cls, frame: Any, *, human: str = "human", judge: str = "judge", labels: Any = None
     ) -> ConfusionMatrix:
@@ -460,7 +480,10 @@ class ConfusionMatrix:
         return hash((ConfusionMatrix, self.labels, tuple(self.counts.ravel().tolist())))
 
     def __repr__(self) -> str:
-        return f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r}, m={self.m})"
+        return (
+            f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r}, m={self.m}; "
+            "rows = judge label, columns = human label)"
+        )
 
 
 # ----------------------------------------------------------------------------- registry
