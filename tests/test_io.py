@@ -231,3 +231,19 @@ def test_one_bad_group_does_not_sink_a_leaderboard(tmp_path):
     assert "one-class: not corrected" in out.read_text()
     with pytest.raises(js.MethodError, match="errors"):
         js.evaluate(frame, errors="ignore")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["correct", "--positive", "600", "--n", "1000", "--tp", "90", "--fn", "10", "--tn",
+          "70", "--fp", "30", "--by", "model"], "--by does not apply to count mode"),
+        (["correct", "--example", "nq301", "--judge", "gpt-3.5"],
+         "--judge does not apply to --example nq301"),
+        (["report", "--example", "nq301", "--engine", "polars", "--split", "s"],
+         "--split, --engine do not apply to --example nq301"),
+    ],
+)  # fmt: skip
+def test_flags_that_do_not_apply_are_errors(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err

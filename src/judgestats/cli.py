@@ -318,6 +318,32 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     )
 
 
+_COUNT_HELP = {
+    "positive": "count mode: test items the judge labelled 1",
+    "n": "count mode: test items in all",
+    "tp": "count mode: calibration items with human 1 and judge 1",
+    "fn": "count mode: calibration items with human 1 and judge 0",
+    "tn": "count mode: calibration items with human 0 and judge 0",
+    "fp": "count mode: calibration items with human 0 and judge 1",
+}
+#: Source-specific flags and their defaults: given with another data source they are an error.
+_SOURCE_FLAGS = {
+    "by": None, "judge": "gpt-4", "calibration_fraction": 0.1, "judge_column": "judge",
+    "human_column": "human", "strata": None, "split": None, "engine": "pandas",
+}  # fmt: skip
+
+
+def _check_flags(args, mode: str, allowed: tuple[str, ...]) -> None:
+    """Refuse flags that do not apply to the chosen data source (never ignore them)."""
+    stray = [
+        "--" + k.replace("_", "-") for k, default in _SOURCE_FLAGS.items()
+        if hasattr(args, k) and k not in allowed and getattr(args, k) != default
+    ]  # fmt: skip
+    if stray:
+        verb = "does" if len(stray) == 1 else "do"
+        raise CLIError(f"{', '.join(stray)} {verb} not apply to {mode}")
+
+
 def _correct_parser(sub: Any) -> None:
     c = sub.add_parser(
         "correct",
@@ -331,8 +357,8 @@ def _correct_parser(sub: Any) -> None:
         "--calibration", metavar="FILE", help="calibration items with human and judge labels"
     )
     src.add_argument("--example", choices=EXAMPLES, help="run on a bundled real data set")
-    for k in ("positive", "n", "tp", "fn", "tn", "fp"):
-        src.add_argument(f"--{k}", type=int, metavar="N", help=f"count: {k}")
+    for k, what in _COUNT_HELP.items():
+        src.add_argument(f"--{k}", type=int, metavar="N", help=what)
     c.add_argument("--by", metavar="COLUMN", help="correct each group of this column separately")
     _shared_options(c, what="the")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -407,7 +433,13 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser (exposed for tests and docs)."""
     from . import __version__
 
-    parser = argparse.ArgumentParser(prog="judgestats", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="judgestats",
+        description="Honest LLM-as-a-judge numbers: correct a judge's positive rate for its "
+        "errors with a small human-labelled calibration set, with an interval that accounts "
+        "for both samples (correct); size the calibration set (plan); report a whole "
+        "leaderboard (report).",
+    )
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     _correct_parser(sub)
@@ -527,11 +559,16 @@ def _run_correct(args) -> tuple[str, list[dict]]:
             "give exactly one data source: --test/--calibration files, counts, or --example"
         )
     if args.example:
+        allowed = ("calibration_fraction",) + (("judge",) if args.example == "chatbot-arena"
+                                               else ())  # fmt: skip
+        _check_flags(args, f"--example {args.example}", allowed)
         return _rows_from_example(args)
     if counts:
+        _check_flags(args, "count mode (--positive --n --tp --fn --tn --fp)", ())
         return _rows_from_counts(args)
     if args.test is None or args.calibration is None:
         raise CLIError("file mode needs both --test and --calibration")
+    _check_flags(args, "--test/--calibration files", ("by", "judge_column", "human_column"))
     return _rows_from_files(args)
 
 
@@ -614,9 +651,17 @@ def _run_report(args) -> str:
     if (args.file is None) == (args.example is None):
         raise CLIError("give exactly one data source: FILE or --example")
     if args.example:
+        allowed = ("calibration_fraction", "by") + (("judge",) if args.example == "chatbot-arena"
+                                                      else ())  # fmt: skip
+        _check_flags(args, f"--example {args.example}", allowed)
+        if args.by != "model":
+            raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
+                           "the models)")  # fmt: skip
         frame, title, metric = _example_frame(args)
         by, judge, human, strata, split = ("model",), "judge", "human", None, None
     else:
+        _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
+                                      "human_column"))  # fmt: skip
         frame = _scan(args.file, args.engine, args)
         title, metric = None, "accuracy"
         by, strata, split = _columns(args.by), _columns(args.strata), args.split
