@@ -438,3 +438,13 @@ def test_cli_report_errors_are_one_line(capsys, frame, tmp_path, argv, message):
     code, out, err = run(capsys, *(a.format(path=path) for a in argv))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("judgestats: error: ") and message in err
+
+
+def test_latex_reports_are_ascii_for_pdflatex():
+    """Issue 18: no raw Unicode that breaks pdflatex (π̂, θ̂, ≤, accents become LaTeX)."""
+    test, cal = js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=145, fn=15, tn=135, fp=45)
+    for res in (js.correct(test, cal, design="random"), js.correct(test, cal)):
+        text = res.report("latex", label="café_α")
+        assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
+        assert text.count("{") == text.count("}")
+    assert r"with $\pi$ from test" in js.correct(test, cal, design="random").report("latex")

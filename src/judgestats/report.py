@@ -645,8 +645,38 @@ _TEX = {
 }
 
 
+_TEX_MATH = {
+    "θ": r"\theta", "π": r"\pi", "κ": r"\kappa", "Δ": r"\Delta", "χ": r"\chi", "ν": r"\nu",
+    "α": r"\alpha", "≤": r"\le", "≥": r"\ge", "×": r"\times", "·": r"\cdot", "∞": r"\infty",
+    "≈": r"\approx", "→": r"\to", "√": r"\surd",
+}  # fmt: skip
+_TEX_ACCENT = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0303": "~", "\u0302": "^"}
+
+
 def _tex(text: str) -> str:
-    return "".join(_TEX.get(ch, ch) for ch in text)
+    """Escape text for pdflatex: specials, Greek and maths symbols, accents and hats (p̂).
+
+    Anything else outside ASCII (CJK names, say) is kept as it is and needs xelatex/lualatex.
+    """
+    import unicodedata
+
+    chars = unicodedata.normalize("NFD", text)
+    out, i = [], 0
+    while i < len(chars):
+        ch = chars[i]
+        nxt = chars[i + 1] if i + 1 < len(chars) else ""
+        base = _TEX_MATH.get(ch, ch if ch.isascii() and ch.isalpha() else None)
+        if nxt == "\u0302" and base is not None:  # a hat: θ̂, p̂, q̂0
+            out.append(f"$\\hat{{{base}}}$")
+            i += 2
+            continue
+        if nxt in _TEX_ACCENT and ch.isascii() and ch.isalpha():
+            out.append(f"\\{_TEX_ACCENT[nxt]}{{{ch}}}")
+            i += 2
+            continue
+        out.append(_TEX[ch] if ch in _TEX else f"${_TEX_MATH[ch]}$" if ch in _TEX_MATH else ch)
+        i += 1
+    return "".join(out)
 
 
 def _latex(c: _Content, d: int) -> str:
