@@ -1,6 +1,7 @@
 """Reports: Markdown and LaTeX parsed back, HTML rendered in headless Chromium, the CLI."""
 
 import base64
+import io
 import re
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from judgestats.cli import main
 from judgestats.evaluate import evaluate
 from judgestats.report import (
     WEAK_CLASS_SIZE,
+    group_label,
     methods_sentence,
     plot_leaderboard,
     report,
@@ -448,3 +450,15 @@ def test_latex_reports_are_ascii_for_pdflatex():
         assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
         assert text.count("{") == text.count("}")
     assert r"with $\pi$ from test" in js.correct(test, cal, design="random").report("latex")
+
+
+def test_html_figure_draws_nothing_on_its_border(ev):
+    """Issue 18: a cut label touches the image's edge; every side keeps a white margin."""
+    page = report(ev, "html", reference={group_label(g): 0.5 for g in ev.groups})
+    data = re.search(r'src="data:image/png;base64,([^"]+)"', page)[1]
+    pixels = matplotlib.image.imread(io.BytesIO(base64.b64decode(data)))[..., :3]
+    ink = np.any(pixels < 0.9, axis=-1)
+    for edge in (ink[:3], ink[-3:], ink[:, :3], ink[:, -3:]):
+        assert not edge.any()
+    assert "crosses: the human rate" in page
+    assert "| human rate |" in report(ev, "markdown", reference={group_label(ev.groups[0]): 0.5})

@@ -634,6 +634,7 @@ def _example_frame(args) -> tuple[Any, str, str]:
         metric = "accuracy"
     rng = np.random.default_rng(args.seed)
     frame = frame.rename(columns={"target_model": "model"})[["model", "judge", "human"]]
+    truth = frame.groupby("model")["human"].mean()
     frame = frame.reset_index(drop=True).astype({"human": float})
     for _, idx in frame.groupby("model", sort=True).groups.items():
         rows = np.asarray(idx)
@@ -641,6 +642,7 @@ def _example_frame(args) -> tuple[Any, str, str]:
         test_rows = rows[rng.permutation(len(rows))[k:]]
         frame.loc[test_rows, "human"] = np.nan
     pct = f"{100 * args.calibration_fraction:g}%"
+    args.reference = {str(k): float(v) for k, v in truth.items()}  # all rows: the known truth
     return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
 
 
@@ -683,7 +685,11 @@ def _run_report(args) -> str:
                 design=args.design,
                 errors="mark",  # one bad group must not sink the leaderboard
             )
-            return report(ev, args.format, metric=args.metric or metric, title=args.title or title)
+            return report(
+                ev, args.format, metric=args.metric or metric, title=args.title or title,
+                reference=getattr(args, "reference", None),
+                reference_name="human rate (all rows)",
+            )  # fmt: skip
     except ImportError as exc:
         raise CLIError(f"{exc}".splitlines()[0]) from exc
 

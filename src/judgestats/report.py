@@ -29,6 +29,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ._validation import (
     ArgumentTypeError,
     check_choice,
@@ -85,7 +87,8 @@ _DRAWS = {
     "bootstrap": "joint parametric bootstrap of all counts",
     "bayes": "joint posterior of all counts",
 }
-_SKIPPED_WARNINGS = ("ClippedEstimateWarning", "ProjectedEstimateWarning")  # own notes below
+#: warnings the report states in its own notes (once per group, not twice)
+_SKIPPED_WARNINGS = ("ClippedEstimateWarning", "ProjectedEstimateWarning", "WeakCalibrationWarning")
 
 
 # ============================================================================ content
@@ -102,6 +105,7 @@ class _Row:
     m0: int
     m1: int
     p_rank1: float | None = None
+    reference: float | None = None  # a known true rate (the bundled examples' human rate)
     pooled: bool = False  # a stratified result's pooled values
     total: bool = False  # the pooled row below a StratifiedCorrection's strata
 
@@ -116,6 +120,7 @@ class _Content:
     notes: list[str] = field(default_factory=list)
     ranked: bool = False
     estimator: str = "Rogan–Gladen"
+    reference_name: str | None = None
 
 
 class Reportable:
@@ -409,12 +414,16 @@ def _correction_notes(c: Any, who: str) -> list[str]:
             f"is reported as {c.estimate:g}: the judged rate falls outside the range the "
             "estimated error rates allow (often too few calibration items)"
         )
-    for size, cls, rate in ((c.m1, "positive", "sensitivity"), (c.m0, "negative", "specificity")):
-        if size < WEAK_CLASS_SIZE:
-            notes.append(
-                f"{who}weak calibration: the {rate} rests on only {size} human-labelled "
-                f"{cls} item{'s' if size != 1 else ''} (fewer than {WEAK_CLASS_SIZE})"
-            )
+    small = [f"{size} {cls}" for size, cls in ((c.m1, "positive"), (c.m0, "negative"))
+             if size < WEAK_CLASS_SIZE]  # fmt: skip
+    if small:  # the WeakCalibrationWarning of correct(), once (its message is skipped below)
+        advice = "" if c.method in ("profile-map", "profile-likelihood-t", "bayes") else (
+            "; the interval may under-cover (method='profile-map' does not)"
+        )
+        notes.append(
+            f"{who}weak calibration: only {' and '.join(small)} human-labelled items (fewer "
+            f"than {WEAK_CLASS_SIZE} per class){advice}"
+        )
     youden = c.sensitivity + c.specificity - 1
     if youden < WEAK_YOUDEN:
         notes.append(
@@ -511,7 +520,9 @@ def _check_text(name: str, value: Any) -> str:
     return value
 
 
-def _content(result, *, metric, title, label, strata_name, sort) -> _Content:
+def _content(
+    result, *, metric, title, label, strata_name, sort, reference=None, reference_name=None
+) -> _Content:
     ranking = None
     if _kind(result) == "evaluation":
 
@@ -548,7 +559,20 @@ def _content(result, *, metric, title, label, strata_name, sort) -> _Content:
         notes=report_notes(result),
         ranked=ranking is not None,
         estimator=_estimator_of(result),
+        reference_name=_with_reference(rows, reference, reference_name),
     )
+
+
+def _with_reference(rows: list[_Row], reference: Any, name: str | None) -> str | None:
+    """Attach known true rates (label → rate) to the rows; the column's name, or None."""
+    if reference is None:
+        return None
+    if not hasattr(reference, "items"):
+        raise ArgumentTypeError(f"reference must be a mapping label -> rate, got {reference!r}")
+    values = {str(k): float(v) for k, v in reference.items()}
+    for r in rows:
+        r.reference = values.get(r.label)
+    return _check_text("reference_name", name or "reference")
 
 
 def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
@@ -566,6 +590,7 @@ def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
             "m1",
         ]
         + (["p_rank1"] if c.ranked else [])
+        + (["reference"] if c.reference_name else [])
     )
     out = []
     for r in c.rows:
@@ -580,6 +605,7 @@ def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
             "m0": str(r.m0),
             "m1": str(r.m1),
             "p_rank1": "" if r.p_rank1 is None else _fixed(r.p_rank1, d),
+            "reference": "" if r.reference is None else _fixed(r.reference, d),
         }
         out.append([values[k] for k in keys])
     return keys, out
@@ -607,6 +633,7 @@ def _column_names(c: _Content) -> dict[str, str]:
         "m0": "m0",
         "m1": "m1",
         "p_rank1": "P(rank 1)",
+        "reference": c.reference_name or "",
     }
 
 
@@ -693,6 +720,7 @@ def _latex(c: _Content, d: int) -> str:
         "m0": "$m_0$",
         "m1": "$m_1$",
         "p_rank1": r"$P(\text{rank } 1)$",
+        "reference": _tex(c.reference_name or ""),
     }
     keys, cells = _cells(c, d, "–")
     spec = "".join("l" if k == "label" else "r" for k in keys)
@@ -741,7 +769,7 @@ footer { color: #777; font-size: 0.85em; margin-top: 2em; }
 """
 
 
-def _figure_png(result: Any, *, ranking: Any) -> bytes:
+def _figure_png(result: Any, *, ranking: Any, reference: Any = None) -> bytes:
     from matplotlib.figure import Figure  # lazy; no pyplot state, no GUI backend
 
     k = (
@@ -751,7 +779,7 @@ def _figure_png(result: Any, *, ranking: Any) -> bytes:
     )
     fig = Figure(figsize=(7.0, 1.4 + 0.4 * k), layout="constrained")
     ax = fig.subplots()
-    plot_leaderboard(result, ax=ax, ranking=ranking)
+    plot_leaderboard(result, ax=ax, ranking=ranking, reference=reference)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     return buf.getvalue()
@@ -812,7 +840,8 @@ def _html(c: _Content, d: int, png: bytes | None) -> str:
             f'<img alt="{esc(c.title)}: corrected rates with {_level_text(c.level)} intervals" '
             f'src="data:image/png;base64,{data}">',
             "<figcaption>Corrected rate (filled) with its interval and the judge's naive rate "
-            "(hollow).</figcaption>",
+            "(hollow)" + (f"; crosses: the {html.escape(c.reference_name)}" if c.reference_name
+                          else "") + ".</figcaption>",
             "</figure>",
         ]
     parts += [f"<footer>judgestats {esc(__version__)}</footer>", "</body>", "</html>"]
@@ -830,6 +859,8 @@ def report(
     strata_name: str | None = None,
     sort: bool = True,
     figure: bool = True,
+    reference: Any = None,
+    reference_name: str = "human rate",
 ) -> str:
     """Render a result as a report: methods sentence, table, notes (and figure for HTML).
 
@@ -854,6 +885,11 @@ def report(
         Evaluation: order rows by corrected rate, best first (else by group).
     figure : bool, default True
         HTML: embed the leaderboard figure (:func:`plot_leaderboard`) as a PNG.
+    reference : mapping, optional
+        Known true rates by row label (e.g. the human rate of all rows of a bundled data set),
+        shown as a column named ``reference_name`` and as black crosses in the figure.
+    reference_name : str, default "human rate"
+        The column's header.
 
     Returns
     -------
@@ -869,14 +905,15 @@ def report(
         _check_text("label", label)
     digits = check_positive_int("digits", digits, minimum=1)
     content = _content(
-        result, metric=metric, title=title, label=label, strata_name=strata_name, sort=sort
-    )
+        result, metric=metric, title=title, label=label, strata_name=strata_name, sort=sort,
+        reference=reference, reference_name=reference_name,
+    )  # fmt: skip
     if format == "markdown":
         return _markdown(content, digits)
     if format == "latex":
         return _latex(content, digits)
     ranking = result.ranking if _kind(result) == "evaluation" else None
-    png = _figure_png(result, ranking=ranking) if figure else None
+    png = _figure_png(result, ranking=ranking, reference=reference) if figure else None
     return _html(content, digits, png)
 
 
@@ -887,6 +924,7 @@ def plot_leaderboard(
     ax: Any = None,
     show_naive: bool = True,
     ranking: Any = None,
+    reference: Any = None,
 ):
     """Leaderboard figure: corrected rates with their intervals, best at the top.
 
@@ -894,7 +932,8 @@ def plot_leaderboard(
     :class:`StratifiedCorrection` and its pooled rate, or the one :class:`Correction`: the
     corrected rate with the interval the result reports, and the judge's naive rate as a
     hollow marker. With a ``ranking`` (default: the Evaluation's own), the labels carry
-    P(rank 1). matplotlib is imported here; returns the Axes.
+    P(rank 1). ``reference`` (label → known true rate) adds black crosses. matplotlib is
+    imported here; returns the Axes.
     """
     _kind(result)
     if ax is None:
@@ -902,7 +941,8 @@ def plot_leaderboard(
 
         k = len(result) if _kind(result) == "evaluation" else 2
         _, ax = plt.subplots(figsize=(7.0, 1.4 + 0.4 * k), layout="constrained")
-    content = _content(result, metric="rate", title=None, label=None, strata_name=None, sort=True)
+    content = _content(result, metric="rate", title=None, label=None, strata_name=None, sort=True,
+                       reference=reference)  # fmt: skip
     rows = content.rows
     if ranking is None and _kind(result) == "evaluation":
         ranking = result.ranking
@@ -921,10 +961,15 @@ def plot_leaderboard(
         ax, labels, [r.estimate for r in rows], [r.low for r in rows], [r.high for r in rows],
         level=lvl, naive=[r.naive for r in rows] if show_naive else None,
     )  # fmt: skip
-    ax.set_xlabel(
-        f"rate (filled: corrected, with {lvl} interval"
-        + ("; hollow: the judge's naive rate)" if show_naive else ")")
-    )
+    known = [(i, r.reference) for i, r in enumerate(rows) if r.reference is not None]
+    if known:
+        y = np.arange(len(rows))[::-1]
+        ax.plot([v for _, v in known], [y[i] for i, _ in known], "kx", ms=8, mew=2,
+                label="known true rate")  # fmt: skip
+    ax.set_xlabel("rate")
+    # the key below the axis, in as many columns as fit (a long x label was cut at 1280 px)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / (1 + len(rows))),
+              ncol=3, fontsize=8, frameon=False)  # fmt: skip
     ax.set_ylim(-0.7, len(rows) - 0.3)
     method = result.method
     ax.set_title(f"Corrected rates with {lvl} intervals ({_METHOD_NAMES.get(method, method)})")
