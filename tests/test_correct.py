@@ -69,7 +69,7 @@ def test_bootstrap_reports_undefined_replicates_and_warns():
     cal = js.ConfusionCounts(tp=7, fn=3, tn=6, fp=4)  # q0 + q1 = 1.3, m0 = m1 = 10
     with (
         pytest.warns(js.WeakCalibrationWarning, match="only 10"),
-        pytest.warns(js.SamplingWarning, match=r"of 3000 bootstrap replicates were undefined"),
+        pytest.warns(js.SamplingWarning, match=r"of 3000 bootstrap replicates undefined"),
     ):
         res = js.correct(test, cal, method="bootstrap", rng=1, n_resamples=3000)
     # independent count of undefined replicates with the same stream

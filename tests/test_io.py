@@ -247,3 +247,30 @@ def test_one_bad_group_does_not_sink_a_leaderboard(tmp_path):
 def test_flags_that_do_not_apply_are_errors(argv, message, capsys):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_warnings_are_one_short_line():
+    """Issue 18: a warning is one line of at most 120 characters; help(js.<Warning>) has more."""
+    cal_small = js.ConfusionCounts(tp=5, fn=1, tn=4, fp=2)
+    cases = [
+        lambda: js.correct(js.JudgedCounts(100, 1000), js.ConfusionCounts(tp=90, fn=10, tn=70,
+                                                                           fp=30)),  # clipped
+        lambda: js.correct(js.JudgedCounts(600, 1000), cal_small),  # weak calibration
+        lambda: js.correct(js.JudgedCounts(600, 1000), cal_small, method="bootstrap", rng=0),
+        lambda: js.correct(js.JudgedCounts(170, 1000), js.ConfusionCounts(tp=90, fn=10, tn=85,
+                                                                           fp=15), design="random"),
+        lambda: js.calibration_only(js.JudgedCounts(100, 1000),
+                                    js.ConfusionCounts(tp=900, fn=100, tn=90, fp=10)),
+    ]  # fmt: skip
+    seen = set()
+    for case in cases:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            case()
+        assert caught
+        for w in caught:
+            text = str(w.message)
+            seen.add(w.category.__name__)
+            assert "\n" not in text and len(text) <= 120, (w.category.__name__, len(text), text)
+    assert {"ClippedEstimateWarning", "WeakCalibrationWarning", "SamplingWarning",
+            "DesignWarning", "LabelShiftWarning"} <= seen  # fmt: skip

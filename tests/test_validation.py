@@ -263,7 +263,7 @@ def test_bad_rng(bad):
 
 def test_clipping_is_flagged_and_warned():
     test = js.JudgedCounts(positive=100, n=1000)  # p = 0.1 < 1 - q0 = 0.3
-    with pytest.warns(js.ClippedEstimateWarning, match=r"-0\.3333 lies outside \[0, 1\]"):
+    with pytest.warns(js.ClippedEstimateWarning, match=r"-0\.3333 clipped to \[0, 1\]"):
         res = js.correct(test, CAL)
     assert res.clipped is True
     assert res.estimate == 0.0

@@ -73,7 +73,14 @@ class JudgeStatsWarning(UserWarning):
 
 
 class ClippedEstimateWarning(JudgeStatsWarning):
-    """The Rogan–Gladen estimate fell outside [0, 1] and was clipped."""
+    """The Rogan–Gladen estimate fell outside [0, 1] and was clipped.
+
+    The judged rate p̂ lies outside the range [1 − q̂0, q̂1] that the estimated error rates
+    allow, most often because the calibration set is small. The result keeps the unclipped
+    value (``estimate_unclipped``) and sets ``clipped=True``. When the whole adjusted-Wald
+    interval lay outside [0, 1] too, its far bound is z times the standard error at the
+    boundary (``ci.widened``; see :func:`judgestats.adjusted_wald_interval`).
+    """
 
 
 class LabelShiftWarning(JudgeStatsWarning):

@@ -79,8 +79,8 @@ def weak_regime(
     if m_min < MIN_PER_CLASS:
         cls = int(calibration.m1 == m_min)
         return (
-            f"only {m_min} calibration items of human class {cls} (< {MIN_PER_CLASS}): the "
-            f"{method!r} interval may under-cover; {spec.weak_advice}"
+            f"only {m_min} calibration items of human class {cls} (< {MIN_PER_CLASS}): "
+            f"{method!r} may under-cover; {spec.weak_advice}"
         )
     return (
         f"{_degenerate_what(calibration, test)}: the {method!r} interval collapses; "
@@ -296,12 +296,7 @@ def correct(
         warn_if_implausible(check, stacklevel=3)
     if point is None:  # the Rogan–Gladen estimate, clipped (paper eq. point-estimator)
         raw = float(rogan_gladen_counts(test, calibration))
-        note = (
-            "; the whole interval lay outside [0, 1] as well, so its far bound is z times the "
-            "standard error at the boundary (ci.widened; see js.adjusted_wald_interval)"
-            if ci.widened
-            else ""
-        )
+        note = "; interval widened at the boundary" if ci.widened else ""
         _warn_clipped(np.asarray(raw), stacklevel=3, note=note)
     else:  # the method's own point estimate (an MLE or a posterior summary), in [0, 1]
         raw = point

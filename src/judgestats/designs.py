@@ -202,11 +202,11 @@ def design_check(test: JudgedCounts, calibration: ConfusionCounts) -> DesignChec
 def warn_if_implausible(check: DesignCheck, *, stacklevel: int = 3) -> None:
     """Warn :class:`DesignWarning` when the random design does not fit the judge-positive rates."""
     if not np.all(check.plausible):
+        cal, test, p = (float(np.ravel(v)[0]) for v in (check.calibration_rate, check.test_rate,
+                                                         check.pvalue))  # fmt: skip
         warnings.warn(
-            f"design='random' is not credible: the calibration set's judge-positive rate "
-            f"{np.ravel(check.calibration_rate)[0]:.3f} differs from the test set's "
-            f"{np.ravel(check.test_rate)[0]:.3f} (p = {np.ravel(check.pvalue)[0]:.2g}); "
-            "design='by-human-label' stays valid",
+            f"design='random' not credible: judge-positive rate {cal:.3f} (calibration) vs "
+            f"{test:.3f} (test), p = {p:.2g}; help(js.DesignWarning)",
             DesignWarning,
             stacklevel=stacklevel,
         )

@@ -64,14 +64,12 @@ def _warn_clipped(raw: np.ndarray, stacklevel: int = 3, note: str = "") -> None:
         k = int(np.count_nonzero(out))
         first = float(raw[out].flat[0])
         msg = (
-            f"the Rogan–Gladen estimate {first:.4g} lies outside [0, 1] and was clipped"
+            f"Rogan–Gladen estimate {first:.4g} clipped to [0, 1]"
             if raw.ndim == 0
-            else f"{k} of {raw.size} Rogan–Gladen estimates lie outside [0, 1] and were clipped "
-            f"(first: {first:.4g})"
+            else f"{k} of {raw.size} Rogan–Gladen estimates clipped to [0, 1] (first: {first:.4g})"
         )
         warnings.warn(
-            msg + "; the observed judged rate is outside the range the judge's error rates allow"
-            + note,
+            msg + note + "; help(js.ClippedEstimateWarning)",
             ClippedEstimateWarning,
             stacklevel=stacklevel,
         )

@@ -674,9 +674,8 @@ def warn_undefined_replicates(bounds: Bounds, stacklevel: int = 3) -> None:
     if bounds.n_resamples and undefined.any():
         total = int(undefined.max())
         warnings.warn(
-            f"{total} of {bounds.n_resamples} bootstrap replicates were undefined (resampled "
-            "q0* + q1* <= 1, judge no better than chance) and are excluded from the percentiles; "
-            "the interval conditions on an informative judge and may be too narrow",
+            f"{total} of {bounds.n_resamples} bootstrap replicates undefined (q0* + q1* <= 1), "
+            "excluded: the interval may be too narrow",
             SamplingWarning,
             stacklevel=stacklevel,
         )

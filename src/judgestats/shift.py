@@ -95,10 +95,8 @@ def warn_if_label_shift(
         tq, tp = theta_q.reshape(-1)[i], theta_p.reshape(-1)[i]
         where = f" in {int(shifted.sum())} of {shifted.size} data sets" if pvalue.ndim else ""
         warnings.warn(
-            f"{estimator} assumes the calibration and test sets share the true rate, but the "
-            f"calibration human-positive rate {tq:.3f} differs from the corrected test rate "
-            f"{tp:.3f} (p < {LABEL_SHIFT_ALPHA}){where}; the Rogan–Gladen estimate stays valid "
-            "under such label shift, this estimator does not",
+            f"label shift: calibration human rate {tq:.3f} vs corrected test rate {tp:.3f}"
+            f"{where}; {estimator} is biased; see help(js.LabelShiftWarning)",
             LabelShiftWarning,
             stacklevel=stacklevel,
         )
