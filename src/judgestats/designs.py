@@ -205,8 +205,8 @@ def warn_if_implausible(check: DesignCheck, *, stacklevel: int = 3) -> None:
         cal, test, p = (float(np.ravel(v)[0]) for v in (check.calibration_rate, check.test_rate,
                                                          check.pvalue))  # fmt: skip
         warnings.warn(
-            f"design='random' not credible: judge-positive rate {cal:.3f} in calibration, "
-            f"{test:.3f} in test (p = {p:.1g}); help(js.DesignWarning)",
+            f"design='random' not credible: judge-1 rate {cal:.3f} (calibration) vs {test:.3f} "
+            f"(test), p = {p:.1g}; help(js.DesignWarning)",
             DesignWarning,
             stacklevel=stacklevel,
         )
