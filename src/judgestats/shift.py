@@ -95,8 +95,8 @@ def warn_if_label_shift(
         tq, tp = theta_q.reshape(-1)[i], theta_p.reshape(-1)[i]
         where = f" in {int(shifted.sum())} of {shifted.size} data sets" if pvalue.ndim else ""
         warnings.warn(
-            f"label shift: calibration human rate {tq:.3f} vs corrected test rate {tp:.3f}"
-            f"{where}; {estimator} is biased; see help(js.LabelShiftWarning)",
+            f"label shift: human rate {tq:.3f} (calibration) vs {tp:.3f} (test){where}; "
+            f"{estimator} is biased; help(js.LabelShiftWarning)",
             LabelShiftWarning,
             stacklevel=stacklevel,
         )
