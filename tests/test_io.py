@@ -274,3 +274,20 @@ def test_warnings_are_one_short_line():
             assert "\n" not in text and len(text) <= 120, (w.category.__name__, len(text), text)
     assert {"ClippedEstimateWarning", "WeakCalibrationWarning", "SamplingWarning",
             "DesignWarning", "LabelShiftWarning"} <= seen  # fmt: skip
+
+
+def test_progress_bars_show_when_asked_and_stay_silent_in_tests(capsys, monkeypatch):
+    from judgestats import progress as prog
+
+    pytest.importorskip("tqdm")
+    assert prog.wanted(None) is False  # under pytest (and with CI set) never by default
+    assert prog.wanted(False) is False and prog.wanted(True) is True
+    with pytest.raises(js.ArgumentTypeError, match="progress must be None, True or False"):
+        prog.wanted("yes")
+    monkeypatch.setattr(prog, "DELAY", 0.0)
+    js.simulate.coverage(theta=[0.2, 0.5], q0=0.8, q1=0.9, n=500, m0=50, m1=50, reps=50,
+                         rng=0, progress=True)  # fmt: skip
+    assert "cells" in capsys.readouterr().err
+    js.simulate.coverage(theta=[0.2, 0.5], q0=0.8, q1=0.9, n=500, m0=50, m1=50, reps=50,
+                         rng=0, progress=False)  # fmt: skip
+    assert capsys.readouterr().err == ""

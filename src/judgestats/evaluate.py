@@ -35,6 +35,7 @@ from .correct import Correction, correct
 from .designs import DEFAULT_DESIGN, check_design
 from .frames import GroupCounts, counts_of, group_counts, sort_keys
 from .intervals import get_method
+from .progress import progress as progress_bar
 from .report import Reportable, group_label
 from .strata import StratifiedCorrection, correct_stratified, stratum_pairs
 
@@ -109,6 +110,7 @@ def evaluate_counts(
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
     errors: str = "raise",
+    progress: bool | None = None,
     **options: Any,
 ) -> Evaluation:
     """Correct every group of a :class:`GroupCounts` (the second half of :func:`evaluate`).
@@ -120,13 +122,43 @@ def evaluate_counts(
     return _evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
         rank_resamples=rank_resamples, rng=rng, stacklevel=stacklevel, options=options,
-        design=design, errors=check_choice("errors", errors, ERRORS),
+        design=design, errors=check_choice("errors", errors, ERRORS), progress=progress,
     )  # fmt: skip
+
+
+def _correct_groups(counts, per_group, groups, *, method, level, gen, options, design, errors,
+                    stacklevel, progress):  # fmt: skip
+    """Correct every group; warnings re-issued with the group named; errors raised or marked."""
+    corrections: dict[Any, Correction | StratifiedCorrection] = {}
+    issued: dict[Any, tuple] = {}
+    marked: dict[Any, str] = {}
+    for g in progress_bar(groups, total=len(groups), desc="groups", enabled=progress):
+        label = describe_group(counts.by, g)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                # local: each warning is re-issued below with the group named, and kept
+                # on the result for the report
+                warnings.simplefilter("always")
+                corrections[g] = _correct_one(
+                    per_group[g], label, counts.split, method=method, level=level, gen=gen,
+                    options=options, design=design,
+                )  # fmt: skip
+        except JudgeStatsError as exc:
+            if errors == "mark":  # the group keeps a row with its reason; the rest go on
+                marked[g] = f"{type(exc).__name__}: {exc}"
+                continue
+            if isinstance(exc, GroupError):  # names its group already
+                raise
+            raise group_error(exc, label) from exc
+        issued[g] = tuple((w.category.__name__, str(w.message)) for w in caught)
+        for w in caught:
+            warnings.warn(f"group {label}: {w.message}", w.category, stacklevel=stacklevel)
+    return corrections, issued, marked
 
 
 def _evaluate_counts(
     counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options, design,
-    errors,
+    errors, progress=None,
 ):  # fmt: skip
     stratified = bool(counts.strata)
     _check_method(method, stratified, options, design)
@@ -150,36 +182,10 @@ def _evaluate_counts(
     groups = sort_keys(list(per_group))
     if not groups:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
-    corrections: dict[Any, Correction | StratifiedCorrection] = {}
-    issued: dict[Any, tuple] = {}
-    marked: dict[Any, str] = {}
-    for g in groups:
-        label = describe_group(counts.by, g)
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                # local: each warning is re-issued below with the group named, and kept
-                # on the result for the report
-                warnings.simplefilter("always")
-                corrections[g] = _correct_one(
-                    per_group[g],
-                    label,
-                    counts.split,
-                    method=method,
-                    level=level,
-                    gen=gen,
-                    options=options,
-                    design=design,
-                )
-        except JudgeStatsError as exc:
-            if errors == "mark":  # the group keeps a row with its reason; the rest go on
-                marked[g] = f"{type(exc).__name__}: {exc}"
-                continue
-            if isinstance(exc, GroupError):  # names its group already
-                raise
-            raise group_error(exc, label) from exc
-        issued[g] = tuple((w.category.__name__, str(w.message)) for w in caught)
-        for w in caught:
-            warnings.warn(f"group {label}: {w.message}", w.category, stacklevel=stacklevel)
+    corrections, issued, marked = _correct_groups(
+        counts, per_group, groups, method=method, level=level, gen=gen, options=options,
+        design=design, errors=errors, stacklevel=stacklevel + 1, progress=progress,
+    )  # fmt: skip
     if marked and not corrections:
         why = "; ".join(f"{describe_group(counts.by, g)}: {w}" for g, w in marked.items())
         raise JudgeStatsError(f"no group could be corrected: {why}")
@@ -225,6 +231,7 @@ def evaluate(
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
     errors: str = "raise",
+    progress: bool | None = None,
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -277,6 +284,9 @@ def evaluate(
         group; ``"mark"`` keeps the group out of the corrections and records why in
         ``result.marked`` (tables, summaries and reports list it), so one bad group does not
         sink a leaderboard. The CLI's ``report`` marks.
+    progress : bool or None, default None
+        Show a progress bar over the groups (None: when interactive and the work takes more
+        than two seconds; see :mod:`judgestats.progress`).
     **options
         Passed to the correction: interval options (``n_resamples``), and with strata
         ``weights``, ``min_per_class``, ``merge``.
@@ -328,8 +338,8 @@ def evaluate(
     counts = group_counts(frame, judge=judge, human=human, by=by, strata=strata, split=split)
     return evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
-        rank_resamples=rank_resamples, rng=rng, design=design, errors=errors, _stacklevel=4,
-        **options,
+        rank_resamples=rank_resamples, rng=rng, design=design, errors=errors, progress=progress,
+        _stacklevel=4, **options,
     )  # fmt: skip
 
 

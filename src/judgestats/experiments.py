@@ -39,6 +39,7 @@ from ._validation import (
 from .counts import ConfusionCounts, JudgedCounts
 from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
 from .kernels import rogan_gladen_raw
+from .progress import progress as progress_bar
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -114,12 +115,13 @@ def _all_splits(human, judge, tgt, targets, frac, splits, gen):
     return np.stack(per_target, axis=1), rows, sizes, theta_full
 
 
-def _intervals(methods, test, cal, both, corrected, *, level, gen, options):
+def _intervals(methods, test, cal, both, corrected, *, level, gen, options, show=None):
     """(low, high, point) arrays (M, S, T) of every method and whether each has its own point."""
     shape = (len(methods), *np.shape(corrected))
     low, high, point = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
     own_point = []
-    for i, mth in enumerate(methods):
+    for i, mth in progress_bar(enumerate(methods), total=len(methods), desc="methods",
+                               enabled=show):  # fmt: skip
         if mth == NAIVE:
             b = naive_bounds(test, level)
             low[i], high[i], point[i] = b.low, b.high, b.estimate
@@ -149,6 +151,7 @@ def split_study(
     method_options: dict[str, dict[str, Any]] | None = None,
     label: str = "",
     rng: Any = None,
+    progress: bool | None = None,
     **renamed: Any,
 ) -> SplitStudy:
     """Repeat random test/calibration splits per target model (the paper's real-data study).
@@ -186,6 +189,9 @@ def split_study(
         Free text naming the data (shown by ``summary()``).
     rng : None, int, SeedSequence or Generator
         Source of randomness; a seed reproduces the study exactly.
+    progress : bool or None, default None
+        Show a progress bar over the methods (None: when interactive and the study takes
+        more than two seconds; see :mod:`judgestats.progress`).
 
     **renamed
         Deprecated keyword names (``target_column``, ``human_column``, ``judge_column``),
@@ -264,8 +270,9 @@ def split_study(
     corrected = np.where(informative, np.clip(raw, 0.0, 1.0), np.nan)
 
     low, high, point, own_point = _intervals(
-        methods, test, cal, both, corrected, level=level, gen=gen, options=options
-    )
+        methods, test, cal, both, corrected, level=level, gen=gen, options=options,
+        show=progress,
+    )  # fmt: skip
     return SplitStudy(
         label=label,
         targets=tuple(targets),

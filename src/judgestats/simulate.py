@@ -39,6 +39,7 @@ from ._validation import (
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import RAW_ESTIMATORS
 from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
+from .progress import progress as progress_bar
 
 __all__ = [
     "SimulatedCategories",
@@ -290,6 +291,7 @@ def coverage(
     pilot: int = 10,
     method_options: dict[str, dict[str, Any]] | None = None,
     rng: Any = None,
+    progress: bool | None = None,
 ):
     """Coverage, mean length, bias and RMSE of interval methods against a known θ.
 
@@ -313,6 +315,9 @@ def coverage(
         Per-method options, e.g. ``{"bootstrap": {"n_resamples": 500}}``.
     rng : None, int, SeedSequence or Generator
         Source of randomness (a seed makes the study reproducible).
+    progress : bool or None, default None
+        Show a progress bar over the grid (None: when interactive and the study takes more
+        than two seconds; see :mod:`judgestats.progress`).
 
     Returns
     -------
@@ -354,7 +359,8 @@ def coverage(
         for v in ("coverage", "mean_length", "bias", "rmse", "undefined")
     }
     rows_per_chunk = max(1, _CHUNK_ELEMENTS // reps)
-    for start in range(0, len(grid), rows_per_chunk):
+    starts = range(0, len(grid), rows_per_chunk)
+    for start in progress_bar(starts, total=len(starts), desc="cells", enabled=progress):
         cells = grid[start : start + rows_per_chunk]
         params = {k: np.full(len(cells), v) for k, v in fixed.items()}
         params.update({k: np.array([swept[k][c[i]] for c in cells]) for i, k in enumerate(names)})

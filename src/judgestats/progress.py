@@ -1,0 +1,49 @@
+"""Progress display for long work (simulation studies, split studies, leaderboards).
+
+:func:`progress` wraps an iterable in a tqdm bar when someone is watching: ``progress=None``
+(the default of every function that takes it) shows the bar only in an interactive terminal or
+a Jupyter kernel, never under pytest or when ``CI`` is set, and only once the work has run for
+about two seconds; ``True`` forces it, ``False`` silences it. tqdm is optional
+(``judgestats[all]``); without it there is no bar.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from ._validation import ArgumentTypeError
+
+__all__ = ["DELAY", "progress", "wanted"]
+
+#: Seconds of work before a bar appears (short calls stay quiet).
+DELAY = 2.0
+
+
+def _interactive() -> bool:
+    if os.environ.get("CI") or os.environ.get("PYTEST_CURRENT_TEST"):
+        return False
+    if "ipykernel" in sys.modules:
+        return True
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
+def wanted(progress: Any) -> bool:
+    """Resolve a ``progress=`` argument (None, True or False) to whether a bar is shown."""
+    if progress is not None and not isinstance(progress, bool):
+        raise ArgumentTypeError(f"progress must be None, True or False, got {progress!r}")
+    show = _interactive() if progress is None else progress
+    return show and importlib.util.find_spec("tqdm") is not None
+
+
+def progress(iterable: Iterable, *, total: int | None = None, desc: str = "",
+             enabled: Any = None) -> Iterable:  # fmt: skip
+    """Return ``iterable`` wrapped in a tqdm bar when :func:`wanted`, else unchanged."""
+    if not wanted(enabled):
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, delay=DELAY, leave=False)
