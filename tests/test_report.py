@@ -5,6 +5,7 @@ import io
 import re
 import shutil
 import subprocess
+import warnings
 from html.parser import HTMLParser
 
 import matplotlib
@@ -462,3 +463,23 @@ def test_html_figure_draws_nothing_on_its_border(ev):
         assert not edge.any()
     assert "crosses: the human rate" in page
     assert "| human rate |" in report(ev, "markdown", reference={group_label(ev.groups[0]): 0.5})
+
+
+def test_tables_gain_clipped_and_warning_columns_when_a_row_needs_them():
+    frame = js.datasets.load_chatbot_arena(judge="gpt-4")
+    frame = frame[frame["target_model"].isin(["alpaca-13b", "gpt-4"])].rename(
+        columns={"target_model": "model"}
+    )[["model", "judge", "human"]].astype({"human": float})
+    rng = np.random.default_rng(2)
+    hide = rng.random(len(frame)) > 0.1  # a random 10% keeps its human label
+    frame.loc[hide, "human"] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame)
+    _, _, header, rows, notes = parse_markdown(report(ev))
+    assert header[-1] == "warning"
+    tags = {r[0]: r[-1] for r in rows}
+    # each row's tags are its notes' kinds (alpaca's human-1 class has < 100 items here)
+    for model, tag in tags.items():
+        mine = [n for n in notes if n.startswith(f"{model}: ")]
+        assert ("weak calibration" in tag) == any("weak calibration" in n for n in mine)

@@ -106,6 +106,8 @@ class _Row:
     m1: int
     p_rank1: float | None = None
     reference: float | None = None  # a known true rate (the bundled examples' human rate)
+    clipped: bool = False
+    warnings: tuple[str, ...] = ()  # short tags of the row's notes (NOTE_TAGS)
     pooled: bool = False  # a stratified result's pooled values
     total: bool = False  # the pooled row below a StratifiedCorrection's strata
 
@@ -229,9 +231,35 @@ def _row_of_stratified(label: str, s: Any) -> _Row:
 
 
 def _row(label: str, r: Any) -> _Row:
-    if _kind(r) == "stratified":
-        return _row_of_stratified(label, r)
-    return _row_of_correction(label, r)
+    row = _row_of_stratified(label, r) if _kind(r) == "stratified" else _row_of_correction(label, r)
+    row.clipped = bool(r.clipped)
+    row.warnings = tuple(dict.fromkeys(_tag(note) for note in _notes_of(r, "")))
+    return row
+
+
+#: The short tag of each kind of note (a table's ``warning`` column), by how the note starts.
+NOTE_TAGS = {
+    "the Rogan–Gladen estimate": "clipped",
+    "the pooled estimate": "clipped",
+    "stratum estimates outside": "clipped stratum",
+    "weak calibration": "weak calibration",
+    "weak judge": "weak judge",
+    "the judge is no better than chance": "judge at chance",
+    "label-mix difference": "label shift",
+    "the calibration items' judge-positive rate": "design check",
+    "no calibration item has judge label": "empty judge class",
+    "strata were merged": "merged strata",
+    "the judge's error rates differ across strata": "strata differ",
+}
+
+
+#: Columns of text (left-aligned); the others hold numbers.
+_TEXT_COLUMNS = ("label", "clipped", "warning")
+
+
+def _tag(note: str) -> str:
+    return next((tag for start, tag in NOTE_TAGS.items() if note.startswith(start)),
+                "undefined draws")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- sentences
@@ -591,6 +619,8 @@ def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
         ]
         + (["p_rank1"] if c.ranked else [])
         + (["reference"] if c.reference_name else [])
+        + (["clipped"] if any(r.clipped for r in c.rows) else [])
+        + (["warning"] if any(r.warnings for r in c.rows) else [])
     )
     out = []
     for r in c.rows:
@@ -606,6 +636,8 @@ def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
             "m1": str(r.m1),
             "p_rank1": "" if r.p_rank1 is None else _fixed(r.p_rank1, d),
             "reference": "" if r.reference is None else _fixed(r.reference, d),
+            "clipped": "yes" if r.clipped else "",
+            "warning": "; ".join(r.warnings),
         }
         out.append([values[k] for k in keys])
     return keys, out
@@ -634,6 +666,8 @@ def _column_names(c: _Content) -> dict[str, str]:
         "m1": "m1",
         "p_rank1": "P(rank 1)",
         "reference": c.reference_name or "",
+        "clipped": "clipped",
+        "warning": "warning",
     }
 
 
@@ -642,7 +676,7 @@ def _markdown(c: _Content, d: int) -> str:
     keys, cells = _cells(c, d, "–")
     lines = [f"## {_md_escape(c.title)}", "", _md_escape(c.sentence), ""]
     lines.append("| " + " | ".join(names[k] for k in keys) + " |")
-    lines.append("|" + "|".join(":---" if k == "label" else "---:" for k in keys) + "|")
+    lines.append("|" + "|".join(":---" if k in _TEXT_COLUMNS else "---:" for k in keys) + "|")
     lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in cells]
     lines += [
         "",
@@ -721,9 +755,11 @@ def _latex(c: _Content, d: int) -> str:
         "m1": "$m_1$",
         "p_rank1": r"$P(\text{rank } 1)$",
         "reference": _tex(c.reference_name or ""),
+        "clipped": "Clipped",
+        "warning": "Warning",
     }
     keys, cells = _cells(c, d, "–")
-    spec = "".join("l" if k == "label" else "r" for k in keys)
+    spec = "".join("l" if k in _TEXT_COLUMNS else "r" for k in keys)
     lines = [
         f"% judgestats {__version__} report; needs \\usepackage{{booktabs}} (and amsmath for "
         "P(rank 1))",
@@ -761,7 +797,9 @@ table.judgestats th, table.judgestats td { padding: 0.3em 0.8em; border-bottom: 
 h1 { font-size: 1.6em; }
 table.judgestats th { border-bottom: 2px solid #444; text-align: right; }
 table.judgestats td { text-align: right; }
-table.judgestats th.label, table.judgestats td.label { text-align: left; }
+table.judgestats th.label, table.judgestats td.label, table.judgestats td.clipped,
+table.judgestats td.warning, table.judgestats th.clipped, table.judgestats th.warning {
+  text-align: left; }
 table.judgestats tr.pooled td { font-weight: 600; border-top: 2px solid #444; }
 ul.notes li { margin: 0.2em 0; }
 figure img { max-width: 100%; height: auto; }
