@@ -483,3 +483,16 @@ def test_tables_gain_clipped_and_warning_columns_when_a_row_needs_them():
     for model, tag in tags.items():
         mine = [n for n in notes if n.startswith(f"{model}: ")]
         assert ("weak calibration" in tag) == any("weak calibration" in n for n in mine)
+
+
+def test_rank_says_what_it_ranks_and_its_undefined_draws(capsys):
+    # GPT-3.5 on Arena: judges near chance; the Rogan–Gladen bootstrap loses draws, which the
+    # sentence counts; a method that answers for any judge ranks by the exact posterior
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank"]) == 0
+        text = capsys.readouterr().out
+        assert re.search(r"Rogan–Gladen estimates; \d+ of 10000 draws undefined", text)
+        assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank",
+                     "--method", "profile-map"]) == 0  # fmt: skip
+        assert "draws from the exact joint posterior; 10000 draws" in capsys.readouterr().out

@@ -197,7 +197,10 @@ def _evaluate_counts(
                 f"rank=True needs at least two groups, got {len(groups)} ({groups!r})"
             )
         size = check_positive_int("rank_resamples", rank_resamples, minimum=100)
-        ranking = _rank(corrections, groups, method="bootstrap", size=size, level=level, rng=gen)
+        # the Rogan–Gladen bootstrap needs every judge better than chance; methods that answer
+        # without (profile likelihood, posterior) rank by the exact posterior instead
+        rank_method = "bootstrap" if get_method(method).requires_informative else "bayes"
+        ranking = _rank(corrections, groups, method=rank_method, size=size, level=level, rng=gen)
     return Evaluation(
         groups=tuple(groups),
         corrections=corrections,

@@ -83,9 +83,12 @@ def _source(method: str, design: str = DEFAULT_DESIGN) -> str:
     if method in interval_methods(design):
         return get_method(method, design).reference or CITATION
     return CITATION
+
+
+#: What a ranking's draws are, by its method.
 _DRAWS = {
-    "bootstrap": "joint parametric bootstrap of all counts",
-    "bayes": "joint posterior of all counts",
+    "bootstrap": "a joint parametric bootstrap of the Rogan–Gladen estimates",
+    "bayes": "draws from the exact joint posterior",
 }
 #: warnings the report states in its own notes (once per group, not twice)
 _SKIPPED_WARNINGS = ("ClippedEstimateWarning", "ProjectedEstimateWarning", "WeakCalibrationWarning")
@@ -356,9 +359,14 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     )
     if ranking is not None and best.label in ranking.models:
         i = ranking.models.index(best.label)
+        basis = _DRAWS.get(ranking.method, ranking.method)
+        draws = (
+            f"{ranking.undefined} of {ranking.reps} draws undefined (a judge no better than "
+            "chance) and left out" if ranking.undefined else f"{ranking.reps} draws"
+        )
         tail += (
             f", ranked first with probability {ranking.rank_probabilities[i, 0]:.2f} "
-            f"({_DRAWS.get(ranking.method, ranking.method)}, {ranking.reps} draws)"
+            f"({basis}; {draws})"
         )
     pooled = f", and pooled by each {per}'s test mix" if stratified else ""
     where = " pooled over strata" if stratified else ""
