@@ -291,3 +291,30 @@ def test_progress_bars_show_when_asked_and_stay_silent_in_tests(capsys, monkeypa
     js.simulate.coverage(theta=[0.2, 0.5], q0=0.8, q1=0.9, n=500, m0=50, m1=50, reps=50,
                          rng=0, progress=False)  # fmt: skip
     assert capsys.readouterr().err == ""
+
+
+def test_long_and_wide_group_names_in_tables(tmp_path, capsys):
+    from judgestats.results import display_width, shorten
+
+    long_name = "a-model-name-that-goes-on-" + "and-on-" * 8
+    names = [long_name, "模型甲", "b"]
+    rng = np.random.default_rng(5)
+    test = pd.DataFrame({"model": np.repeat(names, 200), "judge": rng.integers(0, 2, 600)})
+    human = rng.integers(0, 2, 360)
+    cal = pd.DataFrame({"model": np.repeat(names, 120), "human": human,
+                        "judge": np.where(rng.random(360) < 0.9, human, 1 - human)})  # fmt: skip
+    test.to_csv(tmp_path / "t.csv", index=False)
+    cal.to_csv(tmp_path / "c.csv", index=False)
+    base = ["correct", "--test", str(tmp_path / "t.csv"), "--calibration", str(tmp_path / "c.csv"),
+            "--by", "model"]  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(base) == 0
+        text = capsys.readouterr().out
+        assert main([*base, "--json"]) == 0
+        rows = json.loads(capsys.readouterr().out)["rows"]
+    assert long_name in {r["group"] for r in rows}  # JSON keeps the full name
+    table = [line for line in text.splitlines() if line.startswith(("b ", "模型甲", "a-model"))]
+    assert any(line.startswith(shorten(long_name) + " ") for line in table)  # notes keep it whole
+    starts = {display_width(line[: line.index("0.")]) for line in table}  # naive column
+    assert len(table) == 3 and len(starts) == 1  # the CJK row lines up with the others

@@ -26,6 +26,7 @@ from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN, DESIGNS
 from .frames import counts_of, group_counts
 from .intervals import interval_methods
+from .results import display_width, pad, shorten
 
 EXAMPLES = ("chatbot-arena", "nq301")
 
@@ -258,14 +259,16 @@ def _table(title: str, rows: list[dict], args) -> str:
         if c[0] == "ci" or any(c[0] in r or c[0].replace("_ci", "_ci_low") in r for r in rows)
     ]  # fmt: skip
     cells = []
-    for r in rows:
-        cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else _fmt(r.get(k))
+    for r in rows:  # long group names shortened here; --json keeps them whole
+        cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else
+                      shorten(_fmt(r.get(k))) if k == "group" else _fmt(r.get(k))
                       for k, _ in cols])  # fmt: skip
-    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, (_, h) in enumerate(cols)]
+    widths = [max(display_width(h), *(display_width(c[i]) for c in cells))
+              for i, (_, h) in enumerate(cols)]  # fmt: skip
     lines = [title, ""]
-    lines.append("  ".join(h.ljust(w) for (_, h), w in zip(cols, widths, strict=True)))
+    lines.append("  ".join(pad(h, w) for (_, h), w in zip(cols, widths, strict=True)))
     lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
+    lines += ["  ".join(pad(c, w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
     notes = [f"{r.get('group', 'result')}: {r['error']}" for r in rows if r.get("error")]
     notes += [f"{r.get('group', 'result')}: {w}" for r in rows for w in r.get("warnings", ())]
     if notes:

@@ -37,6 +37,7 @@ from .frames import GroupCounts, counts_of, group_counts, sort_keys
 from .intervals import get_method
 from .progress import progress as progress_bar
 from .report import Reportable, group_label
+from .results import display_width, pad, shorten
 from .strata import StratifiedCorrection, correct_stratified, stratum_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -483,8 +484,8 @@ def evaluation_xarray(ev: Evaluation) -> xr.Dataset:
 def evaluation_summary(ev: Evaluation) -> str:
     """Short text leaderboard of an :class:`Evaluation` (best corrected rate first)."""
     lvl = f"{100 * ev.confidence_level:g}%"
-    labels = {g: group_label(g) for g in ev.groups}
-    width = max(8, *(len(v) for v in labels.values()))
+    labels = {g: shorten(group_label(g)) for g in ev.groups}
+    width = max(8, *(display_width(v) for v in labels.values()))
     strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
@@ -495,7 +496,7 @@ def evaluation_summary(ev: Evaluation) -> str:
     for g in order:
         c = ev.corrections[g]
         lines.append(
-            f"  {labels[g]:<{width}}  {c.estimate:9.4f}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
+            f"  {pad(labels[g], width)}  {c.estimate:9.4f}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
             f"{c.naive:.4f}  {c.n:>7}  {c.m0:>5}  {c.m1:>5}"
         )
     notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]

@@ -78,6 +78,42 @@ class ConfidenceInterval:
         )
 
 
+#: Longest group label a text table prints; longer ones are shortened in the middle (the full
+#: labels stay in JSON, data frames and xarray).
+LABEL_WIDTH = 32
+
+
+def display_width(text: str) -> int:
+    """Terminal columns of a text: East Asian wide and full-width characters take two."""
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
+
+
+def pad(text: str, width: int) -> str:
+    """Left-justify ``text`` to ``width`` terminal columns (CJK-aware :func:`display_width`)."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def shorten(text: str, width: int = LABEL_WIDTH) -> str:
+    """Shorten a label to at most ``width`` columns, keeping its start and end around "…"."""
+    if display_width(text) <= width:
+        return text
+    head, tail = "", ""
+    for ch in text:  # the first half of the room
+        if display_width(head + ch) > (width - 1) // 2:
+            break
+        head += ch
+    for ch in reversed(text):
+        if display_width(head + "…" + ch + tail) > width:
+            break
+        tail = ch + tail
+    return head + "…" + tail
+
+
 def stratum_coord(labels: tuple) -> list:
     """Stratum labels usable as an xarray coordinate (strings unless all str or all int)."""
     if all(isinstance(v, str) for v in labels) or all(
