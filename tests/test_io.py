@@ -318,3 +318,10 @@ def test_long_and_wide_group_names_in_tables(tmp_path, capsys):
     assert any(line.startswith(shorten(long_name) + " ") for line in table)  # notes keep it whole
     starts = {display_width(line[: line.index("0.")]) for line in table}  # naive column
     assert len(table) == 3 and len(starts) == 1  # the CJK row lines up with the others
+
+
+def test_label_errors_name_the_line_and_the_group(tmp_path, capsys):
+    (tmp_path / "items.csv").write_text("model,judge,human\na,1,\nb,1,\nb,yes,\nb,0,1\n")
+    assert main(["report", str(tmp_path / "items.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "got 'yes' on line 4 (model='b')" in err  # the file's line, not the row in group b

@@ -44,12 +44,12 @@ def _pandas():
     return pd
 
 
-def _read_table(path: str, labels: dict[str, bool]) -> Any:
+def _read_table(path: str, labels: dict[str, bool], group: str | None = None) -> Any:
     """Read a file with the package's reader (:func:`judgestats.io.read_table`)."""
     _pandas()
     from .io import read_table
 
-    return read_table(path, labels=labels)
+    return read_table(path, labels=labels, group=group)
 
 
 # ----------------------------------------------------------------------------- rows
@@ -110,8 +110,9 @@ def _single(test: JudgedCounts, cal: ConfusionCounts, args) -> dict:
 
 
 def _rows_from_files(args) -> tuple[str, list[dict]]:
-    test_df = _read_table(args.test, {args.judge_column: False})
-    cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False})
+    test_df = _read_table(args.test, {args.judge_column: False}, args.by)
+    cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False},
+                         args.by)  # fmt: skip
     args.accounting = {"test file rows": len(test_df), "calibration file rows": len(cal_df)}
     for name, df, cols in (
         ("--test", test_df, [args.judge_column]),
@@ -587,7 +588,9 @@ def _columns(text: str | None) -> tuple[str, ...] | None:
 def _scan(path: str, engine: str, args) -> Any:
     """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB)."""
     if engine == "pandas":
-        return _read_table(path, {args.judge_column: False, args.human_column: True})
+        by = _columns(args.by)
+        return _read_table(path, {args.judge_column: False, args.human_column: True},
+                           by[0] if by else None)  # fmt: skip
     from .io import sniff_format
 
     p = Path(path)

@@ -119,13 +119,17 @@ def _read_parquet(p: Path) -> Any:
     return table.to_pandas()
 
 
-def parse_labels(values: Any, column: str, *, missing_ok: bool, first_line: int = 2) -> Any:
+def parse_labels(
+    values: Any, column: str, *, missing_ok: bool, first_line: int = 2, groups: Any = None,
+    group_column: str | None = None,
+) -> Any:  # fmt: skip
     """Convert a label column to floats 0.0/1.0 (NaN where missing), refusing anything else.
 
     Accepted: booleans, the numbers 0 and 1, and the texts ``0``, ``1``, ``true``, ``false``
     (any case, surrounding spaces ignored). Missing values (an empty CSV cell, null) are NaN
     when ``missing_ok``, else an error. ``first_line`` is the file line of the first value (2
-    for a CSV with a header): errors name the line of the first bad value.
+    for a CSV with a header): errors name the line of each bad value shown and, given
+    ``groups`` (the values of ``group_column`` row by row), its group.
     """
     arr = np.asarray(values, dtype=object)
     out = np.full(arr.shape, np.nan)
@@ -146,7 +150,10 @@ def parse_labels(values: Any, column: str, *, missing_ok: bool, first_line: int 
         if len(bad) >= 3:
             break
     if bad:
-        shown = ", ".join(f"{v!r} on line {i + first_line}" for i, v in bad)
+        where = (lambda i: "") if groups is None else (
+            lambda i: f" ({group_column}={np.asarray(groups, dtype=object)[i]!r})"
+        )
+        shown = ", ".join(f"{v!r} on line {i + first_line}{where(i)}" for i, v in bad)
         raise LabelError(
             f"column {column!r} must hold 0/1, true/false or booleans"
             + ("" if missing_ok else " on every row")
@@ -156,8 +163,9 @@ def parse_labels(values: Any, column: str, *, missing_ok: bool, first_line: int 
 
 
 def read_table(
-    path: str | Path, *, labels: dict[str, bool] | None = None, format: str | None = None
-) -> Any:
+    path: str | Path, *, labels: dict[str, bool] | None = None, format: str | None = None,
+    group: str | None = None,
+) -> Any:  # fmt: skip
     """Read a table of judged items into a pandas DataFrame, losing nothing.
 
     Parameters
@@ -170,6 +178,8 @@ def read_table(
         file lacks are left to the caller's column check (which names all of them).
     format : {"csv", "parquet", "jsonl"}, optional
         Skip the detection.
+    group : str, optional
+        A group column: a label error names the group of the bad row beside its line.
 
     Returns
     -------
@@ -199,9 +209,10 @@ def read_table(
     for column, missing_ok in (labels or {}).items():
         if column not in frame.columns:
             continue  # the caller's column check names every missing column and its role
+        groups = frame[group].to_numpy(dtype=object) if group in frame.columns else None
         frame[column] = parse_labels(
             frame[column].to_numpy(dtype=object), column, missing_ok=missing_ok,
-            first_line=2 if kind == "csv" else 1,
+            first_line=2 if kind == "csv" else 1, groups=groups, group_column=group,
         )  # fmt: skip
     return frame
 
