@@ -275,3 +275,37 @@ def standard_error(test: JudgedCounts, calibration: ConfusionCounts, design: str
     parts = judge_conditional_parts(*design_counts(test, calibration, design), 0.0,
                                     adjusted=False)  # fmt: skip
     return np.sqrt(parts["var"])
+
+
+# ----------------------------------------------------------------------------- strata
+def stratified_bounds(
+    test: JudgedCounts, calibration: ConfusionCounts, weights: Any, design: str,
+    confidence_level: float, *, adjusted: bool = True,
+) -> tuple[float, float, float]:  # fmt: skip
+    """Pooled judge-conditional estimate and interval over strata (strata on the last axis).
+
+    θ̂ = Σ_s w_s θ̂_s with each stratum's judge-conditional θ̂_s. ``weights=None`` estimates
+    the mix from the judged items, w_s = N_s/N (N_s = n_s + m_s under ``"random"``, n_s under
+    ``"by-judge-label"``), and adds its sampling variance; given weights are fixed. With the
+    per-stratum parts of :func:`judgestats.kernels.judge_conditional_parts`,
+
+        Var = Σ_s w_s² V_s + [mix estimated] Σ_s w_s (θ_s − Σ_t w_t θ_t)² / N,
+
+    the interval is Σ_s w_s θ_s ± z·√Var (θ_s the pseudo-count estimates when ``adjusted``),
+    truncated to [0, 1] and widened to hold θ̂. Returns (θ̂, low, high).
+    """
+    x, n_pi, tp, k1, fn, k0 = design_counts(test, calibration, design)
+    z = float(z_value(confidence_level))
+    parts = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted)
+    est_s, _ = judge_conditional(test, calibration, design)
+    if weights is None:
+        w = n_pi / n_pi.sum()
+        mix = np.sum(w * (parts["theta"] - np.sum(w * parts["theta"])) ** 2) / n_pi.sum()
+    else:
+        w, mix = np.asarray(weights, dtype=float), 0.0
+    centre = float(np.sum(w * parts["theta"]))
+    half = z * float(np.sqrt(np.sum(w**2 * parts["var"]) + mix))
+    est = float(np.sum(w * est_s))
+    low = min(max(centre - half, 0.0), est)
+    high = max(min(centre + half, 1.0), est)
+    return est, low, high

@@ -55,14 +55,11 @@ _STRATIFIED_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resampl
 def _check_method(method: str, stratified: bool, options: dict, design: str) -> None:
     check_design(design)
     if stratified:
-        if design != DEFAULT_DESIGN:
-            raise JudgeStatsError(
-                f"strata= with design={design!r} is not available yet: stratified corrections "
-                "use design='by-human-label'"
-            )
         from .strata import STRATIFIED_METHODS
 
-        check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
+        methods = STRATIFIED_METHODS if design == DEFAULT_DESIGN else ("adjusted-wald", "wald")
+        check_method(method, methods, capability="stratified corrections"
+                     + ("" if design == DEFAULT_DESIGN else f" with design={design!r}"))
         allowed = ("weights", "min_per_class", "merge", *_STRATIFIED_OPTIONS[method])
         check_option_names(f"stratified method {method!r}", options, allowed)
     else:
@@ -97,7 +94,7 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options, de
         )
     tests, cals = stratum_pairs(group_counts_)
     return correct_stratified(
-        tests, cals, method=method, confidence_level=level, rng=gen, **options
+        tests, cals, method=method, confidence_level=level, rng=gen, design=design, **options
     )
 
 
@@ -281,7 +278,8 @@ def evaluate(
     design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
         How each group's calibration rows were chosen (see :func:`judgestats.correct`). With
         ``"random"`` or ``"by-judge-label"`` a group's calibration rows may hold one human
-        class. Strata and ``rank=True`` need the default design.
+        class. With strata, the other designs take "adjusted-wald" or "wald"; ``rank=True``
+        needs the default design.
     errors : {"raise", "mark"}, default "raise"
         What a group that cannot be corrected does (no calibration rows, one human class, a
         judge no better than chance, ...): ``"raise"`` stops with the error, naming the

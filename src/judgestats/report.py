@@ -36,7 +36,7 @@ from ._validation import (
     check_choice,
     check_positive_int,
 )
-from .designs import DEFAULT_DESIGN, REFERENCE
+from .designs import DEFAULT_DESIGN, ESTIMATOR, REFERENCE
 from .intervals import MIN_PER_CLASS, get_method, interval_methods
 
 __all__ = [
@@ -166,8 +166,8 @@ def _estimator_of(result: Any) -> str:
     if _kind(result) == "evaluation":
         found = {_estimator_of(result.corrections[g]) for g in result.groups}
         return " / ".join(sorted(found))
-    if _kind(result) == "stratified":
-        return "Rogan–Gladen"  # per stratum, pooled by the mix
+    if _kind(result) == "stratified":  # per stratum, pooled by the mix
+        return ESTIMATOR[getattr(result, "design", DEFAULT_DESIGN)]
     return result.estimator
 
 
@@ -306,6 +306,15 @@ def _stratified_sentence(
     lvl = f"{100 * s.confidence_level:g}%"
     subject = _capital(metric) + (f" of {label}" if label else "")
     cs = [s.corrections[k] for k in s.strata]
+    if getattr(s, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
+        return (
+            f"{subject} is {s.estimate:.2f} ({lvl} CI {_fixed(s.ci.low, 2)}–"
+            f"{_fixed(s.ci.high, 2)}), estimated within each of the {s.k} strata by the "
+            f"judge-conditional estimator of design {s.design!r} ({REFERENCE[s.design]}) on "
+            f"{s.m0 + s.m1} human-labelled items and pooled by the stratum mix of the judged "
+            f"items ({_interval_name(s.method, None, plural=False)} pooled over strata); the "
+            f"judge's uncorrected rate on {s.n} test items is {s.naive:.2f}."
+        )
     of = f" of {strata_name}" if strata_name else ""
     mix = (
         "the test set's stratum mix" if s.weights_source == "test" else "the given stratum weights"
@@ -334,9 +343,8 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     stratified = bool(ev.strata)
     sens, spec = (_span([getattr(r, k) for r in rows], 2) for k in ("sensitivity", "specificity"))
     how = (
-        f"estimated by the judge-conditional estimator of design {ev.design!r} "
-        f"({REFERENCE[ev.design]}) from how often the human agrees with each of the judge's "
-        "verdicts"
+        f"estimated by the judge-conditional estimator of design {ev.design!r} from how often "
+        "the human agrees with each of the judge's verdicts"
         if getattr(ev, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN
         else f"corrected within each stratum of {_strata_name(ev)} for the judge's sensitivity and "
         f"specificity in that stratum (over all strata, sensitivity {sens} and specificity "
@@ -496,7 +504,7 @@ def _stratified_notes(s: Any, who: str) -> list[str]:
             "values"
         )
     weak = [k for k in s.strata if min(s.corrections[k].m0, s.corrections[k].m1) < WEAK_CLASS_SIZE]
-    if weak:
+    if weak and getattr(s, "design", DEFAULT_DESIGN) == DEFAULT_DESIGN:
         which = ", ".join(repr(k) for k in weak)
         which = f"stratum {which} has" if len(weak) == 1 else f"strata {which} have"
         notes.append(

@@ -92,8 +92,9 @@ from ._validation import (
     check_strata_mapping,
     check_weights,
 )
-from .correct import Correction
+from .correct import Correction, correct
 from .counts import ConfusionCounts, JudgedCounts
+from .designs import DEFAULT_DESIGN, check_design, design_counts, stratified_bounds
 from .frames import counts_of, group_counts, named_counts, sort_keys
 from .intervals import compute_bounds, warn_undefined_replicates
 from .kernels import percentile_nan_last, rogan_gladen_raw, z_value
@@ -551,6 +552,46 @@ def _stratum_weights(weights, tests, strata, merged, pre):
     return w, np.array([w[s] for s in strata])
 
 
+def _design_stratified(tests, cals, weights, merge, method, confidence_level, design):
+    """:func:`correct_stratified` under the random or by-judge-label design."""
+    check_method(method, ("adjusted-wald", "wald"),
+                 capability=f"stratified corrections with design={design!r}")  # fmt: skip
+    level = check_confidence_level(confidence_level)
+    if merge == "auto":
+        raise JudgeStatsError(
+            f"merge='auto' merges strata by human-class size, which design={design!r} does not "
+            "need; pass a mapping stratum -> stratum"
+        )
+    tests, cals, merged, pre = _merged_strata(tests, cals, merge, 1)
+    strata = list(tests)
+    corrections = {}
+    for s in strata:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            corrections[s] = correct(tests[s], cals[s], method=method, confidence_level=level,
+                                     design=design)  # fmt: skip
+        for w_ in caught:
+            warnings.warn(f"stratum {s!r}: {w_.message}", w_.category, stacklevel=3)
+    test_b, cal_b = _stack(tests, cals, strata)
+    if isinstance(weights, str):
+        check_choice("weights", weights, ("test",))
+        fixed = None
+    else:
+        fixed = _stratum_weights(weights, tests, strata, merged, pre)[1]
+    est, low, high = stratified_bounds(test_b, cal_b, fixed, design, level,
+                                       adjusted=method == "adjusted-wald")  # fmt: skip
+    n_pi = design_counts(test_b, cal_b, design)[1]
+    w = n_pi / n_pi.sum() if fixed is None else fixed
+    return StratifiedCorrection(
+        strata=tuple(strata), corrections=corrections, estimate=est,
+        ci=ConfidenceInterval(low, high, method, level), estimate_unclipped=est, clipped=False,
+        weights={s: float(v) for s, v in zip(strata, w, strict=True)},
+        weights_source="test" if fixed is None else "given", method=method,
+        confidence_level=level, merged=merged, diagnostics=None, min_per_class=None,
+        design=design,
+    )  # fmt: skip
+
+
 def correct_stratified(
     tests: Any,
     calibrations: Any,
@@ -561,6 +602,7 @@ def correct_stratified(
     min_per_class: int = DEFAULT_MIN_PER_CLASS,
     merge: Any = None,
     rng: Any = None,
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> StratifiedCorrection:
     """Correct a judged rate stratum by stratum and pool the corrections by a stratum mix.
@@ -601,6 +643,13 @@ def correct_stratified(
         is usually better. Merges are recorded in ``result.merged``.
     rng : None, int, SeedSequence or Generator
         Randomness for ``"bootstrap"``.
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How the calibration items were chosen (:mod:`judgestats.designs`). Under ``"random"``
+        and ``"by-judge-label"`` each stratum gets the judge-conditional estimate and the pool
+        :func:`judgestats.designs.stratified_bounds` (``"adjusted-wald"`` or ``"wald"``); the
+        test mix comes from the judged items (test and calibration under ``"random"``), no
+        class-size minimum applies (``merge`` takes a mapping) and there are no judge
+        homogeneity diagnostics.
     **options
         ``n_resamples`` for ``"bootstrap"`` (default 9999).
 
@@ -648,6 +697,8 @@ def correct_stratified(
     """
     tests = check_strata_mapping("tests", tests, JudgedCounts)
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
+    if check_design(design) != DEFAULT_DESIGN:
+        return _design_stratified(tests, cals, weights, merge, method, confidence_level, design)
     check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
     _check_options(method, options)
     level = check_confidence_level(confidence_level)
@@ -952,6 +1003,7 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
     merged: dict
     diagnostics: StrataDiagnostics | None = None
     min_per_class: int | None = None
+    design: str = DEFAULT_DESIGN
 
     # -- derived fields ------------------------------------------------------------------
     def __getitem__(self, stratum: Any) -> Correction:
@@ -1130,7 +1182,9 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
     def summary(self) -> str:
         """Return a short human-readable report: one line per stratum, pooled, diagnostics."""
         lvl = f"{100 * self.confidence_level:g}%"
-        src = "test mix n_s/n" if self.weights_source == "test" else "given"
+        src = "given" if self.weights_source != "test" else (
+            "mix of all judged items" if self.design == "random" else "test mix n_s/n"
+        )
         width = max(12, *(len(str(s)) for s in self.strata))
         lines = [
             f"Stratified correction over {self.k} {'stratum' if self.k == 1 else 'strata'} "
