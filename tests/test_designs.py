@@ -477,3 +477,20 @@ def test_stratified_random_design_covers_when_the_judge_differs_by_stratum():
             r = js.correct_stratified(tests, cals, design="random")
         hit += r.ci.low <= theta <= r.ci.high
     assert hit / reps >= 0.93
+
+
+def test_rank_under_a_design_draws_each_model_from_its_design():
+    tests = {"a": TEST, "b": js.JudgedCounts(520, 1000), "c": js.JudgedCounts(300, 1000)}
+    cals = {"a": CAL, "b": js.ConfusionCounts(tp=130, fn=20, tn=150, fp=40),
+            "c": js.ConfusionCounts(tp=60, fn=20, tn=200, fp=40)}  # fmt: skip
+    for method in ("bootstrap", "bayes"):
+        r = js.compare.rank(tests, cals, design="random", method=method, n_resamples=4000,
+                            draws=4000, rng=3)  # fmt: skip
+        assert r.design == "random" and r.order == ("a", "b", "c")
+        for k in tests:  # each model's interval from the draws ≈ its own design interval
+            own = js.correct(tests[k], cals[k], design="random", method=method, rng=3)
+            assert r.ci[k].low == pytest.approx(own.ci.low, abs=0.01)
+            assert r.ci[k].high == pytest.approx(own.ci.high, abs=0.01)
+        assert r.rank_probabilities[0, 0] > 0.8  # ≈ 0.90: a sits above b, far above c
+    with pytest.raises(js.JudgeStatsError, match="a calibration set each"):
+        js.compare.rank(tests, CAL, design="random")

@@ -952,6 +952,21 @@ def _rank_posterior(tests, cal_map, shared, draws, gen, priors):
     return th, w, np.sum(w[:, None] * th, axis=0), 0, effective
 
 
+def _rank_design(tests, cal_map, design, method, reps, gen):
+    """Independent draws (R, K) of each model's judge-conditional θ under ``design``."""
+    from .design_posterior import posterior_draws
+    from .designs import bootstrap_draws, judge_conditional
+
+    models = tuple(tests)
+    draw = bootstrap_draws if method == "bootstrap" else posterior_draws
+    th = np.concatenate([draw(tests[k], cal_map[k], design, reps, gen) for k in models], axis=1)
+    point = (
+        np.array([float(judge_conditional(tests[k], cal_map[k], design)[0]) for k in models])
+        if method == "bootstrap" else th.mean(axis=0)
+    )  # fmt: skip
+    return th, np.full(reps, 1.0 / reps), point, 0, float(reps)
+
+
 def _rank_summary(th, w, point, level, gen) -> dict[str, Any]:
     """Rank probabilities, pairwise P(θ_i > θ_j), point order, Kendall τ and quantiles."""
     k = th.shape[-1]
@@ -985,6 +1000,7 @@ def rank(
     rng: Any = None,
     priors: Any = None,
     reps: int | None = None,
+    design: str = DEFAULT_DESIGN,
 ) -> Ranking:
     """Rank judged models by their corrected rates, with rank probabilities.
 
@@ -1013,6 +1029,11 @@ def rank(
         ``"bayes"`` only: Beta priors (flat by default).
     reps : int, optional
         Deprecated: the old name of ``n_resamples`` (bootstrap) and ``draws`` (bayes).
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How each model's calibration items were chosen. Under the other designs (a
+        calibration set per model) each model's judge-conditional θ is drawn independently:
+        by its parametric bootstrap (``"bootstrap"``) or from its exact posterior with
+        Jeffreys' priors (``"bayes"``).
 
     Returns
     -------
@@ -1063,7 +1084,15 @@ def rank(
         raise ArgumentTypeError("priors= applies to method='bayes' only")
     gen = check_rng(rng)
     models = tuple(tests)
-    if method == "bootstrap":
+    if check_design(design) != DEFAULT_DESIGN:
+        if shared or priors is not None:
+            raise JudgeStatsError(
+                f"design={design!r} ranks models with a calibration set each and Jeffreys' "
+                "priors: a shared calibration set or priors= need design='by-human-label'"
+            )
+        th, w, point, undefined, effective = _rank_design(tests, cal_map, design, method,
+                                                          reps, gen)  # fmt: skip
+    elif method == "bootstrap":
         th, w, point, undefined, effective = _rank_bootstrap(tests, cal_map, shared, reps, gen)
     else:
         th, w, point, undefined, effective = _rank_posterior(
@@ -1096,6 +1125,7 @@ def rank(
         undefined=undefined,
         effective_draws=effective,
         shared_calibration=shared,
+        design=design,
     )
 
 
@@ -1463,6 +1493,8 @@ class Ranking:
         importance-sampling) draws.
     shared_calibration : bool
         True when one calibration set served every model.
+    design : str
+        How the calibration items were chosen (:mod:`judgestats.designs`).
     """
 
     kind: ClassVar[str] = "ranking"
@@ -1481,6 +1513,7 @@ class Ranking:
     undefined: int
     effective_draws: float
     shared_calibration: bool
+    design: str = DEFAULT_DESIGN
 
     def prob_greater(self, a: str, b: str) -> float:
         """P(θ_a > θ_b) for two ranked models."""

@@ -31,7 +31,13 @@ from .designs import design_counts
 from .kernels import Bounds
 from .posterior import gauss_beta
 
-__all__ = ["DESIGN_POINTS", "JEFFREYS", "design_posterior_bounds", "judge_conditional_cdf"]
+__all__ = [
+    "DESIGN_POINTS",
+    "JEFFREYS",
+    "design_posterior_bounds",
+    "judge_conditional_cdf",
+    "posterior_draws",
+]
 
 #: Point summaries of the design posterior.
 DESIGN_POINTS = ("mean", "median")
@@ -136,6 +142,16 @@ def judge_conditional_cdf(test, calibration, design: str, t: Any, *, prior=JEFFR
     lead = full[: len(full) - len(shape)]
     tt = np.broadcast_to(t, full).reshape(int(np.prod(lead)), -1)
     return forms.cdf(tt).reshape(full)
+
+
+def posterior_draws(test, calibration, design: str, draws: int, gen: Any,
+                    prior: Any = JEFFREYS) -> np.ndarray:  # fmt: skip
+    """Exact (Monte Carlo) draws of θ from the design posterior, shape (draws, batch)."""
+    counts = [np.reshape(c, -1) for c in design_counts(test, calibration, design)]
+    api, bpi, a1, b1, a0, b0 = _beta_params(*counts, tuple(float(v) for v in prior))
+    size = (draws, api.size)
+    pi = gen.beta(api, bpi, size)
+    return pi * gen.beta(a1, b1, size) + (1.0 - pi) * gen.beta(a0, b0, size)
 
 
 def design_posterior_bounds(

@@ -237,6 +237,27 @@ def wald_bounds(test, calibration, design, confidence_level) -> Bounds:
     return out._replace(low=np.where(bad, np.nan, out.low), high=np.where(bad, np.nan, out.high))
 
 
+def _bootstrap_parts(test, calibration, design) -> list[np.ndarray]:
+    """Flat (π̂, PPV̂, FOR̂, n_π, k1, k0) with the 1/2 rate (and one item) of an empty class."""
+    x, n, tp, k1, fn, k0 = design_counts(test, calibration, design)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rates = [x / n, np.where(k1 > 0, tp / k1, 0.5), np.where(k0 > 0, fn / k0, 0.5)]
+    return [np.reshape(a, -1) for a in (*rates, n, np.maximum(k1, 1), np.maximum(k0, 1))]
+
+
+def _bootstrap_thetas(parts: list[np.ndarray], reps: int, gen: np.random.Generator):
+    """θ* of ``reps`` parametric-bootstrap draws of the three binomials: (reps, batch)."""
+    pi, ppv, fo, nn, kk1, kk0 = parts
+    draws = [draw_rate(gen, r, s, (reps, pi.size))
+             for r, s in ((pi, nn), (ppv, kk1), (fo, kk0))]  # fmt: skip
+    return judge_conditional_raw(*draws)
+
+
+def bootstrap_draws(test, calibration, design, reps: int, gen: np.random.Generator):
+    """Parametric-bootstrap draws θ* of the judge-conditional estimate, shape (reps, batch)."""
+    return _bootstrap_thetas(_bootstrap_parts(test, calibration, design), reps, gen)
+
+
 def bootstrap_bounds(
     test, calibration, design, confidence_level, *, rng: Any = None, n_resamples: int = 9999
 ) -> Bounds:
@@ -247,34 +268,22 @@ def bootstrap_bounds(
     """
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
     gen = check_rng(rng)
-    x, n, tp, k1, fn, k0 = design_counts(test, calibration, design)
     est, _ = judge_conditional(test, calibration, design)
-    shape = np.shape(x)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rates = [x / n, np.where(k1 > 0, tp / k1, 0.5), np.where(k0 > 0, fn / k0, 0.5)]
-    flat = [np.reshape(a, -1) for a in (*rates, n, np.maximum(k1, 1), np.maximum(k0, 1))]
+    flat = _bootstrap_parts(test, calibration, design)
+    shape = np.shape(est)
     alpha = 1.0 - np.broadcast_to(np.asarray(confidence_level, float), shape).reshape(-1)
     size = flat[0].size
     low, high = np.empty(size), np.empty(size)
     chunk = max(1, 4_000_000 // n_resamples)
     for start in range(0, size, chunk):
         sl = slice(start, min(start + chunk, size))
-        pi, ppv, fo, nn, kk1, kk0 = (a[sl] for a in flat)
-        draws = [draw_rate(gen, r, s, (n_resamples, pi.size))
-                 for r, s in ((pi, nn), (ppv, kk1), (fo, kk0))]  # fmt: skip
-        th = np.sort(judge_conditional_raw(*draws), axis=0)
-        valid = np.full(pi.size, n_resamples)
+        th = np.sort(_bootstrap_thetas([a[sl] for a in flat], n_resamples, gen), axis=0)
+        valid = np.full(th.shape[1], n_resamples)
         low[sl] = percentile_nan_last(th, valid, alpha[sl] / 2.0)
         high[sl] = percentile_nan_last(th, valid, 1.0 - alpha[sl] / 2.0)
     return Bounds(low.reshape(shape), high.reshape(shape), np.zeros(shape, dtype=np.int64),
                   n_resamples, estimate=est)  # fmt: skip
 
-
-def standard_error(test: JudgedCounts, calibration: ConfusionCounts, design: str) -> np.ndarray:
-    """Delta-method standard error of the judge-conditional θ̂ at the plain estimates."""
-    parts = judge_conditional_parts(*design_counts(test, calibration, design), 0.0,
-                                    adjusted=False)  # fmt: skip
-    return np.sqrt(parts["var"])
 
 
 # ----------------------------------------------------------------------------- strata

@@ -160,11 +160,6 @@ def _evaluate_counts(
 ):  # fmt: skip
     stratified = bool(counts.strata)
     _check_method(method, stratified, options, design)
-    if rank and design != DEFAULT_DESIGN:
-        raise JudgeStatsError(
-            f"rank=True with design={design!r} is not available yet: the ranking bootstrap "
-            "uses the by-human-label design"
-        )
     level = check_confidence_level(confidence_level)
     gen = check_rng(rng)
     if rank and stratified:
@@ -197,8 +192,10 @@ def _evaluate_counts(
         size = check_positive_int("rank_resamples", rank_resamples, minimum=100)
         # the Rogan–Gladen bootstrap needs every judge better than chance; methods that answer
         # without (profile likelihood, posterior) rank by the exact posterior instead
-        rank_method = "bootstrap" if get_method(method).requires_informative else "bayes"
-        ranking = _rank(corrections, groups, method=rank_method, size=size, level=level, rng=gen)
+        rank_method = ("bootstrap" if get_method(method, design).requires_informative
+                       or design != DEFAULT_DESIGN else "bayes")  # fmt: skip
+        ranking = _rank(corrections, groups, method=rank_method, size=size, level=level, rng=gen,
+                        design=design)  # fmt: skip
     return Evaluation(
         groups=tuple(groups),
         corrections=corrections,
@@ -279,7 +276,7 @@ def evaluate(
         How each group's calibration rows were chosen (see :func:`judgestats.correct`). With
         ``"random"`` or ``"by-judge-label"`` a group's calibration rows may hold one human
         class. With strata, the other designs take "adjusted-wald" or "wald"; ``rank=True``
-        needs the default design.
+        ranks by each group's design bootstrap.
     errors : {"raise", "mark"}, default "raise"
         What a group that cannot be corrected does (no calibration rows, one human class, a
         judge no better than chance, ...): ``"raise"`` stops with the error, naming the
@@ -358,7 +355,7 @@ def evaluation_lookup(ev: Evaluation, group: Any) -> Correction | StratifiedCorr
     raise KeyError(f"no group {group!r}; groups are {shown}{' ...' if len(ev) > 10 else ''}")
 
 
-def _rank(corrections, groups, *, method, size, level, rng) -> Ranking:
+def _rank(corrections, groups, *, method, size, level, rng, design=DEFAULT_DESIGN) -> Ranking:
     from .compare import rank
 
     if any(isinstance(corrections[g], StratifiedCorrection) for g in groups):
@@ -366,15 +363,17 @@ def _rank(corrections, groups, *, method, size, level, rng) -> Ranking:
     tests = {group_label(g): corrections[g].test for g in groups}
     cals = {group_label(g): corrections[g].calibration for g in groups}
     return rank(
-        tests, cals, method=method, n_resamples=size, draws=size, confidence_level=level, rng=rng
-    )
+        tests, cals, method=method, n_resamples=size, draws=size, confidence_level=level, rng=rng,
+        design=design,
+    )  # fmt: skip
 
 
 def evaluation_rank(ev: Evaluation, *, method: str, size: int, rng: Any) -> Ranking:
     """Joint ranking of an :class:`Evaluation`'s groups (models named by their labels)."""
     return _rank(
-        ev.corrections, ev.groups, method=method, size=size, level=ev.confidence_level, rng=rng
-    )
+        ev.corrections, ev.groups, method=method, size=size, level=ev.confidence_level, rng=rng,
+        design=ev.design,
+    )  # fmt: skip
 
 
 def _stratified_row(r: StratifiedCorrection) -> dict[str, Any]:
