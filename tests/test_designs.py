@@ -494,3 +494,57 @@ def test_rank_under_a_design_draws_each_model_from_its_design():
         assert r.rank_probabilities[0, 0] > 0.8  # ≈ 0.90: a sits above b, far above c
     with pytest.raises(js.JudgeStatsError, match="a calibration set each"):
         js.compare.rank(tests, CAL, design="random")
+
+
+# ----------------------------------------------------------------------------- k categories
+def test_k_category_design_reduces_to_the_binary_one_at_k_2():
+    from judgestats.multiclass import CategoryCounts, ConfusionMatrix
+
+    t = CategoryCounts([400, 600], labels=[0, 1])  # judge 0 / judge 1 counts
+    c = ConfusionMatrix([[CAL.tn, CAL.fn], [CAL.fp, CAL.tp]], labels=[0, 1])  # rows = judge
+    for design in ("random", "by-judge-label"):
+        res = js.correct_distribution(t, c, design=design)
+        ref = js.correct(TEST, CAL, design=design)
+        assert res.estimate[1] == pytest.approx(ref.estimate, rel=1e-12)
+        assert (res.ci[1].low, res.ci[1].high) == pytest.approx((ref.ci.low, ref.ci.high),
+                                                                rel=1e-12)  # fmt: skip
+        assert res.design == design and res.to_xarray().attrs["design"] == design
+        assert "judge-conditional, design" in res.summary()
+        wald = res.confidence_interval("wald")[1]  # recomputed under the same design
+        ref_wald = js.correct(TEST, CAL, design=design, method="wald").ci
+        assert (wald.low, wald.high) == pytest.approx((ref_wald.low, ref_wald.high), rel=1e-12)
+
+
+def test_k_category_design_takes_a_missing_human_class_and_refuses_a_missing_judge_letter():
+    from judgestats.multiclass import CategoryCounts, ConfusionMatrix
+
+    labels = ["win", "tie", "lose"]
+    t = CategoryCounts([430, 380, 190], labels=labels)
+    no_lose = ConfusionMatrix([[40, 6, 0], [8, 30, 0], [2, 4, 0]], labels=labels)  # no human lose
+    res = js.correct_distribution(t, no_lose, design="random")
+    assert sum(res.estimate.values()) == pytest.approx(1.0)
+    assert res.estimate["lose"] == 0.0 and res.ci["lose"].high > 0  # not a zero-width interval
+    with pytest.raises(js.CountError, match="no calibration items with human label 'lose'"):
+        js.correct_distribution(t, no_lose)  # the paper's design needs every column
+    no_tie_letter = ConfusionMatrix([[40, 6, 2], [0, 0, 0], [2, 4, 33]], labels=labels)
+    with pytest.raises(js.CountError, match="judge label 'tie' has none"):
+        js.correct_distribution(t, no_tie_letter, design="by-judge-label")
+
+
+def test_k_category_random_design_covers():
+    # K = 3, random calibration samples of 150 from the population; 1,000 data sets
+    rng = np.random.default_rng(33)
+    theta = np.array([0.5, 0.3, 0.2])
+    conf = np.array([[0.8, 0.15, 0.05], [0.2, 0.7, 0.1], [0.05, 0.15, 0.8]])  # P(judge|human)
+    joint = theta[:, None] * conf  # (human, judge)
+    pi = joint.sum(axis=0)
+    from judgestats.multiclass import CategoryCounts, ConfusionMatrix
+
+    hits = np.zeros(3)
+    for _ in range(1000):
+        t = CategoryCounts(rng.multinomial(2000, pi), labels=[0, 1, 2])
+        cells = rng.multinomial(150, joint.ravel()).reshape(3, 3)  # (human, judge)
+        res = js.correct_distribution(t, ConfusionMatrix(cells.T, labels=[0, 1, 2]),
+                                      design="random")  # fmt: skip
+        hits += [res.ci[k].low <= theta[k] <= res.ci[k].high for k in range(3)]
+    assert (hits / 1000 >= 0.93).all(), hits / 1000

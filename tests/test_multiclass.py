@@ -392,10 +392,18 @@ def test_same_labels_in_another_order_need_reorder():
 
 
 def test_true_class_without_calibration_items():
+    # valid counts (the random and by-judge-label designs use them), but no Ĉ and no
+    # by-human-label correction
+    cal = ConfusionMatrix([[8, 1, 0], [2, 8, 0], [0, 1, 0]], labels=LABELS)
     with pytest.raises(CountError, match="no calibration items with human label 'c'"):
-        ConfusionMatrix([[8, 1, 0], [2, 8, 0], [0, 1, 0]], labels=LABELS)
+        _ = cal.matrix
     with pytest.raises(CountError, match="no calibration items with human label 'c'"):
-        ConfusionMatrix.from_labels(human=["a", "b", "a"], judge=["a", "c", "b"], labels=LABELS)
+        correct_distribution(CategoryCounts([40, 40, 20], labels=LABELS), cal)
+    cal = ConfusionMatrix.from_labels(human=["a", "b", "a"], judge=["a", "c", "b"], labels=LABELS)
+    with pytest.raises(CountError, match="no calibration items with human label 'c'"):
+        _ = cal.condition_number
+    with pytest.raises(CountError, match="holds no calibration item"):
+        ConfusionMatrix([[0, 0], [0, 0]])
 
 
 @pytest.mark.parametrize(

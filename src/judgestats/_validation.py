@@ -546,12 +546,14 @@ def check_labels_match(name_a: str, a: Sequence[Any], name_b: str, b: Sequence[A
 
 
 def check_confusion_counts(
-    name: str, value: Any, k: int, labels: Sequence[Any] | None = None
-) -> np.ndarray:
+    name: str, value: Any, k: int, labels: Sequence[Any] | None = None, *,
+    every_column: bool = True,
+) -> np.ndarray:  # fmt: skip
     """Validate a k×k count matrix (rows = judge label, columns = human label).
 
-    Every column (true class) must hold at least one calibration item, or that class's judge
-    behaviour cannot be estimated.
+    With ``every_column`` (the by-human-label design) every column (true class) must hold at
+    least one calibration item, or that class's judge behaviour cannot be estimated; without,
+    the matrix needs one item in all.
     """
     arr = np.asarray(check_count(name, value))
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
@@ -560,8 +562,10 @@ def check_confusion_counts(
         raise CountError(
             f"{name} is {arr.shape[0]}×{arr.shape[1]} but the test counts have k = {k} categories"
         )
+    if arr.sum() == 0:
+        raise CountError(f"{name} holds no calibration item")
     empty = arr.sum(axis=0) == 0
-    if empty.any():
+    if every_column and empty.any():
         j = int(np.argmax(empty))
         label = repr(labels[j]) if labels is not None else f"at column {j}"
         raise CountError(

@@ -46,6 +46,7 @@ from .kernels import (
     Bounds,
     draw_rate,
     judge_conditional_bounds,
+    judge_conditional_categories,
     judge_conditional_parts,
     judge_conditional_raw,
     percentile_nan_last,
@@ -318,3 +319,45 @@ def stratified_bounds(
     low = min(max(centre - half, 0.0), est)
     high = max(min(centre + half, 1.0), est)
     return est, low, high
+
+
+# ----------------------------------------------------------------------------- k categories
+def judge_conditional_distribution(
+    test_counts: Any, calibration_counts: Any, design: str, confidence_level: float, *,
+    adjusted: bool = True, labels: Any = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Judge-conditional distribution over K human categories, with per-category intervals.
+
+    ``test_counts`` (J,) judged test items per judge letter, ``calibration_counts`` (J, K)
+    rows = judge letter, columns = human category. π_j from the judged items (test and
+    calibration under ``"random"``, test under ``"by-judge-label"``), R[j] = P̂(human | judge
+    = j); θ̂ = Σ_j π̂_j R̂[j] (a judge letter with weight but no calibration item enters as
+    uniform over the K categories; ``"by-judge-label"`` refuses it). The interval of category
+    k is θ_k ± z·√Cov_kk at the pseudo-count values of
+    :func:`judgestats.kernels.judge_conditional_categories` (``adjusted``), truncated to
+    [0, 1] and widened to hold θ̂_k. Returns (θ̂, low, high, covariance).
+    """
+    t = np.asarray(test_counts, dtype=float)
+    c = np.asarray(calibration_counts, dtype=float)
+    if design == "random":
+        t = t + c.sum(axis=1)
+    rows = c.sum(axis=1)
+    missing = (rows == 0) & (t > 0)
+    if design == "by-judge-label" and missing.any():
+        j = int(np.argmax(missing))
+        name = repr(labels[j]) if labels is not None else str(j)
+        raise CountError(
+            f"design='by-judge-label' needs calibration items of every judge label the test "
+            f"set has, but judge label {name} has none: P(human | judge = {name}) cannot be "
+            "estimated; label some, or declare design='random'"
+        )
+    k = c.shape[1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(rows[:, None] > 0, c / rows[:, None], 1.0 / k)
+    est = (t / t.sum()) @ r
+    z = float(z_value(confidence_level))
+    centre, cov = judge_conditional_categories(t, c, z, adjusted=adjusted)
+    half = z * np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    low = np.minimum(np.clip(centre - half, 0.0, 1.0), est)
+    high = np.maximum(np.clip(centre + half, 0.0, 1.0), est)
+    return est, low, high, cov

@@ -21,6 +21,8 @@ function                        formula
 :func:`judge_conditional_parts` its delta-method variance, plain or with pseudo-counts
 :func:`judge_conditional_bounds`  θ̃ ± z·se with the pseudo-counts (the random and by-judge-label
                                 designs' "adjusted-wald" interval), truncated to [0, 1]
+:func:`judge_conditional_categories`  the same for K human categories and J judge letters:
+                                θ = Rᵀπ with R[j] = P(human | judge = j), and its covariance
 ==============================  ====================================================================
 
 The judge-conditional formulas take three binomials: π = P(judge = 1) from ``x`` of ``n_pi``
@@ -45,6 +47,7 @@ __all__ = [
     "draw_rates",
     "g_statistic",
     "judge_conditional_bounds",
+    "judge_conditional_categories",
     "judge_conditional_parts",
     "judge_conditional_raw",
     "percentile_nan_last",
@@ -277,3 +280,31 @@ def judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = Tru
     parts = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted)
     half = np.asarray(z, dtype=float) * np.sqrt(parts["var"])
     return np.clip(parts["theta"] - half, 0.0, 1.0), np.clip(parts["theta"] + half, 0.0, 1.0)
+
+
+def judge_conditional_categories(t: Any, c: Any, z: Any, *, adjusted: bool = True):
+    """θ = Σ_j π_j R[j] over K human categories and its delta-method covariance.
+
+    ``t`` (J,): judged items per judge letter, from which π_j = t_j/N; ``c`` (J, K):
+    calibration counts, rows = judge letter, columns = human category, R[j, k] = c_jk/r_j
+    with r_j = Σ_k c_jk. Cov(θ̂) = Rᵀ Σ_π R + Σ_j π_j² Σ_j with Σ_π = (diag π − ππᵀ)/N and
+    Σ_j = (diag R[j] − R[j]R[j]ᵀ)/r_j (multinomials, independent given the judge letters).
+    ``adjusted=True`` evaluates it at π̃_j = (t_j + z²/J)/(N + z²) and
+    R̃[j, k] = (c_jk + 2/K)/(r_j + 2), the binary case's pseudo-counts spread over the
+    letters and categories (for J = K = 2 exactly :func:`judge_conditional_parts`); a letter
+    without calibration items then has R̃[j] uniform. ``adjusted=False``: plain estimates
+    (NaN rows where r_j = 0). Returns (θ (K,), covariance (K, K)).
+    """
+    t, c = np.asarray(t, dtype=float), np.asarray(c, dtype=float)
+    n_letters, k = c.shape
+    z2 = float(z) ** 2 if adjusted else 0.0
+    big_n = t.sum() + z2
+    pi = (t + z2 / n_letters) / big_n
+    rows = c.sum(axis=1) + (2.0 if adjusted else 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (c + (2.0 / k if adjusted else 0.0)) / rows[:, None]
+        cov_pi = (np.diag(pi) - np.outer(pi, pi)) / big_n
+        cov = r.T @ cov_pi @ r
+        for j in range(n_letters):
+            cov = cov + pi[j] ** 2 * (np.diag(r[j]) - np.outer(r[j], r[j])) / rows[j]
+    return pi @ r, cov

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import numpy as np
 
 from ._validation import (
+    ArgumentTypeError,
     ConfusedCategoriesError,
     CountError,
     ProjectedEstimateWarning,
@@ -75,6 +76,7 @@ from ._validation import (
     check_same_length,
     warn_deprecated,
 )
+from .designs import DEFAULT_DESIGN, check_design, judge_conditional_distribution
 from .kernels import g_statistic, percentile_nan_last, z_value
 from .results import ConfidenceInterval, Recomputable, Tabular, forward
 
@@ -349,9 +351,10 @@ class ConfusionMatrix:
     ----------
     counts : array_like of int, shape (k, k)
         ``counts[a, b]`` = number of calibration items the judge put in category a whose human
-        (true) category is b: **rows = judge label, columns = human label**. Every column
-        must hold at least one item (a true class without calibration items leaves its
-        column of Ĉ undefined: :class:`CountError`).
+        (true) category is b: **rows = judge label, columns = human label**. A true class
+        without calibration items leaves its column of Ĉ undefined: ``matrix`` and every
+        by-human-label correction raise :class:`CountError` (the random and by-judge-label
+        designs do not need it).
     labels : sequence, optional
         The k category labels (default ``0, …, k − 1``), shared by rows and columns.
 
@@ -374,7 +377,7 @@ class ConfusionMatrix:
         labels = None
         if square:
             labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
-        arr = check_confusion_counts("counts", arr, k, labels)  # square; no empty column
+        arr = check_confusion_counts("counts", arr, k, labels, every_column=False)  # square
         object.__setattr__(self, "counts", _readonly(arr))
         object.__setattr__(self, "labels", labels)
 
@@ -457,7 +460,11 @@ class ConfusionMatrix:
 
     @property
     def matrix(self) -> np.ndarray:
-        """Ĉ[a, b] = P̂(judge = a | human = b) (paper eq. multi_category_confusion)."""
+        """Ĉ[a, b] = P̂(judge = a | human = b) (paper eq. multi_category_confusion).
+
+        Raises :class:`CountError` when a true class has no calibration item.
+        """
+        check_confusion_counts("counts", self.counts, self.k, self.labels)
         return self.counts / self.human_counts
 
     @property
@@ -903,6 +910,35 @@ def _check_pair(test: Any, calibration: Any, max_condition: Any) -> float:
     return max_condition
 
 
+def _design_distribution(test, calibration, method, confidence_level, design, options):
+    """:func:`correct_distribution` under the random or by-judge-label design."""
+    check_instance("test", test, CategoryCounts)
+    check_instance("calibration", calibration, ConfusionMatrix)
+    check_labels_match("test labels", test.labels, "calibration labels", calibration.labels)
+    check_method(method, ("adjusted-delta", "wald"),
+                 capability=f"k-category corrections with design={design!r}")  # fmt: skip
+    if options:
+        raise ArgumentTypeError(f"method {method!r} takes no options, got {sorted(options)}")
+    level = check_confidence_level(confidence_level)
+    est, low, high, cov = judge_conditional_distribution(
+        test.counts, calibration.counts, design, level, adjusted=method == "adjusted-delta",
+        labels=test.labels,
+    )  # fmt: skip
+    cov.setflags(write=False)
+    labels = test.labels
+    ci = {
+        lab: ConfidenceInterval(float(lo), float(hi), method, level)
+        for lab, lo, hi in zip(labels, low, high, strict=True)
+    }
+    estimate = {lab: float(v) for lab, v in zip(labels, est, strict=True)}
+    return DistributionCorrection(
+        labels=labels, estimate=estimate, ci=ci, estimate_unconstrained=dict(estimate),
+        projected=False, method=method, confidence_level=level, test=test,
+        calibration=calibration, condition_number=float("nan"), max_condition=float("inf"),
+        covariance=cov, design=design,
+    )
+
+
 def correct_distribution(
     test: CategoryCounts,
     calibration: ConfusionMatrix,
@@ -912,6 +948,7 @@ def correct_distribution(
     rng: Any = None,
     max_condition: float = MAX_CONDITION,
     separation_level: float | None = SEPARATION_LEVEL,
+    design: str = DEFAULT_DESIGN,
     **options: Any,
 ) -> DistributionCorrection:
     """Correct a judged category distribution for the judge's errors, with intervals.
@@ -970,6 +1007,12 @@ def correct_distribution(
         that cannot tell two categories apart has a singular C, and sampling noise alone makes
         Ĉ invertible (κ(Ĉ) < 100 in most data sets). ``None`` skips the test. For k = 2 the
         binary rules apply instead (q̂0 + q̂1 > 1), exactly as :func:`judgestats.correct`.
+    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+        How the calibration items were chosen (:mod:`judgestats.designs`). The other designs
+        estimate θ_k = Σ_j P(judge = j) P(human = k | judge = j)
+        (:func:`judgestats.designs.judge_conditional_distribution`): no inverse, always on the
+        simplex, no conditioning or separation requirement, a true class may lack calibration
+        items; methods ``"adjusted-delta"`` (pseudo-counts) and ``"wald"``.
     **options
         Method options: ``n_resamples`` for ``"bootstrap"``.
 
@@ -1020,6 +1063,8 @@ def correct_distribution(
     >>> {k: round(v, 6) for k, v in res.estimate.items()}
     {'a': 0.5, 'b': 0.3, 'c': 0.2}
     """
+    if check_design(design) != DEFAULT_DESIGN:
+        return _design_distribution(test, calibration, method, confidence_level, design, options)
     max_condition = _check_pair(test, calibration, max_condition)
     _check_separation(calibration, separation_level)
     spec, options = _get_method(method, dict(options))
@@ -1123,6 +1168,7 @@ class DistributionCorrection(Tabular, Recomputable):
     condition_number: float
     max_condition: float
     covariance: Any = None
+    design: str = DEFAULT_DESIGN
 
     # -- derived fields ------------------------------------------------------------------
     @property
@@ -1142,8 +1188,15 @@ class DistributionCorrection(Tabular, Recomputable):
 
     @property
     def judge_recall(self) -> dict:
-        """Ĉ[b, b]: how often the judge gives true category b its own label."""
-        return dict(zip(self.labels, self.calibration.matrix.diagonal().tolist(), strict=True))
+        """Ĉ[b, b]: how often the judge gives true category b its own label.
+
+        NaN for a true class without calibration items (possible under the random and
+        by-judge-label designs, whose estimate does not need it).
+        """
+        counts, m_b = self.calibration.counts, self.calibration.human_counts
+        with np.errstate(divide="ignore", invalid="ignore"):
+            recall = np.where(m_b > 0, counts.diagonal() / m_b, np.nan)
+        return dict(zip(self.labels, recall.tolist(), strict=True))
 
     @property
     def human_counts(self) -> dict:
@@ -1157,6 +1210,9 @@ class DistributionCorrection(Tabular, Recomputable):
     default_method = "adjusted-delta"
 
     def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
+        if self.design != DEFAULT_DESIGN:
+            return _design_distribution(self.test, self.calibration, method, level, self.design,
+                                        options).ci  # fmt: skip
         max_condition = _check_pair(self.test, self.calibration, self.max_condition)
         return _interval_set(
             self.test, self.calibration, method=method, confidence_level=level, rng=rng,
@@ -1184,6 +1240,7 @@ class DistributionCorrection(Tabular, Recomputable):
                 "m": self.m,
                 "projected": self.projected,
                 "condition_number": self.condition_number,
+                "design": self.design,
             }
             for lab in self.labels
         ]
@@ -1198,6 +1255,7 @@ class DistributionCorrection(Tabular, Recomputable):
             "confidence_level": self.confidence_level,
             "projected": self.projected,
             "condition_number": self.condition_number,
+            "design": self.design,
         }
 
     def _records(self) -> list[dict[str, Any]]:
@@ -1208,7 +1266,8 @@ class DistributionCorrection(Tabular, Recomputable):
 
         Variables ``estimate``, ``estimate_unconstrained``, ``naive``, ``judge_recall`` (dim
         ``category``), ``ci`` (dims ``category``, ``ci_bound = ["lower", "upper"]``) and
-        ``confusion_matrix`` (dims ``judge_label``, ``human_label``); attrs ``ci_kind`` (the
+        ``confusion_matrix`` (dims ``judge_label``, ``human_label``; by-human-label design),
+        ``calibration_counts`` (same dims; every design); attrs ``design``, ``ci_kind`` (the
         method), ``ci_prob`` (the level), ``projected``, ``condition_number``, ``n``, ``m``.
         """
         import xarray as xr
@@ -1227,7 +1286,10 @@ class DistributionCorrection(Tabular, Recomputable):
                     ("category", "ci_bound"),
                     [[self.ci[v].low, self.ci[v].high] for v in labs],
                 ),
-                "confusion_matrix": (("judge_label", "human_label"), self.confusion_matrix),
+                "calibration_counts": (("judge_label", "human_label"), self.calibration.counts),
+                **({} if self.design != DEFAULT_DESIGN else {
+                    "confusion_matrix": (("judge_label", "human_label"), self.confusion_matrix)
+                }),  # Ĉ needs every true class, which the other designs do not
             },
             coords={
                 "category": labs,
@@ -1239,6 +1301,7 @@ class DistributionCorrection(Tabular, Recomputable):
         ds.attrs.update(
             ci_kind=self.method,
             ci_prob=self.confidence_level,
+            design=self.design,
             projected=int(self.projected),
             condition_number=self.condition_number,
             n=self.n,
@@ -1251,8 +1314,11 @@ class DistributionCorrection(Tabular, Recomputable):
         lvl = f"{100 * self.confidence_level:g}%"
         width = max(8, *(len(str(v)) for v in self.labels))
         naive, recall, m_b = self.naive, self.judge_recall, self.human_counts
+        how = "Ĉ⁻¹p̂" if self.design == DEFAULT_DESIGN else (
+            f"judge-conditional, design {self.design}"
+        )
         lines = [
-            f"Corrected distribution over k = {self.k} categories (Ĉ⁻¹p̂), {lvl} intervals "
+            f"Corrected distribution over k = {self.k} categories ({how}), {lvl} intervals "
             f"by {self.method}",
             f"  {'category':<{width}}  corrected  [ lower,  upper]   naive  judge recall (m_b)",
         ]
@@ -1263,9 +1329,10 @@ class DistributionCorrection(Tabular, Recomputable):
                 f"  {naive[v]:.4f}  {recall[v]:.3f} ({m_b[v]})"
             )
         lines.append(
-            f"  test items n = {self.n}; calibration items m = {self.m}; condition number of "
-            f"Ĉ = {self.condition_number:.3g}"
-        )
+            f"  test items n = {self.n}; calibration items m = {self.m}"
+            + ("" if self.design != DEFAULT_DESIGN else
+               f"; condition number of Ĉ = {self.condition_number:.3g}")
+        )  # fmt: skip
         if self.projected:
             raw = ", ".join(f"{v!s} {self.estimate_unconstrained[v]:.4f}" for v in self.labels)
             lines.append(
