@@ -141,7 +141,7 @@ def test_bad_files_get_their_own_messages(tmp_path, capsys):
         assert "judgestats: error:" in capsys.readouterr().err
     with pytest.raises(js.LabelError, match=r"column 'judge' must hold 0/1.*'yes' on line 3"):
         read_table(tmp_path / "labels.csv", labels={"judge": False})
-    with pytest.raises(js.LabelError, match=r"on every row; got nan on line 2"):
+    with pytest.raises(js.LabelError, match=r"on every row; got an empty cell on line 2"):
         (tmp_path / "gap.csv").write_text("judge,human\n1,\n0,1\n")
         read_table(tmp_path / "gap.csv", labels={"human": False})
     assert issubclass(TableError, js.JudgeStatsError)
@@ -325,3 +325,53 @@ def test_label_errors_name_the_line_and_the_group(tmp_path, capsys):
     assert main(["report", str(tmp_path / "items.csv")]) == 2
     err = capsys.readouterr().err
     assert "got 'yes' on line 4 (model='b')" in err  # the file's line, not the row in group b
+
+
+# ----------------------------------------------------------------------------- the tour's finds
+def test_tour_finds_no_longer_pass_silently(tmp_path, capsys):
+    """The 45-input tour's silent wrong answers: each is now an error or the right answer."""
+    # a blank line inside a one-column file is a row with an empty cell, not nothing
+    (tmp_path / "t.csv").write_text("judge\n1\n1\n\n0\n1\n")
+    with pytest.raises(js.LabelError, match="an empty cell on line 4"):
+        read_table(tmp_path / "t.csv", labels={"judge": False})
+    (tmp_path / "trail.csv").write_text("judge\n1\n0\n\n\n")  # trailing blank lines: no rows
+    assert len(read_table(tmp_path / "trail.csv", labels={"judge": False})) == 2
+    # duplicate columns on every engine
+    (tmp_path / "dup.csv").write_text("model,judge,human,judge\na,1,,0\na,1,1,1\na,0,0,0\n")
+    for engine in ("polars", "duckdb"):
+        assert main(["report", str(tmp_path / "dup.csv"), "--engine", engine]) == 2
+        assert "duplicate column name(s) ['judge']" in capsys.readouterr().err
+    frame = pd.DataFrame([["a", 1, 1.0]], columns=["model", "judge", "judge"])
+    with pytest.raises(js.ColumnError, match="duplicate column"):
+        js.evaluate(frame)
+    # group keys 1 and True would merge (JSON Lines and pandas object columns)
+    (tmp_path / "m.jsonl").write_text('{"model": 1, "judge": 1, "human": null}\n'
+                                      '{"model": true, "judge": 0, "human": null}\n')  # fmt: skip
+    with pytest.raises(js.ColumnError, match="mixes value types"):
+        read_table(tmp_path / "m.jsonl", labels={"judge": False, "human": True})
+    mixed = pd.DataFrame({"model": [1, 1, True, True], "judge": [1, 0, 1, 0],
+                          "human": [1.0, None, 0.0, None]})  # fmt: skip
+    with pytest.raises(js.ColumnError, match="mixes value types"):
+        js.evaluate(mixed)
+    # pandas' nullable NA is an empty cell
+    g = pd.DataFrame({"judge": [1, 0, 1], "human": pd.array([1, None, 0], dtype="Int64")})
+    g.to_parquet(tmp_path / "n.parquet")
+    human = read_table(tmp_path / "n.parquet", labels={"human": True})["human"]
+    assert human.isna().tolist() == [False, True, False]
+    # --json: argparse errors are JSON too, and keep the error's class
+    assert main(["correct", "--method", "foo", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["type"] == "UsageError"
+    assert main(["correct", "--positive", "6", "--n", "10", "--tp", "5", "--fn", "5", "--tn",
+                 "5", "--fp", "5", "--json"]) == 2  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["type"] == "NotInformativeError"
+
+
+def test_bayes_interval_keeps_its_width_at_huge_counts():
+    """The tour: at 10^8 judged items the quadrature grid spanned a coarse cell (-3%)."""
+    widths = []
+    for s in (1_000, 100_000):
+        t = js.JudgedCounts(600 * s, 1000 * s)
+        c = js.ConfusionCounts(tp=90 * s, fn=10 * s, tn=70 * s, fp=30 * s)
+        widths.append(js.correct(t, c, method="bayes").ci.width * np.sqrt(s))
+    # the delta-method width times √s is 0.2056 at both sizes (Bernstein–von Mises)
+    assert widths == pytest.approx([0.2056, 0.2056], rel=0.003)

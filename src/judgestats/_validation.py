@@ -937,9 +937,44 @@ def check_label_kind(arg: str, column: str, kind: str, dtype: str) -> None:
     Checked on the frame's schema, before any row is read.
     """
     if kind not in ("bool", "int", "float"):
+        hint = (
+            "an engine reads a column with no values (or only empty cells) as text: fill it, "
+            "or pass it as numbers"
+            if kind == "str"
+            else "a column of mixed Python objects (True, 1, None, ...) has no single type"
+            if kind == "object"
+            else "convert it first (for example map 'yes'/'no' to 1/0)"
+        )
         raise ColumnError(
             f"{arg} column {column!r} must hold 0/1 numbers or booleans, got dtype {dtype}; "
-            "convert it first (for example map 'yes'/'no' to 1/0)"
+            f"{hint}"
+        )
+
+
+def check_unique_columns(columns: Sequence[Any], where: str = "the frame") -> None:
+    """Refuse duplicate column names (an engine would silently use one of them)."""
+    seen: set = set()
+    dup = [c for c in columns if c in seen or seen.add(c)]
+    if dup:
+        raise ColumnError(
+            f"{where} has duplicate column name(s) {sorted(set(map(str, dup)))}: which one is "
+            "meant is ambiguous; rename them"
+        )
+
+
+def check_one_key_type(column: str, values: Sequence[Any]) -> None:
+    """Refuse a group column whose values mix Python types that compare or print alike.
+
+    True == 1 (so an engine merges the groups) and 7 / '7' print the same; a key column must
+    hold one type of value.
+    """
+    kinds = sorted({"bool" if isinstance(v, bool | np.bool_) else "number"
+                    if isinstance(v, numbers.Number) else type(v).__name__
+                    for v in values if v is not None and v == v})  # fmt: skip
+    if len(kinds) > 1:
+        raise ColumnError(
+            f"group column {column!r} mixes value types ({', '.join(kinds)}): values such as "
+            "True and 1, or 7 and '7', would merge or look alike; make the column one type"
         )
 
 
@@ -1044,6 +1079,7 @@ def group_error(exc: JudgeStatsError, group: str) -> JudgeStatsError:
 
 
 __all__ += ["ColumnError", "EmptyGroupError", "GroupError", "GroupLabelError"]
+__all__ += ["check_one_key_type", "check_unique_columns"]
 
 
 # ------------------------------------------------------------------ weak judge / small calibration

@@ -32,7 +32,21 @@ EXAMPLES = ("chatbot-arena", "nq301")
 
 
 class CLIError(Exception):
-    """A user-facing failure: printed as one line, exit status 2."""
+    """A user-facing failure: printed as one line, exit status 2.
+
+    ``kind`` names the underlying error class (for ``--json``), when there is one.
+    """
+
+    def __init__(self, message: str, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one-line :class:`CLIError` (JSON with ``--json``)."""
+
+    def error(self, message: str):  # argparse's hook: raise instead of printing usage
+        raise CLIError(f"{message} (see judgestats {self.prog.split()[-1]} --help)", "UsageError")
 
 
 # ----------------------------------------------------------------------------- I/O
@@ -74,6 +88,7 @@ def _row(
             m0=cal.m0,
             m1=cal.m1,
             error=str(exc),
+            error_type=type(exc).__name__,
         )
         row.update(extra)
         return row
@@ -105,7 +120,7 @@ def _row(
 def _single(test: JudgedCounts, cal: ConfusionCounts, args) -> dict:
     row = _row(None, test, cal, args)
     if row.get("error"):
-        raise CLIError(row["error"])
+        raise CLIError(row["error"], row.get("error_type"))
     return row
 
 
@@ -437,7 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser (exposed for tests and docs)."""
     from . import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="judgestats",
         description="Honest LLM-as-a-judge numbers: correct a judge's positive rate for its "
         "errors with a small human-labelled calibration set, with an interval that accounts "
@@ -591,10 +606,11 @@ def _scan(path: str, engine: str, args) -> Any:
         by = _columns(args.by)
         return _read_table(path, {args.judge_column: False, args.human_column: True},
                            by[0] if by else None)  # fmt: skip
-    from .io import sniff_format
+    from .io import check_header, sniff_format
 
     p = Path(path)
     kind = sniff_format(p)
+    names = None if kind == "jsonl" else check_header(p, kind)  # duplicates refused here
     if kind == "jsonl":
         raise CLIError(f"--engine {engine} reads CSV and Parquet; {path} is JSON Lines "
                        "(use --engine pandas)")  # fmt: skip
@@ -603,6 +619,9 @@ def _scan(path: str, engine: str, args) -> Any:
     # calibration rows after many test rows do not turn the human column into text
     text = [c for c in (*(_columns(args.by) or ()), *(_columns(args.strata) or ()), args.split)
             if c]  # fmt: skip
+    missing = [c for c in text if names is not None and c not in names]
+    if missing:
+        raise CLIError(f"{path} has no column(s) {missing}; its columns are {names}")
     try:
         if engine == "polars":
             import polars as pl
@@ -700,10 +719,24 @@ def _run_report(args) -> str:
         raise CLIError(f"{exc}".splitlines()[0]) from exc
 
 
+def _fail(exc: Exception, *, as_json: bool) -> int:
+    """Print an error as one line (JSON ``{error, type}`` with ``--json``); exit status 2."""
+    if as_json:  # machine-readable, like the output it replaces
+        kind = getattr(exc, "kind", None) or type(exc).__name__
+        print(json.dumps({"error": str(exc), "type": kind}))
+    else:
+        print(f"judgestats: error: {exc}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``judgestats`` command; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = parser.parse_args(argv)
+    except CLIError as exc:
+        return _fail(exc, as_json="--json" in argv)
     try:
         if args.command == "plan":
             out = _run_plan(args)
@@ -722,11 +755,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         title, rows = _run_correct(args)
     except (CLIError, JudgeStatsError) as exc:
-        if getattr(args, "json", False):  # machine-readable, like the output it replaces
-            print(json.dumps({"error": str(exc), "type": type(exc).__name__}))
-        else:
-            print(f"judgestats: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(exc, as_json=getattr(args, "json", False))
     accounting = getattr(args, "accounting", None)
     if args.json:
         payload = {

@@ -56,7 +56,9 @@ from ._validation import (
     check_instance,
     check_label_kind,
     check_missing_keys,
+    check_one_key_type,
     check_split_kind,
+    check_unique_columns,
     describe_group,
 )
 from .counts import ConfusionCounts, JudgedCounts
@@ -261,6 +263,23 @@ def named_counts(c: np.ndarray) -> dict[str, int]:
     }
 
 
+def _check_native_columns(frame: Any, keys: tuple) -> None:
+    """Before the engine sees it: no duplicate column names; pandas object keys of one type.
+
+    pandas and pyarrow allow duplicate names (the other engines refuse them themselves).
+    """
+    module = type(frame).__module__
+    if module.startswith("pyarrow"):
+        check_unique_columns(list(getattr(frame, "column_names", [])))
+    if not module.startswith("pandas"):
+        return
+    names = list(frame.columns)
+    check_unique_columns(names)
+    for c in keys:  # object columns can mix Python types that the engine would merge
+        if c in names and frame[c].dtype == object:
+            check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))
+
+
 def _schema_kinds(nw: Any, frame: Any, *, judge, human, split, by, strata) -> dict[str, str]:
     schema = frame.collect_schema()
     check_frame_columns(
@@ -383,6 +402,7 @@ def group_counts(
         }
     )
     nw = _narwhals()
+    _check_native_columns(frame, by_cols + strata_cols)
     with _engine_warnings():
         try:
             nf = nw.from_native(frame)

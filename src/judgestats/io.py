@@ -23,7 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import ColumnError, JudgeStatsError, LabelError
+from ._validation import (
+    ColumnError,
+    JudgeStatsError,
+    LabelError,
+    check_one_key_type,
+    check_unique_columns,
+)
 
 __all__ = ["FORMATS", "TableError", "parse_labels", "read_table", "sniff_format"]
 
@@ -64,25 +70,35 @@ def sniff_format(path: str | Path) -> str:
 
 
 def _check_unique(columns: list[str], path: Any) -> None:
-    seen, dup = set(), []
-    for c in columns:
-        if c in seen and c not in dup:
-            dup.append(c)
-        seen.add(c)
-    if dup:
-        raise ColumnError(
-            f"{path} has duplicate column name(s) {dup}: which one is meant is ambiguous; "
-            "rename them"
-        )
+    check_unique_columns(columns, str(path))
+
+
+def check_header(path: str | Path, kind: str | None = None) -> list[str]:
+    """Return the column names of a CSV or Parquet file (no data read), refusing duplicates."""
+    p = Path(path)
+    kind = sniff_format(p) if kind is None else kind
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        names = list(pq.read_schema(p).names)
+    else:
+        with p.open(newline="", encoding="utf-8-sig") as fh:
+            names = next(csv.reader(fh), [])
+    _check_unique(names, p)
+    return names
 
 
 def _read_csv(p: Path) -> Any:
     import pandas as pd
 
-    with p.open(newline="", encoding="utf-8-sig") as fh:
-        header = next(csv.reader(fh), [])
-    _check_unique(header, p)
-    return pd.read_csv(p, dtype=str, keep_default_na=False, na_values=[""], encoding="utf-8-sig")
+    check_header(p, "csv")
+    frame = pd.read_csv(p, dtype=str, keep_default_na=False, na_values=[""],
+                        encoding="utf-8-sig", skip_blank_lines=False)  # fmt: skip
+    # a blank line inside the file is a row (its empty cells are then refused or reported);
+    # blank lines after the last row are not rows
+    filled = frame.notna().any(axis=1).to_numpy()
+    last = int(np.flatnonzero(filled)[-1]) + 1 if filled.any() else 0
+    return frame.iloc[:last]
 
 
 def _read_jsonl(p: Path) -> Any:
@@ -119,6 +135,18 @@ def _read_parquet(p: Path) -> Any:
     return table.to_pandas()
 
 
+def _missing(v: Any) -> bool:
+    """None, NaN, pandas' NA or NaT: an empty cell."""
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return True
+    try:
+        import pandas as pd
+
+        return bool(pd.isna(v)) if np.ndim(v) == 0 else False
+    except (ImportError, TypeError, ValueError):
+        return False
+
+
 def parse_labels(
     values: Any, column: str, *, missing_ok: bool, first_line: int = 2, groups: Any = None,
     group_column: str | None = None,
@@ -135,9 +163,9 @@ def parse_labels(
     out = np.full(arr.shape, np.nan)
     bad = []
     for i, v in enumerate(arr):
-        if v is None or (isinstance(v, float) and np.isnan(v)):
+        if _missing(v):
             if not missing_ok:
-                bad.append((i, v))
+                bad.append((i, "an empty cell"))
             continue
         if isinstance(v, bool | np.bool_):
             out[i] = float(v)
@@ -153,7 +181,10 @@ def parse_labels(
         where = (lambda i: "") if groups is None else (
             lambda i: f" ({group_column}={np.asarray(groups, dtype=object)[i]!r})"
         )
-        shown = ", ".join(f"{v!r} on line {i + first_line}{where(i)}" for i, v in bad)
+        shown = ", ".join(
+            f"{v if v == 'an empty cell' else repr(v)} on line {i + first_line}{where(i)}"
+            for i, v in bad
+        )
         raise LabelError(
             f"column {column!r} must hold 0/1, true/false or booleans"
             + ("" if missing_ok else " on every row")
@@ -206,6 +237,10 @@ def read_table(
         raise TableError(f"format must be one of {FORMATS}, got {format!r}") from None
     except Exception as exc:  # a parser's own message, on one line
         raise TableError(f"cannot read {path} as {kind}: {exc}".splitlines()[0]) from exc
+    if kind == "jsonl":  # JSON values of mixed types (1 and true, 7 and "7") in a key column
+        for c in frame.columns:
+            if c not in (labels or {}) and frame[c].dtype == object:
+                check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))
     for column, missing_ok in (labels or {}).items():
         if column not in frame.columns:
             continue  # the caller's column check names every missing column and its role

@@ -368,7 +368,9 @@ def calibration_size(
             floor = best(max_m)[2]
             raise JudgeStatsError(
                 f"width {target:g} is not reached with m <= max_m = {max_m} (width there: "
-                f"{floor:.4g}); with n = {n:g} the test-set noise alone may exceed it"
+                f"{floor:.4g})"
+                + ("; raise max_m" if math.isinf(n)
+                   else f"; with n = {n:g} the test-set noise alone may exceed it")
             )
         hi = min(2 * hi, max_m)
         hi -= hi % step
