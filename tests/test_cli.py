@@ -182,10 +182,10 @@ def test_bad_column_exit_2(capsys, files):
     assert code == 2 and "has no column 'judge'" in err
 
 
-def test_bad_option_value_is_argparse_exit_2(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["correct", "--example", "chatbot-arena", "--confidence-level", "1.5"])
-    assert exc.value.code == 2
+def test_bad_option_value_is_one_line_exit_2(capsys):
+    assert main(["correct", "--example", "chatbot-arena", "--confidence-level", "1.5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "must be strictly between 0 and 1, got 1.5" in err
 
 
 def test_example_chatbot_arena_reproducible_split(capsys):
