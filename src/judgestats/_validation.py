@@ -391,7 +391,7 @@ def _is_binary_scalar(v: Any) -> bool:
     return False
 
 
-def check_same_length(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
+def check_same_length(name_a: str, a: Any, name_b: str, b: Any) -> None:
     """Two label arrays must pair up item by item."""
     if len(a) != len(b):
         raise LabelError(
@@ -423,8 +423,10 @@ def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
         or isinstance(rng, np.random.SeedSequence)
         or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool | np.bool_))
     ):
-        if isinstance(rng, numbers.Integral) and rng < 0:
-            raise JudgeStatsError(f"{name} seed must be non-negative, got {rng!r}")
+        if isinstance(rng, numbers.Integral):
+            if rng < 0:
+                raise JudgeStatsError(f"{name} seed must be non-negative, got {rng!r}")
+            return np.random.default_rng(int(rng))
         return np.random.default_rng(rng)
     raise ArgumentTypeError(
         f"{name} must be None, an int seed, a numpy SeedSequence or a numpy Generator, "
@@ -624,7 +626,7 @@ def check_category_values(name: str, values: Any) -> list[Any]:
 def _is_category_scalar(v: Any) -> bool:
     if isinstance(v, str | bool | numbers.Integral):
         return True
-    return isinstance(v, numbers.Real) and bool(np.isfinite(v))
+    return isinstance(v, numbers.Real) and bool(np.isfinite(float(v)))
 
 
 def check_in_categories(name: str, values: list[Any], categories: Sequence[Any]) -> np.ndarray:
@@ -954,7 +956,11 @@ def check_label_kind(arg: str, column: str, kind: str, dtype: str) -> None:
 def check_unique_columns(columns: Sequence[Any], where: str = "the frame") -> None:
     """Refuse duplicate column names (an engine would silently use one of them)."""
     seen: set = set()
-    dup = [c for c in columns if c in seen or seen.add(c)]
+    dup = []
+    for c in columns:
+        if c in seen:
+            dup.append(c)
+        seen.add(c)
     if dup:
         raise ColumnError(
             f"{where} has duplicate column name(s) {sorted(set(map(str, dup)))}: which one is "

@@ -148,15 +148,17 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
                            human=args.human_column, by=(args.by,), split=_SPLIT)
     rows = []
     for key, cells in counted.counts.items():
-        test, cal = counts_of(cells)
-        if test is None:  # calibration rows only: listed, not silently left out
-            rows.append({"group": str(key[0]), "estimate": None, "ci_low": None,
-                         "ci_high": None, "n": 0, "m0": cal.m0, "m1": cal.m1,
-                         "error": f"no test rows; its {cal.m} calibration rows are not used"})
+        test_g, cal_g = counts_of(cells)
+        if test_g is None:  # calibration rows only: listed, not silently left out
+            if cal_g is not None:
+                rows.append({"group": str(key[0]), "estimate": None, "ci_low": None,
+                             "ci_high": None, "n": 0, "m0": cal_g.m0, "m1": cal_g.m1,
+                             "error": f"no test rows; its {cal_g.m} calibration rows are not "
+                             "used"})  # fmt: skip
             continue
-        if cal is None:
+        if cal_g is None:
             raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
-        rows.append(_row(str(key[0]), test, cal, args))
+        rows.append(_row(str(key[0]), test_g, cal_g, args))
     used = [r for r in rows if r.get("n")]
     args.accounting.update({
         "used as test": int(sum(r["n"] for r in used)),
@@ -685,7 +687,8 @@ def _run_report(args) -> str:
             raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
                            "the models)")  # fmt: skip
         frame, title, metric = _example_frame(args)
-        by, judge, human, strata, split = ("model",), "judge", "human", None, None
+        by: tuple[str, ...] | None = ("model",)
+        judge, human, strata, split = "judge", "human", None, None
     else:
         _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
                                       "human_column"))  # fmt: skip

@@ -451,8 +451,11 @@ def _importance_draws(arms, groups, cals, draws: int, gen, priors: Any = None):
     previous round's weighted draws, with the matching density ratio in the weight.
     """
     (ath, bth), (a0, b0), (a1, b1), restrict = _resolve_priors(priors)
-    base = [(c["tn"] + a0, c["fp"] + b0, c["tp"] + a1, c["fn"] + b1) for c in cals]
-    base = [tuple(np.asarray(v, dtype=float) for v in bg) for bg in base]
+    base: list[tuple[Any, ...]] = [
+        tuple(np.asarray(v, dtype=float) for v in (c["tn"] + a0, c["fp"] + b0, c["tp"] + a1,
+                                                   c["fn"] + b1))
+        for c in cals
+    ]  # fmt: skip
     prop = list(base)
     for round_ in range(_ADAPT + 1):
         th, logw, q0s, q1s = _is_round(arms, groups, base, prop, draws, gen, ath, bth, restrict)

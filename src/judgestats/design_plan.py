@@ -107,16 +107,17 @@ def design_width(
     The split is (m0, m1) by human label for ``"by-human-label"``, (k0, k1) by judge label
     for ``"by-judge-label"`` and (None, None) for ``"random"`` (the design fixes none).
     """
+    split: tuple[int | None, int | None]
     if design == "by-human-label":
         if allocation == "balanced":
-            split = (m // 2, m - m // 2)
-            low, high, _ = adjusted_wald_bounds(p, q0, q1, n, *split, z)
-            return float(high - low), split
-        m1 = np.arange(1, m)
-        low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m - m1, m1, z)
+            m0, m1 = m // 2, m - m // 2
+            low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z)
+            return float(high - low), (m0, m1)
+        ones = np.arange(1, m)  # every split (m − m1, m1)
+        low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m - ones, ones, z)
         w = np.where(np.isnan(high - low), np.inf, high - low)
         i = int(np.argmin(w))
-        return float(w[i]), (int(m - m1[i]), int(m1[i]))
+        return float(w[i]), (int(m - ones[i]), int(ones[i]))
     _, ppv, for_ = _rates(p, q0, q1)
     n = min(n, _FINITE_N)
     if design == "random":

@@ -126,8 +126,8 @@ class _Forms:
 def _forms(test, calibration, design, prior, n_nodes=_NODES) -> tuple[_Forms, tuple[int, ...]]:
     counts = design_counts(test, calibration, design)
     shape = np.shape(counts[0])
-    flat = [np.reshape(c, -1) for c in counts]
-    return _Forms(_beta_params(*flat, prior), n_nodes), shape
+    x, n_pi, tp, k1, fn, k0 = (np.reshape(c, -1) for c in counts)
+    return _Forms(_beta_params(x, n_pi, tp, k1, fn, k0, prior), n_nodes), shape
 
 
 def judge_conditional_cdf(test, calibration, design: str, t: Any, *, prior=JEFFREYS) -> Any:
@@ -147,8 +147,9 @@ def judge_conditional_cdf(test, calibration, design: str, t: Any, *, prior=JEFFR
 def posterior_draws(test, calibration, design: str, draws: int, gen: Any,
                     prior: Any = JEFFREYS) -> np.ndarray:  # fmt: skip
     """Exact (Monte Carlo) draws of θ from the design posterior, shape (draws, batch)."""
-    counts = [np.reshape(c, -1) for c in design_counts(test, calibration, design)]
-    api, bpi, a1, b1, a0, b0 = _beta_params(*counts, tuple(float(v) for v in prior))
+    x, n_pi, tp, k1, fn, k0 = (np.reshape(c, -1) for c in design_counts(test, calibration, design))
+    a, b = (float(v) for v in prior)
+    api, bpi, a1, b1, a0, b0 = _beta_params(x, n_pi, tp, k1, fn, k0, (a, b))
     size = (draws, api.size)
     pi = gen.beta(api, bpi, size)
     return pi * gen.beta(a1, b1, size) + (1.0 - pi) * gen.beta(a0, b0, size)

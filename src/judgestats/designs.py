@@ -215,10 +215,10 @@ def warn_if_implausible(check: DesignCheck, *, stacklevel: int = 3) -> None:
 
 # ----------------------------------------------------------------------------- intervals
 def _parts_bounds(test, calibration, design, confidence_level, *, adjusted: bool) -> Bounds:
-    counts = design_counts(test, calibration, design)
+    x, n_pi, tp, k1, fn, k0 = design_counts(test, calibration, design)
     est, _ = judge_conditional(test, calibration, design)
     z = z_value(confidence_level)
-    low, high = judge_conditional_bounds(*counts, z, adjusted=adjusted)
+    low, high = judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted)
     if adjusted:  # the add-one interval must hold its own (add-one where inexact) estimate
         low, high = np.minimum(low, est), np.maximum(high, est)
     return Bounds(low, high, np.zeros(np.shape(low), dtype=np.int64), estimate=est)

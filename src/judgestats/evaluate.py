@@ -437,7 +437,7 @@ def evaluation_counts_frame(ev: Evaluation) -> pd.DataFrame:
         )
         for s, part in parts:
             row = _by_values(ev, g)
-            if s is not None:
+            if s is not None and ev.strata:
                 values = s if isinstance(s, tuple) and len(ev.strata) > 1 else (s,)
                 row.update(zip(ev.strata, values, strict=True))
             t, cal = part.test, part.calibration

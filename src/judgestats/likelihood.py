@@ -81,7 +81,7 @@ def _rate_at_slope(c, a, b):
     return q, omq, slope
 
 
-def _maximise_q(theta, x, n, tn, fp, tp, fn, iters: int = _NEWTON):
+def _maximise_q(theta, x, n, tn, fp, tp, fn, *, iters: int = _NEWTON):
     """Exact maximiser (q0, q1) of ℓ(θ, ·) at fixed θ, and ℓ there (arrays broadcast).
 
     With g = ∂ℓ/∂π = x/π − (n − x)/(1 − π), the stationary conditions decouple:

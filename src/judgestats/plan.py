@@ -203,25 +203,25 @@ def allocate(
     p = pop_renamed(renamed, {"p_hat": "p"}, "allocate").get("p", p)
     if p is None:
         raise ArgumentTypeError("allocate() needs p=, the judged positive rate p̂ of the test set")
-    check_instance("pilot", pilot, ConfusionCounts)
-    if pilot.shape:
+    pc: ConfusionCounts = check_instance("pilot", pilot, ConfusionCounts)
+    if pc.shape:
         raise JudgeStatsError(
-            f"pilot must be one calibration set, got a batch of shape {pilot.shape}"
+            f"pilot must be one calibration set, got a batch of shape {pc.shape}"
         )
-    if pilot.m0 != pilot.m1:
+    if pc.m0 != pc.m1:
         raise JudgeStatsError(
             "pilot must hold equally many human-0 and human-1 items (m_pilot of each), got "
-            f"m0 = {pilot.m0} and m1 = {pilot.m1}"
+            f"m0 = {pc.m0} and m1 = {pc.m1}"
         )
-    m_pilot = pilot.m0
+    m_pilot = pc.m0
     m = check_budget("m", m, minimum=2)
     if 2 * m_pilot > m:
         raise JudgeStatsError(f"m ({m}) must be at least 2·m_pilot = {2 * m_pilot}")
     p_hat = float(check_probability("p", p))
     if np.ndim(p_hat):
         raise JudgeStatsError("p must be a scalar")
-    q0_t = (pilot.tn + 1) / (m_pilot + 2)
-    q1_t = (pilot.tp + 1) / (m_pilot + 2)
+    q0_t = (pc.tn + 1) / (m_pilot + 2)
+    q1_t = (pc.tp + 1) / (m_pilot + 2)
     kappa = (1 - q0_t) / (1 - q1_t)
     if p_hat == 0.0 or p_hat == 1.0:
         m1_star = 0 if p_hat == 0.0 else m
@@ -348,14 +348,14 @@ def calibration_size(
         step = 1
     elif allocation == "balanced":
 
-        def best(m_total: int) -> tuple[int, int, float]:
+        def best(m_total: int) -> tuple[Any, Any, float]:
             k = m_total // 2
             return k, k, float(_width(p, q0, q1, n, k, k, z))
 
         step = 2
     else:
 
-        def best(m_total: int) -> tuple[int, int, float]:
+        def best(m_total: int) -> tuple[Any, Any, float]:
             m1, w = _best_split(m_total, p, q0, q1, n, z)
             return m_total - m1, m1, w
 

@@ -214,6 +214,7 @@ def _wrap(positive, n, tp, fn, tn, fp) -> SimulatedData:
 
 # ----------------------------------------------------------------------------- coverage
 def _method_arrays(method, data: SimulatedData, level, gen, options):
+    est: Any
     if method == NAIVE:
         b = naive_bounds(data.test, level)
         low, high, est = b.low, b.high, b.estimate

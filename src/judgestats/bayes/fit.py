@@ -282,6 +282,7 @@ def fit(
     """
     level, point, interval = summary_options(confidence_level, point, interval)
     binary = is_binary(test, calibration)
+    free: tuple[str, ...]
     if check_design(design) != DEFAULT_DESIGN:  # validates: binary counts, no priors
         model, free = build_model(test, calibration, labels=labels, priors=priors,
                                   design=design), DESIGN_FREE  # fmt: skip

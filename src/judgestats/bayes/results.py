@@ -311,7 +311,8 @@ class BayesianDistributionCorrection(DistributionCorrection):
     def _rows(self) -> list[dict[str, Any]]:
         rows = DistributionCorrection._rows(self)
         extra = {"point": self.point, "interval": self.interval, "sampler": self.sampler}
-        extra.update(self.diagnostics.as_dict())
+        if self.diagnostics is not None:
+            extra.update(self.diagnostics.as_dict())
         return [{**row, **extra} for row in rows]
 
     def to_xarray(self) -> xr.Dataset:
@@ -339,9 +340,11 @@ class BayesianDistributionCorrection(DistributionCorrection):
                 f"  {naive[v]:.4f}  {recall[i, i]:.3f} ({m_b[v]})"
             )
         lines.append(f"  test items n = {self.n}; calibration items m = {self.m}")
-        lines.append(f"  sampling: {self.diagnostics.describe()}")
-        if not self.diagnostics.ok:
-            lines.append("  note: " + "; ".join(self.diagnostics.problems()))
+        d = self.diagnostics
+        if d is not None:
+            lines.append(f"  sampling: {d.describe()}")
+            if not d.ok:
+                lines.append("  note: " + "; ".join(d.problems()))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
