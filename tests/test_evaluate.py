@@ -424,3 +424,23 @@ def test_bad_arguments_fail_before_the_data_are_read(frame):
         evaluate(df.assign(model=df.model.where(df.index != 5, None)))
     with pytest.raises(js.JudgeStatsError, match="rank=True needs unstratified"):
         evaluate(df, strata="length", rank=True)
+
+
+def test_dask_distributed_cluster_gives_the_pandas_result(frame, pandas_result):
+    """Issue 19: the grouped count runs on a LocalCluster of two worker processes."""
+    distributed = pytest.importorskip("distributed")
+    native = _dask(frame.drop(columns=["truth", "split"]))
+    with warnings.catch_warnings():
+        # the cluster's own start-up notices (ports, dashboard, process spawning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", ResourceWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        with (
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     dashboard_address=None) as cluster,
+            distributed.Client(cluster) as client,
+        ):  # fmt: skip
+            assert len(client.scheduler_info()["workers"]) == 2
+            ev = evaluate(native)
+    pd.testing.assert_frame_equal(ev.counts_dataframe(), pandas_result.counts_dataframe())
+    pd.testing.assert_frame_equal(ev.to_dataframe(), pandas_result.to_dataframe())

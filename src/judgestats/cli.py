@@ -46,7 +46,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one-line :class:`CLIError` (JSON with ``--json``)."""
 
     def error(self, message: str):  # argparse's hook: raise instead of printing usage
-        raise CLIError(f"{message} (see judgestats {self.prog.split()[-1]} --help)", "UsageError")
+        raise CLIError(f"{message} (see {self.prog} --help)", "UsageError")
 
 
 # ----------------------------------------------------------------------------- I/O
@@ -424,7 +424,17 @@ def _report_parser(sub: Any) -> None:
         "test set (or --split says which). Writes a table, a methods sentence and the warnings "
         "in force; HTML embeds the leaderboard figure.",
     )
-    rp.add_argument("file", nargs="?", metavar="FILE", help="judged items (CSV or Parquet)")
+    rp.add_argument(
+        "file", nargs="?", metavar="FILE", help="judged items (CSV, Parquet or JSON Lines)"
+    )
+    rp.add_argument("--inspect", metavar="LOGS",
+                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items")
+    rp.add_argument("--human", metavar="FILE",
+                    help="--inspect: human labels with a sample_id column (and model, epoch or "
+                    "task where they differ) and the human column")  # fmt: skip
+    rp.add_argument("--scorer", help="--inspect: the scorer that is the judge (if several)")
+    rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
+                    help="--inspect: what a verdict other than C/I counts as, e.g. --map P=0")
     rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
     rp.add_argument(
         "--by", default="model", help="group column(s), comma-separated (default: model)"
@@ -673,13 +683,45 @@ def _example_frame(args) -> tuple[Any, str, str]:
     return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
 
 
+def _inspect_frame(args) -> Any:
+    """Inspect logs joined with their human labels: rows without a label are test rows."""
+    from .io import read_inspect_logs, read_table
+
+    mapping = {}
+    for item in args.map:
+        verdict, _, value = item.partition("=")
+        if value not in ("0", "1") or not verdict:
+            raise CLIError(f"--map takes VERDICT=0 or VERDICT=1, got {item!r}")
+        mapping[verdict] = int(value)
+    items = read_inspect_logs(args.inspect, scorer=args.scorer, mapping=mapping)
+    labels = read_table(args.human, labels={args.human_column: False})
+    keys = [k for k in ("model", "task", "sample_id", "epoch") if k in labels.columns]
+    if "sample_id" not in keys:
+        raise CLIError(f"{args.human} needs a sample_id column; its columns are "
+                       f"{list(labels.columns)}")  # fmt: skip
+    labels = labels[[*keys, args.human_column]].astype({"sample_id": str})
+    if "epoch" in keys:
+        labels["epoch"] = labels["epoch"].astype(int)
+    if labels.duplicated(keys).any():
+        raise CLIError(f"{args.human} labels some ({', '.join(keys)}) twice")
+    return items.merge(labels, on=keys, how="left", validate="many_to_one")
+
+
 def _run_report(args) -> str:
     from .evaluate import evaluate
     from .report import report
 
-    if (args.file is None) == (args.example is None):
-        raise CLIError("give exactly one data source: FILE or --example")
-    if args.example:
+    if sum(x is not None for x in (args.file, args.example, args.inspect)) != 1:
+        raise CLIError("give exactly one data source: FILE, --example or --inspect")
+    if (args.inspect is None) != (args.human is None):
+        raise CLIError("--inspect and --human go together (logs and their human labels)")
+    by: tuple[str, ...] | None
+    if args.inspect:
+        _check_flags(args, "--inspect", ("by", "human_column"))
+        frame, title, metric = _inspect_frame(args), None, "accuracy"
+        by, strata, split = _columns(args.by), None, None
+        judge, human = "judge", args.human_column
+    elif args.example:
         allowed = ("calibration_fraction", "by") + (("judge",) if args.example == "chatbot-arena"
                                                       else ())  # fmt: skip
         _check_flags(args, f"--example {args.example}", allowed)
@@ -687,8 +729,7 @@ def _run_report(args) -> str:
             raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
                            "the models)")  # fmt: skip
         frame, title, metric = _example_frame(args)
-        by: tuple[str, ...] | None = ("model",)
-        judge, human, strata, split = "judge", "human", None, None
+        by, judge, human, strata, split = ("model",), "judge", "human", None, None
     else:
         _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
                                       "human_column"))  # fmt: skip

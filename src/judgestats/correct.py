@@ -165,7 +165,8 @@ def _interval_and_point(
             check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
         except NotInformativeError as exc:
             raise NotInformativeError(
-                f"{exc}; method='profile-map', 'profile-likelihood-t' or 'bayes' still answer "
+                f"{exc}; method='profile-map', 'profile-likelihood', 'profile-likelihood-t' or "
+                "'bayes' still answer "
                 "(with a wide interval)"
             ) from None
     level = check_confidence_level(confidence_level)

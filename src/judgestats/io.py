@@ -1,4 +1,4 @@
-"""Reading tables of judged items: one reader for CSV, Parquet and JSON Lines, without guessing.
+"""Reading judged items: one reader for CSV, Parquet and JSON Lines, and Inspect AI eval logs.
 
 :func:`read_table` is the reader every file path of the package goes through (the CLI's
 ``correct`` and ``report``). It detects the format from the file's content (Parquet's ``PAR1``
@@ -31,7 +31,15 @@ from ._validation import (
     check_unique_columns,
 )
 
-__all__ = ["FORMATS", "TableError", "parse_labels", "read_table", "sniff_format"]
+__all__ = [
+    "FORMATS",
+    "INSPECT_VERDICTS",
+    "TableError",
+    "parse_labels",
+    "read_inspect_logs",
+    "read_table",
+    "sniff_format",
+]
 
 #: The table formats :func:`read_table` reads.
 FORMATS = ("csv", "parquet", "jsonl")
@@ -251,3 +259,116 @@ def read_table(
         )  # fmt: skip
     return frame
 
+
+
+# ----------------------------------------------------------------------------- Inspect AI
+#: Inspect's verdict letters that need no mapping: correct and incorrect.
+INSPECT_VERDICTS = {"C": 1, "I": 0}
+
+
+def _log_paths(paths_or_dir: Any) -> list[str]:
+    from inspect_ai.log import list_eval_logs
+
+    items = [paths_or_dir] if isinstance(paths_or_dir, str | Path) else list(paths_or_dir)
+    out: list[str] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            out += [info.name for info in list_eval_logs(str(p))]
+        elif p.is_file():
+            out.append(str(p))
+        else:
+            raise TableError(f"Inspect log path not found: {item}")
+    if not out:
+        raise TableError(f"no Inspect log (.eval or .json) in {paths_or_dir}")
+    return out
+
+
+def _verdict(value: Any, mapping: dict, where: str) -> int:
+    if isinstance(value, bool | np.bool_):
+        return int(value)
+    if value in mapping:
+        return int(mapping[value])
+    if isinstance(value, str) and value in INSPECT_VERDICTS:
+        return INSPECT_VERDICTS[value]
+    if isinstance(value, int | float | np.integer | np.floating) and value in (0, 1):
+        return int(value)
+    raise LabelError(f"{where}: unmapped verdict {value!r}")
+
+
+def read_inspect_logs(
+    paths_or_dir: Any, *, scorer: str | None = None, mapping: dict | None = None
+) -> Any:
+    """Read Inspect AI eval logs into one row per (log, sample, epoch) with a 0/1 judge label.
+
+    Parameters
+    ----------
+    paths_or_dir : str, Path or sequence of them
+        ``.eval`` / ``.json`` log files, or directories holding them (Inspect's
+        ``list_eval_logs``).
+    scorer : str, optional
+        The scorer whose verdict is the judge label. Needed when a log has several scorers.
+    mapping : dict, optional
+        Verdict → 0/1 for values other than Inspect's ``C`` (1) and ``I`` (0), booleans and the
+        numbers 0 and 1, e.g. ``{"P": 0}`` for partial credit counted as incorrect.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model``, ``task``, ``sample_id``, ``epoch``, ``judge`` (0/1) and ``score``
+        (the raw verdict); ``sample_id`` as text. Join human labels on ``sample_id`` (and
+        ``model`` when they differ per model) and pass the frame to :func:`judgestats.evaluate`.
+
+    Raises
+    ------
+    ImportError
+        Without inspect-ai (``pip install "judgestats[inspect]"``).
+    LabelError
+        A verdict outside the mapping: the message lists every unmapped value seen.
+    ColumnError
+        A log without the scorer, or with several scorers and ``scorer=None``.
+    """
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            'reading Inspect logs needs inspect-ai: pip install "judgestats[inspect]"'
+        ) from exc
+    import pandas as pd
+
+    mapping = dict(mapping or {})
+    rows: list[dict] = []
+    unmapped: dict[str, int] = {}
+    for path in _log_paths(paths_or_dir):
+        log = read_eval_log(path)
+        for sample in log.samples or []:
+            scores = sample.scores or {}
+            name = _scorer_name(scores, scorer, path)
+            value = scores[name].value
+            try:
+                judge = _verdict(value, mapping, f"{path}, sample {sample.id!r}")
+            except LabelError:
+                unmapped[repr(value)] = unmapped.get(repr(value), 0) + 1
+                continue
+            rows.append({"model": log.eval.model, "task": log.eval.task,
+                         "sample_id": str(sample.id), "epoch": int(sample.epoch),
+                         "judge": judge, "score": value})  # fmt: skip
+    if unmapped:
+        seen = ", ".join(f"{v} ({k} samples)" for v, k in unmapped.items())
+        raise LabelError(
+            f"verdicts {seen} are not C/I, booleans or 0/1; say what each counts as with "
+            "mapping=, e.g. mapping={'P': 0}"
+        )
+    return pd.DataFrame(rows, columns=["model", "task", "sample_id", "epoch", "judge", "score"])
+
+
+def _scorer_name(scores: dict, scorer: str | None, path: str) -> str:
+    if scorer is not None:
+        if scorer not in scores:
+            raise ColumnError(f"{path} has no scorer {scorer!r}; its scorers are {list(scores)}")
+        return scorer
+    if len(scores) != 1:
+        raise ColumnError(
+            f"{path} has {len(scores)} scorers {list(scores)}: name the judge's with scorer="
+        )
+    return next(iter(scores))
