@@ -521,7 +521,8 @@ def test_k_category_design_takes_a_missing_human_class_and_refuses_a_missing_jud
     labels = ["win", "tie", "lose"]
     t = CategoryCounts([430, 380, 190], labels=labels)
     no_lose = ConfusionMatrix([[40, 6, 0], [8, 30, 0], [2, 4, 0]], labels=labels)  # no human lose
-    res = js.correct_distribution(t, no_lose, design="random")
+    with pytest.warns(js.DesignWarning):  # its judge mix (46/38/6) is no random sample's
+        res = js.correct_distribution(t, no_lose, design="random")
     assert sum(res.estimate.values()) == pytest.approx(1.0)
     assert res.estimate["lose"] == 0.0 and res.ci["lose"].high > 0  # not a zero-width interval
     with pytest.raises(js.CountError, match="no calibration items with human label 'lose'"):
@@ -544,7 +545,31 @@ def test_k_category_random_design_covers():
     for _ in range(1000):
         t = CategoryCounts(rng.multinomial(2000, pi), labels=[0, 1, 2])
         cells = rng.multinomial(150, joint.ravel()).reshape(3, 3)  # (human, judge)
-        res = js.correct_distribution(t, ConfusionMatrix(cells.T, labels=[0, 1, 2]),
-                                      design="random")  # fmt: skip
+        with warnings.catch_warnings():  # the design check's 1% false alarms at α = 0.01
+            warnings.simplefilter("ignore", js.DesignWarning)
+            res = js.correct_distribution(t, ConfusionMatrix(cells.T, labels=[0, 1, 2]),
+                                          design="random")  # fmt: skip
         hits += [res.ci[k].low <= theta[k] <= res.ci[k].high for k in range(3)]
     assert (hits / 1000 >= 0.93).all(), hits / 1000
+
+
+def test_k_category_random_design_checks_the_judge_label_mix():
+    from judgestats.designs import design_check_categories
+    from judgestats.multiclass import CategoryCounts, ConfusionMatrix
+
+    labels = ["win", "tie", "lose"]
+    t = CategoryCounts([430, 380, 190], labels=labels)
+    # calibration with a judge-label mix like the test set's: silent (filterwarnings = error)
+    like = ConfusionMatrix([[40, 6, 2], [8, 30, 5], [2, 4, 13]], labels=labels)
+    res = js.correct_distribution(t, like, design="random")
+    assert res.design_check.plausible
+    # chosen per human label, the judge's mix differs: DesignWarning
+    skewed = ConfusionMatrix([[5, 2, 1], [3, 5, 2], [2, 3, 47]], labels=labels)
+    check = design_check_categories(t.counts, skewed.counts)
+    from scipy.stats import chi2_contingency
+
+    table = np.array([t.counts, skewed.counts.sum(axis=1)])
+    g, p, _, _ = chi2_contingency(table, lambda_="log-likelihood", correction=False)
+    assert (check.z, check.pvalue) == pytest.approx((g, p), rel=1e-10)  # scipy's G test
+    with pytest.warns(js.DesignWarning, match="judge-label mix differs"):
+        js.correct_distribution(t, skewed, design="random")

@@ -45,6 +45,7 @@ from .counts import ConfusionCounts, JudgedCounts
 from .kernels import (
     Bounds,
     draw_rate,
+    g_statistic,
     judge_conditional_bounds,
     judge_conditional_categories,
     judge_conditional_parts,
@@ -60,6 +61,7 @@ __all__ = [
     "DesignCheck",
     "check_design",
     "design_check",
+    "design_check_categories",
     "design_counts",
     "judge_conditional",
 ]
@@ -155,7 +157,8 @@ class DesignCheck:
 
     Under ``design="random"`` the two estimate the same π = P(judge = 1). ``pvalue`` is the
     two-sided p-value of the pooled two-proportion z-test; ``plausible`` is False below
-    :data:`DESIGN_ALPHA`.
+    :data:`DESIGN_ALPHA`. For k categories (:func:`design_check_categories`) the rates are the
+    judge-label distributions and ``z`` holds the G statistic of their homogeneity test.
     """
 
     calibration_rate: Any
@@ -200,14 +203,34 @@ def design_check(test: JudgedCounts, calibration: ConfusionCounts) -> DesignChec
     return DesignCheck(*out)
 
 
+def design_check_categories(test_counts: Any, calibration_counts: Any) -> DesignCheck:
+    """Test whether calibration and test share the judge-label mix (k-category design check).
+
+    A likelihood-ratio (G) test of homogeneity of the two judge-label distributions
+    (:func:`judgestats.kernels.g_statistic`), χ² with (letters used − 1) degrees of freedom.
+    """
+    from scipy.stats import chi2  # lazy
+
+    t = np.asarray(test_counts, dtype=float)
+    c = np.asarray(calibration_counts, dtype=float).sum(axis=1)
+    table = np.stack([t, c])
+    used = table.sum(axis=0) > 0
+    g = g_statistic(table[:, used])
+    df = max(int(used.sum()) - 1, 1)
+    return DesignCheck(c / c.sum(), t / t.sum(), g, float(chi2.sf(g, df)))
+
+
 def warn_if_implausible(check: DesignCheck, *, stacklevel: int = 3) -> None:
     """Warn :class:`DesignWarning` when the random design does not fit the judge-positive rates."""
     if not np.all(check.plausible):
-        cal, test, p = (float(np.ravel(v)[0]) for v in (check.calibration_rate, check.test_rate,
-                                                         check.pvalue))  # fmt: skip
+        p = float(np.ravel(check.pvalue)[0])
+        if np.size(check.calibration_rate) > 1 and np.ndim(check.pvalue) == 0:  # k categories
+            what = "judge-label mix differs between calibration and test"
+        else:
+            cal, test = (float(np.ravel(v)[0]) for v in (check.calibration_rate, check.test_rate))
+            what = f"judge-1 rate {cal:.3f} (calibration) vs {test:.3f} (test)"
         warnings.warn(
-            f"design='random' not credible: judge-1 rate {cal:.3f} (calibration) vs {test:.3f} "
-            f"(test), p = {p:.1g}; help(js.DesignWarning)",
+            f"design='random' not credible: {what}, p = {p:.1g}; help(js.DesignWarning)",
             DesignWarning,
             stacklevel=stacklevel,
         )

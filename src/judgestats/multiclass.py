@@ -76,7 +76,13 @@ from ._validation import (
     check_same_length,
     warn_deprecated,
 )
-from .designs import DEFAULT_DESIGN, check_design, judge_conditional_distribution
+from .designs import (
+    DEFAULT_DESIGN,
+    check_design,
+    design_check_categories,
+    judge_conditional_distribution,
+    warn_if_implausible,
+)
 from .kernels import g_statistic, percentile_nan_last, z_value
 from .results import ConfidenceInterval, Recomputable, Tabular, forward
 
@@ -924,6 +930,10 @@ def _design_distribution(test, calibration, method, confidence_level, design, op
         test.counts, calibration.counts, design, level, adjusted=method == "adjusted-delta",
         labels=test.labels,
     )  # fmt: skip
+    check = None
+    if design == "random":
+        check = design_check_categories(test.counts, calibration.counts)
+        warn_if_implausible(check, stacklevel=4)
     cov.setflags(write=False)
     labels = test.labels
     ci = {
@@ -935,7 +945,7 @@ def _design_distribution(test, calibration, method, confidence_level, design, op
         labels=labels, estimate=estimate, ci=ci, estimate_unconstrained=dict(estimate),
         projected=False, method=method, confidence_level=level, test=test,
         calibration=calibration, condition_number=float("nan"), max_condition=float("inf"),
-        covariance=cov, design=design,
+        covariance=cov, design=design, design_check=check,
     )
 
 
@@ -1169,6 +1179,7 @@ class DistributionCorrection(Tabular, Recomputable):
     max_condition: float
     covariance: Any = None
     design: str = DEFAULT_DESIGN
+    design_check: Any = None
 
     # -- derived fields ------------------------------------------------------------------
     @property
