@@ -340,5 +340,11 @@ def test_design_models_agree_with_the_exact_design_posterior(design):
         cdf = judge_conditional_cdf(test, cal, design, [float(ref) - h, float(ref) + h])
         dens = float(cdf[1] - cdf[0]) / (2 * h)
         assert got == pytest.approx(float(ref), abs=4 * (q * (1 - q) / ess) ** 0.5 / dens + 1e-3)
+    # the summary reports the design's parameters (it raised KeyError 'sensitivity' before)
+    text = res.summary()
+    assert f"design {design}" in text and "P(human 1 | judge 1)" in text
+    ppv = float(res.posterior["posterior"]["ppv"].mean())
+    assert f"posterior mean {ppv:.4f}  (45 of 60)" in text
+    assert abs(ppv - 45.5 / 61) < 0.01  # Beta(45.5, 15.5) posterior mean under Jeffreys
     with pytest.raises(ArgumentTypeError, match="takes binary counts and no priors"):
         jb.build_model(test, cal, design=design, priors=js.Priors())

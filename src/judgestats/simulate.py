@@ -440,7 +440,7 @@ def estimator_bias(
     rng: Any = None,
     **renamed: Any,
 ):
-    """Bias of the five estimators of the paper's Table under label shift (Figure dist-shift).
+    """Bias of the five estimators of the paper's Table under label shift (the paper's Figure 8).
 
     The test set has true rate θ_P = ``theta`` (``theta_test`` is its deprecated name); the
     calibration set of size ``m`` has true rate θ_Q (swept over ``theta_calibration``), its

@@ -240,17 +240,30 @@ class BayesianCorrection(Correction):
         lvl = f"{100 * self.confidence_level:g}%"
         t, c = self.test, self.calibration
         post = self.posterior["posterior"]
-        q1, q0 = float(post["sensitivity"].mean()), float(post["specificity"].mean())
         lines = [
-            f"Corrected rate (Bayesian misclassification model, {self.sampler} NUTS), posterior "
-            f"{self.point} with {lvl} {self.interval.upper()} credible interval",
+            f"Corrected rate (Bayesian misclassification model, {self.sampler} NUTS, design "
+            f"{self.design}), posterior {self.point} with {lvl} {self.interval.upper()} credible "
+            "interval",
             f"  corrected estimate   {self.estimate:.4f}  [{self.ci.low:.4f}, {self.ci.high:.4f}]",
             f"  naive judged rate    {self.naive:.4f}  ({t.positive} of {t.n} test items judged 1)",
-            f"  judge sensitivity    posterior mean {q1:.4f}  (calibration {c.tp} of m1 = {c.m1})",
-            f"  judge specificity    posterior mean {q0:.4f}  (calibration {c.tn} of m0 = {c.m0})",
-            f"  priors               {self.priors!r}",
-            f"  sampling             {self.diagnostics.describe()}",
         ]
+        if "sensitivity" in post:
+            q1, q0 = float(post["sensitivity"].mean()), float(post["specificity"].mean())
+            lines += [
+                f"  judge sensitivity    posterior mean {q1:.4f}  (calibration {c.tp} of "
+                f"m1 = {c.m1})",
+                f"  judge specificity    posterior mean {q0:.4f}  (calibration {c.tn} of "
+                f"m0 = {c.m0})",
+                f"  priors               {self.priors!r}",
+            ]
+        else:  # the random / by-judge-label design: P(human = 1 | judge)
+            ppv, fo = float(post["ppv"].mean()), float(post["for_rate"].mean())
+            lines += [
+                f"  P(human 1 | judge 1) posterior mean {ppv:.4f}  ({c.tp} of {c.tp + c.fp})",
+                f"  P(human 1 | judge 0) posterior mean {fo:.4f}  ({c.fn} of {c.fn + c.tn})",
+                "  priors               Jeffreys' Beta(1/2, 1/2) on π, PPV, FOR",
+            ]
+        lines.append(f"  sampling             {self.diagnostics.describe()}")
         if not self.diagnostics.ok:
             lines.append("  note: " + "; ".join(self.diagnostics.problems()))
         return "\n".join(lines)
