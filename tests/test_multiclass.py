@@ -498,7 +498,8 @@ def test_wrong_types_and_options():
     with pytest.raises(
         MethodError,
         match=r"method 'bayes' is not available for k-category corrections; the methods there "
-        r"are 'adjusted-delta', 'wald' or 'bootstrap'",
+        r"are 'adjusted-delta', 'wald', 'bootstrap', 'profile-likelihood' or "
+        r"'profile-likelihood-t'",
     ):
         correct_distribution(TEST, CAL, method="bayes")
     with pytest.raises(MethodError, match=r"'n_resamples'\) must be one of '\(no options\)'"):
@@ -521,7 +522,9 @@ def test_delta_is_the_deprecated_name_of_adjusted_delta_and_wald():
     assert plain.ci == correct_distribution(TEST, CAL_BIG, method="wald").ci
     with pytest.raises(ConfidenceLevelError):
         correct_distribution(TEST, CAL, confidence_level=95)
-    assert distribution_methods() == ("adjusted-delta", "wald", "bootstrap")
+    assert distribution_methods() == (
+        "adjusted-delta", "wald", "bootstrap", "profile-likelihood", "profile-likelihood-t"
+    )
 
 
 # ----------------------------------------------------------------------------- constructors
@@ -643,8 +646,8 @@ def test_batch_kernels_give_nan_for_undefined_data_sets():
     assert not np.isnan(est[0]).any() and np.isnan(est[1]).all()
     b = distribution_bounds(test, cal, method="bootstrap", rng=0, n_resamples=50)
     assert not np.isnan(b.low[0]).any() and np.isnan(b.low[1]).all()
-    with pytest.raises(CountError, match=r"shape \(\.\.\., 3, 3\)"):
-        distribution_estimate(test, np.ones((2, 3, 2)))
+    with pytest.raises(CountError, match=r"shape \(\.\.\., 3, K\) with 2 <= K <= 3"):
+        distribution_estimate(test, np.ones((2, 3, 4)))  # more human categories than letters
 
 
 def test_a_registered_method_plugs_in(monkeypatch):

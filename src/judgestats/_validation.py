@@ -542,27 +542,45 @@ def check_category_labels(name: str, labels: Any, k: int) -> tuple[Any, ...]:
 def check_labels_match(name_a: str, a: Sequence[Any], name_b: str, b: Sequence[Any]) -> None:
     """Two label sets that index the same categories must be equal, in the same order."""
     if tuple(a) != tuple(b):
-        same = set(a) == set(b)
-        hint = " (same labels in a different order: reorder one of them)" if same else ""
+        only_a = [v for v in a if v not in b]
+        only_b = [v for v in b if v not in a]
+        if not (only_a or only_b):
+            hint = " (same labels in a different order: reorder one of them)"
+        else:
+            hint = "".join([
+                f"; in the {name_a} only: {only_a!r}" if only_a else "",
+                f"; in the {name_b} only: {only_b!r}" if only_b else "",
+            ])  # fmt: skip
         raise LabelError(f"{name_a} {list(a)!r} do not match {name_b} {list(b)!r}{hint}")
 
 
 def check_confusion_counts(
     name: str, value: Any, k: int, labels: Sequence[Any] | None = None, *,
-    every_column: bool = True,
+    every_column: bool = True, letters: int | None = None,
 ) -> np.ndarray:  # fmt: skip
-    """Validate a k×k count matrix (rows = judge label, columns = human label).
+    """Validate a count matrix (rows = judge letter, columns = human label).
 
-    With ``every_column`` (the by-human-label design) every column (true class) must hold at
+    Square k×k unless ``letters`` gives the judge alphabet's size J (then J×k, J >= k). With
+    ``every_column`` (the by-human-label design) every column (true class) must hold at
     least one calibration item, or that class's judge behaviour cannot be estimated; without,
     the matrix needs one item in all.
     """
     arr = np.asarray(check_count(name, value))
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise CountError(f"{name} must be a square k×k matrix of counts, got shape {arr.shape}")
-    if arr.shape[0] != k:
+    if letters is None:
+        if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+            raise CountError(
+                f"{name} must be a square k×k matrix of counts, got shape {arr.shape} (a judge "
+                "alphabet other than the human categories needs judge_labels=)"
+            )
+        if arr.shape[0] != k:
+            raise CountError(
+                f"{name} is {arr.shape[0]}×{arr.shape[1]} but the test counts have k = {k} "
+                "categories"
+            )
+    elif arr.ndim != 2 or arr.shape != (letters, k):
         raise CountError(
-            f"{name} is {arr.shape[0]}×{arr.shape[1]} but the test counts have k = {k} categories"
+            f"{name} must be a J×K matrix of counts with J = {letters} judge letters (rows) "
+            f"and K = {k} human categories (columns), got shape {arr.shape}"
         )
     if arr.sum() == 0:
         raise CountError(f"{name} holds no calibration item")
@@ -669,9 +687,9 @@ def check_conditioning(kappa: float, max_condition: float, what: str = "Ĉ") -> 
 
 
 def check_batched_category_counts(test: Any, calibration: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Validate batches of k-category counts: ``test`` (..., k) and ``calibration`` (..., k, k).
+    """Validate batches of counts: ``test`` (..., J) and ``calibration`` (..., J, K), J >= K.
 
-    Whole non-negative numbers, k >= 2, square calibration matrices of the same k, batch shapes
+    Whole non-negative numbers, K >= 2 (J = K: the judge uses the human categories), batch shapes
     that broadcast, every test vector with at least one item. Returns ``int64`` arrays.
     """
     t = np.asarray(check_count("test counts", test))
@@ -680,11 +698,11 @@ def check_batched_category_counts(test: Any, calibration: Any) -> tuple[np.ndarr
         raise CountError(
             f"test counts must have shape (..., k) with k >= 2 categories, got shape {t.shape}"
         )
-    k = t.shape[-1]
-    if c.ndim < 2 or c.shape[-2:] != (k, k):
+    j = t.shape[-1]
+    if c.ndim < 2 or c.shape[-2] != j or not 2 <= c.shape[-1] <= j:
         raise CountError(
-            f"calibration counts must have shape (..., {k}, {k}) to match the test counts' "
-            f"k = {k}, got shape {c.shape}"
+            f"calibration counts must have shape (..., {j}, K) with 2 <= K <= {j} to match the "
+            f"test counts' {j} judge labels (rows = judge label), got shape {c.shape}"
         )
     try:
         np.broadcast_shapes(t.shape[:-1], c.shape[:-2])

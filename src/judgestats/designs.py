@@ -6,12 +6,12 @@ design                 the calibration items were ...                          e
 ``"by-human-label"``   chosen within the human-label classes (m0, m1 fixed,    Rogan–Gladen (paper
                        e.g. the paper's Algorithm 1), or any set whose label   eq. point-estimator)
                        mix may differ from the test set's (the default)
-``"random"``           a simple random sample of the test population ("we     judge-conditional,
-                       had humans label 200 random items of our eval set")    π̂ from all judged
+``"random"``           a simple random sample of the test population ("we      judge-conditional,
+                       had humans label 200 random items of our eval set")     π̂ from all judged
                                                                                items (maximum
                                                                                likelihood)
-``"by-judge-label"``   sampled within the judge-label strata of the test      judge-conditional,
-                       pool (e.g. 100 items the judge passed, 100 it failed)  π̂ from the test pool
+``"by-judge-label"``   sampled within the judge-label strata of the test       judge-conditional,
+                       pool (e.g. 100 items the judge passed, 100 it failed)   π̂ from the test pool
 =====================  ======================================================  =====================
 
 The judge-conditional estimator is θ̂ = π̂·PPV̂ + (1 − π̂)·FOR̂ with π = P(judge = 1),

@@ -4,26 +4,31 @@ Every other module calls these; none validates (the public entry points do). Not
 paper: p̂ = positive/n on the test set, q̂0 = tn/m0 (specificity) and q̂1 = tp/m1 (sensitivity)
 on the calibration set, z = Φ⁻¹(1 − α/2).
 
-==============================  ====================================================================
-function                        formula
-==============================  ====================================================================
-:func:`rogan_gladen_raw`        eq. (point-estimator): θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1), unclipped
-:func:`delta_parts`             eq. (var) at p̂, q̂ (plain) or eq. (ci)'s adjusted p̃, q̃0, q̃1, θ̃, dθ̃
-:func:`rogan_gladen_variance`   eq. (var): Var(θ̂) by the delta method
-:func:`adjusted_wald_bounds`    eq. (ci), truncated to [0, 1], with the documented boundary rule
-:func:`wald_bounds`             θ̂ ± z·√Var(θ̂)
-:func:`wilson_bounds`           Wilson score interval of one binomial proportion
-:func:`draw_rates`              the three-binomial parametric bootstrap draw (p*, q0*, q1*)
-:func:`g_statistic`             likelihood-ratio (G) statistic of a two-way table of counts
-:func:`percentile_nan_last`     linear-interpolation percentile of sorted draws (NaN last)
-:func:`judge_conditional_raw`   θ = π·PPV + (1 − π)·FOR, the paper's conditional-calibration
-                                estimator (estimator table, row iv) with π from the judged items
-:func:`judge_conditional_parts` its delta-method variance, plain or with pseudo-counts
-:func:`judge_conditional_bounds`  θ̃ ± z·se with the pseudo-counts (the random and by-judge-label
-                                designs' "adjusted-wald" interval), truncated to [0, 1]
-:func:`judge_conditional_categories`  the same for K human categories and J judge letters:
-                                θ = Rᵀπ with R[j] = P(human | judge = j), and its covariance
-==============================  ====================================================================
+======================================  ============================================================
+function                                formula
+======================================  ============================================================
+:func:`rogan_gladen_raw`                eq. (point-estimator): θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1),
+                                        unclipped
+:func:`delta_parts`                     eq. (var) at p̂, q̂ (plain) or eq. (ci)'s adjusted p̃, q̃0, q̃1,
+                                        θ̃, dθ̃
+:func:`rogan_gladen_variance`           eq. (var): Var(θ̂) by the delta method
+:func:`adjusted_wald_bounds`            eq. (ci), truncated to [0, 1], with the documented boundary
+                                        rule
+:func:`wald_bounds`                     θ̂ ± z·√Var(θ̂)
+:func:`wilson_bounds`                   Wilson score interval of one binomial proportion
+:func:`draw_rates`                      the three-binomial parametric bootstrap draw (p*, q0*, q1*)
+:func:`g_statistic`                     likelihood-ratio (G) statistic of a two-way table of counts
+:func:`percentile_nan_last`             linear-interpolation percentile of sorted draws (NaN last)
+:func:`judge_conditional_raw`           θ = π·PPV + (1 − π)·FOR, the paper's conditional-calibration
+                                        estimator (estimator table, row iv) with π from the judged
+                                        items
+:func:`judge_conditional_parts`         its delta-method variance, plain or with pseudo-counts
+:func:`judge_conditional_bounds`        θ̃ ± z·se with the pseudo-counts (the random and
+                                        by-judge-label designs' "adjusted-wald" interval), truncated
+                                        to [0, 1]
+:func:`judge_conditional_categories`    the same for K human categories and J judge letters: θ = Rᵀπ
+                                        with R[j] = P(human | judge = j), and its covariance
+======================================  ============================================================
 
 The judge-conditional formulas take three binomials: π = P(judge = 1) from ``x`` of ``n_pi``
 judged items, PPV = P(human = 1 | judge = 1) from ``tp`` of ``k1`` = tp + fp calibration items

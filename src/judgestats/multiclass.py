@@ -32,7 +32,7 @@ differ from the test set's. The paper gives no interval; this module adds three 
 
 Layers: :class:`CategoryCounts` and :class:`ConfusionMatrix` hold one validated data set with
 its labels; :func:`correct_distribution` returns a
-:class:`~judgestats.results.DistributionCorrection`; :func:`distribution_bounds` and
+:class:`~judgestats.multiclass.DistributionCorrection`; :func:`distribution_bounds` and
 :func:`distribution_estimate` are the vectorised array-level kernels (leading batch axes), used
 by simulations.
 """
@@ -51,6 +51,7 @@ from ._validation import (
     ArgumentTypeError,
     ConfusedCategoriesError,
     CountError,
+    MethodError,
     ProjectedEstimateWarning,
     SamplingWarning,
     check_batched_category_counts,
@@ -75,6 +76,11 @@ from ._validation import (
     check_rng,
     check_same_length,
     warn_deprecated,
+)
+from .alphabet_likelihood import (
+    alphabet_bootstrap_bounds,
+    alphabet_mle,
+    alphabet_profile_bounds,
 )
 from .designs import (
     DEFAULT_DESIGN,
@@ -135,6 +141,14 @@ def _declared_labels(labels: Any, k: int | None = None) -> tuple[Any, ...]:
     return check_category_labels("labels", items, len(items) if k is None else k)
 
 
+def _declared_letters(letters: Any, j: int | None = None) -> tuple[Any, ...]:
+    """Validate a declared judge alphabet (J = its length unless given)."""
+    if letters is None or isinstance(letters, str | bytes) or not isinstance(letters, Iterable):
+        return check_category_labels("judge_labels", letters, j or 0)  # raises
+    items = list(letters)
+    return check_category_labels("judge_labels", items, len(items) if j is None else j)
+
+
 def _infer_labels(*values: list[Any]) -> tuple[Any, ...]:
     """Observed labels, sorted when they are mutually orderable, else in order of appearance."""
     seen = list(dict.fromkeys(chain(*values)))
@@ -147,8 +161,7 @@ def _infer_labels(*values: list[Any]) -> tuple[Any, ...]:
 def _condition_number(matrix: np.ndarray) -> np.ndarray:
     """2-norm condition number over the last two axes (``inf``: numerically singular or NaN)."""
     finite = np.isfinite(matrix).all(axis=(-2, -1))
-    k = matrix.shape[-1]
-    safe = np.where(finite[..., None, None], matrix, np.eye(k))
+    safe = np.where(finite[..., None, None], matrix, np.eye(*matrix.shape[-2:]))
     sv = np.linalg.svd(safe, compute_uv=False)
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = sv[..., 0] / sv[..., -1]
@@ -336,6 +349,11 @@ class CategoryCounts:
         idx = check_in_categories("labels", list(new), self.labels)
         return CategoryCounts(self.counts[idx], new)
 
+    def merge(self, letters: Any) -> CategoryCounts:
+        """Merge judge letters (``letters`` maps old → new; see :meth:`ConfusionMatrix.merge`)."""
+        alphabet, index = _merged_alphabet(self.labels, letters)
+        return CategoryCounts(np.bincount(index, self.counts, len(alphabet)).astype(int), alphabet)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CategoryCounts):
             return NotImplemented
@@ -351,44 +369,77 @@ class CategoryCounts:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class ConfusionMatrix:
-    """Human-vs-judge counts on the calibration set, k × k (one data set).
+    """Human-vs-judge counts on the calibration set, J × K (one data set).
 
     Parameters
     ----------
-    counts : array_like of int, shape (k, k)
-        ``counts[a, b]`` = number of calibration items the judge put in category a whose human
-        (true) category is b: **rows = judge label, columns = human label**. A true class
-        without calibration items leaves its column of Ĉ undefined: ``matrix`` and every
-        by-human-label correction raise :class:`CountError` (the random and by-judge-label
-        designs do not need it).
+    counts : array_like of int, shape (J, K)
+        ``counts[a, b]`` = number of calibration items the judge put in category (letter) a
+        whose human (true) category is b: **rows = judge label, columns = human label**. A
+        true class without calibration items leaves its column of Ĉ undefined: ``matrix``
+        and every by-human-label correction raise :class:`CountError` (the random and
+        by-judge-label designs do not need it).
     labels : sequence, optional
-        The k category labels (default ``0, …, k − 1``), shared by rows and columns.
+        The K human category labels (default ``0, …, K − 1``); without ``judge_labels`` they
+        label the rows too and the matrix must be square.
+    judge_labels : sequence, optional
+        The judge's alphabet of J >= K letters, in row order, when the judge does not answer
+        in the humans' categories: a 1–5 score against pass/fail, win/tie/lose against
+        win/not-win, an "invalid" letter for unparseable verdicts, the letter pairs of two
+        judges. θ over the K human categories is identified when C has rank K, and every
+        letter is used (:func:`correct_distribution`).
 
     Examples
     --------
     >>> cal = ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]], labels=["a", "b", "c"])
     >>> cal.matrix[:, 0].tolist(), cal.human_counts.tolist()
     ([0.8, 0.2, 0.0], [10, 10, 10])
+    >>> score = ConfusionMatrix([[40, 2], [25, 8], [10, 20], [5, 50]], labels=["fail", "pass"],
+    ...                         judge_labels=[1, 2, 3, 4])
+    >>> score.j, score.k, score.matrix[:, 1].tolist()
+    (4, 2, [0.025, 0.1, 0.25, 0.625])
     """
 
     counts: Any
     labels: Any = None
+    judge_labels: Any = None
 
     def __post_init__(self) -> None:
         arr = np.asarray(check_count("counts", self.counts))
-        square = arr.ndim == 2 and arr.shape[0] == arr.shape[1]
-        k = arr.shape[0] if square else -1
-        if square:
-            check_category_counts("counts", arr.sum(axis=0))  # k >= 2
-        labels = None
-        if square:
+        if self.judge_labels is None:
+            square = arr.ndim == 2 and arr.shape[0] == arr.shape[1]
+            k = arr.shape[0] if square else -1
+            if square:
+                check_category_counts("counts", arr.sum(axis=0))  # k >= 2
+            labels = None
+            if square:
+                labels = (
+                    tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
+                )
+            arr = check_confusion_counts("counts", arr, k, labels, every_column=False)
+            letters = labels
+        else:
+            if arr.ndim != 2:
+                raise CountError(f"counts must be a J×K matrix of counts, got shape {arr.shape}")
+            j, k = arr.shape
+            check_category_counts("counts", arr.sum(axis=0))  # K >= 2
+            letters = _declared_letters(self.judge_labels, j)
+            if j < k:
+                raise CountError(
+                    f"the judge alphabet has J = {j} letters {list(letters)!r} but the humans "
+                    f"use K = {k} categories: θ over K categories is not identified from fewer "
+                    "judge letters; merge human categories or give the judge more letters"
+                )
             labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
-        arr = check_confusion_counts("counts", arr, k, labels, every_column=False)  # square
+            arr = check_confusion_counts("counts", arr, k, labels, every_column=False, letters=j)
         object.__setattr__(self, "counts", _readonly(arr))
         object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "judge_labels", letters)
 
     @classmethod
-    def from_labels(cls, *, human: Any, judge: Any, labels: Any = None) -> ConfusionMatrix:
+    def from_labels(
+        cls, *, human: Any, judge: Any, labels: Any = None, judge_labels: Any = None
+    ) -> ConfusionMatrix:
         """Cross-tabulate paired human and judge labels (one pair per calibration item).
 
         Parameters
@@ -397,9 +448,13 @@ class ConfusionMatrix:
             The true and the judge category of each calibration item (equal lengths).
         labels : sequence, optional
             The declared categories, in the order wanted; by default the union of the observed
-            human and judge labels, sorted. A label outside them raises :class:`LabelError`.
+            human and judge labels, sorted (the human labels only, with ``judge_labels``). A
+            label outside them raises :class:`LabelError`.
+        judge_labels : sequence or "observed", optional
+            The judge's own alphabet (rows), when it differs from the human categories;
+            ``"observed"`` takes the judge's observed letters, sorted.
         """
-        return cls._tabulate(human, judge, labels, "human labels", "judge labels")
+        return cls._tabulate(human, judge, labels, "human labels", "judge labels", judge_labels)
 
     @classmethod
     def from_sklearn(cls, cm: Any, *, labels: Any = None) -> ConfusionMatrix:
@@ -422,32 +477,54 @@ class ConfusionMatrix:
 
     @classmethod
     def from_frame(
-        cls, frame: Any, *, human: str = "human", judge: str = "judge", labels: Any = None
-    ) -> ConfusionMatrix:
+        cls, frame: Any, *, human: str = "human", judge: str = "judge", labels: Any = None,
+        judge_labels: Any = None,
+    ) -> ConfusionMatrix:  # fmt: skip
         """Cross-tabulate the human and judge columns of a data frame (see :meth:`from_labels`)."""
         check_columns(frame, {"human": human, "judge": judge})
         return cls._tabulate(
-            frame[human], frame[judge], labels, f"human column {human!r}", f"judge column {judge!r}"
-        )
+            frame[human], frame[judge], labels, f"human column {human!r}",
+            f"judge column {judge!r}", judge_labels,
+        )  # fmt: skip
 
     @classmethod
     def _tabulate(
-        cls, human: Any, judge: Any, labels: Any, h_name: str, j_name: str
+        cls, human: Any, judge: Any, labels: Any, h_name: str, j_name: str, letters: Any = None
     ) -> ConfusionMatrix:
         h = check_category_values(h_name, human)
         j = check_category_values(j_name, judge)
         check_same_length(h_name, h, j_name, j)
-        cats = _infer_labels(h, j) if labels is None else _declared_labels(labels)
+        if letters is None:
+            cats = _infer_labels(h, j) if labels is None else _declared_labels(labels)
+            alphabet = cats
+        else:
+            cats = _infer_labels(h) if labels is None else _declared_labels(labels)
+            alphabet = (
+                _infer_labels(j) if isinstance(letters, str) and letters == "observed"
+                else _declared_letters(letters)
+            )  # fmt: skip
         hc = check_in_categories(h_name, h, cats)
-        jc = check_in_categories(j_name, j, cats)
+        jc = check_in_categories(j_name, j, alphabet)
         k = len(cats)
-        counts = np.bincount(jc * k + hc, minlength=k * k).reshape(k, k)
-        return cls(counts, cats)
+        counts = np.bincount(jc * k + hc, minlength=len(alphabet) * k).reshape(-1, k)
+        if letters is None:
+            return cls(counts, cats)
+        return cls(counts, cats, judge_labels=alphabet)
 
     @property
     def k(self) -> int:
-        """Number of categories."""
+        """Number of human categories K (columns)."""
+        return int(self.counts.shape[1])
+
+    @property
+    def j(self) -> int:
+        """Number of judge letters J (rows); J = K when the judge uses the human categories."""
         return int(self.counts.shape[0])
+
+    @property
+    def square(self) -> bool:
+        """True when the judge's alphabet is the human categories (same labels, same order)."""
+        return self.judge_labels == self.labels
 
     @property
     def m(self) -> int:
@@ -470,7 +547,7 @@ class ConfusionMatrix:
 
         Raises :class:`CountError` when a true class has no calibration item.
         """
-        check_confusion_counts("counts", self.counts, self.k, self.labels)
+        check_confusion_counts("counts", self.counts, self.k, self.labels, letters=self.j)
         return self.counts / self.human_counts
 
     @property
@@ -478,25 +555,82 @@ class ConfusionMatrix:
         """2-norm condition number of Ĉ (``inf`` if singular); compare :data:`MAX_CONDITION`."""
         return float(_condition_number(self.matrix))
 
-    def reorder(self, labels: Any) -> ConfusionMatrix:
-        """Return the same counts with rows and columns in the order of ``labels``."""
-        new = _declared_labels(labels, self.k)
-        idx = check_in_categories("labels", list(new), self.labels)
-        return ConfusionMatrix(self.counts[np.ix_(idx, idx)], new)
+    def reorder(self, labels: Any = None, *, judge_labels: Any = None) -> ConfusionMatrix:
+        """Return the same counts with columns (and rows) in the order of ``labels``.
+
+        A square matrix reorders rows and columns together. With a judge alphabet of its own,
+        ``labels`` orders the columns (human categories) and ``judge_labels`` the rows.
+        """
+        cols = np.arange(self.k)
+        new = self.labels
+        if labels is not None:
+            new = _declared_labels(labels, self.k)
+            cols = check_in_categories("labels", list(new), self.labels)
+        if self.square:
+            if judge_labels is not None:
+                raise ArgumentTypeError(
+                    "judge_labels= reorders the rows of a judge alphabet of its own; this "
+                    "matrix's rows are the human categories (use labels=)"
+                )
+            return ConfusionMatrix(self.counts[np.ix_(cols, cols)], new)
+        rows = np.arange(self.j)
+        letters = self.judge_labels
+        if judge_labels is not None:
+            letters = _declared_letters(judge_labels, self.j)
+            rows = check_in_categories("judge_labels", list(letters), self.judge_labels)
+        return ConfusionMatrix(self.counts[np.ix_(rows, cols)], new, judge_labels=letters)
+
+    def merge(self, letters: Any) -> ConfusionMatrix:
+        """Merge judge letters: ``letters`` maps an old letter to its new one.
+
+        For a sparse letter (few calibration items, or none while the test set has it), e.g.
+        ``cal.merge({"invalid": 0})`` folds invalid verdicts into letter 0 and
+        ``cal.merge({4: "4-5", 5: "4-5"})`` pools two scores. Letters not named keep their
+        place; new letters follow in order of first appearance. Use
+        :meth:`CategoryCounts.merge` with the same mapping on the test counts.
+        """
+        alphabet, index = _merged_alphabet(self.judge_labels, letters)
+        counts = np.zeros((len(alphabet), self.k), dtype=np.int64)
+        np.add.at(counts, index, self.counts)
+        if alphabet == self.labels:
+            return ConfusionMatrix(counts, self.labels)
+        return ConfusionMatrix(counts, self.labels, judge_labels=alphabet)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        return self.labels == other.labels and np.array_equal(self.counts, other.counts)
+        return (
+            self.labels == other.labels
+            and self.judge_labels == other.judge_labels
+            and np.array_equal(self.counts, other.counts)
+        )
 
     def __hash__(self) -> int:
-        return hash((ConfusionMatrix, self.labels, tuple(self.counts.ravel().tolist())))
+        return hash(
+            (ConfusionMatrix, self.labels, self.judge_labels, tuple(self.counts.ravel().tolist()))
+        )
 
     def __repr__(self) -> str:
+        letters = "" if self.square else f", judge_labels={list(self.judge_labels)!r}"
         return (
-            f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r}, m={self.m}; "
-            "rows = judge label, columns = human label)"
+            f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r}{letters}, "
+            f"m={self.m}; rows = judge label, columns = human label)"
         )
+
+
+def _merged_alphabet(alphabet: tuple, letters: Any) -> tuple[tuple, np.ndarray]:
+    """Return the alphabet after merging (old → new letter) and each old letter's new row."""
+    if not isinstance(letters, dict) or not letters:
+        raise ArgumentTypeError(
+            f"letters must be a non-empty dict mapping old judge letters to new ones, got "
+            f"{letters!r}"
+        )
+    check_in_categories("letters (keys)", list(letters), alphabet)
+    new = [letters.get(a, a) for a in alphabet]
+    merged = tuple(dict.fromkeys(new))
+    if len(merged) < 2:
+        raise CountError(f"merging {letters!r} leaves fewer than 2 judge letters")
+    return merged, np.array([merged.index(v) for v in new])
 
 
 # ----------------------------------------------------------------------------- registry
@@ -613,10 +747,21 @@ def _wald_method(
     return _delta_bounds(test_counts, calibration_counts, confidence_level, max_condition, False)
 
 
+def _square_only(calibration_counts: np.ndarray, method: str) -> None:
+    j, k = calibration_counts.shape[-2:]
+    if j != k:
+        raise MethodError(
+            f"method {method!r} inverts a square confusion matrix, but the judge speaks "
+            f"{j} letters for {k} human categories; use 'profile-likelihood', "
+            "'profile-likelihood-t' or 'bootstrap' (every letter enters the likelihood)"
+        )
+
+
 def _delta_bounds(
     test_counts, calibration_counts, confidence_level, max_condition, adjust: bool
 ) -> DistributionBounds:
     """θ̂ ± z·se per category with the delta-method covariance (see correct_distribution)."""
+    _square_only(calibration_counts, "adjusted-delta" if adjust else "wald")
     z = float(z_value(confidence_level))
     t, c = _broadcast_batch(test_counts.astype(float), calibration_counts.astype(float))
     k = t.shape[-1]
@@ -667,6 +812,9 @@ def _bootstrap_method(
 ) -> DistributionBounds:
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
     gen = check_rng(rng)
+    if calibration_counts.shape[-2] != calibration_counts.shape[-1]:
+        return _alphabet_bootstrap(test_counts, calibration_counts, confidence_level,
+                                   n_resamples, gen)  # fmt: skip
     t, c = _broadcast_batch(test_counts, calibration_counts)
     shape, k = t.shape[:-1], t.shape[-1]
     t = t.reshape(-1, k)
@@ -716,6 +864,51 @@ def _bootstrap_method(
     )
 
 
+def _alphabet_bootstrap(test_counts, calibration_counts, level, n_resamples, gen):
+    """Bootstrap a judge alphabet (J > K): refit by maximum likelihood per replicate."""
+    j, k = calibration_counts.shape[-2:]
+    shape = np.broadcast_shapes(test_counts.shape[:-1], calibration_counts.shape[:-2])
+    t = np.broadcast_to(test_counts, (*shape, j)).reshape(-1, j)
+    c = np.broadcast_to(calibration_counts, (*shape, j, k)).reshape(-1, j, k)
+    out = [alphabet_bootstrap_bounds(ti, ci, level, n_resamples=n_resamples, rng=gen)
+           for ti, ci in zip(t, c, strict=True)]  # fmt: skip
+    low, high, est = (np.stack([o[i] for o in out]).reshape(*shape, k) for i in range(3))
+    return DistributionBounds(
+        low, high, np.zeros(shape, dtype=np.int64), n_resamples, estimate=est
+    )
+
+
+def _profile_bounds(test_counts, calibration_counts, level, small_sample):
+    low, high, est = alphabet_profile_bounds(
+        test_counts, calibration_counts, level, small_sample=small_sample
+    )
+    empty = (calibration_counts.sum(axis=-2) == 0).any(axis=-1)  # a class without items
+    low, high, est = (np.where(empty[..., None], np.nan, a) for a in (low, high, est))
+    return DistributionBounds(low, high, np.zeros(low.shape[:-1], dtype=np.int64), estimate=est)
+
+
+@register_distribution_method(
+    "profile-likelihood",
+    "inverted likelihood-ratio test per category in the joint multinomial model of test and "
+    "calibration counts (θ and the J × K confusion matrix; any judge alphabet J >= K)",
+)
+def _profile_method(
+    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
+) -> DistributionBounds:
+    return _profile_bounds(test_counts, calibration_counts, confidence_level, False)
+
+
+@register_distribution_method(
+    "profile-likelihood-t",
+    "the profile-likelihood interval with the small-calibration cut-off t²(min_b m_b − 1) "
+    "instead of χ²₁",
+)
+def _profile_t_method(
+    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
+) -> DistributionBounds:
+    return _profile_bounds(test_counts, calibration_counts, confidence_level, True)
+
+
 # ----------------------------------------------------------------------------- array level
 def distribution_estimate(
     test_counts: Any, calibration_counts: Any, *, max_condition: float = MAX_CONDITION
@@ -736,10 +929,15 @@ def distribution_estimate(
     -------
     ndarray, shape (..., k)
         Sums to one; entries may be negative (use :func:`correct_distribution` for one data
-        set with projection, warnings and errors).
+        set with projection, warnings and errors). For a judge alphabet (calibration counts
+        of shape (..., J, K), J > K) there is no inverse: the joint maximum-likelihood
+        estimate of :func:`judgestats.alphabet_likelihood.alphabet_mle`, on the simplex.
     """
     t, c = check_batched_category_counts(test_counts, calibration_counts)
     max_condition = check_max_condition(max_condition)
+    if c.shape[-2] != c.shape[-1]:  # a judge alphabet: the joint maximum likelihood
+        empty = (c.sum(axis=-2) == 0).any(axis=-1)
+        return np.where(empty[..., None], np.nan, alphabet_mle(t, c)[0])
     t, c = _broadcast_batch(t, c)
     p, matrix, _ = _rates(t, c)
     ok, _ = _usable(matrix, max_condition)
@@ -819,7 +1017,7 @@ def _interval_set(
             undefined=undefined,
             n_resamples=bounds.n_resamples,
         )
-        for i, label in enumerate(test.labels)
+        for i, label in enumerate(calibration.labels)
     }
     return cis, bounds
 
@@ -867,7 +1065,7 @@ def confused_pairs(calibration: ConfusionMatrix, level: float = SEPARATION_LEVEL
 
 
 def _check_separation(calibration: ConfusionMatrix, level: Any) -> None:
-    if level is None or calibration.k < 3:
+    if level is None or (calibration.k < 3 and calibration.square):
         return
     level = float(check_probability("separation_level", level))
     pairs = confused_pairs(calibration, level)
@@ -904,23 +1102,49 @@ def as_confusion_matrix(
     return check_confusion_counts(name, values, k, shown), own
 
 
-def _check_pair(test: Any, calibration: Any, max_condition: Any) -> float:
+def _check_letters(test: Any, calibration: Any) -> None:
+    """Types, and the test's judge letters equal to the calibration's (same order)."""
     check_instance("test", test, CategoryCounts)
     check_instance("calibration", calibration, ConfusionMatrix)
-    check_labels_match("test labels", test.labels, "calibration labels", calibration.labels)
+    if calibration.square:
+        check_labels_match("test labels", test.labels, "calibration labels", calibration.labels)
+    else:
+        check_labels_match(
+            "test labels", test.labels, "calibration judge_labels", calibration.judge_labels
+        )
+
+
+def _check_pair(
+    test: Any, calibration: Any, max_condition: Any, separation_level: Any = None
+) -> float:
+    _check_letters(test, calibration)
     max_condition = check_max_condition(max_condition)
     matrix = calibration.matrix
-    if calibration.k == 2:
+    unseen = (calibration.judge_counts == 0) & (test.counts > 0)
+    if unseen.any() and not calibration.square:
+        a = int(np.argmax(unseen))
+        letter = calibration.judge_labels[a]
+        raise CountError(
+            f"judge letter {letter!r} is on {int(test.counts[a])} test items but on no "
+            "calibration item, so how often the judge says it for each human category is "
+            f"known from the test set alone; merge it into another letter (e.g. "
+            f"calibration.merge({{{letter!r}: ...}}) and test.merge(...)) or label items the "
+            "judge gave it"
+        )
+    if calibration.k == 2 and calibration.square:
         check_informative(matrix[0, 0], matrix[1, 1], what="Ĉ[0, 0] + Ĉ[1, 1] (q̂0 + q̂1)")
+    if not calibration.square:  # name the categories the judge's letters do not separate
+        _check_separation(calibration, separation_level)
     check_conditioning(calibration.condition_number, max_condition)
+    if calibration.square:
+        _check_separation(calibration, separation_level)
     return max_condition
 
 
 def _design_distribution(test, calibration, method, confidence_level, design, options):
     """:func:`correct_distribution` under the random or by-judge-label design."""
-    check_instance("test", test, CategoryCounts)
-    check_instance("calibration", calibration, ConfusionMatrix)
-    check_labels_match("test labels", test.labels, "calibration labels", calibration.labels)
+    _check_letters(test, calibration)
+    method = "adjusted-delta" if method is None else method
     check_method(method, ("adjusted-delta", "wald"),
                  capability=f"k-category corrections with design={design!r}")  # fmt: skip
     if options:
@@ -935,7 +1159,7 @@ def _design_distribution(test, calibration, method, confidence_level, design, op
         check = design_check_categories(test.counts, calibration.counts)
         warn_if_implausible(check, stacklevel=4)
     cov.setflags(write=False)
-    labels = test.labels
+    labels = calibration.labels
     ci = {
         lab: ConfidenceInterval(float(lo), float(hi), method, level)
         for lab, lo, hi in zip(labels, low, high, strict=True)
@@ -953,7 +1177,7 @@ def correct_distribution(
     test: CategoryCounts,
     calibration: ConfusionMatrix,
     *,
-    method: str = "adjusted-delta",
+    method: str | None = None,
     confidence_level: float = 0.95,
     rng: Any = None,
     max_condition: float = MAX_CONDITION,
@@ -968,16 +1192,27 @@ def correct_distribution(
     multi_category_confusion), and a per-category interval for the true distribution θ.
     For k = 2 the estimate equals :func:`judgestats.correct`'s Rogan–Gladen estimate.
 
+    **A judge alphabet of its own** (J letters for K human categories, J > K: a 1–5 score
+    against pass/fail, a tie or "invalid" letter, two judges' letter pairs; see
+    :class:`ConfusionMatrix`'s ``judge_labels``): there is no inverse; the estimate is the
+    joint maximum-likelihood θ̂ of the test letters ~ Mult(n, Cθ) and the calibration columns
+    ~ Mult(m_b, C[:, b]) (:mod:`judgestats.alphabet_likelihood`), which uses every letter,
+    lies on the simplex, and equals Ĉ⁻¹p̂ when J = K and that is a distribution. Methods
+    ``"profile-likelihood"`` (the default there), ``"profile-likelihood-t"`` and
+    ``"bootstrap"`` (refitted per replicate).
+
     Parameters
     ----------
     test : CategoryCounts
-        Judged counts per category on the test set.
+        Judged counts per category (per judge letter) on the test set.
     calibration : ConfusionMatrix
-        Judge-by-human counts on the calibration set, with the same labels **in the same
-        order** as ``test`` (use ``.reorder(labels)`` to align them).
-    method : str, default "adjusted-delta"
-        ``"adjusted-delta"``, ``"wald"`` or ``"bootstrap"`` (or any name in
-        :func:`distribution_methods`; ``"delta"`` is the deprecated name of the first two):
+        Judge-by-human counts on the calibration set, whose judge labels are the test's
+        labels **in the same order** (use ``.reorder(...)`` to align them).
+    method : str, optional
+        ``"adjusted-delta"`` (the default for a square matrix), ``"wald"``, ``"bootstrap"``,
+        ``"profile-likelihood"`` (the default for a judge alphabet of its own) or
+        ``"profile-likelihood-t"`` (or any name in :func:`distribution_methods`; ``"delta"``
+        is the deprecated name of the first two):
 
         * ``"adjusted-delta"`` and ``"wald"``: θ̂ ± z·se per category, truncated to [0, 1],
           with the delta-method covariance A[Σ_p + Σ_b θ_b² Σ_b]Aᵀ, A = Ĉ⁻¹,
@@ -1002,6 +1237,11 @@ def correct_distribution(
           inherits Ĉ's noise without widening for it; with about 20 calibration items per class
           it under-covers, where the adjusted delta interval covers but is wide (figures in the
           README). Prefer ``"adjusted-delta"`` there.
+        * ``"profile-likelihood"``: {t : 2(ℓ̂ − ℓ_p(t)) <= χ²₁(level)} per category, with ℓ
+          the joint log-likelihood above and ℓ_p(t) its maximum with θ_b = t (Wilks). For
+          k = 2 and a square matrix it is :func:`judgestats.correct`'s
+          ``"profile-likelihood"`` interval (the same numbers). ``"profile-likelihood-t"``
+          uses the cut-off t²_ν((1 + level)/2), ν = min_b m_b − 1.
     confidence_level : float, default 0.95
         Two-sided per-category level, strictly inside (0, 1); stored on the result. The
         intervals are marginal (one per category), not simultaneous.
@@ -1016,7 +1256,8 @@ def correct_distribution(
         the test does not separate raises :class:`ConfusedCategoriesError` naming it: a judge
         that cannot tell two categories apart has a singular C, and sampling noise alone makes
         Ĉ invertible (κ(Ĉ) < 100 in most data sets). ``None`` skips the test. For k = 2 the
-        binary rules apply instead (q̂0 + q̂1 > 1), exactly as :func:`judgestats.correct`.
+        binary rules apply instead (q̂0 + q̂1 > 1), exactly as :func:`judgestats.correct`;
+        with a judge alphabet of its own the test runs for every K.
     design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
         How the calibration items were chosen (:mod:`judgestats.designs`). The other designs
         estimate θ_k = Σ_j P(judge = j) P(human = k | judge = j)
@@ -1038,7 +1279,10 @@ def correct_distribution(
     ArgumentTypeError
         If ``test``/``calibration`` are not CategoryCounts/ConfusionMatrix.
     LabelError
-        If their labels differ (as sets or in order).
+        If their labels differ (as sets or in order; the letters only on one side are named).
+    CountError
+        With a judge alphabet of its own: a letter on test items but on no calibration item
+        (merge it: :meth:`ConfusionMatrix.merge`, :meth:`CategoryCounts.merge`).
     IllConditionedError
         If Ĉ is singular or its condition number exceeds ``max_condition`` (a
         :class:`NotInformativeError`); for k = 2, :class:`NotInformativeError` when
@@ -1075,8 +1319,9 @@ def correct_distribution(
     """
     if check_design(design) != DEFAULT_DESIGN:
         return _design_distribution(test, calibration, method, confidence_level, design, options)
-    max_condition = _check_pair(test, calibration, max_condition)
-    _check_separation(calibration, separation_level)
+    max_condition = _check_pair(test, calibration, max_condition, separation_level)
+    if method is None:
+        method = "adjusted-delta" if calibration.square else "profile-likelihood"
     spec, options = _get_method(method, dict(options))
     method = spec.name
     cis, bounds = _interval_set(
@@ -1090,7 +1335,10 @@ def correct_distribution(
         **options,
     )
     matrix, p = calibration.matrix, test.p_hat
-    raw = np.linalg.solve(matrix, p)
+    if calibration.square:
+        raw = np.linalg.solve(matrix, p)
+    else:  # no inverse: the joint maximum-likelihood estimate, on the simplex by construction
+        raw = alphabet_mle(test.counts, calibration.counts)[0]
     outside = bool((raw < -_SIMPLEX_TOL).any())
     if bounds.estimate is not None:  # the method's own point estimate (e.g. posterior mean)
         est = np.asarray(bounds.estimate, dtype=float)
@@ -1100,7 +1348,9 @@ def correct_distribution(
         est = np.clip(raw, 0.0, 1.0)
         est = est / est.sum()
     if outside:
-        shown = ", ".join(f"{lab!r}: {v:.4g}" for lab, v in zip(test.labels, raw, strict=True))
+        shown = ", ".join(
+            f"{lab!r}: {v:.4g}" for lab, v in zip(calibration.labels, raw, strict=True)
+        )
         warnings.warn(
             f"the corrected distribution Ĉ⁻¹p̂ = {{{shown}}} lies outside the probability "
             "simplex; the estimate reported is the constrained maximum-likelihood fit on the "
@@ -1111,7 +1361,7 @@ def correct_distribution(
     cov = None if bounds.covariance is None else np.array(bounds.covariance, dtype=float)
     if cov is not None:
         cov.setflags(write=False)
-    labels = test.labels
+    labels = calibration.labels
     return DistributionCorrection(
         labels=labels,
         estimate={lab: float(v) for lab, v in zip(labels, est, strict=True)},
@@ -1187,10 +1437,24 @@ class DistributionCorrection(Tabular, Recomputable):
         """Number of categories."""
         return len(self.labels)
 
+    def _by_letter(self, values: Any) -> dict:
+        """Per human category, the value of the judge letter with the same label (else NaN)."""
+        letters = self.calibration.judge_labels
+        vals = list(values)
+        return {
+            lab: float(vals[letters.index(lab)]) if lab in letters else float("nan")
+            for lab in self.labels
+        }
+
     @property
     def naive(self) -> dict:
-        """p̂: the judged category distribution, uncorrected."""
-        return dict(zip(self.labels, self.test.p_hat.tolist(), strict=True))
+        """p̂: the judged category distribution, uncorrected.
+
+        With a judge alphabet of its own, the share of the judge letter that carries the
+        category's label (NaN for a category no letter is named after, e.g. scores 1–5
+        against pass/fail).
+        """
+        return self._by_letter(self.test.p_hat.tolist())
 
     @property
     def confusion_matrix(self) -> Any:
@@ -1204,10 +1468,13 @@ class DistributionCorrection(Tabular, Recomputable):
         NaN for a true class without calibration items (possible under the random and
         by-judge-label designs, whose estimate does not need it).
         """
-        counts, m_b = self.calibration.counts, self.calibration.human_counts
-        with np.errstate(divide="ignore", invalid="ignore"):
-            recall = np.where(m_b > 0, counts.diagonal() / m_b, np.nan)
-        return dict(zip(self.labels, recall.tolist(), strict=True))
+        cal = self.calibration
+        out = {}
+        for b, lab in enumerate(self.labels):
+            a = cal.judge_labels.index(lab) if lab in cal.judge_labels else -1
+            m_b = int(cal.human_counts[b])
+            out[lab] = cal.counts[a, b] / m_b if a >= 0 and m_b > 0 else float("nan")
+        return out
 
     @property
     def human_counts(self) -> dict:
@@ -1233,7 +1500,7 @@ class DistributionCorrection(Tabular, Recomputable):
     # -- presentation --------------------------------------------------------------------
     def _rows(self) -> list[dict[str, Any]]:
         naive, recall, m_b = self.naive, self.judge_recall, self.human_counts
-        judged = dict(zip(self.labels, self.test.counts.tolist(), strict=True))
+        judged = self._by_letter(self.test.counts.tolist())
         return [
             {
                 "category": lab,
@@ -1262,6 +1529,7 @@ class DistributionCorrection(Tabular, Recomputable):
             "labels": list(self.labels),
             "rows": self._rows(),
             "confusion_counts": self.calibration.counts.tolist(),
+            "judge_labels": list(self.calibration.judge_labels),
             "method": self.method,
             "confidence_level": self.confidence_level,
             "projected": self.projected,
@@ -1305,7 +1573,7 @@ class DistributionCorrection(Tabular, Recomputable):
             coords={
                 "category": labs,
                 "ci_bound": ["lower", "upper"],
-                "judge_label": labs,
+                "judge_label": list(self.calibration.judge_labels),
                 "human_label": labs,
             },
         )
@@ -1328,6 +1596,9 @@ class DistributionCorrection(Tabular, Recomputable):
         how = "Ĉ⁻¹p̂" if self.design == DEFAULT_DESIGN else (
             f"judge-conditional, design {self.design}"
         )
+        if not self.calibration.square:
+            fit = "joint maximum likelihood" if self.design == DEFAULT_DESIGN else how
+            how = f"judge alphabet of J = {self.calibration.j} letters, {fit}"
         lines = [
             f"Corrected distribution over k = {self.k} categories ({how}), {lvl} intervals "
             f"by {self.method}",
@@ -1335,14 +1606,17 @@ class DistributionCorrection(Tabular, Recomputable):
         ]
         for v in self.labels:
             ci = self.ci[v]
+            nv = "     –" if np.isnan(naive[v]) else f"{naive[v]:.4f}"
+            rc = "    –" if np.isnan(recall[v]) else f"{recall[v]:.3f}"
             lines.append(
                 f"  {v!s:<{width}}  {self.estimate[v]:9.4f}  [{ci.low:.4f}, {ci.high:.4f}]"
-                f"  {naive[v]:.4f}  {recall[v]:.3f} ({m_b[v]})"
+                f"  {nv}  {rc} ({m_b[v]})"
             )
         lines.append(
             f"  test items n = {self.n}; calibration items m = {self.m}"
             + ("" if self.design != DEFAULT_DESIGN else
-               f"; condition number of Ĉ = {self.condition_number:.3g}")
+               f"; condition number of Ĉ ({self.calibration.j} × {self.k}) = "
+               f"{self.condition_number:.3g}")
         )  # fmt: skip
         if self.projected:
             raw = ", ".join(f"{v!s} {self.estimate_unconstrained[v]:.4f}" for v in self.labels)

@@ -259,7 +259,7 @@ def fit_stratified(
     Returns
     -------
     BayesianStratifiedCorrection
-        A :class:`~judgestats.results.StratifiedCorrection` (per-stratum ``Correction``s
+        A :class:`~judgestats.strata.StratifiedCorrection` (per-stratum ``Correction``s
         from θ_s, pooled ``estimate`` and ``ci`` from ``theta_pooled``, ``weights``,
         frequentist ``diagnostics`` of the calibration counts) plus ``posterior``,
         ``pooling`` and ``sampling`` (convergence diagnostics).

@@ -1,7 +1,7 @@
 """Results of :func:`judgestats.bayes.fit`: the core result shapes plus the posterior.
 
 :class:`BayesianCorrection` is a :class:`~judgestats.Correction` (binary) and
-:class:`BayesianDistributionCorrection` a :class:`~judgestats.results.DistributionCorrection`
+:class:`BayesianDistributionCorrection` a :class:`~judgestats.multiclass.DistributionCorrection`
 (k categories): same fields and methods (``estimate``, ``ci``, ``summary()``,
 ``to_dataframe()``, ``to_xarray()`` with ``ci_bound`` and attrs ``ci_kind``/``ci_prob``,
 ``confidence_interval(method=...)`` to recompute by a frequentist method), with the point
@@ -280,7 +280,7 @@ class BayesianCorrection(Correction):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class BayesianDistributionCorrection(DistributionCorrection):
-    """A :class:`~judgestats.results.DistributionCorrection` from the k-category PyMC model.
+    """A :class:`~judgestats.multiclass.DistributionCorrection` from the k-category PyMC model.
 
     ``estimate`` holds the posterior ``point`` summary of each category's probability and
     ``ci`` per-category (marginal) credible intervals; ``covariance`` is the posterior
@@ -371,7 +371,7 @@ class BayesianDistributionCorrection(DistributionCorrection):
 
 @dataclass(frozen=True, slots=True, eq=False, kw_only=True)
 class BayesianStratifiedCorrection(StratifiedCorrection):
-    """A :class:`~judgestats.results.StratifiedCorrection` from ``js.bayes.fit_stratified``.
+    """A :class:`~judgestats.strata.StratifiedCorrection` from ``js.bayes.fit_stratified``.
 
     Per-stratum ``corrections`` hold the posterior ``point`` summary and ``interval`` credible
     interval of θ_s; ``estimate`` and ``ci`` summarise ``theta_pooled`` = Σ w_s θ_s;

@@ -1,0 +1,96 @@
+"""MkDocs hooks of the judgestats site (mkdocs.yml ``hooks:``).
+
+1. Pages that live elsewhere in the repository join the site at their repository path, so each
+   text has one home: the benchmark results (``benchmarks/results/*.md`` and their figures), the
+   executed notebooks, the notebooks' and the bundled data sets' READMEs, the changelog. A link
+   written in the README (``notebooks/README.md``) then resolves on the site as in the repository.
+2. ``<!-- cli-help: SUBCOMMAND -->`` in a page is replaced by that subcommand's ``--help`` text,
+   taken from the CLI's own argparse parser at build time, and ``<!-- cli-run: ARGS -->`` by
+   the command ``judgestats ARGS`` and what it prints (so the CLI examples cannot go stale; a
+   command that fails fails the build).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shlex
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Repository files published on the site at their repository path.
+EXTERNAL = (
+    "benchmarks/results/*.md",
+    "benchmarks/results/*.png",
+    "notebooks/*.ipynb",
+    "notebooks/README.md",
+    "src/judgestats/datasets/README.md",
+    "src/judgestats/datasets/LICENSES.md",
+    "CHANGELOG.md",
+)
+
+_CLI_HELP = re.compile(r"<!-- cli-help: ?([a-z]*) -->")
+_CLI_RUN = re.compile(r"<!-- cli-run: (.+?) -->")
+
+
+@event_priority(100)  # before mkdocs-jupyter turns the added notebooks into pages
+def on_files(files: Files, config) -> Files:
+    """Add the repository files of ``EXTERNAL`` to the site."""
+    for pattern in EXTERNAL:
+        paths = sorted(ROOT.glob(pattern))
+        if not paths:
+            raise FileNotFoundError(f"docs/hooks.py: no file matches {pattern!r} in {ROOT}")
+        for path in paths:
+            uri = path.relative_to(ROOT).as_posix()
+            if files.get_file_from_path(uri) is None:
+                files.append(
+                    File(
+                        uri,
+                        src_dir=str(ROOT),
+                        dest_dir=config["site_dir"],
+                        use_directory_urls=config["use_directory_urls"],
+                        inclusion=InclusionLevel.INCLUDED,
+                    )
+                )
+    return files
+
+
+def _cli_help(command: str) -> str:
+    from judgestats.cli import build_parser
+
+    out = io.StringIO()
+    width = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "88"  # argparse wraps to the terminal: fix it for the page
+    try:
+        # --help prints and exits; an unknown subcommand raises the CLI's own error
+        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+            build_parser().parse_args([command, "--help"] if command else ["--help"])
+    finally:
+        if width is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = width
+    return out.getvalue()
+
+
+def _cli_run(arguments: str) -> str:
+    from judgestats.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(shlex.split(arguments))
+    if code != 0:
+        raise RuntimeError(f"cli-run: 'judgestats {arguments}' exited with {code}")
+    return f"$ judgestats {arguments}\n{out.getvalue()}"
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    """Replace the ``cli-help`` and ``cli-run`` markers by the CLI's own output."""
+    markdown = _CLI_HELP.sub(lambda m: f"```text\n{_cli_help(m[1])}```", markdown)
+    return _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
