@@ -101,6 +101,7 @@ __all__ = [
     "ProjectedEstimateWarning",
     "Ranking",
     "SamplingWarning",
+    "SparseLettersWarning",
     "SparseStratumError",
     "SplitStudy",
     "StrataMismatchError",
@@ -109,6 +110,8 @@ __all__ = [
     "WeightsError",
     "__version__",
     "adjusted_wald_interval",
+    "alphabet_counts",
+    "alphabets",
     "calibration_only",
     "compare",
     "conditional_calibration",
@@ -124,6 +127,7 @@ __all__ = [
     "interval_methods",
     "intervals",
     "io",
+    "judge_letters",
     "label_shift_test",
     "misclassification_adjusted",
     "naive",
@@ -139,6 +143,7 @@ __all__ = [
 ]
 
 _LAZY_SUBMODULES = {
+    "alphabets",
     "bayes",
     "cli",
     "designs",
@@ -172,6 +177,9 @@ _LAZY_ATTRIBUTES = {
     "ConfusionMatrix": "multiclass",
     "correct_distribution": "multiclass",
     "correct_stratified": "strata",
+    "SparseLettersWarning": "alphabets",
+    "alphabet_counts": "alphabets",
+    "judge_letters": "alphabets",
 }
 
 

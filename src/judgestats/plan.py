@@ -5,6 +5,8 @@
 * :func:`optimal_allocation` — the exact integer split minimising the adjusted-Wald width.
 * :func:`calibration_size` — the smallest calibration set whose interval is no wider than a
   target.
+* :func:`compare_alphabets` — how much each judge letter (a score's levels, a tie, a second
+  judge) shortens the interval, against thresholds and single judges.
 * :func:`judge_vs_human` — the θ range where a calibrated judge beats labelling the same number
   of items by hand (Proposition "variance region").
 
@@ -36,6 +38,7 @@ from ._validation import (
     check_sample_size,
     pop_renamed,
 )
+from .alphabet_plan import AlphabetComparison, compare_alphabets
 from .counts import ConfusionCounts
 from .design_plan import (
     DesignComparison,
@@ -51,6 +54,7 @@ from .kernels import adjusted_wald_bounds, z_value
 
 __all__ = [
     "Allocation",
+    "AlphabetComparison",
     "CalibrationPlan",
     "DesignComparison",
     "JudgeAllocation",
@@ -58,6 +62,7 @@ __all__ = [
     "allocate",
     "allocate_by_judge",
     "calibration_size",
+    "compare_alphabets",
     "compare_designs",
     "interval_width",
     "judge_vs_human",
