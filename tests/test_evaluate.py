@@ -294,6 +294,43 @@ def test_counts_add_up_chunk_by_chunk(frame):
         whole + group_counts(df)
 
 
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb", "dask"])
+def test_at_most_nine_count_rows_per_group_reach_python(engine, monkeypatch):
+    """The engine hands back one row per (group, cell code), however many distinct labels.
+
+    Two groups hold every one of the nine cells; 1,000 rows per group carry distinct bad
+    judge values (2, 3, ...), so the table of distinct (model, judge, human, split) values has
+    over 2,000 rows, but the grouped count that reaches Python has 2 × 9.
+    """
+    import judgestats.frames as frames
+
+    cells = pd.DataFrame(  # one row per cell code 0..8 (module docstring of frames)
+        {
+            "judge": [0, 1, 0, 1, 0, 1, 2, 1, 1],
+            "human": [np.nan, np.nan, 0, 0, 1, 1, 1, 0.5, 1],
+            "split": ["test"] * 2 + ["calibration"] * 6 + ["train"],
+        }
+    )
+    bad = pd.DataFrame({"judge": np.arange(2, 1002), "human": np.nan, "split": "test"})
+    df = pd.concat([cells, bad] * 2, ignore_index=True)
+    df.insert(0, "model", ["a"] * (len(df) // 2) + ["b"] * (len(df) // 2))
+    df["judge"] = df["judge"].astype(float)
+    assert df.groupby(["model", "judge", "human", "split"], dropna=False).ngroups > 2000
+    seen = []
+    collect = frames._collect
+
+    def spy(nw, frame):
+        out = collect(nw, frame)
+        seen.append(len(out.rows()))
+        return out
+
+    monkeypatch.setattr(frames, "_collect", spy)
+    with pytest.raises(GroupLabelError, match=r"model='a': 1001 rows with other values \(from 2"):
+        evaluate(to_engine(df, engine), split="split")
+    # the count (2 groups × 9 codes), then the error path's query (3 bad codes per group)
+    assert seen == [18, 6]
+
+
 # ============================================================================ warnings
 def test_group_warnings_are_reissued_with_the_group_and_kept():
     # 'low': q̂1 = 1, q̂0 = 2/3 and no test item judged 1, so θ̂ = (0 + 2/3 − 1)/(2/3) < 0

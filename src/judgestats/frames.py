@@ -6,7 +6,7 @@ the data lives (:func:`group_counts`); :func:`judgestats.evaluate` and
 
 How rows are counted
 --------------------
-Every row gets a small integer *cell code*, computed by the engine:
+Every row has a small integer *cell code*:
 
 ====  ==========================================================
 code  row
@@ -19,13 +19,18 @@ code  row
 8     ``split=`` value missing or not ``'test'``/``'calibration'``
 ====  ==========================================================
 
-and the engine returns ``len()`` per (group columns, stratum columns, code): a table of at most
-9 × groups × strata rows, whatever the number of items. Rows with codes 6–8 are never
-corrected: their presence raises :class:`~judgestats._validation.GroupLabelError` naming the
-groups (a second, filtered grouped query fetches the offending values to echo). Without
-``split=``, a row whose human label is missing (null, or NaN in a float column) is a test
-row and every other row a calibration row. Label columns must be boolean or numeric (checked
-on the schema, before any row is read).
+The code is a function of a row's label values, so the engine counts in two stages
+(:func:`_cell_counts`): first its own grouped count of the distinct (group columns, stratum
+columns, judge, human[, split]) values — the one pass over every row, the query one would
+write by hand — then, on that small table, the code of each distinct value and the sum of
+the counts per (group columns, stratum columns, code). Only this last table reaches Python:
+at most 9 rows per group and stratum (8 without ``split=``, 6 when every label is valid),
+whatever the number of items. Rows with codes 6–8 are never corrected: their presence raises
+:class:`~judgestats._validation.GroupLabelError` naming the groups (a second, filtered
+grouped query, run only then, fetches the offending values to echo). Without ``split=``, a
+row whose human label is missing (null, or NaN in a float column) is a test row and every
+other row a calibration row. Label columns must be boolean or numeric (checked on the
+schema, before any row is read).
 
 Engines
 -------
@@ -115,30 +120,43 @@ def _kind(nw: Any, dtype: Any) -> str:
     return "other"
 
 
-def _label_exprs(nw: Any, column: str, kind: str) -> tuple[Any, Any, Any]:
-    """(present, is 1, is 0) expressions of a label column; never null (Kleene-safe)."""
+def _label_exprs(nw: Any, column: str, kind: str) -> tuple[Any, Any]:
+    """(is 1, is 0) expressions of a label column; never null (Kleene-safe).
+
+    A missing value (null, or NaN in a float column) is neither: NaN compares unequal to
+    both, and a null comparison is filled with False.
+    """
+    c = nw.col(column)
+    if kind == "bool":
+        return c.fill_null(False), (~c).fill_null(False)
+    return (c == 1).fill_null(False), (c == 0).fill_null(False)
+
+
+def _present(nw: Any, column: str, kind: str) -> Any:
+    """Expression: the label is there (not null, and not NaN in a float column)."""
     c = nw.col(column)
     present = ~c.is_null()
-    if kind == "float":
-        present = present & ~c.is_nan()
-    if kind == "bool":
-        return present, present & c, present & ~c
-    return present, present & (c == 1), present & (c == 0)
+    return present & ~c.is_nan() if kind == "float" else present
 
 
 def _code_expr(nw: Any, *, judge: str, human: str, split: str | None, kinds: dict) -> Any:
-    """Build the cell code of every row (module docstring) as an Int8 expression."""
-    _, j1, j0 = _label_exprs(nw, judge, kinds["judge"])
-    h_present, h1, h0 = _label_exprs(nw, human, kinds["human"])
+    """Build the cell code of every row (module docstring) as an Int8 expression.
+
+    The count applies it to the distinct (keys, labels) rows of the first stage
+    (:func:`_cell_counts`), not to every row; only the error path (:func:`_label_problems`)
+    codes every row. It is kept small all the same: narwhals builds it afresh for each call.
+    """
+    j1, j0 = _label_exprs(nw, judge, kinds["judge"])
+    h1, h0 = _label_exprs(nw, human, kinds["human"])
     i8 = nw.Int8
     if split is None:
-        is_cal = h_present
-        is_test = ~h_present
+        is_cal = _present(nw, human, kinds["human"])
     else:
         s = nw.col(split)
-        is_cal = ~s.is_null() & (s == "calibration")
-        is_test = ~s.is_null() & (s == "test")
-    valid = nw.when(is_cal).then(2 + 2 * h1.cast(i8) + j1.cast(i8)).otherwise(j1.cast(i8))
+        is_cal = (s == "calibration").fill_null(False)
+        is_test = (s == "test").fill_null(False)
+    # test rows: the judge label (0, 1); calibration rows: 2 + 2 × human + judge (2 to 5)
+    valid = j1.cast(i8) + is_cal.cast(i8) * (h1.cast(i8) * 2 + 2)
     code = (
         nw.when(~(j1 | j0))
         .then(_BAD_JUDGE)
@@ -147,6 +165,44 @@ def _code_expr(nw: Any, *, judge: str, human: str, split: str | None, kinds: dic
     if split is not None:
         code = nw.when(~(is_cal | is_test)).then(_BAD_SPLIT).otherwise(code)
     return code.cast(i8).alias(_CODE)
+
+
+def _cell_counts(nw: Any, frame: Any, keys: tuple, spec: dict) -> Any:
+    """Count a frame's cells: a lazy table of (keys, cell code, rows), not yet collected.
+
+    Two stages, both on the frame's engine. The first is the engine's own grouped count of
+    the distinct (keys, judge, human[, split]) values: the only pass over every row, the same
+    query a user would write by hand, with no per-row expression. The second codes each of
+    its rows (:func:`_code_expr`) and adds the counts per (keys, code), so at most
+    ``N_CODES`` rows per group and stratum leave the engine. Coding the distinct values
+    instead of every row gives the same counts: the code is a function of the label values.
+    """
+    labels = (spec["judge"], spec["human"]) + (() if spec["split"] is None else (spec["split"],))
+    first = frame.group_by(*keys, *labels).agg(nw.len().alias(_COUNT))
+    if first.implementation == nw.Implementation.DASK:
+        native = first.to_native()
+        # Dask's grouped result is one partition (its default split_out=1): the second stage
+        # runs as one pandas task on it, which costs Dask a fraction of the graph that the
+        # same narwhals expressions build on a Dask frame (about 0.1 s per call)
+        if native.npartitions == 1:
+            import pandas as pd
+
+            empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in native.dtypes.items()})
+            meta = _pandas_cell_counts(empty, keys, spec)
+            return nw.from_native(native.map_partitions(_pandas_cell_counts, keys, spec, meta=meta))
+    return _coded_counts(nw, first, keys, spec)
+
+
+def _coded_counts(nw: Any, first: Any, keys: tuple, spec: dict) -> Any:
+    """Second stage: code each first-stage row, add the row counts per (keys, code)."""
+    code = _code_expr(nw, **spec)
+    return first.with_columns(code).group_by(*keys, _CODE).agg(nw.col(_COUNT).sum())
+
+
+def _pandas_cell_counts(first: Any, keys: tuple, spec: dict) -> Any:
+    """Run the second stage on a pandas partition (Dask's map_partitions; picklable)."""
+    nw = _narwhals()
+    return _coded_counts(nw, nw.from_native(first), keys, spec).to_native()
 
 
 def _collect(nw: Any, frame: Any) -> Any:
@@ -417,9 +473,8 @@ def group_counts(
             nw, nf, judge=judge, human=human, split=split, by=by_cols, strata=strata_cols
         )
         keys = by_cols + strata_cols
-        code = _code_expr(nw, judge=judge, human=human, split=split, kinds=kinds)
-        grouped = nf.with_columns(code).group_by(*keys, _CODE).agg(nw.len().alias(_COUNT))
-        rows = _collect(nw, grouped).rows()
+        spec: dict[str, Any] = {"judge": judge, "human": human, "split": split, "kinds": kinds}
+        rows = _collect(nw, _cell_counts(nw, nf, keys, spec)).rows()
         engine = _engine_name(nw, nf)
 
         counts: dict[tuple, np.ndarray] = {}
@@ -443,7 +498,7 @@ def group_counts(
                 _label_problems(
                     nw,
                     nf,
-                    code,
+                    _code_expr(nw, **spec),
                     pairs,
                     by=by_cols,
                     judge=judge,
@@ -454,8 +509,6 @@ def group_counts(
             )
     ordered = {k: counts[k] for k in sort_keys(list(counts))}
     return GroupCounts(by_cols, strata_cols, ordered, judge, human, split, engine)
-
-
 
 
 def counts_of(cells: np.ndarray) -> tuple[JudgedCounts | None, ConfusionCounts | None]:
