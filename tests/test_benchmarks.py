@@ -395,7 +395,27 @@ def check_designs(tables):
         assert num(r[2]) < 6.0, r
 
 
+def check_alphabets(tables):
+    sim = find(tables, "cells", "J", "method", "min coverage (cell)", "mean coverage", min_rows=6)
+    prof = [r for r in sim.records() if r["method"] == "profile-likelihood"]
+    assert {int(num(r["J"])) for r in prof} == {3, 5, 10}
+    for r in prof:  # 100 data sets per cell in --quick (MC s.e. 0.022)
+        assert num(r["min coverage (cell)"]) >= 0.85, r
+    gains = [r for r in sim.records() if r["method"].startswith("width: best threshold")]
+    assert gains and all(num(r["mean width"].split()[0]) > 1.0 for r in gains), gains
+    inv = find(tables, "θ", "invalid verdicts", "bias", "coverage", min_rows=6).records()
+    for r in inv:  # the judge fails more often on true-1 items: dropping biases θ down
+        if r["invalid verdicts"].startswith("keep"):
+            assert abs(num(r["bias"])) < 0.02, r
+        else:
+            assert num(r["bias"]) < -0.03, r
+    real = find(tables, "analysis", "worst coverage over targets", "mean length", min_rows=4)
+    assert {r["analysis"] for r in real.records()} >= {"GPT-4 + GPT-3.5 (6 letters)"}
+    find(tables, "task", "seconds", min_rows=1)
+
+
 CHECKS = {
+    "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
     "bench_bayes.py": ("bayes", [], check_bayes),

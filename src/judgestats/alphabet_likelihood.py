@@ -42,9 +42,13 @@ __all__ = [
 ]
 
 _TOL = 1e-11  # convergence: largest change of any parameter in one accelerated step
+#: The profile's fits (θ_b fixed): ℓ's error is quadratic in the parameters' error, so 1e-8
+#: moves 2(ℓ̂ − ℓ_p) by far less than the bisection's resolution
+_PROFILE_TOL = 1e-8
 _MAX_ITER = 5000  # accelerated steps (each three EM maps)
 _HALVINGS = 12  # SQUAREM step-length halvings towards the plain EM step
-_BISECT = 34  # bisection steps of each profile bound (2^-34 < 1e-10)
+_BISECT = 34
+_FLOOR = 1e-8  # warm starts: smallest value of a cell of θ or C  # bisection steps of each profile bound (2^-34 < 1e-10)
 
 
 def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -166,7 +170,8 @@ def _squarem(theta, matrix, test, cal, fixed, tol=_TOL, max_iter=_MAX_ITER):
 
 
 def alphabet_mle(
-    test: Any, calibration: Any, *, fixed: tuple[int, Any] | None = None, start: Any = None
+    test: Any, calibration: Any, *, fixed: tuple[int, Any] | None = None, start: Any = None,
+    tol: float = _TOL,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Joint maximum-likelihood (θ̂, Ĉ) and ℓ at the maximum, batched over leading axes.
 
@@ -182,6 +187,8 @@ def alphabet_mle(
     start : (theta, matrix), optional
         Starting values (e.g. a nearby solution); by default the uniform θ and the smoothed
         calibration rates.
+    tol : float
+        Convergence: the largest change of any parameter in one accelerated step.
 
     Returns
     -------
@@ -205,7 +212,7 @@ def alphabet_mle(
             rest = np.where(total > 0, rest / total, 1.0 / max(rest.shape[-1], 1))
         theta = np.insert(rest * (1.0 - t[..., None]), b, t, axis=-1)
         fixed = (b, t)
-    return _squarem(theta, matrix, test, cal, fixed)
+    return _squarem(theta, matrix, test, cal, fixed, tol=tol)
 
 
 def _critical(level: float, df_t: Any = None) -> Any:
@@ -235,12 +242,13 @@ def alphabet_profile_bounds(
     cal = np.asarray(calibration, dtype=float)
     theta_hat, matrix_hat, top = alphabet_mle(test, cal)
     shape, k = theta_hat.shape[:-1], theta_hat.shape[-1]
-    inner = _start(test, cal)
 
     def warm(th: np.ndarray, mx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        # EM keeps an exact 0 at 0 and leaves a near-0 entry only slowly: start from a point
-        # pulled 0.1% towards the interior so that no cell of C is stuck on the boundary
-        return 0.999 * th + 0.001 * inner[0], 0.999 * mx + 0.001 * inner[1]
+        # EM keeps an exact 0 at 0 (and a 1e-24 nearly so): lift every cell to at least
+        # _FLOOR so that a cell the new θ needs can grow, geometrically, within a few steps
+        th = np.maximum(th, _FLOOR)
+        mx = np.maximum(mx, _FLOOR)
+        return th / th.sum(-1, keepdims=True), mx / mx.sum(-2, keepdims=True)
 
     df_t = (cal.sum(-2).min(-1) - 1.0) if small_sample else None
     crit = np.broadcast_to(_critical(confidence_level, df_t), shape)
@@ -249,13 +257,17 @@ def alphabet_profile_bounds(
     for b in range(k if k > 2 else 1):
         for side, out in ((0.0, low), (1.0, high)):
             end = np.full(shape, side)
-            _, _, v_end = alphabet_mle(test, cal, fixed=(b, end), start=warm(theta_hat, matrix_hat))
+            _, _, v_end = alphabet_mle(
+                test, cal, fixed=(b, end), start=warm(theta_hat, matrix_hat), tol=_PROFILE_TOL
+            )
             inside_all = 2.0 * (top - v_end) <= crit
             near, far = theta_hat[..., b].copy(), end.copy()
             state = warm(theta_hat, matrix_hat)
             for _ in range(_BISECT):
                 mid = 0.5 * (near + far)
-                th, mx, v = alphabet_mle(test, cal, fixed=(b, mid), start=state)
+                th, mx, v = alphabet_mle(
+                    test, cal, fixed=(b, mid), start=state, tol=_PROFILE_TOL
+                )
                 accept = 2.0 * (top - v) <= crit
                 near = np.where(accept, mid, near)
                 far = np.where(accept, far, mid)
