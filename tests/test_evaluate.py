@@ -6,6 +6,7 @@ independent count made here with numpy and ``ConfusionCounts.from_labels``.
 """
 
 import os
+import shutil
 import sys
 import warnings
 
@@ -67,8 +68,19 @@ def _dask(df):
         return dd.from_pandas(df, npartitions=3)
 
 
-def _spark(df):
-    pytest.importorskip("pyspark", reason="PySpark is optional (not in the dev extra)")
+def _java() -> bool:
+    return shutil.which("java") is not None or bool(os.environ.get("JAVA_HOME"))
+
+
+def spark_session():
+    """A local Spark session on the loopback interface (skips without PySpark or Java)."""
+    pytest.importorskip(
+        "pyspark",
+        reason="PySpark is optional (not in the dev extra): "
+        "pip install -r benchmarks/requirements-spark.txt",
+    )
+    if not _java():
+        pytest.skip("PySpark needs a Java runtime: apt-get install default-jre-headless")
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Python workers: this interpreter
@@ -78,14 +90,24 @@ def _spark(df):
         .config("spark.driver.bindAddress", "127.0.0.1")  # loopback only
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
-    # plain records (not pandas: PySpark warns about pandas >= 3 when converting)
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+_SPARK_TYPES = {"b": "boolean", "i": "long", "u": "long", "f": "double"}
+
+
+def _spark(df):
+    spark = spark_session()
+    # plain records (not pandas: PySpark warns about pandas >= 3 when converting); NaN is null
     records = [
         {k: (None if isinstance(v, float) and np.isnan(v) else v) for k, v in row.items()}
         for row in df.to_dict("records")
     ]
-    schema = "model string, length string, judge long, human double"
+    schema = ", ".join(f"{c} {_SPARK_TYPES.get(t.kind, 'string')}" for c, t in df.dtypes.items())
     return spark.createDataFrame(records, schema=schema)
 
 
@@ -200,6 +222,22 @@ def test_lazy_parquet_scans_match(frame, tmp_path):
     pd.testing.assert_frame_equal(a.to_dataframe(), b.to_dataframe())
     ref = reference(frame)
     assert all(a[m].calibration == ref[m][1] for m in MODELS)
+
+
+def test_spark_parquet_scan_matches_polars(frame, tmp_path):
+    """A Parquet file read by a local Spark session counts as polars counts its scan."""
+    spark = spark_session()
+    import polars as pl
+
+    path = tmp_path / "items.parquet"
+    frame.drop(columns=["truth"]).to_parquet(path)
+    for options in ({}, {"split": "split", "strata": "length"}):
+        ev = evaluate(spark.read.parquet(str(path)), **options)
+        base = evaluate(pl.scan_parquet(path), **options)
+        assert ev.engine == "pyspark"
+        pd.testing.assert_frame_equal(ev.counts_dataframe(), base.counts_dataframe())
+        pd.testing.assert_frame_equal(ev.to_dataframe(), base.to_dataframe())
+    assert sum(ev[m].n for m in MODELS) == int((frame["split"] == "test").sum())
 
 
 def test_bool_and_nullable_labels(frame):
@@ -363,7 +401,7 @@ def test_missing_columns_are_all_named(frame, engine):
         evaluate(native, judge="verdict", human="gold", by=("model", "task"))
 
 
-@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb", "dask"])
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb", "dask", "pyspark"])
 def test_labels_outside_01_name_the_group_and_value(engine):
     df = pd.DataFrame(
         {
