@@ -23,7 +23,6 @@ import inspect
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import warnings
@@ -33,6 +32,8 @@ from pathlib import Path
 import pytest
 
 import judgestats
+
+from .conftest import chromium_flags, needs_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -285,15 +286,7 @@ def test_guide_examples_print_what_the_page_says(page):
 # --- (c) headless Chromium --------------------------------------------------------------------
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(
-    _chromium() is None,
-    reason="headless Chromium is not installed (Debian package 'chromium'; .ci/run installs it "
-    "when it runs as root with apt-get)",
-)
+@needs_chromium
 @pytest.mark.parametrize(
     ("uri", "expected"),
     [
@@ -305,19 +298,7 @@ def _chromium() -> str | None:
 def test_page_renders_in_headless_chromium(site, tmp_path, uri, expected):
     from PIL import Image
 
-    flags = [
-        _chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        "--hide-scrollbars",
-        "--virtual-time-budget=5000",
-    ]
+    flags = chromium_flags(tmp_path / "profile")
     url = (site / uri).as_uri()
     dom = subprocess.run([*flags, "--dump-dom", url], capture_output=True, text=True, timeout=120)
     text = _text(dom.stdout)

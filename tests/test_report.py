@@ -3,7 +3,6 @@
 import base64
 import io
 import re
-import shutil
 import subprocess
 import warnings
 from html.parser import HTMLParser
@@ -30,6 +29,8 @@ from judgestats.report import (
     report_notes,
 )
 from judgestats.strata import correct_stratified
+
+from .conftest import chromium_flags, needs_chromium
 
 # awkward names on purpose: Markdown pipes, LaTeX specials
 MODELS = ("gpt_4 & co", "llama|13b", "100% vicuna", "alpaca")
@@ -291,15 +292,7 @@ def test_html_has_table_sentence_and_embedded_png(ev):
     assert "<img" not in report(ev, "html", figure=False)
 
 
-def _chromium():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(
-    _chromium() is None,
-    reason="headless Chromium is not installed (Debian package 'chromium'; .ci/run installs it "
-    "when it runs as root with apt-get)",
-)
+@needs_chromium
 def test_html_report_renders_in_headless_chromium(ev, tmp_path):
     page = report(ev, "html")
     # test-only probe: after load, record the table's body rows and the decoded image width
@@ -310,20 +303,7 @@ def test_html_report_renders_in_headless_chromium(ev, tmp_path):
     )
     path = tmp_path / "report.html"
     path.write_text(page.replace("</body>", probe + "</body>"), encoding="utf-8")
-    flags = [
-        _chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        "--hide-scrollbars",
-        "--virtual-time-budget=5000",
-    ]
+    flags = chromium_flags(tmp_path / "profile")
     dom = subprocess.run(
         [*flags, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=90
     )
