@@ -115,8 +115,8 @@ def part_simulation(quick: bool):
     for kind, j, c, t, m, n in cells:
         s = simulate_cell(rng, c, t, n, m, reps)
         rows.append((kind, j, t, m, n, s))
-        print(kind, j, round(t, 3), m, n,
-              {k: tuple(round(float(x), 3) for x in v) for k, v in s.items()}, flush=True)  # fmt: skip
+        shown = {k: tuple(round(float(x), 3) for x in v) for k, v in s.items()}
+        print(kind, j, round(t, 3), m, n, shown, flush=True)
     return rows, reps
 
 

@@ -262,3 +262,29 @@ def test_algorithm1_gives_shorter_intervals_than_balanced_paper_setting():
     )
     assert np.mean(alg) < np.mean(bal) - 0.005
     assert np.all(alg[:4] < bal[:4] - 0.005)  # theta <= .3: 0.01-0.02 shorter, MC s.e. ~ 0.0005
+
+
+def test_min_per_class_floor_keeps_the_split_within_the_warning_rule():
+    """Brute force over the allowed splits with interval_width (an independent evaluation)."""
+    from judgestats.intervals import MIN_PER_CLASS
+
+    free = js.plan.optimal_allocation(80, p=0.9, q0=0.7, q1=0.9)
+    assert free.m0 == 7  # the lopsided split that correct() flags (notebook 05)
+    for m in (200, 260, 400):
+        alloc = js.plan.optimal_allocation(m, p=0.9, q0=0.7, q1=0.9, min_per_class=MIN_PER_CLASS)
+        widths = {
+            m1: float(js.plan.interval_width(p=0.9, q0=0.7, q1=0.9, m0=m - m1, m1=m1))
+            for m1 in range(MIN_PER_CLASS, m - MIN_PER_CLASS + 1)
+        }
+        best = min(widths, key=widths.get)
+        assert (alloc.m0, alloc.m1) == (m - best, best)
+        assert min(alloc.m0, alloc.m1) >= MIN_PER_CLASS
+    plan = js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, allocation="optimal",
+                                    min_per_class=100)  # fmt: skip
+    assert plan.width <= 0.1 and min(plan.m0, plan.m1) >= 100
+    unfloored = js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, allocation="optimal")
+    assert (unfloored.m, unfloored.m1) == (226, 24) and plan.m > unfloored.m
+    with pytest.raises(js.JudgeStatsError, match="cannot give each human class min_per_class"):
+        js.plan.optimal_allocation(150, p=0.9, q0=0.7, q1=0.9, min_per_class=100)
+    with pytest.raises(js.JudgeStatsError, match="applies to the by-human-label design"):
+        js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, design="random", min_per_class=100)

@@ -47,8 +47,8 @@ _TOL = 1e-11  # convergence: largest change of any parameter in one accelerated 
 _PROFILE_TOL = 1e-8
 _MAX_ITER = 5000  # accelerated steps (each three EM maps)
 _HALVINGS = 12  # SQUAREM step-length halvings towards the plain EM step
-_BISECT = 34
-_FLOOR = 1e-8  # warm starts: smallest value of a cell of θ or C  # bisection steps of each profile bound (2^-34 < 1e-10)
+_BISECT = 34  # bisection steps of each profile bound (2^-34 < 1e-10)
+_FLOOR = 1e-8  # warm starts: smallest value of a cell of θ or C
 
 
 def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:

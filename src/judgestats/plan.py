@@ -243,20 +243,32 @@ def allocate(
     return Allocation(m0=m - m1, m1=m1, kappa=kappa)
 
 
-def _best_split(m: int, p, q0, q1, n, z) -> tuple[int, float]:
-    m1 = np.arange(1, m)
+def _best_split(m: int, p, q0, q1, n, z, floor: int = 1) -> tuple[int, float]:
+    m1 = np.arange(floor, m - floor + 1)
     w = _width(p, q0, q1, n, m - m1, m1, z)
     w = np.where(np.isnan(w), np.inf, w)
     i = int(np.argmin(w))
     return int(m1[i]), float(w[i])
 
 
+def _check_floor(min_per_class: Any, m: int | None = None) -> int:
+    floor = check_budget("min_per_class", min_per_class, minimum=1)
+    if m is not None and m < 2 * floor:
+        raise JudgeStatsError(
+            f"m = {m} cannot give each human class min_per_class = {floor} items (needs m >= "
+            f"{2 * floor})"
+        )
+    return floor
+
+
 def optimal_allocation(
-    m: int, *, p: float, q0: float, q1: float, n: Any = None, confidence_level: float = 0.95
-) -> Allocation:
+    m: int, *, p: float, q0: float, q1: float, n: Any = None, confidence_level: float = 0.95,
+    min_per_class: int = 1,
+) -> Allocation:  # fmt: skip
     """Exact integer split of ``m`` minimising the adjusted-Wald width.
 
-    Searches every m1 in 1 … m − 1 (m0 = m − m1) and returns the one whose interval (eq. ci,
+    Searches every m1 in ``min_per_class`` … m − ``min_per_class`` (m0 = m − m1) and returns
+    the one whose interval (eq. ci,
     truncated to [0, 1]) is narrowest, with that width. Compare the paper's Proposition
     (allocation), m̃0 ≈ (1/p̃ − 1)·√κ·m̃1 with κ = (1 − q̃0)/(1 − q̃1), which this search makes
     exact (the approximation is good when q0, q1 are close to 1).
@@ -271,6 +283,12 @@ def optimal_allocation(
         Test-set size; None means n → ∞.
     confidence_level : float, default 0.95
         Two-sided level of the interval whose width is minimised.
+    min_per_class : int, default 1
+        Smallest number of items of each human class. The width-minimising split can be very
+        lopsided (m0 = 7 of 80 at p = 0.9, q0 = 0.7, q1 = 0.9), and with fewer than
+        ``js.correct``'s ``MIN_PER_CLASS`` (100) items of a class :func:`judgestats.correct`
+        warns that the adjusted-Wald interval may under-cover (``WeakCalibrationWarning``):
+        pass ``min_per_class=100`` to plan within that rule.
 
     Returns
     -------
@@ -278,8 +296,9 @@ def optimal_allocation(
         ``m0``, ``m1`` and ``width``.
     """
     m = check_budget("m", m, minimum=2)
+    floor = _check_floor(min_per_class, m)
     p, q0, q1, n, _, z = _scalar_inputs(p, q0, q1, n, confidence_level)
-    m1, w = _best_split(m, p, q0, q1, n, z)
+    m1, w = _best_split(m, p, q0, q1, n, z, floor)
     return Allocation(m0=m - m1, m1=m1, width=w)
 
 
@@ -295,6 +314,7 @@ def calibration_size(
     confidence_level: float = 0.95,
     max_m: int = 1_000_000,
     design: str = "by-human-label",
+    min_per_class: int = 1,
 ) -> CalibrationPlan:
     """Smallest calibration set whose interval is no wider than ``width``.
 
@@ -320,6 +340,10 @@ def calibration_size(
         Give up (with an error) beyond this total.
     design : {"by-human-label", "random", "by-judge-label"}
         How the calibration items will be chosen (:mod:`judgestats.designs`).
+    min_per_class : int, default 1
+        By-human-label design: smallest number of items of each human class (see
+        :func:`optimal_allocation`); ``100`` plans within ``js.correct``'s
+        ``WeakCalibrationWarning`` rule.
 
     Returns
     -------
@@ -342,6 +366,11 @@ def calibration_size(
     design = check_plan_design(design, allocation)
     p, q0, q1, n, level, z = _scalar_inputs(p, q0, q1, n, confidence_level)
     max_m = check_budget("max_m", max_m, minimum=4)
+    floor = _check_floor(min_per_class)
+    if floor > 1 and design != "by-human-label":
+        raise JudgeStatsError(
+            f"min_per_class applies to the by-human-label design, not design={design!r}"
+        )
 
     if design != "by-human-label":
 
@@ -354,14 +383,15 @@ def calibration_size(
     elif allocation == "balanced":
 
         def best(m_total: int) -> tuple[Any, Any, float]:
-            k = m_total // 2
+            k = max(m_total // 2, floor)
             return k, k, float(_width(p, q0, q1, n, k, k, z))
 
         step = 2
     else:
 
         def best(m_total: int) -> tuple[Any, Any, float]:
-            m1, w = _best_split(m_total, p, q0, q1, n, z)
+            m_total = max(m_total, 2 * floor)
+            m1, w = _best_split(m_total, p, q0, q1, n, z, floor)
             return m_total - m1, m1, w
 
         step = 1
@@ -370,10 +400,10 @@ def calibration_size(
     hi = 4
     while best(hi)[2] > target:
         if hi >= max_m:
-            floor = best(max_m)[2]
+            reached = best(max_m)[2]
             raise JudgeStatsError(
                 f"width {target:g} is not reached with m <= max_m = {max_m} (width there: "
-                f"{floor:.4g})"
+                f"{reached:.4g})"
                 + ("; raise max_m" if math.isinf(n)
                    else f"; with n = {n:g} the test-set noise alone may exceed it")
             )
