@@ -102,31 +102,84 @@ def judge_regime_map(
     q_min: float = 0.5,
     ax: Any = None,
 ):
-    """Where a calibrated judge beats human-only labels (the paper's Figure current_judges_regime).
+    """Where a calibrated judge beats human-only labels (the paper's Figure 6).
 
     Background: width of the θ range of :func:`judgestats.plan.judge_vs_human` at each
-    (q0, q1), darker = wider. ``judges`` maps a name to its (q0, q1), drawn as labelled points.
+    (q0, q1), darker = wider. ``judges`` maps a name to its (q0, q1), drawn as labelled points;
+    each label takes the first of eight positions around its point that overlaps no label
+    placed before it, and the axes extend below ``q_min`` to show every judge.
     """
     from .plan import regime_width_map
 
     ax = _axes(ax)
+    points = dict(judges or {})
+    if points:
+        q_min = min(q_min, min(min(a, b) for a, b in points.values()) - 0.03)
     q = np.linspace(q_min, 1.0, resolution)
     width = regime_width_map(q[None, :], q[:, None], m=m, delta=delta)  # rows: q1, cols: q0
     mesh = ax.pcolormesh(q, q, width, cmap="Greys", vmin=0, vmax=1, shading="auto")
     ax.figure.colorbar(mesh, ax=ax, label="width of favourable θ range")
-    for name, (a, b) in (judges or {}).items():
-        ax.plot(a, b, "o", ms=4, color="tab:red")
-        ax.annotate(name, (a, b), fontsize=6, xytext=(3, 2), textcoords="offset points")
     ax.set_xlabel("specificity q0")
     ax.set_ylabel("sensitivity q1")
     ax.set_title("calibrated judge vs human-only" + ("" if m is None else f" (m = {m})"))
     ax.set_xlim(q_min, 1)
     ax.set_ylim(q_min, 1)
+    for a, b in points.values():
+        ax.plot(a, b, "o", ms=4, color="tab:red")
+    _place_labels(ax, points)
     return ax
 
 
-def coverage_plot(ds: Any, *, variable: str = "coverage", x: str = "theta", ax: Any = None):
-    """Plot a variable of :func:`judgestats.simulate.coverage` vs ``x``, a line per method."""
+#: label positions tried around a point (points): five rings of eight directions
+_OFFSETS = [
+    (r * dx, r * dy - 3)
+    for r in (5, 14, 26, 40, 56)
+    for dx, dy in ((1, 0.6), (1, -1), (-1, 0.6), (-1, -1), (0, 1.2), (0, -1.6), (1.2, 0), (-1.2, 0))
+]
+
+
+def _place_labels(ax: Any, points: Mapping[str, tuple[float, float]]) -> None:
+    """Annotate each point at the first offset whose text overlaps no earlier label or point.
+
+    Labels placed away from the nearest ring get a thin leader line to their point.
+    """
+    if not points:
+        return
+    from matplotlib.text import Text
+
+    renderer = ax.figure.canvas.get_renderer()
+
+    def extent(text: Any) -> Any:  # the text alone (an annotation's extent includes its leader)
+        text.update_positions(renderer)
+        return Text.get_window_extent(text, renderer)
+
+    placed: list[Any] = []
+    for name, xy in points.items():
+        for i, (dx, dy) in enumerate(_OFFSETS):
+            leader = {"arrowstyle": "-", "lw": 0.4, "color": "0.4"} if i >= 8 else None
+            text = ax.annotate(name, xy, fontsize=6, xytext=(dx, dy), textcoords="offset points",
+                               ha="left" if dx >= 0 else "right", arrowprops=leader)  # fmt: skip
+            box = extent(text)
+            if not any(box.overlaps(other) for other in placed):
+                break
+            text.remove()
+        else:  # every position overlaps: keep the first
+            text = ax.annotate(name, xy, fontsize=6, xytext=_OFFSETS[0],
+                               textcoords="offset points")  # fmt: skip
+            box = extent(text)
+        placed.append(box)
+
+
+def coverage_plot(
+    ds: Any, *, variable: str = "coverage", x: str = "theta", reps: int | None = None,
+    ax: Any = None,
+):  # fmt: skip
+    """Plot a variable of :func:`judgestats.simulate.coverage` vs ``x``, a line per method.
+
+    For coverage, the nominal level is drawn with its Monte Carlo band ±2·√(level(1 −
+    level)/reps) (``reps`` from the argument or ``ds.attrs["reps"]``): a coverage inside the
+    band is consistent with the nominal level at that number of replications.
+    """
     ax = _axes(ax)
     da = ds[variable]
     for mth in da["method"].values:
@@ -136,7 +189,13 @@ def coverage_plot(ds: Any, *, variable: str = "coverage", x: str = "theta", ax: 
             sub = sub.isel({d: 0 for d in extra})
         ax.plot(sub[x].values, sub.values, marker="o", ms=3, label=str(mth))
     if variable == "coverage":
-        ax.axhline(ds.attrs.get("confidence_level", 0.95), color="k", lw=0.8, ls=":")
+        level = float(ds.attrs.get("confidence_level", 0.95))
+        ax.axhline(level, color="k", lw=0.8, ls=":")
+        reps = reps if reps is not None else ds.attrs.get("reps")
+        if reps:
+            half = 2 * np.sqrt(level * (1 - level) / float(reps))
+            ax.axhspan(level - half, level + half, color="k", alpha=0.08,
+                       label=f"±2 Monte Carlo s.e. ({int(reps)} reps)")  # fmt: skip
     ax.set_xlabel(x)
     ax.set_ylabel(variable.replace("_", " "))
     ax.grid(alpha=0.3)
@@ -173,12 +232,17 @@ def design_widths(
     m_values = list(m_values)
     comps = [compare_designs(p=p, q0=q0, q1=q1, m=m, n=n, confidence_level=confidence_level)
              for m in m_values]  # fmt: skip
+    styles = {"by-human-label": ("o", "-", 5), "random": ("s", "--", 7),
+              "by-judge-label": ("^", ":", 5)}  # fmt: skip
     for design, allocation in (("by-human-label", "optimal"), ("random", "-"),
                                ("by-judge-label", "optimal")):  # fmt: skip
         widths = [next(r["width"] for r in c.rows
                        if r["design"] == design and r["allocation"] == allocation)
                   for c in comps]  # fmt: skip
-        ax.plot(m_values, widths, "o-", label=f"design={design!r}")
+        # distinct markers and dashes: the random and by-judge-label lines can coincide
+        marker, dash, size = styles[design]
+        ax.plot(m_values, widths, marker=marker, ls=dash, ms=size, mfc="none",
+                label=f"design={design!r}")  # fmt: skip
     ax.plot(m_values, [c.human_only for c in comps], "k--", label="human labels alone")
     ax.set_xscale("log")
     ax.set_xlabel("calibration items m")
