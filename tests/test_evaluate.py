@@ -369,6 +369,30 @@ def test_at_most_nine_count_rows_per_group_reach_python(engine, monkeypatch):
     assert seen == [18, 6]
 
 
+@pytest.mark.parametrize(
+    ("values", "mixed"),
+    [
+        (["a", "b"], False),
+        ([1, 2], False),
+        ([1, 2.5], False),
+        ([True, False], False),
+        ([1, True], True),
+        ([7, "7"], True),
+        ([1.0, True], True),
+        (["a", b"a"], True),
+    ],
+)
+def test_pandas_object_key_columns_mixing_value_types_are_refused(values, mixed):
+    model = pd.Series(values * 3, dtype=object)
+    df = pd.DataFrame({"model": model, "judge": [1, 0, 1] * len(values), "human": np.nan})
+    if mixed:
+        with pytest.raises(ColumnError, match="group column 'model' mixes value types"):
+            group_counts(df)
+    else:  # one group per distinct value, each with its 3 test rows
+        counts = group_counts(df)
+        assert len(counts.groups) == 2 and all(c[:2].sum() == 3 for c in counts.counts.values())
+
+
 # ============================================================================ warnings
 def test_group_warnings_are_reissued_with_the_group_and_kept():
     # 'low': q̂1 = 1, q̂0 = 2/3 and no test item judged 1, so θ̂ = (0 + 2/3 − 1)/(2/3) < 0

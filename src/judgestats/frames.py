@@ -319,6 +319,15 @@ def named_counts(c: np.ndarray) -> dict[str, int]:
     }
 
 
+#: ``pandas.api.types.infer_dtype`` answers (missing values skipped) that mean one kind of
+#: key value for :func:`~judgestats._validation.check_one_key_type`: all strings, all bytes,
+#: all booleans, or all numbers (``bool`` excluded: pandas calls 1 and True "mixed-integer").
+_ONE_KIND = frozenset(
+    ("string", "bytes", "boolean", "integer", "floating", "mixed-integer-float", "decimal",
+     "complex", "empty")
+)  # fmt: skip
+
+
 def _check_native_columns(frame: Any, keys: tuple) -> None:
     """Before the engine sees it: no duplicate column names; pandas object keys of one type.
 
@@ -329,10 +338,13 @@ def _check_native_columns(frame: Any, keys: tuple) -> None:
         check_unique_columns(list(getattr(frame, "column_names", [])))
     if not module.startswith("pandas"):
         return
+    from pandas.api.types import infer_dtype
+
     names = list(frame.columns)
     check_unique_columns(names)
     for c in keys:  # object columns can mix Python types that the engine would merge
-        if c in names and frame[c].dtype == object:
+        # pandas' compiled type scan first: a column of one kind needs no Python loop
+        if c in names and frame[c].dtype == object and infer_dtype(frame[c]) not in _ONE_KIND:
             check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))
 
 
