@@ -348,3 +348,29 @@ def test_design_models_agree_with_the_exact_design_posterior(design):
     assert abs(ppv - 45.5 / 61) < 0.01  # Beta(45.5, 15.5) posterior mean under Jeffreys
     with pytest.raises(ArgumentTypeError, match="takes binary counts and no priors"):
         jb.build_model(test, cal, design=design, priors=js.Priors())
+
+
+def test_judge_alphabet_model_agrees_with_the_profile_likelihood():
+    """J = 4 judge letters over K = 2 human categories: Dirichlet rows over the letters.
+
+    With flat priors and n = 1000, m = 80 + 80 the posterior and the likelihood agree to
+    first order: posterior mean within 0.01 of the maximum-likelihood θ̂ (its s.d. is 0.057)
+    and ETI bounds within 0.02 of the profile-likelihood bounds.
+    """
+    from judgestats.multiclass import correct_distribution
+
+    cal = ConfusionMatrix([[40, 2], [25, 8], [10, 20], [5, 50]], labels=["fail", "pass"],
+                          judge_labels=[1, 2, 3, 4])  # fmt: skip
+    test = CategoryCounts([300, 250, 250, 200], labels=[1, 2, 3, 4])
+    model = jb.build_model(test, cal)
+    assert list(model.coords["judge_category"]) == [1, 2, 3, 4]
+    assert list(model.coords["category"]) == ["fail", "pass"]
+    res = jb.fit(test, cal, draws=1000, random_seed=3, **SAMPLING)
+    ref = correct_distribution(test, cal)
+    assert res.estimate["pass"] == pytest.approx(ref.estimate["pass"], abs=0.01)
+    assert res.ci["pass"].low == pytest.approx(ref.ci["pass"].low, abs=0.02)
+    assert res.ci["pass"].high == pytest.approx(ref.ci["pass"].high, abs=0.02)
+    assert res.calibration.judge_labels == (1, 2, 3, 4)
+    assert "judge alphabet of J = 4" in res.summary()
+    with pytest.raises(js.PriorError, match=r"J = 4 judge labels × k = 2"):
+        jb.fit(test, cal, priors=js.Priors(confusion=js.priors.Dirichlet(np.ones((2, 2)))))

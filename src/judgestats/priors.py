@@ -122,16 +122,21 @@ class Dirichlet:
         check_concentration_shape(f"{name} prior alpha", arr, (k,), f"k = {k} categories")
         return arr.copy()
 
-    def matrix(self, k: int, name: str = "confusion") -> np.ndarray:
-        """Concentration as a k×k matrix (rows = judge label, columns = human label)."""
+    def matrix(self, k: int, name: str = "confusion", letters: int | None = None) -> np.ndarray:
+        """Concentration as a J×k matrix (rows = judge label, columns = human label).
+
+        J = k unless ``letters`` gives the judge alphabet's size.
+        """
+        j = k if letters is None else letters
         arr = np.asarray(self.alpha, dtype=float)
         if arr.ndim == 0:
-            return np.full((k, k), float(arr))
+            return np.full((j, k), float(arr))
         check_concentration_shape(
             f"{name} prior alpha",
             arr,
-            (k, k),
-            f"k = {k} categories; rows = judge label, columns = human label",
+            (j, k),
+            f"J = {j} judge labels × k = {k} categories; rows = judge label, columns = human "
+            "label",
         )
         return arr.copy()
 
@@ -242,8 +247,10 @@ class Priors:
             better_than_chance=self.better_than_chance,
         )
 
-    def categorical(self, k: int) -> CategoricalPriors:
-        """Resolve for the k-category model: θ concentration (k,), confusion (k, k).
+    def categorical(self, k: int, letters: int | None = None) -> CategoricalPriors:
+        """Resolve for the k-category model: θ concentration (k,), confusion (J, k).
+
+        ``letters`` is the judge alphabet's size J (default k).
 
         Raises
         ------
@@ -264,7 +271,7 @@ class Priors:
         if self.better_than_chance:
             raise PriorError("better_than_chance applies to the binary model only")
         theta = (self.theta or Dirichlet()).vector(k, "theta")
-        confusion = (self.confusion or Dirichlet()).matrix(k, "confusion")
+        confusion = (self.confusion or Dirichlet()).matrix(k, "confusion", letters)
         return CategoricalPriors(theta=theta, confusion=confusion)
 
     # -- informative priors from past data ---------------------------------------------

@@ -295,8 +295,8 @@ def fit(
             priors.binary()  # checks the priors fit the model before compiling anything
             free = BINARY_FREE
         else:
-            counts, matrix, labels = categorical_data(test, calibration, labels)
-            priors.categorical(counts.size)
+            counts, matrix, labels, letters = categorical_data(test, calibration, labels)
+            priors.categorical(len(labels), len(letters))
             free = CATEGORICAL_FREE
         model = None
     _check_sampler(sampler)
@@ -331,7 +331,7 @@ def fit(
     if binary:
         return _binary_result(test, calibration, float(est), float(low), float(high), common,
                               design)  # fmt: skip
-    return _categorical_result(counts, matrix, labels, tree, est, low, high, common)
+    return _categorical_result(counts, matrix, labels, letters, tree, est, low, high, common)
 
 
 def _binary_result(
@@ -359,6 +359,7 @@ def _categorical_result(
     counts: np.ndarray,
     matrix: np.ndarray,
     labels: tuple,
+    letters: tuple,
     tree: Any,
     est: np.ndarray,
     low: np.ndarray,
@@ -367,8 +368,9 @@ def _categorical_result(
 ) -> BayesianDistributionCorrection:
     from ..multiclass import MAX_CONDITION, CategoryCounts, ConfusionMatrix
 
-    test = CategoryCounts(counts, labels)
-    cal = ConfusionMatrix(matrix, labels)
+    test = CategoryCounts(counts, letters)
+    square = tuple(letters) == tuple(labels)
+    cal = ConfusionMatrix(matrix, labels, judge_labels=None if square else letters)
     level = common["confidence_level"]
     draws = np.asarray(tree["posterior"]["theta"].transpose("chain", "draw", "category"))
     cov = np.cov(draws.reshape(-1, len(labels)), rowvar=False)

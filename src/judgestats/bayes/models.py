@@ -52,8 +52,10 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
+    CountError,
     check_category_counts,
     check_category_labels,
+    check_confusion_counts,
     check_instance,
     check_labels_match,
     check_single,
@@ -98,8 +100,35 @@ def as_category_counts(test: Any, name: str = "test") -> tuple[np.ndarray, tuple
 
 def categorical_data(
     test: Any, calibration: Any, labels: Any = None
-) -> tuple[np.ndarray, np.ndarray, tuple]:
-    """Validate k-category data: return test counts (k,), calibration matrix (k, k), labels."""
+) -> tuple[np.ndarray, np.ndarray, tuple, tuple]:
+    """Validate k-category data: test counts (J,), calibration (J, K), labels (K), letters (J).
+
+    J = K unless the calibration is a ConfusionMatrix with a judge alphabet of its own (or a
+    J×K array with J > K): then the test counts are over the J judge letters.
+    """
+    if isinstance(calibration, ConfusionMatrix) and not calibration.square:
+        counts, test_labels = as_category_counts(test)
+        if test_labels is not None:
+            check_labels_match("test labels", test_labels, "calibration judge_labels",
+                               calibration.judge_labels)  # fmt: skip
+        if counts.size != calibration.j:
+            raise CountError(f"test counts have {counts.size} judge labels, the calibration "
+                             f"matrix {calibration.j}")  # fmt: skip
+        if labels is not None:
+            check_labels_match("labels", check_category_labels("labels", labels, calibration.k),
+                               "the calibration labels", calibration.labels)  # fmt: skip
+        matrix = np.asarray(calibration.counts)
+        check_confusion_counts("calibration", matrix, calibration.k, calibration.labels,
+                               letters=calibration.j)  # fmt: skip
+        return counts, matrix, calibration.labels, calibration.judge_labels
+    arr = None if isinstance(calibration, ConfusionMatrix) else np.asarray(calibration)
+    if arr is not None and arr.ndim == 2 and arr.shape[0] > arr.shape[1] >= 2:
+        counts, test_labels = as_category_counts(test)
+        k = arr.shape[1]
+        labels = tuple(range(k)) if labels is None else check_category_labels("labels", labels, k)
+        letters = test_labels if test_labels is not None else tuple(range(counts.size))
+        return (counts, check_confusion_counts("calibration", arr, k, labels,
+                                               letters=counts.size), labels, letters)  # fmt: skip
     counts, test_labels = as_category_counts(test)
     k = counts.size
     if labels is not None:
@@ -114,7 +143,7 @@ def categorical_data(
             check_labels_match("labels", labels, "the counts' labels", known)
     else:
         labels = known if known is not None else tuple(range(k))
-    return counts, matrix, labels
+    return counts, matrix, labels, labels
 
 
 def build_model(
@@ -173,8 +202,8 @@ def build_model(
         if labels is not None:
             raise ArgumentTypeError("labels apply to k-category data, not to binary counts")
         return _binary_model(test, calibration, priors)
-    counts, matrix, labels = categorical_data(test, calibration, labels)
-    return _categorical_model(counts, matrix, labels, priors)
+    counts, matrix, labels, letters = categorical_data(test, calibration, labels)
+    return _categorical_model(counts, matrix, labels, letters, priors)
 
 
 def _binary_model(test: JudgedCounts, cal: ConfusionCounts, priors: Priors) -> pm.Model:
@@ -227,14 +256,13 @@ def _design_model(test: JudgedCounts, cal: ConfusionCounts, design: str) -> pm.M
 
 
 def _categorical_model(
-    counts: np.ndarray, matrix: np.ndarray, labels: tuple, priors: Priors
+    counts: np.ndarray, matrix: np.ndarray, labels: tuple, letters: tuple, priors: Priors
 ) -> pm.Model:
     import pymc as pm
     import pytensor.tensor as pt
 
-    k = counts.size
-    p = priors.categorical(k)
-    coords = {"category": list(labels), "judge_category": list(labels)}
+    p = priors.categorical(len(labels), len(letters))
+    coords = {"category": list(labels), "judge_category": list(letters)}
     with pm.Model(coords=coords) as model:
         test_obs = pm.Data("test_counts_observed", counts, dims="judge_category")
         cal_obs = pm.Data(

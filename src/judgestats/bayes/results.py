@@ -339,18 +339,25 @@ class BayesianDistributionCorrection(DistributionCorrection):
         lvl = f"{100 * self.confidence_level:g}%"
         width = max(8, *(len(str(v)) for v in self.labels))
         naive, m_b = self.naive, self.human_counts
-        recall = self.posterior["posterior"]["confusion"].mean(dim=list(SAMPLE_DIMS)).values
+        # posterior mean of P(judge = the category's own label | human = category); rows of
+        # ``confusion`` are human categories, columns the judge's labels (its alphabet)
+        conf = self.posterior["posterior"]["confusion"].mean(dim=list(SAMPLE_DIMS))
+        letters = list(conf["judge_category"].values)
+        alphabet = "" if self.calibration.square else f", judge alphabet of J = {len(letters)}"
         lines = [
-            f"Corrected distribution over k = {self.k} categories (Bayesian Dirichlet model, "
-            f"{self.sampler} NUTS), posterior {self.point} with {lvl} "
+            f"Corrected distribution over k = {self.k} categories (Bayesian Dirichlet model"
+            f"{alphabet}, {self.sampler} NUTS), posterior {self.point} with {lvl} "
             f"{self.interval.upper()} credible intervals",
             f"  {'category':<{width}}  corrected  [ lower,  upper]   naive  judge recall (m_b)",
         ]
         for i, v in enumerate(self.labels):
             ci = self.ci[v]
+            own = letters.index(v) if v in letters else None
+            nv = "     –" if np.isnan(naive[v]) else f"{naive[v]:.4f}"
+            rc = "    –" if own is None else f"{float(conf.values[i, own]):.3f}"
             lines.append(
                 f"  {v!s:<{width}}  {self.estimate[v]:9.4f}  [{ci.low:.4f}, {ci.high:.4f}]"
-                f"  {naive[v]:.4f}  {recall[i, i]:.3f} ({m_b[v]})"
+                f"  {nv}  {rc} ({m_b[v]})"
             )
         lines.append(f"  test items n = {self.n}; calibration items m = {self.m}")
         d = self.diagnostics
