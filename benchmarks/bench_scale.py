@@ -17,14 +17,25 @@ corrections and the Markdown report. The counts of every engine are checked to b
 identical. The file is freshly written, so it is read from the page cache: the times are
 compute, not disk. Another process may share the 2 cores: compare engines within one run.
 
-Run: python benchmarks/bench_scale.py [--quick]   (quick: 10^6 rows, < 30 s; full: 10^7 and
-10^8 rows, a few minutes)
+A second table sets js.evaluate's count against the engine's own hand-written count of the
+same file in the same process (issue #19): ``group_by(model, judge, human)`` and a row count,
+written as each engine's users would write it (pandas ``groupby(...).size()`` on the frame in
+memory, polars ``group_by(...).len()``, DuckDB ``GROUP BY ALL``, Dask ``groupby(...).size()``,
+Spark ``groupBy(...).count()``), best of 3 of each, the two alternating. Its counts are checked
+to be the same as js.evaluate's. PySpark runs when it and a Java runtime are installed
+(``pip install -r benchmarks/requirements-spark.txt``; docs/scale-out.md), on a local[2]
+session; its session start and first (cold) count are reported apart.
+
+Run: python benchmarks/bench_scale.py [--quick]   (quick: 10^6 rows, no Spark, < 30 s; full:
+10^7 and 10^8 rows, the ratios at 10^7, a few minutes)
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +53,17 @@ ROW_GROUP = 1 << 20
 ENGINES = ("pandas", "pandas-chunks", "polars", "duckdb")
 COLUMNS = ["model", "judge", "human"]
 TARGET_S = 10.0
+RATIO_ENGINES = ("pandas", "polars", "duckdb", "dask", "pyspark")
+RATIO_TARGET = 1.5  # issue #19: js.evaluate within 1.5x of the engine's own count
+RATIO_REPEAT = 3
+HAND_WRITTEN = {
+    "pandas": "df.groupby([model, judge, human], dropna=False, observed=True).size()",
+    "polars": "scan_parquet(f).group_by(model, judge, human).len().collect(engine='streaming')",
+    "duckdb": "SELECT model, judge, human, count(*) FROM read_parquet(f) GROUP BY ALL",
+    "dask": "read_parquet(f).groupby([model, judge, human], dropna=False, observed=True)"
+    ".size().compute()",
+    "pyspark": "spark.read.parquet(f).groupBy(model, judge, human).count().collect()",
+}
 
 
 # ============================================================================ data
@@ -175,10 +197,150 @@ def worker(engine: str, path: str) -> None:
     )
 
 
+# ============================================================================ ratio worker
+def spark_available() -> str | None:
+    """None when PySpark can run here, else why not."""
+    if importlib.util.find_spec("pyspark") is None:
+        return "PySpark not installed (pip install -r benchmarks/requirements-spark.txt)"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "no Java runtime (apt-get install default-jre-headless)"
+    return None
+
+
+def spark_session():
+    """A local[2] Spark session on the loopback interface, quiet, without its web UI."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("judgestats-bench-scale")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _hand_written(engine: str, path: str, frame=None, spark=None):
+    """The engine's own grouped count; returns (model, judge, human, rows) tuples."""
+    if engine == "pandas":
+        size = frame.groupby(COLUMNS, dropna=False, observed=True).size()
+        return [(*k, v) for k, v in size.items()]
+    if engine == "polars":
+        import polars as pl
+
+        lazy = pl.scan_parquet(path).group_by(COLUMNS).len()
+        return lazy.collect(engine="streaming").rows()
+    if engine == "duckdb":
+        import duckdb
+
+        query = "SELECT model, judge, human, count(*) FROM read_parquet(?) GROUP BY ALL"
+        return duckdb.execute(query, [path]).fetchall()
+    if engine == "dask":
+        import dask.dataframe as dd
+
+        size = dd.read_parquet(path).groupby(COLUMNS, dropna=False, observed=True).size()
+        return [(*k, v) for k, v in size.compute().items()]
+    if engine == "pyspark":
+        return [tuple(r) for r in spark.read.parquet(path).groupBy(*COLUMNS).count().collect()]
+    raise SystemExit(f"unknown engine {engine!r}")
+
+
+def _js_count(engine: str, path: str, frame=None, spark=None):
+    from judgestats.evaluate import group_counts
+
+    if engine == "pandas":
+        return group_counts(frame)
+    if engine == "dask":
+        import dask.dataframe as dd
+
+        return group_counts(dd.read_parquet(path))
+    if engine == "pyspark":
+        return group_counts(spark.read.parquet(path))
+    return _count(engine, path)
+
+
+def _counts_table(counts) -> list[list[str]]:
+    table = counts.to_dataframe().sort_values("model")
+    cols = ["model", "n", "positive", "tp", "fn", "tn", "fp"]
+    return table[cols].to_numpy().astype(str).tolist()
+
+
+def _missing(v) -> bool:
+    return v is None or type(v).__name__ == "NAType" or (isinstance(v, float) and v != v)
+
+
+def _hand_written_table(rows) -> list[list[str]]:
+    """The hand-written (model, judge, human, rows) as the same per-model counts table."""
+    out: dict[str, dict[str, int]] = {}
+    for model, judge, human, k in rows:
+        c = out.setdefault(str(model), dict.fromkeys(("n", "positive", "tp", "fn", "tn", "fp"), 0))
+        if _missing(human):  # null, NA or NaN: a test row
+            c["n"] += int(k)
+            c["positive"] += int(k) * int(judge)
+        else:
+            cell = {(1, 1): "tp", (1, 0): "fn", (0, 0): "tn", (0, 1): "fp"}
+            c[cell[int(human), int(judge)]] += int(k)
+    return [[m, *(str(v) for v in out[m].values())] for m in sorted(out)]
+
+
+def ratio_worker(engine: str, path: str) -> None:
+    """js.evaluate's count against the engine's own, alternating, best of 3; one JSON line."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="Dask support is moving", category=FutureWarning)
+    import narwhals  # noqa: F401  (imported before the clock, like the engine)
+
+    frame, spark, extra = None, None, {}
+    if engine == "pandas":
+        import pandas as pd
+
+        t = time.perf_counter()
+        frame = pd.read_parquet(path, columns=COLUMNS, dtype_backend="numpy_nullable")
+        extra["read_s"] = time.perf_counter() - t
+    elif engine == "pyspark":
+        t = time.perf_counter()
+        spark = spark_session()
+        extra["session_s"] = time.perf_counter() - t
+        t = time.perf_counter()
+        _js_count(engine, path, spark=spark)  # the cold first query: JVM warm-up, not timed
+        extra["first_s"] = time.perf_counter() - t
+    else:
+        __import__(engine)
+    js_s, own_s = [], []
+    for _ in range(RATIO_REPEAT):
+        t = time.perf_counter()
+        counts = _js_count(engine, path, frame=frame, spark=spark)
+        js_s.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        rows = _hand_written(engine, path, frame=frame, spark=spark)
+        own_s.append(time.perf_counter() - t)
+    if spark is not None:
+        extra["version"] = spark.version
+        spark.stop()
+    mine, theirs = _counts_table(counts), _hand_written_table(rows)
+    print(
+        json.dumps(
+            {
+                "engine": engine,
+                "js_s": min(js_s),
+                "own_s": min(own_s),
+                "agree": mine == theirs,
+                "counts": mine,
+                **extra,
+            }
+        )
+    )
+
+
 # ============================================================================ driver
-def run_engine(engine: str, path: Path) -> dict:
+def run_engine(engine: str, path: Path, mode: str = "--worker") -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", engine, str(path)],
+        [sys.executable, __file__, mode, engine, str(path)],
         capture_output=True,
         text=True,
         check=False,
@@ -230,9 +392,43 @@ def bench_size(rows: int, repeat: int, tmp: Path) -> tuple[list, dict, str]:
     return out, meta, first["report"]
 
 
+def bench_ratio(path: Path, rows: int, quick: bool, reference: list) -> tuple[list, dict, str]:
+    """The ratio table: js.evaluate's count ÷ the engine's own, each engine in its own process."""
+    why_not = "not in --quick mode" if quick else spark_available()
+    engines = [e for e in RATIO_ENGINES if e != "pyspark" or why_not is None]
+    results = {}
+    for engine in engines:
+        r = run_engine(engine, path, mode="--ratio-worker")
+        if not r["agree"]:
+            raise SystemExit(f"{engine}: js.evaluate and the hand-written count disagree")
+        if r["counts"] != reference:
+            raise SystemExit(f"{engine}: counts differ from the polars counts at {rows} rows")
+        results[engine] = r
+        print(
+            f"  ratio {engine:<8} js {r['js_s']:6.2f} s  hand-written {r['own_s']:6.2f} s  "
+            f"ratio {r['js_s'] / r['own_s']:.2f}",
+            flush=True,
+        )
+    table = [
+        [
+            e,
+            f"{rows:.0e}",
+            f"{r['js_s']:.3f}",
+            f"{r['own_s']:.3f}",
+            f"{r['js_s'] / r['own_s']:.2f}",
+            f"`{HAND_WRITTEN[e]}`",
+        ]
+        for e, r in results.items()
+    ]
+    return table, results, why_not or ""
+
+
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--worker":
         worker(sys.argv[2], sys.argv[3])
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--ratio-worker":
+        ratio_worker(sys.argv[2], sys.argv[3])
         return
     q = quick_parser(__doc__.splitlines()[0], "10^6 rows only (< 30 s)").parse_args().quick
     sizes = [10**6] if q else [10**7, 10**8]
@@ -244,6 +440,11 @@ def main() -> None:
             out, meta, leaderboard = bench_size(rows, repeat, Path(tmp))
             rows_out += out
             metas[rows] = meta
+            if rows == sizes[0]:  # 10^7 rows (10^6 with --quick)
+                reference = meta["results"]["polars"]["counts"]
+                ratio_rows, ratios, spark_skip = bench_ratio(
+                    Path(tmp) / f"items_{rows}.parquet", rows, q, reference
+                )
     elapsed = time.perf_counter() - start
     largest = sizes[-1]
     m = metas[largest]
@@ -265,6 +466,29 @@ def main() -> None:
         "peak RSS, to leaderboard (MiB)",
         "vs fastest",
     ]
+    ratio_size = sizes[0]
+    worst = max(ratios, key=lambda e: ratios[e]["js_s"] / ratios[e]["own_s"])
+    worst_ratio = ratios[worst]["js_s"] / ratios[worst]["own_s"]
+    ratio_verdict = "met" if worst_ratio <= RATIO_TARGET else "NOT met"
+    ratio_header = [
+        "engine",
+        "rows",
+        "js.evaluate count (s)",
+        "hand-written count (s)",
+        "ratio",
+        "hand-written query",
+    ]
+    if "pyspark" in ratios:
+        sp = ratios["pyspark"]
+        spark_text = (
+            f"Spark {sp['version']} (PySpark, local[2], one JVM on this machine): the session "
+            f"started in {sp['session_s']:.1f} s and the first, cold count of the file took "
+            f"{sp['first_s']:.1f} s (JVM warm-up), not included above; warm, js.evaluate "
+            f"counted the {ratio_size:.0e} rows in {sp['js_s']:.2f} s. Its counts equal "
+            "polars' (checked by the script)."
+        )
+    else:
+        spark_text = f"Spark was not run: {spark_skip}."
     body = f"""
 Grouped counting of a synthetic evaluation table ({N_MODELS} models, {100 * CAL_SHARE:g}% of
 the rows human-labelled) from Parquet, then the {N_MODELS} corrections (adjusted-Wald) and the
@@ -286,12 +510,32 @@ fastest engine without loading all rows into memory — **{verdict}**: {fastest}
 in {best_s:.2f} s with a peak RSS of {m["results"][fastest]["rss_peak_mib"]:.0f} MiB (the
 three columns alone take {3 * largest / 2**20:.0f} MiB as int8 arrays).
 
-How: one `with_columns` computing a per-row cell code (test/calibration × human × judge, or
-an error code for labels outside 0/1) and one `group_by(model, code).len()`, both run by the
-engine; only the ≤ {9 * N_MODELS} count rows reach Python. pandas holds every row (and the
-temporary columns of the code computation); reading row group by row group bounds its memory
-at the price of per-chunk overhead. The corrections and the report add the difference
-between the two time columns (mostly first-use imports of scipy).
+How: the engine counts in two stages. First its own grouped count of the distinct
+(model, judge, human) values — the only pass over every row, the query a user would write by
+hand; then, on that small table, a cell code per distinct value (test/calibration × human ×
+judge, or an error code for labels outside 0/1) and the sum of the counts per (model, code).
+Only the ≤ {9 * N_MODELS} count rows of the second stage reach Python (at most 9 per group).
+pandas holds every row; reading row group by row group bounds its memory at the price of
+per-chunk overhead. The corrections and the report add the difference between the two time
+columns (mostly first-use imports of scipy).
+
+## js.evaluate against the engine's own count
+
+js.evaluate's counting step (`group_counts`, what `js.evaluate` runs before the corrections)
+against the grouped count a user of each engine would write by hand, on the same
+{ratio_size:.0e}-row file in the same process: best of {RATIO_REPEAT} of each, the two
+alternating, each engine in its own process. pandas counts the frame already in memory (the
+read is the same for both and left out); the lazy engines read the file in both. Both give
+the same per-model counts, equal to polars' in the table above (checked by the script).
+
+{markdown_table(ratio_header, ratio_rows)}
+
+Target (issue #19): every engine within {RATIO_TARGET:g}× of its own hand-written count —
+**{ratio_verdict}** (largest ratio {worst_ratio:.2f}, {worst}). A ratio below 1 is timing
+noise on two shared cores or a slightly different plan (js.evaluate's first stage is the same
+grouped count, the second adds a few milliseconds).
+
+{spark_text}
 
 Leaderboard of the largest run ({fastest}):
 
