@@ -410,7 +410,7 @@ def check_designs(tables):
 
 def check_alphabets(tables):
     sim = find(tables, "cells", "J", "method", "min coverage (cell)", "mean coverage", min_rows=6)
-    prof = [r for r in sim.records() if r["method"] == "profile-likelihood"]
+    prof = [r for r in sim.records() if r["method"] == "profile-likelihood-t"]  # the default
     assert {int(num(r["J"])) for r in prof} == {3, 5, 10}
     for r in prof:  # 100 data sets per cell in --quick (MC s.e. 0.022)
         assert num(r["min coverage (cell)"]) >= 0.85, r

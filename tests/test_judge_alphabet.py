@@ -188,7 +188,7 @@ def test_api_for_a_score_judge():
                           judge_labels=[1, 2, 3, 4])  # fmt: skip
     test = CategoryCounts([300, 250, 250, 200], labels=[1, 2, 3, 4])
     res = correct_distribution(test, cal)
-    assert res.method == "profile-likelihood" and res.labels == ("fail", "pass")
+    assert res.method == "profile-likelihood-t" and res.labels == ("fail", "pass")
     assert sum(res.estimate.values()) == pytest.approx(1.0)
     assert res.ci["pass"].low == pytest.approx(1 - res.ci["fail"].high, abs=1e-9)
     assert np.isnan(res.naive["pass"])  # no letter named "pass"

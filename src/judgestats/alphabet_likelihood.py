@@ -229,10 +229,14 @@ def alphabet_profile_bounds(
     """Profile-likelihood interval of each θ_b: {t : 2(ℓ̂ − ℓ_p(t)) <= cut-off}, batched.
 
     ℓ_p(t) = max of ℓ over θ with θ_b = t and over C (Wilks: the cut-off is χ²₁(level)). With
-    ``small_sample`` the cut-off is t²_ν((1 + level)/2), ν = min_b m_b − 1, the square of a
-    Student-t quantile, as :func:`judgestats.likelihood.profile_likelihood_bounds` does for
-    ``"profile-likelihood-t"``. Each bound is found by bisection between θ̂_b and 0 or 1 (the
-    profile is unimodal in t), warm-started from the previous solution on its side.
+    ``small_sample`` the cut-off is t²_ν((1 + level)/2), the square of a Student-t quantile,
+    with ν = min_b m_b/(J − 1) − 1: the calibration items per free parameter of a column of C,
+    minus one. For J = 2 it is :func:`judgestats.likelihood.profile_likelihood_bounds`'s
+    ``"profile-likelihood-t"`` (ν = min(m0, m1) − 1). Why: with many letters and few items per
+    column the χ² cut-off gives intervals about 20% too short (coverage 0.86–0.89 at J = 10,
+    50 items per class, benchmarks/results/alphabets.md); the t cut-off covers 0.95–0.97 there
+    and tends to χ² as the columns fill. Each bound is found by bisection between θ̂_b and 0 or
+    1 (the profile is unimodal in t), warm-started from the previous solution on its side.
 
     Returns
     -------
@@ -250,7 +254,9 @@ def alphabet_profile_bounds(
         mx = np.maximum(mx, _FLOOR)
         return th / th.sum(-1, keepdims=True), mx / mx.sum(-2, keepdims=True)
 
-    df_t = (cal.sum(-2).min(-1) - 1.0) if small_sample else None
+    j = cal.shape[-2]
+    # items per free parameter of a calibration column, minus one (J = 2: min_b m_b − 1)
+    df_t = (cal.sum(-2).min(-1) / (j - 1) - 1.0) if small_sample else None
     crit = np.broadcast_to(_critical(confidence_level, df_t), shape)
     low = np.empty_like(theta_hat)
     high = np.empty_like(theta_hat)

@@ -900,8 +900,8 @@ def _profile_method(
 
 @register_distribution_method(
     "profile-likelihood-t",
-    "the profile-likelihood interval with the small-calibration cut-off t²(min_b m_b − 1) "
-    "instead of χ²₁",
+    "the profile-likelihood interval with the small-calibration cut-off t²(ν) instead of χ²₁, "
+    "ν = min_b m_b/(J − 1) − 1 (calibration items per free parameter of a column, minus one)",
 )
 def _profile_t_method(
     test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
@@ -1198,7 +1198,7 @@ def correct_distribution(
     joint maximum-likelihood θ̂ of the test letters ~ Mult(n, Cθ) and the calibration columns
     ~ Mult(m_b, C[:, b]) (:mod:`judgestats.alphabet_likelihood`), which uses every letter,
     lies on the simplex, and equals Ĉ⁻¹p̂ when J = K and that is a distribution. Methods
-    ``"profile-likelihood"`` (the default there), ``"profile-likelihood-t"`` and
+    ``"profile-likelihood-t"`` (the default there), ``"profile-likelihood"`` and
     ``"bootstrap"`` (refitted per replicate).
 
     Parameters
@@ -1210,8 +1210,8 @@ def correct_distribution(
         labels **in the same order** (use ``.reorder(...)`` to align them).
     method : str, optional
         ``"adjusted-delta"`` (the default for a square matrix), ``"wald"``, ``"bootstrap"``,
-        ``"profile-likelihood"`` (the default for a judge alphabet of its own) or
-        ``"profile-likelihood-t"`` (or any name in :func:`distribution_methods`; ``"delta"``
+        ``"profile-likelihood"`` or ``"profile-likelihood-t"`` (the default for a judge
+        alphabet of its own) (or any name in :func:`distribution_methods`; ``"delta"``
         is the deprecated name of the first two):
 
         * ``"adjusted-delta"`` and ``"wald"``: θ̂ ± z·se per category, truncated to [0, 1],
@@ -1241,7 +1241,12 @@ def correct_distribution(
           the joint log-likelihood above and ℓ_p(t) its maximum with θ_b = t (Wilks). For
           k = 2 and a square matrix it is :func:`judgestats.correct`'s
           ``"profile-likelihood"`` interval (the same numbers). ``"profile-likelihood-t"``
-          uses the cut-off t²_ν((1 + level)/2), ν = min_b m_b − 1.
+          (the default for a judge alphabet of its own) uses the cut-off t²_ν((1 + level)/2),
+          ν = min_b m_b/(J − 1) − 1 — the calibration items per free parameter of a column of
+          C, minus one; for J = 2 ``js.correct``'s ``"profile-likelihood-t"``. With many
+          letters and few items per column the χ² cut-off covers as little as 0.89 (J = 10,
+          50 items per class); the t cut-off at least 0.93 in every cell tried
+          (benchmarks/results/alphabets.md).
     confidence_level : float, default 0.95
         Two-sided per-category level, strictly inside (0, 1); stored on the result. The
         intervals are marginal (one per category), not simultaneous.
@@ -1321,7 +1326,7 @@ def correct_distribution(
         return _design_distribution(test, calibration, method, confidence_level, design, options)
     max_condition = _check_pair(test, calibration, max_condition, separation_level)
     if method is None:
-        method = "adjusted-delta" if calibration.square else "profile-likelihood"
+        method = "adjusted-delta" if calibration.square else "profile-likelihood-t"
     spec, options = _get_method(method, dict(options))
     method = spec.name
     cis, bounds = _interval_set(
