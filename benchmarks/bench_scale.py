@@ -515,9 +515,10 @@ How: the engine counts in two stages. First its own grouped count of the distinc
 hand; then, on that small table, a cell code per distinct value (test/calibration × human ×
 judge, or an error code for labels outside 0/1) and the sum of the counts per (model, code).
 Only the ≤ {9 * N_MODELS} count rows of the second stage reach Python (at most 9 per group).
-pandas holds every row; reading row group by row group bounds its memory at the price of
-per-chunk overhead. The corrections and the report add the difference between the two time
-columns (mostly first-use imports of scipy).
+pandas holds every row, and its grouped count of the three columns allocates per-row group
+codes (a hand-written `groupby` of them peaks at the same memory); reading row group by row
+group bounds its memory at the price of per-chunk overhead. The corrections and the report
+add the difference between the two time columns (mostly first-use imports of scipy).
 
 ## js.evaluate against the engine's own count
 
