@@ -304,10 +304,19 @@ def test_two_judges_product_alphabet_on_arena_runs_end_to_end():
     res = correct_distribution(test.merge(merge), cal.merge(merge), design="random")
     truth = float(v["human"].mean())
     assert res.ci[1].low <= truth <= res.ci[1].high
-    comp = js.plan.compare_alphabets(cal.merge(merge), n=test.n, test=test.merge(merge))
+    comp = js.plan.compare_alphabets(cal.merge(merge), n=test.n, test=test.merge(merge),
+                                     method="profile-likelihood")  # fmt: skip
     names = [r["alphabet"] for r in comp.rows]
     assert names == ["all letters", "judge 1 alone", "judge 2 alone"]
-    assert all(r["ratio"] >= 1 - 1e-9 for r in comp.rows)  # merging never helps
+    # at the same cut-off merging never helps (rows of one smoothed C are added up) ...
+    assert all(r["ratio"] >= 1 - 1e-12 for r in comp.rows)
+    # ... and GPT-3.5 adds little given GPT-4: dropping it costs about 2% at the same cut-off; with the default's small-sample cut-off (ν falls with the number of letters)
+    # the two are within 1% (measured over six targets, benchmarks/results/alphabets.md:
+    # mean length 0.311 with GPT-4's three letters, 0.351 with the six)
+    assert 1 < comp.rows[1]["ratio"] < 1.03
+    default = js.plan.compare_alphabets(cal.merge(merge), n=test.n, test=test.merge(merge))
+    assert abs(default.rows[1]["ratio"] - 1) < 0.01
+    assert default.rows[1]["ratio"] < comp.rows[1]["ratio"]
 
 
 # ----------------------------------------------------------------------------- planning
@@ -335,7 +344,8 @@ def test_score_alphabet_is_shorter_than_the_best_threshold():
     cal = ConfusionMatrix(np.round(SCORE_C * 1e6).astype(int), labels=[0, 1],
                           judge_labels=[1, 2, 3, 4, 5])  # fmt: skip
     for theta in (0.2, 0.5, 0.8):
-        comp = js.plan.compare_alphabets(cal, n=3000, theta=[1 - theta, theta], m=[150, 150])
+        comp = js.plan.compare_alphabets(cal, n=3000, theta=[1 - theta, theta], m=[150, 150],
+                                         method="profile-likelihood")  # asymptotic: z  # fmt: skip
         best = next(r for r in comp.rows if r["alphabet"] == comp.best_threshold)
         assert 0.10 <= 1 - 1 / best["ratio"] <= 0.15, (theta, best)
         assert all(r["ratio"] > 1 for r in comp.rows[1:])
@@ -345,6 +355,6 @@ def test_score_alphabet_is_shorter_than_the_best_threshold():
     cal_sets = np.stack([rng.multinomial(150, SCORE_C[:, b], size=300) for b in range(2)], -1)
     low, high, _ = alphabet_profile_bounds(test, cal_sets, 0.95)
     expected = js.plan.compare_alphabets(
-        cal, n=3000, theta=[1 - theta, theta], m=[150, 150]
+        cal, n=3000, theta=[1 - theta, theta], m=[150, 150], method="profile-likelihood"
     ).rows[0]["width"][1]
     assert np.mean(high[:, 1] - low[:, 1]) == pytest.approx(expected, rel=0.10)

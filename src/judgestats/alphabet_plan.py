@@ -23,13 +23,14 @@ import numpy as np
 from ._validation import (
     ArgumentTypeError,
     CountError,
+    check_choice,
     check_confidence_level,
     check_instance,
     check_sample_size,
 )
 from .alphabet_likelihood import alphabet_mle
 from .kernels import z_value
-from .multiclass import CategoryCounts, ConfusionMatrix
+from .multiclass import CategoryCounts, ConfusionMatrix, merged_alphabet
 
 __all__ = ["AlphabetComparison", "alphabet_covariance", "compare_alphabets"]
 
@@ -93,7 +94,7 @@ class AlphabetComparison:
     """Expected interval widths of a judge alphabet and of its merges (one setting).
 
     ``rows``: one dict per alphabet with ``alphabet`` (its name), ``letters`` (J),
-    ``width`` (dict category → expected width 2·z·√Var θ̂_b) and ``ratio`` (the mean width
+    ``width`` (dict category → expected width 2·q·√Var θ̂_b) and ``ratio`` (the mean width
     over the full alphabet's; above 1 means the merge loses information). ``best_threshold``
     names the shortest threshold row (ordered scores, K = 2) or is None.
     """
@@ -170,13 +171,20 @@ def compare_alphabets(
     m: Any = None,
     merges: dict[str, dict] | None = None,
     confidence_level: float = 0.95,
+    method: str = "profile-likelihood-t",
 ) -> AlphabetComparison:
     """Compare the expected interval width of the full judge alphabet with its merges.
 
-    C is estimated from ``calibration`` with half a pseudo-count per cell, (x_ab + 1/2)/(m_b +
-    J/2), so that a letter unseen for a category still carries its small probability. The
-    widths are 2·z·√Var θ̂_b from :func:`alphabet_covariance`: expected, not simulated (the
-    simulated widths and coverage are in benchmarks/results/alphabets.md).
+    C is estimated once, from the full alphabet, with half a pseudo-count per cell, (x_ab +
+    1/2)/(m_b + J/2), so that a letter unseen for a category still carries its small
+    probability; a merge adds up its rows (so a merge never has more information than the full
+    alphabet). The widths are 2·q·√Var θ̂_b with Var from :func:`alphabet_covariance` and q
+    the cut-off of ``method``: z for ``"profile-likelihood"``, and for
+    ``"profile-likelihood-t"`` (the default of :func:`judgestats.correct_distribution` for a
+    judge alphabet) the t quantile with ν = min_b m_b/(J − 1) − 1, which grows with the
+    number of letters J. With few calibration items per letter this penalty can outweigh what
+    the extra letters carry, and a merge then has a ratio below 1. Expected, not simulated
+    (simulated widths and coverage: benchmarks/results/alphabets.md).
 
     Parameters
     ----------
@@ -199,6 +207,8 @@ def compare_alphabets(
         the letters are pairs ``"a|b"`` of two judges.
     confidence_level : float, default 0.95
         Two-sided level of the widths; stored on the result.
+    method : {"profile-likelihood-t", "profile-likelihood"}
+        Which interval's cut-off the widths use (see above).
 
     Returns
     -------
@@ -209,9 +219,9 @@ def compare_alphabets(
     --------
     >>> cal = ConfusionMatrix([[60, 5], [50, 10], [25, 25], [10, 50], [5, 60]],
     ...                       labels=[0, 1], judge_labels=[1, 2, 3, 4, 5])
-    >>> res = compare_alphabets(cal, n=3000, theta=[0.5, 0.5], m=[150, 150])
-    >>> res.best_threshold
-    'threshold: score >= 3'
+    >>> res = compare_alphabets(cal, n=3000, theta=[0.3, 0.7], m=[150, 150])
+    >>> res.best_threshold, round(res.rows[2]["ratio"], 3)  # the best cut is 4.5% wider
+    ('threshold: score >= 3', 1.045)
     """
     check_instance("calibration", calibration, ConfusionMatrix)
     level = check_confidence_level(confidence_level)
@@ -228,18 +238,30 @@ def compare_alphabets(
     m_plan = calibration.human_counts if m is None else np.asarray(m, dtype=float)
     if np.shape(m_plan) != (k,) or (np.asarray(m_plan) <= 0).any():
         raise CountError(f"m must give a positive count for each of the {k} categories, got {m}")
+    check_choice("method", method, ("profile-likelihood-t", "profile-likelihood"))
     z = float(z_value(level))
     alphabets = {"all letters": None, **_automatic_merges(calibration.judge_labels, k),
                  **(merges or {})}  # fmt: skip
+    counts = np.asarray(calibration.counts, dtype=float)
+    c_full = (counts + 0.5) / (counts.sum(0) + 0.5 * calibration.j)
     rows: list[dict[str, Any]] = []
     for name, mapping in alphabets.items():
-        cal = calibration if mapping is None else calibration.merge(mapping)
-        counts = np.asarray(cal.counts, dtype=float)
-        c = (counts + 0.5) / (counts.sum(0) + 0.5 * cal.j)
+        c = c_full
+        if mapping is not None:
+            letters, index = merged_alphabet(calibration.judge_labels, mapping)
+            c = np.zeros((len(letters), k))
+            np.add.at(c, index, c_full)
+        j = c.shape[0]
+        q = z
+        if method == "profile-likelihood-t":
+            from scipy.stats import t as student_t  # lazy
+
+            nu = max(float(np.min(m_plan)) / (j - 1) - 1.0, 1.0)
+            q = float(student_t.ppf((1.0 + level) / 2.0, nu))
         cov = alphabet_covariance(theta, c, n, m_plan)
-        width = 2 * z * np.sqrt(np.clip(np.diag(cov), 0.0, None))
+        width = 2 * q * np.sqrt(np.clip(np.diag(cov), 0.0, None))
         per = dict(zip(calibration.labels, width.tolist(), strict=True))
-        rows.append({"alphabet": name, "letters": cal.j, "width": per})
+        rows.append({"alphabet": name, "letters": j, "width": per})
     full = float(np.mean(list(rows[0]["width"].values())))
     for r in rows:
         r["ratio"] = float(np.mean(list(r["width"].values()))) / full

@@ -351,7 +351,7 @@ class CategoryCounts:
 
     def merge(self, letters: Any) -> CategoryCounts:
         """Merge judge letters (``letters`` maps old → new; see :meth:`ConfusionMatrix.merge`)."""
-        alphabet, index = _merged_alphabet(self.labels, letters)
+        alphabet, index = merged_alphabet(self.labels, letters)
         return CategoryCounts(np.bincount(index, self.counts, len(alphabet)).astype(int), alphabet)
 
     def __eq__(self, other: object) -> bool:
@@ -589,7 +589,7 @@ class ConfusionMatrix:
         place; new letters follow in order of first appearance. Use
         :meth:`CategoryCounts.merge` with the same mapping on the test counts.
         """
-        alphabet, index = _merged_alphabet(self.judge_labels, letters)
+        alphabet, index = merged_alphabet(self.judge_labels, letters)
         counts = np.zeros((len(alphabet), self.k), dtype=np.int64)
         np.add.at(counts, index, self.counts)
         if alphabet == self.labels:
@@ -618,7 +618,7 @@ class ConfusionMatrix:
         )
 
 
-def _merged_alphabet(alphabet: tuple, letters: Any) -> tuple[tuple, np.ndarray]:
+def merged_alphabet(alphabet: tuple, letters: Any) -> tuple[tuple, np.ndarray]:
     """Return the alphabet after merging (old → new letter) and each old letter's new row."""
     if not isinstance(letters, dict) or not letters:
         raise ArgumentTypeError(
