@@ -39,8 +39,9 @@ lint: $(STAMP)
 docs: $(STAMP)
 	$(VENV)/bin/mkdocs build --strict
 
+# Two workers (the CI machine has 2 cores): the suite is CPU-bound numpy, notebooks and PyMC compiles.
 test: lint docs
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) "$$f" || exit 1; done
