@@ -66,6 +66,7 @@ from .shift import LabelShiftDiagnostic, label_shift_test
 __version__ = "0.1.0"
 
 __all__ = [
+    "AlphabetCorrection",
     "ArgumentTypeError",
     "CategoryCounts",
     "ClippedEstimateWarning",
@@ -111,6 +112,7 @@ __all__ = [
     "__version__",
     "adjusted_wald_interval",
     "alphabet_counts",
+    "alphabet_groups",
     "alphabets",
     "calibration_only",
     "compare",
@@ -143,6 +145,7 @@ __all__ = [
 ]
 
 _LAZY_SUBMODULES = {
+    "alphabet_groups",
     "alphabets",
     "bayes",
     "cli",
@@ -177,6 +180,7 @@ _LAZY_ATTRIBUTES = {
     "ConfusionMatrix": "multiclass",
     "correct_distribution": "multiclass",
     "correct_stratified": "strata",
+    "AlphabetCorrection": "alphabet_groups",
     "SparseLettersWarning": "alphabets",
     "alphabet_counts": "alphabets",
     "judge_letters": "alphabets",

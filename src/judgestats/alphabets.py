@@ -83,7 +83,11 @@ def _bin_label(lo: float, hi: float, last: bool) -> str:
     return f"[{lo:g}, {hi:g}]" if last else f"[{lo:g}, {hi:g})"
 
 
-def _letters_of(name: str, values: list[Any], bins: Any, invalid: Any) -> list[Any]:
+def _letters_of(
+    name: str, values: list[Any], bins: Any, invalid: Any, where: Any = None
+) -> list[Any]:
+    """Letters of one judge's outputs; ``where(i)`` says where item i is (default: its index)."""
+    at = where or (lambda i: f"at index {i}")
     bad = set() if invalid is None else {v for v in _as_values("invalid", list(invalid))
                                          if not _missing(v)}  # fmt: skip
     invalid_missing = invalid is not None and any(_missing(v) for v in invalid)
@@ -97,7 +101,7 @@ def _letters_of(name: str, values: list[Any], bins: Any, invalid: Any) -> list[A
                 out.append(INVALID)
                 continue
             raise LabelError(
-                f"{name} has a missing value at index {i}: pass invalid=[None, ...] to keep "
+                f"{name} has a missing value {at(i)}: pass invalid=[None, ...] to keep "
                 "missing verdicts as the letter 'invalid' (dropping them biases the estimate "
                 "when they depend on the true label)"
             )
@@ -109,13 +113,13 @@ def _letters_of(name: str, values: list[Any], bins: Any, invalid: Any) -> list[A
             continue
         if not isinstance(v, numbers.Real) or isinstance(v, bool):
             raise LabelError(
-                f"{name} value {v!r} at index {i} is not a number to bin; list it in invalid= "
+                f"{name} value {v!r} {at(i)} is not a number to bin; list it in invalid= "
                 "to keep it as the letter 'invalid'"
             )
         x = float(v)
         if not edges[0] <= x <= edges[-1]:
             raise LabelError(
-                f"{name} value {v!r} at index {i} lies outside the bins [{edges[0]:g}, "
+                f"{name} value {v!r} {at(i)} lies outside the bins [{edges[0]:g}, "
                 f"{edges[-1]:g}]"
             )
         j = min(int(np.searchsorted(edges, x, side="right")) - 1, edges.size - 2)
@@ -174,13 +178,21 @@ def judge_letters(
     return [sep.join(str(v) for v in row) for row in zip(*letters, strict=True)]
 
 
+def _letter_order(v: Any) -> tuple:
+    """Sort key of a letter: numbers (and text that reads as one, "10") by value, then text."""
+    if isinstance(v, bool):
+        return (0, float(v), "")
+    if isinstance(v, int | float):
+        return (0, float(v), "")
+    try:
+        return (0, float(str(v)), str(v))
+    except ValueError:
+        return (1, 0.0, str(v))
+
+
 def _sorted_alphabet(letters: list[Any]) -> tuple[Any, ...]:
     seen = list(dict.fromkeys(letters))
-    rest = [v for v in seen if v != INVALID]
-    try:
-        rest = sorted(rest)
-    except TypeError:
-        rest = sorted(rest, key=str)
+    rest = sorted((v for v in seen if v != INVALID), key=_letter_order)
     return tuple(rest + ([INVALID] if INVALID in seen else []))
 
 
@@ -257,14 +269,22 @@ def alphabet_counts(
         judge=[a for a, c in zip(letters, is_cal, strict=True) if c],
         labels=labels, judge_labels=alphabet,
     )  # fmt: skip
-    sparse = [(a, int(n)) for a, n in zip(alphabet, cal.judge_counts, strict=True)
-              if n < min_count]  # fmt: skip
+    warn_sparse_letters(cal, min_count, stacklevel=3)
+    return test, cal
+
+
+def warn_sparse_letters(calibration: ConfusionMatrix, min_count: int, stacklevel: int = 2) -> None:
+    """Warn (:class:`SparseLettersWarning`) about letters on fewer than ``min_count`` items.
+
+    ``stacklevel`` as :func:`warnings.warn` counts it from here (2: this function's caller).
+    """
+    sparse = [(a, int(n)) for a, n in zip(calibration.judge_labels, calibration.judge_counts,
+                                          strict=True) if n < min_count]  # fmt: skip
     if sparse:
         shown = ", ".join(f"{a!r} ({n})" for a, n in sparse)
         warnings.warn(
             f"judge letters with fewer than {min_count} calibration items: {shown}; merge them "
             "(cal.merge({...}), test.merge({...})) or label more; help(js.SparseLettersWarning)",
             SparseLettersWarning,
-            stacklevel=2,
+            stacklevel=stacklevel,
         )
-    return test, cal

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import JudgeStatsError
+from ._validation import JudgeStatsError, LabelError
 from .correct import correct
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN, DESIGNS
@@ -316,9 +316,10 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     p.add_argument("--human-column", default="human", help="human label column (default: human)")
     p.add_argument(
         "--method",
-        default="adjusted-wald",
+        default=None,
         choices=interval_methods(),
-        help="interval method (default: adjusted-wald, the paper's)",
+        help="interval method (default: adjusted-wald, the paper's; for judge letters in "
+        "report, profile-likelihood-t)",
     )
     p.add_argument(
         "--design",
@@ -458,6 +459,17 @@ def _report_parser(sub: Any) -> None:
     rp.add_argument("--metric", help="name of the rate (default: accuracy; win rate for arena)")
     rp.add_argument("--title", help="report title")
     rp.add_argument("--rank", action="store_true", help="add P(rank 1) from a joint bootstrap")
+    rp.add_argument(
+        "--letters", action="store_true",
+        help="FILE: the judge column holds letters of its own (a 1-5 score, win/tie/lose), "
+        "every one used by joint maximum likelihood; implied by several --judge-column names "
+        "(comma-separated: two judges' letter pairs) and by --invalid",
+    )  # fmt: skip
+    rp.add_argument(
+        "--invalid", action="append", default=None, metavar="VALUE",
+        help="FILE: a judge output that is no verdict (refused, unparseable) and becomes the "
+        "letter 'invalid', never dropped; '' is an empty cell; repeat for several",
+    )  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -612,11 +624,15 @@ def _columns(text: str | None) -> tuple[str, ...] | None:
     return cols
 
 
-def _scan(path: str, engine: str, args) -> Any:
-    """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB)."""
+def _scan(path: str, engine: str, args, *, letters: bool = False) -> Any:
+    """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB).
+
+    With ``letters`` the judge column(s) keep their values as written (CSV text): letters.
+    """
     if engine == "pandas":
         by = _columns(args.by)
-        return _read_table(path, {args.judge_column: False, args.human_column: True},
+        judge = {} if letters else {args.judge_column: False}
+        return _read_table(path, {**judge, args.human_column: True},
                            by[0] if by else None)  # fmt: skip
     from .io import check_header, sniff_format
 
@@ -733,10 +749,24 @@ def _run_report(args) -> str:
     else:
         _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
                                       "human_column"))  # fmt: skip
-        frame = _scan(args.file, args.engine, args)
+        judges = _columns(args.judge_column) or ()
+        letters = args.letters or args.invalid is not None or len(judges) > 1
+        try:
+            frame = _scan(args.file, args.engine, args, letters=letters)
+        except LabelError as exc:
+            if letters or f"column {args.judge_column!r}" not in str(exc):
+                raise
+            raise CLIError(f"{exc}; if the judge's outputs are letters of their own (a score, "
+                           "win/tie/lose), add --letters") from exc  # fmt: skip
         title, metric = None, "accuracy"
         by, strata, split = _columns(args.by), _columns(args.strata), args.split
         judge, human = args.judge_column, args.human_column
+        if letters:
+            return _report_letters(frame, judges, args)
+    if args.letters or args.invalid is not None:
+        raise CLIError("--letters and --invalid apply to a FILE")
+    if args.method is None:
+        args.method = "adjusted-wald"
     try:
         with warnings.catch_warnings(record=True):  # local: the report lists them as notes
             warnings.simplefilter("always")
@@ -761,6 +791,24 @@ def _run_report(args) -> str:
             )  # fmt: skip
     except ImportError as exc:
         raise CLIError(f"{exc}".splitlines()[0]) from exc
+
+
+def _report_letters(frame: Any, judges: tuple, args) -> str:
+    """``report --letters``: every group's rate from a judge alphabet (js.evaluate's letters)."""
+    from .evaluate import evaluate
+    from .report import report
+
+    if args.rank or args.strata:
+        raise CLIError("--rank and --strata are not available with judge letters")
+    invalid = None if args.invalid is None else [None if v == "" else v for v in args.invalid]
+    with warnings.catch_warnings(record=True):  # local: the report lists them as notes
+        warnings.simplefilter("always")
+        ev = evaluate(
+            frame, judge=list(judges), human=args.human_column, by=_columns(args.by),
+            split=args.split, method=args.method, confidence_level=args.confidence_level,
+            rng=args.seed, design=args.design, errors="mark", invalid=invalid,
+        )  # fmt: skip
+        return report(ev, args.format, metric=args.metric or "accuracy", title=args.title)
 
 
 def _fail(exc: Exception, *, as_json: bool) -> int:
@@ -797,6 +845,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 print(text, end="")
             return 0
+        if args.method is None:
+            args.method = "adjusted-wald"
         title, rows = _run_correct(args)
     except (CLIError, JudgeStatsError) as exc:
         return _fail(exc, as_json=getattr(args, "json", False))

@@ -11,6 +11,7 @@ reads); this module corrects the counts group by group.
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -43,6 +44,8 @@ from .strata import StratifiedCorrection, correct_stratified, stratum_pairs
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     import xarray as xr
+
+    from .alphabet_groups import AlphabetCorrection, LetterCounts
 
 __all__ = ["Evaluation", "GroupCounts", "evaluate", "evaluate_counts", "group_counts"]
 
@@ -124,23 +127,22 @@ def evaluate_counts(
     )  # fmt: skip
 
 
-def _correct_groups(counts, per_group, groups, *, method, level, gen, options, design, errors,
-                    stacklevel, progress):  # fmt: skip
-    """Correct every group; warnings re-issued with the group named; errors raised or marked."""
-    corrections: dict[Any, Correction | StratifiedCorrection] = {}
+def _correct_groups(by, groups, correct_group, *, errors, stacklevel, progress):
+    """Correct every group by ``correct_group(g, label)``.
+
+    Warnings are re-issued with the group named; errors are raised or marked.
+    """
+    corrections: dict[Any, Any] = {}
     issued: dict[Any, tuple] = {}
     marked: dict[Any, str] = {}
     for g in progress_bar(groups, total=len(groups), desc="groups", enabled=progress):
-        label = describe_group(counts.by, g)
+        label = describe_group(by, g)
         try:
             with warnings.catch_warnings(record=True) as caught:
                 # local: each warning is re-issued below with the group named, and kept
                 # on the result for the report
                 warnings.simplefilter("always")
-                corrections[g] = _correct_one(
-                    per_group[g], label, counts.split, method=method, level=level, gen=gen,
-                    options=options, design=design,
-                )  # fmt: skip
+                corrections[g] = correct_group(g, label)
         except JudgeStatsError as exc:
             if errors == "mark":  # the group keeps a row with its reason; the rest go on
                 marked[g] = f"{type(exc).__name__}: {exc}"
@@ -152,6 +154,14 @@ def _correct_groups(counts, per_group, groups, *, method, level, gen, options, d
         for w in caught:
             warnings.warn(f"group {label}: {w.message}", w.category, stacklevel=stacklevel)
     return corrections, issued, marked
+
+
+def _corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list:
+    """Return the corrected groups, in order (an error when none could be)."""
+    if marked and not corrections:
+        why = "; ".join(f"{describe_group(by, g)}: {w}" for g, w in marked.items())
+        raise JudgeStatsError(f"no group could be corrected: {why}")
+    return [g for g in groups if g in corrections]
 
 
 def _evaluate_counts(
@@ -175,14 +185,15 @@ def _evaluate_counts(
     groups = sort_keys(list(per_group))
     if not groups:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
+    def correct_group(g: Any, label: str) -> Correction | StratifiedCorrection:
+        return _correct_one(per_group[g], label, counts.split, method=method, level=level,
+                            gen=gen, options=options, design=design)  # fmt: skip
+
     corrections, issued, marked = _correct_groups(
-        counts, per_group, groups, method=method, level=level, gen=gen, options=options,
-        design=design, errors=errors, stacklevel=stacklevel + 1, progress=progress,
+        counts.by, groups, correct_group, errors=errors, stacklevel=stacklevel + 1,
+        progress=progress,
     )  # fmt: skip
-    if marked and not corrections:
-        why = "; ".join(f"{describe_group(counts.by, g)}: {w}" for g, w in marked.items())
-        raise JudgeStatsError(f"no group could be corrected: {why}")
-    groups = [g for g in groups if g in corrections]
+    groups = _corrected(counts.by, groups, corrections, marked)
     ranking = None
     if rank:
         if len(groups) < 2:
@@ -214,15 +225,69 @@ def _evaluate_counts(
     )
 
 
+def _evaluate_letters(counts: LetterCounts, *, method, level, rng, design, errors, progress,
+                      stacklevel, options) -> Evaluation:  # fmt: skip
+    """Correct every group of a judge alphabet's :class:`LetterCounts` (see :func:`evaluate`)."""
+    from .alphabet_groups import correct_alphabet  # loaded on first use: import stays light
+
+    gen = check_rng(rng)
+    k = len(counts.by)
+    groups = [_group_key(key, k) for key in counts.groups]
+    if not groups:
+        raise JudgeStatsError("the frame has no rows: nothing to evaluate")
+    keys = dict(zip(groups, counts.groups, strict=True))
+
+    def correct_group(g: Any, label: str) -> AlphabetCorrection:
+        m0, m1 = counts.calibration[keys[g]].sum(axis=0).tolist()
+        check_group_sizes(label, n=int(counts.test[keys[g]].sum()), m0=m0, m1=m1,
+                          split=counts.split, both_classes=design == DEFAULT_DESIGN)  # fmt: skip
+        test, cal = counts.pair(keys[g])
+        return correct_alphabet(test, cal, method=method, confidence_level=level, rng=gen,
+                                design=design, **options)  # fmt: skip
+
+    corrections, issued, marked = _correct_groups(
+        counts.by, groups, correct_group, errors=errors, stacklevel=stacklevel + 1,
+        progress=progress,
+    )  # fmt: skip
+    groups = _corrected(counts.by, groups, corrections, marked)
+    return Evaluation(
+        groups=tuple(groups), corrections=corrections, by=counts.by, strata=None, method=method,
+        confidence_level=level, judge=", ".join(counts.judge), human=counts.human,
+        split=counts.split, engine=counts.engine, warnings=issued, design=design, marked=marked,
+    )  # fmt: skip
+
+
+def _letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> bool:
+    """Tell a judge alphabet: several judge columns, or judge_labels=, bins= or invalid=."""
+    return not isinstance(judge, str) or any(v is not None for v in (judge_labels, bins, invalid))
+
+
+def _check_letters_call(method: str, strata: Any, rank: bool, options: dict) -> None:
+    from .alphabet_groups import ALPHABET_METHODS
+
+    check_method(method, ALPHABET_METHODS, capability="a judge alphabet")
+    if strata is not None:
+        raise JudgeStatsError(
+            "strata= is not available with a judge alphabet; evaluate each stratum as a group "
+            "(by=[..., stratum column]) instead"
+        )
+    if rank:
+        raise JudgeStatsError(
+            "rank=True is not available with a judge alphabet; compare the groups' intervals"
+        )
+    extra = ("n_resamples",) if method == "bootstrap" else ()
+    check_option_names(f"method {method!r}", options, ("min_count", *extra))
+
+
 def evaluate(
     frame: Any,
     *,
-    judge: str = "judge",
+    judge: str | list[str] = "judge",
     human: str = "human",
     by: Any = ("model",),
     strata: Any = None,
     split: str | None = None,
-    method: str = "adjusted-wald",
+    method: str | None = None,
     confidence_level: float = 0.95,
     rank: bool = False,
     rank_resamples: int = 10_000,
@@ -230,6 +295,9 @@ def evaluate(
     design: str = DEFAULT_DESIGN,
     errors: str = "raise",
     progress: bool | None = None,
+    judge_labels: Any = None,
+    bins: Any = None,
+    invalid: Any = None,
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -244,8 +312,14 @@ def evaluate(
     frame : data frame
         pandas, polars (eager or lazy), pyarrow table, DuckDB relation, Dask or PySpark data
         frame, or a narwhals frame: one row per judged item.
-    judge : str, default "judge"
-        Column of the judge's labels: 0/1 (numbers) or booleans, on every row.
+    judge : str or list of str, default "judge"
+        Column of the judge's labels: 0/1 (numbers) or booleans, on every row. A list of
+        columns (several judges), or ``judge_labels=``/``bins=``/``invalid=``, makes it a
+        *judge alphabet*: any values (a 1–5 score, win/tie/lose, an ``"invalid"`` letter,
+        the pairs ``"1|0"`` of two judges), each group's rate then being the joint
+        maximum-likelihood estimate over every letter
+        (:func:`judgestats.alphabet_groups.correct_alphabet`; one
+        :class:`~judgestats.AlphabetCorrection` per group).
     human : str, default "human"
         Column of the human labels, 0/1 or booleans. Without ``split``, a missing value (null,
         or NaN in a float column) marks a test row.
@@ -258,9 +332,11 @@ def evaluate(
     split : str, optional
         Column of ``'test'``/``'calibration'`` values; then test rows' human labels are
         ignored (a hidden truth, as in a benchmark) and calibration rows need one.
-    method : str, default "adjusted-wald"
+    method : str, optional
         Interval method: any name in :func:`judgestats.interval_methods` (without strata) or
-        ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"`` (with strata).
+        ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"`` (with strata); default
+        ``"adjusted-wald"``. With a judge alphabet ``"profile-likelihood-t"`` (the default
+        there), ``"profile-likelihood"`` or ``"bootstrap"``.
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     rank : bool, default False
@@ -286,9 +362,17 @@ def evaluate(
     progress : bool or None, default None
         Show a progress bar over the groups (None: when interactive and the work takes more
         than two seconds; see :mod:`judgestats.progress`).
+    judge_labels : "observed" or sequence, optional
+        A judge alphabet's letters: ``"observed"`` (every letter seen; the default with
+        several judge columns, ``bins=`` or ``invalid=``) or the letters expected (another
+        value is an error). Each group uses the letters seen in it.
+    bins, invalid
+        A judge alphabet's score bins and invalid verdicts, as
+        :func:`judgestats.judge_letters`.
     **options
-        Passed to the correction: interval options (``n_resamples``), and with strata
-        ``weights``, ``min_per_class``, ``merge``.
+        Passed to the correction: interval options (``n_resamples``), with strata
+        ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``
+        (a letter on fewer calibration items of a group warns, default 10).
 
     Returns
     -------
@@ -331,10 +415,29 @@ def evaluate(
     >>> ev.groups
     ('a', 'b')
     """
+    if _letters_wanted(judge, judge_labels, bins, invalid):
+        from .alphabet_groups import ALPHABET_METHODS, letter_counts
+
+        method = ALPHABET_METHODS[0] if method is None else method
+        _check_letters_call(method, strata, rank, options)
+        check_design(design)
+        level = check_confidence_level(confidence_level)
+        check_rng(rng)
+        letters = letter_counts(
+            frame, judge=judge, human=human, by=by, split=split,
+            judge_labels="observed" if judge_labels is None else judge_labels, bins=bins,
+            invalid=invalid,
+        )  # fmt: skip
+        return _evaluate_letters(
+            letters, method=method, level=level, rng=rng, design=design,
+            errors=check_choice("errors", errors, ERRORS), progress=progress, stacklevel=3,
+            options=options,
+        )  # fmt: skip
+    method = "adjusted-wald" if method is None else method
     _check_method(method, strata is not None, options, design)
     check_confidence_level(confidence_level)
     check_rng(rng)
-    counts = group_counts(frame, judge=judge, human=human, by=by, strata=strata, split=split)
+    counts = group_counts(frame, judge=str(judge), human=human, by=by, strata=strata, split=split)
     return evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
         rank_resamples=rank_resamples, rng=rng, design=design, errors=errors, progress=progress,
@@ -355,9 +458,22 @@ def evaluation_lookup(ev: Evaluation, group: Any) -> Correction | StratifiedCorr
     raise KeyError(f"no group {group!r}; groups are {shown}{' ...' if len(ev) > 10 else ''}")
 
 
+def _alphabet(c: Any) -> bool:
+    """Tell an :class:`~judgestats.AlphabetCorrection` (by its kind: no import needed)."""
+    return getattr(type(c), "kind", None) == "alphabet"
+
+
+def _is_alphabet(ev: Evaluation) -> bool:
+    return any(_alphabet(c) for c in ev.corrections.values())
+
+
 def _rank(corrections, groups, *, method, size, level, rng, design=DEFAULT_DESIGN) -> Ranking:
     from .compare import rank
 
+    if any(_alphabet(corrections[g]) for g in groups):
+        raise JudgeStatsError(
+            "ranking is not available with a judge alphabet; compare the groups' intervals"
+        )
     if any(isinstance(corrections[g], StratifiedCorrection) for g in groups):
         raise JudgeStatsError("ranking needs unstratified corrections (evaluate without strata=)")
     tests = {group_label(g): corrections[g].test for g in groups}
@@ -400,7 +516,7 @@ def _stratified_row(r: StratifiedCorrection) -> dict[str, Any]:
     }
 
 
-def result_row(c: Correction | StratifiedCorrection) -> dict[str, Any]:
+def result_row(c: Correction | StratifiedCorrection | AlphabetCorrection) -> dict[str, Any]:
     """Tidy row of one group's result.
 
     For a stratified result: the pooled values, with the calibration sensitivity and
@@ -430,6 +546,13 @@ def evaluation_counts_frame(ev: Evaluation) -> pd.DataFrame:
     rows = []
     for g in ev.groups:
         c = ev.corrections[g]
+        if _alphabet(c):  # one row per letter: test, human 0, human 1
+            d = c.distribution
+            for i, letter in enumerate(c.letters):
+                cal = d.calibration.counts[i]
+                rows.append({**_by_values(ev, g), "letter": letter, "n": int(d.test.counts[i]),
+                             "human_0": int(cal[0]), "human_1": int(cal[1])})  # fmt: skip
+            continue
         parts = (
             [(s, c.corrections[s]) for s in c.strata]
             if isinstance(c, StratifiedCorrection)
@@ -452,7 +575,8 @@ def evaluation_xarray(ev: Evaluation) -> xr.Dataset:
 
     dim = ev.dim
     rows = [result_row(ev.corrections[g]) for g in ev.groups]
-    names = ("estimate", "estimate_unclipped", "naive", "sensitivity", "specificity")
+    every = ("estimate", "estimate_unclipped", "naive", "sensitivity", "specificity")
+    names = tuple(k for k in every if k in rows[0])  # a judge alphabet has no sensitivity
     data: dict[str, Any] = {k: (dim, [float(r[k]) for r in rows]) for k in names}
     data.update({k: (dim, [int(r[k]) for r in rows]) for k in ("n", "m0", "m1")})
     data["clipped"] = (dim, [bool(r["clipped"]) for r in rows])
@@ -484,6 +608,8 @@ def evaluation_summary(ev: Evaluation) -> str:
     labels = {g: shorten(group_label(g)) for g in ev.groups}
     width = max(8, *(display_width(v) for v in labels.values()))
     strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
+    if _is_alphabet(ev):
+        strata += f"; judge alphabet of {ev.judge!r}, joint maximum likelihood over every letter"
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
         f"counts), {lvl} intervals by {ev.method}",
@@ -494,7 +620,8 @@ def evaluation_summary(ev: Evaluation) -> str:
         c = ev.corrections[g]
         lines.append(
             f"  {pad(labels[g], width)}  {c.estimate:9.4f}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
-            f"{c.naive:.4f}  {c.n:>7}  {c.m0:>5}  {c.m1:>5}"
+            f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
+            f"{c.m1:>5}"
         )
     notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
@@ -518,7 +645,8 @@ class Evaluation(Reportable):
         Group labels in sorted order: the value of the ``by`` column, or a tuple of values
         when ``by`` names several columns. Every dict below is keyed by them.
     corrections : dict
-        Group → :class:`Correction` (or :class:`StratifiedCorrection`).
+        Group → :class:`Correction` (or :class:`StratifiedCorrection`, or with a judge
+        alphabet :class:`~judgestats.AlphabetCorrection`).
     by : tuple of str
         The group column(s).
     strata : tuple of str or None
@@ -612,7 +740,11 @@ class Evaluation(Reportable):
         return evaluation_frame(self)
 
     def counts_dataframe(self) -> pd.DataFrame:
-        """Return the counts the corrections used (one row per group, or group × stratum)."""
+        """Return the counts the corrections used.
+
+        One row per group, or group × stratum; with a judge alphabet one row per group and
+        letter (``n`` test items, ``human_0``/``human_1`` calibration items).
+        """
         return evaluation_counts_frame(self)
 
     def to_xarray(self) -> xr.Dataset:
@@ -621,7 +753,7 @@ class Evaluation(Reportable):
         Variables ``estimate``, ``estimate_unclipped``, ``naive``, ``sensitivity``,
         ``specificity``, ``n``, ``m0``, ``m1``, ``clipped`` (dim ``dim``) and ``ci`` (dims
         ``dim``, ``ci_bound = ["lower", "upper"]``); attrs ``ci_kind``, ``ci_prob`` and the
-        columns used.
+        columns used. A judge alphabet has no ``sensitivity``/``specificity``.
         """
         return evaluation_xarray(self)
 

@@ -348,6 +348,21 @@ def _check_native_columns(frame: Any, keys: tuple) -> None:
             check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))
 
 
+def open_frame(nw: Any, frame: Any, keys: tuple) -> Any:
+    """Return the narwhals frame of a user's frame (checked: an engine's frame, clean keys)."""
+    _check_native_columns(frame, keys)
+    try:
+        nf = nw.from_native(frame)
+    except TypeError as exc:
+        raise ArgumentTypeError(
+            "frame must be a data frame of a supported engine (pandas, polars, pyarrow, "
+            f"DuckDB, Dask, PySpark, ...), got {type(frame).__name__}"
+        ) from exc
+    if not isinstance(nf, nw.DataFrame | nw.LazyFrame):
+        raise ArgumentTypeError(f"frame must be a data frame, got {type(frame).__name__}")
+    return nf
+
+
 def _schema_kinds(nw: Any, frame: Any, *, judge, human, split, by, strata) -> dict[str, str]:
     schema = frame.collect_schema()
     check_frame_columns(
@@ -470,17 +485,8 @@ def group_counts(
         }
     )
     nw = _narwhals()
-    _check_native_columns(frame, by_cols + strata_cols)
     with _engine_warnings():
-        try:
-            nf = nw.from_native(frame)
-        except TypeError as exc:
-            raise ArgumentTypeError(
-                "frame must be a data frame of a supported engine (pandas, polars, pyarrow, "
-                f"DuckDB, Dask, PySpark, ...), got {type(frame).__name__}"
-            ) from exc
-        if not isinstance(nf, nw.DataFrame | nw.LazyFrame):
-            raise ArgumentTypeError(f"frame must be a data frame, got {type(frame).__name__}")
+        nf = open_frame(nw, frame, by_cols + strata_cols)
         kinds = _schema_kinds(
             nw, nf, judge=judge, human=human, split=split, by=by_cols, strata=strata_cols
         )

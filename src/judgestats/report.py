@@ -26,6 +26,7 @@ import base64
 import html
 import io
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,7 +148,7 @@ def group_label(group: Any) -> str:
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
-_KINDS = ("correction", "stratified", "evaluation")
+_KINDS = ("correction", "stratified", "evaluation", "alphabet")
 
 
 def _kind(result: Any) -> str:
@@ -155,8 +156,9 @@ def _kind(result: Any) -> str:
     kind = getattr(type(result), "kind", None)
     if kind not in _KINDS:
         raise ArgumentTypeError(
-            "result must be a Correction, StratifiedCorrection or Evaluation (or a Bayesian "
-            f"result of the same shape), got {type(result).__name__}"
+            "result must be a Correction, StratifiedCorrection, AlphabetCorrection or "
+            "Evaluation (or a Bayesian result of the same shape), got "
+            f"{type(result).__name__}"
         )
     return kind
 
@@ -266,9 +268,33 @@ def _tag(note: str) -> str:
 
 
 # ---------------------------------------------------------------------------- sentences
+def _alphabet_how(letters: tuple) -> str:
+    shown = ", ".join(str(v) for v in letters[:8]) + (", ..." if len(letters) > 8 else "")
+    return (
+        f"corrected by joint maximum likelihood over every letter of the judge's alphabet "
+        f"({len(letters)} letters: {shown})"
+    )
+
+
+def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
+    """Describe a judge alphabet's rate: every letter used, on how many labels, which interval."""
+    design = "" if c.design == DEFAULT_DESIGN else f", design {c.design!r}"
+    naive = "" if math.isnan(c.naive) else (
+        f"; the judge's uncorrected rate on {c.n} test items is {c.naive:.2f}"
+    )
+    return (
+        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"{_alphabet_how(c.letters)} on {c.m0 + c.m1} human-labelled items{design} "
+        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
+        f"{_source(c.method)}) on {c.n} test items{naive}."
+    )
+
+
 def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
     lvl = f"{100 * c.confidence_level:g}%"
     subject = _capital(metric) + (f" of {label}" if label else "")
+    if _kind(c) == "alphabet":
+        return _alphabet_sentence(c, subject, lvl)
     if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
         return _design_sentence(c, subject, lvl)
     return (
@@ -342,8 +368,11 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     first = ev.corrections[ev.groups[0]]
     stratified = bool(ev.strata)
     sens, spec = (_span([getattr(r, k) for r in rows], 2) for k in ("sensitivity", "specificity"))
+    letters = [v for g in ev.groups for v in getattr(ev.corrections[g], "letters", ())]
     how = (
-        f"estimated by the judge-conditional estimator of design {ev.design!r} from how often "
+        _alphabet_how(tuple(dict.fromkeys(letters)))
+        if _kind(first) == "alphabet"
+        else f"estimated by the judge-conditional estimator of design {ev.design!r} from how often "
         "the human agrees with each of the judge's verdicts"
         if getattr(ev, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN
         else f"corrected within each stratum of {_strata_name(ev)} for the judge's sensitivity and "
@@ -448,6 +477,18 @@ def _design_notes(c: Any, who: str) -> list[str]:
     return notes
 
 
+def _weak_calibration(c: Any, who: str, advice: str) -> list[str]:
+    """Return the weak-calibration note (under WEAK_CLASS_SIZE items of a class), if due."""
+    small = [f"{size} {cls}" for size, cls in ((c.m1, "positive"), (c.m0, "negative"))
+             if size < WEAK_CLASS_SIZE]  # fmt: skip
+    if not small:
+        return []
+    return [
+        f"{who}weak calibration: only {' and '.join(small)} human-labelled items (fewer than "
+        f"{WEAK_CLASS_SIZE} per class){advice}"
+    ]
+
+
 def _correction_notes(c: Any, who: str) -> list[str]:
     if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
         return _design_notes(c, who)
@@ -458,16 +499,10 @@ def _correction_notes(c: Any, who: str) -> list[str]:
             f"is reported as {c.estimate:g}: the judged rate falls outside the range the "
             "estimated error rates allow (often too few calibration items)"
         )
-    small = [f"{size} {cls}" for size, cls in ((c.m1, "positive"), (c.m0, "negative"))
-             if size < WEAK_CLASS_SIZE]  # fmt: skip
-    if small:  # the WeakCalibrationWarning of correct(), once (its message is skipped below)
-        advice = "" if c.method in ("profile-map", "profile-likelihood-t", "bayes") else (
-            "; the interval may under-cover (method='profile-map' does not)"
-        )
-        notes.append(
-            f"{who}weak calibration: only {' and '.join(small)} human-labelled items (fewer "
-            f"than {WEAK_CLASS_SIZE} per class){advice}"
-        )
+    # the WeakCalibrationWarning of correct(), once (its message is skipped below)
+    safe = c.method in ("profile-map", "profile-likelihood-t", "bayes")
+    advice = "" if safe else "; the interval may under-cover (method='profile-map' does not)"
+    notes += _weak_calibration(c, who, advice)
     youden = c.sensitivity + c.specificity - 1
     if youden < WEAK_YOUDEN:
         notes.append(
@@ -527,9 +562,19 @@ def _stratified_notes(s: Any, who: str) -> list[str]:
     return notes
 
 
+def _alphabet_notes(c: Any, who: str) -> list[str]:
+    """List the notes of a judge alphabet's rate: weak calibration, undefined draws."""
+    notes = _weak_calibration(c, who, "") if c.design == DEFAULT_DESIGN else []
+    if c.ci.undefined_note():
+        notes.append(who + c.ci.undefined_note())
+    return notes
+
+
 def _notes_of(r: Any, who: str) -> list[str]:
     if _kind(r) == "stratified":
         return _stratified_notes(r, who)
+    if _kind(r) == "alphabet":
+        return _alphabet_notes(r, who)
     return _correction_notes(r, who)
 
 
@@ -638,6 +683,10 @@ def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
         + (["clipped"] if any(r.clipped for r in c.rows) else [])
         + (["warning"] if any(r.warnings for r in c.rows) else [])
     )
+    # a judge alphabet has no sensitivity/specificity (nor, for scores, a judged rate)
+    empty = [k for k in ("naive", "sensitivity", "specificity")
+             if all(math.isnan(getattr(r, k)) for r in c.rows)]  # fmt: skip
+    keys = [k for k in keys if k not in empty]
     out = []
     for r in c.rows:
         values = {
@@ -694,11 +743,12 @@ def _markdown(c: _Content, d: int) -> str:
     lines.append("| " + " | ".join(names[k] for k in keys) + " |")
     lines.append("|" + "|".join(":---" if k in _TEXT_COLUMNS else "---:" for k in keys) + "|")
     lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in cells]
+    naive = "naive = judged rate; " if "naive" in keys else ""
+    rates = ("sensitivity and specificity of the judge on " if "sensitivity" in keys else "")
     lines += [
         "",
-        f"Columns: n test items; naive = judged rate; corrected = {c.estimator} "
-        "estimate; sensitivity and specificity of the judge on m1 human-positive and m0 "
-        "human-negative calibration items.",
+        f"Columns: n test items; {naive}corrected = {c.estimator} estimate; {rates}m1 "
+        "human-positive and m0 human-negative calibration items.",
     ]
     if c.notes:
         lines += ["", "**Notes**", ""] + [f"- {_md_escape(n)}" for n in c.notes]
@@ -1013,7 +1063,8 @@ def plot_leaderboard(
     ]
     interval_rows(
         ax, labels, [r.estimate for r in rows], [r.low for r in rows], [r.high for r in rows],
-        level=lvl, naive=[r.naive for r in rows] if show_naive else None,
+        level=lvl, naive=[r.naive for r in rows] if show_naive and not all(
+            math.isnan(r.naive) for r in rows) else None,  # a judge alphabet may have none
     )  # fmt: skip
     known = [(i, r.reference) for i, r in enumerate(rows) if r.reference is not None]
     if known:
@@ -1021,10 +1072,16 @@ def plot_leaderboard(
         ax.plot([v for _, v in known], [y[i] for i, _ in known], "kx", ms=8, mew=2,
                 label="known true rate")  # fmt: skip
     ax.set_xlabel("rate")
-    # the key below the axis, in as many columns as fit (a long x label was cut at 1280 px)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / (1 + len(rows))),
-              ncol=3, fontsize=8, frameon=False)  # fmt: skip
+    # the key below the axis label, in as many columns as fit (a long x label was cut at
+    # 1280 px); placed in points below the axis, so it clears the label at any figure height
+    from matplotlib.transforms import offset_copy
+
+    below = offset_copy(ax.transAxes, fig=ax.figure, y=-34, units="points")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, ncol=3,
+              fontsize=8, frameon=False)  # fmt: skip
     ax.set_ylim(-0.7, len(rows) - 0.3)
     method = result.method
-    ax.set_title(f"Corrected rates with {lvl} intervals ({_METHOD_NAMES.get(method, method)})")
+    title = f"Corrected rates with {lvl} intervals ({_METHOD_NAMES.get(method, method)})"
+    # wrapped: a long method name was cut at the figure's edge
+    ax.set_title(textwrap.fill(title, 64, break_on_hyphens=False))
     return ax

@@ -1,0 +1,475 @@
+"""Judge alphabets per group: count each group's letters on the frame's engine, correct its rate.
+
+``js.evaluate(frame, judge=["gpt4", "claude"])`` (two judges: the product letters ``"1|0"``)
+and ``js.evaluate(frame, judge="score", judge_labels="observed")`` (a 1–5 score, a
+win/tie/lose verdict, an ``"invalid"`` letter) run here. The O(rows) work is the engine's
+own grouped count of the distinct (group, judge columns, human[, split]) values — the first
+stage of :func:`judgestats.frames.group_counts` — so only a few rows per group and letter
+reach Python. Each group then has a test vector over its letters and a J × 2 calibration
+matrix (letters × human 0/1), and its rate θ = P(human = 1) is the joint maximum-likelihood
+estimate of :func:`judgestats.multiclass.correct_distribution` (every letter used; the paper's
+appendix model with a judge alphabet of its own), with its profile-likelihood interval.
+
+:class:`AlphabetCorrection` is one group's result: the rate and interval of the human
+category 1, and the whole :class:`~judgestats.multiclass.DistributionCorrection` behind it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from ._validation import (
+    ArgumentTypeError,
+    GroupLabelError,
+    LabelError,
+    check_column_names,
+    check_distinct_roles,
+    check_frame_columns,
+    check_group_labels,
+    check_label_kind,
+    check_missing_keys,
+    check_positive_int,
+    check_split_kind,
+    describe_group,
+)
+from .alphabets import INVALID, _letters_of, _missing, _sorted_alphabet, warn_sparse_letters
+from .designs import DEFAULT_DESIGN, ESTIMATOR
+from .frames import (
+    _COUNT,
+    _collect,
+    _engine_name,
+    _engine_warnings,
+    _kind,
+    _narwhals,
+    _plain,
+    _rows,
+    open_frame,
+    sort_keys,
+)
+from .multiclass import (
+    CategoryCounts,
+    ConfusionMatrix,
+    DistributionCorrection,
+    correct_distribution,
+)
+from .results import ConfidenceInterval, forward
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "ALPHABET_METHODS",
+    "AlphabetCorrection",
+    "LetterCounts",
+    "correct_alphabet",
+    "letter_counts",
+]
+
+#: Interval methods of a judge alphabet's rate (the first is the default).
+ALPHABET_METHODS = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
+#: The human categories of a rate: 0 and 1 (booleans read as 0/1).
+HUMAN_LABELS = (0, 1)
+
+
+# ============================================================================ counts
+@dataclass(frozen=True, slots=True, eq=False)
+class LetterCounts:
+    """Per group, the judge letters of the test rows and the letter × human calibration counts.
+
+    Attributes
+    ----------
+    by : tuple of str
+        Group columns.
+    judge : tuple of str
+        The judge column(s); several make the product letters ``"a|b"``.
+    human, split : str, str or None
+        The human label column and the split column.
+    engine : str
+        The engine that counted.
+    alphabet : tuple
+        Every letter seen on any row (sorted; ``"invalid"`` last), or the ``judge_labels``
+        given.
+    test : dict
+        Group key (tuple of ``by`` values) → int64 array over ``alphabet``.
+    calibration : dict
+        Group key → int64 array of shape (len(alphabet), 2): rows letters, columns human 0, 1.
+    """
+
+    by: tuple
+    judge: tuple
+    human: str
+    split: str | None
+    engine: str
+    alphabet: tuple
+    test: dict
+    calibration: dict
+
+    @property
+    def groups(self) -> tuple:
+        """Group keys (tuples of ``by`` values) in sorted order."""
+        return tuple(self.test)
+
+    def pair(self, key: tuple) -> tuple[CategoryCounts, ConfusionMatrix]:
+        """One group's (test, calibration) counts over the letters seen in that group."""
+        t, c = self.test[key], self.calibration[key]
+        seen = [i for i in range(len(self.alphabet)) if t[i] or c[i].any()]
+        letters = tuple(self.alphabet[i] for i in seen)
+        return (
+            CategoryCounts(t[seen], labels=letters),
+            ConfusionMatrix(c[seen], labels=HUMAN_LABELS, judge_labels=letters),
+        )
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per group and letter: ``test``, ``human_0``, ``human_1`` counts."""
+        import pandas as pd
+
+        rows = []
+        for key in self.groups:
+            for i, letter in enumerate(self.alphabet):
+                t, c = self.test[key][i], self.calibration[key][i]
+                if t or c.any():
+                    row = dict(zip(self.by, key, strict=True))
+                    row.update(letter=letter, test=int(t), human_0=int(c[0]), human_1=int(c[1]))
+                    rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def _add(bad: dict, where: tuple, value: Any, rows: int) -> None:
+    values = bad.setdefault(where, {})
+    values[value] = values.get(value, 0) + rows
+
+
+def _human_value(v: Any) -> int | None:
+    """0 or 1 for a valid human label (booleans and 0.0/1.0 too), else None."""
+    if isinstance(v, bool | np.bool_):
+        return int(v)
+    if isinstance(v, int | float | np.integer | np.floating) and v in (0, 1):
+        return int(v)
+    return None
+
+
+def _check_schema(nw, nf, *, judge, human, split, by) -> None:
+    schema = nf.collect_schema()
+    roles = {"judge": judge, "human": (human,), "split": () if split is None else (split,),
+             "by": by}  # fmt: skip
+    check_frame_columns(list(schema.names()), roles)
+    check_label_kind("human", human, _kind(nw, schema[human]), str(schema[human]))
+    if split is not None:
+        check_split_kind(split, _kind(nw, schema[split]), str(schema[split]))
+
+
+def _judge_columns(judge: Any) -> tuple[str, ...]:
+    cols = (judge,) if isinstance(judge, str) else tuple(judge) if judge is not None else ()
+    if not cols or not all(isinstance(c, str) for c in cols):
+        raise ArgumentTypeError(f"judge must be a column name or a list of them, got {judge!r}")
+    if len(set(cols)) != len(cols):
+        raise ArgumentTypeError(f"judge names a column twice: {list(cols)!r}")
+    return cols
+
+
+def _letters(rows, keys, cols, *, bins, invalid) -> list[Any]:
+    """Return the letter of every distinct row (errors name the offending value's group)."""
+    k = len(keys)
+
+    def where(i: int) -> str:
+        return f"in group {describe_group(keys, tuple(rows[i][:k]))}"
+
+    per_column = [
+        _letters_of(f"judge column {c!r}", [_plain(r[k + j]) for r in rows], bins, invalid, where)
+        for j, c in enumerate(cols)
+    ]
+    if len(cols) == 1:
+        return per_column[0]
+    return ["|".join(str(v) for v in row) for row in zip(*per_column, strict=True)]
+
+
+def _check_alphabet(letters: list[Any], judge_labels: Any) -> tuple:
+    if isinstance(judge_labels, str) and judge_labels == "observed":
+        return _sorted_alphabet(letters)
+    if isinstance(judge_labels, str) or not hasattr(judge_labels, "__iter__"):
+        raise ArgumentTypeError(
+            f"judge_labels must be 'observed' or a sequence of letters, got {judge_labels!r}"
+        )
+    given = tuple(judge_labels)
+    if len(set(given)) != len(given) or len(given) < 2:
+        raise ArgumentTypeError(f"judge_labels must be two or more distinct letters, got {given!r}")
+    unknown = [v for v in dict.fromkeys(letters) if v not in given]
+    if unknown:
+        raise LabelError(
+            f"the judge column(s) hold letters not in judge_labels: {unknown!r}; the letters "
+            f"are {given!r} (list them, or pass judge_labels='observed')"
+        )
+    return given
+
+
+def letter_counts(
+    frame: Any,
+    *,
+    judge: Any,
+    human: str = "human",
+    by: Any = ("model",),
+    split: str | None = None,
+    judge_labels: Any = "observed",
+    bins: Any = None,
+    invalid: Any = None,
+) -> LetterCounts:
+    """Count a frame's judge letters per group on its own engine (:func:`judgestats.evaluate`).
+
+    Parameters
+    ----------
+    frame : data frame
+        Any engine :func:`judgestats.evaluate` reads; one row per judged item.
+    judge : str or sequence of str
+        The judge column (any values: scores, verdicts, booleans), or several (letters
+        ``"a|b"``).
+    human, by, split
+        As :func:`judgestats.evaluate`; the human label is 0/1 or boolean.
+    judge_labels : "observed" or sequence, default "observed"
+        The alphabet: every letter seen (sorted, ``"invalid"`` last), or the letters given (a
+        letter outside them is an error).
+    bins, invalid
+        As :func:`judgestats.judge_letters` (applied to every judge column).
+
+    Returns
+    -------
+    LetterCounts
+
+    Raises
+    ------
+    ColumnError
+        A missing column, a human column that is not boolean or numeric, a split column
+        without strings, or a group column with missing values.
+    GroupLabelError
+        A missing judge value (without ``invalid=``), a calibration row's human label
+        outside 0/1, or a split value other than ``'test'``/``'calibration'``, naming the
+        groups.
+    """
+    by_cols = check_column_names("by", by)
+    cols = _judge_columns(judge)
+    check_distinct_roles({"judge": cols, "human": (human,),
+                          "split": () if split is None else (split,), "by": by_cols})  # fmt: skip
+    nw = _narwhals()
+    with _engine_warnings():
+        nf = open_frame(nw, frame, by_cols)
+        _check_schema(nw, nf, judge=cols, human=human, split=split, by=by_cols)
+        labels = (*cols, human) + (() if split is None else (split,))
+        first = nf.group_by(*by_cols, *labels).agg(nw.len().alias(_COUNT))
+        rows = _collect(nw, first).rows()
+        engine = _engine_name(nw, nf)
+    k, r = len(by_cols), len(cols)
+    missing = dict.fromkeys(by_cols, 0)
+    for row in rows:
+        for c, v in zip(by_cols, row[:k], strict=True):
+            if _missing(_plain(v)):
+                missing[c] += int(row[-1])
+    check_missing_keys(missing)
+    try:
+        letters = _letters(rows, by_cols, cols, bins=bins, invalid=invalid)
+    except LabelError as exc:
+        raise GroupLabelError(str(exc)) from exc
+    alphabet = _check_alphabet(letters, judge_labels)
+    index = {a: i for i, a in enumerate(alphabet)}
+    test: dict[tuple, np.ndarray] = {}
+    cal: dict[tuple, np.ndarray] = {}
+    bad: dict[tuple, dict] = {}  # (group, role) → value → rows
+    for row, letter in zip(rows, letters, strict=True):
+        key = tuple(_plain(v) for v in row[:k])
+        h, count = _plain(row[k + r]), int(row[-1])
+        test.setdefault(key, np.zeros(len(alphabet), dtype=np.int64))
+        cal.setdefault(key, np.zeros((len(alphabet), 2), dtype=np.int64))
+        if split is not None:
+            s = _plain(row[k + r + 1])
+            if s not in ("test", "calibration"):
+                _add(bad, (key, "split"), s, count)
+                continue
+            is_cal = s == "calibration"
+        else:
+            is_cal = not _missing(h)
+        if not is_cal:
+            test[key][index[letter]] += count
+        elif (value := _human_value(h)) is None:
+            _add(bad, (key, "human"), h, count)
+        else:
+            cal[key][index[letter], value] += count
+    check_group_labels([
+        (describe_group(by_cols, key), role,
+         ", ".join(f"{_rows(n, 'row')} of {v!r}" for v, n in bad[key, role].items()))
+        for role in ("split", "human") for key in sort_keys([g for g, r in bad if r == role])
+    ])  # fmt: skip
+    order = sort_keys(list(test))
+    return LetterCounts(
+        by_cols, cols, human, split, engine, alphabet,
+        {g: test[g] for g in order}, {g: cal[g] for g in order},
+    )  # fmt: skip
+
+
+# ============================================================================ correction
+def correct_alphabet(
+    test: CategoryCounts,
+    calibration: ConfusionMatrix,
+    *,
+    method: str = ALPHABET_METHODS[0],
+    confidence_level: float = 0.95,
+    rng: Any = None,
+    design: str = DEFAULT_DESIGN,
+    min_count: int = 10,
+    **options: Any,
+) -> AlphabetCorrection:
+    """Correct the rate θ = P(human = 1) of a judge alphabet's test letters.
+
+    The joint maximum-likelihood θ̂ of :func:`judgestats.multiclass.correct_distribution`
+    (test letters ~ Mult(n, Cθ), calibration columns ~ Mult(m_b, C[:, b]); paper appendix,
+    multi-category model, with J letters for the K = 2 human categories) and its interval for
+    the category 1.
+
+    Parameters
+    ----------
+    test : CategoryCounts
+        Test counts over the judge letters.
+    calibration : ConfusionMatrix
+        Letters × human (0, 1) counts, ``judge_labels`` = the test's letters.
+    method : {"profile-likelihood-t", "profile-likelihood", "bootstrap"}
+        Interval method (the default is :func:`~judgestats.multiclass.correct_distribution`'s
+        for a judge alphabet).
+    confidence_level : float, default 0.95
+        Two-sided level, strictly inside (0, 1).
+    rng : None, int, SeedSequence or Generator
+        Randomness of ``"bootstrap"``.
+    design : str, default "by-human-label"
+        How the calibration items were chosen (:mod:`judgestats.designs`).
+    min_count : int, default 10
+        A letter on fewer calibration items triggers :class:`SparseLettersWarning`.
+    **options
+        Interval options (``n_resamples`` for the bootstrap).
+
+    Returns
+    -------
+    AlphabetCorrection
+    """
+    if tuple(calibration.labels) != HUMAN_LABELS:
+        raise LabelError(
+            f"a rate needs the human categories (0, 1), got {tuple(calibration.labels)!r}; use "
+            "judgestats.correct_distribution for other categories"
+        )
+    min_count = check_positive_int("min_count", min_count, minimum=1)
+    warn_sparse_letters(calibration, min_count, stacklevel=3)
+    dist = correct_distribution(
+        test, calibration, method=method, confidence_level=confidence_level, rng=rng,
+        design=design, **options,
+    )  # fmt: skip
+    return AlphabetCorrection(dist)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AlphabetCorrection:
+    """A rate corrected from a judge alphabet (:func:`correct_alphabet`; per group of evaluate).
+
+    Attributes
+    ----------
+    distribution : DistributionCorrection
+        The whole fit: θ̂ over human 0 and 1, the letters' matrix, both intervals.
+
+    The properties give what a :class:`~judgestats.Correction` gives for a binary judge:
+    ``estimate`` and ``ci`` (of θ = P(human = 1)), ``method``, ``confidence_level``,
+    ``design``, ``n``, ``m0``, ``m1``, ``naive`` (the share of letter 1 when the letters are 0,
+    1 and perhaps ``"invalid"``; else NaN), ``letters`` and ``estimator``.
+    ``sensitivity`` and ``specificity`` are None: a judge alphabet has a column of letter
+    rates per human class instead (``distribution.confusion_matrix``).
+    """
+
+    kind: ClassVar[str] = "alphabet"
+    distribution: DistributionCorrection
+
+    @property
+    def estimate(self) -> float:
+        """θ̂ = P̂(human = 1), the joint maximum-likelihood estimate."""
+        return float(self.distribution.estimate[1])
+
+    @property
+    def ci(self) -> ConfidenceInterval:
+        """Interval for θ at ``confidence_level``."""
+        return self.distribution.ci[1]
+
+    method = forward("distribution.method", "Interval method.")
+    confidence_level = forward("distribution.confidence_level", "Two-sided level of ``ci``.")
+    design = forward("distribution.design", "How the calibration items were chosen.")
+    n = forward("distribution.n", "Test items.")
+
+    @property
+    def m0(self) -> int:
+        """Calibration items whose human label is 0."""
+        return int(self.distribution.human_counts[0])
+
+    @property
+    def m1(self) -> int:
+        """Calibration items whose human label is 1."""
+        return int(self.distribution.human_counts[1])
+
+    @property
+    def naive(self) -> float:
+        """The judge's own rate: the share of test items with letter 1, or NaN.
+
+        Defined only when the letters are the human categories 0 and 1, with at most an
+        ``"invalid"`` letter besides (counted in the denominator); a score's ``1`` or a pair
+        of two judges' letters is no verdict "1", so NaN there.
+        """
+        if not {0, 1} <= set(self.letters) <= {0, 1, INVALID}:
+            return float("nan")
+        return float(self.distribution.naive[1])
+
+    @property
+    def letters(self) -> tuple:
+        """The judge alphabet of this result."""
+        return tuple(self.distribution.calibration.judge_labels)
+
+    @property
+    def estimator(self) -> str:
+        """Name of the point estimate."""
+        design = self.design
+        base = "joint maximum likelihood" if design == DEFAULT_DESIGN else ESTIMATOR[design]
+        return f"{base} over {len(self.letters)} judge letters"
+
+    sensitivity = None
+    specificity = None
+    clipped = False
+
+    @property
+    def estimate_unclipped(self) -> float:
+        """The estimate (a maximum-likelihood estimate on [0, 1] is never clipped)."""
+        return self.estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python row (JSON-serialisable), as :meth:`Correction.to_dict` for a rate."""
+        return {
+            "estimate": self.estimate,
+            "ci_low": self.ci.low,
+            "ci_high": self.ci.high,
+            "method": self.method,
+            "estimator": self.estimator,
+            "design": self.design,
+            "confidence_level": self.confidence_level,
+            "naive": self.naive,
+            "n": self.n,
+            "m0": self.m0,
+            "m1": self.m1,
+            "letters": len(self.letters),
+            "alphabet": ", ".join(str(v) for v in self.letters),
+            "clipped": False,
+            "estimate_unclipped": self.estimate,
+        }
+
+    def summary(self) -> str:
+        """Return the fit's per-category report (:meth:`DistributionCorrection.summary`)."""
+        return self.distribution.summary()
+
+    def __repr__(self) -> str:
+        return (
+            f"AlphabetCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
+            f"{self.ci.high:.4f}], method={self.method!r}, letters={list(self.letters)!r}, "
+            f"confidence_level={self.confidence_level:g}, design={self.design!r}, n={self.n}, "
+            f"m0={self.m0}, m1={self.m1})"
+        )
+

@@ -1,0 +1,193 @@
+"""js.evaluate with a judge alphabet: a score column, an invalid letter, two judges, per group.
+
+Reference values are independent computations in the test: each group's rows are counted
+with pandas boolean masks and ``js.alphabet_counts`` (no engine, no grouped count), corrected
+by ``js.correct_distribution``; at two letters the rate must equal ``js.correct``'s own
+profile-likelihood-t interval (the binary exact path, issue 15).
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import judgestats as js
+from judgestats._validation import GroupLabelError, JudgeStatsError, LabelError, MethodError
+
+from .test_evaluate import to_engine
+
+SCORES = (1, 2, 3, 4, 5)
+
+
+def _score_frame(seed=0, n=1500, m=300, thetas=(("a", 0.3), ("b", 0.6)), invalid=0.0):
+    """A 1-5 score judge on two models; ``m`` random calibration rows per model."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for model, theta in thetas:
+        truth = rng.random(n) < theta
+        p1, p0 = [0.05, 0.1, 0.15, 0.3, 0.4], [0.4, 0.3, 0.15, 0.1, 0.05]
+        score = np.where(truth, rng.choice(SCORES, n, p=p1), rng.choice(SCORES, n, p=p0))
+        score = score.astype(float)
+        if invalid:  # refusals depend on the truth: 3x more often on true-1 items
+            score[rng.random(n) < np.where(truth, 3 * invalid, invalid)] = np.nan
+        human = np.full(n, np.nan)
+        idx = rng.choice(n, m, replace=False)
+        human[idx] = truth[idx]
+        parts.append(pd.DataFrame({"model": model, "score": score, "human": human,
+                                   "truth": truth.astype(int)}))  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
+
+
+def _direct(df, model, judge, **kw):
+    sub = df[df["model"] == model]
+    test, cal = js.alphabet_counts(sub, judge=judge, human="human", min_count=1, **kw)
+    return js.correct_distribution(test, cal, method="profile-likelihood-t")
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb"])
+def test_score_judge_per_group_equals_the_direct_fit(engine):
+    df = _score_frame()
+    ev = js.evaluate(to_engine(df.drop(columns="truth"), engine), judge="score",
+                     judge_labels="observed")  # fmt: skip
+    assert ev.groups == ("a", "b") and ev.method == "profile-likelihood-t"
+    for g in ev.groups:
+        ref = _direct(df, g, "score")
+        got = ev[g]
+        assert isinstance(got, js.AlphabetCorrection)
+        assert got.letters == (1.0, 2.0, 3.0, 4.0, 5.0)
+        np.testing.assert_allclose(
+            [got.estimate, got.ci.low, got.ci.high],
+            [ref.estimate[1], ref.ci[1].low, ref.ci[1].high], rtol=0, atol=1e-12,
+        )  # fmt: skip
+        assert (got.m0 + got.m1, got.n) == (300, 1200)
+        assert np.isnan(got.naive)  # a score's "1" is no verdict 1
+    # the truth of these data: inside each interval (seeded; the fit is unbiased)
+    for g in ev.groups:
+        truth = df.loc[df.model == g, "truth"].mean()
+        assert ev[g].ci.low <= truth <= ev[g].ci.high
+
+
+def test_two_letters_are_the_binary_profile_likelihood_t():
+    df = _score_frame(seed=1)
+    df["verdict"] = (df["score"] >= 4).astype(int)
+    ev = js.evaluate(df.drop(columns=["truth", "score"]), judge="verdict", judge_labels=[0, 1])
+    binary = js.evaluate(df.drop(columns=["truth", "score"]), judge="verdict",
+                         method="profile-likelihood-t")  # fmt: skip
+    for g in ev.groups:
+        a, b = ev[g], binary[g]
+        np.testing.assert_allclose([a.estimate, a.ci.low, a.ci.high],
+                                   [b.estimate, b.ci.low, b.ci.high], atol=1e-7)  # fmt: skip
+        assert a.naive == pytest.approx(b.naive, abs=1e-15)  # letters 0/1: the judged rate
+
+
+def test_invalid_verdicts_are_a_letter_and_missing_ones_are_named_without_it():
+    df = _score_frame(seed=2, invalid=0.05)
+    with pytest.raises(GroupLabelError, match=r"missing value in group model='a'.*invalid="):
+        js.evaluate(df.drop(columns="truth"), judge="score", judge_labels="observed")
+    ev = js.evaluate(df.drop(columns="truth"), judge="score", invalid=[None])
+    assert ev["a"].letters[-1] == js.alphabets.INVALID and len(ev["a"].letters) == 6
+    ref = _direct(df, "a", "score", invalid=[None])
+    assert ev["a"].estimate == pytest.approx(ref.estimate[1], abs=1e-12)
+    counts = ev.counts_dataframe()
+    assert list(counts.columns) == ["model", "letter", "n", "human_0", "human_1"]
+    per_model = counts.groupby("model")[["n", "human_0", "human_1"]].sum()
+    assert per_model.loc["a"].tolist() == [1200, ev["a"].m0, ev["a"].m1]
+
+
+def test_two_judges_make_the_product_alphabet_and_split_hides_test_labels():
+    df = _score_frame(seed=3)
+    rng = np.random.default_rng(3)
+    df["second"] = np.where(rng.random(len(df)) < 0.8, df["truth"], 1 - df["truth"])
+    df["split"] = np.where(df["human"].notna(), "calibration", "test")
+    df["human"] = df["truth"]  # the split column decides; test rows' labels are ignored
+    ev = js.evaluate(df.drop(columns="truth"), judge=["score", "second"], split="split")
+    assert ev.judge == "score, second"
+    g = ev["b"]
+    assert all("|" in str(v) for v in g.letters) and len(g.letters) == 10
+    sub = df[df.model == "b"].copy()
+    sub["human"] = sub["human"].where(sub["split"] == "calibration")
+    test, cal = js.alphabet_counts(sub, judge=["score", "second"], human="human", min_count=1)
+    ref = js.correct_distribution(test, cal)
+    assert g.estimate == pytest.approx(ref.estimate[1], abs=1e-12)
+    assert g.ci.high == pytest.approx(ref.ci[1].high, abs=1e-12)
+
+
+def test_reports_name_the_estimator_and_the_letters():
+    ev = js.evaluate(_score_frame(seed=4).drop(columns="truth"), judge="score", bins=[1, 3, 5])
+    assert ev["a"].letters == ("[1, 3)", "[3, 5]")
+    text = ev.summary()
+    assert "judge alphabet of 'score', joint maximum likelihood over every letter" in text
+    assert "profile-likelihood-t" in text and "     –" in text  # no naive rate for bins
+    sentence = js.report.methods_sentence(ev)
+    assert "joint maximum likelihood over every letter" in sentence
+    assert "(2 letters: [1, 3), [3, 5])" in sentence
+    md = ev.report(format="markdown")
+    assert "joint maximum likelihood over 2 judge letters" in md
+    frame = ev.to_dataframe()
+    assert frame.loc[0, "estimator"] == "joint maximum likelihood over 2 judge letters"
+    assert "sensitivity" not in ev.to_xarray()
+
+
+def test_bad_calls_are_named_errors():
+    df = _score_frame(seed=5).drop(columns="truth")
+    with pytest.raises(MethodError, match="not available for a judge alphabet"):
+        js.evaluate(df, judge="score", judge_labels="observed", method="adjusted-wald")
+    with pytest.raises(JudgeStatsError, match="strata= is not available with a judge alphabet"):
+        js.evaluate(df.assign(s=1), judge=["score"], strata="s")
+    with pytest.raises(JudgeStatsError, match="rank=True is not available"):
+        js.evaluate(df, judge=["score"], rank=True)
+    with pytest.raises(LabelError, match=r"letters not in judge_labels: \[5\.0\]"):
+        js.evaluate(df, judge="score", judge_labels=[1, 2, 3, 4])
+    bad = df.copy()
+    bad.loc[bad.index[(bad.model == "b") & bad.human.notna()][:3], "human"] = 2
+    with pytest.raises(GroupLabelError, match=r"group model='b': 3 rows of 2\.0"):
+        js.evaluate(bad, judge=["score"])
+    with pytest.raises(js.ColumnError, match="'nope'"):
+        js.evaluate(df, judge=["score", "nope"])
+
+
+def test_a_group_without_calibration_rows_is_marked():
+    df = _score_frame(seed=6, thetas=(("a", 0.3), ("b", 0.5), ("c", 0.7)))
+    df.loc[df.model == "c", "human"] = np.nan
+    df = df.drop(columns="truth")
+    with pytest.raises(js.EmptyGroupError, match="model='c'"):
+        js.evaluate(df, judge=["score"])
+    ev = js.evaluate(df, judge=["score"], errors="mark")
+    assert ev.groups == ("a", "b") and "EmptyGroupError" in ev.marked["c"]
+    assert "c: not corrected" in ev.summary().replace("not corrected: c", "c: not corrected")
+
+
+def test_sparse_letters_warn_naming_the_group():
+    df = _score_frame(seed=7, m=40).drop(columns="truth")
+    with pytest.warns(js.SparseLettersWarning) as caught:
+        ev = js.evaluate(df, judge="score", judge_labels="observed")
+    messages = sorted(str(w.message) for w in caught)
+    assert [m[:35] for m in messages] == [f"group model='{g}': judge letters with" for g in "ab"]
+    assert ev.warnings["a"][0][0] == "SparseLettersWarning"  # kept for the report
+
+
+def test_cli_report_with_letters_invalid_and_two_judges(tmp_path, capsys):
+    from judgestats.cli import main
+
+    df = _score_frame(seed=8).drop(columns="truth")
+    df["score"] = df["score"].astype(int).astype(object)
+    df.loc[df.index[::50], "score"] = "refused"  # on test and calibration rows alike
+    df["second"] = (df["score"].astype(str) >= "4").astype(int)
+    path = tmp_path / "scores.csv"
+    df.to_csv(path, index=False)
+    # without --letters the judge column must be 0/1; the error says what to add
+    assert main(["report", str(path), "--judge-column", "score"]) == 2
+    assert "add --letters" in capsys.readouterr().err
+    assert main(["report", str(path), "--judge-column", "score", "--invalid", "refused"]) == 0
+    out = capsys.readouterr().out
+    with pytest.warns(js.SparseLettersWarning):  # 2 and 4 refusals among the labelled items
+        ev = js.evaluate(df, judge="score", invalid=["refused"])  # the same numbers, by the API
+    for g in ("a", "b"):
+        c = ev[g]
+        assert f"| {g} | {c.n} | {c.estimate:.3f} | {c.ci.low:.3f}–{c.ci.high:.3f} |" in out
+    assert "sensitivity" not in out.split("**Notes**")[0]  # no such column for letters
+    assert "6 letters: 1, 2, 3, 4, 5, invalid" in out
+    assert main(["report", str(path), "--judge-column", "score,second", "--invalid", "refused",
+                 "--method", "profile-likelihood"]) == 0  # fmt: skip
+    assert "profile-likelihood intervals" in capsys.readouterr().out
+    assert main(["report", "--example", "nq301", "--letters"]) == 2
+    assert "--letters and --invalid apply to a FILE" in capsys.readouterr().err
