@@ -39,9 +39,11 @@ lint: $(STAMP)
 docs: $(STAMP)
 	$(VENV)/bin/mkdocs build --strict
 
-# Two workers (the CI machine has 2 cores): the suite is CPU-bound numpy, notebooks and PyMC compiles.
+# Two workers (the CI machine has 2 cores): the suite is CPU-bound numpy, notebooks and PyMC
+# compiles. Whole files per worker (--dist loadfile), so a module's compiled models and fits
+# (module-scoped fixtures) are built once, not once per worker.
 test: lint docs
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --dist loadfile
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) "$$f" || exit 1; done

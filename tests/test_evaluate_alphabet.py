@@ -191,3 +191,17 @@ def test_cli_report_with_letters_invalid_and_two_judges(tmp_path, capsys):
     assert "profile-likelihood intervals" in capsys.readouterr().out
     assert main(["report", "--example", "nq301", "--letters"]) == 2
     assert "--letters and --invalid apply to a FILE" in capsys.readouterr().err
+
+
+def test_random_design_takes_the_judge_conditional_methods():
+    df = _score_frame(seed=9).drop(columns="truth")
+    ev = js.evaluate(df, judge="score", judge_labels="observed", design="random")
+    assert ev.method == "adjusted-delta" and ev["a"].design == "random"
+    sub = df[df.model == "a"]
+    test, cal = js.alphabet_counts(sub, judge="score", human="human", min_count=1)
+    ref = js.correct_distribution(test, cal, design="random")
+    assert ev["a"].ci.low == pytest.approx(ref.ci[1].low, abs=1e-12)
+    assert "judge-conditional" in ev["a"].estimator
+    with pytest.raises(MethodError, match="judge alphabet with design='random'"):
+        js.evaluate(df, judge="score", judge_labels="observed", design="random",
+                    method="profile-likelihood-t")  # fmt: skip

@@ -50,6 +50,7 @@ from .frames import (
     sort_keys,
 )
 from .multiclass import (
+    DESIGN_DISTRIBUTION_METHODS,
     CategoryCounts,
     ConfusionMatrix,
     DistributionCorrection,
@@ -64,12 +65,21 @@ __all__ = [
     "ALPHABET_METHODS",
     "AlphabetCorrection",
     "LetterCounts",
+    "alphabet_methods",
     "correct_alphabet",
     "letter_counts",
 ]
 
-#: Interval methods of a judge alphabet's rate (the first is the default).
+#: Interval methods of a judge alphabet's rate under the default design (the first is the
+#: default); the random and by-judge-label designs take ``"adjusted-delta"`` and ``"wald"``.
 ALPHABET_METHODS = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
+
+
+def alphabet_methods(design: str = DEFAULT_DESIGN) -> tuple[str, ...]:
+    """Interval methods of a judge alphabet's rate under ``design`` (the first is the default)."""
+    return ALPHABET_METHODS if design == DEFAULT_DESIGN else DESIGN_DISTRIBUTION_METHODS
+
+
 #: The human categories of a rate: 0 and 1 (booleans read as 0/1).
 HUMAN_LABELS = (0, 1)
 
@@ -311,7 +321,7 @@ def correct_alphabet(
     test: CategoryCounts,
     calibration: ConfusionMatrix,
     *,
-    method: str = ALPHABET_METHODS[0],
+    method: str | None = None,
     confidence_level: float = 0.95,
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
@@ -331,9 +341,11 @@ def correct_alphabet(
         Test counts over the judge letters.
     calibration : ConfusionMatrix
         Letters × human (0, 1) counts, ``judge_labels`` = the test's letters.
-    method : {"profile-likelihood-t", "profile-likelihood", "bootstrap"}
-        Interval method (the default is :func:`~judgestats.multiclass.correct_distribution`'s
-        for a judge alphabet).
+    method : str, optional
+        Interval method, one of :func:`alphabet_methods` of the design: by default
+        ``"profile-likelihood-t"`` (also ``"profile-likelihood"``, ``"bootstrap"``); under the
+        random and by-judge-label designs ``"adjusted-delta"`` (or ``"wald"``), the
+        judge-conditional estimator's.
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1).
     rng : None, int, SeedSequence or Generator

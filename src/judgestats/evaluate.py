@@ -262,10 +262,11 @@ def _letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> b
     return not isinstance(judge, str) or any(v is not None for v in (judge_labels, bins, invalid))
 
 
-def _check_letters_call(method: str, strata: Any, rank: bool, options: dict) -> None:
-    from .alphabet_groups import ALPHABET_METHODS
+def _check_letters_call(method: str, strata: Any, rank: bool, options: dict, design: str) -> None:
+    from .alphabet_groups import alphabet_methods
 
-    check_method(method, ALPHABET_METHODS, capability="a judge alphabet")
+    where = "" if design == DEFAULT_DESIGN else f" with design={design!r}"
+    check_method(method, alphabet_methods(design), capability=f"a judge alphabet{where}")
     if strata is not None:
         raise JudgeStatsError(
             "strata= is not available with a judge alphabet; evaluate each stratum as a group "
@@ -336,7 +337,8 @@ def evaluate(
         Interval method: any name in :func:`judgestats.interval_methods` (without strata) or
         ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"`` (with strata); default
         ``"adjusted-wald"``. With a judge alphabet ``"profile-likelihood-t"`` (the default
-        there), ``"profile-likelihood"`` or ``"bootstrap"``.
+        there), ``"profile-likelihood"`` or ``"bootstrap"``; under the other designs
+        ``"adjusted-delta"`` (their default) or ``"wald"``.
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     rank : bool, default False
@@ -416,11 +418,11 @@ def evaluate(
     ('a', 'b')
     """
     if _letters_wanted(judge, judge_labels, bins, invalid):
-        from .alphabet_groups import ALPHABET_METHODS, letter_counts
+        from .alphabet_groups import alphabet_methods, letter_counts
 
-        method = ALPHABET_METHODS[0] if method is None else method
-        _check_letters_call(method, strata, rank, options)
         check_design(design)
+        method = alphabet_methods(design)[0] if method is None else method
+        _check_letters_call(method, strata, rank, options, design)
         level = check_confidence_level(confidence_level)
         check_rng(rng)
         letters = letter_counts(

@@ -1141,11 +1141,15 @@ def _check_pair(
     return max_condition
 
 
+#: Interval methods of the judge-conditional estimator (random and by-judge-label designs).
+DESIGN_DISTRIBUTION_METHODS = ("adjusted-delta", "wald")
+
+
 def _design_distribution(test, calibration, method, confidence_level, design, options):
     """:func:`correct_distribution` under the random or by-judge-label design."""
     _check_letters(test, calibration)
-    method = "adjusted-delta" if method is None else method
-    check_method(method, ("adjusted-delta", "wald"),
+    method = DESIGN_DISTRIBUTION_METHODS[0] if method is None else method
+    check_method(method, DESIGN_DISTRIBUTION_METHODS,
                  capability=f"k-category corrections with design={design!r}")  # fmt: skip
     if options:
         raise ArgumentTypeError(f"method {method!r} takes no options, got {sorted(options)}")

@@ -44,6 +44,9 @@ def progress(iterable: Iterable, *, total: int | None = None, desc: str = "",
     """Return ``iterable`` wrapped in a tqdm bar when :func:`wanted`, else unchanged."""
     if not wanted(enabled):
         return iterable
-    from tqdm.auto import tqdm
+    if importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.auto import tqdm  # a widget in a notebook, text in a terminal
+    else:  # tqdm.auto warns (TqdmWarning) in a notebook without ipywidgets; text bar instead
+        from tqdm.std import tqdm
 
     return tqdm(iterable, total=total, desc=desc, delay=DELAY, leave=False)
