@@ -43,7 +43,7 @@ def _direct(df, model, judge, **kw):
     return js.correct_distribution(test, cal, method="profile-likelihood-t")
 
 
-@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb"])
+@pytest.mark.parametrize("engine", ["pandas", "pyarrow", "polars", "polars-lazy", "duckdb", "dask"])
 def test_score_judge_per_group_equals_the_direct_fit(engine):
     df = _score_frame()
     ev = js.evaluate(to_engine(df.drop(columns="truth"), engine), judge="score",
