@@ -54,7 +54,7 @@ SOURCES = (
 )
 
 #: Public modules whose `__all__` the API reference must cover: the package, every submodule
-#: the package exports by name, and the optional Bayesian extra.
+#: the package exports by name, the optional Bayesian extra and the Inspect metric.
 PUBLIC_MODULES = (
     "judgestats",
     *sorted(
@@ -63,6 +63,7 @@ PUBLIC_MODULES = (
         if inspect.ismodule(getattr(judgestats, name))
     ),
     "judgestats.bayes",
+    "judgestats.inspect_metric",
 )
 
 _DIRECTIVE = re.compile(r"^::: +([\w.]+)", re.MULTILINE)

@@ -1,0 +1,163 @@
+"""An Inspect AI metric: the judge-corrected accuracy, computed inside an eval.
+
+Inspect (the eval framework many teams run their LLM judges in) scores every sample with a
+scorer, often an LLM judge, and summarises the scores with metrics such as ``accuracy()``.
+When some samples carry a human label in their metadata (``Sample(..., metadata={"human":
+1})``), :func:`corrected_accuracy` is a metric that treats those samples as the calibration
+set and the others as the test set. It reports the corrected rate and its interval
+(:func:`judgestats.correct`: Rogan–Gladen with the paper's adjusted-Wald interval by default)
+beside the judge's own rate::
+
+    from inspect_ai.scorer import accuracy, scorer
+    from judgestats.inspect_metric import corrected_accuracy
+
+    @scorer(metrics=[accuracy(), corrected_accuracy()])
+    def judge(): ...
+
+The scorer's verdicts are read as :func:`judgestats.io.read_inspect_logs` reads them: Inspect's
+``C``/``I``, booleans or 0/1, anything else through ``mapping=``. With several epochs, give the
+scorer a reducer that keeps a verdict (``epochs=Epochs(3, "mode")``): the default mean of C/I
+is a fraction, which is refused. Needs ``judgestats[inspect]``; this module imports Inspect,
+which ``import judgestats`` never does.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
+
+from ._validation import (
+    CountError,
+    JudgeStatsWarning,
+    LabelError,
+    NotInformativeError,
+    check_confidence_level,
+    check_instance,
+)
+from .correct import correct
+from .counts import ConfusionCounts, JudgedCounts
+from .designs import DEFAULT_DESIGN, check_design
+from .intervals import get_method
+from .io import _verdict
+
+__all__ = ["MetricUndefinedWarning", "corrected_accuracy"]
+
+
+#: The entries of the metric's value.
+_KEYS = ("corrected", "ci_low", "ci_high", "naive", "n", "m0", "m1")
+
+
+class MetricUndefinedWarning(JudgeStatsWarning):
+    """The corrected accuracy is undefined on the samples given; its entries are NaN.
+
+    Too few human-labelled samples (none, or one human class), no test sample, or a judge no
+    better than chance on them (``method="profile-map"`` still answers there). Inspect also
+    computes metrics on the samples scored so far, so this may appear during an eval and pass.
+    """
+
+
+def _human(value: Any, sample_id: Any, key: str) -> int | None:
+    """Return a sample's human label from its metadata: 0/1, or None (a test sample)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, bool) or value in (0, 1):
+        return int(value)
+    raise LabelError(
+        f"sample {sample_id!r}: metadata[{key!r}] must be 0/1 or a boolean (or absent on a test "
+        f"sample), got {value!r}"
+    )
+
+
+def _counts(scores: list[SampleScore], human: str, mapping: dict) -> tuple:
+    judged: list[int] = []
+    cal_judge: list[int] = []
+    cal_human: list[int] = []
+    for s in scores:
+        try:
+            verdict = _verdict(s.score.value, mapping, f"sample {s.sample_id!r}")
+        except LabelError as exc:
+            if not isinstance(s.score.value, float):
+                raise
+            raise LabelError(
+                f"{exc}: with several epochs, reduce them to one verdict "
+                "(epochs=Epochs(n, 'mode')); the default mean of C and I is a fraction"
+            ) from exc
+        label = _human((s.sample_metadata or {}).get(human), s.sample_id, human)
+        if label is None:
+            judged.append(verdict)
+        else:
+            cal_judge.append(verdict)
+            cal_human.append(label)
+    if not judged or not cal_human:
+        raise CountError(
+            f"corrected_accuracy needs samples with metadata[{human!r}] (calibration) and "
+            f"samples without it (test); got {len(cal_human)} and {len(judged)}"
+        )
+    return (
+        JudgedCounts.from_labels(judged),
+        ConfusionCounts.from_labels(human=cal_human, judge=cal_judge),
+    )
+
+
+@metric
+def corrected_accuracy(
+    human: str = "human",
+    method: str = "adjusted-wald",
+    confidence_level: float = 0.95,
+    design: str = DEFAULT_DESIGN,
+    mapping: dict | None = None,
+) -> Metric:
+    """Return an Inspect metric: the judge-corrected accuracy with its interval.
+
+    Parameters
+    ----------
+    human : str, default "human"
+        Sample metadata key of the human label (0/1 or boolean); samples without it (or with
+        None) are test samples.
+    method : str, default "adjusted-wald"
+        Interval method of :func:`judgestats.correct`.
+    confidence_level : float, default 0.95
+        Two-sided level.
+    design : str, default "by-human-label"
+        How the human-labelled samples were chosen (:mod:`judgestats.designs`).
+    mapping : dict, optional
+        Verdict → 0/1 for scorer values other than C/I, booleans and 0/1.
+
+    Returns
+    -------
+    Metric
+        Its value is a dict: ``corrected``, ``ci_low``, ``ci_high`` (the interval at
+        ``confidence_level``), ``naive`` (the judge's rate on the test samples), ``n``, ``m0``,
+        ``m1``; all NaN, with a :class:`MetricUndefinedWarning`, where the correction is
+        undefined on the samples given. A human label other than 0/1, or a verdict neither
+        C/I, boolean, 0/1 nor in ``mapping``, is a ``LabelError``, which ends the eval.
+    """
+    check_instance("human", human, str)
+    level = check_confidence_level(confidence_level)
+    get_method(method, check_design(design))
+    verdicts = dict(mapping or {})
+
+    def compute(scores: list[SampleScore]) -> Value:
+        try:
+            test, cal = _counts(scores, human, verdicts)
+            res = correct(test, cal, method=method, confidence_level=level, design=design)
+        except (CountError, NotInformativeError) as exc:
+            # Inspect also computes metrics on the samples scored so far, where one human class
+            # may not have appeared yet: an exception there would end the whole eval
+            warnings.warn(f"corrected_accuracy is undefined on {len(scores)} samples: {exc}",
+                          MetricUndefinedWarning, stacklevel=2)  # fmt: skip
+            return dict.fromkeys(_KEYS, math.nan)
+        return {
+            "corrected": res.estimate,
+            "ci_low": res.ci.low,
+            "ci_high": res.ci.high,
+            "naive": res.naive,
+            "n": res.n,
+            "m0": res.m0,
+            "m1": res.m1,
+        }
+
+    return compute

@@ -1,0 +1,118 @@
+"""The Inspect AI metric ``corrected_accuracy``: inside a real eval, and called directly.
+
+The eval is Inspect's own (``mockllm/model``, a canned solver, a scorer returning each sample's
+fixed verdict, in a subprocess as in tests/test_inspect.py); the reference is ``js.correct`` on
+the counts tallied here from the same seeded verdicts and labels.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("inspect_ai")
+
+from inspect_ai.scorer import SampleScore, Score
+
+import judgestats as js
+from judgestats._validation import LabelError
+from judgestats.inspect_metric import MetricUndefinedWarning, corrected_accuracy
+
+WRITER = r"""
+import json, sys
+from inspect_ai import Task, eval as inspect_eval
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ModelOutput
+from inspect_ai.scorer import Score, accuracy, scorer
+from inspect_ai.solver import solver
+from judgestats.inspect_metric import corrected_accuracy
+
+log_dir, verdicts, humans = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+
+@solver
+def canned():
+    async def solve(state, generate):
+        state.output = ModelOutput.from_content(model="mockllm/model", content="answer")
+        return state
+    return solve
+
+@scorer(metrics=[accuracy(), corrected_accuracy(method="profile-map")])
+def judge_verdict():
+    async def score(state, target):
+        return Score(value=state.metadata["verdict"])
+    return score
+
+samples = [Sample(input=f"q{i}", target="x", id=f"q{i}", metadata={"verdict": v, "human": h})
+           for i, (v, h) in enumerate(zip(verdicts, humans))]
+log = inspect_eval(Task(dataset=samples, solver=canned(), scorer=judge_verdict(), name="qa"),
+                   model="mockllm/model", log_dir=log_dir, display="none")[0]
+print(json.dumps({"status": log.status,
+                  "metrics": {k: m.value for k, m in log.results.scores[0].metrics.items()}}))
+"""
+
+
+def test_metric_inside_a_real_eval_equals_correct_on_the_same_counts(tmp_path):
+    rng = np.random.default_rng(12)
+    truth = rng.random(240) < 0.4
+    judge = np.where(truth, rng.random(240) < 0.85, rng.random(240) < 0.25)
+    labelled = np.arange(240) % 3 == 0  # 80 human labels
+    verdicts = ["C" if j else "I" for j in judge]
+    humans = [int(t) if lab else None for t, lab in zip(truth, labelled, strict=True)]
+    done = subprocess.run(
+        [sys.executable, "-c", WRITER, str(tmp_path), json.dumps(verdicts), json.dumps(humans)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["status"] == "success"
+    got = out["metrics"]
+    ref = js.correct(
+        js.JudgedCounts.from_labels(judge[~labelled].astype(int)),
+        js.ConfusionCounts.from_labels(human=truth[labelled].astype(int),
+                                       judge=judge[labelled].astype(int)),
+        method="profile-map",
+    )  # fmt: skip
+    assert got["accuracy"] == pytest.approx(judge.mean(), abs=1e-12)  # Inspect's own, all samples
+    for key, value in (("corrected", ref.estimate), ("ci_low", ref.ci.low),
+                       ("ci_high", ref.ci.high), ("naive", ref.naive)):  # fmt: skip
+        assert got[key] == pytest.approx(value, abs=1e-12), key
+    assert (got["n"], got["m0"], got["m1"]) == (160, ref.m0, ref.m1)
+
+
+def _score(value, human, i=0):
+    return SampleScore(score=Score(value=value), sample_id=f"q{i}",
+                       sample_metadata={} if human is None else {"human": human})  # fmt: skip
+
+
+def test_direct_call_maps_verdicts_and_matches_correct():
+    scores = [_score("C", 1, 0), _score("C", 1, 1), _score("P", 1, 2), _score("I", 0, 3),
+              _score("I", 0, 4), _score("C", 0, 5)] * 20  # fmt: skip
+    scores += [_score(v, None, i) for i, v in enumerate(["C", "I", "P", True, 0] * 40)]
+    metric = corrected_accuracy(mapping={"P": 0}, method="profile-likelihood-t")
+    value = metric(scores)
+    ref = js.correct(js.JudgedCounts(positive=80, n=200),
+                     js.ConfusionCounts(tp=40, fn=20, tn=40, fp=20), method="profile-likelihood-t")  # fmt: skip
+    assert value["corrected"] == ref.estimate and value["naive"] == 80 / 200
+    assert (value["ci_low"], value["ci_high"]) == (ref.ci.low, ref.ci.high)
+
+
+def test_undefined_correction_is_nan_with_a_warning_and_bad_labels_are_errors():
+    one_class = [_score("C", 1, i) for i in range(5)] + [_score("I", None, 9)]
+    with pytest.warns(MetricUndefinedWarning, match="undefined on 6 samples.*human label 0"):
+        value = corrected_accuracy()(one_class)
+    assert all(math.isnan(v) for v in value.values())
+    with pytest.warns(MetricUndefinedWarning, match="got 0 and 1"):
+        corrected_accuracy()([_score("I", None, 9)])
+    with pytest.raises(LabelError, match=r"sample 'q1': metadata\['human'\] must be 0/1"):
+        corrected_accuracy()([_score("C", "yes", 1)])
+    with pytest.raises(LabelError, match=r"unmapped verdict 0\.5.*Epochs\(n, 'mode'\)"):
+        corrected_accuracy()([_score(0.5, None, 1)])
+    with pytest.raises(js.ConfidenceLevelError):
+        corrected_accuracy(confidence_level=95)
+    with pytest.raises(js.MethodError):
+        corrected_accuracy(method="exact")
