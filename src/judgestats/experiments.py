@@ -37,6 +37,7 @@ from ._validation import (
     pop_renamed,
 )
 from .counts import ConfusionCounts, JudgedCounts
+from .designs import DEFAULT_DESIGN, ESTIMATOR, check_design, judge_conditional
 from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
 from .kernels import rogan_gladen_raw
 from .progress import progress as progress_bar
@@ -84,15 +85,16 @@ def _resolve_targets(tgt: np.ndarray, targets: Any, target_column: str) -> tuple
     return targets
 
 
-def _resolve_methods(methods: Any) -> tuple[str, ...]:
-    registered = interval_methods()
+def _resolve_methods(methods: Any, design: str = DEFAULT_DESIGN) -> tuple[str, ...]:
+    registered = interval_methods(design)
     if methods is None:
         return (*registered, NAIVE)
     methods = (methods,) if isinstance(methods, str) else tuple(methods)
     if not methods:
         raise JudgeStatsError("methods must name at least one method")
     for mth in methods:
-        check_method(mth, (*registered, NAIVE), capability="split studies")
+        where = "" if design == DEFAULT_DESIGN else f" with design={design!r}"
+        check_method(mth, (*registered, NAIVE), capability=f"split studies{where}")
     return methods
 
 
@@ -115,7 +117,33 @@ def _all_splits(human, judge, tgt, targets, frac, splits, gen):
     return np.stack(per_target, axis=1), rows, sizes, theta_full
 
 
-def _intervals(methods, test, cal, both, corrected, *, level, gen, options, show=None):
+def _estimates(counts: np.ndarray, design: str) -> tuple:
+    """Return the counts objects, both-classes and informative masks, and θ̂ of every split.
+
+    ``"by-human-label"``: Rogan–Gladen (paper eq. point-estimator), defined where both human
+    classes are in the calibration part and q̂0 + q̂1 > 1. ``"random"``: the judge-conditional
+    estimate, defined unless a judge class that π̂ weighs has no calibration item.
+    """
+    positive, n, tp, fn, tn, fp = (counts[..., i] for i in range(6))
+    test = JudgedCounts(positive=positive, n=n)
+    if design != DEFAULT_DESIGN:
+        cal = ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
+        raw, inexact = judge_conditional(test, cal, design)
+        both = np.ones(np.shape(tp), dtype=bool)  # the estimator needs no human class
+        return test, cal, both, ~inexact, np.where(inexact, np.nan, np.clip(raw, 0.0, 1.0))
+    both = (tp + fn > 0) & (tn + fp > 0)
+    # placeholder counts where a calibration class is empty (masked as undefined below)
+    cal = ConfusionCounts(tp=np.where(both, tp, 1), fn=np.where(both, fn, 0),
+                          tn=np.where(both, tn, 1), fp=np.where(both, fp, 0))  # fmt: skip
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q0, q1 = tn / (tn + fp), tp / (tp + fn)
+    informative = both & (q0 + q1 > 1.0)
+    raw = rogan_gladen_raw(positive / n, np.where(both, q0, 1.0), np.where(both, q1, 1.0))
+    return test, cal, both, informative, np.where(informative, np.clip(raw, 0.0, 1.0), np.nan)
+
+
+def _intervals(methods, test, cal, both, corrected, *, level, gen, options, show=None,
+               design=DEFAULT_DESIGN):  # fmt: skip
     """(low, high, point) arrays (M, S, T) of every method and whether each has its own point."""
     shape = (len(methods), *np.shape(corrected))
     low, high, point = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
@@ -127,9 +155,8 @@ def _intervals(methods, test, cal, both, corrected, *, level, gen, options, show
             low[i], high[i], point[i] = b.low, b.high, b.estimate
             own_point.append(True)
             continue
-        b = compute_bounds(
-            test, cal, method=mth, confidence_level=level, rng=gen, **options.get(mth, {})
-        )
+        b = compute_bounds(test, cal, method=mth, confidence_level=level, rng=gen,
+                           design=design, **options.get(mth, {}))  # fmt: skip
         low[i] = np.where(both, b.low, np.nan)
         high[i] = np.where(both, b.high, np.nan)
         own_point.append(b.estimate is not None)
@@ -152,6 +179,7 @@ def split_study(
     label: str = "",
     rng: Any = None,
     progress: bool | None = None,
+    design: str = DEFAULT_DESIGN,
     **renamed: Any,
 ) -> SplitStudy:
     """Repeat random test/calibration splits per target model (the paper's real-data study).
@@ -192,7 +220,13 @@ def split_study(
     progress : bool or None, default None
         Show a progress bar over the methods (None: when interactive and the study takes
         more than two seconds; see :mod:`judgestats.progress`).
-
+    design : {"by-human-label", "random"}, default "by-human-label"
+        What the estimates assume of the calibration part. The paper's study
+        (``"by-human-label"``: Rogan–Gladen, valid whatever the label mix) or ``"random"``,
+        which these splits are (a random share of the target's rows): the judge-conditional
+        estimator θ̂ = π̂·PPV̂ + (1 − π̂)·FOR̂ and its intervals (:mod:`judgestats.designs`), which
+        need neither both human classes nor q̂0 + q̂1 > 1. ``"by-judge-label"`` does not
+        describe a random split and is refused.
     **renamed
         Deprecated keyword names (``target_column``, ``human_column``, ``judge_column``),
         accepted with a DeprecationWarning.
@@ -244,34 +278,25 @@ def split_study(
             f"confidence_level must be a scalar here, got an array of shape {np.shape(level)}"
         )
     level = float(level)
-    methods = _resolve_methods(methods)
+    design = check_design(design)
+    if design == "by-judge-label":
+        raise JudgeStatsError(
+            "split_study draws each calibration part as a random share of the target's rows; "
+            "design='by-judge-label' does not describe it (use 'random' or the default)"
+        )
+    methods = _resolve_methods(methods, design)
     options = method_options or {}
     gen = check_rng(rng)
     c, rows, sizes, theta_full = _all_splits(
         human_labels, judge_labels, tgt, targets, frac, splits, gen
     )
     counts = c[..., :6]
-    positive, n, tp, fn, tn, fp = (counts[..., i] for i in range(6))
-    theta_test = c[..., 6] / n
-    both = (tp + fn > 0) & (tn + fp > 0)
-    # placeholder counts where a calibration class is empty (masked as undefined below)
-    cal = ConfusionCounts(
-        tp=np.where(both, tp, 1),
-        fn=np.where(both, fn, 0),
-        tn=np.where(both, tn, 1),
-        fp=np.where(both, fp, 0),
-    )
-    test = JudgedCounts(positive=positive, n=n)
-    naive = positive / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q0, q1 = tn / (tn + fp), tp / (tp + fn)
-    informative = both & (q0 + q1 > 1.0)
-    raw = rogan_gladen_raw(naive, np.where(both, q0, 1.0), np.where(both, q1, 1.0))
-    corrected = np.where(informative, np.clip(raw, 0.0, 1.0), np.nan)
+    test, cal, both, informative, corrected = _estimates(counts, design)
+    naive, theta_test = counts[..., 0] / counts[..., 1], c[..., 6] / counts[..., 1]
 
     low, high, point, own_point = _intervals(
         methods, test, cal, both, corrected, level=level, gen=gen, options=options,
-        show=progress,
+        show=progress, design=design,
     )  # fmt: skip
     return SplitStudy(
         label=label,
@@ -292,6 +317,7 @@ def split_study(
         point=point,
         own_point=own_point,
         counts=counts,
+        design=design,
     )
 
 
@@ -471,6 +497,7 @@ def study_to_xarray(study: SplitStudy):
             "calibration_fraction": study.calibration_fraction,
             "splits": study.splits,
             "label": study.label,
+            "design": study.design,
         },
     )
 
@@ -484,7 +511,8 @@ def study_summary(study: SplitStudy) -> str:
     lines = [
         f"{study.label or 'split study'}: {len(study.targets)} targets, {study.splits} random "
         f"splits, {100 * study.calibration_fraction:g}% calibration, "
-        f"{100 * study.confidence_level:g}% intervals (truth: full-data human rate)",
+        f"{100 * study.confidence_level:g}% intervals, design {study.design!r} (θ̂ "
+        f"{ESTIMATOR[study.design]}; truth: full-data human rate)",
         f"  mean |bias|  naive {b.naive_bias.abs().mean():.4f}   corrected "
         f"{b.corrected_bias.abs().mean():.4f}   (θ̂ undefined on "
         f"{int(b.not_informative.sum())} of {cells} target-splits)",
@@ -540,6 +568,9 @@ class SplitStudy:
         Per method: True when ``point`` is the method's own estimate rather than θ̂.
     counts : ndarray of int, shape (S, T, 6)
         Test positive, test n, tp, fn, tn, fp of every split.
+    design : str
+        What the estimates assumed of the calibration part: ``"by-human-label"`` (θ̂ is
+        Rogan–Gladen) or ``"random"`` (θ̂ is the judge-conditional estimate).
     """
 
     kind: ClassVar[str] = "split-study"
@@ -562,6 +593,7 @@ class SplitStudy:
     point: Any
     own_point: tuple
     counts: Any
+    design: str = DEFAULT_DESIGN
 
     def bias_table(self) -> pd.DataFrame:
         """Per target: mean bias and RMSE of p̂ and θ̂ against the full-data human rate."""
@@ -591,6 +623,6 @@ class SplitStudy:
         return (
             f"SplitStudy({self.label or 'data'}: targets={len(self.targets)}, "
             f"splits={self.splits}, calibration_fraction={self.calibration_fraction:g}, "
-            f"methods={list(self.methods)})"
+            f"methods={list(self.methods)}, design={self.design!r})"
         )
 
