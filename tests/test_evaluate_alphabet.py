@@ -205,3 +205,36 @@ def test_random_design_takes_the_judge_conditional_methods():
     with pytest.raises(MethodError, match="judge alphabet with design='random'"):
         js.evaluate(df, judge="score", judge_labels="observed", design="random",
                     method="profile-likelihood-t")  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb"])
+def test_numeric_scores_are_binned_on_the_engine(engine):
+    """Continuous scores with bins=: the engine sends bin codes, not every distinct score.
+
+    Reference: the same rows binned in Python by js.alphabet_counts (its own path).
+    """
+    rng = np.random.default_rng(10)
+    n = 4000
+    truth = rng.random(n) < 0.4
+    score = np.clip(np.where(truth, rng.normal(3.8, 0.8, n), rng.normal(2.4, 0.8, n)), 1, 5)
+    score[rng.random(n) < 0.02] = -1  # a refusal code
+    score[rng.random(n) < 0.02] = np.nan
+    human = np.where(rng.random(n) < 0.15, truth.astype(float), np.nan)
+    df = pd.DataFrame({"model": rng.choice(["a", "b"], n), "score": score, "human": human})
+    frame = to_engine(df, engine)
+    if engine == "polars":  # a missing score is null there, as the engines store it
+        frame = frame.fill_nan(None)
+    ev = js.evaluate(frame, judge="score", bins=[1, 2, 3, 4, 5], invalid=[None, -1], min_count=1)
+    for g in ("a", "b"):
+        test, cal = js.alphabet_counts(df[df.model == g], judge="score", bins=[1, 2, 3, 4, 5],
+                                       invalid=[None, -1], min_count=1)  # fmt: skip
+        assert ev[g].letters == test.labels == ("[1, 2)", "[2, 3)", "[3, 4)", "[4, 5]", "invalid")
+        np.testing.assert_array_equal(ev[g].distribution.calibration.counts, cal.counts)
+        assert ev[g].estimate == pytest.approx(
+            js.correct_distribution(test, cal).estimate[1], abs=1e-12
+        )
+    with pytest.raises(GroupLabelError, match=r"values in group model='a' outside the bins"):
+        js.evaluate(to_engine(df.assign(score=df.score * 2), engine), judge="score",
+                    bins=[1, 2, 3, 4, 5], invalid=[None, -1])  # fmt: skip
+    with pytest.raises(GroupLabelError, match="missing value in group"):
+        js.evaluate(frame, judge="score", bins=[1, 2, 3, 4, 5], invalid=[-1])

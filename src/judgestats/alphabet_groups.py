@@ -35,7 +35,17 @@ from ._validation import (
     check_split_kind,
     describe_group,
 )
-from .alphabets import INVALID, _letters_of, _missing, _sorted_alphabet, warn_sparse_letters
+from .alphabets import (
+    INVALID,
+    INVALID_CODE,
+    OUTSIDE,
+    _letters_of,
+    _missing,
+    _sorted_alphabet,
+    bin_letter,
+    check_bins,
+    warn_sparse_letters,
+)
 from .designs import DEFAULT_DESIGN, ESTIMATOR
 from .frames import (
     _COUNT,
@@ -180,17 +190,56 @@ def _judge_columns(judge: Any) -> tuple[str, ...]:
     return cols
 
 
-def _letters(rows, keys, cols, *, bins, invalid) -> list[Any]:
-    """Return the letter of every distinct row (errors name the offending value's group)."""
+def _bin_expr(nw: Any, column: str, kind: str, edges: np.ndarray, invalid: Any) -> Any:
+    """Engine expression: the bin code of a numeric judge column (null where missing).
+
+    Codes 0 … len(edges) − 2 (the last bin closed), ``OUTSIDE`` and ``INVALID_CODE`` for the
+    numbers listed in ``invalid``: binning on the engine sends a few codes per group to Python
+    instead of every distinct score.
+    """
+    c = nw.col(column)
+    code = nw.lit(edges.size - 2)
+    for j in range(edges.size - 3, -1, -1):
+        code = nw.when(c < float(edges[j + 1])).then(j).otherwise(code)
+    code = nw.when((c >= float(edges[0])) & (c <= float(edges[-1]))).then(code).otherwise(OUTSIDE)
+    numbers = [float(v) for v in (invalid or ()) if isinstance(v, int | float)
+               and not isinstance(v, bool) and not _missing(v)]  # fmt: skip
+    if numbers:
+        code = nw.when(c.is_in(numbers)).then(INVALID_CODE).otherwise(code)
+    missing = c.is_null() | c.is_nan() if kind == "float" else c.is_null()
+    # float codes: pandas has no null in an int64 column (a missing value is NaN there)
+    return nw.when(~missing).then(code).cast(nw.Float64).alias(column)
+
+
+def _numeric_columns(nw: Any, nf: Any, cols: tuple) -> dict[str, str]:
+    """Return the judge columns an engine can bin: column → "int" or "float"."""
+    schema = nf.collect_schema()
+    kinds = {c: _kind(nw, schema[c]) for c in cols}
+    return {c: kind for c, kind in kinds.items() if kind in ("int", "float")}
+
+
+def _letters(rows, keys, cols, *, bins, invalid, coded=()) -> list[Any]:
+    """Return the letter of every distinct row (errors name the offending value's group).
+
+    The ``coded`` columns hold the engine's bin codes (:func:`_bin_expr`); the others their
+    values, binned here when ``bins`` is given (text or mixed columns).
+    """
     k = len(keys)
 
     def where(i: int) -> str:
         return f"in group {describe_group(keys, tuple(rows[i][:k]))}"
 
-    per_column = [
-        _letters_of(f"judge column {c!r}", [_plain(r[k + j]) for r in rows], bins, invalid, where)
-        for j, c in enumerate(cols)
-    ]
+    edges = check_bins(bins) if coded else np.empty(0)  # coded columns come with bins
+    ok = invalid is not None and any(_missing(v) for v in invalid)
+    per_column = []
+    for j, c in enumerate(cols):
+        name = f"judge column {c!r}"
+        if c in coded:
+            per_column.append([bin_letter(_plain(r[k + j]), edges, ok, name, where(i))
+                               for i, r in enumerate(rows)])  # fmt: skip
+        else:
+            values = [_plain(r[k + j]) for r in rows]
+            per_column.append(_letters_of(name, values, bins, invalid, where))
     if len(cols) == 1:
         return per_column[0]
     return ["|".join(str(v) for v in row) for row in zip(*per_column, strict=True)]
@@ -241,7 +290,10 @@ def letter_counts(
         The alphabet: every letter seen (sorted, ``"invalid"`` last), or the letters given (a
         letter outside them is an error).
     bins, invalid
-        As :func:`judgestats.judge_letters` (applied to every judge column).
+        As :func:`judgestats.judge_letters` (applied to every judge column). A numeric judge
+        column is binned on the engine, so a continuous score sends a few bin codes per group
+        to Python, not every distinct score (10^6 rows of a continuous score: 12.6 s binned in
+        Python, 1.3 s on pandas, 0.5 s on polars, 0.4 s on DuckDB, same counts).
 
     Returns
     -------
@@ -265,11 +317,19 @@ def letter_counts(
     with _engine_warnings():
         nf = open_frame(nw, frame, by_cols)
         _check_schema(nw, nf, judge=cols, human=human, split=split, by=by_cols)
+        coded: dict[str, str] = {}
+        if bins is not None:  # numeric scores binned where the data live (few codes per group)
+            edges, coded = check_bins(bins), _numeric_columns(nw, nf, cols)
+            if coded:
+                nf = nf.with_columns(*(_bin_expr(nw, c, kind, edges, invalid)
+                                       for c, kind in coded.items()))  # fmt: skip
         labels = (*cols, human) + (() if split is None else (split,))
         first = nf.group_by(*by_cols, *labels).agg(nw.len().alias(_COUNT))
         rows = _collect(nw, first).rows()
         engine = _engine_name(nw, nf)
     k, r = len(by_cols), len(cols)
+    rank = {g: i for i, g in enumerate(sort_keys(list({tuple(row[:k]) for row in rows})))}
+    rows = sorted(rows, key=lambda row: rank[tuple(row[:k])])  # errors name the first group
     missing = dict.fromkeys(by_cols, 0)
     for row in rows:
         for c, v in zip(by_cols, row[:k], strict=True):
@@ -277,7 +337,7 @@ def letter_counts(
                 missing[c] += int(row[-1])
     check_missing_keys(missing)
     try:
-        letters = _letters(rows, by_cols, cols, bins=bins, invalid=invalid)
+        letters = _letters(rows, by_cols, cols, bins=bins, invalid=invalid, coded=coded)
     except LabelError as exc:
         raise GroupLabelError(str(exc)) from exc
     alphabet = _check_alphabet(letters, judge_labels)

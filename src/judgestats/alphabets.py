@@ -83,6 +83,41 @@ def _bin_label(lo: float, hi: float, last: bool) -> str:
     return f"[{lo:g}, {hi:g}]" if last else f"[{lo:g}, {hi:g})"
 
 
+def check_bins(bins: Any) -> np.ndarray:
+    """Validate ``bins=``: at least two strictly increasing edges (returned as floats)."""
+    try:
+        edges = np.asarray(bins, dtype=float)
+    except (TypeError, ValueError):
+        edges = np.asarray([])
+    if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) <= 0):
+        raise ArgumentTypeError(f"bins must be at least two increasing edges, got {bins!r}")
+    return edges
+
+
+#: Bin codes of :func:`bin_letter` besides 0 … len(edges) − 2: outside the bins, invalid.
+OUTSIDE, INVALID_CODE = -1, -2
+
+
+def bin_letter(code: Any, edges: np.ndarray, invalid_missing: bool, name: str, where: str) -> Any:
+    """Return the letter of a bin code computed on an engine (None or NaN: a missing value)."""
+    if _missing(code):
+        if invalid_missing:
+            return INVALID
+        raise LabelError(
+            f"{name} has a missing value {where}: pass invalid=[None, ...] to keep missing "
+            "verdicts as the letter 'invalid' (dropping them biases the estimate when they "
+            "depend on the true label)"
+        )
+    if code == INVALID_CODE:
+        return INVALID
+    if code == OUTSIDE:
+        raise LabelError(
+            f"{name} has values {where} outside the bins [{edges[0]:g}, {edges[-1]:g}]"
+        )
+    j = int(code)
+    return _bin_label(edges[j], edges[j + 1], j == edges.size - 2)
+
+
 def _letters_of(
     name: str, values: list[Any], bins: Any, invalid: Any, where: Any = None
 ) -> list[Any]:
@@ -91,9 +126,7 @@ def _letters_of(
     bad = set() if invalid is None else {v for v in _as_values("invalid", list(invalid))
                                          if not _missing(v)}  # fmt: skip
     invalid_missing = invalid is not None and any(_missing(v) for v in invalid)
-    edges = None if bins is None else np.asarray(bins, dtype=float)
-    if edges is not None and (edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) <= 0)):
-        raise ArgumentTypeError(f"bins must be at least two increasing edges, got {bins!r}")
+    edges = None if bins is None else check_bins(bins)
     out: list[Any] = []
     for i, v in enumerate(values):
         if _missing(v):
