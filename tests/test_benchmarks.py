@@ -325,6 +325,21 @@ def check_shift(tables):
         assert abs(num(r["misclassification_adjusted"])) <= 0.02, r  # unbiased under shift
 
 
+def check_letters(tables):
+    head = ["rows", "engine", "letter_counts (s)", "own binned count (s)",
+            "letter_counts ÷ own count", "binned in Python ÷ on pandas", "rows to Python",
+            "same counts"]  # fmt: skip
+    t = find(tables, *head, min_rows=4)
+    assert set(t.col("same counts")) == {"yes"}
+    engines = [r for r in t.records() if r["engine"] in ("pandas", "polars", "duckdb")]
+    slow = next(r for r in t.records() if r["engine"] == "pandas, binned in Python")
+    # 20 models x (4 bins, 'invalid', missing) x (human 0, 1, none) rows at most
+    assert all(int(r["rows to Python"]) <= 20 * 6 * 3 for r in engines)
+    assert int(slow["rows to Python"]) > 100 * int(engines[0]["rows to Python"])
+    # measured 87x at 2e5 rows; a tenth keeps the test independent of machine load
+    assert num(slow["binned in Python ÷ on pandas"]) > 8
+
+
 def check_speed(tables):
     t = find(tables, "measure", "value", "target", min_rows=8)
     values = {r["measure"]: r["value"] for r in t.records()}
@@ -435,6 +450,7 @@ CHECKS = {
     "bench_bayes_strata.py": ("bayes_strata", ["bayes_strata.png"], check_bayes_strata),
     "bench_core.py": ("core", [], check_core),
     "bench_designs.py": ("designs", ["designs.png"], check_designs),
+    "bench_letters.py": ("letters", [], check_letters),
     "bench_coverage.py": ("coverage", ["coverage.png"], check_coverage),
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
