@@ -238,3 +238,13 @@ def test_numeric_scores_are_binned_on_the_engine(engine):
                     bins=[1, 2, 3, 4, 5], invalid=[None, -1])  # fmt: skip
     with pytest.raises(GroupLabelError, match="missing value in group"):
         js.evaluate(frame, judge="score", bins=[1, 2, 3, 4, 5], invalid=[-1])
+
+
+def test_one_group_result_reports_itself():
+    ev = js.evaluate(_score_frame(seed=11).drop(columns="truth"), judge="score",
+                     judge_labels="observed")  # fmt: skip
+    text = ev["a"].report("markdown")
+    c = ev["a"]
+    assert f"| {c.n} | {c.estimate:.3f} | {c.ci.low:.3f}–{c.ci.high:.3f} |" in text
+    assert "corrected by joint maximum likelihood over every letter" in text
+    assert "(5 letters: 1.0, 2.0, 3.0, 4.0, 5.0)" in text

@@ -66,6 +66,7 @@ from .multiclass import (
     DistributionCorrection,
     correct_distribution,
 )
+from .report import Reportable
 from .results import ConfidenceInterval, forward
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -435,7 +436,7 @@ def correct_alphabet(
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class AlphabetCorrection:
+class AlphabetCorrection(Reportable):
     """A rate corrected from a judge alphabet (:func:`correct_alphabet`; per group of evaluate).
 
     Attributes
@@ -448,7 +449,8 @@ class AlphabetCorrection:
     ``design``, ``n``, ``m0``, ``m1``, ``naive`` (the share of letter 1 when the letters are 0,
     1 and perhaps ``"invalid"``; else NaN), ``letters`` and ``estimator``.
     ``sensitivity`` and ``specificity`` are None: a judge alphabet has a column of letter
-    rates per human class instead (``distribution.confusion_matrix``).
+    rates per human class instead (``distribution.confusion_matrix``). ``report()`` renders it
+    (:func:`judgestats.report.report`).
     """
 
     kind: ClassVar[str] = "alphabet"
