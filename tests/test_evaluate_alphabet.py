@@ -248,3 +248,88 @@ def test_one_group_result_reports_itself():
     assert f"| {c.n} | {c.estimate:.3f} | {c.ci.low:.3f}–{c.ci.high:.3f} |" in text
     assert "corrected by joint maximum likelihood over every letter" in text
     assert "(5 letters: 1.0, 2.0, 3.0, 4.0, 5.0)" in text
+
+
+# ----------------------------------------------------------------------------- review findings
+def test_float32_and_integer_scores_bin_like_every_other_engine():
+    pl = pytest.importorskip("polars")
+    rng = np.random.default_rng(13)
+    n = 2000
+    score = np.round(rng.random(n), 1)  # values on the edges 0.3 and 0.7 too
+    human = np.where(rng.random(n) < 0.3, (rng.random(n) < score).astype(float), np.nan)
+    # the same float32 scores on pandas and polars: every engine compares them with the edges
+    # in double precision (a float32 0.7 is 0.69999999, below the edge 0.7), as pandas did
+    # while polars compared in single precision
+    df = pd.DataFrame({"model": "a", "score": score.astype(np.float32), "human": human})
+    ref = js.evaluate(df, judge="score", bins=[0, 0.3, 0.7, 1], min_count=1)["a"]
+    f32 = pl.from_pandas(df)
+    assert f32.schema["score"] == pl.Float32
+    got = js.evaluate(f32, judge="score", bins=[0, 0.3, 0.7, 1], min_count=1)["a"]
+    np.testing.assert_array_equal(got.distribution.calibration.counts,
+                                  ref.distribution.calibration.counts)  # fmt: skip
+    np.testing.assert_array_equal(got.distribution.test.counts, ref.distribution.test.counts)
+    ints = pl.DataFrame({"model": ["a"] * 8, "score": [1, 5, -1, 3, 1, 5, -1, 3],
+                         "human": [0, 1, 1, 0, None, None, None, None]})  # fmt: skip
+    counts = js.alphabet_groups.letter_counts(ints, judge="score", bins=[1, 3, 5], invalid=[-1])
+    assert counts.alphabet == ("[1, 3)", "[3, 5]", "invalid")
+
+
+def test_bad_bins_judge_and_invalid_arguments_are_named():
+    df = _score_frame(seed=14).drop(columns="truth")
+    with pytest.raises(js.ArgumentTypeError, match="bins must be at least two increasing edges"):
+        js.evaluate(df, judge="score", bins=[1, np.nan, 5])
+    with pytest.raises(js.ArgumentTypeError, match="judge must be a column name"):
+        js.evaluate(df, judge=5, judge_labels="observed")
+    with pytest.raises(js.ArgumentTypeError, match="invalid must be a list"):
+        js.evaluate(df, judge="score", invalid="refused")
+    with pytest.raises(js.JudgeStatsError, match="min_count must be >= 1, got 0"):
+        js.evaluate(df, judge="score", judge_labels="observed", min_count=0, errors="mark")
+
+
+def test_decimal_scores_split_missing_labels_and_nan_letters():
+    duckdb = pytest.importorskip("duckdb")
+    df = _score_frame(seed=15).drop(columns="truth")
+    rel = duckdb.from_df(df).project("model, CAST(score AS DECIMAL(4, 1)) AS score, human")
+    ev = js.evaluate(rel, judge="score", judge_labels="observed")
+    assert ev["a"].letters == (1, 2, 3, 4, 5)
+    assert ev["a"].estimate == pytest.approx(
+        js.evaluate(df, judge="score", judge_labels="observed")["a"].estimate, abs=1e-12
+    )
+    bad = df.assign(split=np.where(df.human.notna() | (np.arange(len(df)) % 50 == 0),
+                                   "calibration", "test"))  # fmt: skip
+    with pytest.raises(GroupLabelError, match=r"group model='a': \d+ rows of None;"):
+        js.evaluate(bad, judge="score", judge_labels="observed", split="split")
+    assert js.alphabets._sorted_alphabet(["2", "nan", "1"]) == ("1", "2", "nan")
+    assert js.alphabets._sorted_alphabet(["nan", "2", "1"]) == ("1", "2", "nan")
+
+
+def test_random_design_reports_name_the_judge_conditional_estimator():
+    ev = js.evaluate(_score_frame(seed=16).drop(columns="truth"), judge="score",
+                     judge_labels="observed", design="random")  # fmt: skip
+    sentence = js.report.methods_sentence(ev)
+    assert "judge-conditional (π̂ from all judged items) estimator (design 'random')" in sentence
+    assert "joint maximum likelihood" not in sentence
+    assert "judge-conditional, design random over every letter" in ev.summary()
+
+
+def test_cli_reads_numeric_letters_and_invalid_numbers_on_every_engine(tmp_path, capsys):
+    from judgestats.cli import main
+
+    df = _score_frame(seed=17).drop(columns="truth")
+    df["verdict"] = (df["score"] >= 4).astype(int)
+    df.loc[df.index[::40], "verdict"] = -1  # a refusal code
+    path = tmp_path / "v.csv"
+    df.to_csv(path, index=False)
+    tables = {}
+    for engine in ("pandas", "polars", "duckdb"):
+        assert main(["report", str(path), "--judge-column", "verdict", "--invalid", "-1",
+                     "--engine", engine]) == 0  # fmt: skip
+        out = capsys.readouterr().out
+        assert "3 letters: 0, 1, invalid" in out, engine
+        assert "| naive |" in out  # letters 0 and 1 are the judge's own verdicts
+        tables[engine] = out.split("**Notes**")[0]
+    assert tables["pandas"] == tables["polars"] == tables["duckdb"]
+    assert main(["report", str(path), "--judge-column", "score", "--engine", "polars"]) == 2
+    assert "add --letters" in capsys.readouterr().err
+    assert main(["report", str(path), "--judge-column", "score", "--letters", "--design",
+                 "random", "--method", "adjusted-delta"]) == 0  # fmt: skip

@@ -116,3 +116,18 @@ def test_undefined_correction_is_nan_with_a_warning_and_bad_labels_are_errors():
         corrected_accuracy(confidence_level=95)
     with pytest.raises(js.MethodError):
         corrected_accuracy(method="exact")
+
+
+def test_mapping_values_unhashable_scores_and_a_seeded_bootstrap():
+    with pytest.raises(js.ArgumentTypeError, match=r"mapping must send each verdict to 0 or 1"):
+        corrected_accuracy(mapping={"P": 0.5})
+    with pytest.raises(js.ArgumentTypeError, match=r"mapping must send each verdict to 0 or 1"):
+        corrected_accuracy(mapping={"P": "x"})
+    with pytest.raises(LabelError, match=r"sample 'q3': the score value \[1, 0\] is not one"):
+        corrected_accuracy()([_score([1, 0], None, 3)])
+    scores = [_score("C", 1, i) for i in range(120)] + [_score("I", 1, i) for i in range(30)]
+    scores += [_score("I", 0, i) for i in range(120)] + [_score("C", 0, i) for i in range(30)]
+    scores += [_score("C" if i % 3 else "I", None, i) for i in range(600)]
+    one = corrected_accuracy(method="bootstrap", random_seed=7)(scores)
+    two = corrected_accuracy(method="bootstrap", random_seed=7)(scores)
+    assert one == two and 0 < one["ci_low"] < one["corrected"] < one["ci_high"] < 1

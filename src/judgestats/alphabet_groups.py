@@ -17,6 +17,7 @@ category 1, and the whole :class:`~judgestats.multiclass.DistributionCorrection`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -44,6 +45,7 @@ from .alphabets import (
     _sorted_alphabet,
     bin_letter,
     check_bins,
+    check_invalid,
     warn_sparse_letters,
 )
 from .designs import DEFAULT_DESIGN, ESTIMATOR
@@ -159,6 +161,7 @@ class LetterCounts:
 
 
 def _add(bad: dict, where: tuple, value: Any, rows: int) -> None:
+    value = None if _missing(value) else value  # NaN != NaN: one key for every missing value
     values = bad.setdefault(where, {})
     values[value] = values.get(value, 0) + rows
 
@@ -183,7 +186,12 @@ def _check_schema(nw, nf, *, judge, human, split, by) -> None:
 
 
 def _judge_columns(judge: Any) -> tuple[str, ...]:
-    cols = (judge,) if isinstance(judge, str) else tuple(judge) if judge is not None else ()
+    if isinstance(judge, str):
+        cols: tuple = (judge,)
+    elif isinstance(judge, list | tuple):
+        cols = tuple(judge)
+    else:
+        cols = ()
     if not cols or not all(isinstance(c, str) for c in cols):
         raise ArgumentTypeError(f"judge must be a column name or a list of them, got {judge!r}")
     if len(set(cols)) != len(cols):
@@ -191,14 +199,16 @@ def _judge_columns(judge: Any) -> tuple[str, ...]:
     return cols
 
 
-def _bin_expr(nw: Any, column: str, kind: str, edges: np.ndarray, invalid: Any) -> Any:
+def _bin_expr(nw: Any, column: str, edges: np.ndarray, invalid: Any) -> Any:
     """Engine expression: the bin code of a numeric judge column (null where missing).
 
     Codes 0 … len(edges) − 2 (the last bin closed), ``OUTSIDE`` and ``INVALID_CODE`` for the
     numbers listed in ``invalid``: binning on the engine sends a few codes per group to Python
     instead of every distinct score.
     """
-    c = nw.col(column)
+    # compared as float64 on every engine: polars compares a Float32 column with the edge
+    # cast down to float32 (0.7f32 fell in the bin above 0.7), and refuses float is_in on ints
+    c = nw.col(column).cast(nw.Float64)
     code = nw.lit(edges.size - 2)
     for j in range(edges.size - 3, -1, -1):
         code = nw.when(c < float(edges[j + 1])).then(j).otherwise(code)
@@ -207,9 +217,21 @@ def _bin_expr(nw: Any, column: str, kind: str, edges: np.ndarray, invalid: Any) 
                and not isinstance(v, bool) and not _missing(v)]  # fmt: skip
     if numbers:
         code = nw.when(c.is_in(numbers)).then(INVALID_CODE).otherwise(code)
-    missing = c.is_null() | c.is_nan() if kind == "float" else c.is_null()
+    missing = c.is_null() | c.is_nan()
     # float codes: pandas has no null in an int64 column (a missing value is NaN there)
     return nw.when(~missing).then(code).cast(nw.Float64).alias(column)
+
+
+def _scalar(v: Any) -> Any:
+    """Return a judge value as Python sees it.
+
+    Numpy scalars unwrapped; a Decimal (DuckDB and Spark DECIMAL columns) as an int when
+    whole, else a float.
+    """
+    v = _plain(v)
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    return v
 
 
 def _numeric_columns(nw: Any, nf: Any, cols: tuple) -> dict[str, str]:
@@ -239,7 +261,7 @@ def _letters(rows, keys, cols, *, bins, invalid, coded=()) -> list[Any]:
             per_column.append([bin_letter(_plain(r[k + j]), edges, ok, name, where(i))
                                for i, r in enumerate(rows)])  # fmt: skip
         else:
-            values = [_plain(r[k + j]) for r in rows]
+            values = [_scalar(r[k + j]) for r in rows]
             per_column.append(_letters_of(name, values, bins, invalid, where))
     if len(cols) == 1:
         return per_column[0]
@@ -294,6 +316,8 @@ def letter_counts(
         As :func:`judgestats.judge_letters` (applied to every judge column). A numeric judge
         column is binned on the engine, so a continuous score sends a few bin codes per group
         to Python, not every distinct score (measured in ``benchmarks/bench_letters.py``).
+        Scores meet the edges in double precision on every engine (a float32 0.7 is
+        0.69999999, below an edge at 0.7).
 
     Returns
     -------
@@ -311,6 +335,9 @@ def letter_counts(
     """
     by_cols = check_column_names("by", by)
     cols = _judge_columns(judge)
+    invalid = check_invalid(invalid)
+    if bins is not None:
+        check_bins(bins)
     check_distinct_roles({"judge": cols, "human": (human,),
                           "split": () if split is None else (split,), "by": by_cols})  # fmt: skip
     nw = _narwhals()
@@ -321,8 +348,7 @@ def letter_counts(
         if bins is not None:  # numeric scores binned where the data live (few codes per group)
             edges, coded = check_bins(bins), _numeric_columns(nw, nf, cols)
             if coded:
-                nf = nf.with_columns(*(_bin_expr(nw, c, kind, edges, invalid)
-                                       for c, kind in coded.items()))  # fmt: skip
+                nf = nf.with_columns(*(_bin_expr(nw, c, edges, invalid) for c in coded))
         labels = (*cols, human) + (() if split is None else (split,))
         first = nf.group_by(*by_cols, *labels).agg(nw.len().alias(_COUNT))
         rows = _collect(nw, first).rows()

@@ -84,12 +84,13 @@ def _bin_label(lo: float, hi: float, last: bool) -> str:
 
 
 def check_bins(bins: Any) -> np.ndarray:
-    """Validate ``bins=``: at least two strictly increasing edges (returned as floats)."""
+    """Validate ``bins=``: at least two finite, strictly increasing edges (as floats)."""
     try:
         edges = np.asarray(bins, dtype=float)
     except (TypeError, ValueError):
         edges = np.asarray([])
-    if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) <= 0):
+    if (edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges))
+            or np.any(np.diff(edges) <= 0)):  # fmt: skip
         raise ArgumentTypeError(f"bins must be at least two increasing edges, got {bins!r}")
     return edges
 
@@ -118,12 +119,25 @@ def bin_letter(code: Any, edges: np.ndarray, invalid_missing: bool, name: str, w
     return _bin_label(edges[j], edges[j + 1], j == edges.size - 2)
 
 
+def check_invalid(invalid: Any) -> list[Any] | None:
+    """Validate ``invalid=``: None or a list, tuple or set of outputs (not a bare string)."""
+    if invalid is None:
+        return None
+    if not isinstance(invalid, list | tuple | set | frozenset):
+        raise ArgumentTypeError(
+            f"invalid must be a list of judge outputs, e.g. invalid=[None, 'refused'], got "
+            f"{invalid!r}"
+        )
+    return list(invalid)
+
+
 def _letters_of(
     name: str, values: list[Any], bins: Any, invalid: Any, where: Any = None
 ) -> list[Any]:
     """Letters of one judge's outputs; ``where(i)`` says where item i is (default: its index)."""
     at = where or (lambda i: f"at index {i}")
-    bad = set() if invalid is None else {v for v in _as_values("invalid", list(invalid))
+    invalid = check_invalid(invalid)
+    bad = set() if invalid is None else {v for v in _as_values("invalid", invalid)
                                          if not _missing(v)}  # fmt: skip
     invalid_missing = invalid is not None and any(_missing(v) for v in invalid)
     edges = None if bins is None else check_bins(bins)
@@ -213,14 +227,13 @@ def judge_letters(
 
 def _letter_order(v: Any) -> tuple:
     """Sort key of a letter: numbers (and text that reads as one, "10") by value, then text."""
-    if isinstance(v, bool):
-        return (0, float(v), "")
-    if isinstance(v, int | float):
-        return (0, float(v), "")
     try:
-        return (0, float(str(v)), str(v))
+        x = float(v) if isinstance(v, int | float) else float(str(v))
     except ValueError:
+        x = math.nan
+    if math.isnan(x):  # text, and "nan", which has no place among numbers
         return (1, 0.0, str(v))
+    return (0, x, "" if isinstance(v, int | float) else str(v))
 
 
 def _sorted_alphabet(letters: list[Any]) -> tuple[Any, ...]:

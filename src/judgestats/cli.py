@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import JudgeStatsError, LabelError
+from ._validation import ColumnError, GroupLabelError, JudgeStatsError, LabelError
 from .correct import correct
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN, DESIGNS
@@ -317,9 +317,10 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     p.add_argument(
         "--method",
         default=None,
-        choices=interval_methods(),
+        choices=(*interval_methods(), "adjusted-delta"),
         help="interval method (default: adjusted-wald, the paper's; for judge letters in "
-        "report, profile-likelihood-t)",
+        "report, profile-likelihood-t, or adjusted-delta with --design random or "
+        "by-judge-label)",
     )
     p.add_argument(
         "--design",
@@ -791,6 +792,40 @@ def _run_report(args) -> str:
             )  # fmt: skip
     except ImportError as exc:
         raise CLIError(f"{exc}".splitlines()[0]) from exc
+    except (ColumnError, GroupLabelError) as exc:  # a score read as 0/1 labels
+        if args.file is None or "judge column" not in str(exc):
+            raise
+        raise CLIError(f"{exc}; if the judge's outputs are letters of their own (a score, "
+                       "win/tie/lose), add --letters") from exc  # fmt: skip
+
+
+def _tokens(token: str) -> list[Any]:
+    """Return an ``--invalid`` value as the engines may hold it.
+
+    '' is an empty cell; '-1' is both the text and the number (pandas reads a CSV as text,
+    polars and DuckDB as numbers).
+    """
+    if token == "":
+        return [None]
+    try:
+        number = float(token)
+    except ValueError:
+        return [token]
+    return [token, int(number) if number.is_integer() else number]
+
+
+def _numeric_letters(frame: Any, judges: tuple) -> Any:
+    """Judge columns of text whose every value reads as a number become numbers (pandas)."""
+    import pandas as pd
+
+    out = frame.copy()
+    for c in judges:
+        if c in out.columns and (out[c].dtype == object or pd.api.types.is_string_dtype(out[c])):
+            try:
+                out[c] = pd.to_numeric(out[c])
+            except (ValueError, TypeError):
+                continue  # letters of text ('win', 'refused'): kept as written
+    return out
 
 
 def _report_letters(frame: Any, judges: tuple, args) -> str:
@@ -800,7 +835,9 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
 
     if args.rank or args.strata:
         raise CLIError("--rank and --strata are not available with judge letters")
-    invalid = None if args.invalid is None else [None if v == "" else v for v in args.invalid]
+    invalid = None if args.invalid is None else [v for tok in args.invalid for v in _tokens(tok)]
+    if args.engine == "pandas":  # CSV cells are text: scores that read as numbers are numbers
+        frame = _numeric_letters(frame, judges)
     with warnings.catch_warnings(record=True):  # local: the report lists them as notes
         warnings.simplefilter("always")
         ev = evaluate(

@@ -278,6 +278,8 @@ def _check_letters_call(method: str, strata: Any, rank: bool, options: dict, des
         )
     extra = ("n_resamples",) if method == "bootstrap" else ()
     check_option_names(f"method {method!r}", options, ("min_count", *extra))
+    if "min_count" in options:  # checked before the data are read, not once per group
+        check_positive_int("min_count", options["min_count"], minimum=1)
 
 
 def evaluate(
@@ -611,7 +613,9 @@ def evaluation_summary(ev: Evaluation) -> str:
     width = max(8, *(display_width(v) for v in labels.values()))
     strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
     if _is_alphabet(ev):
-        strata += f"; judge alphabet of {ev.judge!r}, joint maximum likelihood over every letter"
+        fit = ("joint maximum likelihood" if ev.design == DEFAULT_DESIGN
+               else f"judge-conditional, design {ev.design}")  # fmt: skip
+        strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
         f"counts), {lvl} intervals by {ev.method}",

@@ -30,6 +30,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from ._validation import (
+    ArgumentTypeError,
     CountError,
     JudgeStatsWarning,
     LabelError,
@@ -78,6 +79,10 @@ def _counts(scores: list[SampleScore], human: str, mapping: dict) -> tuple:
     for s in scores:
         try:
             verdict = _verdict(s.score.value, mapping, f"sample {s.sample_id!r}")
+        except TypeError as exc:  # a list or dict value cannot be looked up in mapping
+            raise LabelError(
+                f"sample {s.sample_id!r}: the score value {s.score.value!r} is not one verdict"
+            ) from exc
         except LabelError as exc:
             if not isinstance(s.score.value, float):
                 raise
@@ -109,6 +114,7 @@ def corrected_accuracy(
     confidence_level: float = 0.95,
     design: str = DEFAULT_DESIGN,
     mapping: dict | None = None,
+    random_seed: int | None = None,
 ) -> Metric:
     """Return an Inspect metric: the judge-corrected accuracy with its interval.
 
@@ -124,7 +130,9 @@ def corrected_accuracy(
     design : str, default "by-human-label"
         How the human-labelled samples were chosen (:mod:`judgestats.designs`).
     mapping : dict, optional
-        Verdict → 0/1 for scorer values other than C/I, booleans and 0/1.
+        Verdict → 0/1 (or a boolean) for scorer values other than C/I, booleans and 0/1.
+    random_seed : int, optional
+        Seed of the resampling methods (``"bootstrap"``), so a rerun gives the same interval.
 
     Returns
     -------
@@ -138,12 +146,18 @@ def corrected_accuracy(
     check_instance("human", human, str)
     level = check_confidence_level(confidence_level)
     get_method(method, check_design(design))
-    verdicts = dict(mapping or {})
+    verdicts = dict(check_instance("mapping", mapping or {}, dict))
+    bad = {k: v for k, v in verdicts.items() if not (isinstance(v, bool) or v in (0, 1))}
+    if bad:
+        raise ArgumentTypeError(f"mapping must send each verdict to 0 or 1, got {bad!r}")
+    if random_seed is not None:
+        check_instance("random_seed", random_seed, int)
 
     def compute(scores: list[SampleScore]) -> Value:
         try:
             test, cal = _counts(scores, human, verdicts)
-            res = correct(test, cal, method=method, confidence_level=level, design=design)
+            res = correct(test, cal, method=method, confidence_level=level, design=design,
+                          rng=random_seed)  # fmt: skip
         except (CountError, NotInformativeError) as exc:
             # Inspect also computes metrics on the samples scored so far, where one human class
             # may not have appeared yet: an exception there would end the whole eval

@@ -268,23 +268,21 @@ def _tag(note: str) -> str:
 
 
 # ---------------------------------------------------------------------------- sentences
-def _alphabet_how(letters: tuple) -> str:
+def _alphabet_how(letters: tuple, design: str = DEFAULT_DESIGN) -> str:
     shown = ", ".join(str(v) for v in letters[:8]) + (", ..." if len(letters) > 8 else "")
-    return (
-        f"corrected by joint maximum likelihood over every letter of the judge's alphabet "
-        f"({len(letters)} letters: {shown})"
-    )
+    fit = ("corrected by joint maximum likelihood" if design == DEFAULT_DESIGN else
+           f"estimated by the {ESTIMATOR[design]} estimator (design {design!r})")  # fmt: skip
+    return f"{fit} over every letter of the judge's alphabet ({len(letters)} letters: {shown})"
 
 
 def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
     """Describe a judge alphabet's rate: every letter used, on how many labels, which interval."""
-    design = "" if c.design == DEFAULT_DESIGN else f", design {c.design!r}"
     naive = "" if math.isnan(c.naive) else (
         f"; the judge's uncorrected rate on {c.n} test items is {c.naive:.2f}"
     )
     return (
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
-        f"{_alphabet_how(c.letters)} on {c.m0 + c.m1} human-labelled items{design} "
+        f"{_alphabet_how(c.letters, c.design)} on {c.m0 + c.m1} human-labelled items "
         f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
         f"{_source(c.method)}) on {c.n} test items{naive}."
     )
@@ -370,7 +368,7 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     sens, spec = (_span([getattr(r, k) for r in rows], 2) for k in ("sensitivity", "specificity"))
     letters = [v for g in ev.groups for v in getattr(ev.corrections[g], "letters", ())]
     how = (
-        _alphabet_how(tuple(dict.fromkeys(letters)))
+        _alphabet_how(tuple(dict.fromkeys(letters)), ev.design)
         if _kind(first) == "alphabet"
         else f"estimated by the judge-conditional estimator of design {ev.design!r} from how often "
         "the human agrees with each of the judge's verdicts"
