@@ -131,3 +131,34 @@ def test_join_human_labels_and_evaluate(logs, tmp_path, capsys):
     assert main(["report", "--inspect", str(log_dir), "--human", str(tmp_path / "labels.csv"),
                  "--map", "P=maybe"]) == 2  # fmt: skip
     assert "--map takes VERDICT=0 or VERDICT=1" in capsys.readouterr().err
+
+
+def test_inspect_verdicts_as_letters(logs, tmp_path, capsys):
+    """C / P / I as a three-letter judge alphabet: nothing to map, partial credit kept."""
+    log_dir, verdicts = logs
+    frame = js.io.read_inspect_logs(log_dir, verdicts="letters")
+    assert set(frame["judge"]) == {"C", "I", "P"} and (frame["judge"] == frame["score"]).all()
+    renamed = js.io.read_inspect_logs(log_dir, verdicts="letters", mapping={"P": "partial"})
+    assert set(renamed["judge"]) == {"C", "I", "partial"}
+    with pytest.raises(js.MethodError, match="verdicts"):
+        js.io.read_inspect_logs(log_dir, verdicts="raw")
+    rng = np.random.default_rng(6)
+    rows = [{"task": f"qa-{tag}", "sample_id": f"q{i}",
+             "human": int(v[i] == "C") if rng.random() < 0.85 else int(v[i] != "C")}
+            for tag, v in verdicts.items() for i in range(40)]  # fmt: skip
+    labels = pd.DataFrame(rows)
+    labels.to_csv(tmp_path / "labels.csv", index=False)
+    joined = frame.merge(labels, on=["task", "sample_id"], how="left")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(joined, judge="judge", by="task", judge_labels="observed",
+                         errors="mark")  # fmt: skip
+        code = main(["report", "--inspect", str(log_dir), "--human", str(tmp_path / "labels.csv"),
+                     "--letters", "--by", "task"])  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "3 letters: C, I, P" in out
+    assert ev.groups == ("qa-a", "qa-b") and not ev.marked
+    for g in ev.groups:
+        c = ev[g]
+        assert f"| {g} | {c.n} | {c.estimate:.3f} | {c.ci.low:.3f}–{c.ci.high:.3f} |" in out

@@ -464,7 +464,8 @@ def _report_parser(sub: Any) -> None:
         "--letters", action="store_true",
         help="FILE: the judge column holds letters of its own (a 1-5 score, win/tie/lose), "
         "every one used by joint maximum likelihood; implied by several --judge-column names "
-        "(comma-separated: two judges' letter pairs) and by --invalid",
+        "(comma-separated: two judges' letter pairs) and by --invalid. --inspect: every "
+        "verdict (C, P, I, ...) is a letter, none needs --map",
     )  # fmt: skip
     rp.add_argument(
         "--invalid", action="append", default=None, metavar="VALUE",
@@ -704,13 +705,16 @@ def _inspect_frame(args) -> Any:
     """Inspect logs joined with their human labels: rows without a label are test rows."""
     from .io import read_inspect_logs, read_table
 
-    mapping = {}
+    letters = args.letters or args.invalid is not None
+    mapping: dict[str, Any] = {}
     for item in args.map:
         verdict, _, value = item.partition("=")
-        if value not in ("0", "1") or not verdict:
-            raise CLIError(f"--map takes VERDICT=0 or VERDICT=1, got {item!r}")
-        mapping[verdict] = int(value)
-    items = read_inspect_logs(args.inspect, scorer=args.scorer, mapping=mapping)
+        if not verdict or (value not in ("0", "1") and not (letters and value)):
+            raise CLIError(f"--map takes VERDICT=0 or VERDICT=1 (with --letters, VERDICT=LETTER), "
+                           f"got {item!r}")  # fmt: skip
+        mapping[verdict] = value if letters else int(value)
+    items = read_inspect_logs(args.inspect, scorer=args.scorer, mapping=mapping,
+                              verdicts="letters" if letters else "0/1")  # fmt: skip
     labels = read_table(args.human, labels={args.human_column: False})
     keys = [k for k in ("model", "task", "sample_id", "epoch") if k in labels.columns]
     if "sample_id" not in keys:
@@ -738,6 +742,8 @@ def _run_report(args) -> str:
         frame, title, metric = _inspect_frame(args), None, "accuracy"
         by, strata, split = _columns(args.by), None, None
         judge, human = "judge", args.human_column
+        if args.letters or args.invalid is not None:  # verdicts (C, P, I, ...) as letters
+            return _report_letters(frame, ("judge",), args)
     elif args.example:
         allowed = ("calibration_fraction", "by") + (("judge",) if args.example == "chatbot-arena"
                                                       else ())  # fmt: skip
@@ -765,7 +771,7 @@ def _run_report(args) -> str:
         if letters:
             return _report_letters(frame, judges, args)
     if args.letters or args.invalid is not None:
-        raise CLIError("--letters and --invalid apply to a FILE")
+        raise CLIError("--letters and --invalid apply to a FILE or --inspect logs")
     if args.method is None:
         args.method = "adjusted-wald"
     try:

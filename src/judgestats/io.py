@@ -27,6 +27,7 @@ from ._validation import (
     ColumnError,
     JudgeStatsError,
     LabelError,
+    check_choice,
     check_one_key_type,
     check_unique_columns,
 )
@@ -296,8 +297,19 @@ def _verdict(value: Any, mapping: dict, where: str) -> int:
     raise LabelError(f"{where}: unmapped verdict {value!r}")
 
 
+def _letter(value: Any, mapping: dict, where: str) -> Any:
+    """Return a verdict as a judge letter: renamed by ``mapping``, else as Inspect wrote it."""
+    if isinstance(value, list | dict):
+        raise LabelError(f"{where}: the score value {value!r} is not one verdict")
+    return mapping.get(value, value)
+
+
 def read_inspect_logs(
-    paths_or_dir: Any, *, scorer: str | None = None, mapping: dict | None = None
+    paths_or_dir: Any,
+    *,
+    scorer: str | None = None,
+    mapping: dict | None = None,
+    verdicts: str = "0/1",
 ) -> Any:
     """Read Inspect AI eval logs into one row per (log, sample, epoch) with a 0/1 judge label.
 
@@ -311,13 +323,18 @@ def read_inspect_logs(
     mapping : dict, optional
         Verdict → 0/1 for values other than Inspect's ``C`` (1) and ``I`` (0), booleans and the
         numbers 0 and 1, e.g. ``{"P": 0}`` for partial credit counted as incorrect.
+    verdicts : {"0/1", "letters"}, default "0/1"
+        ``"letters"`` keeps every verdict as a judge letter (``C``, ``P``, ``I``, ...: a judge
+        alphabet, ``js.evaluate(frame, judge="judge", judge_labels="observed")``), mapped
+        by ``mapping`` where it names the verdict; nothing needs to be mapped.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``model``, ``task``, ``sample_id``, ``epoch``, ``judge`` (0/1) and ``score``
-        (the raw verdict); ``sample_id`` as text. Join human labels on ``sample_id`` (and
-        ``model`` when they differ per model) and pass the frame to :func:`judgestats.evaluate`.
+        Columns ``model``, ``task``, ``sample_id``, ``epoch``, ``judge`` (0/1, or the letter)
+        and ``score`` (the raw verdict); ``sample_id`` as text. Join human labels on
+        ``sample_id`` (and ``model`` when they differ per model) and pass the frame to
+        :func:`judgestats.evaluate`.
 
     Raises
     ------
@@ -337,6 +354,7 @@ def read_inspect_logs(
     import pandas as pd
 
     mapping = dict(mapping or {})
+    letters = check_choice("verdicts", verdicts, ("0/1", "letters")) == "letters"
     rows: list[dict] = []
     unmapped: dict[str, int] = {}
     for path in _log_paths(paths_or_dir):
@@ -345,9 +363,13 @@ def read_inspect_logs(
             scores = sample.scores or {}
             name = _scorer_name(scores, scorer, path)
             value = scores[name].value
+            where = f"{path}, sample {sample.id!r}"
             try:
-                judge = _verdict(value, mapping, f"{path}, sample {sample.id!r}")
+                read = _letter if letters else _verdict
+                judge = read(value, mapping, where)
             except LabelError:
+                if letters:
+                    raise
                 unmapped[repr(value)] = unmapped.get(repr(value), 0) + 1
                 continue
             rows.append({"model": log.eval.model, "task": log.eval.task,
