@@ -617,6 +617,39 @@ class ProjectedEstimateWarning(ClippedEstimateWarning):
     """The k-category estimate Ĉ⁻¹p̂ fell outside the probability simplex and was projected."""
 
 
+def check_bins(bins: Any) -> np.ndarray:
+    """Validate ``bins=``: at least two finite, strictly increasing edges (as floats)."""
+    try:
+        edges = np.asarray(bins, dtype=float)
+    except (TypeError, ValueError):
+        edges = np.asarray([])
+    if (edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges))
+            or np.any(np.diff(edges) <= 0)):  # fmt: skip
+        raise ArgumentTypeError(f"bins must be at least two increasing edges, got {bins!r}")
+    return edges
+
+
+def check_invalid(invalid: Any) -> list[Any] | None:
+    """Validate ``invalid=``: None or a list, tuple or set of outputs (not a bare string)."""
+    if invalid is None:
+        return None
+    if not isinstance(invalid, list | tuple | set | frozenset):
+        raise ArgumentTypeError(
+            f"invalid must be a list of judge outputs, e.g. invalid=[None, 'refused'], got "
+            f"{invalid!r}"
+        )
+    return list(invalid)
+
+
+def binary_value(value: Any) -> int | None:
+    """Return a 0/1 label as an int (booleans, 0/1 numbers), or None for any other value."""
+    if isinstance(value, bool | np.bool_):
+        return int(value)
+    if isinstance(value, numbers.Real) and value in (0, 1):
+        return 1 if value == 1 else 0
+    return None
+
+
 def check_category_values(name: str, values: Any) -> list[Any]:
     """Validate observed category labels (one per item) and return them as a Python list.
 

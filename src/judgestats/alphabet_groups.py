@@ -26,10 +26,13 @@ from ._validation import (
     ArgumentTypeError,
     GroupLabelError,
     LabelError,
+    binary_value,
+    check_bins,
     check_column_names,
     check_distinct_roles,
     check_frame_columns,
     check_group_labels,
+    check_invalid,
     check_label_kind,
     check_missing_keys,
     check_positive_int,
@@ -44,8 +47,6 @@ from .alphabets import (
     _missing,
     _sorted_alphabet,
     bin_letter,
-    check_bins,
-    check_invalid,
     warn_sparse_letters,
 )
 from .designs import DEFAULT_DESIGN, ESTIMATOR
@@ -166,15 +167,6 @@ def _add(bad: dict, where: tuple, value: Any, rows: int) -> None:
     values[value] = values.get(value, 0) + rows
 
 
-def _human_value(v: Any) -> int | None:
-    """0 or 1 for a valid human label (booleans and 0.0/1.0 too), else None."""
-    if isinstance(v, bool | np.bool_):
-        return int(v)
-    if isinstance(v, int | float | np.integer | np.floating) and v in (0, 1):
-        return int(v)
-    return None
-
-
 def _check_schema(nw, nf, *, judge, human, split, by) -> None:
     schema = nf.collect_schema()
     roles = {"judge": judge, "human": (human,), "split": () if split is None else (split,),
@@ -183,20 +175,6 @@ def _check_schema(nw, nf, *, judge, human, split, by) -> None:
     check_label_kind("human", human, _kind(nw, schema[human]), str(schema[human]))
     if split is not None:
         check_split_kind(split, _kind(nw, schema[split]), str(schema[split]))
-
-
-def _judge_columns(judge: Any) -> tuple[str, ...]:
-    if isinstance(judge, str):
-        cols: tuple = (judge,)
-    elif isinstance(judge, list | tuple):
-        cols = tuple(judge)
-    else:
-        cols = ()
-    if not cols or not all(isinstance(c, str) for c in cols):
-        raise ArgumentTypeError(f"judge must be a column name or a list of them, got {judge!r}")
-    if len(set(cols)) != len(cols):
-        raise ArgumentTypeError(f"judge names a column twice: {list(cols)!r}")
-    return cols
 
 
 def _bin_expr(nw: Any, column: str, edges: np.ndarray, invalid: Any) -> Any:
@@ -334,7 +312,7 @@ def letter_counts(
         groups.
     """
     by_cols = check_column_names("by", by)
-    cols = _judge_columns(judge)
+    cols = check_column_names("judge", judge)
     invalid = check_invalid(invalid)
     if bins is not None:
         check_bins(bins)
@@ -386,7 +364,7 @@ def letter_counts(
             is_cal = not _missing(h)
         if not is_cal:
             test[key][index[letter]] += count
-        elif (value := _human_value(h)) is None:
+        elif (value := binary_value(h)) is None:
             _add(bad, (key, "human"), h, count)
         else:
             cal[key][index[letter], value] += count

@@ -32,8 +32,10 @@ from ._validation import (
     ColumnError,
     JudgeStatsWarning,
     LabelError,
+    check_bins,
     check_category_values,
     check_columns,
+    check_invalid,
     check_positive_int,
     check_same_length,
 )
@@ -83,18 +85,6 @@ def _bin_label(lo: float, hi: float, last: bool) -> str:
     return f"[{lo:g}, {hi:g}]" if last else f"[{lo:g}, {hi:g})"
 
 
-def check_bins(bins: Any) -> np.ndarray:
-    """Validate ``bins=``: at least two finite, strictly increasing edges (as floats)."""
-    try:
-        edges = np.asarray(bins, dtype=float)
-    except (TypeError, ValueError):
-        edges = np.asarray([])
-    if (edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges))
-            or np.any(np.diff(edges) <= 0)):  # fmt: skip
-        raise ArgumentTypeError(f"bins must be at least two increasing edges, got {bins!r}")
-    return edges
-
-
 #: Bin codes of :func:`bin_letter` besides 0 … len(edges) − 2: outside the bins, invalid.
 OUTSIDE, INVALID_CODE = -1, -2
 
@@ -117,18 +107,6 @@ def bin_letter(code: Any, edges: np.ndarray, invalid_missing: bool, name: str, w
         )
     j = int(code)
     return _bin_label(edges[j], edges[j + 1], j == edges.size - 2)
-
-
-def check_invalid(invalid: Any) -> list[Any] | None:
-    """Validate ``invalid=``: None or a list, tuple or set of outputs (not a bare string)."""
-    if invalid is None:
-        return None
-    if not isinstance(invalid, list | tuple | set | frozenset):
-        raise ArgumentTypeError(
-            f"invalid must be a list of judge outputs, e.g. invalid=[None, 'refused'], got "
-            f"{invalid!r}"
-        )
-    return list(invalid)
 
 
 def _letters_of(

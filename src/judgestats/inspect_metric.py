@@ -35,6 +35,7 @@ from ._validation import (
     JudgeStatsWarning,
     LabelError,
     NotInformativeError,
+    binary_value,
     check_confidence_level,
     check_instance,
 )
@@ -64,8 +65,8 @@ def _human(value: Any, sample_id: Any, key: str) -> int | None:
     """Return a sample's human label from its metadata: 0/1, or None (a test sample)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
-    if isinstance(value, bool) or value in (0, 1):
-        return int(value)
+    if (label := binary_value(value)) is not None:
+        return label
     raise LabelError(
         f"sample {sample_id!r}: metadata[{key!r}] must be 0/1 or a boolean (or absent on a test "
         f"sample), got {value!r}"

@@ -284,7 +284,7 @@ def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"{_alphabet_how(c.letters, c.design)} on {c.m0 + c.m1} human-labelled items "
         f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
-        f"{_source(c.method)}) on {c.n} test items{naive}."
+        f"{_source(c.method, c.design)}) on {c.n} test items{naive}."
     )
 
 
