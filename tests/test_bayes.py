@@ -314,6 +314,12 @@ def test_bad_sampling_arguments_are_named_errors():
         jb.sample(model, sample_kwargs={"draws": 5})
     with pytest.raises(ArgumentTypeError, match="progressbar"):
         jb.sample(model, progressbar="yes")
+    # a misspelt option is named (fit and fit_stratified pass their **sampling on unchanged)
+    with pytest.raises(ArgumentTypeError, match=r"unknown sampling option\(s\) \['draw'\]"):
+        jb.fit(REF_TEST, REF_CAL, draw=10)
+    with pytest.raises(ArgumentTypeError, match=r"\['target_accept'\]"):
+        jb.fit_stratified({"a": REF_TEST}, {"a": REF_CAL}, target_accept=0.9)
+    assert set(jb.SAMPLING_DEFAULTS) == set(jb.SamplingOptions.__annotations__)
     for missing in ("nutpie", "numpyro"):
         if importlib.util.find_spec(missing) is None:
             with pytest.raises(ImportError, match=f"pip install {missing}"):

@@ -70,7 +70,7 @@ from .multiclass import (
     correct_distribution,
 )
 from .report import Reportable
-from .results import ConfidenceInterval, forward
+from .results import ConfidenceInterval, forward, rate_repr
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -543,10 +543,9 @@ class AlphabetCorrection(Reportable):
         return self.distribution.summary()
 
     def __repr__(self) -> str:
-        return (
-            f"AlphabetCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
-            f"{self.ci.high:.4f}], method={self.method!r}, letters={list(self.letters)!r}, "
-            f"confidence_level={self.confidence_level:g}, design={self.design!r}, n={self.n}, "
-            f"m0={self.m0}, m1={self.m1})"
-        )
+        return rate_repr(
+            "AlphabetCorrection", estimate=self.estimate, ci=self.ci, method=self.method,
+            letters=list(self.letters), confidence_level=self.confidence_level,
+            design=self.design, n=self.n, m0=self.m0, m1=self.m1,
+        )  # fmt: skip
 

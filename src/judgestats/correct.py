@@ -28,7 +28,7 @@ from .intervals import (
     weak_calibration,
 )
 from .report import Reportable
-from .results import ConfidenceInterval, Recomputable, Tabular, forward
+from .results import ConfidenceInterval, Recomputable, Tabular, forward, rate_repr
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -499,14 +499,11 @@ class Correction(Tabular, Reportable, Recomputable):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return (
-            f"Correction(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, {self.ci.high:.4f}], "
-            f"method={self.method!r}, estimator={self.estimator!r}, design={self.design!r}, "
-            f"confidence_level={self.confidence_level:g}, "
-            f"naive={self.naive:.4f}, n={self.n}, m0={self.m0}, m1={self.m1}"
-            + (", clipped=True" if self.clipped else "")
-            + ")"
-        )
+        return rate_repr(
+            "Correction", estimate=self.estimate, ci=self.ci, method=self.method,
+            estimator=self.estimator, design=self.design, confidence_level=self.confidence_level,
+            naive=self.naive, n=self.n, m0=self.m0, m1=self.m1, clipped=self.clipped,
+        )  # fmt: skip
 
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "Recomputable",
     "Tabular",
     "forward",
+    "rate_repr",
     "stratum_coord",
 ]
 
@@ -112,6 +113,33 @@ def shorten(text: str, width: int = LABEL_WIDTH) -> str:
             break
         tail = ch + tail
     return head + "…" + tail
+
+
+def rate_repr(name: str, **fields: Any) -> str:
+    """Return the repr of a result with one rate: ``name(estimate=0.5000, ci=[0.39, 0.60], …)``.
+
+    Values print by kind, in the order given: a :class:`ConfidenceInterval` as
+    ``[low, high]``, ``confidence_level`` with ``:g``, other floats with 4 decimals, strings
+    and sequences as their repr, other values with ``str``. ``True`` flags print, ``False`` and
+    ``None`` are left out.
+    """
+    parts = []
+    for key, value in fields.items():
+        flag = isinstance(value, bool) or type(value).__name__ == "bool"  # numpy's bool too
+        if value is None or (flag and not value):
+            continue  # a flag that is off
+        if isinstance(value, ConfidenceInterval):
+            text = f"[{value.low:.4f}, {value.high:.4f}]"
+        elif key == "confidence_level":
+            text = f"{value:g}"
+        elif isinstance(value, float):
+            text = f"{value:.4f}"
+        elif isinstance(value, str | list | tuple):
+            text = repr(value)
+        else:
+            text = str(value)
+        parts.append(f"{key}={text}")
+    return f"{name}({', '.join(parts)})"
 
 
 def stratum_coord(labels: tuple) -> list:

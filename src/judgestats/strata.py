@@ -99,7 +99,7 @@ from .frames import counts_of, group_counts, named_counts, sort_keys
 from .intervals import compute_bounds, warn_undefined_replicates
 from .kernels import percentile_nan_last, rogan_gladen_raw, z_value
 from .report import Reportable
-from .results import ConfidenceInterval, Recomputable, Tabular, stratum_coord
+from .results import ConfidenceInterval, Recomputable, Tabular, rate_repr, stratum_coord
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
@@ -1236,10 +1236,9 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return (
-            f"StratifiedCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
-            f"{self.ci.high:.4f}], strata={list(self.strata)!r}, method={self.method!r}, "
-            f"confidence_level={self.confidence_level:g}, weights_source="
-            f"{self.weights_source!r}" + (", clipped=True" if self.clipped else "") + ")"
-        )
+        return rate_repr(
+            "StratifiedCorrection", estimate=self.estimate, ci=self.ci, strata=list(self.strata),
+            method=self.method, confidence_level=self.confidence_level,
+            weights_source=self.weights_source, clipped=self.clipped,
+        )  # fmt: skip
 

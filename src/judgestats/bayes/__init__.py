@@ -26,7 +26,7 @@ Examples
 
 from .._validation import PriorError
 from ..priors import Beta, Dirichlet, HyperPriors, Priors
-from .fit import SAMPLERS, fit, sample
+from .fit import SAMPLERS, SAMPLING_DEFAULTS, SamplingOptions, fit, sample
 from .hierarchical import POOLINGS, build_stratified_model, fit_stratified
 from .models import build_model
 from .results import (
@@ -39,6 +39,7 @@ from .results import (
 __all__ = [
     "POOLINGS",
     "SAMPLERS",
+    "SAMPLING_DEFAULTS",
     "BayesianCorrection",
     "BayesianDistributionCorrection",
     "BayesianStratifiedCorrection",
@@ -48,6 +49,7 @@ __all__ = [
     "PriorError",
     "Priors",
     "SamplingDiagnostics",
+    "SamplingOptions",
     "build_model",
     "build_stratified_model",
     "fit",

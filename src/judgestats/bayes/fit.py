@@ -6,7 +6,7 @@ import importlib.util
 import numbers
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -43,7 +43,7 @@ from .results import (
     summarise,
 )
 
-__all__ = ["SAMPLERS", "fit", "sample"]
+__all__ = ["SAMPLERS", "SAMPLING_DEFAULTS", "SamplingOptions", "fit", "sample"]
 
 #: NUTS implementations PyMC can drive: its own, nutpie (Rust) and numpyro (JAX).
 SAMPLERS = ("pymc", "nutpie", "numpyro")
@@ -83,68 +83,130 @@ def _check_sampler(sampler: Any) -> str:
     return sampler
 
 
-def sample(
-    model: Any,
-    *,
-    draws: int = 1000,
-    tune: int = 1000,
-    chains: int = 4,
-    cores: int | None = None,
-    random_seed: Any = None,
-    sampler: str = "pymc",
-    backend: str | None = None,
-    progressbar: bool = False,
-    sample_kwargs: Mapping[str, Any] | None = None,
-) -> Any:
-    """Run NUTS on a (possibly user-extended) model; returns PyMC's xarray DataTree.
+class SamplingOptions(TypedDict, total=False):
+    """How to run NUTS: keyword arguments of :func:`sample`, :func:`fit` and ``fit_stratified``.
 
-    Arguments as in :func:`fit`. PyMC's own convergence report is switched off: use
-    :func:`judgestats.bayes.results.diagnose` (``fit`` does, and warns).
+    Defaults in :data:`SAMPLING_DEFAULTS`.
+
+    ``draws``, ``tune``, ``chains`` (int): draws kept per chain, tuning steps per chain, chains.
+    ``cores`` (int or None): processes to run the chains in (PyMC's default: up to 4).
+    ``random_seed`` (None, int, SeedSequence or Generator): the same int gives the same draws.
+    ``sampler`` ({"pymc", "nutpie", "numpyro"}): NUTS implementation.
+    ``backend`` ({"numba", "c"} or None): PyTensor backend of the pymc sampler.
+    ``progressbar`` (bool): show PyMC's progress bar and log messages.
+    ``sample_kwargs`` (mapping or None): further ``pymc.sample`` arguments.
     """
-    import pymc as pm
 
-    draws = check_positive_int("draws", draws)
-    tune = check_positive_int("tune", tune, minimum=0)
-    chains = check_positive_int("chains", chains)
-    if cores is not None:
-        cores = check_positive_int("cores", cores)
-    seed = _seed(random_seed)
-    sampler = _check_sampler(sampler)
+    draws: int
+    tune: int
+    chains: int
+    cores: int | None
+    random_seed: Any
+    sampler: str
+    backend: str | None
+    progressbar: bool
+    sample_kwargs: Mapping[str, Any] | None
+
+
+#: The one home of the sampling defaults (see :class:`SamplingOptions`).
+SAMPLING_DEFAULTS: SamplingOptions = {
+    "draws": 1000,
+    "tune": 1000,
+    "chains": 4,
+    "cores": None,
+    "random_seed": None,
+    "sampler": "pymc",
+    "backend": None,
+    "progressbar": False,
+    "sample_kwargs": None,
+}
+
+
+def sampling_arguments(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate :class:`SamplingOptions` (defaults filled in) and return ``pymc.sample``'s kwargs.
+
+    Raises
+    ------
+    ArgumentTypeError
+        On an unknown option (named), a ``sample_kwargs`` that is not a mapping or that sets
+        an argument this function owns.
+    ImportError
+        If the requested sampler is not installed.
+    """
+    unknown = sorted(set(options) - set(SAMPLING_DEFAULTS))
+    if unknown:
+        raise ArgumentTypeError(
+            f"unknown sampling option(s) {unknown}; the options are {sorted(SAMPLING_DEFAULTS)}"
+        )
+    opts: dict[str, Any] = {**SAMPLING_DEFAULTS, **options}
+    sampler = _check_sampler(opts["sampler"])
+    backend = opts["backend"]
     if backend is not None:
         backend = check_choice("backend", backend, BACKENDS)
         if sampler != "pymc":
             raise JudgeStatsError(f"backend applies to sampler='pymc' only, got {sampler!r}")
-    progressbar = check_bool("progressbar", progressbar)
-    if sample_kwargs is not None and not isinstance(sample_kwargs, Mapping):
-        raise ArgumentTypeError(f"sample_kwargs must be a mapping, got {sample_kwargs!r}")
-    extra = dict(sample_kwargs or {})
-    clash = sorted(set(extra) & set(_RESERVED))
+    extra = opts["sample_kwargs"]
+    if extra is not None and not isinstance(extra, Mapping):
+        raise ArgumentTypeError(f"sample_kwargs must be a mapping, got {extra!r}")
+    clash = sorted(set(extra or {}) & set(_RESERVED))
     if clash:
         raise ArgumentTypeError(
             f"sample_kwargs may not set {clash}: they are arguments of fit()/sample()"
         )
+    progressbar = check_bool("progressbar", opts["progressbar"])
+    cores = opts["cores"]
     kwargs: dict[str, Any] = {
-        "draws": draws,
-        "tune": tune,
-        "chains": chains,
-        "cores": cores,
-        "random_seed": seed,
+        "draws": check_positive_int("draws", opts["draws"]),
+        "tune": check_positive_int("tune", opts["tune"], minimum=0),
+        "chains": check_positive_int("chains", opts["chains"]),
+        "cores": None if cores is None else check_positive_int("cores", cores),
+        "random_seed": _seed(opts["random_seed"]),
         "nuts_sampler": sampler,
         "progressbar": progressbar,
         "quiet": not progressbar,
         "compute_convergence_checks": False,
-        "model": model,
+        **(extra or {}),
     }
-    if backend is None:
-        return pm.sample(**kwargs, **extra)
-    kwargs["backend"] = backend
+    if backend is not None:
+        kwargs["backend"] = backend
+    return kwargs
+
+
+def sample(model: Any, **sampling: Unpack[SamplingOptions]) -> Any:
+    """Run NUTS on a (possibly user-extended) model; returns PyMC's xarray DataTree.
+
+    Parameters
+    ----------
+    model : pymc.Model
+        The model to sample (e.g. from :func:`judgestats.bayes.build_model`).
+    **sampling
+        :class:`SamplingOptions`: ``draws`` (1000), ``tune`` (1000), ``chains`` (4),
+        ``cores`` (PyMC's default: up to 4; use 1 in tests), ``random_seed``, ``sampler``
+        ("pymc", or "nutpie" / "numpyro" if installed), ``backend`` ("numba", PyMC's default,
+        or "c", which avoids the numba dependency), ``progressbar`` (False) and
+        ``sample_kwargs`` (further ``pymc.sample`` arguments, e.g. ``{"target_accept": 0.95}``).
+
+    Returns
+    -------
+    xarray.DataTree
+        PyMC's posterior draws. PyMC's own convergence report is switched off: use
+        :func:`judgestats.bayes.results.diagnose` (``fit`` does, and warns).
+    """
+    return _run(model, sampling_arguments(sampling))
+
+
+def _run(model: Any, kwargs: dict[str, Any]) -> Any:
+    import pymc as pm
+
+    if "backend" not in kwargs:
+        return pm.sample(model=model, **kwargs)
     with warnings.catch_warnings():
         # the C backend probes for a BLAS library once and warns when it finds none; these
         # models have no matrix products large enough for BLAS to matter
         warnings.filterwarnings(
             "ignore", message="PyTensor could not link to a BLAS", category=UserWarning
         )
-        return pm.sample(**kwargs, **extra)
+        return pm.sample(model=model, **kwargs)
 
 
 def warn_if_unreliable(diagnostics: Any, divergence_hint: str, *, stacklevel: int) -> None:
@@ -165,7 +227,6 @@ def warn_if_unreliable(diagnostics: Any, divergence_hint: str, *, stacklevel: in
     )
 
 
-
 def summary_options(confidence_level: Any, point: Any, interval: Any) -> tuple[float, str, str]:
     """Validate the posterior summary's level (a scalar), point and interval kind."""
     level = check_confidence_level(confidence_level)
@@ -176,16 +237,19 @@ def summary_options(confidence_level: Any, point: Any, interval: Any) -> tuple[f
 
 
 def sample_checked(
-    model: Any, free: list[str], divergence_hint: str, *, stacklevel: int, **sampling: Any
+    model: Any, free: list[str], divergence_hint: str, kwargs: dict[str, Any], *, stacklevel: int
 ) -> tuple[Any, Any]:
-    """:func:`sample` the model, diagnose its free variables and warn if the fit is unreliable.
+    """Sample, diagnose the free variables and warn if the fit is unreliable.
+
+    ``kwargs`` are checked ``pymc.sample`` arguments (from :func:`sampling_arguments`).
 
     Returns the DataTree and its :class:`~judgestats.bayes.results.SamplingDiagnostics`.
     """
-    tree = sample(model, **sampling)
+    tree = _run(model, kwargs)
     diagnostics = diagnose(tree, free)
     warn_if_unreliable(diagnostics, divergence_hint, stacklevel=stacklevel + 1)
     return tree, diagnostics
+
 
 def fit(
     test: Any,
@@ -193,19 +257,11 @@ def fit(
     *,
     priors: Priors | None = None,
     labels: Any = None,
-    draws: int = 1000,
-    tune: int = 1000,
-    chains: int = 4,
-    cores: int | None = None,
-    random_seed: Any = None,
-    sampler: str = "pymc",
     confidence_level: float = 0.95,
     point: str = "mean",
     interval: str = "eti",
-    backend: str | None = None,
-    progressbar: bool = False,
-    sample_kwargs: Mapping[str, Any] | None = None,
     design: str = DEFAULT_DESIGN,
+    **sampling: Unpack[SamplingOptions],
 ) -> BayesianCorrection | BayesianDistributionCorrection:
     """Fit the Bayesian misclassification model by MCMC and summarise θ.
 
@@ -223,14 +279,6 @@ def fit(
         Flat Beta / Dirichlet priors by default.
     labels : sequence, optional
         k-category labels for plain arrays.
-    draws, tune, chains : int, default 1000, 1000, 4
-        Draws kept per chain, tuning steps per chain, chains.
-    cores : int, optional
-        Processes to run the chains in (PyMC's default: up to 4; use 1 in tests).
-    random_seed : None, int, SeedSequence or Generator
-        Seed of the sampler: the same int gives the same draws.
-    sampler : {"pymc", "nutpie", "numpyro"}, default "pymc"
-        NUTS implementation; nutpie and numpyro must be installed.
     confidence_level : float, default 0.95
         Mass of the credible interval; stored on the result.
     point : {"mean", "median", "map"}, default "mean"
@@ -239,18 +287,17 @@ def fit(
     interval : {"eti", "hdi"}, default "eti"
         Equal-tailed or highest-density credible interval (computed by ArviZ with
         ``prob=confidence_level``).
-    backend : {"numba", "c"}, optional
-        PyTensor backend of the pymc sampler (PyMC's default: numba). On these machines numba
-        compiled the k-category model faster (77 s against 115 s with an empty cache; 11.7 s
-        against 14.4 s warm, see ``../shared/STACK.md``); "c" avoids the numba dependency.
-    progressbar : bool, default False
-        Show PyMC's progress bar (and its log messages).
-    sample_kwargs : mapping, optional
-        Further keyword arguments for ``pymc.sample`` (e.g. ``{"target_accept": 0.95}``).
     design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
         How the calibration items were chosen (binary counts only for the other designs: the
         three-binomial model of :func:`judgestats.bayes.build_model`, the MCMC twin of
         ``js.correct(..., design=design, method="bayes")``).
+    **sampling
+        How to run NUTS (:class:`SamplingOptions`, as in :func:`sample`): ``draws=1000``,
+        ``tune=1000``, ``chains=4``, ``cores``, ``random_seed`` (the same int gives the same
+        draws), ``sampler`` ("pymc", "nutpie", "numpyro"), ``backend`` ("numba" or "c"; on
+        these machines numba compiled the k-category model faster, see
+        ``../shared/STACK.md``), ``progressbar=False``, ``sample_kwargs`` (e.g.
+        ``{"target_accept": 0.95}``).
 
     Returns
     -------
@@ -282,6 +329,7 @@ def fit(
     >>> res.estimate, res.ci  # posterior mean, 95% ETI  # doctest: +SKIP
     """
     level, point, interval = summary_options(confidence_level, point, interval)
+    kwargs = sampling_arguments(sampling)
     binary = is_binary(test, calibration)
     free: tuple[str, ...]
     if check_design(design) != DEFAULT_DESIGN:  # validates: binary counts, no priors
@@ -299,23 +347,14 @@ def fit(
             priors.categorical(len(labels), len(letters))
             free = CATEGORICAL_FREE
         model = None
-    _check_sampler(sampler)
     if model is None:
         model = build_model(test, calibration, priors=priors, labels=labels)
     tree, diagnostics = sample_checked(
         model,
         list(free),
         "try sample_kwargs={'target_accept': 0.95} or check the model",
+        kwargs,
         stacklevel=3,
-        draws=draws,
-        tune=tune,
-        chains=chains,
-        cores=cores,
-        random_seed=random_seed,
-        sampler=sampler,
-        backend=backend,
-        progressbar=progressbar,
-        sample_kwargs=sample_kwargs,
     )
     est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
     common = {
@@ -324,7 +363,7 @@ def fit(
         "posterior": tree,
         "point": point,
         "interval": interval,
-        "sampler": sampler,
+        "sampler": kwargs["nuts_sampler"],
         "diagnostics": diagnostics,
         "priors": priors,
     }

@@ -32,7 +32,7 @@ data.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
@@ -49,7 +49,7 @@ from ..counts import ConfusionCounts, JudgedCounts
 from ..priors import HyperPriors, Priors
 from ..results import ConfidenceInterval, stratum_coord
 from ..shift import label_shift_test
-from .fit import _check_sampler, sample_checked, summary_options
+from .fit import SamplingOptions, sample_checked, sampling_arguments, summary_options
 from .results import BayesianStratifiedCorrection, summarise
 
 __all__ = ["POOLINGS", "build_stratified_model", "fit_stratified"]
@@ -201,18 +201,10 @@ def fit_stratified(
     weights: Any = "test",
     priors: Priors | None = None,
     hyperpriors: HyperPriors | None = None,
-    draws: int = 1000,
-    tune: int = 1000,
-    chains: int = 4,
-    cores: int | None = None,
-    random_seed: Any = None,
-    sampler: str = "pymc",
     confidence_level: float = 0.95,
     point: str = "mean",
     interval: str = "eti",
-    backend: str | None = None,
-    progressbar: bool = False,
-    sample_kwargs: Mapping[str, Any] | None = None,
+    **sampling: Unpack[SamplingOptions],
 ) -> BayesianStratifiedCorrection:
     """Fit the stratified Bayesian misclassification model and pool θ over the strata.
 
@@ -243,18 +235,17 @@ def fit_stratified(
     hyperpriors : HyperPriors, optional
         Hyperpriors of the partially pooled logits (default Normal(0, 1.5) locations,
         HalfNormal(1) scales).
-    draws, tune, chains, cores, random_seed, sampler, backend, progressbar
-        As in :func:`judgestats.bayes.fit`.
     confidence_level : float, default 0.95
         Mass of the credible intervals; stored on the result.
     point : {"mean", "median", "map"}, default "mean"
         Posterior summary reported as the estimates (per stratum and pooled).
     interval : {"eti", "hdi"}, default "eti"
         Equal-tailed or highest-density credible intervals.
-    sample_kwargs : mapping, optional
-        Further ``pymc.sample`` arguments. With ``pooling="partial"`` the default
+    **sampling
+        How to run NUTS: the :class:`~judgestats.bayes.fit.SamplingOptions` of
+        :func:`judgestats.bayes.fit`. With ``pooling="partial"`` the default
         ``target_accept`` is 0.99 (hierarchical scales with few strata make NUTS take small
-        steps near σ = 0); pass ``{"target_accept": ...}`` to change it.
+        steps near σ = 0); pass ``sample_kwargs={"target_accept": ...}`` to change it.
 
     Returns
     -------
@@ -294,29 +285,20 @@ def fit_stratified(
     tests, cals, strata, pooling, fixed, binary, hyper = _inputs(
         tests, calibrations, weights, pooling, priors, hyperpriors
     )
-    _check_sampler(sampler)
-    extra = {} if sample_kwargs is None else sample_kwargs
-    if pooling == "partial" and isinstance(extra, Mapping):
-        extra = dict(extra)
-        extra.setdefault("target_accept", 0.99)
+    extra = sampling.get("sample_kwargs")
+    if pooling == "partial" and (extra is None or isinstance(extra, Mapping)):
+        sampling["sample_kwargs"] = {"target_accept": 0.99, **(extra or {})}
+    kwargs = sampling_arguments(sampling)
     model = _model(tests, cals, strata, pooling, fixed, binary, hyper)
-    tree, sampling = sample_checked(
+    tree, diagnostics = sample_checked(
         model,
         free_variables(pooling, len(strata), fixed is not None),
         "try sample_kwargs={'target_accept': 0.995} or a smaller HyperPriors(scale_sd=...)",
+        kwargs,
         stacklevel=3,
-        draws=draws,
-        tune=tune,
-        chains=chains,
-        cores=cores,
-        random_seed=random_seed,
-        sampler=sampler,
-        backend=backend,
-        progressbar=progressbar,
-        sample_kwargs=extra,
     )
-    return _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, sampler,
-                   sampling, hyper, priors)
+    return _result(tests, cals, strata, tree, pooling, fixed, level, point, interval,
+                   kwargs["nuts_sampler"], diagnostics, hyper, priors)
 
 
 def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, sampler,

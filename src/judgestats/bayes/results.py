@@ -20,7 +20,7 @@ import numpy as np
 from .._validation import check_choice, check_confidence_level
 from ..correct import Correction
 from ..multiclass import DistributionCorrection
-from ..results import ConfidenceInterval
+from ..results import ConfidenceInterval, rate_repr
 from ..strata import StratifiedCorrection
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -161,21 +161,50 @@ def _mcmc_attrs(self: Any) -> dict[str, Any]:
     }
 
 
-def _posterior_table(self: Any) -> pd.DataFrame:
-    import arviz as az
+class _Draws:
+    """What every MCMC result does with its draws: ArviZ's summary table and credible bounds."""
 
-    return az.summary(
-        self.posterior,
-        var_names=list(self.free_variables),
-        ci_prob=self.confidence_level,
-        ci_kind=self.interval,
-        round_to="none",
-        sample_dims=list(SAMPLE_DIMS),
-    )
+    __slots__ = ()
+    #: the variables the summary table shows and the one the credible interval is of
+    free_variables: tuple[str, ...] = ("theta",)
+    summary_variable = "theta"
+
+    def posterior_summary(self) -> pd.DataFrame:
+        """ArviZ summary table of ``free_variables`` at this result's level and interval kind."""
+        import arviz as az
+
+        me: Any = self  # a result dataclass: posterior, confidence_level, interval
+        return az.summary(
+            me.posterior,
+            var_names=list(self.free_variables),
+            ci_prob=me.confidence_level,
+            ci_kind=me.interval,
+            round_to="none",
+            sample_dims=list(SAMPLE_DIMS),
+        )
+
+    def _credible_bounds(self, confidence_level: Any, interval: Any) -> tuple[float, Any, Any]:
+        """Return the checked level and the credible bounds of ``summary_variable``."""
+        me: Any = self
+        level = check_confidence_level(confidence_level)
+        kind = check_choice("interval", interval or me.interval, INTERVALS)
+        _, low, high = summarise(
+            me.posterior, self.summary_variable, point="mean", interval=kind, level=level
+        )
+        return level, low, high
+
+    def _repr(self, name: str, diagnostics: Any, **fields: Any) -> str:
+        """Return the repr of a one-rate result: estimate, interval, summary and sampling."""
+        me: Any = self
+        return rate_repr(
+            name, estimate=me.estimate, ci=me.ci, **fields, point=me.point,
+            interval=me.interval, confidence_level=me.confidence_level, sampler=me.sampler,
+            max_rhat=float(diagnostics.max_rhat), divergences=diagnostics.divergences,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
-class BayesianCorrection(Correction):
+class BayesianCorrection(_Draws, Correction):
     """A :class:`~judgestats.Correction` from the binary PyMC model (``js.bayes.fit``).
 
     ``estimate`` is the posterior ``point`` summary of θ and ``ci`` the ``interval`` credible
@@ -207,17 +236,11 @@ class BayesianCorrection(Correction):
 
     free_variables = ("theta", "sensitivity", "specificity")
 
-    def posterior_summary(self) -> pd.DataFrame:
-        """ArviZ summary table of θ, sensitivity and specificity at this level and kind."""
-        return _posterior_table(self)
-
     def credible_interval(
         self, confidence_level: float = 0.95, interval: str | None = None
     ) -> ConfidenceInterval:
         """Credible interval of θ from the draws at another level or kind."""
-        level = check_confidence_level(confidence_level)
-        kind = check_choice("interval", interval or self.interval, INTERVALS)
-        _, low, high = summarise(self.posterior, "theta", point="mean", interval=kind, level=level)
+        level, low, high = self._credible_bounds(confidence_level, interval)
         return ConfidenceInterval(float(low), float(high), self.method, level)
 
     def _row(self) -> dict[str, Any]:
@@ -269,17 +292,11 @@ class BayesianCorrection(Correction):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        d = self.diagnostics
-        return (
-            f"BayesianCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
-            f"{self.ci.high:.4f}], point={self.point!r}, interval={self.interval!r}, "
-            f"confidence_level={self.confidence_level:g}, sampler={self.sampler!r}, "
-            f"max_rhat={d.max_rhat:.3f}, divergences={d.divergences})"
-        )
+        return self._repr("BayesianCorrection", self.diagnostics)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class BayesianDistributionCorrection(DistributionCorrection):
+class BayesianDistributionCorrection(_Draws, DistributionCorrection):
     """A :class:`~judgestats.multiclass.DistributionCorrection` from the k-category PyMC model.
 
     ``estimate`` holds the posterior ``point`` summary of each category's probability and
@@ -305,17 +322,11 @@ class BayesianDistributionCorrection(DistributionCorrection):
 
     free_variables = ("theta", "confusion")
 
-    def posterior_summary(self) -> pd.DataFrame:
-        """ArviZ summary table of θ and the confusion matrix at this level and kind."""
-        return _posterior_table(self)
-
     def credible_interval(
         self, confidence_level: float = 0.95, interval: str | None = None
     ) -> dict:
         """Per-category credible intervals from the draws at another level or kind."""
-        level = check_confidence_level(confidence_level)
-        kind = check_choice("interval", interval or self.interval, INTERVALS)
-        _, low, high = summarise(self.posterior, "theta", point="mean", interval=kind, level=level)
+        level, low, high = self._credible_bounds(confidence_level, interval)
         return {
             lab: ConfidenceInterval(float(lo), float(hi), self.method, level)
             for lab, lo, hi in zip(self.labels, low, high, strict=True)
@@ -377,7 +388,7 @@ class BayesianDistributionCorrection(DistributionCorrection):
 
 
 @dataclass(frozen=True, slots=True, eq=False, kw_only=True)
-class BayesianStratifiedCorrection(StratifiedCorrection):
+class BayesianStratifiedCorrection(_Draws, StratifiedCorrection):
     """A :class:`~judgestats.strata.StratifiedCorrection` from ``js.bayes.fit_stratified``.
 
     Per-stratum ``corrections`` hold the posterior ``point`` summary and ``interval`` credible
@@ -411,28 +422,14 @@ class BayesianStratifiedCorrection(StratifiedCorrection):
     priors: Any
     hyperpriors: Any
 
-    def posterior_summary(self) -> pd.DataFrame:
-        """ArviZ summary of θ_s, the judge's rates per stratum and the pooled θ."""
-        import arviz as az
-
-        return az.summary(
-            self.posterior,
-            var_names=["theta", "specificity", "sensitivity", "theta_pooled"],
-            ci_prob=self.confidence_level,
-            ci_kind=self.interval,
-            round_to="none",
-            sample_dims=list(SAMPLE_DIMS),
-        )
+    free_variables = ("theta", "specificity", "sensitivity", "theta_pooled")
+    summary_variable = "theta_pooled"
 
     def credible_interval(
         self, confidence_level: float = 0.95, interval: str | None = None
     ) -> ConfidenceInterval:
         """Credible interval of the pooled θ from the draws at another level or kind."""
-        level = check_confidence_level(confidence_level)
-        kind = check_choice("interval", interval or self.interval, INTERVALS)
-        _, low, high = summarise(
-            self.posterior, "theta_pooled", point="mean", interval=kind, level=level
-        )
+        level, low, high = self._credible_bounds(confidence_level, interval)
         return ConfidenceInterval(float(low), float(high), self.method, level)
 
     def rates(self) -> pd.DataFrame:
@@ -478,14 +475,10 @@ class BayesianStratifiedCorrection(StratifiedCorrection):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        d = self.sampling
-        return (
-            f"BayesianStratifiedCorrection(estimate={self.estimate:.4f}, ci=[{self.ci.low:.4f}, "
-            f"{self.ci.high:.4f}], strata={list(self.strata)!r}, pooling={self.pooling!r}, "
-            f"point={self.point!r}, interval={self.interval!r}, "
-            f"confidence_level={self.confidence_level:g}, max_rhat={d.max_rhat:.3f}, "
-            f"divergences={d.divergences})"
-        )
+        return self._repr(
+            "BayesianStratifiedCorrection", self.sampling, strata=list(self.strata),
+            pooling=self.pooling,
+        )  # fmt: skip
 
 
 __all__ += ["BayesianStratifiedCorrection"]
