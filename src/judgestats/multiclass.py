@@ -725,26 +725,15 @@ def _multinomial_cov(prob: np.ndarray, size: np.ndarray) -> np.ndarray:
     return (prob[..., :, None] * eye - outer) / size[..., None, None]
 
 
-@register_distribution_method(
-    "adjusted-delta",
-    "delta-method covariance of Ĉ⁻¹p̂ (multinomial p̂ and columns of Ĉ) at the adjusted "
-    "(add z²/k to p̂, add 2 to each column) estimates",
-)
-def _adjusted_delta_method(
-    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
-) -> DistributionBounds:
-    return _delta_bounds(test_counts, calibration_counts, confidence_level, max_condition, True)
+def _variant(bounds: Callable[..., DistributionBounds], flag: bool) -> Callable:
+    """Return a method without options that calls ``bounds(..., max_condition, flag)``."""
 
+    def method(
+        test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
+    ) -> DistributionBounds:
+        return bounds(test_counts, calibration_counts, confidence_level, max_condition, flag)
 
-@register_distribution_method(
-    "wald",
-    "delta-method covariance of Ĉ⁻¹p̂ at the plain estimates (for k = 2 the interval of "
-    "js.correct(method='wald'))",
-)
-def _wald_method(
-    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
-) -> DistributionBounds:
-    return _delta_bounds(test_counts, calibration_counts, confidence_level, max_condition, False)
+    return method
 
 
 def _square_only(calibration_counts: np.ndarray, method: str) -> None:
@@ -796,11 +785,17 @@ def _delta_bounds(
     )
 
 
-@register_distribution_method(
-    "bootstrap",
-    "parametric percentile bootstrap of the test and calibration multinomials; under-covers "
-    "with about 20 calibration items per class (use 'adjusted-delta' there)",
-)
+def _profile_bounds(test_counts, calibration_counts, level, max_condition, small_sample):
+    low, high, est = alphabet_profile_bounds(
+        test_counts, calibration_counts, level, small_sample=small_sample
+    )
+    empty = (calibration_counts.sum(axis=-2) == 0).any(axis=-1)  # a class without items
+    low, high, est = (np.where(empty[..., None], np.nan, a) for a in (low, high, est))
+    return DistributionBounds(low, high, np.zeros(low.shape[:-1], dtype=np.int64), estimate=est)
+
+
+
+
 def _bootstrap_method(
     test_counts,
     calibration_counts,
@@ -864,6 +859,26 @@ def _bootstrap_method(
     )
 
 
+# The k-category interval methods, in the order distribution_methods() lists them.
+for _name, _method, _description in (
+    ("adjusted-delta", _variant(_delta_bounds, True), "delta-method covariance of Ĉ⁻¹p̂ "
+     "(multinomial p̂ and columns of Ĉ) at the adjusted (add z²/k to p̂, add 2 to each column) "
+     "estimates"),
+    ("wald", _variant(_delta_bounds, False), "delta-method covariance of Ĉ⁻¹p̂ at the plain "
+     "estimates (for k = 2 the interval of js.correct(method='wald'))"),
+    ("bootstrap", _bootstrap_method, "parametric percentile bootstrap of the test and "
+     "calibration multinomials; under-covers with about 20 calibration items per class (use "
+     "'adjusted-delta' there)"),
+    ("profile-likelihood", _variant(_profile_bounds, False), "inverted likelihood-ratio test per "
+     "category in the joint multinomial model of test and calibration counts (θ and the J × K "
+     "confusion matrix; any judge alphabet J >= K)"),
+    ("profile-likelihood-t", _variant(_profile_bounds, True), "the profile-likelihood interval "
+     "with the small-calibration cut-off t²(ν) instead of χ²₁, ν = min_b m_b/(J − 1) − 1 "
+     "(calibration items per free parameter of a column, minus one)"),
+):  # fmt: skip
+    register_distribution_method(_name, _description)(_method)
+
+
 def _alphabet_bootstrap(test_counts, calibration_counts, level, n_resamples, gen):
     """Bootstrap a judge alphabet (J > K): refit by maximum likelihood per replicate."""
     j, k = calibration_counts.shape[-2:]
@@ -878,35 +893,6 @@ def _alphabet_bootstrap(test_counts, calibration_counts, level, n_resamples, gen
     )
 
 
-def _profile_bounds(test_counts, calibration_counts, level, small_sample):
-    low, high, est = alphabet_profile_bounds(
-        test_counts, calibration_counts, level, small_sample=small_sample
-    )
-    empty = (calibration_counts.sum(axis=-2) == 0).any(axis=-1)  # a class without items
-    low, high, est = (np.where(empty[..., None], np.nan, a) for a in (low, high, est))
-    return DistributionBounds(low, high, np.zeros(low.shape[:-1], dtype=np.int64), estimate=est)
-
-
-@register_distribution_method(
-    "profile-likelihood",
-    "inverted likelihood-ratio test per category in the joint multinomial model of test and "
-    "calibration counts (θ and the J × K confusion matrix; any judge alphabet J >= K)",
-)
-def _profile_method(
-    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
-) -> DistributionBounds:
-    return _profile_bounds(test_counts, calibration_counts, confidence_level, False)
-
-
-@register_distribution_method(
-    "profile-likelihood-t",
-    "the profile-likelihood interval with the small-calibration cut-off t²(ν) instead of χ²₁, "
-    "ν = min_b m_b/(J − 1) − 1 (calibration items per free parameter of a column, minus one)",
-)
-def _profile_t_method(
-    test_counts, calibration_counts, *, confidence_level, rng=None, max_condition=MAX_CONDITION
-) -> DistributionBounds:
-    return _profile_bounds(test_counts, calibration_counts, confidence_level, True)
 
 
 # ----------------------------------------------------------------------------- array level
