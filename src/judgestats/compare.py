@@ -116,7 +116,7 @@ from .estimators import clip_warned, rogan_gladen_counts
 from .intervals import compute_bounds, get_method, interval_methods
 from .kernels import rogan_gladen_raw, z_value
 from .posterior import theta_posterior
-from .results import ConfidenceInterval, Tabular
+from .results import ConfidenceInterval, Tabular, note_lines
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -1214,13 +1214,12 @@ def comparison_summary(c: Comparison) -> str:
         lines.append(f"  two-sided p-value of θ_{a} = θ_{b}: {c.pvalue:.4g}")
     if c.prob_a_greater is not None:
         lines.append(f"  posterior P(θ_{a} > θ_{b}) = {c.prob_a_greater:.4f}")
-    if c.shared_calibration:
-        lines.append(
-            "  note: with one shared calibration the correction rescales the judged difference "
-            "by 1/(q0 + q1 − 1); it cannot flip its sign"
-        )
-    if c.ci.undefined_note():
-        lines.append(f"  note: {c.ci.undefined_note()}")
+    lines += note_lines(
+        c.shared_calibration
+        and "with one shared calibration the correction rescales the judged difference by "
+        "1/(q0 + q1 − 1); it cannot flip its sign",
+        c.ci.undefined_note(),
+    )
     return "\n".join(lines)
 
 
@@ -1306,8 +1305,7 @@ def ranking_summary(r: Ranking) -> str:
             f"  {er[m]:7.2f}"
         )
     lines.append(f"  expected Kendall τ to this ranking: {r.expected_kendall_tau:.3f}")
-    if r.undefined:
-        lines.append(f"  note: {r.undefined} of {r.reps} bootstrap replicates undefined")
+    lines += note_lines(r.undefined and f"{r.undefined} of {r.reps} bootstrap replicates undefined")
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from .intervals import (
     weak_calibration,
 )
 from .report import Reportable
-from .results import ConfidenceInterval, Recomputable, Tabular, forward, rate_repr
+from .results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines, rate_repr
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -479,23 +479,17 @@ class Correction(Tabular, Reportable, Recomputable):
         shift = "" if s is None else f" (label-shift z = {s.z:.2f})"
         lines.append(f"  calibration human rate {self.calibration_rate:.4f}{shift}")
         d = self.design_check
-        if d is not None and not d.plausible:
-            lines.append(
-                f"  note: calibration judge-positive rate {d.calibration_rate:.3f} vs test "
-                f"{d.test_rate:.3f} (p = {d.pvalue:.2g}): not a random sample of the test set"
-            )
-        if self.clipped:
-            lines.append(
-                f"  note: the {self.estimator} estimate {self.estimate_unclipped:.4f} was clipped "
-                "to [0, 1]"
-            )
-        if s is not None and s.shifted and self.design == DEFAULT_DESIGN:
-            lines.append(
-                "  note: calibration and test true rates differ; RG stays valid, "
-                "estimators assuming equal mixes do not"
-            )
-        if self.ci.undefined_note():
-            lines.append(f"  note: {self.ci.undefined_note()}")
+        lines += note_lines(
+            d is not None and not d.plausible
+            and f"calibration judge-positive rate {d.calibration_rate:.3f} vs test "
+            f"{d.test_rate:.3f} (p = {d.pvalue:.2g}): not a random sample of the test set",
+            self.clipped and f"the {self.estimator} estimate {self.estimate_unclipped:.4f} was "
+            "clipped to [0, 1]",
+            s is not None and s.shifted and self.design == DEFAULT_DESIGN
+            and "calibration and test true rates differ; RG stays valid, estimators assuming "
+            "equal mixes do not",
+            self.ci.undefined_note(),
+        )  # fmt: skip
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -181,13 +181,14 @@ def design_check(test: JudgedCounts, calibration: ConfusionCounts) -> DesignChec
     Parameters
     ----------
     test : JudgedCounts
-        Judged test counts.
+        Judged test counts: their judge-positive rate positive/n is the reference.
     calibration : ConfusionCounts
-        Human-vs-judge calibration counts.
+        Human-vs-judge calibration counts: their judge-positive rate is (tp + fp)/m.
 
     Returns
     -------
     DesignCheck
+        Both rates, the z statistic and its two-sided p-value.
     """
     from scipy.special import ndtr  # lazy: keeps `import judgestats` light
 

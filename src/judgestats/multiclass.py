@@ -90,7 +90,7 @@ from .designs import (
     warn_if_implausible,
 )
 from .kernels import g_statistic, percentile_nan_last, z_value
-from .results import ConfidenceInterval, Recomputable, Tabular, forward
+from .results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
@@ -1620,8 +1620,7 @@ class DistributionCorrection(Tabular, Recomputable):
                 "constrained maximum-likelihood fit"
             )
         first = self.ci[self.labels[0]]
-        if first.undefined_note():
-            lines.append(f"  note: {first.undefined_note()}")
+        lines += note_lines(first.undefined_note())
         return "\n".join(lines)
 
     def _estimates_text(self) -> str:

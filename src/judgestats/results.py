@@ -25,6 +25,7 @@ __all__ = [
     "Recomputable",
     "Tabular",
     "forward",
+    "note_lines",
     "rate_repr",
     "stratum_coord",
 ]
@@ -140,6 +141,14 @@ def rate_repr(name: str, **fields: Any) -> str:
             text = str(value)
         parts.append(f"{key}={text}")
     return f"{name}({', '.join(parts)})"
+
+
+def note_lines(*notes: Any) -> list[str]:
+    """Return ``"  note: …"`` summary lines for the notes that apply (falsy ones are skipped).
+
+    Write each note as ``condition and "text"``, so a summary lists its notes in one call.
+    """
+    return [f"  note: {note}" for note in notes if note]
 
 
 def stratum_coord(labels: tuple) -> list:

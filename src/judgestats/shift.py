@@ -68,9 +68,9 @@ def label_shift_test(test: JudgedCounts, calibration: ConfusionCounts) -> LabelS
     Parameters
     ----------
     test : JudgedCounts
-        Judged test counts.
+        Judged test counts, corrected by Rogan–Gladen.
     calibration : ConfusionCounts
-        Human-vs-judge calibration counts.
+        Human-vs-judge calibration counts: their human-positive rate is m1/m.
 
     Returns
     -------

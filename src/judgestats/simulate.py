@@ -562,7 +562,7 @@ def draw_categories(
     m : int or array_like of int, shape (k,)
         Calibration size (random class mix) or per-class sizes (stratified).
     reps : int
-        Replications.
+        Replications: the first axis of both count arrays.
     theta_calibration : array_like, shape (k,), optional
         True distribution of the calibration set (label shift).
     rng : None, int, SeedSequence or Generator
@@ -571,6 +571,7 @@ def draw_categories(
     Returns
     -------
     SimulatedCategories
+        Judged test counts of shape (reps, k) and confusion counts of shape (reps, k, k).
     """
     reps = check_budget("reps", reps, minimum=1)
     c = _check_confusion(confusion)
@@ -646,13 +647,14 @@ def draw_strata(
     n, m : int
         Test and calibration sizes.
     reps : int
-        Replications.
+        Replications: the first axis of every count array, shape (reps, S).
     rng : None, int, SeedSequence or Generator
         Source of randomness.
 
     Returns
     -------
     SimulatedStrata
+        Counts per replication and stratum, which replications are usable, the pooled truth.
     """
     reps = check_budget("reps", reps, minimum=1)
     theta, q0, q1, tmix, cmix = (

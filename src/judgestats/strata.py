@@ -99,7 +99,7 @@ from .frames import counts_of, group_counts, named_counts, sort_keys
 from .intervals import compute_bounds, warn_undefined_replicates
 from .kernels import percentile_nan_last, rogan_gladen_raw, z_value
 from .report import Reportable
-from .results import ConfidenceInterval, Recomputable, Tabular, rate_repr, stratum_coord
+from .results import ConfidenceInterval, Recomputable, Tabular, note_lines, rate_repr, stratum_coord
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
@@ -1231,8 +1231,9 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
                 f"  note: stratum estimates outside [0, 1] were clipped ({vals}); the pooled "
                 "estimate uses the unclipped values"
             )
-        if self.clipped:
-            lines.append(f"  note: pooled θ̂ = {self.estimate_unclipped:.4f} was clipped to [0, 1]")
+        lines += note_lines(
+            self.clipped and f"pooled θ̂ = {self.estimate_unclipped:.4f} was clipped to [0, 1]"
+        )
         return "\n".join(lines)
 
     def __repr__(self) -> str:

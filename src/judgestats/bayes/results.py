@@ -20,7 +20,7 @@ import numpy as np
 from .._validation import check_choice, check_confidence_level
 from ..correct import Correction
 from ..multiclass import DistributionCorrection
-from ..results import ConfidenceInterval, rate_repr
+from ..results import ConfidenceInterval, note_lines, rate_repr
 from ..strata import StratifiedCorrection
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -287,8 +287,7 @@ class BayesianCorrection(_Draws, Correction):
                 "  priors               Jeffreys' Beta(1/2, 1/2) on π, PPV, FOR",
             ]
         lines.append(f"  sampling             {self.diagnostics.describe()}")
-        if not self.diagnostics.ok:
-            lines.append("  note: " + "; ".join(self.diagnostics.problems()))
+        lines += note_lines(not self.diagnostics.ok and "; ".join(self.diagnostics.problems()))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -374,8 +373,7 @@ class BayesianDistributionCorrection(_Draws, DistributionCorrection):
         d = self.diagnostics
         if d is not None:
             lines.append(f"  sampling: {d.describe()}")
-            if not d.ok:
-                lines.append("  note: " + "; ".join(d.problems()))
+            lines += note_lines(not d.ok and "; ".join(d.problems()))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -470,8 +468,7 @@ class BayesianStratifiedCorrection(_Draws, StratifiedCorrection):
         )
         body = StratifiedCorrection.summary(self).split("\n", 1)[1]
         lines = [head, body]
-        if not self.sampling.ok:
-            lines.append("  note: " + "; ".join(self.sampling.problems()))
+        lines += note_lines(not self.sampling.ok and "; ".join(self.sampling.problems()))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
