@@ -475,15 +475,10 @@ class AlphabetCorrection(Reportable):
     design = forward("distribution.design", "How the calibration items were chosen.")
     n = forward("distribution.n", "Test items.")
 
-    @property
-    def m0(self) -> int:
-        """Calibration items whose human label is 0."""
-        return int(self.distribution.human_counts[0])
-
-    @property
-    def m1(self) -> int:
-        """Calibration items whose human label is 1."""
-        return int(self.distribution.human_counts[1])
+    m0 = forward("distribution.human_counts", "Calibration items of human label 0.", index=0,
+                 cast=int)  # fmt: skip
+    m1 = forward("distribution.human_counts", "Calibration items of human label 1.", index=1,
+                 cast=int)  # fmt: skip
 
     @property
     def naive(self) -> float:

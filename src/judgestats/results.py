@@ -160,15 +160,20 @@ def stratum_coord(labels: tuple) -> list:
     return [str(v) for v in labels]
 
 
-def forward(path: str, doc: str) -> property:
-    """Make a read-only property returning ``self.<path>`` (a dotted path), documented by doc."""
+def forward(path: str, doc: str, *, index: Any = None, cast: Any = None) -> property:
+    """Make a read-only property returning ``self.<path>`` (a dotted path), documented by doc.
+
+    With ``index`` it returns ``self.<path>[index]``, with ``cast`` ``cast(...)`` of that.
+    """
     first, *rest = path.split(".")
 
     def get(self: Any) -> Any:
         value = getattr(self, first)
         for name in rest:
             value = getattr(value, name)
-        return value
+        if index is not None:
+            value = value[index]
+        return value if cast is None else cast(value)
 
     return property(get, doc=doc)
 
