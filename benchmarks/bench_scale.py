@@ -161,7 +161,7 @@ def worker(engine: str, path: str) -> None:
     """Count, correct and report in this process; print one JSON line."""
     import importlib
 
-    from judgestats.evaluate import evaluate_counts
+    from judgestats import evaluate
 
     # the engine's own libraries are imported before the clock and the "before" RSS
     libs = {"pandas": ["pandas"], "pandas-chunks": ["pandas", "pyarrow.parquet"]}
@@ -172,7 +172,7 @@ def worker(engine: str, path: str) -> None:
     counts = _count(engine, path)
     t1 = time.perf_counter()
     count_peak = _memory_mib("VmHWM")
-    ev = evaluate_counts(counts)
+    ev = evaluate(counts)
     text = ev.report("markdown")
     t2 = time.perf_counter()
     rows = int(sum(int(c.sum()) for c in counts.counts.values()))

@@ -326,8 +326,18 @@ def test_counts_add_up_chunk_by_chunk(frame):
     )
     assert isinstance(parts, GroupCounts) and parts.groups == whole.groups
     pd.testing.assert_frame_equal(parts.to_dataframe(), whole.to_dataframe())
-    a, b = evaluate_counts(parts), evaluate(df, strata="length")
+    a, b = evaluate(parts), evaluate(df, strata="length")
     pd.testing.assert_frame_equal(a.to_dataframe(), b.to_dataframe())
+    # the deprecated evaluate_counts still answers, with a DeprecationWarning naming evaluate
+    with pytest.warns(DeprecationWarning, match=r"use js\.evaluate\(counts"):
+        old = evaluate_counts(parts, confidence_level=0.9)
+    assert old.confidence_level == 0.9
+    pd.testing.assert_frame_equal(
+        old.to_dataframe(), evaluate(df, strata="length", confidence_level=0.9).to_dataframe()
+    )
+    # columns were chosen when the counts were made: a column argument beside them is an error
+    with pytest.raises(js.ArgumentTypeError, match="by, strata apply to a frame"):
+        evaluate(parts, by="other", strata="length")
     with pytest.raises(js.JudgeStatsError, match="different columns"):
         whole + group_counts(df)
 

@@ -1534,11 +1534,11 @@ class Ranking:
         return ranking_pairwise_frame(self)
 
     def plot(self, *, ax: Any = None, show_naive: bool = True):
-        """Leaderboard: corrected rates with intervals, best at the top (returns the Axes)."""
+        """Leaderboard with P(rank 1) per model and intervals from the draws (returns the Axes)."""
         return plot_ranking(self, ax=ax, show_naive=show_naive)
 
     def summary(self) -> str:
-        """Return a short human-readable leaderboard."""
+        """Return the ranking as text: rates, intervals, rank probabilities, expected τ."""
         return ranking_summary(self)
 
     def __repr__(self) -> str:

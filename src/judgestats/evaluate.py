@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._validation import (
+    ArgumentTypeError,
     GroupError,
     JudgeStatsError,
     check_choice,
@@ -101,30 +102,27 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options, de
     )
 
 
-def evaluate_counts(
-    counts: GroupCounts,
-    *,
-    method: str = "adjusted-wald",
-    confidence_level: float = 0.95,
-    rank: bool = False,
-    rank_resamples: int = 10_000,
-    rng: Any = None,
-    design: str = DEFAULT_DESIGN,
-    errors: str = "raise",
-    progress: bool | None = None,
-    **options: Any,
-) -> Evaluation:
-    """Correct every group of a :class:`GroupCounts` (the second half of :func:`evaluate`).
+def evaluate_counts(counts: GroupCounts, **kwargs: Any) -> Evaluation:
+    """Correct every group of a :class:`GroupCounts` (deprecated: ``js.evaluate(counts)``).
 
-    Arguments and result as in :func:`evaluate`.
+    :func:`evaluate` takes the counts in place of a frame, with the same arguments.
     """
+    warn_deprecated("judgestats.evaluate.evaluate_counts(counts, ...)", "js.evaluate(counts, ...)")
     check_instance("counts", counts, GroupCounts)
-    stacklevel = options.pop("_stacklevel", 3)  # evaluate() passes its own depth
-    return _evaluate_counts(
-        counts, method=method, confidence_level=confidence_level, rank=rank,
-        rank_resamples=rank_resamples, rng=rng, stacklevel=stacklevel, options=options,
-        design=design, errors=check_choice("errors", errors, ERRORS), progress=progress,
-    )  # fmt: skip
+    return evaluate(counts, **kwargs)
+
+
+def _frame_arguments_unset(**given: Any) -> None:
+    """Refuse column arguments beside a :class:`GroupCounts`: its columns were chosen."""
+    import inspect
+
+    defaults = inspect.signature(evaluate).parameters
+    changed = sorted(k for k, v in given.items() if v != defaults[k].default)
+    if changed:
+        raise ArgumentTypeError(
+            f"{', '.join(changed)} appl{'ies' if len(changed) == 1 else 'y'} to a frame: "
+            "GroupCounts were counted with their columns already (see group_counts)"
+        )
 
 
 def _correct_groups(by, groups, correct_group, *, errors, stacklevel, progress):
@@ -312,9 +310,10 @@ def evaluate(
 
     Parameters
     ----------
-    frame : data frame
+    frame : data frame or GroupCounts
         pandas, polars (eager or lazy), pyarrow table, DuckDB relation, Dask or PySpark data
-        frame, or a narwhals frame: one row per judged item.
+        frame, or a narwhals frame: one row per judged item. Or the frame's counts from
+        :func:`group_counts` (summed over chunks or files), with no column arguments.
     judge : str or list of str, default "judge"
         Column of the judge's labels: 0/1 (numbers) or booleans, on every row. A list of
         columns (several judges), or ``judge_labels=``/``bins=``/``invalid=``, makes it a
@@ -419,7 +418,11 @@ def evaluate(
     >>> ev.groups
     ('a', 'b')
     """
-    if _letters_wanted(judge, judge_labels, bins, invalid):
+    counted = isinstance(frame, GroupCounts)
+    if counted:
+        _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
+                               judge_labels=judge_labels, bins=bins, invalid=invalid)  # fmt: skip
+    elif _letters_wanted(judge, judge_labels, bins, invalid):
         from .alphabet_groups import alphabet_methods, letter_counts
 
         check_design(design)
@@ -438,14 +441,19 @@ def evaluate(
             options=options,
         )  # fmt: skip
     method = "adjusted-wald" if method is None else method
-    _check_method(method, strata is not None, options, design)
-    check_confidence_level(confidence_level)
-    check_rng(rng)
-    counts = group_counts(frame, judge=str(judge), human=human, by=by, strata=strata, split=split)
-    return evaluate_counts(
+    errors = check_choice("errors", errors, ERRORS)
+    if counted:
+        counts = frame
+    else:
+        _check_method(method, strata is not None, options, design)
+        check_confidence_level(confidence_level)
+        check_rng(rng)
+        counts = group_counts(frame, judge=str(judge), human=human, by=by, strata=strata,
+                              split=split)  # fmt: skip
+    return _evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
-        rank_resamples=rank_resamples, rng=rng, design=design, errors=errors, progress=progress,
-        _stacklevel=4, **options,
+        rank_resamples=rank_resamples, rng=rng, stacklevel=3, options=options, design=design,
+        errors=errors, progress=progress,
     )  # fmt: skip
 
 
@@ -764,13 +772,13 @@ class Evaluation(Reportable):
         return evaluation_xarray(self)
 
     def plot(self, *, ax: Any = None, show_naive: bool = True):
-        """Leaderboard: corrected rates with intervals, best at the top (returns the Axes)."""
+        """Leaderboard of the groups: corrected rates, their intervals, the naive rates (Axes)."""
         from .report import plot_leaderboard
 
         return plot_leaderboard(self, ax=ax, show_naive=show_naive)
 
     def summary(self) -> str:
-        """Return a short human-readable leaderboard."""
+        """Return every group's corrected rate and interval as a text table, with warnings."""
         return evaluation_summary(self)
 
     def __repr__(self) -> str:

@@ -452,7 +452,7 @@ def group_counts(
 
     The counting half of :func:`evaluate`; see it for the arguments. Useful on its own to
     count a data set chunk by chunk (``GroupCounts`` add up with ``+``) before
-    :func:`evaluate_counts`.
+    ``js.evaluate(counts)``.
 
     Returns
     -------
