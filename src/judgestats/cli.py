@@ -777,20 +777,8 @@ def _run_report(args) -> str:
     try:
         with warnings.catch_warnings(record=True):  # local: the report lists them as notes
             warnings.simplefilter("always")
-            ev = evaluate(
-                frame,
-                judge=judge,
-                human=human,
-                by=by,
-                strata=strata,
-                split=split,
-                method=args.method,
-                confidence_level=args.confidence_level,
-                rank=args.rank,
-                rng=args.seed,
-                design=args.design,
-                errors="mark",  # one bad group must not sink the leaderboard
-            )
+            ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
+                          rank=args.rank, **_estimation(args))  # fmt: skip
             return report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
                 reference=getattr(args, "reference", None),
@@ -834,6 +822,15 @@ def _numeric_letters(frame: Any, judges: tuple) -> Any:
     return out
 
 
+def _estimation(args) -> dict[str, Any]:
+    """``js.evaluate``'s estimation options from ``report``'s flags (both report paths).
+
+    ``errors="mark"``: one bad group must not sink the leaderboard.
+    """
+    return {"method": args.method, "confidence_level": args.confidence_level, "rng": args.seed,
+            "design": args.design, "errors": "mark"}  # fmt: skip
+
+
 def _report_letters(frame: Any, judges: tuple, args) -> str:
     """``report --letters``: every group's rate from a judge alphabet (js.evaluate's letters)."""
     from .evaluate import evaluate
@@ -848,8 +845,7 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
         warnings.simplefilter("always")
         ev = evaluate(
             frame, judge=list(judges), human=args.human_column, by=_columns(args.by),
-            split=args.split, method=args.method, confidence_level=args.confidence_level,
-            rng=args.seed, design=args.design, errors="mark", invalid=invalid,
+            split=args.split, invalid=invalid, **_estimation(args),
         )  # fmt: skip
         return report(ev, args.format, metric=args.metric or "accuracy", title=args.title)
 

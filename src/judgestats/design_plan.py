@@ -66,12 +66,18 @@ def n_value(n: Any) -> float:
     return float(check_sample_size("n", n, positive=True, allow_inf=True))
 
 
-def planning_inputs(p, q0, q1, n, confidence_level) -> tuple:
-    """Validate scalar planning inputs: (p, q0, q1, n, level, z)."""
-    p = float(check_probability("p", p))
+def judge_rates(q0: Any, q1: Any) -> tuple[float, float]:
+    """Validate a planned judge: scalar specificity and sensitivity in (0, 1], q0 + q1 > 1."""
     q0 = check_open_unit("q0", q0, upper_closed=True)
     q1 = check_open_unit("q1", q1, upper_closed=True)
     check_informative(q0, q1)
+    return q0, q1
+
+
+def planning_inputs(p, q0, q1, n, confidence_level) -> tuple:
+    """Validate scalar planning inputs: (p, q0, q1, n, level, z)."""
+    p = float(check_probability("p", p))
+    q0, q1 = judge_rates(q0, q1)
     level = check_confidence_level(confidence_level)
     if np.ndim(p) or np.ndim(level):
         raise JudgeStatsError("p and confidence_level must be scalars for planning")

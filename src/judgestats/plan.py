@@ -47,6 +47,7 @@ from .design_plan import (
     check_plan_design,
     compare_designs,
     design_width,
+    judge_rates,
 )
 from .design_plan import n_value as _n_value
 from .design_plan import planning_inputs as _scalar_inputs
@@ -503,21 +504,22 @@ def judge_vs_human(
     Regime or None
         None when no θ qualifies (e.g. q0 = 0.7, q1 = 0.9).
     """
-    q0 = check_open_unit("q0", q0, upper_closed=True)
-    q1 = check_open_unit("q1", q1, upper_closed=True)
-    check_informative(q0, q1)
+    q0, q1 = judge_rates(q0, q1)
     if check_choice("design", design, ("by-human-label", "random")) == "random":
         return Regime(0.0, 1.0)
     if m is None:
         low, high = _regime_infinite(np.asarray(q0), np.asarray(q1))
     else:
-        m = check_budget("m", m, minimum=1)
-        delta = check_open_unit("delta", delta)
-        eps = math.sqrt(math.log(2 / delta) / (2 * m))
-        low, high = _regime_finite(q0, q1, eps)
+        low, high = _regime_finite(q0, q1, _hoeffding_eps(m, delta))
     if np.isnan(low) or not high > low:
         return None
     return Regime(float(low), float(high))
+
+
+def _hoeffding_eps(m: Any, delta: Any) -> float:
+    """ε = √(log(2/δ)/(2m)): with prob. >= 1 − δ the m labels' rate is within ε (Hoeffding)."""
+    m = check_budget("m", m, minimum=1)
+    return math.sqrt(math.log(2 / check_open_unit("delta", delta)) / (2 * m))
 
 
 def regime_width_map(q0: Any, q1: Any, *, m: int | None = None, delta: float = 0.05) -> np.ndarray:
@@ -530,8 +532,6 @@ def regime_width_map(q0: Any, q1: Any, *, m: int | None = None, delta: float = 0
     if m is None:
         low, high = _regime_infinite(q0s, q1s)
     else:
-        m = check_budget("m", m, minimum=1)
-        eps = math.sqrt(math.log(2 / check_open_unit("delta", delta)) / (2 * m))
-        low, high = _regime_finite(q0s, q1s, eps, grid=2001)
+        low, high = _regime_finite(q0s, q1s, _hoeffding_eps(m, delta), grid=2001)
     width = np.where(np.isnan(low) | ~good, 0.0, high - low)
     return np.where(good, width, 0.0)
