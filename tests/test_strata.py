@@ -6,6 +6,7 @@ Fast tier only; the full coverage study is benchmarks/bench_strata.py.
 """
 
 import dataclasses
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -236,6 +237,19 @@ def test_stratum_outside_unit_interval_is_clipped_in_its_correction_but_not_in_t
     expected = 0.5 * raw_a + 0.5 * float(_rg(tests["b"], cals["b"]))
     assert res.estimate == pytest.approx(expected) and res.clipped is False
     assert "were clipped" in res.summary() and "unclipped" in res.summary()
+
+
+def test_stratum_interval_widened_at_the_boundary_says_so_as_correct_does():
+    # p̂ = 0 in stratum a: the adjusted-Wald boundary rule replaces a collapsed interval, and
+    # the stratum's interval carries widened=True exactly as js.correct's does for the same data
+    tests = {"a": J(positive=0, n=200), "b": J(positive=100, n=200)}
+    cals = {s: C(tp=95, fn=5, tn=95, fp=5) for s in "ab"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = correct_stratified(tests, cals)
+        alone = js.correct(tests["a"], cals["a"])
+    assert res["a"].ci == alone.ci and alone.ci.widened and res["a"].ci.low == 0.0
+    assert not res["b"].ci.widened
 
 
 def test_pooled_value_outside_unit_interval_is_clipped_with_a_warning():

@@ -176,15 +176,7 @@ def _interval_and_point(
     )
     check_bounds_defined(bounds, method)
     warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)
-    ci = ConfidenceInterval(
-        low=float(bounds.low),
-        high=float(bounds.high),
-        method=method,
-        confidence_level=level,
-        undefined=int(np.asarray(bounds.undefined)),
-        n_resamples=bounds.n_resamples,
-        widened=bool(bounds.widened is not None and np.asarray(bounds.widened).any()),
-    )
+    ci = ConfidenceInterval.from_bounds(bounds, method, level)
     return ci, (None if bounds.estimate is None else float(bounds.estimate))
 
 

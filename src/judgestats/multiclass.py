@@ -995,14 +995,7 @@ def _interval_set(
             stacklevel=stacklevel,
         )
     cis = {
-        label: ConfidenceInterval(
-            low=float(bounds.low[i]),
-            high=float(bounds.high[i]),
-            method=method,
-            confidence_level=level,
-            undefined=undefined,
-            n_resamples=bounds.n_resamples,
-        )
+        label: ConfidenceInterval.from_bounds(bounds, method, level, i, undefined=undefined)
         for i, label in enumerate(calibration.labels)
     }
     return cis, bounds

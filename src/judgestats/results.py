@@ -54,6 +54,31 @@ class ConfidenceInterval:
         yield self.low
         yield self.high
 
+    @classmethod
+    def from_bounds(
+        cls, bounds: Any, method: str, confidence_level: float, index: Any = (), *,
+        undefined: Any = None,
+    ) -> ConfidenceInterval:  # fmt: skip
+        """Return the interval at ``index`` of an interval method's (batched) bounds.
+
+        ``bounds`` holds arrays ``low``, ``high``, ``undefined`` (replicates without an
+        estimate) and perhaps ``widened``, and ``n_resamples``; ``undefined=`` overrides the
+        count where the method keeps it per data set rather than per interval.
+        """
+        import numpy as np
+
+        widened = getattr(bounds, "widened", None)
+        count = np.asarray(bounds.undefined)[index] if undefined is None else undefined
+        return cls(
+            low=float(np.asarray(bounds.low)[index]),
+            high=float(np.asarray(bounds.high)[index]),
+            method=method,
+            confidence_level=confidence_level,
+            undefined=int(count),
+            n_resamples=bounds.n_resamples,
+            widened=bool(widened is not None and np.asarray(widened)[index].any()),
+        )
+
     def undefined_note(self) -> str | None:
         """Return "k of B bootstrap replicates were undefined ..." when any were, else None."""
         if not (self.n_resamples and self.undefined):

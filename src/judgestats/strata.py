@@ -375,14 +375,7 @@ def _corrections(
         r = float(raw[i])
         result[s] = Correction(
             estimate=float(np.clip(r, 0.0, 1.0)),
-            ci=ConfidenceInterval(
-                low=float(bounds.low[i]),
-                high=float(bounds.high[i]),
-                method=method,
-                confidence_level=level,
-                undefined=int(bounds.undefined[i]),
-                n_resamples=bounds.n_resamples,
-            ),
+            ci=ConfidenceInterval.from_bounds(bounds, method, level, i),
             estimate_unclipped=r,
             clipped=bool(r < 0 or r > 1),
             method=method,
@@ -502,14 +495,7 @@ def _pooled_ci(test_b, cal_b, weights, *, method, level, gen, options, stackleve
             SamplingWarning,
             stacklevel=stacklevel + 1,
         )
-    ci = ConfidenceInterval(
-        low=float(bounds.low),
-        high=float(bounds.high),
-        method=method,
-        confidence_level=level,
-        undefined=int(bounds.undefined),
-        n_resamples=bounds.n_resamples,
-    )
+    ci = ConfidenceInterval.from_bounds(bounds, method, level)
     return ci, float(bounds.estimate)
 
 
