@@ -47,6 +47,7 @@ from .alphabets import (
     _missing,
     _sorted_alphabet,
     bin_letter,
+    keeps_missing,
     warn_sparse_letters,
 )
 from .designs import DEFAULT_DESIGN, ESTIMATOR
@@ -219,19 +220,19 @@ def _numeric_columns(nw: Any, nf: Any, cols: tuple) -> dict[str, str]:
     return {c: kind for c, kind in kinds.items() if kind in ("int", "float")}
 
 
-def _letters(rows, keys, cols, *, bins, invalid, coded=()) -> list[Any]:
+def _letters(rows, keys, cols, *, bins, invalid, edges=None, coded=()) -> list[Any]:
     """Return the letter of every distinct row (errors name the offending value's group).
 
-    The ``coded`` columns hold the engine's bin codes (:func:`_bin_expr`); the others their
-    values, binned here when ``bins`` is given (text or mixed columns).
+    The ``coded`` columns hold the engine's bin codes (:func:`_bin_expr` with the checked
+    ``edges``); the others their values, binned here when ``bins`` is given (text or mixed
+    columns).
     """
     k = len(keys)
 
     def where(i: int) -> str:
         return f"in group {describe_group(keys, tuple(rows[i][:k]))}"
 
-    edges = check_bins(bins) if coded else np.empty(0)  # coded columns come with bins
-    ok = invalid is not None and any(_missing(v) for v in invalid)
+    ok = keeps_missing(invalid)
     per_column = []
     for j, c in enumerate(cols):
         name = f"judge column {c!r}"
@@ -314,8 +315,7 @@ def letter_counts(
     by_cols = check_column_names("by", by)
     cols = check_column_names("judge", judge)
     invalid = check_invalid(invalid)
-    if bins is not None:
-        check_bins(bins)
+    edges = None if bins is None else check_bins(bins)
     check_distinct_roles({"judge": cols, "human": (human,),
                           "split": () if split is None else (split,), "by": by_cols})  # fmt: skip
     nw = _narwhals()
@@ -323,8 +323,8 @@ def letter_counts(
         nf = open_frame(nw, frame, by_cols)
         _check_schema(nw, nf, judge=cols, human=human, split=split, by=by_cols)
         coded: dict[str, str] = {}
-        if bins is not None:  # numeric scores binned where the data live (few codes per group)
-            edges, coded = check_bins(bins), _numeric_columns(nw, nf, cols)
+        if edges is not None:  # numeric scores binned where the data live (few codes per group)
+            coded = _numeric_columns(nw, nf, cols)
             if coded:
                 nf = nf.with_columns(*(_bin_expr(nw, c, edges, invalid) for c in coded))
         labels = (*cols, human) + (() if split is None else (split,))
@@ -341,7 +341,8 @@ def letter_counts(
                 missing[c] += int(row[-1])
     check_missing_keys(missing)
     try:
-        letters = _letters(rows, by_cols, cols, bins=bins, invalid=invalid, coded=coded)
+        letters = _letters(rows, by_cols, cols, bins=bins, invalid=invalid, edges=edges,
+                           coded=coded)  # fmt: skip
     except LabelError as exc:
         raise GroupLabelError(str(exc)) from exc
     alphabet = _check_alphabet(letters, judge_labels)

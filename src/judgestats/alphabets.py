@@ -89,16 +89,26 @@ def _bin_label(lo: float, hi: float, last: bool) -> str:
 OUTSIDE, INVALID_CODE = -1, -2
 
 
+def keeps_missing(invalid: list[Any] | None) -> bool:
+    """Tell whether ``invalid=`` lists a missing value, so missing outputs become 'invalid'."""
+    return invalid is not None and any(_missing(v) for v in invalid)
+
+
+def _missing_letter(keep: bool, name: str, where: str) -> str:
+    """Return the letter of a missing output: 'invalid' if ``invalid=`` lists it, else refuse."""
+    if keep:
+        return INVALID
+    raise LabelError(
+        f"{name} has a missing value {where}: pass invalid=[None, ...] to keep missing "
+        "verdicts as the letter 'invalid' (dropping them biases the estimate when they "
+        "depend on the true label)"
+    )
+
+
 def bin_letter(code: Any, edges: np.ndarray, invalid_missing: bool, name: str, where: str) -> Any:
     """Return the letter of a bin code computed on an engine (None or NaN: a missing value)."""
     if _missing(code):
-        if invalid_missing:
-            return INVALID
-        raise LabelError(
-            f"{name} has a missing value {where}: pass invalid=[None, ...] to keep missing "
-            "verdicts as the letter 'invalid' (dropping them biases the estimate when they "
-            "depend on the true label)"
-        )
+        return _missing_letter(invalid_missing, name, where)
     if code == INVALID_CODE:
         return INVALID
     if code == OUTSIDE:
@@ -117,19 +127,13 @@ def _letters_of(
     invalid = check_invalid(invalid)
     bad = set() if invalid is None else {v for v in _as_values("invalid", invalid)
                                          if not _missing(v)}  # fmt: skip
-    invalid_missing = invalid is not None and any(_missing(v) for v in invalid)
+    invalid_missing = keeps_missing(invalid)
     edges = None if bins is None else check_bins(bins)
     out: list[Any] = []
     for i, v in enumerate(values):
         if _missing(v):
-            if invalid_missing:
-                out.append(INVALID)
-                continue
-            raise LabelError(
-                f"{name} has a missing value {at(i)}: pass invalid=[None, ...] to keep "
-                "missing verdicts as the letter 'invalid' (dropping them biases the estimate "
-                "when they depend on the true label)"
-            )
+            out.append(_missing_letter(invalid_missing, name, at(i)))
+            continue
         if not isinstance(v, list | dict | tuple) and v in bad:
             out.append(INVALID)
             continue

@@ -148,7 +148,7 @@ def corrected_accuracy(
     level = check_confidence_level(confidence_level)
     get_method(method, check_design(design))
     verdicts = dict(check_instance("mapping", mapping or {}, dict))
-    bad = {k: v for k, v in verdicts.items() if not (isinstance(v, bool) or v in (0, 1))}
+    bad = {k: v for k, v in verdicts.items() if binary_value(v) is None}
     if bad:
         raise ArgumentTypeError(f"mapping must send each verdict to 0 or 1, got {bad!r}")
     if random_seed is not None:

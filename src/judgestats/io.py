@@ -27,6 +27,7 @@ from ._validation import (
     ColumnError,
     JudgeStatsError,
     LabelError,
+    binary_value,
     check_choice,
     check_one_key_type,
     check_unique_columns,
@@ -292,8 +293,8 @@ def _verdict(value: Any, mapping: dict, where: str) -> int:
         return int(mapping[value])
     if isinstance(value, str) and value in INSPECT_VERDICTS:
         return INSPECT_VERDICTS[value]
-    if isinstance(value, int | float | np.integer | np.floating) and value in (0, 1):
-        return int(value)
+    if (label := binary_value(value)) is not None:
+        return label
     raise LabelError(f"{where}: unmapped verdict {value!r}")
 
 

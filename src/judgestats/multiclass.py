@@ -786,14 +786,13 @@ def _delta_bounds(
 
 
 def _profile_bounds(test_counts, calibration_counts, level, max_condition, small_sample):
+    """Profile-likelihood bounds (``max_condition`` unused: the likelihood inverts nothing)."""
     low, high, est = alphabet_profile_bounds(
         test_counts, calibration_counts, level, small_sample=small_sample
     )
     empty = (calibration_counts.sum(axis=-2) == 0).any(axis=-1)  # a class without items
     low, high, est = (np.where(empty[..., None], np.nan, a) for a in (low, high, est))
     return DistributionBounds(low, high, np.zeros(low.shape[:-1], dtype=np.int64), estimate=est)
-
-
 
 
 def _bootstrap_method(
@@ -891,8 +890,6 @@ def _alphabet_bootstrap(test_counts, calibration_counts, level, n_resamples, gen
     return DistributionBounds(
         low, high, np.zeros(shape, dtype=np.int64), n_resamples, estimate=est
     )
-
-
 
 
 # ----------------------------------------------------------------------------- array level

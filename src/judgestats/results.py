@@ -20,6 +20,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 __all__ = [
     "ConfidenceInterval",
     "Recomputable",
@@ -65,8 +67,6 @@ class ConfidenceInterval:
         estimate) and perhaps ``widened``, and ``n_resamples``; ``undefined=`` overrides the
         count where the method keeps it per data set rather than per interval.
         """
-        import numpy as np
-
         widened = getattr(bounds, "widened", None)
         count = np.asarray(bounds.undefined)[index] if undefined is None else undefined
         return cls(
@@ -151,8 +151,7 @@ def rate_repr(name: str, **fields: Any) -> str:
     """
     parts = []
     for key, value in fields.items():
-        flag = isinstance(value, bool) or type(value).__name__ == "bool"  # numpy's bool too
-        if value is None or (flag and not value):
+        if value is None or (isinstance(value, bool | np.bool_) and not value):
             continue  # a flag that is off
         if isinstance(value, ConfidenceInterval):
             text = f"[{value.low:.4f}, {value.high:.4f}]"

@@ -1210,15 +1210,12 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
         if self.merged:
             moves = ", ".join(f"{a!r} -> {b!r}" for a, b in self.merged.items())
             lines.append(f"  merged strata: {moves}")
-        clipped = [s for s in self.strata if self.corrections[s].clipped]
-        if clipped:
-            vals = ", ".join(f"{s!r} {self.corrections[s].estimate_unclipped:.4f}" for s in clipped)
-            lines.append(
-                f"  note: stratum estimates outside [0, 1] were clipped ({vals}); the pooled "
-                "estimate uses the unclipped values"
-            )
+        vals = ", ".join(f"{s!r} {self.corrections[s].estimate_unclipped:.4f}"
+                         for s in self.strata if self.corrections[s].clipped)  # fmt: skip
         lines += note_lines(
-            self.clipped and f"pooled θ̂ = {self.estimate_unclipped:.4f} was clipped to [0, 1]"
+            vals and f"stratum estimates outside [0, 1] were clipped ({vals}); the pooled "
+            "estimate uses the unclipped values",
+            self.clipped and f"pooled θ̂ = {self.estimate_unclipped:.4f} was clipped to [0, 1]",
         )
         return "\n".join(lines)
 
