@@ -652,7 +652,7 @@ def test_batch_kernels_give_nan_for_undefined_data_sets():
 
 def test_a_registered_method_plugs_in(monkeypatch):
     """How the Dirichlet model's "bayes" method will plug in: register, then call by name."""
-    from judgestats import multiclass as mc
+    from judgestats.multiclass import methods as mc
 
     def fake(
         test_counts,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import report  # registers report() behind every result's .report()
 from ._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,
@@ -42,6 +43,7 @@ from ._validation import (
     WeakCalibrationWarning,
     WeightsError,
 )
+from ._version import __version__
 from .correct import Correction, correct
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import (
@@ -62,8 +64,6 @@ from .intervals import (
 )
 from .results import ConfidenceInterval
 from .shift import LabelShiftDiagnostic, label_shift_test
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AlphabetCorrection",
@@ -162,7 +162,6 @@ _LAZY_SUBMODULES = {
     "plan",
     "plots",
     "prediction_powered",
-    "report",
     "simulate",
     "strata",
 }
@@ -180,7 +179,7 @@ _LAZY_ATTRIBUTES = {
     "ConfusionMatrix": "multiclass",
     "correct_distribution": "multiclass",
     "correct_stratified": "strata",
-    "AlphabetCorrection": "alphabet_groups",
+    "AlphabetCorrection": "alphabets.groups",
     "SparseLettersWarning": "alphabets",
     "alphabet_counts": "alphabets",
     "judge_letters": "alphabets",

@@ -27,8 +27,15 @@ from .intervals import (
     warn_undefined_replicates,
     weak_calibration,
 )
-from .report import Reportable
-from .results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines, rate_repr
+from .results import (
+    ConfidenceInterval,
+    Recomputable,
+    Reportable,
+    Tabular,
+    forward,
+    note_lines,
+    rate_repr,
+)
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -38,15 +38,14 @@ from .designs import DEFAULT_DESIGN, check_design
 from .frames import GroupCounts, counts_of, group_counts, sort_keys
 from .intervals import get_method
 from .progress import progress as progress_bar
-from .report import Reportable, group_label
-from .results import display_width, pad, shorten
+from .results import Reportable, display_width, group_label, pad, shorten
 from .strata import StratifiedCorrection, correct_stratified, stratum_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     import xarray as xr
 
-    from .alphabet_groups import AlphabetCorrection, LetterCounts
+    from .alphabets.groups import AlphabetCorrection, LetterCounts
 
 __all__ = ["Evaluation", "GroupCounts", "evaluate", "evaluate_counts", "group_counts"]
 
@@ -226,7 +225,7 @@ def _evaluate_counts(
 def _evaluate_letters(counts: LetterCounts, *, method, level, rng, design, errors, progress,
                       stacklevel, options) -> Evaluation:  # fmt: skip
     """Correct every group of a judge alphabet's :class:`LetterCounts` (see :func:`evaluate`)."""
-    from .alphabet_groups import correct_alphabet  # loaded on first use: import stays light
+    from .alphabets.groups import correct_alphabet  # loaded on first use: import stays light
 
     gen = check_rng(rng)
     k = len(counts.by)
@@ -261,7 +260,7 @@ def _letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> b
 
 
 def _check_letters_call(method: str, strata: Any, rank: bool, options: dict, design: str) -> None:
-    from .alphabet_groups import alphabet_methods
+    from .alphabets.groups import alphabet_methods
 
     where = "" if design == DEFAULT_DESIGN else f" with design={design!r}"
     check_method(method, alphabet_methods(design), capability=f"a judge alphabet{where}")
@@ -423,7 +422,7 @@ def evaluate(
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
                                judge_labels=judge_labels, bins=bins, invalid=invalid)  # fmt: skip
     elif _letters_wanted(judge, judge_labels, bins, invalid):
-        from .alphabet_groups import alphabet_methods, letter_counts
+        from .alphabets.groups import alphabet_methods, letter_counts
 
         check_design(design)
         method = alphabet_methods(design)[0] if method is None else method

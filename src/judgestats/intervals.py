@@ -61,8 +61,8 @@ from ._validation import (
     check_sample_size,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .design_posterior import design_posterior_bounds
 from .designs import DEFAULT_DESIGN, DESIGNS, check_design
+from .designs.posterior import design_posterior_bounds
 from .kernels import (
     BOUNDARY_RULES,
     Bounds,

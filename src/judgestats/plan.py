@@ -38,9 +38,9 @@ from ._validation import (
     check_sample_size,
     pop_renamed,
 )
-from .alphabet_plan import AlphabetComparison, compare_alphabets
+from .alphabets.plan import AlphabetComparison, compare_alphabets
 from .counts import ConfusionCounts
-from .design_plan import (
+from .designs.plan import (
     DesignComparison,
     JudgeAllocation,
     allocate_by_judge,
@@ -49,8 +49,8 @@ from .design_plan import (
     design_width,
     judge_rates,
 )
-from .design_plan import n_value as _n_value
-from .design_plan import planning_inputs as _scalar_inputs
+from .designs.plan import n_value as _n_value
+from .designs.plan import planning_inputs as _scalar_inputs
 from .kernels import adjusted_wald_bounds, z_value
 
 __all__ = [

@@ -226,7 +226,7 @@ def design_widths(
     "How should I sample my next labels?": :func:`judgestats.plan.compare_designs` at each m
     (optimal splits where a design has one), with the human labels alone for reference.
     """
-    from .design_plan import compare_designs
+    from .designs.plan import compare_designs
 
     ax = _axes(ax)
     m_values = list(m_values)

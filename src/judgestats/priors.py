@@ -35,7 +35,7 @@ from ._validation import (
     check_instance,
 )
 from .counts import ConfusionCounts
-from .multiclass import as_confusion_matrix
+from .counts.categories import as_confusion_matrix
 
 __all__ = ["Beta", "Dirichlet", "HyperPriors", "Priors"]
 

@@ -25,10 +25,13 @@ import numpy as np
 __all__ = [
     "ConfidenceInterval",
     "Recomputable",
+    "Reportable",
     "Tabular",
     "forward",
+    "group_label",
     "note_lines",
     "rate_repr",
+    "set_renderer",
     "stratum_coord",
 ]
 
@@ -278,3 +281,33 @@ def __getattr__(name: str) -> Any:
     msg = f"judgestats.results.{name} moved: use js.{name} or {home}.{name}"
     warnings.warn(msg, DeprecationWarning, stacklevel=2)
     return getattr(importlib.import_module(home), name)
+
+
+def group_label(group: Any) -> str:
+    """Text label of a group: the value, or values joined by " / " for several columns."""
+    return " / ".join(str(v) for v in group) if isinstance(group, tuple) else str(group)
+
+
+#: The function behind :meth:`Reportable.report`: :func:`judgestats.report.report`, which
+#: registers itself with :func:`set_renderer` when :mod:`judgestats.report` is imported (as
+#: ``import judgestats`` does). Results sit below the report in the layers, so they call it
+#: through this slot instead of importing it.
+_RENDERER: list[Any] = []
+
+
+def set_renderer(render: Any) -> None:
+    """Register the function that :meth:`Reportable.report` calls (the report package does)."""
+    _RENDERER[:] = [render]
+
+
+class Reportable:
+    """Mixin: ``report()`` renders the result with :func:`judgestats.report.report`."""
+
+    __slots__ = ()
+
+    def report(self, format: str = "markdown", **kwargs: Any) -> str:
+        """Table plus methods sentence (``"markdown"``, ``"latex"`` or ``"html"``).
+
+        See :func:`judgestats.report.report` for the keywords.
+        """
+        return _RENDERER[0](self, format=format, **kwargs)

@@ -405,7 +405,8 @@ def _categorical_result(
     high: np.ndarray,
     common: dict,
 ) -> BayesianDistributionCorrection:
-    from ..multiclass import MAX_CONDITION, CategoryCounts, ConfusionMatrix
+    from ..counts.categories import CategoryCounts, ConfusionMatrix
+    from ..multiclass.arrays import MAX_CONDITION
 
     test = CategoryCounts(counts, letters)
     square = tuple(letters) == tuple(labels)

@@ -303,7 +303,7 @@ def fit_stratified(
 
 def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, sampler,
             sampling, hyper, priors) -> BayesianStratifiedCorrection:
-    from ..strata import _diagnostics
+    from ..strata.diagnostics import _diagnostics
 
     est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
     corrections = {}

@@ -61,9 +61,9 @@ from .._validation import (
     check_single,
 )
 from ..counts import ConfusionCounts, JudgedCounts
-from ..design_posterior import JEFFREYS
+from ..counts.categories import CategoryCounts, ConfusionMatrix, as_confusion_matrix
 from ..designs import DEFAULT_DESIGN, check_design, design_counts
-from ..multiclass import CategoryCounts, ConfusionMatrix, as_confusion_matrix
+from ..designs.posterior import JEFFREYS
 from ..priors import Priors
 
 if TYPE_CHECKING:  # pragma: no cover

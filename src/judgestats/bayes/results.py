@@ -19,7 +19,7 @@ import numpy as np
 
 from .._validation import check_choice, check_confidence_level
 from ..correct import Correction
-from ..multiclass import DistributionCorrection
+from ..multiclass.distribution import DistributionCorrection
 from ..results import ConfidenceInterval, note_lines, rate_repr
 from ..strata import StratifiedCorrection
 

@@ -1,4 +1,4 @@
-"""Sufficient statistics: judged test counts and the calibration confusion counts.
+"""Binary counts: judged test counts and the calibration confusion counts.
 
 Notation (the paper's): the test set has ``n`` items judged only by the LLM, ``positive`` of
 them judged correct, so p̂ = positive / n. The calibration set has items labelled by a human
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import (
+from .._validation import (
     CountError,
     check_columns,
     check_count,
@@ -27,7 +27,10 @@ from ._validation import (
     check_same_length,
 )
 
-__all__ = ["ConfusionCounts", "JudgedCounts"]
+__all__ = [
+    "ConfusionCounts",
+    "JudgedCounts",
+]
 
 
 def _broadcast_shape(**fields: Any) -> tuple[int, ...]:

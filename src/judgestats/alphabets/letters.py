@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import (
+from .._validation import (
     ArgumentTypeError,
     ColumnError,
     JudgeStatsWarning,
@@ -39,7 +39,7 @@ from ._validation import (
     check_positive_int,
     check_same_length,
 )
-from .multiclass import CategoryCounts, ConfusionMatrix
+from ..counts.categories import CategoryCounts, ConfusionMatrix
 
 __all__ = [
     "INVALID",

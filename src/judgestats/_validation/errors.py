@@ -1,0 +1,176 @@
+"""The error and warning classes of judgestats, in one place.
+
+Errors subclass :class:`JudgeStatsError` (a ``ValueError``); wrong types raise
+:class:`ArgumentTypeError`, both a ``JudgeStatsError`` and a ``TypeError``. Warnings subclass
+:class:`JudgeStatsWarning`.
+"""
+
+from __future__ import annotations
+
+__all__ = [  # every public name, re-exported by the package
+    "ArgumentTypeError", "ClippedEstimateWarning", "ColumnError", "ConfidenceLevelError",
+    "ConfusedCategoriesError", "CountError", "DesignWarning", "EmptyGroupError", "GroupError",
+    "GroupLabelError", "IllConditionedError", "JudgeStatsError", "JudgeStatsWarning",
+    "LabelError", "LabelShiftWarning", "MethodError", "ModelKeyError", "NotInformativeError",
+    "PlanningWarning", "PriorError", "ProbabilityError", "ProjectedEstimateWarning",
+    "SamplingWarning", "SparseStratumError", "StrataMismatchError", "WeakCalibrationWarning",
+    "WeightsError",
+]
+
+
+# --------------------------------------------------------------------------- errors
+class JudgeStatsError(ValueError):
+    """Base class of every judgestats error about a bad argument value."""
+
+
+class ArgumentTypeError(JudgeStatsError, TypeError):
+    """An argument has the wrong type (e.g. a string where a count is expected)."""
+
+
+class CountError(JudgeStatsError):
+    """A count is negative, fractional, NaN, or larger than its total."""
+
+
+class LabelError(JudgeStatsError):
+    """Labels are not 0/1/bool, are empty, or two label arrays differ in length."""
+
+
+class ProbabilityError(JudgeStatsError):
+    """A proportion or rate is outside [0, 1] or NaN."""
+
+
+class ConfidenceLevelError(JudgeStatsError):
+    """A confidence level is not strictly between 0 and 1."""
+
+
+class MethodError(JudgeStatsError):
+    """An unknown method name (the message lists the valid ones)."""
+
+
+class NotInformativeError(JudgeStatsError):
+    """The judge is no better than chance (q0 + q1 <= 1): no correction is possible."""
+
+
+# --------------------------------------------------------------------------- warnings
+class JudgeStatsWarning(UserWarning):
+    """Base class of judgestats warnings."""
+
+
+class ClippedEstimateWarning(JudgeStatsWarning):
+    """The Rogan–Gladen estimate fell outside [0, 1] and was clipped.
+
+    The judged rate p̂ lies outside the range [1 − q̂0, q̂1] that the estimated error rates
+    allow, most often because the calibration set is small. The result keeps the unclipped
+    value (``estimate_unclipped``) and sets ``clipped=True``. When the whole adjusted-Wald
+    interval lay outside [0, 1] too, its far bound is z times the standard error at the
+    boundary (``ci.widened``; see :func:`judgestats.adjusted_wald_interval`).
+    """
+
+
+class LabelShiftWarning(JudgeStatsWarning):
+    """The calibration set's human-positive rate differs from the corrected test rate.
+
+    Rogan–Gladen stays valid under such label shift; estimators that assume the test and
+    calibration distributions coincide (calibration-only, difference, conditional calibration)
+    do not.
+    """
+
+
+class SamplingWarning(JudgeStatsWarning):
+    """A resampling or sampling procedure had undefined replicates or poor diagnostics."""
+
+
+class DesignWarning(JudgeStatsWarning):
+    """The declared calibration design does not fit the data.
+
+    Issued when ``design="random"`` is declared but the calibration set's judge-positive rate
+    differs from the test set's more than sampling noise allows
+    (:func:`judgestats.designs.design_check`): the calibration items were then not a random
+    sample of the test population, and ``design="by-human-label"`` stays valid.
+    """
+
+
+# --------------------------------------------------------------------------- planning
+class PlanningWarning(JudgeStatsWarning):
+    """A planning rule met a boundary case (e.g. p̂ of 0 or 1) and applied its limit."""
+
+
+# ------------------------------------------------------------------ bayes: priors, k categories
+class PriorError(JudgeStatsError):
+    """A prior is invalid: a Beta/Dirichlet parameter <= 0, NaN or inf, or of the wrong shape."""
+
+
+# ------------------------------------------------------------------ k categories: multiclass.py
+class IllConditionedError(NotInformativeError):
+    """The estimated k × k confusion matrix is singular or too ill-conditioned to invert.
+
+    The k-category analogue of q̂0 + q̂1 <= 1 (for k = 2, det Ĉ = q̂0 + q̂1 − 1): the judge's
+    labels do not determine the true category distribution well enough for a correction.
+    """
+
+
+class ConfusedCategoriesError(IllConditionedError):
+    """The calibration data cannot tell that the judge separates two human categories.
+
+    A test of "the judge labels items of human category a and of category b with the same
+    distribution" (two equal columns of the confusion matrix, a singular C) did not reject:
+    θ is then not identified, whatever the condition number of the noisy estimate Ĉ.
+    """
+
+
+class ProjectedEstimateWarning(ClippedEstimateWarning):
+    """The k-category estimate Ĉ⁻¹p̂ fell outside the probability simplex and was projected."""
+
+
+# ------------------------------------------------------------------ compare.py / experiments.py
+class ModelKeyError(JudgeStatsError):
+    """Per-model arguments do not line up: a model lacks a calibration set, or keys differ."""
+
+
+# ------------------------------------------------------------------ strata: strata.py
+class StrataMismatchError(JudgeStatsError):
+    """Two arguments that must cover the same strata do not (tests, calibrations, weights)."""
+
+
+class SparseStratumError(CountError):
+    """A stratum has fewer calibration items of a human class than ``min_per_class``.
+
+    Its sensitivity or specificity would rest on a handful of items (or none). Merge it into
+    another stratum (``merge=``) or lower ``min_per_class`` explicitly; it is never dropped.
+    """
+
+
+class WeightsError(ProbabilityError):
+    """Stratum weights are not a probability vector over the strata (negative, NaN, sum ≠ 1)."""
+
+
+# ------------------------------------------------------------ grouped evaluation: evaluate.py
+class ColumnError(LabelError):
+    """A frame lacks a named column, a label column has the wrong type, or a key is missing.
+
+    Raised for a column an argument names that the frame does not have, a label column that
+    is neither boolean nor numeric, and a group or stratum column with missing values.
+    """
+
+
+class GroupError(JudgeStatsError):
+    """One group of an evaluated frame cannot be corrected; the message names the group."""
+
+
+class EmptyGroupError(GroupError, CountError):
+    """A group (or a stratum of one) lacks test rows or calibration rows of a human class."""
+
+
+class GroupLabelError(GroupError, LabelError):
+    """A group's judge, human or split column holds values outside the allowed set."""
+
+
+# ------------------------------------------------------------------ weak judge / small calibration
+class WeakCalibrationWarning(JudgeStatsWarning):
+    """The chosen interval method is in its bad regime for this calibration set.
+
+    Issued by :func:`judgestats.correct` by each method's rule
+    (:func:`judgestats.intervals.weak_calibration`): for the Rogan–Gladen-based intervals, fewer
+    than ``MIN_PER_CLASS`` calibration items of a human class, or for the plug-in ones a rate
+    of 0 or 1. The message names the method that does better there.
+    """

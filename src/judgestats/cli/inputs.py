@@ -1,0 +1,214 @@
+"""Reading a command's input into rows: counts given as flags, label files, the bundled examples.
+
+Every path counts through :func:`judgestats.frames.group_counts` (the one path from a frame
+to counts); a row is one model's test and calibration counts.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._validation import JudgeStatsError
+from ..correct import correct
+from ..counts import ConfusionCounts, JudgedCounts
+from ..frames import counts_of, group_counts
+from .options import CLIError
+
+
+# ----------------------------------------------------------------------------- I/O
+def _pandas():
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise CLIError("reading files needs pandas: pip install 'judgestats[frames]'") from exc
+    return pd
+
+
+def _read_table(path: str, labels: dict[str, bool], group: str | None = None) -> Any:
+    """Read a file with the package's reader (:func:`judgestats.io.read_table`)."""
+    _pandas()
+    from ..io import read_table
+
+    return read_table(path, labels=labels, group=group)
+
+
+# ----------------------------------------------------------------------------- rows
+def _row(
+    label: str | None, test: JudgedCounts, cal: ConfusionCounts, args, design=None, **extra
+) -> dict:
+    row: dict[str, Any] = {"group": label} if label is not None else {}
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # local: shown as table notes
+            warnings.simplefilter("always")
+            res = correct(
+                test, cal, method=args.method, confidence_level=args.confidence_level,
+                rng=args.seed, design=design or args.design,
+            )  # fmt: skip
+    except JudgeStatsError as exc:
+        row.update(
+            naive=test.p_hat,
+            estimate=None,
+            ci_low=None,
+            ci_high=None,
+            n=test.n,
+            m0=cal.m0,
+            m1=cal.m1,
+            error=str(exc),
+            error_type=type(exc).__name__,
+        )
+        row.update(extra)
+        return row
+    d = res.to_dict()
+    row.update(
+        {
+            k: d[k]
+            for k in (
+                "naive",
+                "estimate",
+                "ci_low",
+                "ci_high",
+                "n",
+                "m0",
+                "m1",
+                "sensitivity",
+                "specificity",
+                "clipped",
+                "design",
+            )
+        }
+    )
+    row.update(extra)
+    if caught:
+        row["warnings"] = [str(w.message) for w in caught]
+    return row
+
+
+def _single(test: JudgedCounts, cal: ConfusionCounts, args) -> dict:
+    row = _row(None, test, cal, args)
+    if row.get("error"):
+        raise CLIError(row["error"], row.get("error_type"))
+    return row
+
+
+def _rows_from_files(args) -> tuple[str, list[dict]]:
+    test_df = _read_table(args.test, {args.judge_column: False}, args.by)
+    cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False},
+                         args.by)  # fmt: skip
+    args.accounting = {"test file rows": len(test_df), "calibration file rows": len(cal_df)}
+    for name, df, cols in (
+        ("--test", test_df, [args.judge_column]),
+        ("--calibration", cal_df, [args.judge_column, args.human_column]),
+    ):
+        for c in cols + ([args.by] if args.by else []):
+            if c not in df.columns:
+                raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
+    if not args.by:
+        test = JudgedCounts.from_frame(test_df, judge=args.judge_column)
+        cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column)
+        args.accounting.update({"used as test": test.n, "used as calibration": cal.m,
+                                "not used": 0})  # fmt: skip
+        return f"{args.test} corrected with calibration {args.calibration}", [
+            _single(test, cal, args)
+        ]
+    counted = group_counts(_stacked(test_df, cal_df, args), judge=args.judge_column,
+                           human=args.human_column, by=(args.by,), split=_SPLIT)
+    rows = []
+    for key, cells in counted.counts.items():
+        test_g, cal_g = counts_of(cells)
+        if test_g is None:  # calibration rows only: listed, not silently left out
+            if cal_g is not None:
+                rows.append({"group": str(key[0]), "estimate": None, "ci_low": None,
+                             "ci_high": None, "n": 0, "m0": cal_g.m0, "m1": cal_g.m1,
+                             "error": f"no test rows; its {cal_g.m} calibration rows are not "
+                             "used"})  # fmt: skip
+            continue
+        if cal_g is None:
+            raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
+        rows.append(_row(str(key[0]), test_g, cal_g, args))
+    used = [r for r in rows if r.get("n")]
+    args.accounting.update({
+        "used as test": int(sum(r["n"] for r in used)),
+        "used as calibration": int(sum(r["m0"] + r["m1"] for r in used)),
+        "not used": int(sum(r["m0"] + r["m1"] for r in rows if not r.get("n"))),
+    })  # fmt: skip
+    return f"{args.test} by {args.by}", rows
+
+
+#: the split column the CLI adds when it stacks a test file and a calibration file
+_SPLIT = "__judgestats_split__"
+
+
+def _stacked(test_df: Any, cal_df: Any, args) -> Any:
+    """One frame of test rows and calibration rows, told apart by a split column."""
+    pd = _pandas()
+    cols = [args.by, args.judge_column]
+    test = test_df[cols].assign(**{args.human_column: float("nan"), _SPLIT: "test"})
+    cal = cal_df[[*cols, args.human_column]].assign(**{_SPLIT: "calibration"})
+    return pd.concat([test, cal], ignore_index=True)
+
+
+def _rows_from_counts(args) -> tuple[str, list[dict]]:
+    missing = [
+        f"--{k}" for k in ("positive", "n", "tp", "fn", "tn", "fp") if getattr(args, k) is None
+    ]
+    if missing:
+        raise CLIError(
+            "count mode needs all of --positive --n --tp --fn --tn --fp; "
+            f"missing {' '.join(missing)}"
+        )
+    test = JudgedCounts(positive=args.positive, n=args.n)
+    cal = ConfusionCounts(tp=args.tp, fn=args.fn, tn=args.tn, fp=args.fp)
+    return "corrected rate from counts", [_single(test, cal, args)]
+
+
+def _rows_from_example(args) -> tuple[str, list[dict]]:
+    from .. import datasets
+
+    if args.example == "chatbot-arena":
+        frame = datasets.load_chatbot_arena(judge=args.judge)
+        targets = datasets.ARENA_TARGETS
+        what = f"Chatbot Arena win rates, human votes vs judge {frame['judge_name'].iloc[0]}"
+    else:
+        frame = datasets.load_nq301()
+        targets = tuple(sorted(frame["target_model"].unique()))
+        what = "NQ-301 QA accuracy, human correctness vs judge gpt-4"
+    rng = np.random.default_rng(args.seed)
+    rows = []
+    for target in targets:
+        sub = frame[frame["target_model"] == target]
+        human = sub["human"].to_numpy()
+        judge = sub["judge"].to_numpy()
+        k = max(2, round(args.calibration_fraction * len(sub)))
+        is_cal = np.zeros(len(sub), dtype=bool)
+        is_cal[rng.permutation(len(sub))[:k]] = True
+        test = JudgedCounts.from_labels(judge[~is_cal])
+        cal = ConfusionCounts.from_labels(human=human[is_cal], judge=judge[is_cal])
+        theta = float(human.mean())
+        row = _row(target, test, cal, args, human_rate=theta)
+        if row["ci_low"] is not None:
+            row["covered"] = bool(row["ci_low"] <= theta <= row["ci_high"])
+        if args.design != "random":  # the split is random: show what that design gives
+            _random_design_columns(row, target, test, cal, args, theta)
+        rows.append(row)
+    pct = f"{100 * args.calibration_fraction:g}%"
+    return (
+        f"{what}; random {pct} calibration split per target (seed {args.seed}); "
+        f"design {args.design}" + ("" if args.design == "random" else " beside design random"),
+        rows,
+    )
+
+
+def _random_design_columns(row: dict, target, test, cal, args, theta: float) -> None:
+    """Add the random design's interval beside the declared design's (the splits are random)."""
+    other = _row(target, test, cal, args, design="random")
+    if other.get("ci_low") is None:
+        return
+    row.update(
+        random_estimate=other["estimate"],
+        random_ci_low=other["ci_low"],
+        random_ci_high=other["ci_high"],
+        random_covered=bool(other["ci_low"] <= theta <= other["ci_high"]),
+    )

@@ -1,0 +1,308 @@
+"""``judgestats report``: a whole leaderboard from a table, an example or Inspect AI logs.
+
+Reads the frame (or Inspect logs joined with human labels), runs :func:`judgestats.evaluate`
+with the command's estimation options (a judge alphabet with ``--letters``) and writes
+:func:`judgestats.report.report`'s Markdown, LaTeX or HTML.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._validation import ColumnError, GroupLabelError, LabelError
+from .inputs import _read_table
+from .options import EXAMPLES, CLIError, _check_flags, _shared_options
+
+
+def _report_parser(sub: Any) -> None:
+    rp = sub.add_parser(
+        "report",
+        help="corrected rate of every model in one file, as a Markdown, LaTeX or HTML report",
+        description="Correct the judged rate of every group (model) of a file with one row per "
+        "judged item: rows with a human label are the calibration set, rows without one the "
+        "test set (or --split says which). Writes a table, a methods sentence and the warnings "
+        "in force; HTML embeds the leaderboard figure.",
+    )
+    rp.add_argument(
+        "file", nargs="?", metavar="FILE", help="judged items (CSV, Parquet or JSON Lines)"
+    )
+    rp.add_argument("--inspect", metavar="LOGS",
+                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items")
+    rp.add_argument("--human", metavar="FILE",
+                    help="--inspect: human labels with a sample_id column (and model, epoch or "
+                    "task where they differ) and the human column")  # fmt: skip
+    rp.add_argument("--scorer", help="--inspect: the scorer that is the judge (if several)")
+    rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
+                    help="--inspect: what a verdict other than C/I counts as, e.g. --map P=0")
+    rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
+    rp.add_argument(
+        "--by", default="model", help="group column(s), comma-separated (default: model)"
+    )
+    rp.add_argument("--strata", help="stratum column(s) within each group, comma-separated")
+    rp.add_argument("--split", help="column of 'test'/'calibration' (default: human label missing)")
+    rp.add_argument(
+        "--engine",
+        choices=("pandas", "polars", "duckdb"),
+        default="pandas",
+        help="engine that reads the file and counts the groups (default: pandas)",
+    )
+    rp.add_argument(
+        "--format",
+        choices=("markdown", "latex", "html"),
+        default="markdown",
+        help="default: markdown",
+    )
+    rp.add_argument("--out", metavar="PATH", help="write the report here (default: print it)")
+    _shared_options(rp, what="each model's")
+    rp.add_argument("--metric", help="name of the rate (default: accuracy; win rate for arena)")
+    rp.add_argument("--title", help="report title")
+    rp.add_argument("--rank", action="store_true", help="add P(rank 1) from a joint bootstrap")
+    rp.add_argument(
+        "--letters", action="store_true",
+        help="FILE: the judge column holds letters of its own (a 1-5 score, win/tie/lose), "
+        "every one used by joint maximum likelihood; implied by several --judge-column names "
+        "(comma-separated: two judges' letter pairs) and by --invalid. --inspect: every "
+        "verdict (C, P, I, ...) is a letter, none needs --map",
+    )  # fmt: skip
+    rp.add_argument(
+        "--invalid", action="append", default=None, metavar="VALUE",
+        help="FILE: a judge output that is no verdict (refused, unparseable) and becomes the "
+        "letter 'invalid', never dropped; '' is an empty cell; repeat for several",
+    )  # fmt: skip
+
+
+def _columns(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    cols = tuple(c.strip() for c in text.split(",") if c.strip())
+    if not cols:
+        raise CLIError(f"expected one or more column names, got {text!r}")
+    return cols
+
+
+def _scan(path: str, engine: str, args, *, letters: bool = False) -> Any:
+    """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB).
+
+    With ``letters`` the judge column(s) keep their values as written (CSV text): letters.
+    """
+    if engine == "pandas":
+        by = _columns(args.by)
+        judge = {} if letters else {args.judge_column: False}
+        return _read_table(path, {**judge, args.human_column: True},
+                           by[0] if by else None)  # fmt: skip
+    from ..io import check_header, sniff_format
+
+    p = Path(path)
+    kind = sniff_format(p)
+    names = None if kind == "jsonl" else check_header(p, kind)  # duplicates refused here
+    if kind == "jsonl":
+        raise CLIError(f"--engine {engine} reads CSV and Parquet; {path} is JSON Lines "
+                       "(use --engine pandas)")  # fmt: skip
+    parquet = kind == "parquet"
+    # group columns as text exactly as written ('NA', '007'); types inferred from every row, so
+    # calibration rows after many test rows do not turn the human column into text
+    text = [c for c in (*(_columns(args.by) or ()), *(_columns(args.strata) or ()), args.split)
+            if c]  # fmt: skip
+    missing = [c for c in text if names is not None and c not in names]
+    if missing:
+        raise CLIError(f"{path} has no column(s) {missing}; its columns are {names}")
+    try:
+        if engine == "polars":
+            import polars as pl
+
+            if parquet:
+                return pl.scan_parquet(p)
+            return pl.scan_csv(p, infer_schema_length=None,
+                               schema_overrides=dict.fromkeys(text, pl.String))  # fmt: skip
+        import duckdb
+
+        if parquet:
+            return duckdb.read_parquet(str(p))
+        return duckdb.read_csv(str(p), sample_size=-1, dtype=dict.fromkeys(text, "VARCHAR"))
+    except ImportError as exc:
+        raise CLIError(f"--engine {engine} needs {engine}: pip install {engine}") from exc
+    except Exception as exc:
+        raise CLIError(f"cannot read {path}: {exc}".splitlines()[0]) from exc
+
+
+def _example_frame(args) -> tuple[Any, str, str]:
+    """Load a bundled data set with a seeded random calibration split per model.
+
+    The human labels of the test rows are hidden (NaN).
+    """
+    from .. import datasets
+
+    if args.example == "chatbot-arena":
+        frame = datasets.load_chatbot_arena(judge=args.judge)
+        frame = frame[frame["target_model"].isin(datasets.ARENA_TARGETS)]
+        what = f"Chatbot Arena win rates: human votes vs judge {frame['judge_name'].iloc[0]}"
+        metric = "win rate"
+    else:
+        frame = datasets.load_nq301()
+        what = "NQ-301 answer accuracy: human correctness vs judge gpt-4"
+        metric = "accuracy"
+    rng = np.random.default_rng(args.seed)
+    frame = frame.rename(columns={"target_model": "model"})[["model", "judge", "human"]]
+    truth = frame.groupby("model")["human"].mean()
+    frame = frame.reset_index(drop=True).astype({"human": float})
+    for _, idx in frame.groupby("model", sort=True).groups.items():
+        rows = np.asarray(idx)
+        k = max(2, round(args.calibration_fraction * len(rows)))
+        test_rows = rows[rng.permutation(len(rows))[k:]]
+        frame.loc[test_rows, "human"] = np.nan
+    pct = f"{100 * args.calibration_fraction:g}%"
+    args.reference = {str(k): float(v) for k, v in truth.items()}  # all rows: the known truth
+    return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
+
+
+def _inspect_frame(args) -> Any:
+    """Inspect logs joined with their human labels: rows without a label are test rows."""
+    from ..io import read_inspect_logs, read_table
+
+    letters = args.letters or args.invalid is not None
+    mapping: dict[str, Any] = {}
+    for item in args.map:
+        verdict, _, value = item.partition("=")
+        if not verdict or (value not in ("0", "1") and not (letters and value)):
+            raise CLIError(f"--map takes VERDICT=0 or VERDICT=1 (with --letters, VERDICT=LETTER), "
+                           f"got {item!r}")  # fmt: skip
+        mapping[verdict] = value if letters else int(value)
+    items = read_inspect_logs(args.inspect, scorer=args.scorer, mapping=mapping,
+                              verdicts="letters" if letters else "0/1")  # fmt: skip
+    labels = read_table(args.human, labels={args.human_column: False})
+    keys = [k for k in ("model", "task", "sample_id", "epoch") if k in labels.columns]
+    if "sample_id" not in keys:
+        raise CLIError(f"{args.human} needs a sample_id column; its columns are "
+                       f"{list(labels.columns)}")  # fmt: skip
+    labels = labels[[*keys, args.human_column]].astype({"sample_id": str})
+    if "epoch" in keys:
+        labels["epoch"] = labels["epoch"].astype(int)
+    if labels.duplicated(keys).any():
+        raise CLIError(f"{args.human} labels some ({', '.join(keys)}) twice")
+    return items.merge(labels, on=keys, how="left", validate="many_to_one")
+
+
+def _run_report(args) -> str:
+    from ..evaluate import evaluate
+    from ..report import report
+
+    if sum(x is not None for x in (args.file, args.example, args.inspect)) != 1:
+        raise CLIError("give exactly one data source: FILE, --example or --inspect")
+    if (args.inspect is None) != (args.human is None):
+        raise CLIError("--inspect and --human go together (logs and their human labels)")
+    by: tuple[str, ...] | None
+    if args.inspect:
+        _check_flags(args, "--inspect", ("by", "human_column"))
+        frame, title, metric = _inspect_frame(args), None, "accuracy"
+        by, strata, split = _columns(args.by), None, None
+        judge, human = "judge", args.human_column
+        if args.letters or args.invalid is not None:  # verdicts (C, P, I, ...) as letters
+            return _report_letters(frame, ("judge",), args)
+    elif args.example:
+        allowed = ("calibration_fraction", "by") + (("judge",) if args.example == "chatbot-arena"
+                                                      else ())  # fmt: skip
+        _check_flags(args, f"--example {args.example}", allowed)
+        if args.by != "model":
+            raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
+                           "the models)")  # fmt: skip
+        frame, title, metric = _example_frame(args)
+        by, judge, human, strata, split = ("model",), "judge", "human", None, None
+    else:
+        _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
+                                      "human_column"))  # fmt: skip
+        judges = _columns(args.judge_column) or ()
+        letters = args.letters or args.invalid is not None or len(judges) > 1
+        try:
+            frame = _scan(args.file, args.engine, args, letters=letters)
+        except LabelError as exc:
+            if letters or f"column {args.judge_column!r}" not in str(exc):
+                raise
+            raise CLIError(f"{exc}; if the judge's outputs are letters of their own (a score, "
+                           "win/tie/lose), add --letters") from exc  # fmt: skip
+        title, metric = None, "accuracy"
+        by, strata, split = _columns(args.by), _columns(args.strata), args.split
+        judge, human = args.judge_column, args.human_column
+        if letters:
+            return _report_letters(frame, judges, args)
+    if args.letters or args.invalid is not None:
+        raise CLIError("--letters and --invalid apply to a FILE or --inspect logs")
+    if args.method is None:
+        args.method = "adjusted-wald"
+    try:
+        with warnings.catch_warnings(record=True):  # local: the report lists them as notes
+            warnings.simplefilter("always")
+            ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
+                          rank=args.rank, **_estimation(args))  # fmt: skip
+            return report(
+                ev, args.format, metric=args.metric or metric, title=args.title or title,
+                reference=getattr(args, "reference", None),
+                reference_name="human rate (all rows)",
+            )  # fmt: skip
+    except ImportError as exc:
+        raise CLIError(f"{exc}".splitlines()[0]) from exc
+    except (ColumnError, GroupLabelError) as exc:  # a score read as 0/1 labels
+        if args.file is None or "judge column" not in str(exc):
+            raise
+        raise CLIError(f"{exc}; if the judge's outputs are letters of their own (a score, "
+                       "win/tie/lose), add --letters") from exc  # fmt: skip
+
+
+def _tokens(token: str) -> list[Any]:
+    """Return an ``--invalid`` value as the engines may hold it.
+
+    '' is an empty cell; '-1' is both the text and the number (pandas reads a CSV as text,
+    polars and DuckDB as numbers).
+    """
+    if token == "":
+        return [None]
+    try:
+        number = float(token)
+    except ValueError:
+        return [token]
+    return [token, int(number) if number.is_integer() else number]
+
+
+def _numeric_letters(frame: Any, judges: tuple) -> Any:
+    """Judge columns of text whose every value reads as a number become numbers (pandas)."""
+    import pandas as pd
+
+    out = frame.copy()
+    for c in judges:
+        if c in out.columns and (out[c].dtype == object or pd.api.types.is_string_dtype(out[c])):
+            try:
+                out[c] = pd.to_numeric(out[c])
+            except (ValueError, TypeError):
+                continue  # letters of text ('win', 'refused'): kept as written
+    return out
+
+
+def _estimation(args) -> dict[str, Any]:
+    """``js.evaluate``'s estimation options from ``report``'s flags (both report paths).
+
+    ``errors="mark"``: one bad group must not sink the leaderboard.
+    """
+    return {"method": args.method, "confidence_level": args.confidence_level, "rng": args.seed,
+            "design": args.design, "errors": "mark"}  # fmt: skip
+
+
+def _report_letters(frame: Any, judges: tuple, args) -> str:
+    """``report --letters``: every group's rate from a judge alphabet (js.evaluate's letters)."""
+    from ..evaluate import evaluate
+    from ..report import report
+
+    if args.rank or args.strata:
+        raise CLIError("--rank and --strata are not available with judge letters")
+    invalid = None if args.invalid is None else [v for tok in args.invalid for v in _tokens(tok)]
+    if args.engine == "pandas":  # CSV cells are text: scores that read as numbers are numbers
+        frame = _numeric_letters(frame, judges)
+    with warnings.catch_warnings(record=True):  # local: the report lists them as notes
+        warnings.simplefilter("always")
+        ev = evaluate(
+            frame, judge=list(judges), human=args.human_column, by=_columns(args.by),
+            split=args.split, invalid=invalid, **_estimation(args),
+        )  # fmt: skip
+        return report(ev, args.format, metric=args.metric or "accuracy", title=args.title)

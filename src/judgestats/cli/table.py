@@ -1,0 +1,62 @@
+"""The text table the ``correct`` command prints: one row per model, aligned in terminal columns."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..results import display_width, pad, shorten
+
+
+# ----------------------------------------------------------------------------- output
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return "-" if math.isnan(v) else f"{v:.4f}"
+    return str(v)
+
+
+def _table(title: str, rows: list[dict], args) -> str:
+    lvl = f"{100 * args.confidence_level:g}%"
+    cols = [
+        ("group", "group"),
+        ("naive", "naive p"),
+        ("estimate", "corrected"),
+        ("ci", f"{lvl} CI ({args.method}, {args.design})"),
+        ("random_estimate", "corrected (random)"),
+        ("random_ci", f"{lvl} CI (random design)"),
+        ("human_rate", "human rate"),
+        ("covered", "covered"),
+        ("random_covered", "covered (random)"),
+        ("n", "n"),
+        ("m0", "m0"),
+        ("m1", "m1"),
+    ]
+    cols = [
+        c for c in cols
+        if c[0] == "ci" or any(c[0] in r or c[0].replace("_ci", "_ci_low") in r for r in rows)
+    ]  # fmt: skip
+    cells = []
+    for r in rows:  # long group names shortened here; --json keeps them whole
+        cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else
+                      shorten(_fmt(r.get(k))) if k == "group" else _fmt(r.get(k))
+                      for k, _ in cols])  # fmt: skip
+    widths = [max(display_width(h), *(display_width(c[i]) for c in cells))
+              for i, (_, h) in enumerate(cols)]  # fmt: skip
+    lines = [title, ""]
+    lines.append("  ".join(pad(h, w) for (_, h), w in zip(cols, widths, strict=True)))
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(pad(c, w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
+    notes = [f"{r.get('group', 'result')}: {r['error']}" for r in rows if r.get("error")]
+    notes += [f"{r.get('group', 'result')}: {w}" for r in rows for w in r.get("warnings", ())]
+    if notes:
+        lines += ["", *("note: " + n for n in notes)]
+    return "\n".join(lines)
+
+
+def _ci_text(row: dict, prefix: str) -> str:
+    low, high = row.get(f"{prefix}ci_low"), row.get(f"{prefix}ci_high")
+    return "-" if low is None else f"[{low:.4f}, {high:.4f}]"

@@ -1,0 +1,471 @@
+"""k-category and judge-alphabet counts: :class:`CategoryCounts` and :class:`ConfusionMatrix`.
+
+Paper appendix "Extension to Evaluations with More Than Two Categories". A
+:class:`CategoryCounts` holds the judge's labels on the test set counted per category (or per
+judge letter); a :class:`ConfusionMatrix` the calibration counts, rows = judge label (J letters),
+columns = human label (K categories), J >= K. Both validate on construction and carry their
+labels; :func:`merged_alphabet` and :func:`as_confusion_matrix` are the shared helpers of the
+estimators and the Bayesian models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validation import (
+    ArgumentTypeError,
+    CountError,
+    check_category_counts,
+    check_category_labels,
+    check_category_values,
+    check_columns,
+    check_confusion_counts,
+    check_count,
+    check_in_categories,
+    check_same_length,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+__all__ = [
+    "CategoryCounts",
+    "ConfusionMatrix",
+    "as_confusion_matrix",
+]
+
+
+# ----------------------------------------------------------------------------- helpers
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    arr = np.array(arr, dtype=np.int64)
+    arr.setflags(write=False)
+    return arr
+
+
+def _declared_labels(labels: Any, k: int | None = None) -> tuple[Any, ...]:
+    """Validate declared labels (k = their number unless given)."""
+    if labels is None or isinstance(labels, str | bytes) or not isinstance(labels, Iterable):
+        return check_category_labels("labels", labels, k or 0)  # raises ArgumentTypeError
+    items = list(labels)
+    return check_category_labels("labels", items, len(items) if k is None else k)
+
+
+def _declared_letters(letters: Any, j: int | None = None) -> tuple[Any, ...]:
+    """Validate a declared judge alphabet (J = its length unless given)."""
+    if letters is None or isinstance(letters, str | bytes) or not isinstance(letters, Iterable):
+        return check_category_labels("judge_labels", letters, j or 0)  # raises
+    items = list(letters)
+    return check_category_labels("judge_labels", items, len(items) if j is None else j)
+
+
+def _infer_labels(*values: list[Any]) -> tuple[Any, ...]:
+    """Observed labels, sorted when they are mutually orderable, else in order of appearance."""
+    seen = list(dict.fromkeys(chain(*values)))
+    try:
+        return tuple(sorted(seen))
+    except TypeError:
+        return tuple(seen)
+
+
+def _condition_number(matrix: np.ndarray) -> np.ndarray:
+    """2-norm condition number over the last two axes (``inf``: numerically singular or NaN)."""
+    finite = np.isfinite(matrix).all(axis=(-2, -1))
+    safe = np.where(finite[..., None, None], matrix, np.eye(*matrix.shape[-2:]))
+    sv = np.linalg.svd(safe, compute_uv=False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = sv[..., 0] / sv[..., -1]
+    # beyond 1/eps the smallest singular value is rounding noise: numerically singular
+    singular = ~np.isfinite(kappa) | (kappa * np.finfo(float).eps >= 1.0)
+    return np.where(finite & ~singular, kappa, np.inf)
+
+
+# ----------------------------------------------------------------------------- counts
+@dataclass(frozen=True, slots=True, eq=False)
+class CategoryCounts:
+    """Judge labels on the test set, counted per category (one data set).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (k,)
+        Number of test items the judge put in each category (k >= 2, total n >= 1).
+    labels : sequence, optional
+        The k category labels, in the order of ``counts`` (default ``0, …, k − 1``).
+
+    Examples
+    --------
+    >>> test = CategoryCounts([430, 380, 190], labels=["win", "tie", "lose"])
+    >>> test.n, test.p_hat.tolist()
+    (1000, [0.43, 0.38, 0.19])
+    """
+
+    counts: Any
+    labels: Any = None
+
+    def __post_init__(self) -> None:
+        counts = check_category_counts("counts", self.counts)
+        k = counts.size
+        labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
+        if counts.sum() == 0:
+            check_count("n (total of counts)", 0, minimum=1)  # raises CountError
+        object.__setattr__(self, "counts", _readonly(counts))
+        object.__setattr__(self, "labels", labels)
+
+    @classmethod
+    def from_labels(cls, judge: Any, labels: Any = None) -> CategoryCounts:
+        """Count the judge's label per test item.
+
+        Parameters
+        ----------
+        judge : 1-D array_like
+            One label per test item (str, int, ...; missing values are refused).
+        labels : sequence, optional
+            The declared categories, in the order wanted. A label outside them raises
+            :class:`LabelError`. By default the observed labels, sorted: declare them when
+            the judge may not have used every category.
+        """
+        values = check_category_values("judge labels", judge)
+        cats = _infer_labels(values) if labels is None else _declared_labels(labels)
+        codes = check_in_categories("judge labels", values, cats)
+        return cls(np.bincount(codes, minlength=len(cats)), cats)
+
+    @classmethod
+    def from_frame(cls, frame: Any, *, judge: str = "judge", labels: Any = None) -> CategoryCounts:
+        """Count the judge column of a data frame (see :meth:`from_labels`)."""
+        check_columns(frame, {"judge": judge})
+        values = check_category_values(f"judge column {judge!r}", frame[judge])
+        cats = _infer_labels(values) if labels is None else _declared_labels(labels)
+        codes = check_in_categories(f"judge column {judge!r}", values, cats)
+        return cls(np.bincount(codes, minlength=len(cats)), cats)
+
+    @property
+    def k(self) -> int:
+        """Number of categories."""
+        return int(self.counts.size)
+
+    @property
+    def n(self) -> int:
+        """Test-set size."""
+        return int(self.counts.sum())
+
+    @property
+    def p_hat(self) -> np.ndarray:
+        """Judged category distribution p̂ = counts / n (the naive estimate)."""
+        return self.counts / self.counts.sum()
+
+    def reorder(self, labels: Any) -> CategoryCounts:
+        """Return the same counts with the categories in the order of ``labels``."""
+        new = _declared_labels(labels, self.k)
+        idx = check_in_categories("labels", list(new), self.labels)
+        return CategoryCounts(self.counts[idx], new)
+
+    def merge(self, letters: Any) -> CategoryCounts:
+        """Merge judge letters (``letters`` maps old → new; see :meth:`ConfusionMatrix.merge`)."""
+        alphabet, index = merged_alphabet(self.labels, letters)
+        return CategoryCounts(np.bincount(index, self.counts, len(alphabet)).astype(int), alphabet)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CategoryCounts):
+            return NotImplemented
+        return self.labels == other.labels and np.array_equal(self.counts, other.counts)
+
+    def __hash__(self) -> int:
+        return hash((CategoryCounts, self.labels, tuple(self.counts.tolist())))
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{lab!r}: {c}" for lab, c in zip(self.labels, self.counts, strict=True))
+        return f"CategoryCounts({{{pairs}}}, n={self.n})"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ConfusionMatrix:
+    """Human-vs-judge counts on the calibration set, J × K (one data set).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (J, K)
+        ``counts[a, b]`` = number of calibration items the judge put in category (letter) a
+        whose human (true) category is b: **rows = judge label, columns = human label**. A
+        true class without calibration items leaves its column of Ĉ undefined: ``matrix``
+        and every by-human-label correction raise :class:`CountError` (the random and
+        by-judge-label designs do not need it).
+    labels : sequence, optional
+        The K human category labels (default ``0, …, K − 1``); without ``judge_labels`` they
+        label the rows too and the matrix must be square.
+    judge_labels : sequence, optional
+        The judge's alphabet of J >= K letters, in row order, when the judge does not answer
+        in the humans' categories: a 1–5 score against pass/fail, win/tie/lose against
+        win/not-win, an "invalid" letter for unparseable verdicts, the letter pairs of two
+        judges. θ over the K human categories is identified when C has rank K, and every
+        letter is used (:func:`correct_distribution`).
+
+    Examples
+    --------
+    >>> cal = ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]], labels=["a", "b", "c"])
+    >>> cal.matrix[:, 0].tolist(), cal.human_counts.tolist()
+    ([0.8, 0.2, 0.0], [10, 10, 10])
+    >>> score = ConfusionMatrix([[40, 2], [25, 8], [10, 20], [5, 50]], labels=["fail", "pass"],
+    ...                         judge_labels=[1, 2, 3, 4])
+    >>> score.j, score.k, score.matrix[:, 1].tolist()
+    (4, 2, [0.025, 0.1, 0.25, 0.625])
+    """
+
+    counts: Any
+    labels: Any = None
+    judge_labels: Any = None
+
+    def __post_init__(self) -> None:
+        arr = np.asarray(check_count("counts", self.counts))
+        if self.judge_labels is None:
+            square = arr.ndim == 2 and arr.shape[0] == arr.shape[1]
+            k = arr.shape[0] if square else -1
+            if square:
+                check_category_counts("counts", arr.sum(axis=0))  # k >= 2
+            labels = None
+            if square:
+                labels = (
+                    tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
+                )
+            arr = check_confusion_counts("counts", arr, k, labels, every_column=False)
+            letters = labels
+        else:
+            if arr.ndim != 2:
+                raise CountError(f"counts must be a J×K matrix of counts, got shape {arr.shape}")
+            j, k = arr.shape
+            check_category_counts("counts", arr.sum(axis=0))  # K >= 2
+            letters = _declared_letters(self.judge_labels, j)
+            if j < k:
+                raise CountError(
+                    f"the judge alphabet has J = {j} letters {list(letters)!r} but the humans "
+                    f"use K = {k} categories: θ over K categories is not identified from fewer "
+                    "judge letters; merge human categories or give the judge more letters"
+                )
+            labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
+            arr = check_confusion_counts("counts", arr, k, labels, every_column=False, letters=j)
+        object.__setattr__(self, "counts", _readonly(arr))
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "judge_labels", letters)
+
+    @classmethod
+    def from_labels(
+        cls, *, human: Any, judge: Any, labels: Any = None, judge_labels: Any = None
+    ) -> ConfusionMatrix:
+        """Cross-tabulate paired human and judge labels (one pair per calibration item).
+
+        Parameters
+        ----------
+        human, judge : 1-D array_like
+            The true and the judge category of each calibration item (equal lengths).
+        labels : sequence, optional
+            The declared categories, in the order wanted; by default the union of the observed
+            human and judge labels, sorted (the human labels only, with ``judge_labels``). A
+            label outside them raises :class:`LabelError`.
+        judge_labels : sequence or "observed", optional
+            The judge's own alphabet (rows), when it differs from the human categories;
+            ``"observed"`` takes the judge's observed letters, sorted.
+        """
+        return cls._tabulate(human, judge, labels, "human labels", "judge labels", judge_labels)
+
+    @classmethod
+    def from_sklearn(cls, cm: Any, *, labels: Any = None) -> ConfusionMatrix:
+        """Build from scikit-learn's ``confusion_matrix(y_true, y_pred)`` (transposed here).
+
+        scikit-learn puts the true (human) class on the **rows** and the prediction (judge) on
+        the columns; this class the other way round (rows = judge, columns = human), so the
+        matrix is transposed. Pass the ``labels`` you passed to scikit-learn, in that order.
+
+        Examples
+        --------
+        >>> cm = [[8, 2, 0], [1, 8, 1], [0, 2, 8]]  # sklearn: rows = human, columns = judge
+        >>> ConfusionMatrix.from_sklearn(cm, labels=["a", "b", "c"]).counts[:, 0].tolist()
+        [8, 2, 0]
+        """
+        arr = np.asarray(check_count("cm", cm))
+        if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+            raise CountError(f"cm must be a square matrix of counts, got shape {arr.shape}")
+        return cls(arr.T, labels)
+
+    @classmethod
+    def from_frame(
+        cls, frame: Any, *, human: str = "human", judge: str = "judge", labels: Any = None,
+        judge_labels: Any = None,
+    ) -> ConfusionMatrix:  # fmt: skip
+        """Cross-tabulate the human and judge columns of a data frame (see :meth:`from_labels`)."""
+        check_columns(frame, {"human": human, "judge": judge})
+        return cls._tabulate(
+            frame[human], frame[judge], labels, f"human column {human!r}",
+            f"judge column {judge!r}", judge_labels,
+        )  # fmt: skip
+
+    @classmethod
+    def _tabulate(
+        cls, human: Any, judge: Any, labels: Any, h_name: str, j_name: str, letters: Any = None
+    ) -> ConfusionMatrix:
+        h = check_category_values(h_name, human)
+        j = check_category_values(j_name, judge)
+        check_same_length(h_name, h, j_name, j)
+        if letters is None:
+            cats = _infer_labels(h, j) if labels is None else _declared_labels(labels)
+            alphabet = cats
+        else:
+            cats = _infer_labels(h) if labels is None else _declared_labels(labels)
+            alphabet = (
+                _infer_labels(j) if isinstance(letters, str) and letters == "observed"
+                else _declared_letters(letters)
+            )  # fmt: skip
+        hc = check_in_categories(h_name, h, cats)
+        jc = check_in_categories(j_name, j, alphabet)
+        k = len(cats)
+        counts = np.bincount(jc * k + hc, minlength=len(alphabet) * k).reshape(-1, k)
+        if letters is None:
+            return cls(counts, cats)
+        return cls(counts, cats, judge_labels=alphabet)
+
+    @property
+    def k(self) -> int:
+        """Number of human categories K (columns)."""
+        return int(self.counts.shape[1])
+
+    @property
+    def j(self) -> int:
+        """Number of judge letters J (rows); J = K when the judge uses the human categories."""
+        return int(self.counts.shape[0])
+
+    @property
+    def square(self) -> bool:
+        """True when the judge's alphabet is the human categories (same labels, same order)."""
+        return self.judge_labels == self.labels
+
+    @property
+    def m(self) -> int:
+        """Calibration-set size."""
+        return int(self.counts.sum())
+
+    @property
+    def human_counts(self) -> np.ndarray:
+        """Calibration items per true (human) category, m_b (column sums)."""
+        return self.counts.sum(axis=0)
+
+    @property
+    def judge_counts(self) -> np.ndarray:
+        """Calibration items per judge category (row sums)."""
+        return self.counts.sum(axis=1)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Ĉ[a, b] = P̂(judge = a | human = b) (paper eq. multi_category_confusion).
+
+        Raises :class:`CountError` when a true class has no calibration item.
+        """
+        check_confusion_counts("counts", self.counts, self.k, self.labels, letters=self.j)
+        return self.counts / self.human_counts
+
+    @property
+    def condition_number(self) -> float:
+        """2-norm condition number of Ĉ (``inf`` if singular).
+
+        Compare :data:`judgestats.multiclass.MAX_CONDITION`.
+        """
+        return float(_condition_number(self.matrix))
+
+    def reorder(self, labels: Any = None, *, judge_labels: Any = None) -> ConfusionMatrix:
+        """Return the same counts with columns (and rows) in the order of ``labels``.
+
+        A square matrix reorders rows and columns together. With a judge alphabet of its own,
+        ``labels`` orders the columns (human categories) and ``judge_labels`` the rows.
+        """
+        cols = np.arange(self.k)
+        new = self.labels
+        if labels is not None:
+            new = _declared_labels(labels, self.k)
+            cols = check_in_categories("labels", list(new), self.labels)
+        if self.square:
+            if judge_labels is not None:
+                raise ArgumentTypeError(
+                    "judge_labels= reorders the rows of a judge alphabet of its own; this "
+                    "matrix's rows are the human categories (use labels=)"
+                )
+            return ConfusionMatrix(self.counts[np.ix_(cols, cols)], new)
+        rows = np.arange(self.j)
+        letters = self.judge_labels
+        if judge_labels is not None:
+            letters = _declared_letters(judge_labels, self.j)
+            rows = check_in_categories("judge_labels", list(letters), self.judge_labels)
+        return ConfusionMatrix(self.counts[np.ix_(rows, cols)], new, judge_labels=letters)
+
+    def merge(self, letters: Any) -> ConfusionMatrix:
+        """Merge judge letters: ``letters`` maps an old letter to its new one.
+
+        For a sparse letter (few calibration items, or none while the test set has it), e.g.
+        ``cal.merge({"invalid": 0})`` folds invalid verdicts into letter 0 and
+        ``cal.merge({4: "4-5", 5: "4-5"})`` pools two scores. Letters not named keep their
+        place; new letters follow in order of first appearance. Use
+        :meth:`CategoryCounts.merge` with the same mapping on the test counts.
+        """
+        alphabet, index = merged_alphabet(self.judge_labels, letters)
+        counts = np.zeros((len(alphabet), self.k), dtype=np.int64)
+        np.add.at(counts, index, self.counts)
+        if alphabet == self.labels:
+            return ConfusionMatrix(counts, self.labels)
+        return ConfusionMatrix(counts, self.labels, judge_labels=alphabet)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return (
+            self.labels == other.labels
+            and self.judge_labels == other.judge_labels
+            and np.array_equal(self.counts, other.counts)
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (ConfusionMatrix, self.labels, self.judge_labels, tuple(self.counts.ravel().tolist()))
+        )
+
+    def __repr__(self) -> str:
+        letters = "" if self.square else f", judge_labels={list(self.judge_labels)!r}"
+        return (
+            f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r}{letters}, "
+            f"m={self.m}; rows = judge label, columns = human label)"
+        )
+
+
+def merged_alphabet(alphabet: tuple, letters: Any) -> tuple[tuple, np.ndarray]:
+    """Return the alphabet after merging (old → new letter) and each old letter's new row."""
+    if not isinstance(letters, dict) or not letters:
+        raise ArgumentTypeError(
+            f"letters must be a non-empty dict mapping old judge letters to new ones, got "
+            f"{letters!r}"
+        )
+    check_in_categories("letters (keys)", list(letters), alphabet)
+    new = [letters.get(a, a) for a in alphabet]
+    merged = tuple(dict.fromkeys(new))
+    if len(merged) < 2:
+        raise CountError(f"merging {letters!r} leaves fewer than 2 judge letters")
+    return merged, np.array([merged.index(v) for v in new])
+
+
+def as_confusion_matrix(
+    calibration: Any, name: str = "calibration", k: int | None = None, labels: Any = None
+) -> tuple[np.ndarray, tuple | None]:
+    """Calibration count matrix (rows = judge, columns = human) and its own labels (or None).
+
+    ``labels`` only names the categories in error messages about plain arrays.
+    """
+    own = None
+    values = calibration
+    if isinstance(calibration, ConfusionMatrix):
+        values = calibration.counts
+        size = int(np.shape(values)[0]) if np.ndim(values) == 2 else 0
+        own = check_category_labels(f"{name} labels", calibration.labels, size)
+    if k is None:
+        k = int(np.shape(values)[0]) if np.ndim(values) == 2 else -1
+    shown = own if own is not None else labels
+    if shown is not None and len(shown) != k:
+        shown = None
+    return check_confusion_counts(name, values, k, shown), own

@@ -1,0 +1,238 @@
+"""The output formats of a report: Markdown, LaTeX (booktabs) and a standalone HTML page.
+
+Each takes the same content (the methods sentence, the rows, the notes) and writes it in its
+format; escaping rules are each format's own.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+
+from .rows import _TEXT_COLUMNS, _capital, _cells, _Content, _level_text
+
+
+# ---------------------------------------------------------------------------- markdown
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _column_names(c: _Content) -> dict[str, str]:
+    """Header text of each table column (shared by the Markdown and HTML tables)."""
+    return {
+        "label": c.label_header or "",
+        "n": "n",
+        "naive": "naive",
+        "corrected": "corrected",
+        "ci": f"{_level_text(c.level)} CI",
+        "sensitivity": "sensitivity",
+        "specificity": "specificity",
+        "m0": "m0",
+        "m1": "m1",
+        "p_rank1": "P(rank 1)",
+        "reference": c.reference_name or "",
+        "clipped": "clipped",
+        "warning": "warning",
+    }
+
+
+def _markdown(c: _Content, d: int) -> str:
+    names = _column_names(c)
+    keys, cells = _cells(c, d, "–")
+    lines = [f"## {_md_escape(c.title)}", "", _md_escape(c.sentence), ""]
+    lines.append("| " + " | ".join(names[k] for k in keys) + " |")
+    lines.append("|" + "|".join(":---" if k in _TEXT_COLUMNS else "---:" for k in keys) + "|")
+    lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in cells]
+    naive = "naive = judged rate; " if "naive" in keys else ""
+    rates = ("sensitivity and specificity of the judge on " if "sensitivity" in keys else "")
+    lines += [
+        "",
+        f"Columns: n test items; {naive}corrected = {c.estimator} estimate; {rates}m1 "
+        "human-positive and m0 human-negative calibration items.",
+    ]
+    if c.notes:
+        lines += ["", "**Notes**", ""] + [f"- {_md_escape(n)}" for n in c.notes]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- latex
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "–": "--",
+    "−": "$-$",
+}
+
+
+_TEX_MATH = {
+    "θ": r"\theta", "π": r"\pi", "κ": r"\kappa", "Δ": r"\Delta", "χ": r"\chi", "ν": r"\nu",
+    "α": r"\alpha", "≤": r"\le", "≥": r"\ge", "×": r"\times", "·": r"\cdot", "∞": r"\infty",
+    "≈": r"\approx", "→": r"\to", "√": r"\surd",
+}  # fmt: skip
+
+
+_TEX_ACCENT = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0303": "~", "\u0302": "^"}
+
+
+def _tex(text: str) -> str:
+    """Escape text for pdflatex: specials, Greek and maths symbols, accents and hats (p̂).
+
+    Anything else outside ASCII (CJK names, say) is kept as it is and needs xelatex/lualatex.
+    """
+    import unicodedata
+
+    chars = unicodedata.normalize("NFD", text)
+    out, i = [], 0
+    while i < len(chars):
+        ch = chars[i]
+        nxt = chars[i + 1] if i + 1 < len(chars) else ""
+        base = _TEX_MATH.get(ch, ch if ch.isascii() and ch.isalpha() else None)
+        if nxt == "\u0302" and base is not None:  # a hat: θ̂, p̂, q̂0
+            out.append(f"$\\hat{{{base}}}$")
+            i += 2
+            continue
+        if nxt in _TEX_ACCENT and ch.isascii() and ch.isalpha():
+            out.append(f"\\{_TEX_ACCENT[nxt]}{{{ch}}}")
+            i += 2
+            continue
+        out.append(_TEX[ch] if ch in _TEX else f"${_TEX_MATH[ch]}$" if ch in _TEX_MATH else ch)
+        i += 1
+    return "".join(out)
+
+
+def _latex(c: _Content, d: int) -> str:
+    from .._version import __version__
+
+    names = {
+        "label": _tex(_capital(c.label_header or "")),
+        "n": "$n$",
+        "naive": r"Naive $\hat{p}$",
+        "corrected": r"Corrected $\hat{\theta}$",
+        "ci": f"{_tex(_level_text(c.level))} CI",
+        "sensitivity": r"Sens.\ $\hat{q}_1$",
+        "specificity": r"Spec.\ $\hat{q}_0$",
+        "m0": "$m_0$",
+        "m1": "$m_1$",
+        "p_rank1": r"$P(\text{rank } 1)$",
+        "reference": _tex(c.reference_name or ""),
+        "clipped": "Clipped",
+        "warning": "Warning",
+    }
+    keys, cells = _cells(c, d, "–")
+    spec = "".join("l" if k in _TEXT_COLUMNS else "r" for k in keys)
+    lines = [
+        f"% judgestats {__version__} report; needs \\usepackage{{booktabs}} (and amsmath for "
+        "P(rank 1))",
+        _tex(c.sentence),
+        "",
+        r"\begin{table}[ht]",
+        r"\centering",
+        f"\\caption{{{_tex(c.title)}}}",
+        f"\\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+        " & ".join(names[k] for k in keys) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(_tex(v) for v in row) + r" \\" for row in cells]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if c.notes:
+        lines += [
+            r"\par\smallskip",
+            r"{\footnotesize Notes: "
+            + " ".join(_tex(n if n.endswith(".") else n + ".") for n in c.notes)
+            + r"\par}",
+        ]
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- html
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2em auto;
+       max-width: 60em; color: #222; line-height: 1.45; }
+p.methods { font-size: 1.05em; }
+table.judgestats { border-collapse: collapse; margin: 1em 0; font-variant-numeric: tabular-nums; }
+table.judgestats th, table.judgestats td { padding: 0.3em 0.8em; border-bottom: 1px solid #ddd;
+                                          white-space: nowrap; }
+h1 { font-size: 1.6em; }
+table.judgestats th { border-bottom: 2px solid #444; text-align: right; }
+table.judgestats td { text-align: right; }
+table.judgestats th.label, table.judgestats td.label, table.judgestats td.clipped,
+table.judgestats td.warning, table.judgestats th.clipped, table.judgestats th.warning {
+  text-align: left; }
+table.judgestats tr.pooled td { font-weight: 600; border-top: 2px solid #444; }
+ul.notes li { margin: 0.2em 0; }
+figure img { max-width: 100%; height: auto; }
+footer { color: #777; font-size: 0.85em; margin-top: 2em; }
+"""
+
+
+def _html(c: _Content, d: int, png: bytes | None) -> str:
+    from .._version import __version__
+
+    names = _column_names(c)
+    tips = {
+        "n": "judged test items",
+        "naive": "the judge's uncorrected rate",
+        "corrected": f"corrected rate ({c.estimator} estimate)",
+        "sensitivity": "P(judge = 1 | human = 1) on the calibration set",
+        "specificity": "P(judge = 0 | human = 0) on the calibration set",
+        "m0": "human-negative calibration items",
+        "m1": "human-positive calibration items",
+    }
+    esc = html.escape
+    keys, cells = _cells(c, d, "–")
+    head = "".join(
+        f'<th class="{k}" scope="col"'
+        + (f' title="{esc(tips[k])}"' if k in tips else "")
+        + f">{esc(names[k])}</th>"
+        for k in keys
+    )
+    body = []
+    for r, row in zip(c.rows, cells, strict=True):
+        cls = ' class="pooled"' if r.total else ""
+        tds = "".join(f'<td class="{k}">{esc(v)}</td>' for k, v in zip(keys, row, strict=True))
+        body.append(f"<tr{cls}>{tds}</tr>")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{esc(c.title)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{esc(c.title)}</h1>",
+        f'<p class="methods">{esc(c.sentence)}</p>',
+        '<table class="judgestats">',
+        f"<thead><tr>{head}</tr></thead>",
+        "<tbody>",
+        *body,
+        "</tbody>",
+        "</table>",
+    ]
+    if c.notes:
+        parts += ["<h2>Notes</h2>", '<ul class="notes">']
+        parts += [f"<li>{esc(n)}</li>" for n in c.notes]
+        parts.append("</ul>")
+    if png is not None:
+        data = base64.b64encode(png).decode("ascii")
+        parts += [
+            '<figure class="leaderboard">',
+            f'<img alt="{esc(c.title)}: corrected rates with {_level_text(c.level)} intervals" '
+            f'src="data:image/png;base64,{data}">',
+            "<figcaption>Corrected rate (filled) with its interval and the judge's naive rate "
+            "(hollow)" + (f"; crosses: the {html.escape(c.reference_name)}" if c.reference_name
+                          else "") + ".</figcaption>",
+            "</figure>",
+        ]
+    parts += [f"<footer>judgestats {esc(__version__)}</footer>", "</body>", "</html>"]
+    return "\n".join(parts) + "\n"

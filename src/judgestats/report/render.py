@@ -1,0 +1,102 @@
+"""``report()``: a result rendered as a table, one methods sentence and the notes in force.
+
+The entry point of the package: it checks the format, builds the content (:mod:`.content`) and
+writes it with :mod:`.formats` (and :mod:`.figure` for HTML). Importing it registers
+:func:`report` behind every result's ``report()`` method
+(:class:`judgestats.results.Reportable`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._validation import (
+    check_choice,
+    check_positive_int,
+)
+from ..results import set_renderer
+from .content import _content
+from .figure import _figure_png
+from .formats import _html, _latex, _markdown
+from .rows import _check_text, _kind
+
+__all__ = [
+    "FORMATS",
+    "report",
+]
+
+
+#: Output formats of :func:`report`.
+FORMATS: tuple[str, ...] = ("markdown", "latex", "html")
+
+
+def report(
+    result: Any,
+    format: str = "markdown",
+    *,
+    metric: str = "accuracy",
+    title: str | None = None,
+    digits: int = 3,
+    label: str | None = None,
+    strata_name: str | None = None,
+    sort: bool = True,
+    figure: bool = True,
+    reference: Any = None,
+    reference_name: str = "human rate",
+) -> str:
+    """Render a result as a report: methods sentence, table, notes (and figure for HTML).
+
+    Parameters
+    ----------
+    result : Correction, StratifiedCorrection or Evaluation
+        What to report. An Evaluation gives one row per group, a StratifiedCorrection one row
+        per stratum plus the pooled row, a Correction one row.
+    format : {"markdown", "latex", "html"}, default "markdown"
+        Output format (see the module docstring).
+    metric : str, default "accuracy"
+        Name of the rate in the sentence and title ("accuracy", "win rate", ...).
+    title : str, optional
+        Title (default "Corrected <metric> by <group column>").
+    digits : int, default 3
+        Decimals in the table (the sentence uses 2).
+    label : str, optional
+        Name of the model a single Correction or StratifiedCorrection belongs to.
+    strata_name : str, optional
+        Name of a StratifiedCorrection's stratum covariate.
+    sort : bool, default True
+        Evaluation: order rows by corrected rate, best first (else by group).
+    figure : bool, default True
+        HTML: embed the leaderboard figure (:func:`plot_leaderboard`) as a PNG.
+    reference : mapping, optional
+        Known true rates by row label (e.g. the human rate of all rows of a bundled data set),
+        shown as a column named ``reference_name`` and as black crosses in the figure.
+    reference_name : str, default "human rate"
+        The column's header.
+
+    Returns
+    -------
+    str
+        The document (Markdown, a LaTeX fragment, or a standalone HTML page).
+    """
+    _kind(result)
+    check_choice("format", format, FORMATS)
+    _check_text("metric", metric)
+    if title is not None:
+        _check_text("title", title)
+    if label is not None:
+        _check_text("label", label)
+    digits = check_positive_int("digits", digits, minimum=1)
+    content = _content(
+        result, metric=metric, title=title, label=label, strata_name=strata_name, sort=sort,
+        reference=reference, reference_name=reference_name,
+    )  # fmt: skip
+    if format == "markdown":
+        return _markdown(content, digits)
+    if format == "latex":
+        return _latex(content, digits)
+    ranking = result.ranking if _kind(result) == "evaluation" else None
+    png = _figure_png(result, ranking=ranking, reference=reference) if figure else None
+    return _html(content, digits, png)
+
+
+set_renderer(report)  # Reportable.report() of every result calls report()

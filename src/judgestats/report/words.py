@@ -1,0 +1,412 @@
+"""The words of a report: one methods sentence and the notes in force.
+
+:func:`methods_sentence` says what was estimated, by which estimator and interval method, under
+which design, citing the source; :func:`report_notes` states the warnings in force (clipped
+estimates, weak calibration by :data:`WEAK_CLASS_SIZE` and :data:`WEAK_YOUDEN`, label shift,
+merged or heterogeneous strata, any warning issued while correcting), and a row carries them
+as tags.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..designs import DEFAULT_DESIGN, ESTIMATOR, REFERENCE
+from ..intervals import MIN_PER_CLASS, get_method, interval_methods
+from ..results import group_label
+from .rows import (
+    _capital,
+    _check_text,
+    _fixed,
+    _int_span,
+    _interval_name,
+    _kind,
+    _Row,
+    _row_of_correction,
+    _row_of_stratified,
+    _span,
+    _tag,
+)
+
+__all__ = [
+    "CITATION",
+    "WEAK_CLASS_SIZE",
+    "WEAK_YOUDEN",
+    "methods_sentence",
+    "report_notes",
+]
+
+
+#: The paper the correction and the adjusted-Wald interval follow.
+CITATION = "Lee et al., 2026"
+
+
+#: Fewer human-labelled items of a class than this is reported as weak calibration: the rule
+#: of ``correct()``'s WeakCalibrationWarning (:data:`judgestats.correct.MIN_PER_CLASS`).
+WEAK_CLASS_SIZE = MIN_PER_CLASS
+
+
+#: A judge with sensitivity + specificity − 1 below this is reported as weak: the correction
+#: divides by it, multiplying every sampling error by more than 1 / 0.3 ≈ 3.3.
+WEAK_YOUDEN = 0.3
+
+
+def _source(method: str, design: str = DEFAULT_DESIGN) -> str:
+    """Cite a method's interval: the paper for its own, else the registry entry's reference."""
+    if method == "adjusted-wald" and design == DEFAULT_DESIGN:
+        return CITATION
+    if method in interval_methods(design):
+        return get_method(method, design).reference or CITATION
+    return CITATION
+
+
+#: What a ranking's draws are, by its method.
+_DRAWS = {
+    "bootstrap": "a joint parametric bootstrap of the Rogan–Gladen estimates",
+    "bayes": "draws from the exact joint posterior",
+}
+
+
+#: warnings the report states in its own notes (once per group, not twice)
+_SKIPPED_WARNINGS = ("ClippedEstimateWarning", "ProjectedEstimateWarning", "WeakCalibrationWarning")
+
+
+def _row(label: str, r: Any) -> _Row:
+    row = _row_of_stratified(label, r) if _kind(r) == "stratified" else _row_of_correction(label, r)
+    row.clipped = bool(r.clipped)
+    row.warnings = tuple(dict.fromkeys(_tag(note) for note in _notes_of(r, "")))
+    return row
+
+
+# ---------------------------------------------------------------------------- sentences
+def _alphabet_how(letters: tuple, design: str = DEFAULT_DESIGN) -> str:
+    shown = ", ".join(str(v) for v in letters[:8]) + (", ..." if len(letters) > 8 else "")
+    fit = ("corrected by joint maximum likelihood" if design == DEFAULT_DESIGN else
+           f"estimated by the {ESTIMATOR[design]} estimator (design {design!r})")  # fmt: skip
+    return f"{fit} over every letter of the judge's alphabet ({len(letters)} letters: {shown})"
+
+
+def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
+    """Describe a judge alphabet's rate: every letter used, on how many labels, which interval."""
+    naive = "" if math.isnan(c.naive) else (
+        f"; the judge's uncorrected rate on {c.n} test items is {c.naive:.2f}"
+    )
+    return (
+        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"{_alphabet_how(c.letters, c.design)} on {c.m0 + c.m1} human-labelled items "
+        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
+        f"{_source(c.method, c.design)}) on {c.n} test items{naive}."
+    )
+
+
+def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
+    lvl = f"{100 * c.confidence_level:g}%"
+    subject = _capital(metric) + (f" of {label}" if label else "")
+    if _kind(c) == "alphabet":
+        return _alphabet_sentence(c, subject, lvl)
+    if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
+        return _design_sentence(c, subject, lvl)
+    return (
+        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"corrected for the judge's sensitivity {c.sensitivity:.2f} and specificity "
+        f"{c.specificity:.2f} estimated on {c.m0 + c.m1} human-labelled items "
+        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; {_source(c.method)}); the "
+        f"judge's uncorrected rate on {c.n} test items is {c.naive:.2f}."
+    )
+
+
+def _design_sentence(c: Any, subject: str, lvl: str) -> str:
+    """Describe a random or by-judge-label correction: its estimator and its source."""
+    k = c.calibration
+    where = (
+        "a random sample of the evaluated items, so the judge's labels of all "
+        f"{c.n + k.m} items estimate how often it says 1"
+        if c.design == "random"
+        else f"sampled within the judge's labels ({k.tp + k.fp} judged 1, {k.fn + k.tn} "
+        "judged 0)"
+    )
+    return (
+        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"estimated from how often the human agrees with each of the judge's verdicts on "
+        f"{k.m} human-labelled items, {where} (judge-conditional estimator, design "
+        f"{c.design!r}: {REFERENCE[c.design]}; "
+        f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}); the judge's "
+        f"uncorrected rate on {c.n} test items is {c.naive:.2f}."
+    )
+
+
+def _stratified_sentence(
+    s: Any, metric: str, label: str | None, strata_name: str | None
+) -> str:
+    lvl = f"{100 * s.confidence_level:g}%"
+    subject = _capital(metric) + (f" of {label}" if label else "")
+    cs = [s.corrections[k] for k in s.strata]
+    if getattr(s, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
+        return (
+            f"{subject} is {s.estimate:.2f} ({lvl} CI {_fixed(s.ci.low, 2)}–"
+            f"{_fixed(s.ci.high, 2)}), estimated within each of the {s.k} strata by the "
+            f"judge-conditional estimator of design {s.design!r} ({REFERENCE[s.design]}) on "
+            f"{s.m0 + s.m1} human-labelled items and pooled by the stratum mix of the judged "
+            f"items ({_interval_name(s.method, None, plural=False)} pooled over strata); the "
+            f"judge's uncorrected rate on {s.n} test items is {s.naive:.2f}."
+        )
+    of = f" of {strata_name}" if strata_name else ""
+    mix = (
+        "the test set's stratum mix" if s.weights_source == "test" else "the given stratum weights"
+    )
+    return (
+        f"{subject} is {s.estimate:.2f} ({lvl} CI {_fixed(s.ci.low, 2)}–{_fixed(s.ci.high, 2)}), "
+        f"corrected within each of the {s.k} strata{of} for the judge's sensitivity "
+        f"({_span([c.sensitivity for c in cs], 2)} across strata) and specificity "
+        f"({_span([c.specificity for c in cs], 2)}) estimated on {s.m0 + s.m1} human-labelled "
+        f"items, and pooled by {mix} "
+        f"({_interval_name(s.method, s.ci.n_resamples, plural=False)} pooled over strata; "
+        f"{CITATION}); the judge's uncorrected rate on {s.n} test items is {s.naive:.2f}."
+    )
+
+
+def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
+
+    if len(ev) == 1:
+        g = ev.groups[0]
+        return _single_sentence(ev.corrections[g], metric, group_label(g), _strata_name(ev))
+    rows = [_row(group_label(g), ev.corrections[g]) for g in ev.groups]
+    lvl = f"{100 * ev.confidence_level:g}%"
+    noun = "models" if ev.dim == "model" else f"groups of {', '.join(ev.by)}"
+    per = "model" if ev.dim == "model" else "group"
+    first = ev.corrections[ev.groups[0]]
+    stratified = bool(ev.strata)
+    sens, spec = (_span([getattr(r, k) for r in rows], 2) for k in ("sensitivity", "specificity"))
+    letters = [v for g in ev.groups for v in getattr(ev.corrections[g], "letters", ())]
+    how = (
+        _alphabet_how(tuple(dict.fromkeys(letters)), ev.design)
+        if _kind(first) == "alphabet"
+        else f"estimated by the judge-conditional estimator of design {ev.design!r} from how often "
+        "the human agrees with each of the judge's verdicts"
+        if getattr(ev, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN
+        else f"corrected within each stratum of {_strata_name(ev)} for the judge's sensitivity and "
+        f"specificity in that stratum (over all strata, sensitivity {sens} and specificity "
+        f"{spec} across {noun})"
+        if stratified
+        else f"corrected for the judge's sensitivity ({sens} across {noun}) and specificity "
+        f"({spec})"
+    )
+    best = max(rows, key=lambda r: r.estimate)
+    overlap = sum(1 for r in rows if r is not best and r.high >= best.low)
+    tail = (
+        f"; the highest is {best.label} at {best.estimate:.2f} ({lvl} CI "
+        if not overlap
+        else f"; the highest point estimate is {best.label}'s, {best.estimate:.2f} ({lvl} CI "
+    ) + f"{_fixed(best.low, 2)}–{_fixed(best.high, 2)})" + (
+        f", but its interval overlaps those of {overlap} other {per}"
+        f"{'s' if overlap > 1 else ''}, so these data do not single it out"
+        if overlap
+        else ""
+    )
+    if ranking is not None and best.label in ranking.models:
+        i = ranking.models.index(best.label)
+        basis = _DRAWS.get(ranking.method, ranking.method)
+        draws = (
+            f"{ranking.undefined} of {ranking.reps} draws undefined (a judge no better than "
+            "chance) and left out" if ranking.undefined else f"{ranking.reps} draws"
+        )
+        tail += (
+            f", ranked first with probability {ranking.rank_probabilities[i, 0]:.2f} "
+            f"({basis}; {draws})"
+        )
+    pooled = f", and pooled by each {per}'s test mix" if stratified else ""
+    where = " pooled over strata" if stratified else ""
+    return (
+        f"{_capital(metric)} of each of the {len(rows)} {noun} is {how}, estimated on "
+        f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
+        f"({sum(r.m0 + r.m1 for r in rows)} in all){pooled}, with {lvl} "
+        f"{_interval_name(ev.method, first.ci.n_resamples, plural=True)}{where} "
+        f"({_source(ev.method, getattr(ev, 'design', DEFAULT_DESIGN))}){tail}."
+    )
+
+
+def _single_sentence(r, metric, label, strata_name) -> str:
+    if _kind(r) == "stratified":
+        return _stratified_sentence(r, metric, label, strata_name)
+    return _correction_sentence(r, metric, label)
+
+
+def _strata_name(ev: Any) -> str | None:
+    return ", ".join(ev.strata) if ev.strata else None
+
+
+def methods_sentence(
+    result: Any,
+    *,
+    metric: str = "accuracy",
+    label: str | None = None,
+    strata_name: str | None = None,
+) -> str:
+    """One sentence stating what was estimated, how, and on how many human labels.
+
+    For example "Accuracy is 0.71 (95% CI 0.65–0.77), corrected for the judge's sensitivity
+    0.90 and specificity 0.70 estimated on 200 human-labelled items (adjusted-Wald interval;
+    Lee et al., 2026); the judge's uncorrected rate on 1000 test items is 0.66."
+
+    Parameters
+    ----------
+    result : Correction, StratifiedCorrection or Evaluation
+        What to describe.
+    metric : str, default "accuracy"
+        Name of the rate ("accuracy", "win rate", ...).
+    label : str, optional
+        Name of the model a single result belongs to.
+    strata_name : str, optional
+        Name of the stratum covariate of a :class:`StratifiedCorrection`.
+    """
+    _kind(result)
+    _check_text("metric", metric)
+    if _kind(result) == "evaluation":
+        return _evaluation_sentence(result, metric, result.ranking)
+    return _single_sentence(result, metric, label, strata_name)
+
+
+# ---------------------------------------------------------------------------- notes
+def _design_notes(c: Any, who: str) -> list[str]:
+    """List the notes of a random or by-judge-label correction (design check, empty cells)."""
+    notes = []
+    d = c.design_check
+    if d is not None and not d.plausible:
+        notes.append(
+            f"{who}the calibration items' judge-positive rate ({d.calibration_rate:.2f}) differs "
+            f"from the test items' ({d.test_rate:.2f}, p = {d.pvalue:.2g}): they do not look like "
+            "a random sample, and design='by-human-label' stays valid"
+        )
+    k = c.calibration
+    for label, size in (("1", k.tp + k.fp), ("0", k.fn + k.tn)):
+        if size == 0:
+            notes.append(f"{who}no calibration item has judge label {label}")
+    if c.ci.undefined_note():
+        notes.append(who + c.ci.undefined_note())
+    return notes
+
+
+def _weak_calibration(c: Any, who: str, advice: str) -> list[str]:
+    """Return the weak-calibration note (under WEAK_CLASS_SIZE items of a class), if due."""
+    small = [f"{size} {cls}" for size, cls in ((c.m1, "positive"), (c.m0, "negative"))
+             if size < WEAK_CLASS_SIZE]  # fmt: skip
+    if not small:
+        return []
+    return [
+        f"{who}weak calibration: only {' and '.join(small)} human-labelled items (fewer than "
+        f"{WEAK_CLASS_SIZE} per class){advice}"
+    ]
+
+
+def _correction_notes(c: Any, who: str) -> list[str]:
+    if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
+        return _design_notes(c, who)
+    notes = []
+    if c.clipped:
+        notes.append(
+            f"{who}the Rogan–Gladen estimate {c.estimate_unclipped:.3f} lies outside [0, 1] and "
+            f"is reported as {c.estimate:g}: the judged rate falls outside the range the "
+            "estimated error rates allow (often too few calibration items)"
+        )
+    # the WeakCalibrationWarning of correct(), once (its message is skipped below)
+    safe = c.method in ("profile-map", "profile-likelihood-t", "bayes")
+    advice = "" if safe else "; the interval may under-cover (method='profile-map' does not)"
+    notes += _weak_calibration(c, who, advice)
+    youden = c.sensitivity + c.specificity - 1
+    if youden < WEAK_YOUDEN:
+        notes.append(
+            f"{who}weak judge: sensitivity + specificity - 1 = {youden:.2f}, so the correction "
+            f"multiplies sampling errors by {1 / youden:.1f}"
+            if youden > 0
+            else f"{who}the judge is no better than chance on the calibration set"
+        )
+    s = c.label_shift
+    if s.shifted:
+        notes.append(
+            f"{who}label-mix difference: the calibration set's human-positive rate "
+            f"({s.calibration_rate:.2f}) differs from the corrected test rate "
+            f"({s.test_rate:.2f}; z = {s.z:.1f}); the Rogan–Gladen correction stays valid, "
+            "but estimators that assume equal mixes (calibration-only, difference) would not"
+        )
+    if c.ci.undefined_note():
+        notes.append(who + c.ci.undefined_note())
+    return notes
+
+
+def _stratified_notes(s: Any, who: str) -> list[str]:
+    notes = []
+    if s.clipped:
+        notes.append(
+            f"{who}the pooled estimate {s.estimate_unclipped:.3f} lies outside [0, 1] and is "
+            f"reported as {s.estimate:g}"
+        )
+    clipped = [k for k in s.strata if s.corrections[k].clipped]
+    if clipped:
+        notes.append(
+            f"{who}stratum estimates outside [0, 1] were clipped in their own rows "
+            f"({', '.join(repr(k) for k in clipped)}); the pooled estimate uses the unclipped "
+            "values"
+        )
+    weak = [k for k in s.strata if min(s.corrections[k].m0, s.corrections[k].m1) < WEAK_CLASS_SIZE]
+    if weak and getattr(s, "design", DEFAULT_DESIGN) == DEFAULT_DESIGN:
+        which = ", ".join(repr(k) for k in weak)
+        which = f"stratum {which} has" if len(weak) == 1 else f"strata {which} have"
+        notes.append(
+            f"{who}weak calibration: {which} fewer than {WEAK_CLASS_SIZE} human-labelled items "
+            "of a class"
+        )
+    if s.merged:
+        moves = ", ".join(f"{a!r} into {b!r}" for a, b in s.merged.items())
+        notes.append(f"{who}strata were merged before correcting: {moves}")
+    d = s.diagnostics
+    if d is not None and s.k > 1 and d.joint_test.pvalue < 0.05:
+        u = d.unstratified
+        unstrat = "" if u is None else f"; the unstratified estimate would be {u.estimate:.3f}"
+        notes.append(
+            f"{who}the judge's error rates differ across strata (likelihood-ratio p = "
+            f"{d.joint_test.pvalue:.2g}), so correcting within strata matters{unstrat}"
+        )
+    if s.ci.undefined_note():
+        notes.append(who + s.ci.undefined_note())
+    return notes
+
+
+def _alphabet_notes(c: Any, who: str) -> list[str]:
+    """List the notes of a judge alphabet's rate: weak calibration, undefined draws."""
+    notes = _weak_calibration(c, who, "") if c.design == DEFAULT_DESIGN else []
+    if c.ci.undefined_note():
+        notes.append(who + c.ci.undefined_note())
+    return notes
+
+
+def _notes_of(r: Any, who: str) -> list[str]:
+    if _kind(r) == "stratified":
+        return _stratified_notes(r, who)
+    if _kind(r) == "alphabet":
+        return _alphabet_notes(r, who)
+    return _correction_notes(r, who)
+
+
+def report_notes(result: Any) -> list[str]:
+    """List the warnings in force for a result, one sentence each (empty if there are none).
+
+    Clipping, weak calibration (see :data:`WEAK_CLASS_SIZE`, :data:`WEAK_YOUDEN`), a
+    calibration label mix that differs from the corrected test rate, merged or heterogeneous
+    strata, undefined bootstrap resamples, and for an :class:`Evaluation` every other
+    warning issued while correcting a group. Each note of a group starts with its label.
+    """
+    _kind(result)
+    if not _kind(result) == "evaluation":
+        return _notes_of(result, "")
+
+    notes = []
+    for g in result.groups:
+        who = f"{group_label(g)}: "
+        notes += _notes_of(result.corrections[g], who)
+        notes += [
+            f"{who}{msg}" for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
+        ]
+    notes += [f"{group_label(g)}: not corrected ({why})"
+              for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
+    return notes

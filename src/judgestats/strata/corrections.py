@@ -1,0 +1,99 @@
+"""The strata of a stratified correction as arrays, and one correction per stratum.
+
+Each stratum's own :class:`~judgestats.Correction` (paper eq. point-estimator, with the
+single-stratum interval of the chosen method), the pieces the pooled estimate, the diagnostics
+and the reports read.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validation import (
+    ClippedEstimateWarning,
+    NotInformativeError,
+    check_informative,
+)
+from ..correct import Correction
+from ..counts import ConfusionCounts, JudgedCounts
+from ..intervals import compute_bounds, warn_undefined_replicates
+from ..kernels import rogan_gladen_raw
+from ..results import (
+    ConfidenceInterval,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+from ..shift import label_shift_test
+
+
+# ============================================================================ per stratum
+def _stack(tests: dict, cals: dict, strata: list) -> tuple[JudgedCounts, ConfusionCounts]:
+    t = JudgedCounts(
+        positive=np.array([tests[s].positive for s in strata]),
+        n=np.array([tests[s].n for s in strata]),
+    )
+    c = ConfusionCounts(
+        **{f: np.array([getattr(cals[s], f) for s in strata]) for f in "tp fn tn fp".split()}
+    )
+    return t, c
+
+
+def _corrections(
+    tests: dict,
+    cals: dict,
+    strata: list,
+    *,
+    method: str,
+    level: float,
+    gen: np.random.Generator,
+    options: dict,
+    warn_stacklevel: int | None,
+) -> dict[Any, Correction]:
+    """Per-stratum ``Correction`` objects, computed as one batch (same numbers as ``correct``)."""
+    for s in strata:
+        c = cals[s]
+        check_informative(c.specificity, c.sensitivity, what=f"in stratum {s!r}, q̂0 + q̂1")
+    test_b, cal_b = _stack(tests, cals, strata)
+    bounds = compute_bounds(
+        test_b, cal_b, method=method, confidence_level=level, rng=gen, **options
+    )
+    bad = np.isnan(bounds.low) | np.isnan(bounds.high)
+    if bad.any():
+        s = strata[int(np.argmax(bad))]
+        raise NotInformativeError(
+            f"the {method!r} interval is undefined in stratum {s!r}: the judge is no better than "
+            "chance there after the method's adjustment; merge the stratum into another"
+        )
+    raw = rogan_gladen_raw(test_b.p_hat, cal_b.specificity, cal_b.sensitivity)
+    if warn_stacklevel is not None:
+        warn_undefined_replicates(bounds, stacklevel=warn_stacklevel + 1)
+        out = (raw < 0) | (raw > 1)
+        if out.any():
+            vals = ", ".join(f"{strata[i]!r}: {raw[i]:.4g}" for i in np.flatnonzero(out))
+            warnings.warn(
+                f"the Rogan–Gladen estimates of {int(out.sum())} of {len(strata)} strata lie "
+                f"outside [0, 1] ({vals}) and were clipped in their stratum's Correction; the "
+                "pooled estimate uses the unclipped values",
+                ClippedEstimateWarning,
+                stacklevel=warn_stacklevel + 1,
+            )
+    result = {}
+    for i, s in enumerate(strata):
+        r = float(raw[i])
+        result[s] = Correction(
+            estimate=float(np.clip(r, 0.0, 1.0)),
+            ci=ConfidenceInterval.from_bounds(bounds, method, level, i),
+            estimate_unclipped=r,
+            clipped=bool(r < 0 or r > 1),
+            method=method,
+            confidence_level=level,
+            test=tests[s],
+            calibration=cals[s],
+            estimator="Rogan–Gladen",
+            label_shift=label_shift_test(tests[s], cals[s]),
+        )
+    return result
