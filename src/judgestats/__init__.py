@@ -17,6 +17,7 @@ from . import report  # registers report() behind every result's .report()
 from ._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,
+    ClusteredCountsError,
     ColumnError,
     ConfidenceLevelError,
     ConfusedCategoriesError,
@@ -70,6 +71,7 @@ __all__ = [
     "ArgumentTypeError",
     "CategoryCounts",
     "ClippedEstimateWarning",
+    "ClusteredCountsError",
     "ColumnError",
     "Comparison",
     "ConfidenceInterval",

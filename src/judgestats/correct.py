@@ -21,12 +21,14 @@ from .estimators import _warn_clipped, rogan_gladen_counts
 from .intervals import (
     MIN_PER_CLASS,
     PLUG_IN_ADVICE,
+    Bounds,
     check_bounds_defined,
     compute_bounds,
     get_method,
     warn_undefined_replicates,
     weak_calibration,
 )
+from .repeated import ClusterSummary
 from .results import (
     ConfidenceInterval,
     Recomputable,
@@ -149,10 +151,18 @@ def interval_for(test: JudgedCounts, calibration: ConfusionCounts, **kwargs: Any
     plus ``stacklevel`` for the warnings.
     """
     kwargs["stacklevel"] = kwargs.get("stacklevel", 2) + 1
-    return _interval_and_point(test, calibration, **kwargs)[0]
+    return _interval_and_bounds(test, calibration, **kwargs)[0]
 
 
 def _interval_and_point(
+    test: JudgedCounts, calibration: ConfusionCounts, **kwargs: Any
+) -> tuple[ConfidenceInterval, float | None]:
+    """Return the interval and the method's own point estimate (None: the Rogan–Gladen θ̂)."""
+    ci, bounds = _interval_and_bounds(test, calibration, **kwargs)
+    return ci, (None if bounds.estimate is None else float(bounds.estimate))
+
+
+def _interval_and_bounds(
     test: JudgedCounts,
     calibration: ConfusionCounts,
     *,
@@ -161,8 +171,9 @@ def _interval_and_point(
     rng: Any = None,
     stacklevel: int = 2,
     design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
     **options: Any,
-) -> tuple[ConfidenceInterval, float | None]:
+) -> tuple[ConfidenceInterval, Bounds]:
     _check_single(test, calibration)
     design = check_design(design)
     if design == DEFAULT_DESIGN:
@@ -179,12 +190,11 @@ def _interval_and_point(
     level = check_confidence_level(confidence_level)
     bounds = compute_bounds(
         test, calibration, method=method, confidence_level=level, rng=rng, design=design,
-        **options,
+        estimand=estimand, **options,
     )
     check_bounds_defined(bounds, method)
     warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)
-    ci = ConfidenceInterval.from_bounds(bounds, method, level)
-    return ci, (None if bounds.estimate is None else float(bounds.estimate))
+    return ConfidenceInterval.from_bounds(bounds, method, level), bounds
 
 
 def correct(
@@ -195,6 +205,7 @@ def correct(
     confidence_level: float = 0.95,
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
     **options: Any,
 ) -> Correction:
     """Correct a judged rate for the judge's errors and give an interval for the true rate.
@@ -242,6 +253,12 @@ def correct(
         design holds; their methods are ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"`` and
         ``"bayes"``. Under ``"random"`` a two-sample test of the judge-positive rates warns
         ``DesignWarning`` when the calibration set does not look like a random sample.
+    estimand : {"rows", "items"}, default "rows"
+        With repeated items (counts built with ``cluster=``): the rate over rows (each verdict
+        weight 1) or over items (each item weight 1). The intervals then account for the
+        repeats (:mod:`judgestats.repeated`: design effects, effective sizes; ``"adjusted-wald"``,
+        ``"wald"`` and ``"bootstrap"``, which resamples items) and ``res.clusters`` says what
+        they did. Without clusters every row is an item and the two are the same.
     **options
         Method options, e.g. ``n_resamples=9999`` for ``"bootstrap"``.
 
@@ -259,6 +276,9 @@ def correct(
         (``"profile-likelihood"``) still answer, with a wide interval.
     MethodError, ConfidenceLevelError
         On an unknown method or a bad level.
+    ClusteredCountsError
+        When counts with repeated items meet a method that models independent rows (the
+        likelihood and posterior methods).
 
     Warns
     -----
@@ -278,28 +298,27 @@ def correct(
     >>> round(res.estimate, 4)
     0.5
     """
-    ci, point = _interval_and_point(
-        test,
-        calibration,
-        method=method,
-        confidence_level=confidence_level,
-        rng=rng,
-        stacklevel=3,
-        design=design,
-        **options,
-    )
+    ci, bounds = _interval_and_bounds(
+        test, calibration, method=method, confidence_level=confidence_level, rng=rng,
+        stacklevel=3, design=design, estimand=estimand, **options,
+    )  # fmt: skip
+    point, clusters = bounds.estimate, bounds.clusters
     why = weak_regime(calibration, method, test, design)
     if why is not None:
         warnings.warn(why, WeakCalibrationWarning, stacklevel=2)
-    check = design_check(test, calibration) if design == "random" else None
+    sizes = None if clusters is None else clusters.sizes
+    check = design_check(test, calibration, sizes=sizes) if design == "random" else None
     if check is not None:
         warn_if_implausible(check, stacklevel=3)
-    if point is None:  # the Rogan–Gladen estimate, clipped (paper eq. point-estimator)
-        raw = float(rogan_gladen_counts(test, calibration))
+    if point is None or clusters is not None:  # Rogan–Gladen (paper eq. point-estimator)
+        raw = float(rogan_gladen_counts(test, calibration) if point is None else point)
         note = "; interval widened at the boundary" if ci.widened else ""
         _warn_clipped(np.asarray(raw), stacklevel=3, note=note)
     else:  # the method's own point estimate (an MLE or a posterior summary), in [0, 1]
-        raw = point
+        raw = float(point)
+    shift = None
+    if calibration.has_both_classes:
+        shift = label_shift_test(test, calibration, sizes=sizes)
     return Correction(
         estimate=float(np.clip(raw, 0.0, 1.0)),
         ci=ci,
@@ -309,10 +328,11 @@ def correct(
         confidence_level=ci.confidence_level,
         test=test,
         calibration=calibration,
-        label_shift=label_shift_test(test, calibration) if calibration.has_both_classes else None,
+        label_shift=shift,
         estimator=get_method(method, design).estimator_name(options),
         design=design,
         design_check=check,
+        clusters=clusters,
     )
 
 
@@ -350,6 +370,10 @@ class Correction(Tabular, Reportable, Recomputable):
     design_check : DesignCheck or None
         Under ``design="random"``: the calibration set's judge-positive rate beside the test
         set's, with a two-sample test (a ``DesignWarning`` was issued if implausible).
+    clusters : ClusterSummary or None
+        With repeated items (counts built with ``cluster=``): the estimand, the items, each
+        rate's design effect and effective size (:class:`judgestats.repeated.ClusterSummary`);
+        None when every row is its own item.
     """
 
     kind: ClassVar[str] = "correction"
@@ -366,10 +390,10 @@ class Correction(Tabular, Reportable, Recomputable):
     estimator: str
     design: str = field(default=DEFAULT_DESIGN, kw_only=True)
     design_check: DesignCheck | None = field(default=None, kw_only=True)
+    clusters: ClusterSummary | None = field(default=None, kw_only=True)
 
     # -- derived fields (the contract's names) -----------------------------------------
-    naive = forward("test.p_hat", "p̂ = positive / n, the uncorrected judged rate.")
-    n = forward("test.n", "Test-set size.")
+    n = forward("test.n", "Test-set size (rows, when items repeat).")
     m0 = forward("calibration.m0", "Calibration items with human label 0.")
     m1 = forward("calibration.m1", "Calibration items with human label 1.")
     calibration_rate = forward(
@@ -377,23 +401,37 @@ class Correction(Tabular, Reportable, Recomputable):
         "Human-positive rate of the calibration set, m1 / m (label-mix diagnostic).",
     )
 
+    def _items_rate(self, cell: str) -> float | None:
+        """Return the rate under ``estimand="items"`` (None for rows: the counts' own rates)."""
+        k = self.clusters
+        return None if k is None or k.estimand == "rows" else k.values[cell]
+
+    @property
+    def naive(self) -> float:
+        """p̂ = positive / n, the uncorrected judged rate (the mean over items for "items")."""
+        rate = self._items_rate("p")
+        return self.test.p_hat if rate is None else rate
+
     @property
     def sensitivity(self) -> float | None:
         """q̂1 = tp / m1 (None when the calibration set has no human-1 item)."""
         c = self.calibration
-        return c.tp / c.m1 if c.m1 else None
+        rate = self._items_rate("q1") if c.m1 else None
+        return rate if rate is not None else (c.tp / c.m1 if c.m1 else None)
 
     @property
     def specificity(self) -> float | None:
         """q̂0 = tn / m0 (None when the calibration set has no human-0 item)."""
         c = self.calibration
-        return c.tn / c.m0 if c.m0 else None
+        rate = self._items_rate("q0") if c.m0 else None
+        return rate if rate is not None else (c.tn / c.m0 if c.m0 else None)
 
     # -- recomputation ---------------------------------------------------------------
     def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
+        estimand = "rows" if self.clusters is None else self.clusters.estimand
         return interval_for(
             self.test, self.calibration, method=method, confidence_level=level, rng=rng,
-            stacklevel=4, design=self.design, **options,
+            stacklevel=4, design=self.design, estimand=estimand, **options,
         )  # fmt: skip
 
     # -- presentation ----------------------------------------------------------------
@@ -424,6 +462,7 @@ class Correction(Tabular, Reportable, Recomputable):
             "label_shift_z": None if s is None else s.z,
             "label_shift_pvalue": None if s is None else s.pvalue,
             "design_check_pvalue": None if self.design_check is None else self.design_check.pvalue,
+            **({} if self.clusters is None else self.clusters.record()),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -472,9 +511,11 @@ class Correction(Tabular, Reportable, Recomputable):
             f"Corrected rate ({self.estimator}), {lvl} interval by {self.method}, "
             f"design {self.design}",
             f"  corrected estimate   {self.estimate:.4f}  [{self.ci.low:.4f}, {self.ci.high:.4f}]",
-            f"  naive judged rate    {self.naive:.4f}  ({t.positive} of {t.n} test items judged 1)",
+            f"  naive judged rate    {self.naive:.4f}  ({t.positive} of {t.n} test "
+            f"{'rows' if self.clusters else 'items'} judged 1)",
         ]
         lines += _rate_lines(self)
+        lines += [] if self.clusters is None else self.clusters.lines()
         shift = "" if s is None else f" (label-shift z = {s.z:.2f})"
         lines.append(f"  calibration human rate {self.calibration_rate:.4f}{shift}")
         d = self.design_check

@@ -75,6 +75,7 @@ from .kernels import (
 from .likelihood import profile_likelihood_bounds
 from .posterior import INTERVALS, POINTS, theta_posterior
 from .profile_map import profile_map_bounds
+from .repeated import ESTIMANDS, clustered_bounds, is_clustered
 
 __all__ = [
     "DESIGNS",
@@ -648,16 +649,25 @@ def compute_bounds(
     confidence_level: Any,
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
     **options: Any,
 ) -> Bounds:
     """Run a registered method on (possibly batched) counts; NaN where not informative.
 
     ``design`` picks the method's variant for how the calibration items were chosen
-    (:mod:`judgestats.designs`); the by-human-label design needs both human classes.
+    (:mod:`judgestats.designs`); the by-human-label design needs both human classes. Counts
+    with repeated items (built with ``cluster=``) go to the cluster-robust intervals of
+    :mod:`judgestats.repeated`, for the mean over ``estimand`` (``"rows"`` or ``"items"``).
     """
     spec = get_method(method, design)
+    check_choice("estimand", estimand, ESTIMANDS)
     if design == DEFAULT_DESIGN:
         calibration.check_both_classes()
+    if is_clustered(test, calibration):
+        return clustered_bounds(
+            test, calibration, method=method, design=design, estimand=estimand,
+            confidence_level=check_confidence_level(confidence_level), rng=rng, **options,
+        )  # fmt: skip
     unknown = sorted(set(options) - set(spec.options))
     if unknown:
         takes = ", ".join(spec.options) if spec.options else "no options"

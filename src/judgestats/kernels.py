@@ -79,6 +79,8 @@ class Bounds(NamedTuple):
     estimate: np.ndarray | None = None
     #: per data set: True where a boundary rule replaced a collapsed (zero-width) interval
     widened: np.ndarray | None = None
+    #: repeated items: what the clusters did (a :class:`judgestats.repeated.ClusterSummary`)
+    clusters: Any = None
 
 
 def z_value(confidence_level: Any) -> Any:
@@ -142,14 +144,32 @@ def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, 
     }  # fmt: skip
 
 
-def delta_se(parts: dict[str, np.ndarray], theta: Any = None) -> np.ndarray:
+def delta_se(parts: dict[str, np.ndarray], theta: Any = None, corr: Any = None) -> np.ndarray:
     """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eq. (var)/(ci) at ``theta``.
 
-    ``parts`` from :func:`delta_parts`; ``theta`` defaults to its θ (θ̃ or θ̂).
+    ``parts`` from :func:`delta_parts`; ``theta`` defaults to its θ (θ̃ or θ̂). ``corr``: the
+    correlations (r_p0, r_p1, r_01) of p̂, q̂0, q̂1 when they share sampling units (repeated
+    items whose rows fall in several cells, :mod:`judgestats.repeated`); the gradient of θ is
+    (1, 1 − θ, −θ)/den, so the bracket gains 2(1 − θ) r_p0 √(Var(p) v0) − 2θ r_p1 √(Var(p) v1)
+    − 2θ(1 − θ) r_01 √(v0 v1). ``None``: independent samples (the paper's case).
     """
     th = parts["theta"] if theta is None else theta
     var = parts["var_p"] + (1.0 - th) ** 2 * parts["v0"] + th**2 * parts["v1"]
-    return np.sqrt(var) / parts["den"]
+    if corr is not None:
+        var = var + _cross(((1.0, parts["var_p"]), (1.0 - th, parts["v0"]), (-th, parts["v1"])),
+                           corr)  # fmt: skip
+    return np.sqrt(np.maximum(var, 0.0)) / parts["den"]
+
+
+def _cross(terms: Any, corr: Any) -> Any:
+    """Σ_{a<b} 2 g_a g_b r_ab √(V_a V_b) over three (gradient, variance) terms; r = (01, 02, 12)."""
+    (ga, va), (gb, vb), (gc, vc) = terms
+    r_ab, r_ac, r_bc = corr
+    return 2.0 * (
+        ga * gb * r_ab * np.sqrt(va * vb)
+        + ga * gc * r_ac * np.sqrt(va * vc)
+        + gb * gc * r_bc * np.sqrt(vb * vc)
+    )
 
 
 def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
@@ -159,7 +179,7 @@ def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
 
 
 def adjusted_wald_bounds(
-    p, q0, q1, n, m0, m1, z, *, boundary: str = "widen"
+    p, q0, q1, n, m0, m1, z, *, boundary: str = "widen", corr: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Eq. (ci) truncated to [0, 1]: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
 
@@ -167,26 +187,30 @@ def adjusted_wald_bounds(
     would leave the single point 0 (or 1), an interval of zero width from finite samples.
     ``boundary="widen"`` then replaces the far bound by z times the standard error at that
     boundary, √(Var(p̃) + v0)/D̃ at θ = 0 and √(Var(p̃) + v1)/D̃ at θ = 1, and flags the data
-    set in ``widened``; ``boundary="truncate"`` keeps the paper's truncation.
+    set in ``widened``; ``boundary="truncate"`` keeps the paper's truncation. ``corr`` as in
+    :func:`delta_se` (repeated items; ``n``, ``m0``, ``m1`` are then effective sizes).
     """
     a = delta_parts(p, q0, q1, n, m0, m1, z)
     z = np.asarray(z, dtype=float)
-    half = z * delta_se(a)
+    half = z * delta_se(a, corr=corr)
     centre = a["theta"] + a["shift"]
     low, high = centre - half, centre + half
     widened = np.zeros(np.shape(low), dtype=bool)
     if boundary == "widen":
         below, above = high <= 0.0, low >= 1.0
-        high = np.where(below, z * delta_se(a, 0.0), high)
-        low = np.where(above, 1.0 - z * delta_se(a, 1.0), low)
+        high = np.where(below, z * delta_se(a, 0.0, corr), high)
+        low = np.where(above, 1.0 - z * delta_se(a, 1.0, corr), low)
         widened = below | above
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), widened
 
 
-def wald_bounds(p, q0, q1, n, m0, m1, z) -> tuple[np.ndarray, np.ndarray]:
-    """θ̂ ± z·√Var(θ̂) (eq. var) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1."""
+def wald_bounds(p, q0, q1, n, m0, m1, z, *, corr: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """θ̂ ± z·√Var(θ̂) (eq. var) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1.
+
+    ``corr`` as in :func:`delta_se`.
+    """
     parts = delta_parts(p, q0, q1, n, m0, m1, z, adjusted=False)
-    half = np.asarray(z, dtype=float) * delta_se(parts)
+    half = np.asarray(z, dtype=float) * delta_se(parts, corr=corr)
     return np.clip(parts["theta"] - half, 0.0, 1.0), np.clip(parts["theta"] + half, 0.0, 1.0)
 
 
@@ -248,7 +272,7 @@ def judge_conditional_raw(pi: Any, ppv: Any, for_: Any) -> np.ndarray:
     return pi * ppv + (1.0 - pi) * for_
 
 
-def judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True):
+def judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True, corr=None):
     """θ and its delta-method variance from the three binomials (π, PPV, FOR); arrays broadcast.
 
     Var(θ̂) = (PPV − FOR)² π(1 − π)/n_π + π² PPV(1 − PPV)/k1 + (1 − π)² FOR(1 − FOR)/k0.
@@ -258,7 +282,9 @@ def judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True
     proportions; they keep the variance positive when a count is 0 or k, and a judge class
     with no calibration items contributes PPṼ = 1/2 with the variance of 2 pseudo-items.
     ``adjusted=False`` is the plain form at π̂ = x/n_π, PPV̂ = tp/k1, FOR̂ = fn/k0 (NaN where
-    a denominator is 0).
+    a denominator is 0). ``corr``: the correlations (r_π,PPV, r_π,FOR, r_PPV,FOR) of the three
+    rates when they share sampling units (repeated items, :mod:`judgestats.repeated`), added
+    with the gradient (PPV − FOR, π, 1 − π); ``None``: independent (the likelihood factorises).
 
     Returns a dict with ``pi``, ``ppv``, ``for`` (the rates used), ``theta`` and ``var``.
     """
@@ -271,19 +297,19 @@ def judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True
             n_pi, k1, k0 = n_pi + z2, k1 + 2.0, k0 + 2.0
             x, tp, fn = x + z2 / 2.0, tp + 1.0, fn + 1.0
         pi, ppv, for_ = x / n_pi, tp / k1, fn / k0
-        var = (
-            (ppv - for_) ** 2 * pi * (1.0 - pi) / n_pi
-            + pi**2 * ppv * (1.0 - ppv) / k1
-            + (1.0 - pi) ** 2 * for_ * (1.0 - for_) / k0
-        )
+        v_pi, v_ppv = pi * (1.0 - pi) / n_pi, ppv * (1.0 - ppv) / k1
+        v_for = for_ * (1.0 - for_) / k0
+        var = (ppv - for_) ** 2 * v_pi + pi**2 * v_ppv + (1.0 - pi) ** 2 * v_for
+        if corr is not None:
+            var = var + _cross(((ppv - for_, v_pi), (pi, v_ppv), (1.0 - pi, v_for)), corr)
     return {"pi": pi, "ppv": ppv, "for": for_, "theta": judge_conditional_raw(pi, ppv, for_),
             "var": var}  # fmt: skip
 
 
-def judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True):
+def judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, *, adjusted: bool = True, corr=None):
     """θ ± z·√Var from :func:`judge_conditional_parts`, truncated to [0, 1]: (low, high)."""
-    parts = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted)
-    half = np.asarray(z, dtype=float) * np.sqrt(parts["var"])
+    parts = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted, corr=corr)
+    half = np.asarray(z, dtype=float) * np.sqrt(np.maximum(parts["var"], 0.0))
     return np.clip(parts["theta"] - half, 0.0, 1.0), np.clip(parts["theta"] + half, 0.0, 1.0)
 
 

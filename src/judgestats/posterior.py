@@ -56,6 +56,7 @@ from ._validation import (
     check_instance,
     check_positive_int,
     check_rng,
+    check_unclustered,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .kernels import rogan_gladen_variance
@@ -661,6 +662,10 @@ def theta_posterior(
     """
     check_instance("test", test, JudgedCounts)
     check_instance("calibration", calibration, ConfusionCounts)
+    check_unclustered(
+        "theta_posterior", "use js.correct (method 'adjusted-wald' or 'bootstrap'), which "
+        "accounts for the repeats", test, calibration,
+    )  # fmt: skip
     resolved = _resolve_priors(priors)
     if nodes is not None:
         nodes = check_positive_int("nodes", nodes, minimum=2)

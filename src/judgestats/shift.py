@@ -46,14 +46,19 @@ class LabelShiftDiagnostic:
         return bool(out) if out.ndim == 0 else out
 
 
-def _diagnostic_arrays(test: JudgedCounts, cal: ConfusionCounts) -> tuple[np.ndarray, ...]:
+def _diagnostic_arrays(
+    test: JudgedCounts, cal: ConfusionCounts, sizes: dict | None = None
+) -> tuple[np.ndarray, ...]:
     from scipy.special import ndtr  # lazy import keeps `import judgestats` light
 
     p, q0, q1 = test.p_hat, cal.specificity, cal.sensitivity
     theta_p = rogan_gladen_raw(p, q0, q1)
     theta_q = np.asarray(cal.human_positive_rate, dtype=float)
-    var = rogan_gladen_variance(p, q0, q1, test.n, cal.m0, cal.m1)
-    var = var + theta_q * (1.0 - theta_q) / np.asarray(cal.m, dtype=float)
+    n, m0, m1, m = test.n, cal.m0, cal.m1, cal.m
+    if sizes is not None:  # repeated items: effective sizes
+        n, m0, m1, m = (sizes[k] for k in ("p", "q0", "q1", "calibration_human"))
+    var = rogan_gladen_variance(p, q0, q1, n, m0, m1)
+    var = var + theta_q * (1.0 - theta_q) / np.asarray(m, dtype=float)
     diff = theta_p - theta_q
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(var > 0, diff / np.sqrt(var), np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
@@ -62,7 +67,9 @@ def _diagnostic_arrays(test: JudgedCounts, cal: ConfusionCounts) -> tuple[np.nda
     return tuple(np.broadcast_arrays(theta_q, theta_p, z, pvalue))
 
 
-def label_shift_test(test: JudgedCounts, calibration: ConfusionCounts) -> LabelShiftDiagnostic:
+def label_shift_test(
+    test: JudgedCounts, calibration: ConfusionCounts, *, sizes: dict | None = None
+) -> LabelShiftDiagnostic:
     """Compare the calibration set's human-positive rate with the corrected test rate.
 
     Parameters
@@ -71,6 +78,10 @@ def label_shift_test(test: JudgedCounts, calibration: ConfusionCounts) -> LabelS
         Judged test counts, corrected by Rogan–Gladen.
     calibration : ConfusionCounts
         Human-vs-judge calibration counts: their human-positive rate is m1/m.
+    sizes : dict, optional
+        With repeated items: the effective sizes of ``"p"``, ``"q0"``, ``"q1"`` and
+        ``"calibration_human"`` (:attr:`judgestats.repeated.ClusterSummary.sizes`) in place
+        of n, m0, m1 and m in the variances.
 
     Returns
     -------
@@ -80,7 +91,8 @@ def label_shift_test(test: JudgedCounts, calibration: ConfusionCounts) -> LabelS
     """
     check_instance("test", test, JudgedCounts)
     check_instance("calibration", calibration, ConfusionCounts)
-    out = [float(a) if np.ndim(a) == 0 else a for a in _diagnostic_arrays(test, calibration)]
+    arrays = _diagnostic_arrays(test, calibration, sizes)
+    out = [float(a) if np.ndim(a) == 0 else a for a in arrays]
     return LabelShiftDiagnostic(*out)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .arguments import _first_bad, _numeric_array
-from .errors import CountError, IllConditionedError
+from .errors import ClusteredCountsError, CountError, IllConditionedError
 
 __all__ = [
     "check_batched_category_counts",
@@ -22,6 +22,7 @@ __all__ = [
     "check_count",
     "check_count_le",
     "check_sample_size",
+    "check_unclustered",
 ]
 
 
@@ -167,3 +168,17 @@ def check_batched_category_counts(test: Any, calibration: Any) -> tuple[np.ndarr
         i = tuple(int(x) for x in np.argwhere(empty)[0])
         raise CountError(f"test counts must hold at least one item, got n = 0 at batch index {i}")
     return t.astype(np.int64), c.astype(np.int64)
+
+
+def check_unclustered(what: str, handles: str, *counts: Any) -> None:
+    """Raise :class:`ClusteredCountsError` where rows would be counted as independent items.
+
+    ``counts`` built with ``cluster=`` (repeated items) carry per-item totals; ``what`` names
+    the function that would ignore them and ``handles`` says what accounts for them instead.
+    """
+    if any(getattr(c, "clusters", None) is not None for c in counts):
+        raise ClusteredCountsError(
+            f"{what} treats every row as an independent item, but these counts were built with "
+            f"cluster= (repeated items); {handles}"
+        )
+

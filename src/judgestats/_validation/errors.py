@@ -8,13 +8,13 @@ Errors subclass :class:`JudgeStatsError` (a ``ValueError``); wrong types raise
 from __future__ import annotations
 
 __all__ = [  # every public name, re-exported by the package
-    "ArgumentTypeError", "ClippedEstimateWarning", "ColumnError", "ConfidenceLevelError",
-    "ConfusedCategoriesError", "CountError", "DesignWarning", "EmptyGroupError", "GroupError",
-    "GroupLabelError", "IllConditionedError", "JudgeStatsError", "JudgeStatsWarning",
-    "LabelError", "LabelShiftWarning", "MethodError", "ModelKeyError", "NotInformativeError",
-    "PlanningWarning", "PriorError", "ProbabilityError", "ProjectedEstimateWarning",
-    "SamplingWarning", "SparseStratumError", "StrataMismatchError", "WeakCalibrationWarning",
-    "WeightsError",
+    "ArgumentTypeError", "ClippedEstimateWarning", "ClusteredCountsError", "ColumnError",
+    "ConfidenceLevelError", "ConfusedCategoriesError", "CountError", "DesignWarning",
+    "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
+    "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning", "MethodError",
+    "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
+    "ProjectedEstimateWarning", "SamplingWarning", "SparseStratumError", "StrataMismatchError",
+    "WeakCalibrationWarning", "WeightsError",
 ]
 
 
@@ -45,6 +45,13 @@ class ConfidenceLevelError(JudgeStatsError):
 
 class MethodError(JudgeStatsError):
     """An unknown method name (the message lists the valid ones)."""
+
+
+class ClusteredCountsError(MethodError):
+    """Clustered counts (repeated items) where rows would be treated as independent items.
+
+    The message names the methods or functions that account for the clusters.
+    """
 
 
 class NotInformativeError(JudgeStatsError):

@@ -20,6 +20,7 @@ __all__ = [
     "check_bins",
     "check_category_labels",
     "check_category_values",
+    "check_cluster_ids",
     "check_columns",
     "check_in_categories",
     "check_invalid",
@@ -224,3 +225,40 @@ def check_in_categories(name: str, values: list[Any], categories: Sequence[Any])
             f"labels {list(categories)!r}"
         )
     return out
+
+
+def _is_missing(v: Any) -> bool:
+    """None, a float NaN (numpy's included) or pandas' NA, without importing pandas."""
+    na = type(v).__name__ in ("NAType", "NaTType")
+    return v is None or na or (isinstance(v, float) and v != v)
+
+
+def check_cluster_ids(name: str, ids: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Validate the item (cluster) id of each of ``size`` rows; return (ids, code per row).
+
+    Any hashable values are ids (numbers, strings, tuples); rows with equal ids are repeats of
+    one item. Refused, naming the first offender: a missing id (None, NaN, pandas' NA), an
+    unhashable one, and a length other than ``size``. ``ids`` holds each distinct id once, in
+    order of first appearance; ``code[i]`` is row i's index into it.
+    """
+    arr = _label_array(name, ids, "item ids (one per row)")
+    if arr.ndim != 1:
+        raise LabelError(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size != size:
+        raise LabelError(f"{name} has {arr.size} ids for {size} rows; give one id per row")
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        bad = _first_bad(arr, np.isnan(arr))
+        raise LabelError(f"{name} must not contain missing ids, got {bad}")
+    index: dict[Any, int] = {}
+    code = np.empty(arr.size, dtype=np.int64)
+    for i, v in enumerate(arr.tolist()):
+        if _is_missing(v):
+            raise LabelError(f"{name} must not contain missing ids, got {_show(v)} (row {i})")
+        try:
+            code[i] = index.setdefault(v, len(index))
+        except TypeError:
+            raise LabelError(f"{name} must hold hashable ids, got {_show(v)} (row {i})") from None
+    unique = np.empty(len(index), dtype=object)
+    unique[:] = list(index)
+    return unique, code
+

@@ -42,6 +42,7 @@ from .._validation import (
     check_instance,
     check_same_strata,
     check_strata_mapping,
+    check_unclustered,
     check_weights,
 )
 from ..correct import Correction
@@ -63,6 +64,10 @@ _RATES = (("specificity", "tn", "m0"), ("sensitivity", "tp", "m1"))
 def _inputs(tests: Any, calibrations: Any, weights: Any, pooling: Any, priors: Any, hyper: Any):
     tests = check_strata_mapping("tests", tests, JudgedCounts)
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
+    check_unclustered(
+        "js.bayes.fit_stratified", "an item random effect is not modelled yet: correct each "
+        "stratum with js.correct, which accounts for the repeats", *tests.values(), *cals.values(),
+    )  # fmt: skip
     check_same_strata("tests", tests, "calibrations", cals)
     strata = list(tests)
     pooling = check_choice("pooling", pooling, POOLINGS)

@@ -59,6 +59,7 @@ from .._validation import (
     check_instance,
     check_labels_match,
     check_single,
+    check_unclustered,
 )
 from ..counts import ConfusionCounts, JudgedCounts
 from ..counts.categories import CategoryCounts, ConfusionMatrix, as_confusion_matrix
@@ -190,6 +191,11 @@ def build_model(
     >>> sorted(model.named_vars)[:3]
     ['m0', 'm1', 'n']
     """
+    check_unclustered(
+        "js.bayes.build_model", "an item random effect is not modelled yet: use js.correct "
+        "(method 'adjusted-wald' or 'bootstrap'), which accounts for the repeats",
+        test, calibration,
+    )  # fmt: skip
     if check_design(design) != DEFAULT_DESIGN:
         if priors is not None or labels is not None or not is_binary(test, calibration):
             raise ArgumentTypeError(

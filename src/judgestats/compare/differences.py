@@ -79,6 +79,7 @@ from .._validation import (
     check_positive_int,
     check_rng,
     check_same_length,
+    check_unclustered,
     take_renamed,
 )
 from .._validation.arguments import _show
@@ -91,6 +92,7 @@ from ..results import ConfidenceInterval, Tabular, note_lines
 from .arms import (
     _CHUNK,
     _DEFAULT_DRAWS,
+    _NOT_YET,
     _arrays,
     _bootstrap_thetas,
     _check_options,
@@ -234,6 +236,7 @@ def difference(
         paired = check_bool("paired", paired)
     ta, la = _test_arg("test_a", test_a)
     tb, lb = _test_arg("test_b", test_b)
+    check_unclustered("compare.difference", _NOT_YET, ta, tb, calibration_a, calibration_b)
     cal_a, cal_b = _two_calibrations(calibration_a, calibration_b, shared)
     is_paired, pair_counts = _pairing(la, lb, paired)
     if not (

@@ -24,6 +24,7 @@ from .._validation import (
     check_model_mapping,
     check_positive_int,
     check_rng,
+    check_unclustered,
     warn_deprecated,
 )
 from ..counts import ConfusionCounts, JudgedCounts
@@ -31,6 +32,7 @@ from ..designs import DEFAULT_DESIGN, check_design
 from ..estimators import clip_warned, rogan_gladen_counts
 from ..results import ConfidenceInterval, note_lines
 from .arms import (
+    _NOT_YET,
     _arrays,
     _bootstrap_thetas,
     _require_informative,
@@ -254,6 +256,7 @@ def rank(
         cal_map = check_model_mapping("calibrations", calibrations, ConfusionCounts)
         check_model_keys("tests", tests, "calibrations", cal_map)
     check_method(method, RANK_METHODS, capability="rankings")
+    check_unclustered("compare.rank", _NOT_YET, *tests.values(), *cal_map.values())
     if reps is not None:
         warn_deprecated("rank(reps=...)", "n_resamples= (bootstrap) or draws= (bayes)")
         n_resamples = draws = reps

@@ -26,11 +26,16 @@ from .._validation import (
     check_labels,
     check_same_length,
 )
+from .clusters import ClusterTotals, check_totals
 
 __all__ = [
     "ConfusionCounts",
     "JudgedCounts",
 ]
+
+#: The fields of each counts class's per-item totals (:class:`~.clusters.ClusterTotals`).
+JUDGED_FIELDS = ("positive", "n")
+CONFUSION_FIELDS = ("tp", "fn", "tn", "fp")
 
 
 def _broadcast_shape(**fields: Any) -> tuple[int, ...]:
@@ -60,6 +65,9 @@ class JudgedCounts:
         Number of test items the judge labelled 1 (correct).
     n : int or array of int
         Number of test items (>= 1).
+    clusters : ClusterTotals, optional
+        Each item's counts when items repeat (rows = verdicts, several per item); made by
+        :meth:`from_labels` with ``cluster=``. ``positive`` and ``n`` then count rows.
 
     Examples
     --------
@@ -69,20 +77,40 @@ class JudgedCounts:
 
     positive: Any
     n: Any
+    clusters: ClusterTotals | None = None
+
+    def __repr__(self) -> str:
+        more = "" if self.clusters is None else f", clusters={self.clusters.size} items"
+        return f"JudgedCounts(positive={self.positive!r}, n={self.n!r}{more})"
 
     def __post_init__(self) -> None:
         positive = check_count("positive", self.positive)
         n = check_count("n", self.n, minimum=1)
-        _broadcast_shape(positive=positive, n=n)
+        shape = _broadcast_shape(positive=positive, n=n)
         check_count_le("positive", positive, "n", n)
         object.__setattr__(self, "positive", positive)
         object.__setattr__(self, "n", n)
+        sums = {"positive": positive, "n": n}
+        check_totals("JudgedCounts", self.clusters, JUDGED_FIELDS, sums, shape)
 
     @classmethod
-    def from_labels(cls, labels: Any) -> JudgedCounts:
-        """Count judge labels (0/1 or bool; anything else raises :class:`LabelError`)."""
+    def from_labels(cls, labels: Any, *, cluster: Any = None) -> JudgedCounts:
+        """Count judge labels (0/1 or bool; anything else raises :class:`LabelError`).
+
+        ``cluster``: the item id of each row, when items repeat (epochs, several answers to one
+        prompt, turns of one conversation). Rows with one id are one item: the counts keep
+        each item's totals and the corrections account for the repeats (design effect).
+        """
         z = check_labels("judge labels", labels)
-        return cls(positive=int(z.sum()), n=int(z.size))
+        clusters = None
+        if cluster is not None:
+            clusters = ClusterTotals.from_rows("cluster", cluster, {"positive": z, "n": z | ~z})
+        return cls(positive=int(z.sum()), n=int(z.size), clusters=clusters)
+
+    @property
+    def clustered(self) -> bool:
+        """True when the counts carry per-item totals (rows may repeat an item)."""
+        return self.clusters is not None
 
     @classmethod
     def from_frame(cls, frame: Any, *, judge: str = "judge") -> JudgedCounts:
@@ -104,7 +132,7 @@ class JudgedCounts:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, JudgedCounts):
             return NotImplemented
-        return _fields_equal(self, other, ("positive", "n"))
+        return _fields_equal(self, other, ("positive", "n")) and self.clusters == other.clusters
 
     def __hash__(self) -> int:
         if self.shape:
@@ -123,6 +151,8 @@ class ConfusionCounts:
         calibration set with one human class is valid (the random and by-judge-label designs
         use it), but its sensitivity or specificity cannot be estimated: those properties, and
         every by-human-label correction, raise :class:`CountError` (:meth:`check_both_classes`).
+    clusters : ClusterTotals, optional
+        Each item's counts when items repeat; made by :meth:`from_labels` with ``cluster=``.
 
     Examples
     --------
@@ -135,12 +165,19 @@ class ConfusionCounts:
     fn: Any
     tn: Any
     fp: Any
+    clusters: ClusterTotals | None = None
+
+    def __repr__(self) -> str:
+        more = "" if self.clusters is None else f", clusters={self.clusters.size} items"
+        cells = ", ".join(f"{k}={getattr(self, k)!r}" for k in CONFUSION_FIELDS)
+        return f"ConfusionCounts({cells}{more})"
 
     def __post_init__(self) -> None:
-        vals = {k: check_count(k, getattr(self, k)) for k in ("tp", "fn", "tn", "fp")}
-        _broadcast_shape(**vals)
+        vals = {k: check_count(k, getattr(self, k)) for k in CONFUSION_FIELDS}
+        shape = _broadcast_shape(**vals)
         for k, v in vals.items():
             object.__setattr__(self, k, v)
+        check_totals("ConfusionCounts", self.clusters, CONFUSION_FIELDS, vals, shape)
         empty = np.asarray(self.m) == 0
         if empty.any():
             raise CountError(
@@ -166,17 +203,26 @@ class ConfusionCounts:
                 )
 
     @classmethod
-    def from_labels(cls, *, human: Any, judge: Any) -> ConfusionCounts:
-        """Cross-tabulate paired human and judge labels (0/1 or bool)."""
+    def from_labels(cls, *, human: Any, judge: Any, cluster: Any = None) -> ConfusionCounts:
+        """Cross-tabulate paired human and judge labels (0/1 or bool).
+
+        ``cluster``: the item id of each row, when items repeat (epochs, several raters of one
+        item, turns of one conversation); the human label may differ within an item. The counts
+        then keep each item's totals and the corrections account for the repeats.
+        """
         h = check_labels("human labels", human)
         j = check_labels("judge labels", judge)
         check_same_length("human labels", h, "judge labels", j)
-        return cls(
-            tp=int(np.count_nonzero(h & j)),
-            fn=int(np.count_nonzero(h & ~j)),
-            tn=int(np.count_nonzero(~h & ~j)),
-            fp=int(np.count_nonzero(~h & j)),
-        )
+        cells = {"tp": h & j, "fn": h & ~j, "tn": ~h & ~j, "fp": ~h & j}
+        clusters = None
+        if cluster is not None:
+            clusters = ClusterTotals.from_rows("cluster", cluster, cells)
+        return cls(**{k: int(np.count_nonzero(v)) for k, v in cells.items()}, clusters=clusters)
+
+    @property
+    def clustered(self) -> bool:
+        """True when the counts carry per-item totals (rows may repeat an item)."""
+        return self.clusters is not None
 
     @classmethod
     def from_frame(
@@ -238,7 +284,7 @@ class ConfusionCounts:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionCounts):
             return NotImplemented
-        return _fields_equal(self, other, ("tp", "fn", "tn", "fp"))
+        return _fields_equal(self, other, CONFUSION_FIELDS) and self.clusters == other.clusters
 
     def __hash__(self) -> int:
         if self.shape:

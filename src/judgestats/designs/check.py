@@ -56,7 +56,9 @@ class DesignCheck:
         return bool(out) if out.ndim == 0 else out
 
 
-def design_check(test: JudgedCounts, calibration: ConfusionCounts) -> DesignCheck:
+def design_check(
+    test: JudgedCounts, calibration: ConfusionCounts, *, sizes: dict | None = None
+) -> DesignCheck:
     """Test whether the calibration set's judge-positive rate is that of a random sample.
 
     Pooled two-proportion z-test of (tp + fp)/m against positive/n.
@@ -67,6 +69,10 @@ def design_check(test: JudgedCounts, calibration: ConfusionCounts) -> DesignChec
         Judged test counts: their judge-positive rate positive/n is the reference.
     calibration : ConfusionCounts
         Human-vs-judge calibration counts: their judge-positive rate is (tp + fp)/m.
+    sizes : dict, optional
+        With repeated items: effective sizes (:attr:`judgestats.repeated.ClusterSummary.sizes`)
+        of the two rates, ``"p"`` and ``"calibration_judge"``, in place of n and m in the
+        standard error (the rates stay those of the rows).
 
     Returns
     -------
@@ -79,6 +85,8 @@ def design_check(test: JudgedCounts, calibration: ConfusionCounts) -> DesignChec
     k1, m = tp + fp, tp + fp + fn + tn
     a, b = k1 / m, x / n
     pooled = (k1 + x) / (m + n)
+    if sizes is not None:
+        m, n = sizes["calibration_judge"], sizes["p"]
     se = np.sqrt(pooled * (1.0 - pooled) * (1.0 / m + 1.0 / n))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(se > 0, (a - b) / se, 0.0)

@@ -26,6 +26,7 @@ from .._validation import (
     check_rng,
     check_sparse_strata,
     check_strata_mapping,
+    check_unclustered,
     check_weights,
 )
 from ..correct import Correction, correct
@@ -252,6 +253,11 @@ def correct_stratified(
     """
     tests = check_strata_mapping("tests", tests, JudgedCounts)
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
+    check_unclustered(
+        "correct_stratified", "a cluster-aware pooled interval is not written yet: correct "
+        "each stratum with js.correct, which accounts for the repeats",
+        *tests.values(), *cals.values(),
+    )  # fmt: skip
     if check_design(design) != DEFAULT_DESIGN:
         return _design_stratified(tests, cals, weights, merge, method, confidence_level, design)
     check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
