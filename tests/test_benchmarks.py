@@ -442,6 +442,19 @@ def check_alphabets(tables):
     find(tables, "task", "seconds", min_rows=1)
 
 
+def check_repeated(tables):
+    summary = find(tables, "design", "min coverage cluster-aware", "max width ÷ cluster bootstrap",
+                   min_rows=4)  # fmt: skip
+    for r in summary.records():
+        # 150 data sets per cell in --quick (MC s.e. 0.018): the cluster-aware default covers,
+        # within 1.25x the cluster bootstrap's width; rows counted as items do not (issue 27)
+        assert num(r["min coverage cluster-aware"]) >= 0.88, r
+        assert num(r["max width ÷ cluster bootstrap"]) <= 1.25, r
+        assert num(r["min coverage rows as items"]) < 0.8, r
+    cells = find(tables, "labels", "coverage rows as items", min_rows=12)
+    assert {r["labels"] for r in cells.records()} >= {"constant"}
+
+
 CHECKS = {
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
@@ -454,6 +467,7 @@ CHECKS = {
     "bench_coverage.py": ("coverage", ["coverage.png"], check_coverage),
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
+    "bench_repeated.py": ("repeated", [], check_repeated),
     "bench_real_data.py": ("real_data", ["real_data_bias.png", "real_data_leaderboard.png"],
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),

@@ -162,3 +162,60 @@ def test_inspect_verdicts_as_letters(logs, tmp_path, capsys):
     for g in ev.groups:
         c = ev[g]
         assert f"| {g} | {c.n} | {c.estimate:.3f} | {c.ci.low:.3f}–{c.ci.high:.3f} |" in out
+
+
+#: Five epochs of one task whose verdicts share a per-sample propensity (issue 27): the
+#: verdicts of a sample's epochs are correlated, as when a model re-answers one question.
+WRITER_EPOCHS = WRITER.replace(
+    'return Score(value=state.metadata["verdict"])',
+    'return Score(value="C" if rng.random() < state.metadata["p"] else "I")',
+).replace(
+    'metadata={"verdict": v})',
+    'metadata={"p": v})',
+).replace("epochs=2)", "epochs=5)").replace(
+    "log_dir, tag, verdicts =",
+    "import random\nrng = random.Random(27)\nlog_dir, tag, verdicts =",
+)
+
+
+def test_report_inspect_counts_samples_not_epochs(tmp_path, capsys):
+    """A 5-epoch log: ``report --inspect`` clusters on the sample (issue 27 §1)."""
+    gen = np.random.default_rng(27)
+    n_samples, labelled = 120, 40
+    truth = gen.random(n_samples) < 0.5
+    propensity = np.where(truth, gen.beta(4, 1, n_samples), gen.beta(1, 4, n_samples))
+    log_dir = tmp_path / "logs"
+    done = subprocess.run(
+        [sys.executable, "-c", WRITER_EPOCHS, str(log_dir), "e", json.dumps(propensity.tolist())],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    labels = pd.DataFrame({"sample_id": [f"q{i}" for i in range(labelled)],
+                           "human": truth[:labelled].astype(int)})  # fmt: skip
+    labels.to_csv(tmp_path / "labels.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main(["report", "--inspect", str(log_dir), "--human", str(tmp_path / "labels.csv"),
+                     "--by", "task"])  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    frame = js.io.read_inspect_logs(log_dir)
+    assert len(frame) == 5 * n_samples and frame["epoch"].nunique() == 5
+    joined = frame.merge(labels, on="sample_id", how="left")
+    test, cal = joined[joined.human.isna()], joined[joined.human.notna()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clustered = js.correct(
+            js.JudgedCounts.from_labels(test.judge, cluster=test.sample_id),
+            js.ConfusionCounts.from_labels(human=cal.human.astype(int), judge=cal.judge,
+                                           cluster=cal.sample_id),
+        )  # fmt: skip
+        rows = js.correct(js.JudgedCounts.from_labels(test.judge),
+                          js.ConfusionCounts.from_labels(human=cal.human.astype(int),
+                                                         judge=cal.judge))  # fmt: skip
+    # the report's interval is the clustered one, wider than rows counted as items
+    assert f"{clustered.ci.low:.3f}–{clustered.ci.high:.3f}" in out
+    assert clustered.ci.high - clustered.ci.low > 1.2 * (rows.ci.high - rows.ci.low)
+    # and it counts samples as items, naming the rows
+    assert f"{labelled} human-labelled items ({5 * labelled} rows)" in out
+    assert f"{n_samples - labelled} test items ({5 * (n_samples - labelled)} rows)" in out

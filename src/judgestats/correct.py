@@ -303,7 +303,8 @@ def correct(
         stacklevel=3, design=design, estimand=estimand, **options,
     )  # fmt: skip
     point, clusters = bounds.estimate, bounds.clusters
-    why = weak_regime(calibration, method, test, design)
+    # the class-size rule counts rows and advises methods that refuse clustered counts
+    why = None if clusters is not None else weak_regime(calibration, method, test, design)
     if why is not None:
         warnings.warn(why, WeakCalibrationWarning, stacklevel=2)
     sizes = None if clusters is None else clusters.sizes
@@ -544,15 +545,16 @@ class Correction(Tabular, Reportable, Recomputable):
 def _rate_lines(res: Correction) -> list[str]:
     """Describe the judge's rates behind the estimate (sensitivity/specificity, or PPV/FOR)."""
     c = res.calibration
+    unit = "items" if res.clusters is None else "rows"
     if res.design == DEFAULT_DESIGN:
         return [
-            f"  judge sensitivity    {res.sensitivity:.4f}  ({c.tp} of m1 = {c.m1} human-1 items)",
-            f"  judge specificity    {res.specificity:.4f}  ({c.tn} of m0 = {c.m0} human-0 items)",
+            f"  judge sensitivity    {res.sensitivity:.4f}  ({c.tp} of m1 = {c.m1} human-1 {unit})",
+            f"  judge specificity    {res.specificity:.4f}  ({c.tn} of m0 = {c.m0} human-0 {unit})",
         ]
     k1, k0 = c.tp + c.fp, c.fn + c.tn
     return [
-        f"  P(human 1 | judge 1) {c.tp / k1:.4f}  ({c.tp} of {k1} judge-1 calibration items)"
+        f"  P(human 1 | judge 1) {c.tp / k1:.4f}  ({c.tp} of {k1} judge-1 calibration {unit})"
         if k1 else "  P(human 1 | judge 1) unknown (no judge-1 calibration item)",
-        f"  P(human 1 | judge 0) {c.fn / k0:.4f}  ({c.fn} of {k0} judge-0 calibration items)"
+        f"  P(human 1 | judge 0) {c.fn / k0:.4f}  ({c.fn} of {k0} judge-0 calibration {unit})"
         if k0 else "  P(human 1 | judge 0) unknown (no judge-0 calibration item)",
     ]

@@ -67,6 +67,7 @@ from ._validation import (
     describe_group,
 )
 from .counts import ConfusionCounts, JudgedCounts
+from .counts.clusters import ClusterTotals
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -254,6 +255,11 @@ class GroupCounts:
         The columns counted.
     engine : str
         The engine that computed them.
+    cluster : str or None
+        The item column when items repeat (``cluster=``), else None.
+    clusters : dict or None
+        With ``cluster``: (by values..., strata values...) → (item ids, int64 array of shape
+        (items, ``N_CODES``)), each item's cell counts (in order of the ids).
     """
 
     by: tuple
@@ -263,12 +269,14 @@ class GroupCounts:
     human: str
     split: str | None
     engine: str
+    cluster: str | None = None
+    clusters: dict | None = None
 
     def __add__(self, other: GroupCounts) -> GroupCounts:
         """Add the counts of two chunks of one data set (same columns)."""
         check_instance("other", other, GroupCounts)
-        mine = (self.by, self.strata, self.judge, self.human, self.split)
-        theirs = (other.by, other.strata, other.judge, other.human, other.split)
+        mine = (self.by, self.strata, self.judge, self.human, self.split, self.cluster)
+        theirs = (other.by, other.strata, other.judge, other.human, other.split, other.cluster)
         if mine != theirs:
             raise JudgeStatsError(
                 f"cannot add counts of different columns: {mine!r} and {theirs!r}"
@@ -278,6 +286,9 @@ class GroupCounts:
             total[k] = total[k] + v if k in total else v.copy()
         engine = self.engine if self.engine == other.engine else f"{self.engine}+{other.engine}"
         keys = sort_keys(list(total))
+        clusters = None
+        if self.clusters is not None and other.clusters is not None:
+            clusters = {k: _add_items(self.clusters.get(k), other.clusters.get(k)) for k in keys}
         return GroupCounts(
             self.by,
             self.strata,
@@ -286,6 +297,8 @@ class GroupCounts:
             self.human,
             self.split,
             engine,
+            self.cluster,
+            clusters,
         )
 
     @property
@@ -305,6 +318,21 @@ class GroupCounts:
             row.update(named_counts(c))
             rows.append(row)
         return pd.DataFrame(rows)
+
+
+def _add_items(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per-item cell counts of two chunks added (an item in both adds up)."""
+    if a is None or b is None:
+        return a if b is None else b
+    index = {v: i for i, v in enumerate(a[0].tolist())}
+    extra = [v for v in b[0].tolist() if v not in index]
+    ids = np.empty(len(index) + len(extra), dtype=object)
+    ids[:] = a[0].tolist() + extra
+    index.update({v: len(a[0]) + i for i, v in enumerate(extra)})
+    totals = np.zeros((ids.size, N_CODES), dtype=np.int64)
+    totals[: len(a[0])] += a[1]
+    np.add.at(totals, [index[v] for v in b[0].tolist()], b[1])
+    return ids, totals
 
 
 def named_counts(c: np.ndarray) -> dict[str, int]:
@@ -363,7 +391,9 @@ def open_frame(nw: Any, frame: Any, keys: tuple) -> Any:
     return nf
 
 
-def _schema_kinds(nw: Any, frame: Any, *, judge, human, split, by, strata) -> dict[str, str]:
+def _schema_kinds(
+    nw: Any, frame: Any, *, judge, human, split, by, strata, cluster=()
+) -> dict[str, str]:
     schema = frame.collect_schema()
     check_frame_columns(
         list(schema.names()),
@@ -373,6 +403,7 @@ def _schema_kinds(nw: Any, frame: Any, *, judge, human, split, by, strata) -> di
             "split": () if split is None else (split,),
             "by": by,
             "strata": strata,
+            "cluster": cluster,
         },
     )
     kinds = {"judge": _kind(nw, schema[judge]), "human": _kind(nw, schema[human])}
@@ -447,12 +478,14 @@ def group_counts(
     by: Any = ("model",),
     strata: Any = None,
     split: str | None = None,
+    cluster: str | None = None,
 ) -> GroupCounts:
     """Count a frame's test and calibration cells per group (and stratum) on its own engine.
 
     The counting half of :func:`evaluate`; see it for the arguments. Useful on its own to
     count a data set chunk by chunk (``GroupCounts`` add up with ``+``) before
-    ``js.evaluate(counts)``.
+    ``js.evaluate(counts)``. With ``cluster=`` (the item column, when items repeat) the engine
+    counts the cells per item too: at most groups × items × ``N_CODES`` rows reach Python.
 
     Returns
     -------
@@ -475,6 +508,9 @@ def group_counts(
     check_instance("human", human, str)
     if split is not None:
         check_instance("split", split, str)
+    if cluster is not None:
+        check_instance("cluster", cluster, str)
+    item_cols = () if cluster is None else (cluster,)
     check_distinct_roles(
         {
             "judge": (judge,),
@@ -482,26 +518,31 @@ def group_counts(
             "split": () if split is None else (split,),
             "by": by_cols,
             "strata": strata_cols,
+            "cluster": item_cols,
         }
     )
     nw = _narwhals()
     with _engine_warnings():
-        nf = open_frame(nw, frame, by_cols + strata_cols)
+        nf = open_frame(nw, frame, by_cols + strata_cols + item_cols)
         kinds = _schema_kinds(
-            nw, nf, judge=judge, human=human, split=split, by=by_cols, strata=strata_cols
-        )
+            nw, nf, judge=judge, human=human, split=split, by=by_cols, strata=strata_cols,
+            cluster=item_cols,
+        )  # fmt: skip
         keys = by_cols + strata_cols
         spec: dict[str, Any] = {"judge": judge, "human": human, "split": split, "kinds": kinds}
-        rows = _collect(nw, _cell_counts(nw, nf, keys, spec)).rows()
+        rows = _collect(nw, _cell_counts(nw, nf, keys + item_cols, spec)).rows()
         engine = _engine_name(nw, nf)
 
         counts: dict[tuple, np.ndarray] = {}
-        missing = dict.fromkeys(keys, 0)
+        items: dict[tuple, dict] = {}
+        missing = dict.fromkeys(keys + item_cols, 0)
         bad: dict[tuple, set] = {}
+        width = len(keys) + len(item_cols)
         for row in rows:
-            key = tuple(_plain(v) for v in row[: len(keys)])
-            cell, rows_in_cell = int(row[len(keys)]), int(row[len(keys) + 1])
-            gaps = [c for c, v in zip(keys, key, strict=True) if _is_missing(v)]
+            full = tuple(_plain(v) for v in row[:width])
+            key = full[: len(keys)]
+            cell, rows_in_cell = int(row[width]), int(row[width + 1])
+            gaps = [c for c, v in zip(keys + item_cols, full, strict=True) if _is_missing(v)]
             if gaps:
                 for c in gaps:
                     missing[c] += rows_in_cell
@@ -509,6 +550,11 @@ def group_counts(
             if cell >= _BAD_JUDGE:
                 bad.setdefault(key[: len(by_cols)], set()).add(cell)
             counts.setdefault(key, np.zeros(N_CODES, dtype=np.int64))[cell] += rows_in_cell
+            if item_cols:
+                per_item = items.setdefault(key, {})
+                per_item.setdefault(full[-1], np.zeros(N_CODES, dtype=np.int64))[cell] += (
+                    rows_in_cell
+                )
         check_missing_keys(missing)
         if bad:
             pairs = [(g, c) for g in sort_keys(list(bad)) for c in sorted(bad[g])]
@@ -526,16 +572,40 @@ def group_counts(
                 )
             )
     ordered = {k: counts[k] for k in sort_keys(list(counts))}
-    return GroupCounts(by_cols, strata_cols, ordered, judge, human, split, engine)
+    clusters = None
+    if cluster is not None:
+        clusters = {k: _item_arrays(items[k]) for k in ordered}
+    return GroupCounts(by_cols, strata_cols, ordered, judge, human, split, engine, cluster,
+                       clusters)  # fmt: skip
 
 
-def counts_of(cells: np.ndarray) -> tuple[JudgedCounts | None, ConfusionCounts | None]:
+def _item_arrays(per_item: dict) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.empty(len(per_item), dtype=object)
+    ids[:] = list(per_item)
+    return ids, np.stack(list(per_item.values()))
+
+
+def counts_of(
+    cells: np.ndarray, items: tuple | None = None
+) -> tuple[JudgedCounts | None, ConfusionCounts | None]:
     """Return the counts objects of one cell-code array: (test or None, calibration or None).
 
-    None where the group (or stratum) has no test rows, or no calibration rows.
+    None where the group (or stratum) has no test rows, or no calibration rows. ``items``:
+    (item ids, their cell counts) from :attr:`GroupCounts.clusters`, for counts of repeated
+    items (each keeps its items' totals).
     """
     c = named_counts(cells)
-    test = JudgedCounts(positive=c["positive"], n=c["n"]) if c["n"] else None
+    test_items = cal_items = None
+    if items is not None:
+        ids, per = items
+        t_rows, c_rows = per[:, 0] + per[:, 1] > 0, per[:, 2:6].sum(axis=1) > 0
+        test_items = ClusterTotals(ids[t_rows], np.stack([per[t_rows, 1], per[t_rows, 0]
+                                                          + per[t_rows, 1]], axis=1),
+                                   ("positive", "n"))  # fmt: skip
+        cal_items = ClusterTotals(ids[c_rows], per[c_rows][:, [5, 4, 2, 3]],
+                                  ("tp", "fn", "tn", "fp"))  # fmt: skip
+    test = JudgedCounts(c["positive"], c["n"], clusters=test_items) if c["n"] else None
     has_cal = c["tp"] + c["fn"] + c["tn"] + c["fp"] > 0
-    cal = ConfusionCounts(tp=c["tp"], fn=c["fn"], tn=c["tn"], fp=c["fp"]) if has_cal else None
+    cal = (ConfusionCounts(tp=c["tp"], fn=c["fn"], tn=c["tn"], fp=c["fp"], clusters=cal_items)
+           if has_cal else None)  # fmt: skip
     return test, cal

@@ -35,8 +35,11 @@ rate's rows per item R/G (every item counts once).
 
 **Intervals** (``method=``): ``"adjusted-wald"`` is the paper's eq. (ci) (or, under the random
 and by-judge-label designs, their pseudo-count interval) evaluated at the effective sizes, with
-the correlations' terms in the delta-method variance (:func:`judgestats.kernels.delta_se`):
-for one row per item it is the unclustered interval to rounding. ``"wald"`` is the same at the
+the correlations' terms in the delta-method variance (:func:`judgestats.kernels.delta_se`),
+and Student's t critical value with Welch–Satterthwaite degrees of freedom over the rates
+whose items repeat (items − 1 each: a sandwich variance from G items is estimated with about
+G − 1 degrees of freedom). For one row per item every rate's df is infinite and the interval
+is the unclustered one to rounding. ``"wald"`` is the same at the
 plain estimates. ``"bootstrap"`` resamples whole items with replacement, within strata that
 follow the design (test items; calibration items by human class, by judge class or together;
 items with rows in several of these) and is the parametric bootstrap when every item has one
@@ -158,6 +161,10 @@ class ClusterSummary:
         ``"calibration_judge"`` and ``"calibration_human"``).
     values : dict
         Every rate this module knows under the estimand (``"p"``, ``"q0"``, ``"q1"``, ...).
+    df : float
+        Degrees of freedom of the interval's critical value (Welch–Satterthwaite over the rates
+        whose items repeat, each with items − 1; ``inf``, the normal quantile, when no item has
+        more than one row in any rate).
     """
 
     estimand: str
@@ -174,6 +181,7 @@ class ClusterSummary:
     theta_design_effect: float
     sizes: dict[str, float]
     values: dict[str, float]
+    df: float = float("inf")
 
     @property
     def effective_items(self) -> float:
@@ -189,6 +197,7 @@ class ClusterSummary:
             out[f"design_effect_{c}"] = d
             out[f"effective_{c}"] = e
         out["design_effect_theta"] = self.theta_design_effect
+        out["t_df"] = self.df
         return out
 
     def lines(self) -> list[str]:
@@ -203,7 +212,8 @@ class ClusterSummary:
             f"  repeated items       {self.items} items ({self.test_items} with test rows, "
             f"{self.calibration_items} with calibration rows); estimand: mean over "
             f"{'items' if self.estimand == 'items' else 'rows'}",
-            f"  design effects       {cells}; on θ̂ {self.theta_design_effect:.2f}",
+            f"  design effects       {cells}; on θ̂ {self.theta_design_effect:.2f}"
+            + (f"; critical value t({self.df:.0f})" if np.isfinite(self.df) else ""),
         ]
 
 
@@ -267,6 +277,7 @@ def cluster_summary(test: Any, calibration: Any, design: str, estimand: str) -> 
     cells = DESIGN_CELLS[design]
     idx = [_NAMES.index(c) for c in cells]
     deff, pooled = _design_effects(m, idx)
+    repeated = (joint.rows @ _DEN[:, idx] > 1).any(axis=0)  # a rate with an item's repeats
     all_deff, _ = _design_effects(m, list(range(len(_NAMES))))
     sizes = dict(zip(_NAMES, (m["rows"] / np.maximum(all_deff, 1.0)).tolist(), strict=True))
     for c, d in zip(cells, deff, strict=True):  # the estimator's own rule for its three
@@ -286,20 +297,51 @@ def cluster_summary(test: Any, calibration: Any, design: str, estimand: str) -> 
         theta_design_effect=_theta_design_effect(design, m["rate"][idx], m["rows"][idx],
                                                  effective, corr),
         sizes=sizes, values=dict(zip(_NAMES, m["rate"].tolist(), strict=True)),
+        df=_satterthwaite(design, m["rate"][idx], effective, m["items"][idx], repeated),
     )  # fmt: skip
+
+
+def _satterthwaite(design, rates, effective, items, repeated) -> float:
+    """Welch–Satterthwaite df of Var(θ̂) = Σ g_j² V_j: rates with repeats have items − 1."""
+    r = np.nan_to_num(np.asarray(rates, dtype=float), nan=0.5)
+    if design == DEFAULT_DESIGN:
+        theta = float(np.clip(rogan_gladen_raw(*r), 0.0, 1.0)) if r[1] + r[2] > 1 else 0.5
+        grad = np.array([1.0, 1.0 - theta, -theta])
+    else:
+        grad = np.array([r[1] - r[2], r[0], 1.0 - r[0]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        part = grad**2 * r * (1.0 - r) / np.asarray(effective, dtype=float)
+    part = np.nan_to_num(part)
+    dfs = np.where(repeated, np.maximum(np.asarray(items, dtype=float) - 1.0, 1.0), np.inf)
+    if not repeated.any() or part.sum() <= 0:
+        return float("inf")
+    return float(part.sum() ** 2 / np.sum(np.where(repeated, part**2 / dfs, 0.0)))
+
+
+def _critical(confidence_level: float, df: float) -> float:
+    """Return the two-sided critical value: Student's t with ``df`` (normal where infinite)."""
+    if not np.isfinite(df):
+        return float(z_value(confidence_level))
+    from scipy.special import stdtrit  # lazy: keeps `import judgestats` light
+
+    return float(stdtrit(df, 1.0 - (1.0 - float(confidence_level)) / 2.0))
 
 
 def _theta_design_effect(design, rates, rows, effective, corr) -> float:
     """Var(θ̂) with clusters / Var(θ̂) with independent rows, delta method at plain rates."""
+    p, q0, q1 = rates
     if design == DEFAULT_DESIGN:
-        wide = delta_se(delta_parts(*rates, *effective, 0.0, adjusted=False), corr=corr)
-        narrow = delta_se(delta_parts(*rates, *rows, 0.0, adjusted=False))
+        n, m0, m1 = effective
+        wide = delta_se(delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False), corr=corr)
+        n, m0, m1 = rows
+        narrow = delta_se(delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False))
         ratio = (wide / narrow) ** 2
     else:
-        wide = judge_conditional_parts(*_effective_counts(rates, effective), 0.0,
-                                       adjusted=False, corr=corr)["var"]  # fmt: skip
-        narrow = judge_conditional_parts(*_effective_counts(rates, rows), 0.0,
-                                         adjusted=False)["var"]  # fmt: skip
+        x, n_pi, tp, k1, fn, k0 = _effective_counts(rates, effective)
+        wide = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, 0.0, adjusted=False,
+                                       corr=corr)["var"]  # fmt: skip
+        x, n_pi, tp, k1, fn, k0 = _effective_counts(rates, rows)
+        narrow = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, 0.0, adjusted=False)["var"]
         ratio = wide / narrow
     return float(ratio) if np.isfinite(ratio) else float("nan")
 
@@ -348,18 +390,21 @@ def clustered_bounds(
     if method == "bootstrap":
         return _cluster_bootstrap(test, calibration, design, estimand, confidence_level, rng,
                                   est, summary, **options)  # fmt: skip
-    z = z_value(confidence_level)
-    rates, sizes, corr = summary.rates, summary.effective, summary.correlation
+    z = _critical(confidence_level, summary.df)
+    rates, corr = summary.rates, summary.correlation
+    (p, q0, q1), (n, m0, m1) = rates, summary.effective
     widened = np.zeros((), dtype=bool)
     if design == DEFAULT_DESIGN and method == "adjusted-wald":
         boundary = check_choice("boundary", options.pop("boundary", "widen"), BOUNDARY_RULES)
-        low, high, widened = adjusted_wald_bounds(*rates, *sizes, z, boundary=boundary, corr=corr)
+        low, high, widened = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z, boundary=boundary,
+                                                  corr=corr)  # fmt: skip
     elif design == DEFAULT_DESIGN:
-        low, high = wald_bounds(*rates, *sizes, z, corr=corr)
+        low, high = wald_bounds(p, q0, q1, n, m0, m1, z, corr=corr)
     else:
         adjusted = method == "adjusted-wald"
-        low, high = judge_conditional_bounds(*_effective_counts(rates, sizes), z,
-                                             adjusted=adjusted, corr=corr)  # fmt: skip
+        x, n_pi, tp, k1, fn, k0 = _effective_counts(rates, summary.effective)
+        low, high = judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted,
+                                             corr=corr)  # fmt: skip
         if adjusted:  # the add-one interval holds its own (1/2 where inexact) estimate
             low, high = np.minimum(low, est), np.maximum(high, est)
     _no_options(method, options)

@@ -249,6 +249,14 @@ def check_cluster_ids(name: str, ids: Any, size: int) -> tuple[np.ndarray, np.nd
     if arr.dtype.kind == "f" and np.isnan(arr).any():
         bad = _first_bad(arr, np.isnan(arr))
         raise LabelError(f"{name} must not contain missing ids, got {bad}")
+    if arr.dtype.kind in "biufUS":  # no missing value possible beyond NaN: vectorised
+        values, first, inverse = np.unique(arr, return_index=True, return_inverse=True)
+        order = np.argsort(first)  # ids in order of first appearance
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        unique = np.empty(values.size, dtype=object)
+        unique[:] = values[order].tolist()
+        return unique, rank[inverse.reshape(-1)]
     index: dict[Any, int] = {}
     code = np.empty(arr.size, dtype=np.int64)
     for i, v in enumerate(arr.tolist()):

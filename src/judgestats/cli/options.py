@@ -83,7 +83,7 @@ _COUNT_HELP = {
 #: Source-specific flags and their defaults: given with another data source they are an error.
 _SOURCE_FLAGS = {
     "by": None, "judge": "gpt-4", "calibration_fraction": 0.1, "judge_column": "judge",
-    "human_column": "human", "strata": None, "split": None, "engine": "pandas",
+    "human_column": "human", "strata": None, "split": None, "engine": "pandas", "cluster": None,
 }  # fmt: skip
 
 

@@ -7,6 +7,7 @@ with the command's estimation options (a judge alphabet with ``--letters``) and 
 
 from __future__ import annotations
 
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,17 @@ def _report_parser(sub: Any) -> None:
     )
     rp.add_argument("--strata", help="stratum column(s) within each group, comma-separated")
     rp.add_argument("--split", help="column of 'test'/'calibration' (default: human label missing)")
+    rp.add_argument(
+        "--cluster", metavar="COLUMN",
+        help="FILE: column of the item each row judges, when items repeat (epochs, several "
+        "answers per prompt, turns, raters): intervals then count items, not rows. --inspect "
+        "logs with several epochs are clustered on the sample without it",
+    )  # fmt: skip
+    rp.add_argument(
+        "--estimand", choices=("rows", "items"), default="rows",
+        help="with repeated items: the rate over rows (each verdict weight 1, the default) or "
+        "over items (each item weight 1)",
+    )  # fmt: skip
     rp.add_argument(
         "--engine",
         choices=("pandas", "polars", "duckdb"),
@@ -173,6 +185,8 @@ def _inspect_frame(args) -> Any:
         mapping[verdict] = value if letters else int(value)
     items = read_inspect_logs(args.inspect, scorer=args.scorer, mapping=mapping,
                               verdicts="letters" if letters else "0/1")  # fmt: skip
+    if items["epoch"].nunique() > 1:  # epochs repeat a sample: it is the item (issue 27)
+        items[_SAMPLE] = items["task"].astype(str) + " / " + items["sample_id"].astype(str)
     labels = read_table(args.human, labels={args.human_column: False})
     keys = [k for k in ("model", "task", "sample_id", "epoch") if k in labels.columns]
     if "sample_id" not in keys:
@@ -184,6 +198,10 @@ def _inspect_frame(args) -> Any:
     if labels.duplicated(keys).any():
         raise CLIError(f"{args.human} labels some ({', '.join(keys)}) twice")
     return items.merge(labels, on=keys, how="left", validate="many_to_one")
+
+
+#: The item column ``report --inspect`` adds when a log has several epochs.
+_SAMPLE = "__judgestats_sample__"
 
 
 def _run_report(args) -> str:
@@ -200,6 +218,7 @@ def _run_report(args) -> str:
         frame, title, metric = _inspect_frame(args), None, "accuracy"
         by, strata, split = _columns(args.by), None, None
         judge, human = "judge", args.human_column
+        args.cluster = _SAMPLE if _SAMPLE in frame.columns else None
         if args.letters or args.invalid is not None:  # verdicts (C, P, I, ...) as letters
             return _report_letters(frame, ("judge",), args)
     elif args.example:
@@ -213,7 +232,7 @@ def _run_report(args) -> str:
         by, judge, human, strata, split = ("model",), "judge", "human", None, None
     else:
         _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
-                                      "human_column"))  # fmt: skip
+                                      "human_column", "cluster"))  # fmt: skip
         judges = _columns(args.judge_column) or ()
         letters = args.letters or args.invalid is not None or len(judges) > 1
         try:
@@ -285,8 +304,11 @@ def _estimation(args) -> dict[str, Any]:
 
     ``errors="mark"``: one bad group must not sink the leaderboard.
     """
-    return {"method": args.method, "confidence_level": args.confidence_level, "rng": args.seed,
-            "design": args.design, "errors": "mark"}  # fmt: skip
+    out = {"method": args.method, "confidence_level": args.confidence_level, "rng": args.seed,
+           "design": args.design, "errors": "mark"}  # fmt: skip
+    if getattr(args, "cluster", None) is not None:  # repeated items (report, not letters)
+        out.update(cluster=args.cluster, estimand=args.estimand)
+    return out
 
 
 def _report_letters(frame: Any, judges: tuple, args) -> str:
@@ -296,6 +318,15 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
 
     if args.rank or args.strata:
         raise CLIError("--rank and --strata are not available with judge letters")
+    if getattr(args, "cluster", None) is not None:
+        if args.inspect is None:
+            raise CLIError("--cluster is not available with judge letters yet")
+        sys.stderr.write(
+            "note: the logs have several epochs per sample, but judge letters do not account "
+            "for repeated items yet: their intervals count every epoch as an item and are too "
+            "short; use 0/1 verdicts (--map) for intervals that count samples\n"
+        )
+        args.cluster = None
     invalid = None if args.invalid is None else [v for tok in args.invalid for v in _tokens(tok)]
     if args.engine == "pandas":  # CSV cells are text: scores that read as numbers are numbers
         frame = _numeric_letters(frame, judges)

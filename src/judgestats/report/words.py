@@ -107,13 +107,26 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
         return _alphabet_sentence(c, subject, lvl)
     if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
         return _design_sentence(c, subject, lvl)
+    k = getattr(c, "clusters", None)
+    cal = (f"{c.m0 + c.m1} human-labelled items" if k is None else
+           f"{k.calibration_items} human-labelled items ({c.m0 + c.m1} rows)")  # fmt: skip
+    test = f"{c.n} test items" if k is None else f"{k.test_items} test items ({c.n} rows)"
     return (
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"corrected for the judge's sensitivity {c.sensitivity:.2f} and specificity "
-        f"{c.specificity:.2f} estimated on {c.m0 + c.m1} human-labelled items "
-        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; {_source(c.method)}); the "
-        f"judge's uncorrected rate on {c.n} test items is {c.naive:.2f}."
+        f"{c.specificity:.2f} estimated on {cal} "
+        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}{_repeats(k)}; "
+        f"{_source(c.method)}); the judge's uncorrected rate on {test} is {c.naive:.2f}."
     )
+
+
+def _repeats(k: Any, span: str | None = None) -> str:
+    """Clause saying the interval counts items, not rows, when items repeat."""
+    if k is None:
+        return ""
+    effect = span if span is not None else f"{k.theta_design_effect:.2f}"
+    return (f" counting repeated items once each, design effect {effect} on the "
+            "estimate's variance")  # fmt: skip
 
 
 def _design_sentence(c: Any, subject: str, lvl: str) -> str:
@@ -217,10 +230,19 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         )
     pooled = f", and pooled by each {per}'s test mix" if stratified else ""
     where = " pooled over strata" if stratified else ""
+    found = [getattr(ev.corrections[g], "clusters", None) for g in ev.groups]
+    items = [k for k in found if k is not None]
+    if len(items) == len(found):  # repeated items: count items, say the rows
+        labelled = (f"{_int_span([k.calibration_items for k in items])} human-labelled items "
+                    f"per {per} ({sum(k.calibration_items for k in items)} in all, "
+                    f"{sum(r.m0 + r.m1 for r in rows)} rows)")  # fmt: skip
+        where += _repeats(items[0], _span([k.theta_design_effect for k in items], 2))
+    else:
+        labelled = (f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
+                    f"({sum(r.m0 + r.m1 for r in rows)} in all)")  # fmt: skip
     return (
         f"{_capital(metric)} of each of the {len(rows)} {noun} is {how}, estimated on "
-        f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
-        f"({sum(r.m0 + r.m1 for r in rows)} in all){pooled}, with {lvl} "
+        f"{labelled}{pooled}, with {lvl} "
         f"{_interval_name(ev.method, first.ci.n_resamples, plural=True)}{where} "
         f"({_source(ev.method, getattr(ev, 'design', DEFAULT_DESIGN))}){tail}."
     )
@@ -288,7 +310,13 @@ def _design_notes(c: Any, who: str) -> list[str]:
 
 
 def _weak_calibration(c: Any, who: str, advice: str) -> list[str]:
-    """Return the weak-calibration note (under WEAK_CLASS_SIZE items of a class), if due."""
+    """Return the weak-calibration note (under WEAK_CLASS_SIZE items of a class), if due.
+
+    Not for repeated items: the class-size rule counts rows, and the rule's advice (the
+    likelihood methods) does not take clustered counts.
+    """
+    if getattr(c, "clusters", None) is not None:
+        return []
     small = [f"{size} {cls}" for size, cls in ((c.m1, "positive"), (c.m0, "negative"))
              if size < WEAK_CLASS_SIZE]  # fmt: skip
     if not small:

@@ -36,9 +36,8 @@ def _stack(tests: dict, cals: dict, strata: list) -> tuple[JudgedCounts, Confusi
         positive=np.array([tests[s].positive for s in strata]),
         n=np.array([tests[s].n for s in strata]),
     )
-    c = ConfusionCounts(
-        **{f: np.array([getattr(cals[s], f) for s in strata]) for f in "tp fn tn fp".split()}
-    )
+    cells = {f: np.array([getattr(cals[s], f) for s in strata]) for f in ("tp", "fn", "tn", "fp")}
+    c = ConfusionCounts(tp=cells["tp"], fn=cells["fn"], tn=cells["tn"], fp=cells["fp"])
     return t, c
 
 

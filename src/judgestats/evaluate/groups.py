@@ -1,23 +1,20 @@
-"""Grouped evaluation of a whole frame — many models, optional strata — on the frame's own engine.
+"""``evaluate()`` and its :class:`Evaluation`: every group of a frame (or of its counts) corrected.
 
-An evaluation table has one row per judged item: the model (or any group) that produced it, the
-judge's 0/1 label, a human 0/1 label where one exists, and covariates. The statistics need only
-counts, so the O(rows) work is a single grouped count that runs where the data lives; the
-corrections then run on the counts, one per group.
-
-The counting is :func:`judgestats.frames.group_counts` (one path for every frame the package
-reads); this module corrects the counts group by group.
+The frame's grouped count is :func:`judgestats.frames.group_counts` (one path for every frame
+the package reads); each group is then corrected by :func:`judgestats.correct` (with strata,
+:func:`judgestats.correct_stratified`; with a judge alphabet,
+:func:`judgestats.alphabets.groups.correct_alphabet`), errors raised or marked per group.
 """
 
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ._validation import (
+from .._validation import (
     ArgumentTypeError,
+    ClusteredCountsError,
     GroupError,
     JudgeStatsError,
     check_choice,
@@ -32,25 +29,42 @@ from ._validation import (
     group_error,
     warn_deprecated,
 )
-from .compare import Ranking
-from .correct import Correction, correct
-from .designs import DEFAULT_DESIGN, check_design
-from .frames import GroupCounts, counts_of, group_counts, sort_keys
-from .intervals import get_method
-from .progress import progress as progress_bar
-from .results import Reportable, display_width, group_label, pad, shorten
-from .strata import StratifiedCorrection, correct_stratified, stratum_pairs
+from ..compare import Ranking
+from ..correct import Correction, correct
+from ..designs import DEFAULT_DESIGN, check_design
+from ..frames import GroupCounts, counts_of, group_counts, sort_keys
+from ..intervals import get_method
+from ..progress import progress as progress_bar
+from ..repeated import ESTIMANDS
+from ..results import Reportable, group_label
+from ..strata import StratifiedCorrection, correct_stratified, stratum_pairs
+from .tables import (
+    _rank,
+    evaluation_counts_frame,
+    evaluation_frame,
+    evaluation_lookup,
+    evaluation_rank,
+    evaluation_summary,
+    evaluation_xarray,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     import xarray as xr
 
-    from .alphabets.groups import AlphabetCorrection, LetterCounts
+    from ..alphabets.groups import AlphabetCorrection, LetterCounts
 
-__all__ = ["Evaluation", "GroupCounts", "evaluate", "evaluate_counts", "group_counts"]
+__all__ = [
+    "Evaluation",
+    "evaluate",
+    "evaluate_counts",
+]
+
 
 #: What a group that cannot be corrected does (``evaluate(errors=)``).
 ERRORS = ("raise", "mark")
+
+
 _STRATIFIED_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resamples",)}
 
 
@@ -58,7 +72,7 @@ _STRATIFIED_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resampl
 def _check_method(method: str, stratified: bool, options: dict, design: str) -> None:
     check_design(design)
     if stratified:
-        from .strata import STRATIFIED_METHODS
+        from ..strata import STRATIFIED_METHODS
 
         methods = STRATIFIED_METHODS if design == DEFAULT_DESIGN else ("adjusted-wald", "wald")
         check_method(method, methods, capability="stratified corrections"
@@ -79,8 +93,12 @@ def _stratum_key(key: tuple, k: int) -> Any:
     return rest[0] if len(rest) == 1 else rest
 
 
-def _correct_one(group_counts_, label, split, *, method, level, gen, options, design):
-    """Correction of one group: ``group_counts_`` maps stratum (or None) → cell counts."""
+def _correct_one(group_counts_, label, split, *, method, level, gen, options, design,
+                 items=None, estimand="rows"):  # fmt: skip
+    """Correction of one group: ``group_counts_`` maps stratum (or None) → cell counts.
+
+    ``items``: the group's per-item cell counts when items repeat (``cluster=``).
+    """
     total = sum(group_counts_.values())
     check_group_sizes(
         label,
@@ -92,9 +110,9 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options, de
     )
     if list(group_counts_) == [None]:
         return correct(
-            *counts_of(total), method=method, confidence_level=level, rng=gen, design=design,
-            **options,
-        )
+            *counts_of(total, items), method=method, confidence_level=level, rng=gen,
+            design=design, estimand=estimand, **options,
+        )  # fmt: skip
     tests, cals = stratum_pairs(group_counts_)
     return correct_stratified(
         tests, cals, method=method, confidence_level=level, rng=gen, design=design, **options
@@ -161,9 +179,22 @@ def _corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list
     return [g for g in groups if g in corrections]
 
 
+def _check_repeated(counts: GroupCounts, *, rank: bool, estimand: str) -> None:
+    """Repeated items (``cluster=``): what the leaderboard can do with them so far."""
+    check_choice("estimand", estimand, ESTIMANDS)
+    if counts.cluster is None:
+        return
+    for what, given in (("strata=", bool(counts.strata)), ("rank=True", rank)):
+        if given:
+            raise ClusteredCountsError(
+                f"{what} with cluster= is not supported yet (its pooled interval and the "
+                "ranking count rows as items); evaluate without it, or per stratum"
+            )
+
+
 def _evaluate_counts(
     counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options, design,
-    errors, progress=None,
+    errors, progress=None, estimand="rows",
 ):  # fmt: skip
     stratified = bool(counts.strata)
     _check_method(method, stratified, options, design)
@@ -174,6 +205,7 @@ def _evaluate_counts(
             "rank=True needs unstratified corrections (one calibration set per group); "
             "drop strata= or rank the groups yourself"
         )
+    _check_repeated(counts, rank=rank, estimand=estimand)
     k = len(counts.by)
     per_group: dict[Any, dict] = {}
     for key, c in counts.counts.items():
@@ -183,8 +215,10 @@ def _evaluate_counts(
     if not groups:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
     def correct_group(g: Any, label: str) -> Correction | StratifiedCorrection:
+        items = None if counts.clusters is None else counts.clusters[(g,) if k == 1 else g]
         return _correct_one(per_group[g], label, counts.split, method=method, level=level,
-                            gen=gen, options=options, design=design)  # fmt: skip
+                            gen=gen, options=options, design=design, items=items,
+                            estimand=estimand)  # fmt: skip
 
     corrections, issued, marked = _correct_groups(
         counts.by, groups, correct_group, errors=errors, stacklevel=stacklevel + 1,
@@ -225,7 +259,7 @@ def _evaluate_counts(
 def _evaluate_letters(counts: LetterCounts, *, method, level, rng, design, errors, progress,
                       stacklevel, options) -> Evaluation:  # fmt: skip
     """Correct every group of a judge alphabet's :class:`LetterCounts` (see :func:`evaluate`)."""
-    from .alphabets.groups import correct_alphabet  # loaded on first use: import stays light
+    from ..alphabets.groups import correct_alphabet  # loaded on first use: import stays light
 
     gen = check_rng(rng)
     k = len(counts.by)
@@ -260,7 +294,7 @@ def _letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> b
 
 
 def _check_letters_call(method: str, strata: Any, rank: bool, options: dict, design: str) -> None:
-    from .alphabets.groups import alphabet_methods
+    from ..alphabets.groups import alphabet_methods
 
     where = "" if design == DEFAULT_DESIGN else f" with design={design!r}"
     check_method(method, alphabet_methods(design), capability=f"a judge alphabet{where}")
@@ -298,6 +332,8 @@ def evaluate(
     judge_labels: Any = None,
     bins: Any = None,
     invalid: Any = None,
+    cluster: str | None = None,
+    estimand: str = "rows",
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -371,6 +407,15 @@ def evaluate(
     bins, invalid
         A judge alphabet's score bins and invalid verdicts, as
         :func:`judgestats.judge_letters`.
+    cluster : str, optional
+        Column of the item each row judges, when items repeat (epochs, several answers to one
+        prompt, turns, raters): the engine counts each item's cells too (at most groups ×
+        items rows reach Python) and every interval accounts for the repeats (design effects,
+        :mod:`judgestats.repeated`; methods ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"``).
+        Not yet with ``strata``, ``rank=True`` or a judge alphabet.
+    estimand : {"rows", "items"}, default "rows"
+        With ``cluster``: the rate over rows (each verdict weight 1) or over items (each item
+        weight 1); see :func:`judgestats.correct`.
     **options
         Passed to the correction: interval options (``n_resamples``), with strata
         ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``
@@ -420,9 +465,14 @@ def evaluate(
     counted = isinstance(frame, GroupCounts)
     if counted:
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
+                               cluster=cluster,
                                judge_labels=judge_labels, bins=bins, invalid=invalid)  # fmt: skip
+    elif cluster is not None and _letters_wanted(judge, judge_labels, bins, invalid):
+        raise ClusteredCountsError(
+            "cluster= with a judge alphabet is not supported yet: evaluate with 0/1 judge labels"
+        )
     elif _letters_wanted(judge, judge_labels, bins, invalid):
-        from .alphabets.groups import alphabet_methods, letter_counts
+        from ..alphabets.groups import alphabet_methods, letter_counts
 
         check_design(design)
         method = alphabet_methods(design)[0] if method is None else method
@@ -448,198 +498,12 @@ def evaluate(
         check_confidence_level(confidence_level)
         check_rng(rng)
         counts = group_counts(frame, judge=str(judge), human=human, by=by, strata=strata,
-                              split=split)  # fmt: skip
+                              split=split, cluster=cluster)  # fmt: skip
     return _evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
         rank_resamples=rank_resamples, rng=rng, stacklevel=3, options=options, design=design,
-        errors=errors, progress=progress,
+        errors=errors, progress=progress, estimand=estimand,
     )  # fmt: skip
-
-
-# ============================================================================ presentation
-# (Evaluation in results.py delegates here, so results.py stays small)
-def evaluation_lookup(ev: Evaluation, group: Any) -> Correction | StratifiedCorrection:
-    """``ev[group]``: by group value (tuple for several columns) or by its text label."""
-    if group in ev.corrections:
-        return ev.corrections[group]
-    for g in ev.groups:
-        if group_label(g) == group:
-            return ev.corrections[g]
-    shown = [group_label(g) for g in ev.groups[:10]]
-    raise KeyError(f"no group {group!r}; groups are {shown}{' ...' if len(ev) > 10 else ''}")
-
-
-def _alphabet(c: Any) -> bool:
-    """Tell an :class:`~judgestats.AlphabetCorrection` (by its kind: no import needed)."""
-    return getattr(type(c), "kind", None) == "alphabet"
-
-
-def _is_alphabet(ev: Evaluation) -> bool:
-    return any(_alphabet(c) for c in ev.corrections.values())
-
-
-def _rank(corrections, groups, *, method, size, level, rng, design=DEFAULT_DESIGN) -> Ranking:
-    from .compare import rank
-
-    if any(_alphabet(corrections[g]) for g in groups):
-        raise JudgeStatsError(
-            "ranking is not available with a judge alphabet; compare the groups' intervals"
-        )
-    if any(isinstance(corrections[g], StratifiedCorrection) for g in groups):
-        raise JudgeStatsError("ranking needs unstratified corrections (evaluate without strata=)")
-    tests = {group_label(g): corrections[g].test for g in groups}
-    cals = {group_label(g): corrections[g].calibration for g in groups}
-    return rank(
-        tests, cals, method=method, n_resamples=size, draws=size, confidence_level=level, rng=rng,
-        design=design,
-    )  # fmt: skip
-
-
-def evaluation_rank(ev: Evaluation, *, method: str, size: int, rng: Any) -> Ranking:
-    """Joint ranking of an :class:`Evaluation`'s groups (models named by their labels)."""
-    return _rank(
-        ev.corrections, ev.groups, method=method, size=size, level=ev.confidence_level, rng=rng,
-        design=ev.design,
-    )  # fmt: skip
-
-
-def _stratified_row(r: StratifiedCorrection) -> dict[str, Any]:
-    cs = [r.corrections[s] for s in r.strata]
-    tot = {f: int(sum(getattr(c.calibration, f) for c in cs)) for f in ("tp", "fn", "tn", "fp")}
-    return {
-        "estimate": r.estimate,
-        "ci_low": r.ci.low,
-        "ci_high": r.ci.high,
-        "method": r.method,
-        "confidence_level": r.confidence_level,
-        "naive": r.naive,
-        "sensitivity": tot["tp"] / (tot["tp"] + tot["fn"]),
-        "specificity": tot["tn"] / (tot["tn"] + tot["fp"]),
-        "n": r.n,
-        "positive": int(sum(c.test.positive for c in cs)),
-        "m0": r.m0,
-        "m1": r.m1,
-        **tot,
-        "clipped": r.clipped,
-        "estimate_unclipped": r.estimate_unclipped,
-        "strata": r.k,
-        "weights_source": r.weights_source,
-    }
-
-
-def result_row(c: Correction | StratifiedCorrection | AlphabetCorrection) -> dict[str, Any]:
-    """Tidy row of one group's result.
-
-    For a stratified result: the pooled values, with the calibration sensitivity and
-    specificity of the counts summed over strata.
-    """
-    return _stratified_row(c) if isinstance(c, StratifiedCorrection) else c.to_dict()
-
-
-def _by_values(ev: Evaluation, g: Any) -> dict[str, Any]:
-    values = g if len(ev.by) > 1 else (g,)
-    return dict(zip(ev.by, values, strict=True))
-
-
-def evaluation_frame(ev: Evaluation) -> pd.DataFrame:
-    """One tidy row per group (pandas DataFrame)."""
-    import pandas as pd
-
-    rows = [{**_by_values(ev, g), **result_row(ev.corrections[g])} for g in ev.groups]
-    rows += [{**_by_values(ev, g), "marked": why} for g, why in ev.marked.items()]
-    return pd.DataFrame(rows)
-
-
-def evaluation_counts_frame(ev: Evaluation) -> pd.DataFrame:
-    """Count table behind every correction: one row per group (and stratum, after merging)."""
-    import pandas as pd
-
-    rows = []
-    for g in ev.groups:
-        c = ev.corrections[g]
-        if _alphabet(c):  # one row per letter: test, human 0, human 1
-            d = c.distribution
-            for i, letter in enumerate(c.letters):
-                cal = d.calibration.counts[i]
-                rows.append({**_by_values(ev, g), "letter": letter, "n": int(d.test.counts[i]),
-                             "human_0": int(cal[0]), "human_1": int(cal[1])})  # fmt: skip
-            continue
-        parts = (
-            [(s, c.corrections[s]) for s in c.strata]
-            if isinstance(c, StratifiedCorrection)
-            else [(None, c)]
-        )
-        for s, part in parts:
-            row = _by_values(ev, g)
-            if s is not None and ev.strata:
-                values = s if isinstance(s, tuple) and len(ev.strata) > 1 else (s,)
-                row.update(zip(ev.strata, values, strict=True))
-            t, cal = part.test, part.calibration
-            row.update(n=t.n, positive=t.positive, tp=cal.tp, fn=cal.fn, tn=cal.tn, fp=cal.fp)
-            rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def evaluation_xarray(ev: Evaluation) -> xr.Dataset:
-    """Build the Dataset of :meth:`Evaluation.to_xarray` (dims ``ev.dim``, ``ci_bound``)."""
-    import xarray as xr
-
-    dim = ev.dim
-    rows = [result_row(ev.corrections[g]) for g in ev.groups]
-    every = ("estimate", "estimate_unclipped", "naive", "sensitivity", "specificity")
-    names = tuple(k for k in every if k in rows[0])  # a judge alphabet has no sensitivity
-    data: dict[str, Any] = {k: (dim, [float(r[k]) for r in rows]) for k in names}
-    data.update({k: (dim, [int(r[k]) for r in rows]) for k in ("n", "m0", "m1")})
-    data["clipped"] = (dim, [bool(r["clipped"]) for r in rows])
-    data["ci"] = ((dim, "ci_bound"), [[r["ci_low"], r["ci_high"]] for r in rows])
-    coords: dict[str, Any] = {"ci_bound": ["lower", "upper"]}
-    if len(ev.by) == 1:
-        coords[dim] = list(ev.groups)
-    else:
-        coords[dim] = [group_label(g) for g in ev.groups]
-        for i, col in enumerate(ev.by):
-            coords[col] = (dim, [g[i] for g in ev.groups])
-    ds = xr.Dataset(data, coords=coords)
-    ds.attrs.update(
-        ci_kind=ev.method,
-        ci_prob=ev.confidence_level,
-        by=", ".join(ev.by),
-        strata=", ".join(ev.strata or ()),
-        judge=ev.judge,
-        human=ev.human,
-        split=ev.split or "",
-        engine=ev.engine,
-    )
-    return ds
-
-
-def evaluation_summary(ev: Evaluation) -> str:
-    """Short text leaderboard of an :class:`Evaluation` (best corrected rate first)."""
-    lvl = f"{100 * ev.confidence_level:g}%"
-    labels = {g: shorten(group_label(g)) for g in ev.groups}
-    width = max(8, *(display_width(v) for v in labels.values()))
-    strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
-    if _is_alphabet(ev):
-        fit = ("joint maximum likelihood" if ev.design == DEFAULT_DESIGN
-               else f"judge-conditional, design {ev.design}")  # fmt: skip
-        strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
-    lines = [
-        f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
-        f"counts), {lvl} intervals by {ev.method}",
-        f"  {ev.dim:<{width}}  corrected  [ lower,  upper]   naive        n     m0     m1",
-    ]
-    order = sorted(ev.groups, key=lambda g: -ev.corrections[g].estimate)
-    for g in order:
-        c = ev.corrections[g]
-        lines.append(
-            f"  {pad(labels[g], width)}  {c.estimate:9.4f}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
-            f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
-            f"{c.m1:>5}"
-        )
-    notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
-    lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
-    lines += [f"  not corrected: {group_label(g)}: {why}" for g, why in ev.marked.items()]
-    return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------- result
@@ -772,7 +636,7 @@ class Evaluation(Reportable):
 
     def plot(self, *, ax: Any = None, show_naive: bool = True):
         """Leaderboard of the groups: corrected rates, their intervals, the naive rates (Axes)."""
-        from .report import plot_leaderboard
+        from ..report import plot_leaderboard
 
         return plot_leaderboard(self, ax=ax, show_naive=show_naive)
 
@@ -789,4 +653,3 @@ class Evaluation(Reportable):
             f"Evaluation({top}{more}; by={list(self.by)!r}, method={self.method!r}, "
             f"confidence_level={self.confidence_level:g}, engine={self.engine!r})"
         )
-

@@ -1,0 +1,210 @@
+"""The tables of an :class:`~judgestats.Evaluation`: its rows, frames, xarray, summary and ranking.
+
+The result class delegates here so that the module of :func:`judgestats.evaluate` holds the
+corrections and the result, and this one how they are laid out.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from .._validation import (
+    JudgeStatsError,
+)
+from ..compare import Ranking
+from ..correct import Correction
+from ..designs import DEFAULT_DESIGN
+from ..results import display_width, group_label, pad, shorten
+from ..strata import StratifiedCorrection
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import xarray as xr
+
+    from ..alphabets.groups import AlphabetCorrection
+
+
+# ============================================================================ presentation
+def evaluation_lookup(ev: Any, group: Any) -> Correction | StratifiedCorrection:
+    """``ev[group]``: by group value (tuple for several columns) or by its text label."""
+    if group in ev.corrections:
+        return ev.corrections[group]
+    for g in ev.groups:
+        if group_label(g) == group:
+            return ev.corrections[g]
+    shown = [group_label(g) for g in ev.groups[:10]]
+    raise KeyError(f"no group {group!r}; groups are {shown}{' ...' if len(ev) > 10 else ''}")
+
+
+def _alphabet(c: Any) -> bool:
+    """Tell an :class:`~judgestats.AlphabetCorrection` (by its kind: no import needed)."""
+    return getattr(type(c), "kind", None) == "alphabet"
+
+
+def _is_alphabet(ev: Any) -> bool:
+    return any(_alphabet(c) for c in ev.corrections.values())
+
+
+def _rank(corrections, groups, *, method, size, level, rng, design=DEFAULT_DESIGN) -> Ranking:
+    from ..compare import rank
+
+    if any(_alphabet(corrections[g]) for g in groups):
+        raise JudgeStatsError(
+            "ranking is not available with a judge alphabet; compare the groups' intervals"
+        )
+    if any(isinstance(corrections[g], StratifiedCorrection) for g in groups):
+        raise JudgeStatsError("ranking needs unstratified corrections (evaluate without strata=)")
+    tests = {group_label(g): corrections[g].test for g in groups}
+    cals = {group_label(g): corrections[g].calibration for g in groups}
+    return rank(
+        tests, cals, method=method, n_resamples=size, draws=size, confidence_level=level, rng=rng,
+        design=design,
+    )  # fmt: skip
+
+
+def evaluation_rank(ev: Any, *, method: str, size: int, rng: Any) -> Ranking:
+    """Joint ranking of an :class:`Evaluation`'s groups (models named by their labels)."""
+    return _rank(
+        ev.corrections, ev.groups, method=method, size=size, level=ev.confidence_level, rng=rng,
+        design=ev.design,
+    )  # fmt: skip
+
+
+def _stratified_row(r: StratifiedCorrection) -> dict[str, Any]:
+    cs = [r.corrections[s] for s in r.strata]
+    tot = {f: int(sum(getattr(c.calibration, f) for c in cs)) for f in ("tp", "fn", "tn", "fp")}
+    return {
+        "estimate": r.estimate,
+        "ci_low": r.ci.low,
+        "ci_high": r.ci.high,
+        "method": r.method,
+        "confidence_level": r.confidence_level,
+        "naive": r.naive,
+        "sensitivity": tot["tp"] / (tot["tp"] + tot["fn"]),
+        "specificity": tot["tn"] / (tot["tn"] + tot["fp"]),
+        "n": r.n,
+        "positive": int(sum(c.test.positive for c in cs)),
+        "m0": r.m0,
+        "m1": r.m1,
+        **tot,
+        "clipped": r.clipped,
+        "estimate_unclipped": r.estimate_unclipped,
+        "strata": r.k,
+        "weights_source": r.weights_source,
+    }
+
+
+def result_row(c: Correction | StratifiedCorrection | AlphabetCorrection) -> dict[str, Any]:
+    """Tidy row of one group's result.
+
+    For a stratified result: the pooled values, with the calibration sensitivity and
+    specificity of the counts summed over strata.
+    """
+    return _stratified_row(c) if isinstance(c, StratifiedCorrection) else c.to_dict()
+
+
+def _by_values(ev: Any, g: Any) -> dict[str, Any]:
+    values = g if len(ev.by) > 1 else (g,)
+    return dict(zip(ev.by, values, strict=True))
+
+
+def evaluation_frame(ev: Any) -> pd.DataFrame:
+    """One tidy row per group (pandas DataFrame)."""
+    import pandas as pd
+
+    rows = [{**_by_values(ev, g), **result_row(ev.corrections[g])} for g in ev.groups]
+    rows += [{**_by_values(ev, g), "marked": why} for g, why in ev.marked.items()]
+    return pd.DataFrame(rows)
+
+
+def evaluation_counts_frame(ev: Any) -> pd.DataFrame:
+    """Count table behind every correction: one row per group (and stratum, after merging)."""
+    import pandas as pd
+
+    rows = []
+    for g in ev.groups:
+        c = ev.corrections[g]
+        if _alphabet(c):  # one row per letter: test, human 0, human 1
+            d = c.distribution
+            for i, letter in enumerate(c.letters):
+                cal = d.calibration.counts[i]
+                rows.append({**_by_values(ev, g), "letter": letter, "n": int(d.test.counts[i]),
+                             "human_0": int(cal[0]), "human_1": int(cal[1])})  # fmt: skip
+            continue
+        parts = (
+            [(s, c.corrections[s]) for s in c.strata]
+            if isinstance(c, StratifiedCorrection)
+            else [(None, c)]
+        )
+        for s, part in parts:
+            row = _by_values(ev, g)
+            if s is not None and ev.strata:
+                values = s if isinstance(s, tuple) and len(ev.strata) > 1 else (s,)
+                row.update(zip(ev.strata, values, strict=True))
+            t, cal = part.test, part.calibration
+            row.update(n=t.n, positive=t.positive, tp=cal.tp, fn=cal.fn, tn=cal.tn, fp=cal.fp)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def evaluation_xarray(ev: Any) -> xr.Dataset:
+    """Build the Dataset of :meth:`Evaluation.to_xarray` (dims ``ev.dim``, ``ci_bound``)."""
+    import xarray as xr
+
+    dim = ev.dim
+    rows = [result_row(ev.corrections[g]) for g in ev.groups]
+    every = ("estimate", "estimate_unclipped", "naive", "sensitivity", "specificity")
+    names = tuple(k for k in every if k in rows[0])  # a judge alphabet has no sensitivity
+    data: dict[str, Any] = {k: (dim, [float(r[k]) for r in rows]) for k in names}
+    data.update({k: (dim, [int(r[k]) for r in rows]) for k in ("n", "m0", "m1")})
+    data["clipped"] = (dim, [bool(r["clipped"]) for r in rows])
+    data["ci"] = ((dim, "ci_bound"), [[r["ci_low"], r["ci_high"]] for r in rows])
+    coords: dict[str, Any] = {"ci_bound": ["lower", "upper"]}
+    if len(ev.by) == 1:
+        coords[dim] = list(ev.groups)
+    else:
+        coords[dim] = [group_label(g) for g in ev.groups]
+        for i, col in enumerate(ev.by):
+            coords[col] = (dim, [g[i] for g in ev.groups])
+    ds = xr.Dataset(data, coords=coords)
+    ds.attrs.update(
+        ci_kind=ev.method,
+        ci_prob=ev.confidence_level,
+        by=", ".join(ev.by),
+        strata=", ".join(ev.strata or ()),
+        judge=ev.judge,
+        human=ev.human,
+        split=ev.split or "",
+        engine=ev.engine,
+    )
+    return ds
+
+
+def evaluation_summary(ev: Any) -> str:
+    """Short text leaderboard of an :class:`Evaluation` (best corrected rate first)."""
+    lvl = f"{100 * ev.confidence_level:g}%"
+    labels = {g: shorten(group_label(g)) for g in ev.groups}
+    width = max(8, *(display_width(v) for v in labels.values()))
+    strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
+    if _is_alphabet(ev):
+        fit = ("joint maximum likelihood" if ev.design == DEFAULT_DESIGN
+               else f"judge-conditional, design {ev.design}")  # fmt: skip
+        strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
+    lines = [
+        f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
+        f"counts), {lvl} intervals by {ev.method}",
+        f"  {ev.dim:<{width}}  corrected  [ lower,  upper]   naive        n     m0     m1",
+    ]
+    order = sorted(ev.groups, key=lambda g: -ev.corrections[g].estimate)
+    for g in order:
+        c = ev.corrections[g]
+        lines.append(
+            f"  {pad(labels[g], width)}  {c.estimate:9.4f}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
+            f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
+            f"{c.m1:>5}"
+        )
+    notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
+    lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
+    lines += [f"  not corrected: {group_label(g)}: {why}" for g, why in ev.marked.items()]
+    return "\n".join(lines)
