@@ -158,6 +158,44 @@ def run_cell(cell, design, reps, boot, seed):
     }
 
 
+GUARD_CELLS = [(40, 2), (60, 10), (100, 3), (150, 2), (300, 5), (1000, 10), (2000, 3)]
+
+
+def guard_frame(gen, items: int, k: int, rho: float):
+    """A frame with a repeating ``sample_id``: rows independent (rho = 0) or sharing the item's
+    truth and judge propensity (rho > 0)."""
+    import pandas as pd
+
+    if rho == 0:
+        y = gen.random(items * k) < 0.5
+        judge = np.where(y, gen.random(items * k) < 0.85, gen.random(items * k) < 0.15)
+    else:
+        y = np.repeat(gen.random(items) < 0.5, k)
+        prop = np.repeat(_beta(gen, np.where(y[::k], 0.85, 0.15), rho), k)
+        judge = gen.random(items * k) < prop
+    labelled = np.repeat(gen.random(items) < 0.3, k)
+    return pd.DataFrame({"model": "m", "sample_id": np.repeat(np.arange(items), k),
+                         "judge": judge.astype(int),
+                         "human": np.where(labelled, y.astype(float), np.nan)})  # fmt: skip
+
+
+def guard_rate(items: int, k: int, rho: float, frames: int, seed: int) -> tuple[float, int]:
+    """Share of frames on which js.evaluate warns RepeatedItemsWarning (and frames analysed)."""
+    gen = np.random.default_rng(seed)
+    warned = done = 0
+    for _ in range(frames):
+        frame = guard_frame(gen, items, k, rho)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                js.evaluate(frame, errors="mark")
+            except js.JudgeStatsError:  # no group correctable (tiny calibration sets)
+                continue
+        done += 1
+        warned += any(issubclass(w.category, js.RepeatedItemsWarning) for w in caught)
+    return warned / max(done, 1), done
+
+
 def main() -> None:
     args = quick_parser(__doc__, "8 cells, 150 data sets, 199 bootstrap draws").parse_args()
     t0 = time.time()
@@ -202,6 +240,22 @@ def main() -> None:
          "max width ÷ cluster bootstrap", "min coverage rows as items"], worst,
     )  # fmt: skip
     body += "\n\n## Every cell\n\n" + markdown_table(head, rows)
+    frames = 30 if args.quick else 300
+    guard = []
+    for j, (items, k) in enumerate(GUARD_CELLS[:3] if args.quick else GUARD_CELLS):
+        quiet, n0 = guard_rate(items, k, 0.0, frames, seed=50 + j)
+        loud, n1 = guard_rate(items, k, 0.5, frames, seed=90 + j)
+        guard.append([items, k, n0, f"{quiet:.3f}", n1, f"{loud:.3f}"])
+        print(guard[-1], flush=True)
+    body += (
+        "\n\n## Guard rail: js.evaluate without cluster= on a frame whose sample_id repeats\n\n"
+        "Share of frames that warn RepeatedItemsWarning: where every row is an independent draw "
+        "(the ids repeat, the rows do not correlate) and where an item's rows share its truth "
+        "and judge propensity (ρ = 0.5); θ = 0.5, q0 = q1 = 0.85, 30% of the items labelled.\n\n"
+        + markdown_table(["items", "rows per item k", "frames (uncorrelated)",
+                          "warned (uncorrelated)", "frames (correlated)", "warned (correlated)"],
+                         guard)
+    )  # fmt: skip
     body += "\n\n" + run_time(time.time() - t0, args.quick)
     publish("repeated", "Repeated items: coverage of the cluster-aware intervals", body,
             time.time() - t0)  # fmt: skip

@@ -453,6 +453,9 @@ def check_repeated(tables):
         assert num(r["min coverage rows as items"]) < 0.8, r
     cells = find(tables, "labels", "coverage rows as items", min_rows=12)
     assert {r["labels"] for r in cells.records()} >= {"constant"}
+    guard = find(tables, "warned (uncorrelated)", "warned (correlated)", min_rows=3)
+    for r in guard.records():  # 30 frames per cell in --quick: silent where rows are independent
+        assert num(r["warned (uncorrelated)"]) <= 0.1, r
 
 
 CHECKS = {

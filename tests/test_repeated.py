@@ -386,3 +386,71 @@ def test_cli_report_cluster_column(tmp_path, capsys):
     assert "counting repeated items once each" in out
     assert main(["report", "--example", "nq301", "--cluster", "item"]) == 2
     assert "--cluster does not apply" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- guard rail
+def _items_frame(gen, items, k, *, correlated):
+    import pandas as pd
+
+    if correlated:  # an item's rows share its truth and its judge propensity
+        y = np.repeat(gen.random(items) < 0.5, k)
+        mu = np.where(y[::k], 0.85, 0.15)
+        prop = np.repeat(gen.beta(mu * 1.0, (1 - mu) * 1.0), k)  # rho = 0.5
+        judge = gen.random(items * k) < prop
+    else:  # every row its own draw: the ids repeat, the rows are independent
+        y = gen.random(items * k) < 0.5
+        judge = np.where(y, gen.random(items * k) < 0.85, gen.random(items * k) < 0.15)
+    labelled = np.repeat(gen.random(items) < 0.3, k)
+    return pd.DataFrame({"model": "m", "sample_id": np.repeat(np.arange(items), k),
+                         "judge": judge.astype(int),
+                         "human": np.where(labelled, y.astype(float), np.nan)})  # fmt: skip
+
+
+def _warned(frame, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = js.evaluate(frame, **kwargs)
+    found = [w for w in caught if issubclass(w.category, js.RepeatedItemsWarning)]
+    return ev, found
+
+
+@pytest.mark.parametrize(("items", "k"), [(60, 2), (200, 5), (1000, 10)])
+def test_the_guard_rail_is_silent_where_repeats_carry_no_correlation(items, k):
+    """≤ 5% of frames warn where the rows are independent (measured: 0 of 300 per cell)."""
+    gen = np.random.default_rng(items + k)
+    warned = sum(bool(_warned(_items_frame(gen, items, k, correlated=False))[1])
+                 for _ in range(60))  # fmt: skip
+    assert warned <= 3
+
+
+def test_the_guard_rail_names_the_column_where_repeats_matter():
+    gen = np.random.default_rng(8)
+    frame = _items_frame(gen, 300, 5, correlated=True)
+    ev, found = _warned(frame)
+    assert len(found) == 1
+    text = str(found[0].message)
+    assert "'sample_id'" in text and "cluster='sample_id'" in text and "design effect" in text
+    assert ev["m"].clusters is None  # the corrections count rows, as asked
+    clustered, found = _warned(frame, cluster="sample_id")
+    assert not found and clustered["m"].ci.high - clustered["m"].ci.low > ev["m"].ci.high - ev[
+        "m"].ci.low  # fmt: skip
+    unique = frame.assign(sample_id=np.arange(len(frame)))  # every row its own item
+    assert not _warned(unique)[1]
+
+
+# ----------------------------------------------------------------------------- raters
+def test_several_raters_each_rating_a_row_or_one_majority_label_per_item():
+    human = [1, 1, 0, 0, 0, 1, 1, 0, 1, 1]
+    judge = [1, 1, 1, 0, 0, 0, 1, 1, 0, 0]
+    item = ["a", "a", "a", "b", "b", "b", "c", "c", "d", "d"]
+    each = js.ConfusionCounts.from_ratings(human=human, judge=judge, item=item)
+    assert each == js.ConfusionCounts.from_labels(human=human, judge=judge, cluster=item)
+    major = js.ConfusionCounts.from_ratings(human=human, judge=judge, item=item, rule="majority")
+    # a: 2 of 3 say 1, judge 1 (tp); b: 1 of 3, judge 0 (tn); c: 1 of 2, a tie, left out;
+    # d: 2 of 2, judge 0 (fn)
+    assert (major.tp, major.fn, major.tn, major.fp) == (1, 1, 1, 0) and not major.clustered
+    with pytest.raises(js.LabelError, match="item 'a' has both"):
+        js.ConfusionCounts.from_ratings(human=human, judge=[0, *judge[1:]], item=item,
+                                        rule="majority")  # fmt: skip
+    with pytest.raises(js.JudgeStatsError, match="rule"):
+        js.ConfusionCounts.from_ratings(human=human, judge=judge, item=item, rule="vote")

@@ -609,3 +609,24 @@ def counts_of(
     cal = (ConfusionCounts(tp=c["tp"], fn=c["fn"], tn=c["tn"], fp=c["fp"], clusters=cal_items)
            if has_cal else None)  # fmt: skip
     return test, cal
+
+
+def repeating_column(frame: Any, candidates: tuple[str, ...], taken: tuple[str, ...]) -> str | None:
+    """Return the first of ``candidates`` in the frame (in no other role) whose values repeat.
+
+    One query on the frame's engine (the column's distinct values against its rows); None when
+    no candidate is there or its values are all distinct.
+    """
+    nw = _narwhals()
+    with _engine_warnings():
+        nf = open_frame(nw, frame, ())
+        names = list(nf.collect_schema().names())
+        found = [c for c in candidates if c in names and c not in taken]
+        if not found:
+            return None
+        c = found[0]
+        out = _collect(nw, nf.select(nw.col(c).n_unique().alias("distinct"),
+                                     nw.len().alias("rows"))).rows()  # fmt: skip
+    distinct, rows = (int(v) for v in out[0])
+    return c if distinct < rows else None
+

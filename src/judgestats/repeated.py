@@ -90,6 +90,7 @@ from .kernels import (
 __all__ = [
     "CLUSTER_METHODS",
     "ESTIMANDS",
+    "REPEAT_BOUND",
     "ClusterSummary",
     "cluster_summary",
     "clustered_bounds",
@@ -100,6 +101,9 @@ __all__ = [
 ESTIMANDS = ("rows", "items")
 #: The interval methods that account for repeated items.
 CLUSTER_METHODS = ("adjusted-wald", "wald", "bootstrap")
+#: The guard rail's bound on the design effect of θ̂ (:func:`repeats_matter`): above it,
+#: counting rows as items makes the interval more than √1.2 ≈ 1.1 times too short.
+REPEAT_BOUND = 1.2
 
 # Each rate as (numerator, denominator) coefficients over an item's counts (x, n, tp, fn, tn, fp).
 _CELLS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
@@ -161,6 +165,8 @@ class ClusterSummary:
         ``"calibration_judge"`` and ``"calibration_human"``).
     values : dict
         Every rate this module knows under the estimand (``"p"``, ``"q0"``, ``"q1"``, ...).
+    repeats : tuple of float
+        Items behind each rate where some item has several rows (0 where every item has one).
     df : float
         Degrees of freedom of the interval's critical value (Welch–Satterthwaite over the rates
         whose items repeat, each with items − 1; ``inf``, the normal quantile, when no item has
@@ -182,6 +188,7 @@ class ClusterSummary:
     sizes: dict[str, float]
     values: dict[str, float]
     df: float = float("inf")
+    repeats: tuple[float, ...] = (0.0, 0.0, 0.0)
 
     @property
     def effective_items(self) -> float:
@@ -277,7 +284,8 @@ def cluster_summary(test: Any, calibration: Any, design: str, estimand: str) -> 
     cells = DESIGN_CELLS[design]
     idx = [_NAMES.index(c) for c in cells]
     deff, pooled = _design_effects(m, idx)
-    repeated = (joint.rows @ _DEN[:, idx] > 1).any(axis=0)  # a rate with an item's repeats
+    per_item = joint.rows @ _DEN[:, idx]
+    repeated = (per_item > 1).any(axis=0)  # a rate with an item's repeats
     all_deff, _ = _design_effects(m, list(range(len(_NAMES))))
     sizes = dict(zip(_NAMES, (m["rows"] / np.maximum(all_deff, 1.0)).tolist(), strict=True))
     for c, d in zip(cells, deff, strict=True):  # the estimator's own rule for its three
@@ -298,6 +306,7 @@ def cluster_summary(test: Any, calibration: Any, design: str, estimand: str) -> 
                                                  effective, corr),
         sizes=sizes, values=dict(zip(_NAMES, m["rate"].tolist(), strict=True)),
         df=_satterthwaite(design, m["rate"][idx], effective, m["items"][idx], repeated),
+        repeats=tuple(float(v) for v in np.where(repeated, m["items"][idx], 0.0)),
     )  # fmt: skip
 
 
@@ -468,3 +477,20 @@ def _cluster_bootstrap(test, calibration, design, estimand, level, rng, est, sum
         low = high = np.asarray(np.nan)
     return Bounds(np.asarray(low), np.asarray(high), np.asarray(reps - valid), reps,
                   estimate=np.asarray(est), clusters=summary)  # fmt: skip
+
+
+def repeats_matter(summary: ClusterSummary) -> bool:
+    """Whether counting rows as items would make the interval measurably too short.
+
+    True when the design effect on θ̂ exceeds both :data:`REPEAT_BOUND` and its sampling
+    noise under uncorrelated repeats, 1 + 2.5·√(2/(G − 1)) with G the fewest items behind a rate
+    whose rows repeat (a design effect estimated from G items has a standard deviation of
+    about √(2/(G − 1)) when the repeats carry no correlation). With no repeated rows: False.
+    """
+    items = [g for g in summary.repeats if g > 0]
+    if not items:
+        return False
+    noise = 1.0 + 2.5 * np.sqrt(2.0 / max(min(items) - 1.0, 1.0))
+    effect = summary.theta_design_effect
+    return bool(np.isfinite(effect) and effect > max(REPEAT_BOUND, noise))
+

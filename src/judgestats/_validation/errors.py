@@ -13,8 +13,8 @@ __all__ = [  # every public name, re-exported by the package
     "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
     "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning", "MethodError",
     "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
-    "ProjectedEstimateWarning", "SamplingWarning", "SparseStratumError", "StrataMismatchError",
-    "WeakCalibrationWarning", "WeightsError",
+    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SparseStratumError",
+    "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
 ]
 
 
@@ -181,3 +181,15 @@ class WeakCalibrationWarning(JudgeStatsWarning):
     than ``MIN_PER_CLASS`` calibration items of a human class, or for the plug-in ones a rate
     of 0 or 1. The message names the method that does better there.
     """
+
+
+class RepeatedItemsWarning(JudgeStatsWarning):
+    """A column identifies items that repeat, their repeats are correlated, and no cluster= given.
+
+    Issued by :func:`judgestats.evaluate` when a frame has an item column
+    (``judgestats.evaluate.ITEM_COLUMNS``: ``sample_id``, ``item_id``, ``question_id``) whose
+    values repeat within a group and the repeats' design effect on θ̂ is measurably above
+    :data:`judgestats.repeated.REPEAT_BOUND`: the intervals, which count rows as items, are
+    then too short. The message names the column to pass as ``cluster=``.
+    """
+

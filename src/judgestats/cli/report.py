@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import ColumnError, GroupLabelError, LabelError
+from .._validation import ColumnError, GroupLabelError, LabelError, RepeatedItemsWarning
 from .inputs import _read_table
 from .options import EXAMPLES, CLIError, _check_flags, _shared_options
 
@@ -252,10 +252,14 @@ def _run_report(args) -> str:
     if args.method is None:
         args.method = "adjusted-wald"
     try:
-        with warnings.catch_warnings(record=True):  # local: the report lists them as notes
+        with warnings.catch_warnings(record=True) as caught:  # the report lists them as notes
             warnings.simplefilter("always")
             ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
                           rank=args.rank, **_estimation(args))  # fmt: skip
+            for w in caught:  # not a group's: the repeated-items guard rail speaks here
+                if issubclass(w.category, RepeatedItemsWarning):
+                    column = str(w.message).split("'")[1]
+                    sys.stderr.write(f"warning: {w.message} (--cluster {column})\n")
             return report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
                 reference=getattr(args, "reference", None),

@@ -20,6 +20,9 @@ import numpy as np
 
 from .._validation import (
     CountError,
+    LabelError,
+    check_choice,
+    check_cluster_ids,
     check_columns,
     check_count,
     check_count_le,
@@ -33,6 +36,8 @@ __all__ = [
     "JudgedCounts",
 ]
 
+#: How :meth:`ConfusionCounts.from_ratings` turns several ratings of an item into rows.
+RATING_RULES = ("each", "majority")
 #: The fields of each counts class's per-item totals (:class:`~.clusters.ClusterTotals`).
 JUDGED_FIELDS = ("positive", "n")
 CONFUSION_FIELDS = ("tp", "fn", "tn", "fp")
@@ -223,6 +228,40 @@ class ConfusionCounts:
     def clustered(self) -> bool:
         """True when the counts carry per-item totals (rows may repeat an item)."""
         return self.clusters is not None
+
+    @classmethod
+    def from_ratings(
+        cls, *, human: Any, judge: Any, item: Any, rule: str = "each"
+    ) -> ConfusionCounts:
+        """Calibration counts from several human ratings of each item (one row per rating).
+
+        ``rule="each"``: every rating is a row of its item's cluster, exactly
+        ``from_labels(human=, judge=, cluster=item)``; corrected with ``estimand="items"`` the
+        rate is the mean over items of the share of raters who say 1, with ``"rows"`` the mean
+        over ratings. ``rule="majority"``: one row per item, labelled by the majority of its
+        ratings, so the rate is the share of items whose raters' majority says 1; the judge's
+        verdict must be the item's (the same on its rows), and an item whose ratings tie (as
+        many 1s as 0s) has no majority and is left out of the calibration set.
+        """
+        check_choice("rule", rule, RATING_RULES)
+        if rule == "each":
+            return cls.from_labels(human=human, judge=judge, cluster=item)
+        h = check_labels("human labels", human)
+        j = check_labels("judge labels", judge)
+        check_same_length("human labels", h, "judge labels", j)
+        ids, code = check_cluster_ids("item", item, h.size)
+        ones = np.bincount(code, h, minlength=ids.size)
+        ratings = np.bincount(code, minlength=ids.size)
+        said = np.bincount(code, j, minlength=ids.size)
+        mixed = (said > 0) & (said < ratings)
+        if mixed.any():
+            raise LabelError(
+                f"rule='majority' needs the judge's verdict of an item on each of its rows, but "
+                f"item {ids[int(np.argmax(mixed))]!r} has both; use rule='each'"
+            )
+        keep = 2 * ones != ratings  # a tie has no majority
+        label, verdict = (2 * ones > ratings)[keep], (said > 0)[keep]
+        return cls.from_labels(human=label, judge=verdict)
 
     @classmethod
     def from_frame(

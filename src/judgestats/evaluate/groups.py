@@ -9,7 +9,7 @@ the package reads); each group is then corrected by :func:`judgestats.correct` (
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._validation import (
@@ -17,7 +17,9 @@ from .._validation import (
     ClusteredCountsError,
     GroupError,
     JudgeStatsError,
+    RepeatedItemsWarning,
     check_choice,
+    check_column_names,
     check_confidence_level,
     check_group_sizes,
     check_instance,
@@ -32,10 +34,10 @@ from .._validation import (
 from ..compare import Ranking
 from ..correct import Correction, correct
 from ..designs import DEFAULT_DESIGN, check_design
-from ..frames import GroupCounts, counts_of, group_counts, sort_keys
+from ..frames import GroupCounts, counts_of, group_counts, repeating_column, sort_keys
 from ..intervals import get_method
 from ..progress import progress as progress_bar
-from ..repeated import ESTIMANDS
+from ..repeated import ESTIMANDS, cluster_summary, repeats_matter
 from ..results import Reportable, group_label
 from ..strata import StratifiedCorrection, correct_stratified, stratum_pairs
 from .tables import (
@@ -177,6 +179,47 @@ def _corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list
         why = "; ".join(f"{describe_group(by, g)}: {w}" for g, w in marked.items())
         raise JudgeStatsError(f"no group could be corrected: {why}")
     return [g for g in groups if g in corrections]
+
+
+#: Columns that identify items: one whose values repeat within a group while ``cluster=`` is not
+#: given is checked for correlated repeats (:class:`~judgestats.RepeatedItemsWarning`).
+ITEM_COLUMNS = ("sample_id", "item_id", "question_id")
+
+
+def _counts_checking_repeats(frame: Any, columns: dict[str, Any], design: str) -> GroupCounts:
+    """Count the frame; where an item column repeats, warn when the repeats widen θ̂'s interval.
+
+    The guard rail of repeated items: with an :data:`ITEM_COLUMNS` column whose values repeat,
+    the engine counts each item too, and :func:`judgestats.repeated.repeats_matter` decides per
+    group; the returned counts leave the items out (the corrections count rows, as asked).
+    """
+    groups = check_column_names("by", columns["by"])
+    strata = check_column_names("strata", columns["strata"], allow_none=True)
+    taken = (columns["judge"], columns["human"], columns["split"], *groups, *strata)
+    column = repeating_column(frame, ITEM_COLUMNS, taken)
+    if column is None:
+        return group_counts(frame, **columns)
+    counts = group_counts(frame, **columns, cluster=column)
+    items = counts.clusters or {}
+    found = []
+    for key, cells in counts.counts.items():
+        test, cal = counts_of(cells, items[key])
+        if test is None or cal is None or not (cal.has_both_classes or design != DEFAULT_DESIGN):
+            continue
+        summary = cluster_summary(test, cal, design, "rows")
+        if repeats_matter(summary):
+            found.append((summary.theta_design_effect, describe_group(groups + strata, key)))
+    if found:
+        effect, where = max(found)
+        warnings.warn(
+            f"column {column!r} identifies items that repeat, and cluster= was not given: the "
+            f"intervals count rows as independent items and are too short in {len(found)} of "
+            f"{len(counts.counts)} groups (design effect on the estimate's variance up to "
+            f"{effect:.2f}, in {where}); pass cluster={column!r}",
+            RepeatedItemsWarning,
+            stacklevel=4,
+        )
+    return replace(counts, cluster=None, clusters=None)
 
 
 def _check_repeated(counts: GroupCounts, *, rank: bool, estimand: str) -> None:
@@ -497,8 +540,11 @@ def evaluate(
         _check_method(method, strata is not None, options, design)
         check_confidence_level(confidence_level)
         check_rng(rng)
-        counts = group_counts(frame, judge=str(judge), human=human, by=by, strata=strata,
-                              split=split, cluster=cluster)  # fmt: skip
+        columns = {"judge": str(judge), "human": human, "by": by, "strata": strata, "split": split}
+        if cluster is None:
+            counts = _counts_checking_repeats(frame, columns, design)
+        else:
+            counts = group_counts(frame, **columns, cluster=cluster)
     return _evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
         rank_resamples=rank_resamples, rng=rng, stacklevel=3, options=options, design=design,
