@@ -8,6 +8,8 @@ seeded simulations.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -222,8 +224,10 @@ def test_bad_alphabets_are_named_errors():
         ConfusionMatrix([[1, 2, 3], [4, 5, 6]], judge_labels=["a", "b"])
     cal = ConfusionMatrix([[40, 2], [25, 8], [0, 0], [5, 50]], labels=["fail", "pass"],
                           judge_labels=[1, 2, 3, 4])  # fmt: skip
-    with pytest.raises(CountError, match="judge letter 3 is on 250 test items but on no "):
-        correct_distribution(CategoryCounts([300, 250, 250, 200], labels=[1, 2, 3, 4]), cal)
+    # a letter on no calibration item no longer refuses (issue 27 §3): its rates are unknown
+    with pytest.warns(js.SparseLettersWarning, match=r"judge letter 3 is on 250 test items \(25"):
+        wide = correct_distribution(CategoryCounts([300, 250, 250, 200], labels=[1, 2, 3, 4]), cal)
+    assert wide.unseen_share == 0.25 and wide.ci["pass"].high - wide.ci["pass"].low > 0.25
     merged = cal.merge({3: "3-4", 4: "3-4"})
     assert merged.judge_labels == (1, 2, "3-4") and merged.counts[2].tolist() == [5, 50]
     test = CategoryCounts([300, 250, 250, 200], labels=[1, 2, 3, 4]).merge({3: "3-4", 4: "3-4"})
@@ -358,3 +362,61 @@ def test_score_alphabet_is_shorter_than_the_best_threshold():
         cal, n=3000, theta=[1 - theta, theta], m=[150, 150], method="profile-likelihood"
     ).rows[0]["width"][1]
     assert np.mean(high[:, 1] - low[:, 1]) == pytest.approx(expected, rel=0.10)
+
+
+# ----------------------------------------------------------------------------- rare letters
+TWO_JUDGES = ["0|0", "0|1", "1|0", "1|1"]
+
+
+def _two_judges(gen, items=3000, theta=0.4, labelled=0.1, agree=0.99):
+    """Two binary judges that rarely disagree (letters "a|b"); a random share labelled."""
+    y = gen.random(items) < theta
+    a = np.where(y, gen.random(items) < 0.85, gen.random(items) < 0.15)
+    b = np.where(gen.random(items) < agree, a, ~a)
+    code = 2 * a.astype(int) + b.astype(int)
+    cal = gen.random(items) < labelled
+    c = np.zeros((4, 2), int)
+    np.add.at(c, (code[cal], y[cal].astype(int)), 1)
+    return (CategoryCounts(np.bincount(code[~cal], minlength=4), labels=TWO_JUDGES),
+            ConfusionMatrix(c, labels=[0, 1], judge_labels=TWO_JUDGES))  # fmt: skip
+
+
+def test_a_letter_without_calibration_items_widens_instead_of_refusing():
+    """Issue 27 §3: its items' rates are unknown in [0, 1]; the interval widens by its share."""
+    test = CategoryCounts([1200, 9, 14, 1500], labels=TWO_JUDGES)
+    cal = ConfusionMatrix([[120, 20], [3, 2], [0, 0], [25, 130]], labels=[0, 1],
+                          judge_labels=TWO_JUDGES)  # fmt: skip
+    with pytest.warns(js.SparseLettersWarning, match=r"'1\|0' is on 14 test items \(0\.5%\)"):
+        res = correct_distribution(test, cal)
+    share = 14 / 2723
+    keep = [0, 1, 3]
+    seen = correct_distribution(
+        CategoryCounts([1200, 9, 1500], labels=[TWO_JUDGES[i] for i in keep]),
+        ConfusionMatrix(np.asarray(cal.counts)[keep], labels=[0, 1],
+                        judge_labels=[TWO_JUDGES[i] for i in keep]),
+    )  # fmt: skip
+    assert res.unseen_share == pytest.approx(share)
+    for lab in (0, 1):
+        low, high = seen.ci[lab]
+        assert res.ci[lab].low == pytest.approx((1 - share) * low, abs=1e-12)
+        assert res.ci[lab].high == pytest.approx((1 - share) * high + share, abs=1e-12)
+        assert res.estimate[lab] == pytest.approx(seen.estimate[lab], abs=1e-12)
+    assert res.test is test and "intervals widened" in res.summary()
+    with pytest.warns(js.SparseLettersWarning):  # recomputed the same way
+        assert res.confidence_interval(method="profile-likelihood")[1].high > seen.ci[1].high
+
+
+def test_rare_letters_cover_without_refusals():
+    """Two judges, 10% of ~3000 items labelled: letters on no calibration item in ~40% of splits
+    (they raised CountError before); the widened intervals cover (300 splits, s.e. 0.013)."""
+    gen = np.random.default_rng(27)
+    hit = unseen = 0
+    for _ in range(300):
+        test, cal = _two_judges(gen)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = correct_distribution(test, cal)
+        unseen += res.unseen_share > 0
+        hit += res.ci[1].low <= 0.4 <= res.ci[1].high
+        assert not [w for w in caught if issubclass(w.category, js.JudgeStatsError)]
+    assert unseen >= 60 and hit / 300 >= 0.92

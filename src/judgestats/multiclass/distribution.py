@@ -10,7 +10,7 @@ by-judge-label designs, the judge-conditional estimator instead.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -23,6 +23,7 @@ from .._validation import (
     check_confidence_level,
     check_method,
 )
+from ..alphabets.letters import SparseLettersWarning
 from ..counts.categories import (
     CategoryCounts,
     ConfusionMatrix,
@@ -136,6 +137,61 @@ def _design_distribution(test, calibration, method, confidence_level, design, op
         calibration=calibration, condition_number=float("nan"), max_condition=float("inf"),
         covariance=cov, design=design, design_check=check,
     )
+
+
+def _unseen_letters(test: CategoryCounts, calibration: ConfusionMatrix) -> tuple | None:
+    """Return the data without the judge letters on test items but on no calibration item.
+
+    None when there are none (or the matrix is square: k categories, no alphabet). Such a
+    letter says nothing about how it relates to the truth; :func:`_with_unseen` puts its
+    items' rates anywhere in [0, 1]. A warning names the letters and their test share.
+    """
+    if not isinstance(calibration, ConfusionMatrix) or calibration.square:
+        return None
+    _check_letters(test, calibration)
+    counts = np.asarray(test.counts)
+    unseen = (np.asarray(calibration.judge_counts) == 0) & (counts > 0)
+    if not unseen.any():
+        return None
+    keep = ~unseen & ((np.asarray(calibration.judge_counts) > 0) | (counts > 0))
+    if keep.sum() < calibration.k:  # too few letters left to identify θ: refuse, naming one
+        return None
+    letters = [calibration.judge_labels[j] for j in np.flatnonzero(unseen)]
+    share = counts[unseen].sum() / counts.sum()
+    warnings.warn(
+        f"judge letter{'s' if len(letters) > 1 else ''} {', '.join(map(repr, letters))} "
+        f"{'are' if len(letters) > 1 else 'is'} on {int(counts[unseen].sum())} test items "
+        f"({share:.1%}) but on no calibration item, so how the judge uses "
+        f"{'them' if len(letters) > 1 else 'it'} for each human category is unknown: those items' "
+        "rates are taken as anywhere in [0, 1], which widens each interval by up to "
+        f"{share:.1%}; merge the letter into another (calibration.merge(...), test.merge(...)) "
+        "or label items the judge gave it",
+        SparseLettersWarning,
+        stacklevel=4,
+    )
+    letters_kept = [calibration.judge_labels[j] for j in np.flatnonzero(keep)]
+    sub_test = CategoryCounts(counts[keep], labels=letters_kept)
+    sub_cal = ConfusionMatrix(np.asarray(calibration.counts)[keep], labels=calibration.labels,
+                              judge_labels=letters_kept)  # fmt: skip
+    return sub_test, sub_cal
+
+
+def _with_unseen(seen: DistributionCorrection, test: Any, calibration: Any) -> Any:
+    """Widen the seen letters' correction by the unseen letters' test share s.
+
+    θ_k = (1 − s)·θ_k(seen) + s·θ_k(unseen) with θ_k(unseen) anywhere in [0, 1], so each
+    interval becomes [(1 − s)·low, (1 − s)·high + s]; the point estimate stays the seen letters'
+    (their items taken as alike), which lies inside.
+    """
+    counts = np.asarray(test.counts)
+    share = 1.0 - float(seen.test.counts.sum()) / float(counts.sum())
+    ci = {
+        lab: ConfidenceInterval(
+            (1 - share) * c.low, (1 - share) * c.high + share, c.method, c.confidence_level
+        )
+        for lab, c in seen.ci.items()
+    }
+    return replace(seen, ci=ci, test=test, calibration=calibration, unseen_share=share)
 
 
 def correct_distribution(
@@ -290,6 +346,13 @@ def correct_distribution(
     """
     if check_design(design) != DEFAULT_DESIGN:
         return _design_distribution(test, calibration, method, confidence_level, design, options)
+    unseen = _unseen_letters(test, calibration)
+    if unseen is not None:
+        seen = correct_distribution(
+            *unseen, method=method, confidence_level=confidence_level, rng=rng,
+            max_condition=max_condition, separation_level=separation_level, **options,
+        )  # fmt: skip
+        return _with_unseen(seen, test, calibration)
     max_condition = _check_pair(test, calibration, max_condition, separation_level)
     if method is None:
         method = "adjusted-delta" if calibration.square else "profile-likelihood-t"
@@ -383,6 +446,10 @@ class DistributionCorrection(Tabular, Recomputable):
         k × k covariance of the estimate used by the method (for ``"adjusted-delta"``, the
         delta-method covariance at the adjusted values; for ``"bootstrap"``, that of the
         replicates); lets one build intervals for contrasts such as win − lose.
+    unseen_share : float
+        Test share of judge letters that no calibration item has (0 when every letter was
+        seen): their items' rates are unknown in [0, 1], so each interval is the seen letters'
+        one widened to [(1 − s)·low, (1 − s)·high + s] and the estimate is the seen letters'.
     """
 
     kind: ClassVar[str] = "distribution"
@@ -401,6 +468,9 @@ class DistributionCorrection(Tabular, Recomputable):
     covariance: Any = None
     design: str = DEFAULT_DESIGN
     design_check: Any = None
+    #: test share of the judge letters without calibration items (their rates unknown in
+    #: [0, 1]; every interval is widened by up to this share)
+    unseen_share: float = 0.0
 
     # -- derived fields ------------------------------------------------------------------
     @property
@@ -462,6 +532,11 @@ class DistributionCorrection(Tabular, Recomputable):
         if self.design != DEFAULT_DESIGN:
             return _design_distribution(self.test, self.calibration, method, level, self.design,
                                         options).ci  # fmt: skip
+        if self.unseen_share:  # letters without calibration items: widen the seen ones' interval
+            return correct_distribution(
+                self.test, self.calibration, method=method, confidence_level=level, rng=rng,
+                max_condition=self.max_condition, **options,
+            ).ci  # fmt: skip
         max_condition = _check_pair(self.test, self.calibration, self.max_condition)
         return _interval_set(
             self.test, self.calibration, method=method, confidence_level=level, rng=rng,
@@ -596,7 +671,11 @@ class DistributionCorrection(Tabular, Recomputable):
                 "constrained maximum-likelihood fit"
             )
         first = self.ci[self.labels[0]]
-        lines += note_lines(first.undefined_note())
+        lines += note_lines(
+            first.undefined_note(),
+            self.unseen_share > 0 and f"{self.unseen_share:.1%} of the test items have judge "
+            "letters no calibration item has: intervals widened by up to that share",
+        )  # fmt: skip
         return "\n".join(lines)
 
     def _estimates_text(self) -> str:
