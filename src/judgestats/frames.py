@@ -42,7 +42,6 @@ lazy until the grouped count is collected, so a Parquet scan is never loaded who
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -65,6 +64,7 @@ from ._validation import (
     check_split_kind,
     check_unique_columns,
     describe_group,
+    is_missing,
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .counts.clusters import ClusterTotals
@@ -216,14 +216,6 @@ def _collect(nw: Any, frame: Any) -> Any:
 
 def _plain(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
-
-
-def _is_missing(v: Any) -> bool:
-    if v is None:
-        return True
-    if isinstance(v, float):
-        return math.isnan(v)
-    return type(v).__name__ in ("NAType", "NaTType")
 
 
 def sort_keys(keys: list[Any]) -> list[Any]:
@@ -542,7 +534,7 @@ def group_counts(
             full = tuple(_plain(v) for v in row[:width])
             key = full[: len(keys)]
             cell, rows_in_cell = int(row[width]), int(row[width + 1])
-            gaps = [c for c, v in zip(keys + item_cols, full, strict=True) if _is_missing(v)]
+            gaps = [c for c, v in zip(keys + item_cols, full, strict=True) if is_missing(v)]
             if gaps:
                 for c in gaps:
                     missing[c] += rows_in_cell

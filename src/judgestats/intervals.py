@@ -663,11 +663,6 @@ def compute_bounds(
     check_choice("estimand", estimand, ESTIMANDS)
     if design == DEFAULT_DESIGN:
         calibration.check_both_classes()
-    if is_clustered(test, calibration):
-        return clustered_bounds(
-            test, calibration, method=method, design=design, estimand=estimand,
-            confidence_level=check_confidence_level(confidence_level), rng=rng, **options,
-        )  # fmt: skip
     unknown = sorted(set(options) - set(spec.options))
     if unknown:
         takes = ", ".join(spec.options) if spec.options else "no options"
@@ -675,6 +670,10 @@ def compute_bounds(
             f"method {method!r} got unexpected option(s) {unknown}; it takes {takes}"
         )
     cl = check_confidence_level(confidence_level)
+    if is_clustered(test, calibration):
+        return clustered_bounds(test, calibration, method=method, design=design,
+                                estimand=estimand, confidence_level=cl, rng=rng,
+                                **options)  # fmt: skip
     return spec.func(test, calibration, confidence_level=cl, rng=rng, **options)
 
 

@@ -64,7 +64,6 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
-    ArgumentTypeError,
     ClusteredCountsError,
     check_choice,
     check_positive_int,
@@ -416,18 +415,10 @@ def clustered_bounds(
                                              corr=corr)  # fmt: skip
         if adjusted:  # the add-one interval holds its own (1/2 where inexact) estimate
             low, high = np.minimum(low, est), np.maximum(high, est)
-    _no_options(method, options)
     if design == DEFAULT_DESIGN and not rates[1] + rates[2] > 1.0:
         low = high = np.asarray(np.nan)
     return Bounds(np.asarray(low), np.asarray(high), np.zeros((), dtype=np.int64),
                   estimate=np.asarray(est), widened=widened, clusters=summary)  # fmt: skip
-
-
-def _no_options(method: str, options: dict[str, Any]) -> None:
-    if options:
-        raise ArgumentTypeError(
-            f"method {method!r} got unexpected option(s) {sorted(options)} with clustered counts"
-        )
 
 
 # ----------------------------------------------------------------------------- bootstrap

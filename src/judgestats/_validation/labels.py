@@ -28,6 +28,7 @@ __all__ = [
     "check_labels_match",
     "check_same_length",
     "check_single",
+    "is_missing",
 ]
 
 
@@ -227,8 +228,8 @@ def check_in_categories(name: str, values: list[Any], categories: Sequence[Any])
     return out
 
 
-def _is_missing(v: Any) -> bool:
-    """None, a float NaN (numpy's included) or pandas' NA, without importing pandas."""
+def is_missing(v: Any) -> bool:
+    """Return True for None, a float NaN (numpy's included) or pandas' NA (without pandas)."""
     na = type(v).__name__ in ("NAType", "NaTType")
     return v is None or na or (isinstance(v, float) and v != v)
 
@@ -260,7 +261,7 @@ def check_cluster_ids(name: str, ids: Any, size: int) -> tuple[np.ndarray, np.nd
     index: dict[Any, int] = {}
     code = np.empty(arr.size, dtype=np.int64)
     for i, v in enumerate(arr.tolist()):
-        if _is_missing(v):
+        if is_missing(v):
             raise LabelError(f"{name} must not contain missing ids, got {_show(v)} (row {i})")
         try:
             code[i] = index.setdefault(v, len(index))
