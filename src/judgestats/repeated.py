@@ -223,29 +223,39 @@ class ClusterSummary:
         ]
 
 
-def _weights(joint: JointClusters, estimand: str) -> np.ndarray:
-    """Each distinct item's row weight: 1 (rows) or 1 / its rows (items)."""
+def _weights(rows: np.ndarray, estimand: str) -> np.ndarray:
+    """Each distinct item's row weight in one arm: 1 (rows) or 1 / its rows there (items)."""
     if estimand == "rows":
-        return np.ones(len(joint.rows))
-    size = joint.rows[:, 1] + joint.rows[:, 2:].sum(axis=1)
-    return 1.0 / size
+        return np.ones(len(rows))
+    size = rows[:, 1] + rows[:, 2:6].sum(axis=1)
+    with np.errstate(divide="ignore"):
+        return np.where(size > 0, 1.0 / np.maximum(size, 1), 0.0)
 
 
 def _moments(joint: JointClusters, estimand: str) -> dict[str, np.ndarray]:
-    """Per rate: rate, rows, items, sandwich variance V_clu; cross-moments of the residuals."""
-    rows = joint.rows.astype(float)
+    """Per rate: rate, rows, items, sandwich variance V_clu; cross-moments of the residuals.
+
+    With several arms (:func:`~judgestats.counts.clusters.joint_arms`) the rates are arm
+    by arm (arm k's rate c at column k·C + c) and ``cross`` spans them all.
+    """
     w = joint.weight.astype(float)
-    scale = _weights(joint, estimand)[:, None]
-    a, b = rows @ _NUM * scale, rows @ _DEN * scale  # (U, C) item totals, weighted
+    a_parts, b_parts, den_parts = [], [], []
+    for k in range(joint.rows.shape[1] // 6):
+        rows = joint.rows[:, 6 * k : 6 * k + 6].astype(float)
+        scale = _weights(rows, estimand)[:, None]
+        a_parts.append(rows @ _NUM * scale)  # (U, C) item totals, weighted
+        b_parts.append(rows @ _DEN * scale)
+        den_parts.append(rows @ _DEN)
+    a, b, den = np.hstack(a_parts), np.hstack(b_parts), np.hstack(den_parts)
     total_a, total_b = w @ a, w @ b
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = total_a / total_b
         e = np.where(total_b > 0, (a - np.nan_to_num(rate) * b) / total_b, 0.0)
     cross = (e * w[:, None]).T @ e
-    items = w @ (rows @ _DEN > 0)
+    items = w @ (den > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         v_clu = items / (items - 1.0) * np.diag(cross)
-    return {"rate": rate, "rows": w @ (rows @ _DEN), "items": items, "v_clu": v_clu,
+    return {"rate": rate, "rows": w @ den, "items": items, "v_clu": v_clu,
             "cross": cross}  # fmt: skip
 
 
@@ -437,7 +447,7 @@ def _strata(rows: np.ndarray, design: str) -> np.ndarray:
 
 def _replicate_rates(joint: JointClusters, estimand: str, design: str, reps: int, gen) -> Any:
     """Rates of the design's three cells in ``reps`` item resamples: shape (3, reps)."""
-    rows = joint.rows.astype(float) * _weights(joint, estimand)[:, None]
+    rows = joint.rows.astype(float) * _weights(joint.rows, estimand)[:, None]
     totals = np.zeros((reps, 6))
     strata = _strata(joint.rows, design)
     for h in np.unique(strata):

@@ -23,7 +23,8 @@ import numpy as np
 
 from .._validation import ArgumentTypeError, CountError, check_cluster_ids
 
-__all__ = ["JOINT_FIELDS", "ClusterTotals", "JointClusters", "joint_clusters"]
+__all__ = ["JOINT_FIELDS", "ClusterTotals", "JointClusters", "joint_arms", "joint_clusters",
+           "merged_totals"]
 
 #: The six counts of an item in the joint layout: test rows judged 1 (x) of the item's test
 #: rows (n), and its calibration rows by (human, judge): (1, 1), (1, 0), (0, 0), (0, 1).
@@ -160,34 +161,98 @@ def joint_clusters(test: Any, calibration: Any) -> JointClusters:
     ``test`` is a :class:`~judgestats.JudgedCounts` and ``calibration`` a
     :class:`~judgestats.ConfusionCounts`; a side without ``clusters`` enters as one item per
     row. An id on both sides is one item with test and calibration rows (e.g. some epochs of a
-    sample human-labelled, the others not).
+    sample human-labelled, the others not). The one-arm case of :func:`joint_arms`.
     """
-    parts, weights = [], []
+    return joint_arms([(test, calibration)])
+
+
+def joint_arms(arms: Any) -> JointClusters:
+    """Several (test, calibration) arms side by side: six columns per arm, one row per item.
+
+    Arm k's counts fill columns 6k … 6k + 5 (:data:`JOINT_FIELDS`); an item id in several
+    arms (the same prompt judged for two models, an item with rows in two strata) is one row,
+    so the arms' rates computed from the table share its sampling. A counts object without
+    ``clusters`` enters as one item per row; the *same* object in several arms (one shared
+    calibration set) is the same items in each. Identical rows are merged with a multiplicity.
+    """
+    arms = list(arms)
+    width = 6 * len(arms)
     index: dict[Any, int] = {}
     blocks = []
-    for counts, cols in ((test, (0, 1)), (calibration, (2, 3, 4, 5))):
-        clusters = getattr(counts, "clusters", None)
-        if clusters is None:
-            continue
-        rows = np.array([index.setdefault(i, len(index)) for i in clusters.ids.tolist()])
-        blocks.append((rows, cols, clusters.totals))
+    for k, (test, calibration) in enumerate(arms):
+        for counts, cols in ((test, (0, 1)), (calibration, (2, 3, 4, 5))):
+            clusters = getattr(counts, "clusters", None)
+            if clusters is not None:
+                rows = np.array([index.setdefault(i, len(index)) for i in clusters.ids.tolist()])
+                blocks.append((rows, [6 * k + c for c in cols], clusters.totals))
+    parts, weights = [], []
     if blocks:
-        table = np.zeros((len(index), 6), dtype=np.int64)
+        table = np.zeros((len(index), width), dtype=np.int64)
         for rows, cols, totals in blocks:
             table[np.ix_(rows, cols)] += totals
         parts.append(table)
         weights.append(np.ones(len(index), dtype=np.int64))
-    if getattr(test, "clusters", None) is None:
-        r, w = _singletons({"x": test.positive, "n": test.n - test.positive})
-        parts.append(r)
+    for obj, side, where in _unclustered(arms):
+        if side == 0:
+            r, w = _singletons({"x": obj.positive, "n": obj.n - obj.positive})
+        else:
+            r, w = _singletons({"tp": obj.tp, "fn": obj.fn, "tn": obj.tn, "fp": obj.fp})
+        wide = np.zeros((len(r), width), dtype=np.int64)
+        for k in where:
+            wide[:, 6 * k : 6 * k + 6] += r
+        parts.append(wide)
         weights.append(w)
-    if getattr(calibration, "clusters", None) is None:
-        c = calibration
-        r, w = _singletons({"tp": c.tp, "fn": c.fn, "tn": c.tn, "fp": c.fp})
-        parts.append(r)
-        weights.append(w)
-    rows = np.concatenate(parts)
-    weight = np.concatenate(weights)
+    rows = np.concatenate(parts) if parts else np.zeros((0, width), dtype=np.int64)
+    weight = np.concatenate(weights) if weights else np.zeros(0, dtype=np.int64)
     unique, inverse = np.unique(rows, axis=0, return_inverse=True)
     merged = np.bincount(inverse.reshape(-1), weights=weight, minlength=len(unique))
     return JointClusters(unique, merged.astype(np.int64), int(weight.sum()))
+
+
+def _unclustered(arms: list) -> list[tuple[Any, int, list[int]]]:
+    """Counts objects without clusters, each once: (object, side 0 test / 1 calibration, arms)."""
+    found: list[tuple[Any, int, list[int]]] = []
+    for k, pair in enumerate(arms):
+        for side, obj in enumerate(pair):
+            if getattr(obj, "clusters", None) is not None:
+                continue
+            for known, known_side, where in found:
+                if known is obj and known_side == side:
+                    where.append(k)
+                    break
+            else:
+                found.append((obj, side, [k]))
+    return found
+
+
+def merged_totals(objs: Any, fields: tuple[str, ...]) -> ClusterTotals | None:
+    """Per-item totals of several counts objects added together (strata merged into one).
+
+    Items with the same id add; an object without clusters enters as one item per row, with
+    ids of its own (``(tag, object index, row)``, ``tag`` new on every call, so they never meet
+    a caller's id). None when no object carries clusters.
+    """
+    objs = list(objs)
+    if all(getattr(o, "clusters", None) is None for o in objs):
+        return None
+    tag = object()
+    ids: list[Any] = []
+    rows = []
+    for j, o in enumerate(objs):
+        if o.clusters is not None:
+            ids += o.clusters.ids.tolist()
+            rows.append(o.clusters.totals)
+            continue
+        if fields == ("positive", "n"):
+            cells, counts = [(1, 1), (0, 1)], [int(o.positive), int(o.n - o.positive)]
+        else:
+            cells = [tuple(int(i == f) for i in range(len(fields))) for f in range(len(fields))]
+            counts = [int(getattr(o, f)) for f in fields]
+        unit = np.repeat(np.array(cells, dtype=np.int64), counts, axis=0)
+        ids += [(tag, j, i) for i in range(len(unit))]
+        rows.append(unit)
+    index: dict[Any, int] = {}
+    code = np.array([index.setdefault(i, len(index)) for i in ids], dtype=np.int64)
+    totals = np.zeros((len(index), len(fields)), dtype=np.int64)
+    np.add.at(totals, code, np.concatenate(rows))
+    return ClusterTotals(list(index), totals, fields)
