@@ -69,7 +69,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
 )
-from .counts.clusters import JointClusters, joint_clusters
+from .counts.clusters import JointClusters, joint_arms, joint_clusters
 from .designs import DEFAULT_DESIGN, judge_conditional
 from .kernels import (
     BOUNDARY_RULES,
@@ -88,11 +88,16 @@ from .kernels import (
 
 __all__ = [
     "CLUSTER_METHODS",
+    "ArmsClusters",
     "ESTIMANDS",
     "REPEAT_BOUND",
     "ClusterSummary",
+    "arms_clusters",
     "cluster_summary",
     "clustered_bounds",
+    "combined_df",
+    "combined_variance",
+    "t_critical",
     "is_clustered",
 ]
 
@@ -321,22 +326,36 @@ def cluster_summary(test: Any, calibration: Any, design: str, estimand: str) -> 
 
 def _satterthwaite(design, rates, effective, items, repeated) -> float:
     """Welch–Satterthwaite df of Var(θ̂) = Σ g_j² V_j: rates with repeats have items − 1."""
+    grad, var = _df_terms(design, rates, effective)
+    return _welch(grad**2 * var, np.where(repeated, np.asarray(items, dtype=float), 0.0))
+
+
+def _df_terms(design, rates, effective) -> tuple[np.ndarray, np.ndarray]:
+    """Gradient of θ in the design's three rates and their variances r(1 − r)/effective size."""
     r = np.nan_to_num(np.asarray(rates, dtype=float), nan=0.5)
     if design == DEFAULT_DESIGN:
-        theta = float(np.clip(rogan_gladen_raw(*r), 0.0, 1.0)) if r[1] + r[2] > 1 else 0.5
-        grad = np.array([1.0, 1.0 - theta, -theta])
+        den = r[1] + r[2] - 1.0
+        theta = float(np.clip(rogan_gladen_raw(*r), 0.0, 1.0)) if den > 0 else 0.5
+        grad = np.array([1.0, 1.0 - theta, -theta]) / (den if den > 0 else 1.0)
     else:
         grad = np.array([r[1] - r[2], r[0], 1.0 - r[0]])
     with np.errstate(divide="ignore", invalid="ignore"):
-        part = grad**2 * r * (1.0 - r) / np.asarray(effective, dtype=float)
-    part = np.nan_to_num(part)
-    dfs = np.where(repeated, np.maximum(np.asarray(items, dtype=float) - 1.0, 1.0), np.inf)
-    if not repeated.any() or part.sum() <= 0:
+        var = np.nan_to_num(r * (1.0 - r) / np.asarray(effective, dtype=float))
+    return grad, var
+
+
+def _welch(parts: Any, items: Any) -> float:
+    """Welch–Satterthwaite df of a sum of variance parts; ``items`` > 0 where a part's items
+    repeat (df items − 1), 0 where it is binomial (df ∞). ``inf`` when nothing repeats."""
+    parts, items = np.nan_to_num(np.asarray(parts, dtype=float)), np.asarray(items, dtype=float)
+    repeated = items > 0
+    if not repeated.any() or parts.sum() <= 0:
         return float("inf")
-    return float(part.sum() ** 2 / np.sum(np.where(repeated, part**2 / dfs, 0.0)))
+    dfs = np.maximum(items - 1.0, 1.0)
+    return float(parts.sum() ** 2 / np.sum(np.where(repeated, parts**2 / dfs, 0.0)))
 
 
-def _critical(confidence_level: float, df: float) -> float:
+def t_critical(confidence_level: float, df: float) -> float:
     """Return the two-sided critical value: Student's t with ``df`` (normal where infinite)."""
     if not np.isfinite(df):
         return float(z_value(confidence_level))
@@ -408,7 +427,7 @@ def clustered_bounds(
     if method == "bootstrap":
         return _cluster_bootstrap(test, calibration, design, estimand, confidence_level, rng,
                                   est, summary, **options)  # fmt: skip
-    z = _critical(confidence_level, summary.df)
+    z = t_critical(confidence_level, summary.df)
     rates, corr = summary.rates, summary.correlation
     (p, q0, q1), (n, m0, m1) = rates, summary.effective
     widened = np.zeros((), dtype=bool)
@@ -429,6 +448,83 @@ def clustered_bounds(
         low = high = np.asarray(np.nan)
     return Bounds(np.asarray(low), np.asarray(high), np.zeros((), dtype=np.int64),
                   estimate=np.asarray(est), widened=widened, clusters=summary)  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- several arms
+@dataclass(frozen=True, slots=True)
+class ArmsClusters:
+    """Several by-human-label corrections (arms) whose rows may share items.
+
+    ``summaries``: each arm's :class:`ClusterSummary` (what :func:`cluster_summary` gives for
+    that arm alone, so each arm's estimate and effective sizes are those of ``js.correct``);
+    ``correlation``: (3K, 3K) correlations of the arms' rates (p̂_k, q̂0_k, q̂1_k) over the
+    items, r_ij = Σ_g e_gi e_gj / √(Σ e_gi² Σ e_gj²) (module docstring), 0 across arms that
+    share no item, 1 between two arms' copies of one shared calibration set.
+    """
+
+    summaries: tuple[ClusterSummary, ...]
+    correlation: np.ndarray
+
+
+def arms_clusters(arms: Any, estimand: str) -> ArmsClusters:
+    """Cluster summaries and rate correlations of (test, calibration) arms (by-human-label)."""
+    arms = list(arms)
+    summaries = tuple(cluster_summary(t, c, DEFAULT_DESIGN, estimand) for t, c in arms)
+    m = _moments(joint_arms(arms), estimand)
+    cells = [_NAMES.index(c) for c in DESIGN_CELLS[DEFAULT_DESIGN]]
+    idx = [k * len(_NAMES) + c for k in range(len(arms)) for c in cells]
+    cross = m["cross"][np.ix_(idx, idx)]
+    sd = np.sqrt(np.diag(cross))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        corr = np.where(np.outer(sd, sd) > 0, cross / np.outer(sd, sd), 0.0)
+    np.fill_diagonal(corr, 1.0)
+    return ArmsClusters(summaries, corr)
+
+
+def combined_variance(parts: Any, coef: Any, correlation: Any) -> tuple[float, np.ndarray]:
+    """Delta-method Var(Σ_k c_k θ_k) of several arms with correlated rates; and each arm's.
+
+    ``parts``: each arm's :func:`judgestats.kernels.delta_parts` (eq. ci's adjusted quantities
+    or eq. var's plain ones, at the effective sizes); θ_k's gradient is (1, 1 − θ_k, −θ_k)/D_k
+    (D_k = q0_k + q1_k − 1), so with u = (c_k g_kj √V_kj) the variance is uᵀ R u, R the rates'
+    correlations (:class:`ArmsClusters`). Within one arm this is :func:`~judgestats.kernels.
+    delta_se` with its ``corr``; with R = I it is Σ_k c_k² Var(θ̂_k) (independent arms).
+    """
+    u = np.concatenate([
+        c * np.array([1.0, 1.0 - p["theta"], -p["theta"]]) / p["den"]
+        * np.sqrt(np.array([p["var_p"], p["v0"], p["v1"]], dtype=float))
+        for p, c in zip(parts, coef, strict=True)
+    ])  # fmt: skip
+    cov = u[:, None] * np.asarray(correlation, dtype=float) * u[None, :]
+    k = len(parts)
+    per_arm = np.array([cov[3 * i : 3 * i + 3, 3 * i : 3 * i + 3].sum() for i in range(k)])
+    return float(cov.sum()), per_arm
+
+
+def combined_df(summaries: Any, coef: Any, calibrations: Any = None, extra: Any = ()) -> float:
+    """Welch–Satterthwaite df of Var(Σ_k c_k θ̂_k) over the arms' rates whose items repeat.
+
+    Each rate contributes (c_k g_kj)² V_kj at the plain rates and effective sizes, with items − 1
+    degrees of freedom where its items repeat; ``calibrations[k]`` labels arm k's calibration
+    set, and arms with one label share it (their q̂ terms add before squaring). ``extra``:
+    further (variance, items) parts, items 0 for a binomial part. ``inf`` when nothing repeats.
+    """
+    labels = list(range(len(summaries))) if calibrations is None else list(calibrations)
+    parts, items = [], []
+    shared: dict[Any, list] = {}
+    for s, c, label in zip(summaries, coef, labels, strict=True):
+        grad, var = _df_terms(DEFAULT_DESIGN, s.rates, s.effective)
+        parts.append((c * grad[0]) ** 2 * var[0])
+        items.append(s.repeats[0])
+        slot = shared.setdefault(label, [np.zeros(2), var[1:], np.asarray(s.repeats[1:])])
+        slot[0] = slot[0] + c * grad[1:]
+    for g, var, reps in shared.values():
+        parts += list(g**2 * var)
+        items += list(reps)
+    for var, n in extra:
+        parts.append(var)
+        items.append(n)
+    return _welch(parts, items)
 
 
 # ----------------------------------------------------------------------------- bootstrap

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .._validation import (
     ArgumentTypeError,
     JudgeStatsError,
@@ -15,6 +17,7 @@ from .._validation import (
     check_same_strata,
 )
 from ..counts import ConfusionCounts, JudgedCounts
+from ..counts.clusters import merged_totals
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
@@ -44,9 +47,18 @@ def _resolve_merge(merge: Any, known: list[Any]) -> dict[Any, Any]:
     return out
 
 
+def class_sizes(cal: ConfusionCounts) -> tuple[int, int]:
+    """Calibration items of human class 0 and 1: (m0, m1), or with repeated items (counts
+    built with ``cluster=``) the items with rows of that class, however many rows each has."""
+    if cal.clusters is None:
+        return int(cal.m0), int(cal.m1)
+    t = cal.clusters.totals  # fields tp, fn, tn, fp
+    return int(np.count_nonzero(t[:, 2] + t[:, 3])), int(np.count_nonzero(t[:, 0] + t[:, 1]))
+
+
 def _auto_merge(cals: dict[Any, ConfusionCounts], min_per_class: int) -> dict[Any, Any]:
     """Map every sparse stratum to the non-sparse stratum with the most calibration items."""
-    sparse = [s for s, c in cals.items() if min(c.m0, c.m1) < min_per_class]
+    sparse = [s for s, c in cals.items() if min(class_sizes(c)) < min_per_class]
     if not sparse:
         return {}
     dense = [s for s in cals if s not in sparse] or list(cals)
@@ -62,7 +74,8 @@ def _apply_merge(mapping: dict[Any, Any], counts: dict[Any, Any], cls: type) -> 
     return {
         key: objs[0]
         if len(objs) == 1
-        else cls(**{f: int(sum(getattr(o, f) for o in objs)) for f in fields})
+        else cls(**{f: int(sum(getattr(o, f) for o in objs)) for f in fields},
+                 clusters=merged_totals(objs, fields))  # fmt: skip
         for key, objs in groups.items()
     }
 

@@ -28,10 +28,12 @@ from .._validation import (
     check_strata_mapping,
     check_unclustered,
     check_weights,
+    ClusteredCountsError,
 )
 from ..correct import Correction, correct
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, check_design, design_counts, stratified_bounds
+from ..repeated import ESTIMANDS, ClusterSummary, is_clustered
 from ..results import (
     ConfidenceInterval,
     Recomputable,
@@ -46,7 +48,16 @@ if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
 from .corrections import _corrections, _stack
 from .diagnostics import StrataDiagnostics, _diagnostics
-from .merge import _merged_strata
+from .clustered import (
+    NOT_CLUSTERED,
+    check_nested,
+    clustered_corrections,
+    clustered_diagnostics,
+    clustered_pool,
+    mix_weights,
+    pool_arms,
+)
+from .merge import _merged_strata, class_sizes
 from .pooled import _OPTIONS, STRATIFIED_METHODS, pooled_bounds
 
 __all__ = [
@@ -148,6 +159,54 @@ def _design_stratified(tests, cals, weights, merge, method, confidence_level, de
     )  # fmt: skip
 
 
+def _clustered_stratified(tests, cals, strata, fixed, *, method, level, estimand, merged,
+                          min_per_class) -> StratifiedCorrection:
+    """:func:`correct_stratified` of repeated items (:mod:`judgestats.strata.clustered`)."""
+    ci, raw, deff, summaries = _clustered_ci(tests, cals, strata, fixed, method, level, estimand)
+    corrections = clustered_corrections(tests, cals, strata, method=method, level=level,
+                                        estimand=estimand, stacklevel=3)  # fmt: skip
+    w = mix_weights(tests, strata, estimand)[0] if fixed is None else fixed
+    if raw < 0 or raw > 1:
+        warnings.warn(
+            f"the pooled estimate Σ w_s θ̂_s = {raw:.4g} lies outside [0, 1] and was clipped",
+            ClippedEstimateWarning,
+            stacklevel=3,
+        )
+    diagnostics = clustered_diagnostics(tests, cals, strata, summaries, method=method,
+                                        level=level, estimand=estimand)  # fmt: skip
+    return StratifiedCorrection(
+        strata=tuple(strata), corrections=corrections, estimate=float(np.clip(raw, 0.0, 1.0)),
+        ci=ci, estimate_unclipped=raw, clipped=bool(raw < 0 or raw > 1),
+        weights={s: float(v) for s, v in zip(strata, w, strict=True)},
+        weights_source="test" if fixed is None else "given", method=method,
+        confidence_level=level, merged=merged, diagnostics=diagnostics,
+        min_per_class=min_per_class, estimand=estimand,
+        clusters=summaries, design_effect=deff,
+    )  # fmt: skip
+
+
+def _clustered_ci(tests, cals, strata, fixed, method, level, estimand):
+    """(interval, unclipped pooled estimate, design effect on θ̂, each stratum's
+    :class:`~judgestats.repeated.ClusterSummary`) of clustered strata."""
+    if method not in ("adjusted-wald", "wald"):
+        raise ClusteredCountsError(
+            f"method {method!r} of the stratified pool resamples rows as independent items, "
+            f"but these counts were built with cluster= (repeated items); {NOT_CLUSTERED}"
+        )
+    w, mix = mix_weights(tests, strata, estimand)
+    if fixed is not None:
+        w, mix = np.asarray(fixed, dtype=float), None
+    arms = pool_arms(tests, cals, strata, estimand)
+    raw, low, high, deff = clustered_pool(arms, w, mix, method=method, level=level)
+    if np.isnan(low) or np.isnan(high):
+        raise NotInformativeError(
+            f"the pooled {method!r} interval is undefined: a stratum's judge is no better than "
+            "chance after the method's adjustment; merge that stratum into another"
+        )
+    summaries = dict(zip(strata, arms.summaries, strict=True))
+    return ConfidenceInterval(low, high, method, level), raw, deff, summaries
+
+
 def correct_stratified(
     tests: Any,
     calibrations: Any,
@@ -159,6 +218,7 @@ def correct_stratified(
     merge: Any = None,
     rng: Any = None,
     design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
     **options: Any,
 ) -> StratifiedCorrection:
     """Correct a judged rate stratum by stratum and pool the corrections by a stratum mix.
@@ -253,12 +313,14 @@ def correct_stratified(
     """
     tests = check_strata_mapping("tests", tests, JudgedCounts)
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
-    check_unclustered(
-        "correct_stratified", "a cluster-aware pooled interval is not written yet: correct "
-        "each stratum with js.correct, which accounts for the repeats",
-        *tests.values(), *cals.values(),
-    )  # fmt: skip
+    estimand = check_choice("estimand", estimand, ESTIMANDS)
+    clustered = is_clustered(*tests.values(), *cals.values())
     if check_design(design) != DEFAULT_DESIGN:
+        check_unclustered(
+            f"correct_stratified(design={design!r})", "use design='by-human-label', or "
+            "correct each stratum with js.correct, which accounts for the repeats",
+            *tests.values(), *cals.values(),
+        )  # fmt: skip
         return _design_stratified(tests, cals, weights, merge, method, confidence_level, design)
     check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
     _check_options(method, options)
@@ -267,11 +329,18 @@ def correct_stratified(
     if isinstance(weights, str):
         check_choice("weights", weights, ("test",))
     gen = check_rng(rng)
+    if clustered:
+        check_nested(tests, cals)
 
     tests, cals, merged, pre = _merged_strata(tests, cals, merge, min_per_class)
     strata = list(tests)
-    check_sparse_strata({s: (cals[s].m0, cals[s].m1) for s in strata}, min_per_class)
+    check_sparse_strata({s: class_sizes(cals[s]) for s in strata}, min_per_class)
     w, fixed = _stratum_weights(weights, tests, strata, merged, pre)
+    if clustered:
+        return _clustered_stratified(
+            tests, cals, strata, fixed, method=method, level=level, estimand=estimand,
+            merged=merged, min_per_class=min_per_class,
+        )  # fmt: skip
 
     corrections = _corrections(
         tests,
@@ -328,8 +397,10 @@ def pooled_interval_for(
     strata = list(result.strata)
     tests = {s: result.corrections[s].test for s in strata}
     cals = {s: result.corrections[s].calibration for s in strata}
-    test_b, cal_b = _stack(tests, cals, strata)
     fixed = None if result.weights_source == "test" else [result.weights[s] for s in strata]
+    if result.clusters is not None:
+        return _clustered_ci(tests, cals, strata, fixed, method, level, result.estimand)[0]
+    test_b, cal_b = _stack(tests, cals, strata)
     return _pooled_ci(
         test_b,
         cal_b,
@@ -401,6 +472,9 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
     diagnostics: StrataDiagnostics | None = None
     min_per_class: int | None = None
     design: str = DEFAULT_DESIGN
+    estimand: str = "rows"
+    clusters: dict[Any, ClusterSummary] | None = None
+    design_effect: float | None = None
 
     # -- derived fields ------------------------------------------------------------------
     def __getitem__(self, stratum: Any) -> Correction:
@@ -483,6 +557,9 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
             "clipped": self.clipped,
             "estimate_unclipped": self.estimate_unclipped,
         }
+        if self.clusters is not None:
+            pooled.update(estimand=self.estimand, design_effect_theta=self.design_effect,
+                          items=sum(k.items for k in self.clusters.values()))  # fmt: skip
         if d is not None:
             u = d.unstratified
             nan = float("nan")
@@ -600,6 +677,7 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
             f"  {'pooled':<{width}}          {self.estimate:9.4f}  "
             f"[{self.ci.low:.4f}, {self.ci.high:.4f}]  {self.naive:.4f}"
         )
+        lines += self._cluster_lines()
         d = self.diagnostics
         if d is not None:
             u = d.unstratified
@@ -629,6 +707,15 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
             self.clipped and f"pooled θ̂ = {self.estimate_unclipped:.4f} was clipped to [0, 1]",
         )
         return "\n".join(lines)
+
+    def _cluster_lines(self) -> list[str]:
+        """Repeated items: the estimand and the design effects on θ̂ (pooled, per stratum)."""
+        if self.clusters is None:
+            return []
+        per = ", ".join(f"{s!r} {k.theta_design_effect:.2f}" for s, k in self.clusters.items())
+        items = sum(k.items for k in self.clusters.values())
+        return [f"  repeated items       {items} items; estimand: mean over {self.estimand}; "
+                f"design effect on pooled θ̂ {self.design_effect:.2f} (strata: {per})"]  # fmt: skip
 
     def __repr__(self) -> str:
         return rate_repr(

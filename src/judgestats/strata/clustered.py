@@ -1,0 +1,175 @@
+"""Stratified corrections of repeated items: clusters nested in strata, cluster-robust pool.
+
+With counts built with ``cluster=`` (an item judged several times: epochs, raters, turns) in
+the strata, every stratum's variance is the cluster-robust one of :mod:`judgestats.repeated`
+(the sandwich over the stratum's items, at the effective sizes, with the correlations of
+p̂_s, q̂0_s, q̂1_s where an item has rows in several of them), and the pool of
+:mod:`judgestats.strata.pooled` is taken over those:
+
+    Var = Σ_s w_s² Ṽ_s,clu  +  [weights = "test"] · Σ_s U_s (θ̃_s − Σ_t w_t θ̃_t)² / U²,
+
+Ṽ_s,clu the bracket of the paper's eq. (ci) at the stratum's effective sizes (ñ_s = n_s,eff + z²,
+m̃_ys = m_ys,eff + 2) with the correlation terms (:func:`judgestats.repeated.combined_variance`),
+and the mix term's U_s = Σ_{g in s} u_g², U = Σ_g u_g over the test items g, u_g the item's
+test rows (``estimand="rows"``, w_s = rows_s / rows) or 1 (``estimand="items"``,
+w_s = items_s / items): the sandwich of the test mix over items. With one row per item
+U_s = n_s and U = n, the unclustered mix term. The centre is Σ_s w_s (θ̃_s + π_s dθ̃_s) as
+without clusters; the critical value is Student's t with Welch–Satterthwaite degrees of freedom
+over the rates whose items repeat (:func:`judgestats.repeated.combined_df`; the normal quantile
+when no item repeats, so one row per item gives the unclustered interval). The term of the
+test mix omits its covariance with the strata's p̂_s, which vanishes with equal rows per item.
+
+An item with rows in two strata would correlate the strata; :func:`check_nested` refuses it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    NotInformativeError,
+    StrataMismatchError,
+    check_informative,
+)
+from ..correct import Correction, correct
+from ..counts import ConfusionCounts, JudgedCounts
+from ..kernels import delta_parts, g_statistic, rogan_gladen_raw, wilson_bounds
+from ..repeated import ArmsClusters, arms_clusters, combined_df, combined_variance, t_critical
+from ..results import ConfidenceInterval
+from .diagnostics import HomogeneityTest, StrataDiagnostics, _chi2_sf
+from .merge import _apply_merge
+
+__all__ = ["check_nested", "clustered_pool"]
+
+#: What the stratified functions say to clustered counts for what they cannot do with them.
+NOT_CLUSTERED = (
+    "use method 'adjusted-wald' (default) or 'wald', which pool cluster-robust variances, or "
+    "js.correct(..., method='bootstrap') stratum by stratum (it resamples items)"
+)
+
+
+def check_nested(tests: dict, cals: dict) -> None:
+    """Raise :class:`StrataMismatchError` when an item id has rows in two strata."""
+    home: dict[Any, tuple[Any, str]] = {}
+    for name, mapping in (("tests", tests), ("calibrations", cals)):
+        for s, counts in mapping.items():
+            if counts.clusters is None:
+                continue
+            for i in counts.clusters.ids.tolist():
+                first = home.setdefault(i, (s, f"{name}[{s!r}]"))
+                if first[0] != s:
+                    raise StrataMismatchError(
+                        f"item id {i!r} has rows in {first[1]} and in {name}[{s!r}]: repeated "
+                        "items must be nested in strata (every row of an item in one stratum); "
+                        "stratify by an item-level covariate, or give the rows of different "
+                        "strata different ids"
+                    )
+
+
+def clustered_corrections(tests, cals, strata, *, method, level, estimand, stacklevel):
+    """Each stratum's cluster-aware :func:`judgestats.correct`, warnings named by stratum."""
+    out = {}
+    for s in strata:
+        c = cals[s]
+        check_informative(c.specificity, c.sensitivity, what=f"in stratum {s!r}, q̂0 + q̂1")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out[s] = correct(tests[s], c, method=method, confidence_level=level,
+                             estimand=estimand)  # fmt: skip
+        for w_ in caught:
+            warnings.warn(f"stratum {s!r}: {w_.message}", w_.category, stacklevel=stacklevel + 1)
+    return out
+
+
+def mix_weights(tests: dict, strata: list, estimand: str) -> tuple[np.ndarray, tuple]:
+    """w_s of the test mix and the mix term's (U_s / U², items; 0 with one row per item)."""
+    u_sq, u_sum, items, repeats = [], [], 0, False
+    for s in strata:
+        t = tests[s]
+        if t.clusters is None:
+            sizes = np.ones(int(t.n))
+        else:
+            sizes = t.clusters.totals[:, 1].astype(float)
+            repeats = repeats or bool((sizes > 1).any())
+        u = sizes if estimand == "rows" else np.ones_like(sizes)
+        u_sq.append(float(np.sum(u * u)))
+        u_sum.append(float(np.sum(u)))
+        items += sizes.size
+    total = sum(u_sum)
+    return np.array(u_sum) / total, (np.array(u_sq) / total**2, float(items if repeats else 0))
+
+
+def clustered_pool(arms: ArmsClusters, weights, mix, *, method: str, level: float):
+    """Pooled (estimate, low, high, design effect of θ̂) of nested clustered strata (module).
+
+    ``weights``: w_s; ``mix``: None for fixed weights or (U_s / U², items) of the test mix.
+    """
+    sums, w = arms.summaries, np.asarray(weights, dtype=float)
+    raw = np.array([float(rogan_gladen_raw(*s.rates)) for s in sums])
+    estimate = float(np.sum(w * raw))
+    mix_var = (lambda th: 0.0) if mix is None else (
+        lambda th: float(np.sum(mix[0] * (th - np.sum(w * th)) ** 2)))  # fmt: skip
+    extra = [] if mix is None else [(mix_var(raw), mix[1])]
+    z = t_critical(level, combined_df(sums, w, extra=extra))
+    parts = [delta_parts(*s.rates, *s.effective, z, adjusted=method == "adjusted-wald")
+             for s in sums]  # fmt: skip
+    var, per = combined_variance(parts, w, arms.correlation)
+    theta = np.array([float(p["theta"]) for p in parts])
+    shift = np.array([float(p["shift"]) for p in parts])
+    share = per / var if var > 0 else np.zeros_like(per)  # π_s
+    centre = float(np.sum(w * (theta + share * shift)))
+    half = z * np.sqrt(max(var + mix_var(theta), 0.0))
+    plain = [delta_parts(*s.rates, *s.effective, 0.0, adjusted=False) for s in sums]
+    rows = [delta_parts(*s.rates, *s.rows, 0.0, adjusted=False) for s in sums]
+    n = np.array([s.rows[0] for s in sums])
+    flat_mix = 0.0 if mix is None else float(np.sum(n / n.sum() ** 2 * (raw - estimate) ** 2))
+    wide = combined_variance(plain, w, arms.correlation)[0] + mix_var(raw)
+    narrow = combined_variance(rows, w, np.eye(3 * len(sums)))[0] + flat_mix
+    deff = wide / narrow if narrow > 0 else float("nan")
+    low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    return estimate, float(low), float(high), float(deff)
+
+
+def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, estimand):
+    """The strata diagnostics at the effective sizes: Wilson intervals and G tests on the
+    effective counts q̂ m_eff (a first-order Rao–Scott correction), the pooled correction."""
+    z = float(t_critical(level, float("inf")))
+    eff = summaries
+    cis: dict[str, dict] = {"specificity": {}, "sensitivity": {}}
+    table = {}
+    for s in strata:
+        k = eff[s]
+        (_, q0, q1), (_, m0, m1) = k.rates, k.effective
+        table[s] = (q0 * m0, (1 - q0) * m0, q1 * m1, (1 - q1) * m1)
+        for name, q, m in (("specificity", q0, m0), ("sensitivity", q1, m1)):
+            lo, hi = wilson_bounds(q * m, m, z)
+            cis[name][s] = ConfidenceInterval(float(lo), float(hi), "wilson", level)
+    df = len(strata) - 1
+    g0 = g_statistic([[table[s][0] for s in strata], [table[s][1] for s in strata]])
+    g1 = g_statistic([[table[s][2] for s in strata], [table[s][3] for s in strata]])
+    merged_t = _apply_merge(dict.fromkeys(strata, 0), tests, JudgedCounts)[0]
+    merged_c = _apply_merge(dict.fromkeys(strata, 0), cals, ConfusionCounts)[0]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            unstratified: Correction | None = correct(
+                merged_t, merged_c, method=method, confidence_level=level, estimand=estimand)
+    except NotInformativeError:
+        unstratified = None
+    return StrataDiagnostics(
+        specificity_ci=cis["specificity"], sensitivity_ci=cis["sensitivity"],
+        specificity_test=HomogeneityTest("specificity", g0, df, _chi2_sf(g0, df)),
+        sensitivity_test=HomogeneityTest("sensitivity", g1, df, _chi2_sf(g1, df)),
+        joint_test=HomogeneityTest("both", g0 + g1, 2 * df, _chi2_sf(g0 + g1, 2 * df)),
+        unstratified=unstratified,
+        test_mix={s: tests[s].n / merged_t.n for s in strata},
+        calibration_mix={s: cals[s].m / merged_c.m for s in strata},
+    )  # fmt: skip
+
+
+def pool_arms(tests: dict, cals: dict, strata: list, estimand: str) -> ArmsClusters:
+    """The strata as arms of :func:`judgestats.repeated.arms_clusters`."""
+    return arms_clusters([(tests[s], cals[s]) for s in strata], estimand)
