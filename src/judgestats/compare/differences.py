@@ -78,8 +78,9 @@ from .._validation import (
     check_method,
     check_positive_int,
     check_rng,
+    ClusteredCountsError,
+    check_choice,
     check_same_length,
-    check_unclustered,
     take_renamed,
 )
 from .._validation.arguments import _show
@@ -88,11 +89,11 @@ from ..designs import DEFAULT_DESIGN, check_design
 from ..estimators import clip_warned, rogan_gladen_counts
 from ..intervals import compute_bounds, get_method, interval_methods
 from ..kernels import z_value
+from ..repeated import ESTIMANDS, ClusterSummary, is_clustered
 from ..results import ConfidenceInterval, Tabular, note_lines
 from .arms import (
     _CHUNK,
     _DEFAULT_DRAWS,
-    _NOT_YET,
     _arrays,
     _bootstrap_thetas,
     _check_options,
@@ -104,6 +105,7 @@ from .arms import (
     _test_arg,
     weighted_quantile,
 )
+from .clustered import clustered_difference, refuse_method, share_items
 from .draws import _effective_draws, _posterior_draws, _warn_low_ess
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -135,6 +137,7 @@ def difference(
     rng: Any = None,
     names: tuple[str, str] = ("A", "B"),
     design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
     **options: Any,
 ) -> Comparison:
     """Difference θ_A − θ_B of two corrected rates, with an interval and a test.
@@ -236,7 +239,6 @@ def difference(
         paired = check_bool("paired", paired)
     ta, la = _test_arg("test_a", test_a)
     tb, lb = _test_arg("test_b", test_b)
-    check_unclustered("compare.difference", _NOT_YET, ta, tb, calibration_a, calibration_b)
     cal_a, cal_b = _two_calibrations(calibration_a, calibration_b, shared)
     is_paired, pair_counts = _pairing(la, lb, paired)
     if not (
@@ -272,8 +274,15 @@ def difference(
         "names": names,
         "naive": float(ta.p_hat - tb.p_hat),
         "calibration_design": design,
+        "estimand": check_choice("estimand", estimand, ESTIMANDS),
     }
     if design != DEFAULT_DESIGN:
+        if is_clustered(ta, tb, cal_a, cal_b) and share_items(common):
+            raise ClusteredCountsError(
+                f"design={design!r} combines the two models' intervals by MOVER, which needs "
+                "independent data, but an item id has rows in both models' counts; use "
+                "design='by-human-label' with method 'adjusted-wald' or 'wald'"
+            )
         return _difference_mover(common, rng, options)
     return _difference_by(method, common, rng, options)
 
@@ -324,6 +333,9 @@ def _difference_by(method: str, common: dict, rng: Any, options: dict) -> Compar
     if method in ("adjusted-wald", "wald"):
         _check_options(method, options, ())
         return _difference_delta(common, adjusted=method == "adjusted-wald")
+    if is_clustered(*(common[k] for k in ("test_a", "test_b", "calibration_a",
+                                          "calibration_b"))):  # fmt: skip
+        refuse_method(method)
     if method == "bootstrap":
         _check_options(method, options, ("n_resamples",))
         reps = check_positive_int("n_resamples", options.get("n_resamples", 9999), minimum=2)
@@ -367,6 +379,15 @@ def _interval(low: float, high: float, c: dict, **extra: Any) -> ConfidenceInter
 def _difference_delta(c: dict, *, adjusted: bool) -> Comparison:
     from scipy.special import ndtr
 
+    if is_clustered(c["test_a"], c["test_b"], c["calibration_a"], c["calibration_b"]):
+        k = clustered_difference(c, adjusted=adjusted, stacklevel=6)
+        half = k["z"] * k["se"]
+        return Comparison(
+            estimate=k["estimate_a"] - k["estimate_b"],
+            ci=_interval(k["centre"] - half, k["centre"] + half, c), estimate_a=k["estimate_a"],
+            estimate_b=k["estimate_b"], pvalue=k["pvalue"], prob_a_greater=None,
+            standard_error=k["se"], clusters=k["clusters"], t_df=k["df"], **c,
+        )  # fmt: skip
     _require_informative(c["calibration_a"], "calibration_a", adjusted=adjusted)
     if not c["shared_calibration"]:
         _require_informative(c["calibration_b"], "calibration_b", adjusted=adjusted)
@@ -472,7 +493,7 @@ def _difference_mover(c: dict, rng: Any, options: dict[str, Any]) -> Comparison:
             _require_informative(cal, f"cal_{side}", adjusted=False)
         bnd = compute_bounds(
             test, cal, method=method, confidence_level=c["confidence_level"], rng=gen,
-            design=design, **options,
+            design=design, estimand=c["estimand"], **options,
         )  # fmt: skip
         if np.isnan(bnd.low).any() or np.isnan(bnd.high).any():
             raise NotInformativeError(
@@ -528,7 +549,18 @@ def comparison_row(c: Comparison) -> dict[str, Any]:
         "n_b": int(c.test_b.n),
         "m_a": int(c.calibration_a.m),
         "m_b": int(c.calibration_b.m),
+        **_cluster_record(c),
     }
+
+
+def _cluster_record(c: Comparison) -> dict[str, Any]:
+    """Repeated items: the estimand, items, design effects on θ̂_A and θ̂_B and the t df."""
+    if c.clusters is None:
+        return {}
+    ka, kb = c.clusters
+    return {"estimand": c.estimand, "items_a": ka.items, "items_b": kb.items,
+            "design_effect_theta_a": ka.theta_design_effect,
+            "design_effect_theta_b": kb.theta_design_effect, "t_df": c.t_df}  # fmt: skip
 
 
 def comparison_summary(c: Comparison) -> str:
@@ -544,6 +576,12 @@ def comparison_summary(c: Comparison) -> str:
         f"  {b:<{w}}  corrected {c.estimate_b:.4f}   naive {float(c.test_b.p_hat):.4f}",
         f"  naive difference      {c.naive:+.4f}",
     ]
+    if c.clusters is not None:
+        ka, kb = c.clusters
+        df = f"; critical value t({c.t_df:.0f})" if np.isfinite(c.t_df) else ""
+        lines.append(f"  repeated items        {ka.items} and {kb.items} items; estimand: mean over "
+                     f"{c.estimand}; design effect on θ̂ {ka.theta_design_effect:.2f} and "
+                     f"{kb.theta_design_effect:.2f}{df}")  # fmt: skip
     if c.pvalue is not None:
         lines.append(f"  two-sided p-value of θ_{a} = θ_{b}: {c.pvalue:.4g}")
     if c.prob_a_greater is not None:
@@ -707,6 +745,9 @@ class Comparison(Tabular):
     confidence_level: float
     names: tuple[str, str] = ("A", "B")
     calibration_design: str = DEFAULT_DESIGN
+    estimand: str = "rows"
+    clusters: tuple[ClusterSummary, ClusterSummary] | None = None
+    t_df: float = float("inf")
 
     @property
     def design(self) -> str:
