@@ -641,7 +641,7 @@ def test_an_item_in_two_strata_is_a_named_error():
 def test_stratified_refuses_what_has_no_cluster_aware_pool():
     gen = np.random.default_rng(6)
     tests, cals = _two_strata(gen)
-    with pytest.raises(js.ClusteredCountsError, match="'adjusted-wald'.*js.correct"):
+    with pytest.raises(js.ClusteredCountsError, match=r"'adjusted-wald'.*js\.correct"):
         js.correct_stratified(tests, cals, method="bootstrap", rng=0)
     with pytest.raises(js.ClusteredCountsError, match="design='by-human-label'"):
         js.correct_stratified(tests, cals, design="random")

@@ -88,17 +88,18 @@ from .kernels import (
 
 __all__ = [
     "CLUSTER_METHODS",
-    "ArmsClusters",
     "ESTIMANDS",
     "REPEAT_BOUND",
+    "ArmsClusters",
     "ClusterSummary",
+    "arm_parts",
     "arms_clusters",
     "cluster_summary",
     "clustered_bounds",
     "combined_df",
     "combined_variance",
-    "t_critical",
     "is_clustered",
+    "t_critical",
 ]
 
 #: What a clustered correction estimates: the rate over rows or over items.
@@ -345,8 +346,11 @@ def _df_terms(design, rates, effective) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _welch(parts: Any, items: Any) -> float:
-    """Welch–Satterthwaite df of a sum of variance parts; ``items`` > 0 where a part's items
-    repeat (df items − 1), 0 where it is binomial (df ∞). ``inf`` when nothing repeats."""
+    """Welch–Satterthwaite df of a sum of variance parts.
+
+    ``items`` > 0 where a part's items repeat (df items − 1), 0 where it is binomial (df ∞);
+    ``inf`` when nothing repeats.
+    """
     parts, items = np.nan_to_num(np.asarray(parts, dtype=float)), np.asarray(items, dtype=float)
     repeated = items > 0
     if not repeated.any() or parts.sum() <= 0:
@@ -479,6 +483,16 @@ def arms_clusters(arms: Any, estimand: str) -> ArmsClusters:
         corr = np.where(np.outer(sd, sd) > 0, cross / np.outer(sd, sd), 0.0)
     np.fill_diagonal(corr, 1.0)
     return ArmsClusters(summaries, corr)
+
+
+def arm_parts(summary: ClusterSummary, z: Any, *, adjusted: bool, sizes: Any = None) -> dict:
+    """:func:`~judgestats.kernels.delta_parts` of one arm at its rates and effective sizes.
+
+    ``sizes`` replaces the effective sizes (e.g. ``summary.rows``: rows as independent items).
+    """
+    p, q0, q1 = summary.rates
+    n, m0, m1 = summary.effective if sizes is None else sizes
+    return delta_parts(p, q0, q1, n, m0, m1, z, adjusted=adjusted)
 
 
 def combined_variance(parts: Any, coef: Any, correlation: Any) -> tuple[float, np.ndarray]:

@@ -32,8 +32,8 @@ import numpy as np
 from .._validation import ClusteredCountsError, NotInformativeError
 from ..counts.clusters import joint_arms
 from ..estimators import clip_warned
-from ..kernels import delta_parts, rogan_gladen_raw
-from ..repeated import arms_clusters, combined_df, combined_variance, t_critical
+from ..kernels import rogan_gladen_raw
+from ..repeated import arm_parts, arms_clusters, combined_df, combined_variance, t_critical
 
 __all__ = ["clustered_difference", "share_items"]
 
@@ -72,9 +72,10 @@ def clustered_difference(c: dict, *, adjusted: bool, stacklevel: int) -> dict[st
     coef = (1.0, -1.0)
     df = combined_df(arms.summaries, coef, (0, 0) if c["shared_calibration"] else (0, 1))
     z = t_critical(c["confidence_level"], df)
-    parts = [delta_parts(*s.rates, *s.effective, z, adjusted=adjusted) for s in (sa, sb)]
+    parts = [arm_parts(s, z, adjusted=adjusted) for s in (sa, sb)]
     var = combined_variance(parts, coef, arms.correlation)[0]
-    centre = float((parts[0]["theta"] + parts[0]["shift"]) - (parts[1]["theta"] + parts[1]["shift"]))
+    pa, pb = parts
+    centre = float((pa["theta"] + pa["shift"]) - (pb["theta"] + pb["shift"]))
     if not np.isfinite(centre):
         raise NotInformativeError(
             "the adjusted q̃0 + q̃1 <= 1 for a calibration set: the interval is undefined; use "

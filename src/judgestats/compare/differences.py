@@ -69,17 +69,17 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
+    ClusteredCountsError,
     JudgeStatsError,
     LabelError,
     MethodError,
     NotInformativeError,
     SamplingWarning,
     check_bool,
+    check_choice,
     check_method,
     check_positive_int,
     check_rng,
-    ClusteredCountsError,
-    check_choice,
     check_same_length,
     take_renamed,
 )
@@ -186,6 +186,15 @@ def difference(
         under the design (any of its methods), combined by MOVER, with no p-value.
     names : (str, str), default ("A", "B")
         Labels of the two models in the summary and data frame.
+    estimand : {"rows", "items"}, default "rows"
+        With repeated items (counts built with ``cluster=``): each model's rate over rows or
+        over items (:func:`judgestats.correct`). ``"adjusted-wald"`` and ``"wald"`` then take
+        the delta method over both models' six rates at their effective sizes with their
+        cluster-robust correlations (:mod:`judgestats.compare.clustered`): a shared
+        calibration set and an item id in both models' data (the same prompt) enter through
+        them. Other designs combine each model's cluster-aware interval by MOVER, when the
+        models share no item. ``"bootstrap"``, ``"bayes"`` and MOVER methods refuse clustered
+        counts (:class:`~judgestats.ClusteredCountsError`).
     **options
         ``n_resamples`` (bootstrap, default 9999); ``draws`` (bayes, default 20000) and
         ``priors`` (a :class:`judgestats.bayes.Priors`); a MOVER method's own options.
@@ -209,6 +218,8 @@ def difference(
         and likelihood-based registered methods).
     MethodError
         On an unknown method, or a MOVER method with a shared calibration or paired data.
+    ClusteredCountsError
+        With repeated items and a method that models independent rows (see ``estimand``).
     JudgeStatsError
         If ``calibration_b`` is missing without ``shared_calibration`` or differs from
         ``calibration_a`` with
@@ -579,8 +590,8 @@ def comparison_summary(c: Comparison) -> str:
     if c.clusters is not None:
         ka, kb = c.clusters
         df = f"; critical value t({c.t_df:.0f})" if np.isfinite(c.t_df) else ""
-        lines.append(f"  repeated items        {ka.items} and {kb.items} items; estimand: mean over "
-                     f"{c.estimand}; design effect on θ̂ {ka.theta_design_effect:.2f} and "
+        lines.append(f"  repeated items        {ka.items} and {kb.items} items; estimand: mean "
+                     f"over {c.estimand}; design effect on θ̂ {ka.theta_design_effect:.2f} and "
                      f"{kb.theta_design_effect:.2f}{df}")  # fmt: skip
     if c.pvalue is not None:
         lines.append(f"  two-sided p-value of θ_{a} = θ_{b}: {c.pvalue:.4g}")
@@ -722,6 +733,12 @@ class Comparison(Tabular):
         :mod:`judgestats.designs`); under ``"random"`` and ``"by-judge-label"`` each model's
         judge-conditional interval, combined by MOVER. (``design`` says how the two models
         share calibration and test items.)
+    estimand : {"rows", "items"}
+        With repeated items, each rate over rows or over items (``"rows"`` otherwise).
+    clusters : (ClusterSummary, ClusterSummary) or None
+        With repeated items: each model's items, design effects and effective sizes.
+    t_df : float
+        Degrees of freedom of the critical value (``inf``: the normal quantile).
     """
 
     kind: ClassVar[str] = "comparison"

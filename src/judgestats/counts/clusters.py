@@ -180,7 +180,7 @@ def joint_arms(arms: Any) -> JointClusters:
     index: dict[Any, int] = {}
     blocks = []
     for k, (test, calibration) in enumerate(arms):
-        for counts, cols in ((test, (0, 1)), (calibration, (2, 3, 4, 5))):
+        for counts, cols in ((test, [0, 1]), (calibration, [2, 3, 4, 5])):
             clusters = getattr(counts, "clusters", None)
             if clusters is not None:
                 rows = np.array([index.setdefault(i, len(index)) for i in clusters.ids.tolist()])
@@ -210,7 +210,7 @@ def joint_arms(arms: Any) -> JointClusters:
 
 
 def _unclustered(arms: list) -> list[tuple[Any, int, list[int]]]:
-    """Counts objects without clusters, each once: (object, side 0 test / 1 calibration, arms)."""
+    """List counts objects without clusters, each once: (object, side 0/1 test/cal, arms)."""
     found: list[tuple[Any, int, list[int]]] = []
     for k, pair in enumerate(arms):
         for side, obj in enumerate(pair):
@@ -243,10 +243,11 @@ def merged_totals(objs: Any, fields: tuple[str, ...]) -> ClusterTotals | None:
             ids += o.clusters.ids.tolist()
             rows.append(o.clusters.totals)
             continue
+        cells: list[list[int]]
         if fields == ("positive", "n"):
-            cells, counts = [(1, 1), (0, 1)], [int(o.positive), int(o.n - o.positive)]
+            cells, counts = [[1, 1], [0, 1]], [int(o.positive), int(o.n - o.positive)]
         else:
-            cells = [tuple(int(i == f) for i in range(len(fields))) for f in range(len(fields))]
+            cells = [[int(i == f) for i in range(len(fields))] for f in range(len(fields))]
             counts = [int(getattr(o, f)) for f in fields]
         unit = np.repeat(np.array(cells, dtype=np.int64), counts, axis=0)
         ids += [(tag, j, i) for i in range(len(unit))]

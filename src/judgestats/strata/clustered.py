@@ -36,8 +36,15 @@ from .._validation import (
 )
 from ..correct import Correction, correct
 from ..counts import ConfusionCounts, JudgedCounts
-from ..kernels import delta_parts, g_statistic, rogan_gladen_raw, wilson_bounds
-from ..repeated import ArmsClusters, arms_clusters, combined_df, combined_variance, t_critical
+from ..kernels import g_statistic, rogan_gladen_raw, wilson_bounds
+from ..repeated import (
+    ArmsClusters,
+    arm_parts,
+    arms_clusters,
+    combined_df,
+    combined_variance,
+    t_critical,
+)
 from ..results import ConfidenceInterval
 from .diagnostics import HomogeneityTest, StrataDiagnostics, _chi2_sf
 from .merge import _apply_merge
@@ -114,16 +121,15 @@ def clustered_pool(arms: ArmsClusters, weights, mix, *, method: str, level: floa
         lambda th: float(np.sum(mix[0] * (th - np.sum(w * th)) ** 2)))  # fmt: skip
     extra = [] if mix is None else [(mix_var(raw), mix[1])]
     z = t_critical(level, combined_df(sums, w, extra=extra))
-    parts = [delta_parts(*s.rates, *s.effective, z, adjusted=method == "adjusted-wald")
-             for s in sums]  # fmt: skip
+    parts = [arm_parts(s, z, adjusted=method == "adjusted-wald") for s in sums]
     var, per = combined_variance(parts, w, arms.correlation)
     theta = np.array([float(p["theta"]) for p in parts])
     shift = np.array([float(p["shift"]) for p in parts])
     share = per / var if var > 0 else np.zeros_like(per)  # π_s
     centre = float(np.sum(w * (theta + share * shift)))
     half = z * np.sqrt(max(var + mix_var(theta), 0.0))
-    plain = [delta_parts(*s.rates, *s.effective, 0.0, adjusted=False) for s in sums]
-    rows = [delta_parts(*s.rates, *s.rows, 0.0, adjusted=False) for s in sums]
+    plain = [arm_parts(s, 0.0, adjusted=False) for s in sums]
+    rows = [arm_parts(s, 0.0, adjusted=False, sizes=s.rows) for s in sums]
     n = np.array([s.rows[0] for s in sums])
     flat_mix = 0.0 if mix is None else float(np.sum(n / n.sum() ** 2 * (raw - estimate) ** 2))
     wide = combined_variance(plain, w, arms.correlation)[0] + mix_var(raw)
@@ -134,8 +140,12 @@ def clustered_pool(arms: ArmsClusters, weights, mix, *, method: str, level: floa
 
 
 def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, estimand):
-    """The strata diagnostics at the effective sizes: Wilson intervals and G tests on the
-    effective counts q̂ m_eff (a first-order Rao–Scott correction), the pooled correction."""
+    """Return the strata diagnostics at the effective sizes.
+
+    Wilson intervals and likelihood-ratio (G) tests on the effective counts q̂·m_eff (each
+    stratum's counts deflated by its design effect, a first-order Rao–Scott correction), and
+    the correction of all strata pooled (their items merged).
+    """
     z = float(t_critical(level, float("inf")))
     eff = summaries
     cis: dict[str, dict] = {"specificity": {}, "sensitivity": {}}
@@ -171,5 +181,5 @@ def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, esti
 
 
 def pool_arms(tests: dict, cals: dict, strata: list, estimand: str) -> ArmsClusters:
-    """The strata as arms of :func:`judgestats.repeated.arms_clusters`."""
+    """Return the strata as arms of :func:`judgestats.repeated.arms_clusters`."""
     return arms_clusters([(tests[s], cals[s]) for s in strata], estimand)

@@ -48,8 +48,11 @@ def _resolve_merge(merge: Any, known: list[Any]) -> dict[Any, Any]:
 
 
 def class_sizes(cal: ConfusionCounts) -> tuple[int, int]:
-    """Calibration items of human class 0 and 1: (m0, m1), or with repeated items (counts
-    built with ``cluster=``) the items with rows of that class, however many rows each has."""
+    """Return the calibration items of human class 0 and 1, (m0, m1).
+
+    With repeated items (counts built with ``cluster=``) the items with rows of that class,
+    however many rows each has.
+    """
     if cal.clusters is None:
         return int(cal.m0), int(cal.m1)
     t = cal.clusters.totals  # fields tp, fn, tn, fp
@@ -71,13 +74,11 @@ def _apply_merge(mapping: dict[Any, Any], counts: dict[Any, Any], cls: type) -> 
     for key, obj in counts.items():
         groups.setdefault(mapping.get(key, key), []).append(obj)
     fields = ("positive", "n") if cls is JudgedCounts else ("tp", "fn", "tn", "fp")
-    return {
-        key: objs[0]
-        if len(objs) == 1
-        else cls(**{f: int(sum(getattr(o, f) for o in objs)) for f in fields},
-                 clusters=merged_totals(objs, fields))  # fmt: skip
-        for key, objs in groups.items()
-    }
+    out = {}
+    for key, objs in groups.items():
+        sums = {f: int(sum(getattr(o, f) for o in objs)) for f in fields}
+        out[key] = objs[0] if len(objs) == 1 else cls(**sums, clusters=merged_totals(objs, fields))
+    return out
 
 
 def _merged_strata(tests, cals, merge, min_per_class):

@@ -16,6 +16,7 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,
+    ClusteredCountsError,
     JudgeStatsError,
     NotInformativeError,
     SamplingWarning,
@@ -28,7 +29,6 @@ from .._validation import (
     check_strata_mapping,
     check_unclustered,
     check_weights,
-    ClusteredCountsError,
 )
 from ..correct import Correction, correct
 from ..counts import ConfusionCounts, JudgedCounts
@@ -46,8 +46,6 @@ from ..results import (
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
-from .corrections import _corrections, _stack
-from .diagnostics import StrataDiagnostics, _diagnostics
 from .clustered import (
     NOT_CLUSTERED,
     check_nested,
@@ -57,6 +55,8 @@ from .clustered import (
     mix_weights,
     pool_arms,
 )
+from .corrections import _corrections, _stack
+from .diagnostics import StrataDiagnostics, _diagnostics
 from .merge import _merged_strata, class_sizes
 from .pooled import _OPTIONS, STRATIFIED_METHODS, pooled_bounds
 
@@ -186,8 +186,10 @@ def _clustered_stratified(tests, cals, strata, fixed, *, method, level, estimand
 
 
 def _clustered_ci(tests, cals, strata, fixed, method, level, estimand):
-    """(interval, unclipped pooled estimate, design effect on θ̂, each stratum's
-    :class:`~judgestats.repeated.ClusterSummary`) of clustered strata."""
+    """Pool clustered strata: interval, unclipped estimate, design effect, summaries.
+
+    The summaries are each stratum's :class:`~judgestats.repeated.ClusterSummary`.
+    """
     if method not in ("adjusted-wald", "wald"):
         raise ClusteredCountsError(
             f"method {method!r} of the stratified pool resamples rows as independent items, "
@@ -266,6 +268,16 @@ def correct_stratified(
         test mix comes from the judged items (test and calibration under ``"random"``), no
         class-size minimum applies (``merge`` takes a mapping) and there are no judge
         homogeneity diagnostics.
+    estimand : {"rows", "items"}, default "rows"
+        With repeated items (counts built with ``cluster=``, an item judged several times):
+        the rate over rows or over items (:func:`judgestats.correct`). Each stratum's variance
+        is then the cluster-robust one of :mod:`judgestats.repeated` (the sandwich over its
+        items, at the effective sizes of the paper's eq. ci), pooled as in
+        :mod:`judgestats.strata.clustered`; ``weights="test"`` is the stratum's share of test
+        rows (``"rows"``) or of test items (``"items"``). Items must be nested in strata, and
+        ``min_per_class`` then counts items. ``"adjusted-wald"`` and ``"wald"`` only, under
+        ``design="by-human-label"``. ``result.clusters`` and ``result.design_effect`` say
+        what the repeats did. Without clusters every row is an item and the two agree.
     **options
         ``n_resamples`` for ``"bootstrap"`` (default 9999).
 
@@ -281,7 +293,10 @@ def correct_stratified(
     ------
     StrataMismatchError
         If a stratum is in ``tests`` but not in ``calibrations`` or vice versa (after
-        merging), or ``weights`` does not cover exactly the strata.
+        merging), ``weights`` does not cover exactly the strata, or an item id (``cluster=``)
+        has rows in two strata.
+    ClusteredCountsError
+        With repeated items and ``method="bootstrap"`` or another ``design``.
     SparseStratumError
         If a stratum has fewer than ``min_per_class`` calibration items of a class.
     WeightsError
@@ -454,6 +469,14 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
         estimate.
     min_per_class : int or None
         Minimum calibration items per human class that every stratum had to reach.
+    estimand : {"rows", "items"}
+        With repeated items, the rate over rows or over items (``"rows"`` otherwise).
+    clusters : dict of ClusterSummary or None
+        With repeated items: each stratum's items, design effects and effective sizes
+        (:class:`judgestats.repeated.ClusterSummary`); None without.
+    design_effect : float or None
+        With repeated items: Var(θ̂) of the pool with the clusters over Var(θ̂) with every row
+        an independent item (plain delta method, test-mix term included).
     """
 
     kind: ClassVar[str] = "stratified"
