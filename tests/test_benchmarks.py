@@ -458,6 +458,24 @@ def check_repeated(tables):
         assert num(r["warned (uncorrelated)"]) <= 0.1, r
 
 
+def check_warning_rules(tables):
+    rules = find(tables, "rule", "warns where", "fail (a)", "fail (b)", min_rows=9)
+    today = rules.records()[0]
+    assert (today["rule"], today["warns where"]) == ("class size", "< 100"), today
+    for r in rules.records():
+        # counts of cells, not rates: each fail count lies within its cell count
+        assert 0 <= num(r["fail (a)"]) <= num(r["cells (a)"]), r
+        assert 0 <= num(r["fail (b)"]) <= num(r["cells (b)"]), r
+        assert 0.0 <= num(r["data sets warned"]) <= 1.0, r
+    # today's rule fires on every data set of a cell with a class under 100 items: in --quick
+    # (24 cells, 200 data sets) more than a third of all data sets (0.55 on the full grid)
+    assert num(today["data sets warned"]) > 0.33, today
+    methods = find(tables, "method", "min coverage", "cells < 0.93", min_rows=2)
+    # profile-map, the method the warning names, covers on the random grid (200 data sets per
+    # cell in --quick, s.e. 0.015: >= 0.95 - 3 s.e.); full grid 0.935 in its worst cell
+    assert num(methods.row("method", "profile-map")["min coverage"]) >= 0.905
+
+
 CHECKS = {
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
@@ -477,6 +495,7 @@ CHECKS = {
     "bench_shift.py": ("shift", ["shift.png"], check_shift),
     "bench_speed.py": ("speed", [], check_speed),
     "bench_strata.py": ("strata", ["strata.png"], check_strata),
+    "bench_warning_rules.py": ("warning_rules", [], check_warning_rules),
     "bench_weak_judge.py": ("weak_judge", ["weak_judge_coverage.png"], check_weak_judge),
 }  # fmt: skip
 

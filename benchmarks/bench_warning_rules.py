@@ -1,0 +1,222 @@
+"""Which data-set rule could say "the adjusted-Wald interval may under-cover" (issue 27 §2)?
+
+The issue asks for a WeakCalibrationWarning rule built from measured coverage: on a grid drawn
+at random, (a) in every cell with >= 100 unwarned data sets those cover >= 0.93, and (b) in
+every cell where the default (the paper's adjusted-Wald) covers >= 0.945 the rule fires on
+<= 5% of data sets. This study measures candidate rules against both criteria on such a grid,
+so a rule is chosen from figures, not from hope.
+
+Grid (seeded, drawn before any rule was scored): 250 cells; θ ~ U(0.02, 0.98); q0 + q1 = s with
+the split q1 ~ U(s − 1, 1); a quarter of the cells a near-chance judge (s ~ U(1.02, 1.2)) with
+100–1,000 calibration items per human class, the rest s ~ U(1.02, 1.98) with 10–1,000 per class;
+m0, m1 and n (100–20,000) log-uniform. 1,000 data sets per cell (--quick: 24 cells, 200). A data
+set on which adjusted-Wald is undefined (q̃0 + q̃1 <= 1: ``js.correct`` raises
+NotInformativeError) is left out of that cell's coverage and of both criteria: it already says
+loudly that the judge does not help.
+
+The rules, each on one data set (thresholds in the table):
+
+* ``class size``: min(m0, m1) below a bound (``MIN_PER_CLASS`` = 100 is the rule today);
+* ``Fieller g``: g̃ = z²(ṽ0 + ṽ1)/D̃², D̃ = q̃0 + q̃1 − 1 at eq. (ci)'s adjusted rates (how far
+  the judge's informativeness is from zero, in standard errors: g̃ = (z/t)²);
+* ``bias ÷ se``: the ratio estimator's second-order bias |θ̃ṽ1 − (1 − θ̃)ṽ0|/D̃² against the
+  delta-method standard error (the centre shift Lang & Reiczigel divide by D̃² and the paper's
+  eq. (ci) does not);
+* ``profile-map beyond``: how far the ``"profile-map"`` interval reaches outside the
+  adjusted-Wald one, as a share of the adjusted-Wald width (the method that covers, asked
+  whether it agrees);
+* ``plug-in coverage``: adjusted-Wald's coverage simulated (200 draws) at the data set's own
+  adjusted estimates, below a bound;
+* ``posterior mass outside``: the exact posterior probability (flat priors,
+  :func:`judgestats.posterior.theta_posterior`) that θ lies outside the adjusted-Wald interval,
+  i.e. the probability, given the data, that this interval misses: the best a rule on one data
+  set can know under flat priors.
+
+Writes benchmarks/results/warning_rules.md.
+Run: python benchmarks/bench_warning_rules.py [--quick]
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from _common import markdown_table, publish, quick_parser, run_time
+
+from judgestats.intervals import MIN_PER_CLASS, compute_bounds, z_value
+from judgestats.kernels import adjusted_wald_bounds, delta_parts, delta_se
+from judgestats.posterior import theta_posterior
+from judgestats.simulate import draw
+
+LEVEL = 0.95
+SEED = 2711
+#: (name, statistic key, thresholds, direction): the rule warns where stat > t ("above") or
+#: stat < t ("below")
+RULES = (
+    ("class size", "m_min", (MIN_PER_CLASS, 30), "below"),
+    ("Fieller g", "g", (0.1, 0.3), "above"),
+    ("bias ÷ se", "bias_se", (0.3, 0.5), "above"),
+    ("profile-map beyond", "pm_beyond", (0.2, 0.3), "above"),
+    ("plug-in coverage", "plug_in", (0.9,), "below"),
+    ("posterior mass outside", "outside", (0.1, 0.2), "above"),
+)
+
+
+def grid(cells: int, seed: int) -> list[tuple[float, float, float, int, int, int]]:
+    """The random cells (θ, q0, q1, n, m0, m1); the first quarter near-chance judges."""
+    g = np.random.default_rng(seed)
+    out = []
+    for i in range(cells):
+        weak = i < cells // 4
+        theta = g.uniform(0.02, 0.98)
+        s = g.uniform(1.02, 1.2) if weak else g.uniform(1.02, 1.98)
+        q1 = g.uniform(s - 1.0, 1.0)
+        low = np.log(100 if weak else 10)
+        m0, m1 = (int(np.exp(g.uniform(low, np.log(1000)))) for _ in range(2))
+        n = int(np.exp(g.uniform(np.log(100), np.log(20000))))
+        out.append((theta, s - q1, q1, n, m0, m1))
+    return out
+
+
+def _beyond(aw: tuple, other: tuple) -> np.ndarray:
+    (lo, hi), (ol, oh) = aw, other
+    return np.maximum(lo - ol, oh - hi) / np.maximum(hi - lo, 1e-12)
+
+
+def _plug_in_coverage(a: dict, n: int, m0: int, m1: int, z: float, draws: int) -> np.ndarray:
+    """Adjusted-Wald coverage simulated at each data set's adjusted estimates."""
+    theta = np.clip(np.nan_to_num(a["theta"] + a["shift"], nan=0.5), 0.0, 1.0)
+    q0, q1 = a["q0"], a["q1"]
+    gen = np.random.default_rng(SEED)
+    shape = (draws, theta.size)
+    pos = gen.binomial(n, theta * q1 + (1 - theta) * (1 - q0), size=shape)
+    tn, tp = gen.binomial(m0, q0, size=shape), gen.binomial(m1, q1, size=shape)
+    lo, hi, _ = adjusted_wald_bounds(pos / n, tn / m0, tp / m1, n, m0, m1, z)
+    ok = np.isfinite(lo)
+    return ((lo <= theta) & (theta <= hi) & ok).sum(0) / np.maximum(ok.sum(0), 1)
+
+
+def _outside(post, aw: tuple) -> np.ndarray:
+    """Posterior probability that θ is outside the interval (NaN where it is undefined)."""
+    lo, hi = aw
+    ok = np.isfinite(lo)
+    inside = np.asarray(post.cdf(np.where(ok, hi, 1.0))) - np.asarray(
+        post.cdf(np.where(ok, lo, 0.0))
+    )
+    return np.where(ok, 1.0 - inside, np.nan)
+
+
+def run_cell(cell: tuple, reps: int, seed: int, plug_draws: int) -> dict:
+    """Adjusted-Wald and profile-map on ``reps`` data sets, with every rule's statistic."""
+    theta, q0, q1, n, m0, m1 = cell
+    d = draw(theta=theta, q0=q0, q1=q1, n=n, m0=m0, m1=m1, reps=reps, rng=seed)
+    aw, pm = (compute_bounds(d.test, d.calibration, method=m, confidence_level=LEVEL)
+              for m in ("adjusted-wald", "profile-map"))  # fmt: skip
+    aw_b, pm_b = (
+        (np.asarray(aw.low), np.asarray(aw.high)),
+        (np.asarray(pm.low), np.asarray(pm.high)),
+    )
+    z = float(z_value(LEVEL))
+    c = d.calibration
+    a = delta_parts(d.test.positive / n, c.tn / m0, c.tp / m1, n, m0, m1, z)
+    th = np.clip(a["theta"], 0.0, 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stats = {
+            "m_min": np.full(reps, float(min(m0, m1))),
+            "g": z * z * (a["v0"] + a["v1"]) / a["den"] ** 2,
+            "bias_se": np.abs(th * a["v1"] - (1 - th) * a["v0"]) / a["den"] ** 2 / delta_se(a, th),
+            "pm_beyond": _beyond(aw_b, pm_b),
+            "plug_in": _plug_in_coverage(a, n, m0, m1, z, plug_draws),
+            "outside": _outside(theta_posterior(d.test, c), aw_b),
+        }
+    defined = np.isfinite(aw_b[0])
+    covers = {name: (b[0] <= theta) & (theta <= b[1]) for name, b in (("aw", aw_b), ("pm", pm_b))}
+    return {"defined": defined, "covers": covers, "stats": stats}
+
+
+def warned(stat: np.ndarray, t: float, direction: str) -> np.ndarray:
+    """The rule's mask; a statistic that is NaN (an undefined ratio) counts as a warning."""
+    s = np.nan_to_num(stat, nan=np.inf if direction == "above" else -np.inf)
+    return s > t if direction == "above" else s < t
+
+
+def score(results: list[dict], key: str, t: float, direction: str) -> list:
+    """Criteria (a) and (b) of issue 27 §2 for one rule over every cell."""
+    a_cells = a_fail = b_cells = b_fail = 0
+    worst_a, worst_b, rates = 1.0, 0.0, []
+    for r in results:
+        ok = r["defined"]
+        if not ok.any():
+            continue
+        w, hit = warned(r["stats"][key], t, direction)[ok], r["covers"]["aw"][ok]
+        rates.append(w.mean())
+        if (~w).sum() >= 100:
+            a_cells += 1
+            cov = hit[~w].mean()
+            a_fail += cov < 0.93
+            worst_a = min(worst_a, cov)
+        if hit.mean() >= 0.945:
+            b_cells += 1
+            b_fail += w.mean() > 0.05
+            worst_b = max(worst_b, w.mean())
+    return [a_cells, int(a_fail), f"{worst_a:.3f}", b_cells, int(b_fail), f"{worst_b:.3f}",
+            f"{np.mean(rates):.3f}"]  # fmt: skip
+
+
+def main() -> None:
+    args = quick_parser(__doc__, "24 cells, 200 data sets").parse_args()
+    t0 = time.time()
+    cells = grid(24 if args.quick else 250, SEED)
+    reps = 200 if args.quick else 1000
+    results = []
+    for i, cell in enumerate(cells):
+        results.append(run_cell(cell, reps, seed=SEED + i, plug_draws=200))
+        if i % 25 == 0:
+            print(f"cell {i}/{len(cells)}", flush=True)
+    rule_rows = []
+    for name, key, thresholds, direction in RULES:
+        for t in thresholds:
+            rule_rows.append([name, f"{'<' if direction == 'below' else '>'} {t:g}",
+                              *score(results, key, t, direction)])  # fmt: skip
+            print(rule_rows[-1], flush=True)
+    method_rows = []
+    for label, key in (("adjusted-wald", "aw"), ("profile-map", "pm")):
+        cov = np.array([r["covers"][key][r["defined"] if key == "aw" else slice(None)].mean()
+                        for r in results if r["defined"].sum() >= 100])  # fmt: skip
+        method_rows.append([label, len(cov), f"{cov.min():.3f}", int((cov < 0.93).sum()),
+                            f"{cov.mean():.3f}"])  # fmt: skip
+    worst = sorted(
+        (r["covers"]["aw"][r["defined"]].mean(), cell, r["covers"]["pm"].mean(),
+         1 - r["defined"].mean())
+        for r, cell in zip(results, cells, strict=True) if r["defined"].sum() >= 100
+    )[:10]  # fmt: skip
+    worst_rows = [[f"{c[0]:.3f}", f"{c[1]:.3f}", f"{c[2]:.3f}", c[3], c[4], c[5], f"{aw:.3f}",
+                   f"{pm:.3f}", f"{u:.2f}"] for aw, c, pm, u in worst]  # fmt: skip
+    body = __doc__.split("Writes")[0].strip() + "\n\n## The rules against the two criteria\n\n"
+    body += (
+        "(a): cells with >= 100 unwarned data sets, how many of them cover < 0.93 there, the "
+        "worst such coverage. (b): cells where adjusted-Wald covers >= 0.945, in how many the "
+        "rule fires on > 5% of data sets, the highest such rate. A rule meets the issue when "
+        "both fail columns are 0.\n\n"
+    )
+    body += markdown_table(
+        ["rule", "warns where", "cells (a)", "fail (a)", "worst unwarned coverage", "cells (b)",
+         "fail (b)", "worst warn rate (b)", "data sets warned"], rule_rows,
+    )  # fmt: skip
+    body += "\n\n## Coverage per cell (cells with >= 100 defined data sets)\n\n"
+    body += markdown_table(["method", "cells", "min coverage", "cells < 0.93", "mean coverage"],
+                           method_rows)  # fmt: skip
+    body += "\n\n## The ten cells where adjusted-Wald covers least\n\n"
+    body += markdown_table(["θ", "q0", "q1", "n", "m0", "m1", "coverage adjusted-wald",
+                            "coverage profile-map", "undefined"], worst_rows)  # fmt: skip
+    body += "\n\n" + run_time(time.time() - t0, args.quick)
+    publish(
+        "warning_rules",
+        "Warning rules for the adjusted-Wald interval, scored",
+        body,
+        time.time() - t0,
+    )
+
+
+if __name__ == "__main__":
+    main()
