@@ -9,12 +9,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ._validation import (
+    ArgumentTypeError,
     NotInformativeError,
     WeakCalibrationWarning,
     check_confidence_level,
     check_informative,
     check_single,
 )
+from .auto import AUTO, resolve
+from .chance import JudgeValue, judge_value
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN, DesignCheck, check_design, design_check, warn_if_implausible
 from .estimators import _warn_clipped, rogan_gladen_counts
@@ -240,6 +243,11 @@ def correct(
                                      methods raise ``NotInformativeError``)
         smallest point error         ``"bayes"`` with ``point="mean"`` or ``"median"``
         ===========================  ==========================================================
+
+        ``"auto"`` (opt-in) answers with adjusted-Wald, or with ``"profile-map"`` where a
+        class has fewer than 100 items or profile-map reaches well outside adjusted-Wald
+        (:mod:`judgestats.auto`); ``res.method`` names the method that answered and
+        ``res.chosen_by`` why. It takes no method options.
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     rng : None, int, SeedSequence or Generator
@@ -298,6 +306,15 @@ def correct(
     >>> round(res.estimate, 4)
     0.5
     """
+    chosen = None
+    if method == AUTO:
+        _check_single(test, calibration)
+        if options:
+            raise ArgumentTypeError(f"method='auto' takes no method options, got {sorted(options)}")
+        method, chosen = resolve(
+            method, test, calibration, design=check_design(design),
+            confidence_level=check_confidence_level(confidence_level),
+        )  # fmt: skip
     ci, bounds = _interval_and_bounds(
         test, calibration, method=method, confidence_level=confidence_level, rng=rng,
         stacklevel=3, design=design, estimand=estimand, **options,
@@ -320,6 +337,9 @@ def correct(
     shift = None
     if calibration.has_both_classes:
         shift = label_shift_test(test, calibration, sizes=sizes)
+    judge = None if clusters is not None else judge_value(
+        calibration, ci, design=design, confidence_level=ci.confidence_level
+    )  # fmt: skip
     return Correction(
         estimate=float(np.clip(raw, 0.0, 1.0)),
         ci=ci,
@@ -334,6 +354,8 @@ def correct(
         design=design,
         design_check=check,
         clusters=clusters,
+        judge=judge,
+        chosen_by=chosen,
     )
 
 
@@ -375,6 +397,15 @@ class Correction(Tabular, Reportable, Recomputable):
         With repeated items (counts built with ``cluster=``): the estimand, the items, each
         rate's design effect and effective size (:class:`judgestats.repeated.ClusterSummary`);
         None when every row is its own item.
+    judge : JudgeValue or None
+        Whether the judge helps (:mod:`judgestats.chance`): q̂0 + q̂1 − 1 with its
+        Agresti–Caffo interval, ``near_chance`` when that interval reaches 0, and under
+        ``design="random"`` the humans-only (Wilson) interval beside; ``helps`` is False when
+        the judge is too close to chance (paper's design) or does not shorten the interval
+        (random design), and the summary says so. None with repeated items.
+    chosen_by : str or None
+        With ``method="auto"``: why ``method`` was chosen (:mod:`judgestats.auto`); None when
+        the method was named.
     """
 
     kind: ClassVar[str] = "correction"
@@ -392,6 +423,8 @@ class Correction(Tabular, Reportable, Recomputable):
     design: str = field(default=DEFAULT_DESIGN, kw_only=True)
     design_check: DesignCheck | None = field(default=None, kw_only=True)
     clusters: ClusterSummary | None = field(default=None, kw_only=True)
+    judge: JudgeValue | None = field(default=None, kw_only=True)
+    chosen_by: str | None = field(default=None, kw_only=True)
 
     # -- derived fields (the contract's names) -----------------------------------------
     n = forward("test.n", "Test-set size (rows, when items repeat).")
@@ -464,6 +497,8 @@ class Correction(Tabular, Reportable, Recomputable):
             "label_shift_pvalue": None if s is None else s.pvalue,
             "design_check_pvalue": None if self.design_check is None else self.design_check.pvalue,
             **({} if self.clusters is None else self.clusters.record()),
+            **({} if self.judge is None else self.judge.record()),
+            **({} if self.chosen_by is None else {"chosen_by": self.chosen_by}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -517,6 +552,7 @@ class Correction(Tabular, Reportable, Recomputable):
         ]
         lines += _rate_lines(self)
         lines += [] if self.clusters is None else self.clusters.lines()
+        lines += [] if self.judge is None else self.judge.lines()
         shift = "" if s is None else f" (label-shift z = {s.z:.2f})"
         lines.append(f"  calibration human rate {self.calibration_rate:.4f}{shift}")
         d = self.design_check
@@ -530,6 +566,8 @@ class Correction(Tabular, Reportable, Recomputable):
             and "calibration and test true rates differ; RG stays valid, estimators assuming "
             "equal mixes do not",
             self.ci.undefined_note(),
+            self.judge is not None and self.judge.sentence(),
+            self.chosen_by and f"method='auto' chose {self.method!r}: {self.chosen_by}",
         )  # fmt: skip
         return "\n".join(lines)
 

@@ -304,9 +304,18 @@ def _design_notes(c: Any, who: str) -> list[str]:
     for label, size in (("1", k.tp + k.fp), ("0", k.fn + k.tn)):
         if size == 0:
             notes.append(f"{who}no calibration item has judge label {label}")
+    chance = _judge_sentence(c)
+    if chance:  # the humans-only interval is no wider than the corrected one
+        notes.append(who + chance)
     if c.ci.undefined_note():
         notes.append(who + c.ci.undefined_note())
     return notes
+
+
+def _judge_sentence(c: Any) -> str | None:
+    """Return :meth:`judgestats.chance.JudgeValue.sentence` of a correction, if it has one."""
+    judge = getattr(c, "judge", None)
+    return None if judge is None else judge.sentence()
 
 
 def _weak_calibration(c: Any, who: str, advice: str) -> list[str]:
@@ -342,7 +351,10 @@ def _correction_notes(c: Any, who: str) -> list[str]:
     advice = "" if safe else "; the interval may under-cover (method='profile-map' does not)"
     notes += _weak_calibration(c, who, advice)
     youden = c.sensitivity + c.specificity - 1
-    if youden < WEAK_YOUDEN:
+    chance = _judge_sentence(c)
+    if chance:  # Correction.judge: the Youden interval reaches 0
+        notes.append(who + chance)
+    elif youden < WEAK_YOUDEN:
         notes.append(
             f"{who}weak judge: sensitivity + specificity - 1 = {youden:.2f}, so the correction "
             f"multiplies sampling errors by {1 / youden:.1f}"
