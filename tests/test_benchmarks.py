@@ -476,8 +476,45 @@ def check_warning_rules(tables):
     assert num(methods.row("method", "profile-map")["min coverage"]) >= 0.905
 
 
+def check_alphabet_width(tables):
+    cells = find(tables, "cell", "J", "fixed cut s", "post-hoc ÷ full", "fixed cut ÷ full",
+                 "coverage full", "coverage post-hoc", "coverage fixed cut", min_rows=6)  # fmt: skip
+    for r in cells.records():
+        j, cut = int(num(r["J"])), int(num(r["fixed cut s"]))
+        assert j in (3, 4, 5, 8) and 1 <= cut <= j - 1, r
+        post, fixed = num(r["post-hoc ÷ full"]), num(r["fixed cut ÷ full"])
+        # exact, no noise: the post-hoc cut is each data set's shortest of the J − 1 cuts, so
+        # its mean width never exceeds the fixed cut's
+        assert post <= fixed, r
+        # the study's ratios (54 cells, 1,000 data sets each): 0.68–1.29 post hoc, 0.77–2.01
+        # fixed; MC noise in a ratio of mean widths is a few %
+        assert 0.6 <= post <= 1.5 and 0.65 <= fixed <= 2.3, r
+        # coverage, 150 data sets per cell in --quick (MC s.e. 0.018): the full alphabet's
+        # lowest cell is 0.925 in the study and the fixed cut's 0.934 (>= 0.95 − 3.5 s.e.);
+        # the post-hoc cut's 0.864 (>= 0.864 − 3 s.e. of 0.028)
+        assert 0.88 <= num(r["coverage full"]) <= 1.0, r
+        assert 0.88 <= num(r["coverage fixed cut"]) <= 1.0, r
+        assert 0.78 <= num(r["coverage post-hoc"]) <= 1.0, r
+    summary = find(tables, "cells", "count", "fixed cut ÷ full: median",
+                   "share full shorter (fixed cut)", "min coverage full", min_rows=4)  # fmt: skip
+    every = summary.row("cells", "all")
+    assert int(num(every["count"])) == len(cells.rows), every
+    for r in summary.records():
+        assert 0.0 <= num(r["share full shorter (fixed cut)"]) <= 1.0, r
+        for key in ("full", "post-hoc", "fixed cut"):  # counts of cells, within the row's count
+            assert 0 <= num(r[f"< 0.93 {key}"]) <= num(r["count"]), r
+    # the study's finding: with < 10 calibration items per letter the best fixed cut is shorter
+    # than the full alphabet (median 0.90, every cell 0.77–0.99; --quick: A1 and A8, 0.86 and
+    # 0.77 at 1,000 data sets), with >= 30 the full alphabet is (median 1.09; --quick: A4 and
+    # A12, 1.09 and 1.37)
+    few = num(summary.row("cells", "min m/(J−1) < 10")["fixed cut ÷ full: median"])
+    many = num(summary.row("cells", "min m/(J−1) ≥ 30")["fixed cut ÷ full: median"])
+    assert few < 1.0 < many, (few, many)
+
+
 CHECKS = {
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
+    "bench_alphabet_width.py": ("alphabet_width", [], check_alphabet_width),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
     "bench_bayes.py": ("bayes", [], check_bayes),
