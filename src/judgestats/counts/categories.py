@@ -23,11 +23,11 @@ from .._validation import (
     check_category_counts,
     check_category_labels,
     check_category_values,
+    check_cluster_ids,
     check_columns,
     check_confusion_counts,
     check_count,
     check_in_categories,
-    check_cluster_ids,
     check_same_length,
 )
 from .clusters import ClusterTotals, check_totals
