@@ -906,6 +906,8 @@ def test_clustered_counts_refuse_methods_that_count_rows_as_items():
             js.correct_distribution(ct, cc, method=method)
     with pytest.raises(js.ClusteredCountsError, match="by-human-label"):
         js.correct_distribution(ct, cc, design="random")
+    with pytest.raises(js.ClusteredCountsError, match="correct_distribution"):
+        js.bayes.build_model(ct, cc)
     res = js.correct_distribution(ct, cc)
     with pytest.raises(js.ClusteredCountsError, match="'bootstrap'"):
         res.confidence_interval("bootstrap")

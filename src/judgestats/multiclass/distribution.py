@@ -334,18 +334,19 @@ def correct_distribution(
         simplex, no conditioning or separation requirement, a true class may lack calibration
         items; methods ``"adjusted-delta"`` (pseudo-counts) and ``"wald"``.
     estimand : {"rows", "items"}, default "rows"
-        With repeated items (counts built with ``cluster=``, :mod:`judgestats.multiclass.
-        clustered`): the distribution over rows (each row weight 1: p̂ and Ĉ are the counts'
-        own, θ_b the share of rows with human label b) or over items (each item weight 1, its
-        rows 1/its rows each: θ_b the mean over items of the share of the item's rows with
-        human label b, so an item whose raters disagree counts in each of their labels with
-        its share). ``"adjusted-delta"`` and ``"wald"`` then replace the multinomial
-        covariances of p̂ and of each column of Ĉ by the sandwich over item totals (design
-        effects, effective sizes, cross-covariances of components that share items) with a
-        Welch–Satterthwaite t critical value, and ``res.clusters`` says what they did; the
-        other methods, designs and judge alphabets of their own refuse such counts
-        (:class:`~judgestats.ClusteredCountsError`). The separation test still counts rows.
-        Without clusters every row is an item and the two are the same.
+        With repeated items (counts built with ``cluster=``;
+        :mod:`judgestats.multiclass.clustered`): the distribution over rows (each row
+        weight 1: p̂ and Ĉ are the counts' own, θ_b the share of rows with human label b) or
+        over items (each item weight 1, its rows 1/its rows each: θ_b the mean over items of
+        the share of the item's rows with human label b, so an item whose raters disagree
+        counts in each of their labels with its share). ``"adjusted-delta"`` and ``"wald"``
+        then replace the multinomial covariances of p̂ and of each column of Ĉ by the
+        sandwich over item totals (design effects, effective sizes, cross-covariances of
+        components that share items) with a Welch–Satterthwaite t critical value, and
+        ``res.clusters`` says what they did; the other methods, designs and judge alphabets
+        of their own refuse such counts (:class:`~judgestats.ClusteredCountsError`). The
+        separation test still counts rows. Without clusters every row is an item and the two
+        are the same.
     **options
         Method options: ``n_resamples`` for ``"bootstrap"``.
 
@@ -640,8 +641,14 @@ class DistributionCorrection(Tabular, Recomputable):
                 "projected": self.projected,
                 "condition_number": self.condition_number,
                 "design": self.design,
+                **({} if self.clusters is None else {
+                    "estimand": self.clusters.estimand,
+                    "t_df": self.clusters.df[i],
+                    "design_effect_p": self.clusters.design_effect[0],
+                    "design_effect_column": self.clusters.design_effect[i + 1],
+                }),  # repeated items: what the clusters did to this category's interval
             }
-            for lab in self.labels
+            for i, lab in enumerate(self.labels)
         ]
 
     def to_dict(self) -> dict[str, Any]:
@@ -733,8 +740,9 @@ class DistributionCorrection(Tabular, Recomputable):
                 f"  {v!s:<{width}}  {self.estimate[v]:9.4f}  [{ci.low:.4f}, {ci.high:.4f}]"
                 f"  {nv}  {rc} ({m_b[v]})"
             )
+        unit = "items" if self.clusters is None else "rows"
         lines.append(
-            f"  test items n = {self.n}; calibration items m = {self.m}"
+            f"  test {unit} n = {self.n}; calibration {unit} m = {self.m}"
             + ("" if self.design != DEFAULT_DESIGN else
                f"; condition number of Ĉ ({self.calibration.j} × {self.k}) = "
                f"{self.condition_number:.3g}")
