@@ -99,7 +99,11 @@ __all__ = [
     "combined_df",
     "combined_variance",
     "is_clustered",
+    "item_weights",
+    "pooled_design_effects",
+    "ratio_residuals",
     "t_critical",
+    "welch_df",
 ]
 
 #: What a clustered correction estimates: the rate over rows or over items.
@@ -229,13 +233,39 @@ class ClusterSummary:
         ]
 
 
+def item_weights(size: Any, estimand: str) -> np.ndarray:
+    """Each item's row weight: 1 (``"rows"``) or 1 / its rows ``size`` (``"items"``; 0 if none).
+
+    Under ``"items"`` an item's rows share its weight 1, wherever they lie (test rows,
+    calibration rows, several human labels).
+    """
+    size = np.asarray(size, dtype=float)
+    if estimand == "rows":
+        return np.ones(size.shape)
+    return np.where(size > 0, 1.0 / np.maximum(size, 1.0), 0.0)
+
+
 def _weights(rows: np.ndarray, estimand: str) -> np.ndarray:
     """Each distinct item's row weight in one arm: 1 (rows) or 1 / its rows there (items)."""
-    if estimand == "rows":
-        return np.ones(len(rows))
-    size = rows[:, 1] + rows[:, 2:6].sum(axis=1)
-    with np.errstate(divide="ignore"):
-        return np.where(size > 0, 1.0 / np.maximum(size, 1), 0.0)
+    return item_weights(rows[:, 1] + rows[:, 2:6].sum(axis=1), estimand)
+
+
+def ratio_residuals(a: Any, b: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ratio rates r = A/B over items and each item's linearised residual (a_g − r b_g)/B.
+
+    ``a``, ``b`` (U, C): item totals of each rate's numerator and denominator (already
+    weighted by the estimand); ``weight`` (U,): how many items have that row. Returns the
+    rates (C,), the residuals e (U, C) (0 for a rate with B = 0) and the cross-moments
+    Σ_g e_g e_gᵀ (C, C), of which G/(G − 1) times the diagonal is the sandwich variance
+    V_clu of the module docstring.
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    w = np.asarray(weight, dtype=float)
+    total_a, total_b = w @ a, w @ b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = total_a / total_b
+        e = np.where(total_b > 0, (a - np.nan_to_num(rate) * b) / total_b, 0.0)
+    return rate, e, (e * w[:, None]).T @ e
 
 
 def _moments(joint: JointClusters, estimand: str) -> dict[str, np.ndarray]:
@@ -253,11 +283,7 @@ def _moments(joint: JointClusters, estimand: str) -> dict[str, np.ndarray]:
         b_parts.append(rows @ _DEN * scale)
         den_parts.append(rows @ _DEN)
     a, b, den = np.hstack(a_parts), np.hstack(b_parts), np.hstack(den_parts)
-    total_a, total_b = w @ a, w @ b
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rate = total_a / total_b
-        e = np.where(total_b > 0, (a - np.nan_to_num(rate) * b) / total_b, 0.0)
-    cross = (e * w[:, None]).T @ e
+    rate, _, cross = ratio_residuals(a, b, w)
     items = w @ (den > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         v_clu = items / (items - 1.0) * np.diag(cross)
@@ -270,6 +296,19 @@ def _design_effects(m: dict[str, np.ndarray], idx: list[int]) -> tuple[np.ndarra
     rate, rows, items, v_clu = (m[k][idx] for k in ("rate", "rows", "items", "v_clu"))
     with np.errstate(divide="ignore", invalid="ignore"):
         v_bin = rate * (1.0 - rate) / (rows - 1.0)
+    return pooled_design_effects(v_clu, v_bin, items, rows)
+
+
+def pooled_design_effects(v_clu: Any, v_bin: Any, items: Any, rows: Any) -> tuple[Any, Any]:
+    """Design effects V_clu / V_bin, with the module's 0/0 rule; and which are pooled.
+
+    ``v_clu``: each estimate's sandwich variance; ``v_bin``: its variance with every row an
+    independent item (denominator rows − 1, so that one row per item gives exactly 1);
+    ``items``, ``rows``: its items and rows. Undefined where fewer than two items or rows or
+    V_bin = 0: there the pooled Σ V_clu / Σ V_bin of the defined ones, else rows / items.
+    """
+    v_clu, v_bin = np.asarray(v_clu, dtype=float), np.asarray(v_bin, dtype=float)
+    items, rows = np.asarray(items, dtype=float), np.asarray(rows, dtype=float)
     ok = (items >= 2) & (rows >= 2) & (v_bin > 0) & np.isfinite(v_clu)
     with np.errstate(divide="ignore", invalid="ignore"):
         deff = np.where(ok, v_clu / v_bin, np.nan)
@@ -328,7 +367,7 @@ def cluster_summary(test: Any, calibration: Any, design: str, estimand: str) -> 
 def _satterthwaite(design, rates, effective, items, repeated) -> float:
     """Welch–Satterthwaite df of Var(θ̂) = Σ g_j² V_j: rates with repeats have items − 1."""
     grad, var = _df_terms(design, rates, effective)
-    return _welch(grad**2 * var, np.where(repeated, np.asarray(items, dtype=float), 0.0))
+    return welch_df(grad**2 * var, np.where(repeated, np.asarray(items, dtype=float), 0.0))
 
 
 def _df_terms(design, rates, effective) -> tuple[np.ndarray, np.ndarray]:
@@ -345,7 +384,7 @@ def _df_terms(design, rates, effective) -> tuple[np.ndarray, np.ndarray]:
     return grad, var
 
 
-def _welch(parts: Any, items: Any) -> float:
+def welch_df(parts: Any, items: Any) -> float:
     """Welch–Satterthwaite df of a sum of variance parts.
 
     ``items`` > 0 where a part's items repeat (df items − 1), 0 where it is binomial (df ∞);
@@ -356,7 +395,8 @@ def _welch(parts: Any, items: Any) -> float:
     if not repeated.any() or parts.sum() <= 0:
         return float("inf")
     dfs = np.maximum(items - 1.0, 1.0)
-    return float(parts.sum() ** 2 / np.sum(np.where(repeated, parts**2 / dfs, 0.0)))
+    den = np.sum(np.where(repeated, parts**2 / dfs, 0.0))
+    return float(parts.sum() ** 2 / den) if den > 0 else float("inf")  # repeats carry nothing
 
 
 def t_critical(confidence_level: float, df: float) -> float:
@@ -538,7 +578,7 @@ def combined_df(summaries: Any, coef: Any, calibrations: Any = None, extra: Any 
     for var, n in extra:
         parts.append(var)
         items.append(n)
-    return _welch(parts, items)
+    return welch_df(parts, items)
 
 
 # ----------------------------------------------------------------------------- bootstrap

@@ -193,7 +193,8 @@ def build_model(
     """
     check_unclustered(
         "js.bayes.build_model", "an item random effect is not modelled yet: use js.correct "
-        "(method 'adjusted-wald' or 'bootstrap'), which accounts for the repeats",
+        "(method 'adjusted-wald' or 'bootstrap'), or for k categories js.correct_distribution "
+        "(method 'adjusted-delta' or 'wald'), which account for the repeats",
         test, calibration,
     )  # fmt: skip
     if check_design(design) != DEFAULT_DESIGN:

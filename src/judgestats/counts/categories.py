@@ -23,12 +23,14 @@ from .._validation import (
     check_category_counts,
     check_category_labels,
     check_category_values,
+    check_cluster_ids,
     check_columns,
     check_confusion_counts,
     check_count,
     check_in_categories,
     check_same_length,
 )
+from .clusters import ClusterTotals, check_totals
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
@@ -37,6 +39,8 @@ __all__ = [
     "CategoryCounts",
     "ConfusionMatrix",
     "as_confusion_matrix",
+    "category_fields",
+    "confusion_fields",
 ]
 
 
@@ -61,6 +65,36 @@ def _declared_letters(letters: Any, j: int | None = None) -> tuple[Any, ...]:
         return check_category_labels("judge_labels", letters, j or 0)  # raises
     items = list(letters)
     return check_category_labels("judge_labels", items, len(items) if j is None else j)
+
+
+def category_fields(k: int) -> tuple[str, ...]:
+    """Per-item total fields of :class:`CategoryCounts`: ``"c0"``, …, one per category."""
+    return tuple(f"c{a}" for a in range(k))
+
+
+def confusion_fields(j: int, k: int) -> tuple[str, ...]:
+    """Per-item total fields of :class:`ConfusionMatrix`: ``"c{a}_{b}"`` (judge a, human b).
+
+    In row-major order: an item's totals reshaped to (J, K) are its own confusion counts.
+    """
+    return tuple(f"c{a}_{b}" for a in range(j) for b in range(k))
+
+
+def _cluster_totals(ids: Any, code: np.ndarray, fields: tuple[str, ...]) -> ClusterTotals:
+    """Per-item counts of the field ``code`` of each row (items ``ids``, one per row)."""
+    unique, item = check_cluster_ids("cluster", ids, code.size)
+    totals = np.zeros((unique.size, len(fields)), dtype=np.int64)
+    np.add.at(totals, (item, code), 1)
+    return ClusterTotals(unique, totals, fields)
+
+
+def _moved_totals(clusters: Any, index: np.ndarray, size: int, fields: tuple) -> Any:
+    """Cluster totals with old field f added into new field ``index[f]`` (reorder, merge)."""
+    if clusters is None:
+        return None
+    totals = np.zeros((clusters.size, size), dtype=np.int64)
+    np.add.at(totals.T, np.asarray(index), clusters.totals.T)
+    return ClusterTotals(clusters.ids, totals, fields)
 
 
 def _infer_labels(*values: list[Any]) -> tuple[Any, ...]:
@@ -95,6 +129,12 @@ class CategoryCounts:
         Number of test items the judge put in each category (k >= 2, total n >= 1).
     labels : sequence, optional
         The k category labels, in the order of ``counts`` (default ``0, …, k − 1``).
+    clusters : ClusterTotals, optional
+        Each item's count vector when items repeat (rows = verdicts, several per item: epochs,
+        several answers to one prompt); made by :meth:`from_labels` with ``cluster=``, fields
+        :func:`category_fields`. ``counts`` then count rows, and
+        :func:`judgestats.correct_distribution` accounts for the repeats
+        (:mod:`judgestats.multiclass.clustered`).
 
     Examples
     --------
@@ -105,6 +145,7 @@ class CategoryCounts:
 
     counts: Any
     labels: Any = None
+    clusters: ClusterTotals | None = None
 
     def __post_init__(self) -> None:
         counts = check_category_counts("counts", self.counts)
@@ -112,26 +153,48 @@ class CategoryCounts:
         labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
         if counts.sum() == 0:
             check_count("n (total of counts)", 0, minimum=1)  # raises CountError
+        fields = category_fields(k)
+        sums = dict(zip(fields, counts.tolist(), strict=True))
+        check_totals("CategoryCounts", self.clusters, fields, sums, ())
         object.__setattr__(self, "counts", _readonly(counts))
         object.__setattr__(self, "labels", labels)
 
     @classmethod
-    def from_labels(cls, judge: Any, labels: Any = None) -> CategoryCounts:
-        """Count the judge's label per test item.
+    def from_labels(cls, judge: Any, labels: Any = None, *, cluster: Any = None) -> CategoryCounts:
+        """Count the judge's label per test row.
 
         Parameters
         ----------
         judge : 1-D array_like
-            One label per test item (str, int, ...; missing values are refused).
+            One label per test row (str, int, ...; missing values are refused).
         labels : sequence, optional
             The declared categories, in the order wanted. A label outside them raises
             :class:`LabelError`. By default the observed labels, sorted: declare them when
             the judge may not have used every category.
+        cluster : 1-D array_like, optional
+            The item id of each row, when items repeat (epochs, several answers to one prompt,
+            turns of one conversation): rows with one id are one item, and the counts keep
+            each item's count vector (``clusters``). A length other than ``judge``'s or a
+            missing id raises :class:`LabelError`.
+
+        Examples
+        --------
+        >>> test = CategoryCounts.from_labels(["a", "b", "a", "c"], cluster=[1, 1, 2, 2])
+        >>> test.counts.tolist(), test.clusters.totals.tolist()
+        ([2, 1, 1], [[1, 1, 0], [1, 0, 1]])
         """
         values = check_category_values("judge labels", judge)
         cats = _infer_labels(values) if labels is None else _declared_labels(labels)
         codes = check_in_categories("judge labels", values, cats)
-        return cls(np.bincount(codes, minlength=len(cats)), cats)
+        clusters = None
+        if cluster is not None:
+            clusters = _cluster_totals(cluster, np.asarray(codes), category_fields(len(cats)))
+        return cls(np.bincount(codes, minlength=len(cats)), cats, clusters)
+
+    @property
+    def clustered(self) -> bool:
+        """True when the counts carry per-item totals (rows may repeat an item)."""
+        return self.clusters is not None
 
     @classmethod
     def from_frame(cls, frame: Any, *, judge: str = "judge", labels: Any = None) -> CategoryCounts:
@@ -161,24 +224,30 @@ class CategoryCounts:
         """Return the same counts with the categories in the order of ``labels``."""
         new = _declared_labels(labels, self.k)
         idx = check_in_categories("labels", list(new), self.labels)
-        return CategoryCounts(self.counts[idx], new)
+        where = np.argsort(idx)  # old category f goes to new position where[f]
+        clusters = _moved_totals(self.clusters, where, self.k, category_fields(self.k))
+        return CategoryCounts(self.counts[idx], new, clusters)
 
     def merge(self, letters: Any) -> CategoryCounts:
         """Merge judge letters (``letters`` maps old → new; see :meth:`ConfusionMatrix.merge`)."""
         alphabet, index = merged_alphabet(self.labels, letters)
-        return CategoryCounts(np.bincount(index, self.counts, len(alphabet)).astype(int), alphabet)
+        fields = category_fields(len(alphabet))
+        return CategoryCounts(np.bincount(index, self.counts, len(alphabet)).astype(int), alphabet,
+                              _moved_totals(self.clusters, index, len(alphabet), fields))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CategoryCounts):
             return NotImplemented
-        return self.labels == other.labels and np.array_equal(self.counts, other.counts)
+        return (self.labels == other.labels and np.array_equal(self.counts, other.counts)
+                and self.clusters == other.clusters)
 
     def __hash__(self) -> int:
         return hash((CategoryCounts, self.labels, tuple(self.counts.tolist())))
 
     def __repr__(self) -> str:
         pairs = ", ".join(f"{lab!r}: {c}" for lab, c in zip(self.labels, self.counts, strict=True))
-        return f"CategoryCounts({{{pairs}}}, n={self.n})"
+        more = "" if self.clusters is None else f", clusters={self.clusters.size} items"
+        return f"CategoryCounts({{{pairs}}}, n={self.n}{more})"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -217,6 +286,7 @@ class ConfusionMatrix:
     counts: Any
     labels: Any = None
     judge_labels: Any = None
+    clusters: ClusterTotals | None = None
 
     def __post_init__(self) -> None:
         arr = np.asarray(check_count("counts", self.counts))
@@ -246,20 +316,24 @@ class ConfusionMatrix:
                 )
             labels = tuple(range(k)) if self.labels is None else _declared_labels(self.labels, k)
             arr = check_confusion_counts("counts", arr, k, labels, every_column=False, letters=j)
+        fields = confusion_fields(*arr.shape)
+        sums = dict(zip(fields, arr.ravel().tolist(), strict=True))
+        check_totals("ConfusionMatrix", self.clusters, fields, sums, ())
         object.__setattr__(self, "counts", _readonly(arr))
         object.__setattr__(self, "labels", labels)
         object.__setattr__(self, "judge_labels", letters)
 
     @classmethod
     def from_labels(
-        cls, *, human: Any, judge: Any, labels: Any = None, judge_labels: Any = None
-    ) -> ConfusionMatrix:
-        """Cross-tabulate paired human and judge labels (one pair per calibration item).
+        cls, *, human: Any, judge: Any, labels: Any = None, judge_labels: Any = None,
+        cluster: Any = None,
+    ) -> ConfusionMatrix:  # fmt: skip
+        """Cross-tabulate paired human and judge labels (one pair per calibration row).
 
         Parameters
         ----------
         human, judge : 1-D array_like
-            The true and the judge category of each calibration item (equal lengths).
+            The true and the judge category of each calibration row (equal lengths).
         labels : sequence, optional
             The declared categories, in the order wanted; by default the union of the observed
             human and judge labels, sorted (the human labels only, with ``judge_labels``). A
@@ -267,8 +341,15 @@ class ConfusionMatrix:
         judge_labels : sequence or "observed", optional
             The judge's own alphabet (rows), when it differs from the human categories;
             ``"observed"`` takes the judge's observed letters, sorted.
+        cluster : 1-D array_like, optional
+            The item id of each row, when items repeat (epochs of one human-labelled item,
+            several human raters of one item): the counts keep each item's J × K counts
+            (``clusters``). An item's rows may carry different human labels (raters who
+            disagree); see ``estimand`` of :func:`judgestats.correct_distribution`. A length
+            other than ``human``'s or a missing id raises :class:`LabelError`.
         """
-        return cls._tabulate(human, judge, labels, "human labels", "judge labels", judge_labels)
+        return cls._tabulate(human, judge, labels, "human labels", "judge labels", judge_labels,
+                             cluster)  # fmt: skip
 
     @classmethod
     def from_sklearn(cls, cm: Any, *, labels: Any = None) -> ConfusionMatrix:
@@ -303,8 +384,9 @@ class ConfusionMatrix:
 
     @classmethod
     def _tabulate(
-        cls, human: Any, judge: Any, labels: Any, h_name: str, j_name: str, letters: Any = None
-    ) -> ConfusionMatrix:
+        cls, human: Any, judge: Any, labels: Any, h_name: str, j_name: str, letters: Any = None,
+        cluster: Any = None,
+    ) -> ConfusionMatrix:  # fmt: skip
         h = check_category_values(h_name, human)
         j = check_category_values(j_name, judge)
         check_same_length(h_name, h, j_name, j)
@@ -320,10 +402,13 @@ class ConfusionMatrix:
         hc = check_in_categories(h_name, h, cats)
         jc = check_in_categories(j_name, j, alphabet)
         k = len(cats)
-        counts = np.bincount(jc * k + hc, minlength=len(alphabet) * k).reshape(-1, k)
-        if letters is None:
-            return cls(counts, cats)
-        return cls(counts, cats, judge_labels=alphabet)
+        code = np.asarray(jc) * k + np.asarray(hc)
+        counts = np.bincount(code, minlength=len(alphabet) * k).reshape(-1, k)
+        clusters = None
+        if cluster is not None:
+            clusters = _cluster_totals(cluster, code, confusion_fields(len(alphabet), k))
+        return cls(counts, cats, judge_labels=None if letters is None else alphabet,
+                   clusters=clusters)
 
     @property
     def k(self) -> int:
@@ -389,13 +474,24 @@ class ConfusionMatrix:
                     "judge_labels= reorders the rows of a judge alphabet of its own; this "
                     "matrix's rows are the human categories (use labels=)"
                 )
-            return ConfusionMatrix(self.counts[np.ix_(cols, cols)], new)
+            clusters = self._moved(cols, cols, self.j)
+            return ConfusionMatrix(self.counts[np.ix_(cols, cols)], new, clusters=clusters)
         rows = np.arange(self.j)
         letters = self.judge_labels
         if judge_labels is not None:
             letters = _declared_letters(judge_labels, self.j)
             rows = check_in_categories("judge_labels", list(letters), self.judge_labels)
-        return ConfusionMatrix(self.counts[np.ix_(rows, cols)], new, judge_labels=letters)
+        return ConfusionMatrix(self.counts[np.ix_(rows, cols)], new, judge_labels=letters,
+                               clusters=self._moved(rows, cols, self.j))  # fmt: skip
+
+    def _moved(self, rows: Any, cols: Any, j: int, merged: bool = False) -> Any:
+        """Cluster totals with the rows and columns taken (or, ``merged``, sent) as given."""
+        if merged:  # old row a goes to new row rows[a]
+            to_row, to_col = np.asarray(rows), np.arange(self.k)
+        else:  # new row i is old row rows[i]
+            to_row, to_col = np.argsort(rows), np.argsort(cols)
+        index = (to_row[:, None] * self.k + to_col[None, :]).ravel()
+        return _moved_totals(self.clusters, index, j * self.k, confusion_fields(j, self.k))
 
     def merge(self, letters: Any) -> ConfusionMatrix:
         """Merge judge letters: ``letters`` maps an old letter to its new one.
@@ -409,9 +505,10 @@ class ConfusionMatrix:
         alphabet, index = merged_alphabet(self.judge_labels, letters)
         counts = np.zeros((len(alphabet), self.k), dtype=np.int64)
         np.add.at(counts, index, self.counts)
-        if alphabet == self.labels:
-            return ConfusionMatrix(counts, self.labels)
-        return ConfusionMatrix(counts, self.labels, judge_labels=alphabet)
+        clusters = self._moved(index, None, len(alphabet), merged=True)
+        return ConfusionMatrix(counts, self.labels,
+                               judge_labels=None if alphabet == self.labels else alphabet,
+                               clusters=clusters)  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
@@ -420,6 +517,7 @@ class ConfusionMatrix:
             self.labels == other.labels
             and self.judge_labels == other.judge_labels
             and np.array_equal(self.counts, other.counts)
+            and self.clusters == other.clusters
         )
 
     def __hash__(self) -> int:
@@ -429,9 +527,10 @@ class ConfusionMatrix:
 
     def __repr__(self) -> str:
         letters = "" if self.square else f", judge_labels={list(self.judge_labels)!r}"
+        more = "" if self.clusters is None else f", clusters={self.clusters.size} items"
         return (
             f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r}{letters}, "
-            f"m={self.m}; rows = judge label, columns = human label)"
+            f"m={self.m}{more}; rows = judge label, columns = human label)"
         )
 
 

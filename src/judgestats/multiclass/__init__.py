@@ -39,8 +39,10 @@ by simulations.
 The package, from the ground up: :mod:`.arrays` (the batched Ĉ⁻¹p̂ kernels),
 :mod:`.likelihood` (the joint maximum likelihood of θ and a J × K confusion matrix, for any
 judge alphabet J >= K), :mod:`.methods` (the interval methods, one registry),
-:mod:`.separation` (does the judge tell the categories apart?) and :mod:`.distribution`
-(:func:`correct_distribution` and its :class:`DistributionCorrection`). The count classes live
+:mod:`.separation` (does the judge tell the categories apart?), :mod:`.clustered` (repeated
+items: counts built with ``cluster=`` get the sandwich covariance over item totals) and
+:mod:`.distribution` (:func:`correct_distribution` and its :class:`DistributionCorrection`).
+The count classes live
 with the other counts, in :mod:`judgestats.counts.categories`, and are re-exported here.
 """
 

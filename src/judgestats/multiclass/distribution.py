@@ -19,6 +19,7 @@ from .._validation import (
     ArgumentTypeError,
     ProjectedEstimateWarning,
     SamplingWarning,
+    check_choice,
     check_conditioning,
     check_confidence_level,
     check_method,
@@ -35,8 +36,10 @@ from ..designs import (
     judge_conditional_distribution,
     warn_if_implausible,
 )
+from ..repeated import ESTIMANDS, is_clustered
 from ..results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines
 from .arrays import MAX_CONDITION, _simplex_ml
+from .clustered import check_clustered_call, clustered_distribution_bounds
 from .likelihood import (
     alphabet_mle,
 )
@@ -194,6 +197,44 @@ def _with_unseen(seen: DistributionCorrection, test: Any, calibration: Any) -> A
     return replace(seen, ci=ci, test=test, calibration=calibration, unseen_share=share)
 
 
+def _clustered_distribution(test, calibration, method, confidence_level, max_condition,
+                            separation_level, estimand, options):  # fmt: skip
+    """:func:`correct_distribution` for counts built with ``cluster=`` (:mod:`.clustered`)."""
+    method = check_clustered_call(test, calibration, method, DEFAULT_DESIGN, estimand)
+    if options:
+        raise ArgumentTypeError(f"method {method!r} takes no options, got {sorted(options)}")
+    level = check_confidence_level(confidence_level)
+    max_condition = _check_pair(test, calibration, max_condition, separation_level)
+    bounds, summary, p, matrix = clustered_distribution_bounds(
+        test, calibration, method=method, confidence_level=level, estimand=estimand,
+        max_condition=max_condition,
+    )  # fmt: skip
+    if np.isnan(bounds.low).any():
+        check_conditioning(float(bounds.condition_number), max_condition,
+                           f"used by the {method!r} interval (after its adjustment)")  # fmt: skip
+    raw = np.linalg.solve(matrix, p)
+    outside = bool((raw < -_SIMPLEX_TOL).any())
+    est = _simplex_ml(p, matrix) if outside else np.clip(raw, 0.0, 1.0) / np.clip(raw, 0, 1).sum()
+    if outside:
+        warnings.warn(
+            "the corrected distribution Ĉ⁻¹p̂ lies outside the probability simplex; the "
+            "estimate reported is the constrained maximum-likelihood fit on the simplex "
+            "(estimate_unconstrained keeps Ĉ⁻¹p̂)", ProjectedEstimateWarning, stacklevel=3,
+        )  # fmt: skip
+    cov = np.array(bounds.covariance, dtype=float)
+    cov.setflags(write=False)
+    labels = calibration.labels
+    return DistributionCorrection(
+        labels=labels, estimate={lab: float(v) for lab, v in zip(labels, est, strict=True)},
+        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i, undefined=0)
+            for i, lab in enumerate(labels)},
+        estimate_unconstrained={lab: float(v) for lab, v in zip(labels, raw, strict=True)},
+        projected=outside, method=method, confidence_level=level, test=test,
+        calibration=calibration, condition_number=calibration.condition_number,
+        max_condition=max_condition, covariance=cov, clusters=summary,
+    )  # fmt: skip
+
+
 def correct_distribution(
     test: CategoryCounts,
     calibration: ConfusionMatrix,
@@ -204,6 +245,7 @@ def correct_distribution(
     max_condition: float = MAX_CONDITION,
     separation_level: float | None = SEPARATION_LEVEL,
     design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
     **options: Any,
 ) -> DistributionCorrection:
     """Correct a judged category distribution for the judge's errors, with intervals.
@@ -291,6 +333,20 @@ def correct_distribution(
         (:func:`judgestats.designs.judge_conditional_distribution`): no inverse, always on the
         simplex, no conditioning or separation requirement, a true class may lack calibration
         items; methods ``"adjusted-delta"`` (pseudo-counts) and ``"wald"``.
+    estimand : {"rows", "items"}, default "rows"
+        With repeated items (counts built with ``cluster=``;
+        :mod:`judgestats.multiclass.clustered`): the distribution over rows (each row
+        weight 1: p̂ and Ĉ are the counts' own, θ_b the share of rows with human label b) or
+        over items (each item weight 1, its rows 1/its rows each: θ_b the mean over items of
+        the share of the item's rows with human label b, so an item whose raters disagree
+        counts in each of their labels with its share). ``"adjusted-delta"`` and ``"wald"``
+        then replace the multinomial covariances of p̂ and of each column of Ĉ by the
+        sandwich over item totals (design effects, effective sizes, cross-covariances of
+        components that share items) with a Welch–Satterthwaite t critical value, and
+        ``res.clusters`` says what they did; the other methods, designs and judge alphabets
+        of their own refuse such counts (:class:`~judgestats.ClusteredCountsError`). The
+        separation test still counts rows. Without clusters every row is an item and the two
+        are the same.
     **options
         Method options: ``n_resamples`` for ``"bootstrap"``.
 
@@ -318,7 +374,10 @@ def correct_distribution(
         (an :class:`IllConditionedError`) If the calibration set does not show that the judge
         separates some pair of human categories (see ``separation_level``).
     MethodError, ConfidenceLevelError
-        On an unknown method or a bad level.
+        On an unknown method or estimand, or a bad level.
+    ClusteredCountsError
+        (a :class:`MethodError`) Counts built with ``cluster=`` with a method other than
+        ``"adjusted-delta"``/``"wald"``, another design or a judge alphabet of its own.
 
     Warns
     -----
@@ -344,7 +403,13 @@ def correct_distribution(
     >>> {k: round(v, 6) for k, v in res.estimate.items()}
     {'a': 0.5, 'b': 0.3, 'c': 0.2}
     """
-    if check_design(design) != DEFAULT_DESIGN:
+    design = check_design(design)
+    if is_clustered(test, calibration):
+        check_clustered_call(test, calibration, method, design, estimand)
+        return _clustered_distribution(test, calibration, method, confidence_level,
+                                       max_condition, separation_level, estimand, options)
+    check_choice("estimand", estimand, ESTIMANDS)  # without clusters every row is an item
+    if design != DEFAULT_DESIGN:
         return _design_distribution(test, calibration, method, confidence_level, design, options)
     unseen = _unseen_letters(test, calibration)
     if unseen is not None:
@@ -446,6 +511,10 @@ class DistributionCorrection(Tabular, Recomputable):
         k × k covariance of the estimate used by the method (for ``"adjusted-delta"``, the
         delta-method covariance at the adjusted values; for ``"bootstrap"``, that of the
         replicates); lets one build intervals for contrasts such as win − lose.
+    clusters : CategoryClusterSummary or None
+        With repeated items: the estimand, items, each component's (p̂, the columns of Ĉ)
+        design effect and effective size, and each category's t degrees of freedom
+        (:class:`judgestats.multiclass.clustered.CategoryClusterSummary`); None otherwise.
     unseen_share : float
         Test share of judge letters that no calibration item has (0 when every letter was
         seen): their items' rates are unknown in [0, 1], so each interval is the seen letters'
@@ -471,6 +540,8 @@ class DistributionCorrection(Tabular, Recomputable):
     #: test share of the judge letters without calibration items (their rates unknown in
     #: [0, 1]; every interval is widened by up to this share)
     unseen_share: float = 0.0
+    #: with repeated items (counts built with ``cluster=``): what the clusters did
+    clusters: Any = None
 
     # -- derived fields ------------------------------------------------------------------
     @property
@@ -529,6 +600,11 @@ class DistributionCorrection(Tabular, Recomputable):
     default_method = "adjusted-delta"
 
     def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
+        if self.clusters is not None:
+            return _clustered_distribution(
+                self.test, self.calibration, method, level, self.max_condition, None,
+                self.clusters.estimand, options,
+            ).ci  # fmt: skip
         if self.design != DEFAULT_DESIGN:
             return _design_distribution(self.test, self.calibration, method, level, self.design,
                                         options).ci  # fmt: skip
@@ -565,8 +641,14 @@ class DistributionCorrection(Tabular, Recomputable):
                 "projected": self.projected,
                 "condition_number": self.condition_number,
                 "design": self.design,
+                **({} if self.clusters is None else {
+                    "estimand": self.clusters.estimand,
+                    "t_df": self.clusters.df[i],
+                    "design_effect_p": self.clusters.design_effect[0],
+                    "design_effect_column": self.clusters.design_effect[i + 1],
+                }),  # repeated items: what the clusters did to this category's interval
             }
-            for lab in self.labels
+            for i, lab in enumerate(self.labels)
         ]
 
     def to_dict(self) -> dict[str, Any]:
@@ -658,8 +740,9 @@ class DistributionCorrection(Tabular, Recomputable):
                 f"  {v!s:<{width}}  {self.estimate[v]:9.4f}  [{ci.low:.4f}, {ci.high:.4f}]"
                 f"  {nv}  {rc} ({m_b[v]})"
             )
+        unit = "items" if self.clusters is None else "rows"
         lines.append(
-            f"  test items n = {self.n}; calibration items m = {self.m}"
+            f"  test {unit} n = {self.n}; calibration {unit} m = {self.m}"
             + ("" if self.design != DEFAULT_DESIGN else
                f"; condition number of Ĉ ({self.calibration.j} × {self.k}) = "
                f"{self.condition_number:.3g}")
@@ -670,6 +753,8 @@ class DistributionCorrection(Tabular, Recomputable):
                 f"  note: Ĉ⁻¹p̂ = ({raw}) lies outside the simplex; the estimate is its "
                 "constrained maximum-likelihood fit"
             )
+        if self.clusters is not None:
+            lines += self.clusters.lines()
         first = self.ci[self.labels[0]]
         lines += note_lines(
             first.undefined_note(),
