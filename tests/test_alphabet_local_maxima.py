@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import chi2
+from scipy.stats import t as t_dist
 
 from judgestats.multiclass.likelihood import alphabet_mle, alphabet_profile_bounds
 
@@ -84,3 +85,21 @@ def test_profile_interval_is_the_hull_of_a_possibly_bimodal_confidence_set(test,
     assert high[1] == pytest.approx(inside.max(), abs=5.1e-4)
     assert low[1] <= est[1] <= high[1]
     assert low[0] == pytest.approx(1.0 - high[1]) and high[0] == pytest.approx(1.0 - low[1])
+
+
+def test_warm_started_profile_fits_do_not_stop_early():
+    """The bound sits at the cut-off by an independent fit (default starts, tolerance 1e-11).
+
+    Grid B cell 20, data set 704 (θ̂₁ = 1, t cut-off with ν = 41/4 − 1): with a warm-start
+    floor as small as the fits' tolerance EM stopped at once at θ₁ = 0.5 (2(ℓ̂ − ℓ_p) = 5.69
+    for 5.01, so outside the cut-off 5.08) and the lower bound came out 0.500 for 0.493.
+    """
+    test, cal = [262, 10, 66, 35, 34], [[31, 45], [0, 4], [8, 11], [0, 3], [2, 6]]
+    low, high, _ = alphabet_profile_bounds(test, cal, 0.95, small_sample=True)
+    top = float(alphabet_mle(test, cal)[2])
+    crit = t_dist.ppf(0.975, 41 / 4 - 1) ** 2
+    assert high[1] == 1.0
+    assert 2 * (top - float(alphabet_mle(test, cal, fixed=(1, low[1]))[2])) == pytest.approx(
+        crit, abs=1e-6
+    )
+    assert low[1] == pytest.approx(0.4927232, abs=1e-6)

@@ -54,7 +54,7 @@ _GRID = 8  # profile values on each side of θ̂_b before the bisection (a step 
 #: than the cut-off's scale); the bisection's fits use _PROFILE_TOL
 _GRID_TOL = 1e-6
 _BISECT = 31  # bisection steps of each profile bound within a grid step (2^-34 < 1e-10)
-_FLOOR = 1e-6  # warm starts: smallest value of a cell of θ or C (>> _PROFILE_TOL: see _warm)
+_FLOOR = 1e-4  # warm starts: smallest value of a cell of θ or C (>> _GRID_TOL: see _warm)
 _VERTEX = 0.02  # the vertex starts of alphabet_mle: θ_b = 1 − _VERTEX
 
 
@@ -248,7 +248,7 @@ def alphabet_mle(
     test = np.broadcast_to(test, (*theta.shape[:-1], test.shape[-1]))
     cal = np.broadcast_to(cal, (*theta.shape[:-1], *cal.shape[-2:]))
     theta, matrix, value = _squarem(theta, matrix, test, cal, fixed, tol=tol)
-    best = np.nanargmax(np.where(np.isnan(value), -np.inf, value), axis=0)[None]
+    best = np.argmax(np.where(np.isnan(value), -np.inf, value), axis=0)[None]
     return (
         np.take_along_axis(theta, best[..., None], 0)[0],
         np.take_along_axis(matrix, best[..., None, None], 0)[0],
@@ -268,9 +268,11 @@ def _warm(theta: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """Warm start from a fit: lift every cell to at least _FLOOR, then renormalise.
 
     EM keeps an exact 0 at 0 (and a 1e-24 nearly so); lifted, a cell the new θ needs can
-    grow, geometrically, within a few steps. The floor is well above _PROFILE_TOL: a cell
-    lifted only to the tolerance changes by less than it in the first steps, and EM stopped
-    there (at J = K = 2 with a calibration cell of 0, 2(ℓ̂ − ℓ_p) came out 4.82 for 3.31).
+    grow, geometrically, within a few steps. The floor is well above the fits' tolerances
+    (_GRID_TOL, _PROFILE_TOL): a cell lifted only to about the tolerance changes by less than
+    it in the first steps and EM stops there (floor 1e-8 at tolerance 1e-8, J = K = 2 with a
+    calibration cell of 0: 2(ℓ̂ − ℓ_p) came out 4.82 for 3.31; floor 1e-6 at tolerance 1e-6,
+    bench_alphabet_width B20 #704: 5.69 for 5.01, and a bound 0.005 inside).
     """
     theta = np.maximum(theta, _FLOOR)
     matrix = np.maximum(matrix, _FLOOR)
