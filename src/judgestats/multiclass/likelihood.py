@@ -21,7 +21,9 @@ over θ on the simplex and column-stochastic C by EM (the true category of each 
 the missing datum; Dempster, Laird & Rubin, 1977), accelerated by SQUAREM (Varadhan & Roland,
 2008, scheme S3, with a monotone safeguard), batched over leading axes. Each EM step never
 decreases ℓ, keeps θ on the simplex and C's columns on theirs, and with one θ_b held fixed it
-maximises the profile likelihood instead: :func:`alphabet_profile_bounds` inverts the
+maximises the profile likelihood instead. ℓ can have a second, lower local maximum in θ
+(typically at the other edge), so EM runs from several starts (the uniform θ and one near
+each vertex) and keeps the highest. :func:`alphabet_profile_bounds` inverts the
 likelihood-ratio test per category (Wilks), :func:`alphabet_bootstrap_bounds` is the
 parametric percentile bootstrap from the fitted model. Both are vectorised over data sets.
 """
@@ -47,8 +49,13 @@ _TOL = 1e-11  # convergence: largest change of any parameter in one accelerated 
 _PROFILE_TOL = 1e-8
 _MAX_ITER = 5000  # accelerated steps (each three EM maps)
 _HALVINGS = 12  # SQUAREM step-length halvings towards the plain EM step
-_BISECT = 34  # bisection steps of each profile bound (2^-34 < 1e-10)
-_FLOOR = 1e-8  # warm starts: smallest value of a cell of θ or C
+_GRID = 8  # profile values on each side of θ̂_b before the bisection (a step <= 1/8)
+#: the grid's fits only bracket the bounds (EM's ℓ is a lower bound of ℓ_p, off by far less
+#: than the cut-off's scale); the bisection's fits use _PROFILE_TOL
+_GRID_TOL = 1e-6
+_BISECT = 31  # bisection steps of each profile bound within a grid step (2^-34 < 1e-10)
+_FLOOR = 1e-4  # warm starts: smallest value of a cell of θ or C (>> _GRID_TOL: see _warm)
+_VERTEX = 0.02  # the vertex starts of alphabet_mle: θ_b = 1 − _VERTEX
 
 
 def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -113,6 +120,28 @@ def _start(test, cal):
     matrix = (cal + 0.5) / (cal.sum(-2, keepdims=True) + 0.5 * j)
     theta = np.full((*np.broadcast_shapes(test.shape[:-1], cal.shape[:-2]), k), 1.0 / k)
     return theta, np.broadcast_to(matrix, (*theta.shape[:-1], j, k)).copy()
+
+
+def _starts(test, cal, fixed):
+    """Stack the default start and one near each vertex of θ's simplex on a new first axis.
+
+    ℓ can have a local maximum besides the global one (typically at the other edge of θ); EM
+    climbs to the one whose basin holds its start. A start with θ_b = 1 − _VERTEX near each
+    vertex b (the rest shared evenly), C the smoothed calibration rates, puts a start in the
+    basin of a maximum at or near each vertex. With θ_b fixed the vertex b is left out, and
+    for K = 2 (θ then fully fixed, ℓ concave in C) the one default start is enough.
+    """
+    theta, matrix = _start(test, cal)
+    k = theta.shape[-1]
+    free = [b for b in range(k) if fixed is None or b != fixed[0]]
+    if len(free) < 2:
+        return theta[None], matrix[None]
+    vertices = np.full((len(free), k), _VERTEX / (k - 1))
+    vertices[np.arange(len(free)), free] = 1.0 - _VERTEX
+    thetas = np.concatenate([theta[None], np.broadcast_to(
+        vertices.reshape(len(free), *(1,) * (theta.ndim - 1), k), (len(free), *theta.shape)
+    )])  # fmt: skip
+    return thetas, np.broadcast_to(matrix, (len(free) + 1, *matrix.shape))
 
 
 def _squarem(theta, matrix, test, cal, fixed, tol=_TOL, max_iter=_MAX_ITER):
@@ -185,8 +214,11 @@ def alphabet_mle(
     fixed : (int, array_like), optional
         ``(b, t)`` maximises over the rest with θ_b = t held fixed (the profile likelihood).
     start : (theta, matrix), optional
-        Starting values (e.g. a nearby solution); by default the uniform θ and the smoothed
-        calibration rates.
+        Starting values (e.g. a nearby solution), one EM run from there. By default EM runs
+        from the uniform θ and from a θ near each vertex of the simplex (C: the smoothed
+        calibration rates) and keeps the highest maximum: ℓ can have a second, lower local
+        maximum, e.g. at the other edge of θ (benchmarks/bench_alphabet_width.py found 144 of
+        51,715 data sets where the uniform start alone stopped there).
     tol : float
         Convergence: the largest change of any parameter in one accelerated step.
 
@@ -199,10 +231,11 @@ def alphabet_mle(
     """
     test = np.asarray(test, dtype=float)
     cal = np.asarray(calibration, dtype=float)
-    theta, matrix = _start(test, cal) if start is None else (np.array(s, float) for s in start)
-    shape = theta.shape[:-1]
-    test = np.broadcast_to(test, (*shape, test.shape[-1]))
-    cal = np.broadcast_to(cal, (*shape, *cal.shape[-2:]))
+    if start is None:  # several starts on a new first axis; the highest maximum is kept
+        theta, matrix = _starts(test, cal, fixed)
+    else:
+        theta, matrix = (np.array(s, float)[None] for s in start)
+    shape = theta.shape[1:-1]
     if fixed is not None:
         b, t = fixed
         t = np.broadcast_to(np.asarray(t, dtype=float), shape).copy()
@@ -211,8 +244,16 @@ def alphabet_mle(
         with np.errstate(divide="ignore", invalid="ignore"):
             rest = np.where(total > 0, rest / total, 1.0 / max(rest.shape[-1], 1))
         theta = np.insert(rest * (1.0 - t[..., None]), b, t, axis=-1)
-        fixed = (b, t)
-    return _squarem(theta, matrix, test, cal, fixed, tol=tol)
+        fixed = (b, np.broadcast_to(t, theta.shape[:-1]))
+    test = np.broadcast_to(test, (*theta.shape[:-1], test.shape[-1]))
+    cal = np.broadcast_to(cal, (*theta.shape[:-1], *cal.shape[-2:]))
+    theta, matrix, value = _squarem(theta, matrix, test, cal, fixed, tol=tol)
+    best = np.argmax(np.where(np.isnan(value), -np.inf, value), axis=0)[None]
+    return (
+        np.take_along_axis(theta, best[..., None], 0)[0],
+        np.take_along_axis(matrix, best[..., None, None], 0)[0],
+        np.take_along_axis(value, best, 0)[0],
+    )
 
 
 def _critical(level: float, df_t: Any = None) -> Any:
@@ -221,6 +262,85 @@ def _critical(level: float, df_t: Any = None) -> Any:
     if df_t is None:
         return float(chi2.ppf(level, 1))
     return t.ppf((1.0 + level) / 2.0, np.maximum(df_t, 1)) ** 2
+
+
+def _warm(theta: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Warm start from a fit: lift every cell to at least _FLOOR, then renormalise.
+
+    EM keeps an exact 0 at 0 (and a 1e-24 nearly so); lifted, a cell the new θ needs can
+    grow, geometrically, within a few steps. The floor is well above the fits' tolerances
+    (_GRID_TOL, _PROFILE_TOL): a cell lifted only to about the tolerance changes by less than
+    it in the first steps and EM stops there (floor 1e-8 at tolerance 1e-8, J = K = 2 with a
+    calibration cell of 0: 2(ℓ̂ − ℓ_p) came out 4.82 for 3.31; floor 1e-6 at tolerance 1e-6,
+    bench_alphabet_width B20 #704: 5.69 for 5.01, and a bound 0.005 inside).
+    """
+    theta = np.maximum(theta, _FLOOR)
+    matrix = np.maximum(matrix, _FLOOR)
+    return theta / theta.sum(-1, keepdims=True), matrix / matrix.sum(-2, keepdims=True)
+
+
+def _profile_grid(test, cal, b, end, fit):
+    """ℓ_p(t) and warm starts at _GRID points t from θ̂_b to ``end`` (the last is the end).
+
+    Each fit is warm-started from the previous one. With K > 2 a fit with θ_b fixed can have
+    a local maximum (θ's other cells and C are free), so the grid is also swept back from the
+    end (there from the default starts of :func:`alphabet_mle`) and the higher fit kept.
+    """
+    theta_hat, matrix_hat = fit
+    steps = np.linspace(1.0 / _GRID, 1.0, _GRID)[:, None]
+    ts = theta_hat[..., b].reshape(1, -1) + (end - theta_hat[..., b].reshape(1, -1)) * steps
+    ts = ts.reshape(_GRID, *theta_hat.shape[:-1])
+    values, states, state = [], [], _warm(theta_hat, matrix_hat)
+    for t in ts:
+        th, mx, v = alphabet_mle(test, cal, fixed=(b, t), start=state, tol=_GRID_TOL)
+        state = _warm(th, mx)
+        values.append(v)
+        states.append(state)
+    if theta_hat.shape[-1] > 2:
+        state = None
+        for g in range(_GRID - 1, -1, -1):
+            th, mx, v = alphabet_mle(test, cal, fixed=(b, ts[g]), start=state, tol=_GRID_TOL)
+            better = v > values[g]
+            values[g] = np.where(better, v, values[g])
+            states[g] = tuple(
+                np.where(better.reshape(*better.shape, *(1,) * (new.ndim - better.ndim)), new, old)
+                for new, old in zip(_warm(th, mx), states[g], strict=True)
+            )
+            state = states[g]
+    return ts, np.stack(values), states
+
+
+def _profile_bound(test, cal, b, end, fit, top, crit):
+    """Find the outermost t between θ̂_b and ``end`` with 2(ℓ̂ − ℓ_p(t)) <= crit, batched.
+
+    ℓ_p need not be unimodal in t (ℓ can have two local maxima, and the set {t : 2(ℓ̂ − ℓ_p(t))
+    <= crit} two pieces): ℓ_p is evaluated on a grid from θ̂_b to the end (``_profile_grid``),
+    and the crossing just beyond the outermost grid point inside the set is bisected. The
+    bound is that of the smallest interval holding the whole set, to a grid step's accuracy:
+    a piece that holds no grid point (narrower than a step), or only grid points within EM's
+    error (_GRID_TOL) of the cut-off, can be missed.
+    """
+    ts, values, states = _profile_grid(test, cal, b, end, fit)
+    inside = 2.0 * (top - values) <= crit  # (_GRID, ...)
+    # index into θ̂_b (0) and the grid (1 .. _GRID) of the outermost point inside
+    last = np.where(inside.any(0), _GRID - np.argmax(inside[::-1], 0), 0)[None]
+    ts = np.concatenate([fit[0][..., b][None], ts])
+    near = np.take_along_axis(ts, last, 0)[0]
+    far = np.take_along_axis(ts, np.minimum(last + 1, _GRID), 0)[0]
+    th_all = np.stack([_warm(*fit)[0]] + [th for th, _ in states])
+    mx_all = np.stack([_warm(*fit)[1]] + [mx for _, mx in states])
+    state = (
+        np.take_along_axis(th_all, last[..., None], 0)[0],
+        np.take_along_axis(mx_all, last[..., None, None], 0)[0],
+    )
+    for _ in range(_BISECT):
+        mid = 0.5 * (near + far)
+        th, mx, v = alphabet_mle(test, cal, fixed=(b, mid), start=state, tol=_PROFILE_TOL)
+        accept = 2.0 * (top - v) <= crit
+        near = np.where(accept, mid, near)
+        far = np.where(accept, far, mid)
+        state = _warm(th, mx)
+    return np.where(last[0] == _GRID, end, near)
 
 
 def alphabet_profile_bounds(
@@ -235,8 +355,14 @@ def alphabet_profile_bounds(
     ``"profile-likelihood-t"`` (ν = min(m0, m1) − 1). Why: with many letters and few items per
     column the χ² cut-off gives intervals about 20% too short (coverage 0.86–0.89 at J = 10,
     50 items per class, benchmarks/results/alphabets.md); the t cut-off covers 0.95–0.97 there
-    and tends to χ² as the columns fill. Each bound is found by bisection between θ̂_b and 0 or
-    1 (the profile is unimodal in t), warm-started from the previous solution on its side.
+    and tends to χ² as the columns fill.
+
+    The profile need not be unimodal in t: ℓ can have a second local maximum (typically at
+    the other edge of θ_b; benchmarks/bench_alphabet_width.py), and the set of t inside the
+    cut-off can then be two pieces. Each bound is the outermost t of the set on its side of
+    θ̂_b: ℓ_p on a grid of _GRID points from θ̂_b to 0 or 1, each fit warm-started from its
+    neighbour, then bisection of the crossing beyond the outermost grid point inside (the
+    interval is the smallest one holding the whole set).
 
     Returns
     -------
@@ -246,14 +372,6 @@ def alphabet_profile_bounds(
     cal = np.asarray(calibration, dtype=float)
     theta_hat, matrix_hat, top = alphabet_mle(test, cal)
     shape, k = theta_hat.shape[:-1], theta_hat.shape[-1]
-
-    def warm(th: np.ndarray, mx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        # EM keeps an exact 0 at 0 (and a 1e-24 nearly so): lift every cell to at least
-        # _FLOOR so that a cell the new θ needs can grow, geometrically, within a few steps
-        th = np.maximum(th, _FLOOR)
-        mx = np.maximum(mx, _FLOOR)
-        return th / th.sum(-1, keepdims=True), mx / mx.sum(-2, keepdims=True)
-
     j = cal.shape[-2]
     # items per free parameter of a calibration column, minus one (J = 2: min_b m_b − 1)
     df_t = (cal.sum(-2).min(-1) / (j - 1) - 1.0) if small_sample else None
@@ -262,23 +380,9 @@ def alphabet_profile_bounds(
     high = np.empty_like(theta_hat)
     for b in range(k if k > 2 else 1):
         for side, out in ((0.0, low), (1.0, high)):
-            end = np.full(shape, side)
-            _, _, v_end = alphabet_mle(
-                test, cal, fixed=(b, end), start=warm(theta_hat, matrix_hat), tol=_PROFILE_TOL
+            out[..., b] = _profile_bound(
+                test, cal, b, np.full(shape, side), (theta_hat, matrix_hat), top, crit
             )
-            inside_all = 2.0 * (top - v_end) <= crit
-            near, far = theta_hat[..., b].copy(), end.copy()
-            state = warm(theta_hat, matrix_hat)
-            for _ in range(_BISECT):
-                mid = 0.5 * (near + far)
-                th, mx, v = alphabet_mle(
-                    test, cal, fixed=(b, mid), start=state, tol=_PROFILE_TOL
-                )
-                accept = 2.0 * (top - v) <= crit
-                near = np.where(accept, mid, near)
-                far = np.where(accept, far, mid)
-                state = warm(th, mx)
-            out[..., b] = np.where(inside_all, end, near)
     if k == 2:  # θ_0 = 1 − θ_1 and its profile is the same function
         low[..., 1], high[..., 1] = 1.0 - high[..., 0], 1.0 - low[..., 0]
     return low, high, theta_hat
