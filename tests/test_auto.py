@@ -1,4 +1,4 @@
-"""method="auto" (issue 27 §2): adjusted-Wald, or profile-map where it is safer; always named."""
+"""method="auto" (issue 27 §2): adjusted-Wald, or the hull of it and profile-map; always named."""
 
 from __future__ import annotations
 
@@ -7,36 +7,41 @@ import pytest
 
 import judgestats as js
 from judgestats.auto import BEYOND, choose_method
+from judgestats.intervals import HULL
 
 #: issue 27 §2's lopsided near-chance judge: adjusted-Wald gives [0.1585, 0.5450] where the
 #: true θ of the simulation it came from is 0.5906 (q0 + q1 ≈ 1.08, q1 ≈ 0.10)
 LOPSIDED = (js.JudgedCounts(268, 3879), js.ConfusionCounts(tp=16, fn=90, tn=825, fp=18))
 
 
-def test_lopsided_judge_gets_profile_map():
+def test_lopsided_judge_gets_both_intervals():
     test, cal = LOPSIDED
     default = js.correct(test, cal)
     assert (default.ci.low, default.ci.high) == pytest.approx((0.1585, 0.5450), abs=5e-5)
     res = js.correct(test, cal, method="auto")
     pm = js.correct(test, cal, method="profile-map")
-    assert res.method == "profile-map" and res.ci == pm.ci and res.estimate == pm.estimate
-    assert "reaches" in res.chosen_by and "method='auto' chose 'profile-map'" in res.summary()
+    assert res.method == HULL and res.estimate == pm.estimate  # profile-map's mode
+    # the hull: adjusted-Wald's lower bound, profile-map's upper one
+    assert (res.ci.low, res.ci.high) == (default.ci.low, pm.ci.high)
+    assert "reaches" in res.chosen_by and f"method='auto' chose {HULL!r}" in res.summary()
     assert res.ci.low <= 0.5906 <= res.ci.high
     assert res.to_dict()["chosen_by"] == res.chosen_by
 
 
-def test_small_class_gets_profile_map_without_a_warning():
+def test_small_class_gets_both_without_a_warning():
     # pytest turns warnings into errors: auto answers with a method that does not warn
     res = js.correct(js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=45, fn=5, tn=40, fp=10),
                      method="auto")  # fmt: skip
-    assert res.method == "profile-map" and "(< 100)" in res.chosen_by
+    assert res.method == HULL and "(< 100)" in res.chosen_by
 
 
 def test_good_judge_keeps_the_papers_interval():
     test, cal = js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=900, fn=100, tn=700, fp=300)
     res = js.correct(test, cal, method="auto")
     assert res.method == "adjusted-wald" and res.ci == js.correct(test, cal).ci
-    assert f"within {BEYOND}" in res.chosen_by
+    assert f"within {BEYOND:g}" in res.chosen_by
+    aw, pm = res.ci, js.correct(test, cal, method="profile-map").ci
+    assert max(aw.low - pm.low, pm.high - aw.high) <= BEYOND * (aw.high - aw.low)
 
 
 def test_other_designs_and_options():
@@ -64,11 +69,11 @@ def test_auto_covers_where_adjusted_wald_misses():
         cal = js.ConfusionCounts(tp=int(d.calibration.tp[i]), fn=int(d.calibration.fn[i]),
                                  tn=int(d.calibration.tn[i]), fp=int(d.calibration.fp[i]))  # fmt: skip
         method, _ = choose_method(test, cal, confidence_level=0.95)
-        used += method == "profile-map"
+        used += method == HULL
         bounds = js.intervals.compute_bounds(test, cal, method=method, confidence_level=0.95)
         aw = js.intervals.compute_bounds(test, cal, method="adjusted-wald", confidence_level=0.95)
         hit_auto.append(bounds.low <= theta <= bounds.high)
         hit_aw.append(aw.low <= theta <= aw.high if np.isfinite(aw.low) else True)
-    assert used > 50  # profile-map answers on many of them (95 of 200 with this seed)
+    assert used > 50  # the hull answers on many of them (95 of 200 with this seed)
     assert np.mean(hit_auto) >= 0.93 - 0.016, np.mean(hit_auto)
-    assert np.mean(hit_auto) > np.mean(hit_aw)  # 0.985 against 0.880 with this seed
+    assert np.mean(hit_auto) > np.mean(hit_aw)  # adjusted-Wald: 0.880 with this seed

@@ -244,10 +244,10 @@ def correct(
         smallest point error         ``"bayes"`` with ``point="mean"`` or ``"median"``
         ===========================  ==========================================================
 
-        ``"auto"`` (opt-in) answers with adjusted-Wald, or with ``"profile-map"`` where a
-        class has fewer than 100 items or profile-map reaches well outside adjusted-Wald
-        (:mod:`judgestats.auto`); ``res.method`` names the method that answered and
-        ``res.chosen_by`` why. It takes no method options.
+        ``"auto"`` (opt-in) answers with adjusted-Wald where a class has at least 100 items
+        and profile-map's interval reaches no more than 0.1 of its width outside it, else with
+        ``"profile-map"`` (:mod:`judgestats.auto`). ``res.method`` names the method that
+        answered and ``res.chosen_by`` why. It takes no method options.
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     rng : None, int, SeedSequence or Generator

@@ -1,23 +1,30 @@
 """Confidence intervals for the corrected rate θ: every method, in one explicit registry.
 
-=========================  ===================================================================
-name                       method (point estimate it reports)
-=========================  ===================================================================
-``adjusted-wald``          the paper's interval (eq. ci): Lang & Reiczigel's adjusted Wald with
-                           p̃, q̃0, q̃1 ("add two successes and two failures") and the centre
-                           shift dθ̃ (Rogan–Gladen θ̂)
-``wald``                   plain delta-method Wald interval θ̂ ± z·√Var(θ̂), Var from eq. (var)
-                           at the unadjusted estimates (Rogan–Gladen θ̂)
-``bootstrap``              parametric percentile bootstrap of the three binomials; undefined
-                           replicates (q0* + q1* <= 1) are counted and reported (Rogan–Gladen)
-``profile-likelihood``     inverted likelihood-ratio test in the joint binomial model, q0 and
-                           q1 profiled out (:mod:`judgestats.likelihood`; maximum likelihood)
-``profile-likelihood-t``   the same with the small-calibration cut-off t²(min(m0, m1) − 1)
-``profile-map``            the profile-likelihood-t interval widened to contain the marginal
-                           posterior mode of θ under flat priors (:mod:`judgestats.profile_map`)
-``bayes``                  exact posterior of θ by quadrature (:mod:`judgestats.posterior`);
-                           equal-tailed or highest-density interval, posterior mean/median/mode
-=========================  ===================================================================
+=============================  ==============================================================
+name                           method (point estimate it reports)
+=============================  ==============================================================
+``adjusted-wald``              the paper's interval (eq. ci): Lang & Reiczigel's adjusted
+                               Wald with p̃, q̃0, q̃1 ("add two successes and two failures")
+                               and the centre shift dθ̃ (Rogan–Gladen θ̂)
+``wald``                       plain delta-method Wald interval θ̂ ± z·√Var(θ̂), Var from
+                               eq. (var) at the unadjusted estimates (Rogan–Gladen θ̂)
+``bootstrap``                  parametric percentile bootstrap of the three binomials;
+                               undefined replicates (q0* + q1* <= 1) are counted and
+                               reported (Rogan–Gladen)
+``profile-likelihood``         inverted likelihood-ratio test in the joint binomial model, q0
+                               and q1 profiled out (:mod:`judgestats.likelihood`; maximum
+                               likelihood)
+``profile-likelihood-t``       the same with the small-calibration cut-off t²(min(m0, m1) − 1)
+``profile-map``                the profile-likelihood-t interval widened to contain the
+                               marginal posterior mode of θ under flat priors
+                               (:mod:`judgestats.profile_map`)
+``adjusted-wald+profile-map``  the smallest interval containing both of those (profile-map's
+                               mode); ``method="auto"`` answers with it where adjusted-Wald
+                               may miss (:mod:`judgestats.auto`)
+``bayes``                      exact posterior of θ by quadrature (:mod:`judgestats.posterior`);
+                               equal-tailed or highest-density interval, posterior
+                               mean/median/mode
+=============================  ==============================================================
 
 :data:`METHODS` lists them with what each needs and reports (:class:`IntervalMethod`): whether
 it needs q̂0 + q̂1 > 1, its point estimate, its reference, and its weak-regime rule (when
@@ -79,6 +86,7 @@ from .repeated import ESTIMANDS, clustered_bounds, is_clustered
 
 __all__ = [
     "DESIGNS",
+    "HULL",
     "METHODS",
     "MIN_PER_CLASS",
     "NAIVE",
@@ -99,9 +107,15 @@ __all__ = [
 #: a human class has fewer calibration items than this. The rule looks only at the class sizes,
 #: never at how good the judge looks (q̂0, q̂1): a rule on the observed error rates lets through
 #: exactly the calibration sets on which a weak judge happened to look good, and those are the
-#: sets where the interval misses. Its measured coverage: README, "Which interval method when".
+#: sets where the interval misses. Its measured coverage: README, "Which interval method when";
+#: the rule against issue 27's two criteria, beside every alternative tried:
+#: benchmarks/results/warning_rules.md.
 MIN_PER_CLASS = 100
 
+
+#: The method that holds both adjusted-Wald's and profile-map's interval (``method="auto"``
+#: answers with it where adjusted-Wald may miss: :mod:`judgestats.auto`).
+HULL = "adjusted-wald+profile-map"
 
 #: The contrast "method" of simulation and split studies: the naive judged rate p̂ with its
 #: Wilson interval, which ignores the judge's errors. Not a correction, so not registered for
@@ -337,6 +351,14 @@ def _profile_map_method(test, calibration, *, confidence_level, rng=None) -> Bou
     return Bounds(low, high, _none_undefined(low), estimate=mode)
 
 
+def _hull_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
+    """Return the smallest interval holding adjusted-Wald's and profile-map's (with PM's mode)."""
+    aw = _adjusted_wald_method(test, calibration, confidence_level=confidence_level)
+    pm = _profile_map_method(test, calibration, confidence_level=confidence_level)
+    low, high = np.fmin(aw.low, pm.low), np.fmax(aw.high, pm.high)  # AW may be NaN: PM's
+    return Bounds(low, high, _none_undefined(low), estimate=pm.estimate)
+
+
 def _bayes_method(
     test,
     calibration,
@@ -552,6 +574,13 @@ METHODS: tuple[IntervalMethod, ...] = (
         "profile-likelihood interval (t cut-off), widened to contain the mode",
         requires_informative=False, estimator="marginal posterior mode (flat priors)",
         reference=f"{_PROFILE}; mode of the {_BAYES}",
+    ),
+    _method(
+        HULL, _hull_method,
+        "the smallest interval containing the adjusted-Wald and the profile-map intervals "
+        "(what method='auto' answers with where adjusted-Wald may miss)",
+        requires_informative=False, estimator="marginal posterior mode (flat priors)",
+        reference=f"{_PAPER}; {_PROFILE}",
     ),
     _method(
         "bayes", _bayes_method,
