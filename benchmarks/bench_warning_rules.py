@@ -18,7 +18,8 @@ The rules, each on one data set (thresholds in the table):
 
 * ``class size``: min(m0, m1) below a bound (``MIN_PER_CLASS`` = 100 is the rule today);
 * ``Fieller g``: g̃ = z²(ṽ0 + ṽ1)/D̃², D̃ = q̃0 + q̃1 − 1 at eq. (ci)'s adjusted rates (how far
-  the judge's informativeness is from zero, in standard errors: g̃ = (z/t)²);
+  the judge's informativeness is from zero, in standard errors: g̃ = (z/t)²); g̃ > 1 is exactly
+  "the Agresti–Caffo interval of Youden's J reaches 0", ``Correction.judge.near_chance``;
 * ``bias ÷ se``: the ratio estimator's second-order bias |θ̃ṽ1 − (1 − θ̃)ṽ0|/D̃² against the
   delta-method standard error (the centre shift Lang & Reiczigel divide by D̃² and the paper's
   eq. (ci) does not);
@@ -27,10 +28,17 @@ The rules, each on one data set (thresholds in the table):
   whether it agrees);
 * ``plug-in coverage``: adjusted-Wald's coverage simulated (200 draws) at the data set's own
   adjusted estimates, below a bound;
+* ``class size < 100 or profile-map beyond``: where ``method="auto"`` switches to
+  profile-map (:mod:`judgestats.auto`);
 * ``posterior mass outside``: the exact posterior probability (flat priors,
   :func:`judgestats.posterior.theta_posterior`) that θ lies outside the adjusted-Wald interval,
   i.e. the probability, given the data, that this interval misses: the best a rule on one data
   set can know under flat priors.
+
+Beside the rules, ``method="auto"`` candidates: adjusted-Wald, or ``"profile-map"`` (or the
+hull of both, ``"adjusted-wald+profile-map"``) where a rule says so; their coverage and mean
+width per cell. ``judgestats.auto`` answers with the hull where a class has < 100 items or
+profile-map reaches more than 0.1 of the adjusted-Wald width outside it.
 
 Writes benchmarks/results/warning_rules.md.
 Run: python benchmarks/bench_warning_rules.py [--quick]
@@ -43,6 +51,7 @@ import time
 import numpy as np
 from _common import markdown_table, publish, quick_parser, run_time
 
+from judgestats.auto import BEYOND
 from judgestats.intervals import MIN_PER_CLASS, compute_bounds, z_value
 from judgestats.kernels import adjusted_wald_bounds, delta_parts, delta_se
 from judgestats.posterior import theta_posterior
@@ -54,11 +63,12 @@ SEED = 2711
 #: stat < t ("below")
 RULES = (
     ("class size", "m_min", (MIN_PER_CLASS, 30), "below"),
-    ("Fieller g", "g", (0.1, 0.3), "above"),
+    ("Fieller g", "g", (0.1, 0.3, 1.0), "above"),
     ("bias ÷ se", "bias_se", (0.3, 0.5), "above"),
     ("profile-map beyond", "pm_beyond", (0.2, 0.3), "above"),
     ("plug-in coverage", "plug_in", (0.9,), "below"),
     ("posterior mass outside", "outside", (0.1, 0.2), "above"),
+    ("class size < 100 or profile-map beyond", "auto", (BEYOND,), "above"),
 )
 
 
@@ -129,9 +139,15 @@ def run_cell(cell: tuple, reps: int, seed: int, plug_draws: int) -> dict:
             "plug_in": _plug_in_coverage(a, n, m0, m1, z, plug_draws),
             "outside": _outside(theta_posterior(d.test, c), aw_b),
         }
+        # method="auto"'s switch (judgestats.auto): a small class, or profile-map beyond
+        stats["auto"] = np.where(min(m0, m1) < MIN_PER_CLASS, np.inf, stats["pm_beyond"])
     defined = np.isfinite(aw_b[0])
     covers = {name: (b[0] <= theta) & (theta <= b[1]) for name, b in (("aw", aw_b), ("pm", pm_b))}
-    return {"defined": defined, "covers": covers, "stats": stats}
+    widths = {"aw": aw_b[1] - aw_b[0], "pm": pm_b[1] - pm_b[0]}
+    hull = (np.fmin(aw_b[0], pm_b[0]), np.fmax(aw_b[1], pm_b[1]))  # fmin/fmax: AW may be NaN
+    covers["hull"] = (hull[0] <= theta) & (theta <= hull[1])
+    widths["hull"] = hull[1] - hull[0]
+    return {"defined": defined, "covers": covers, "stats": stats, "widths": widths}
 
 
 def warned(stat: np.ndarray, t: float, direction: str) -> np.ndarray:
@@ -163,14 +179,80 @@ def score(results: list[dict], key: str, t: float, direction: str) -> list:
             f"{np.mean(rates):.3f}"]  # fmt: skip
 
 
+#: method="auto" candidates: (name, rule, interval where it fires) — adjusted-Wald elsewhere
+AUTO = (
+    ("adjusted-wald", lambda st: np.zeros(st["m_min"].shape, dtype=bool), "pm"),
+    ("profile-map", lambda st: np.ones(st["m_min"].shape, dtype=bool), "pm"),
+    ("auto: class size < 100", lambda st: st["m_min"] < MIN_PER_CLASS, "pm"),
+    *(
+        (
+            f"auto: class size < 100 or profile-map beyond > {t:g}",
+            lambda st, t=t: (st["m_min"] < MIN_PER_CLASS) | warned(st["pm_beyond"], t, "above"),
+            "pm",
+        )
+        for t in (0.05, 0.1, 0.2)
+    ),
+    (
+        "hull of adjusted-wald and profile-map where class size < 100 or profile-map beyond "
+        f"> {BEYOND:g} (judgestats.auto)",
+        lambda st: warned(st["auto"], BEYOND, "above"),
+        "hull",
+    ),
+    ("hull of adjusted-wald and profile-map", lambda st: np.ones(st["m_min"].shape, bool), "hull"),
+)
+
+
+def _auto_choice(r: dict, rule, other: str) -> tuple[np.ndarray, np.ndarray]:
+    """(hit, width) per data set: ``other`` where the rule fires or AW is undefined, else AW."""
+    use = rule(r["stats"]) | ~r["defined"]
+    hit = np.where(use, r["covers"][other], r["covers"]["aw"])
+    return hit, np.where(use, r["widths"][other], r["widths"]["aw"])
+
+
+def auto_rows(results: list[dict]) -> list[list]:
+    """Coverage (every data set: profile-map answers where adjusted-Wald is undefined) and width."""
+    rows = []
+    for name, rule, other in AUTO:
+        cov, width = [], []
+        for r in results:
+            hit, w = _auto_choice(r, rule, other)
+            cov.append(hit.mean())
+            width.append(np.mean(w))
+        cov = np.array(cov)
+        base = np.array([np.mean(np.where(r["defined"], r["widths"]["aw"], r["widths"]["pm"]))
+                         for r in results])  # fmt: skip
+        rows.append([name, len(cov), f"{cov.min():.3f}", int((cov < 0.93).sum()),
+                     f"{cov.mean():.3f}", f"{np.median(np.array(width) / base):.3f}",
+                     f"{np.mean(width):.3f}"])  # fmt: skip
+    return rows
+
+
+def auto_misses(results: list[dict], cells: list[tuple]) -> list[list]:
+    """The cells where judgestats.auto's rule covers < 0.93, with what it used."""
+    rows = []
+    for r, c in zip(results, cells, strict=True):
+        _, rule, other = AUTO[-2]
+        use_pm = rule(r["stats"]) | ~r["defined"]
+        cov = _auto_choice(r, rule, other)[0].mean()
+        if cov < 0.93:
+            aw = r["covers"]["aw"][r["defined"]].mean()
+            rows.append([f"{c[0]:.3f}", f"{c[1]:.3f}", f"{c[2]:.3f}", c[3], c[4], c[5],
+                         f"{cov:.3f}", f"{aw:.3f}", f"{r['covers']['pm'].mean():.3f}",
+                         f"{use_pm.mean():.2f}"])  # fmt: skip
+    return rows
+
+
 def main() -> None:
-    args = quick_parser(__doc__, "24 cells, 200 data sets").parse_args()
+    ap = quick_parser(__doc__, "24 cells, 200 data sets")
+    ap.add_argument("--seed", type=int, default=SEED, help=f"grid seed (default {SEED})")
+    ap.add_argument("--name", default="warning_rules", help="results file name")
+    args = ap.parse_args()
     t0 = time.time()
-    cells = grid(24 if args.quick else 250, SEED)
+    cells = grid(24 if args.quick else 250, args.seed)
     reps = 200 if args.quick else 1000
     results = []
     for i, cell in enumerate(cells):
-        results.append(run_cell(cell, reps, seed=SEED + i, plug_draws=200))
+        results.append(run_cell(cell, reps, seed=args.seed + i, plug_draws=200))
         if i % 25 == 0:
             print(f"cell {i}/{len(cells)}", flush=True)
     rule_rows = []
@@ -192,7 +274,8 @@ def main() -> None:
     )[:10]  # fmt: skip
     worst_rows = [[f"{c[0]:.3f}", f"{c[1]:.3f}", f"{c[2]:.3f}", c[3], c[4], c[5], f"{aw:.3f}",
                    f"{pm:.3f}", f"{u:.2f}"] for aw, c, pm, u in worst]  # fmt: skip
-    body = __doc__.split("Writes")[0].strip() + "\n\n## The rules against the two criteria\n\n"
+    body = __doc__.split("Writes")[0].strip() + f"\n\nGrid seed: {args.seed}.\n\n"
+    body += "## The rules against the two criteria\n\n"
     body += (
         "(a): cells with >= 100 unwarned data sets, how many of them cover < 0.93 there, the "
         "worst such coverage. (b): cells where adjusted-Wald covers >= 0.945, in how many the "
@@ -206,12 +289,26 @@ def main() -> None:
     body += "\n\n## Coverage per cell (cells with >= 100 defined data sets)\n\n"
     body += markdown_table(["method", "cells", "min coverage", "cells < 0.93", "mean coverage"],
                            method_rows)  # fmt: skip
+    body += (
+        "\n\n## method=\"auto\" candidates\n\n"
+        "Profile-map where the rule fires (and where adjusted-Wald is undefined), adjusted-Wald "
+        "elsewhere; coverage over every data set of a cell; width relative to adjusted-Wald "
+        "(profile-map where adjusted-Wald is undefined), median over cells.\n\n"
+    )
+    body += markdown_table(["method", "cells", "min coverage", "cells < 0.93", "mean coverage",
+                            "median width ÷ adjusted-wald", "mean width"],
+                           auto_rows(results))  # fmt: skip
+    body += "\n\n## Cells where method=\"auto\" (judgestats.auto) covers < 0.93\n\n"
+    misses = auto_misses(results, cells)
+    body += markdown_table(["θ", "q0", "q1", "n", "m0", "m1", "coverage auto",
+                            "coverage adjusted-wald", "coverage profile-map", "profile-map used"],
+                           misses) if misses else "none"  # fmt: skip
     body += "\n\n## The ten cells where adjusted-Wald covers least\n\n"
     body += markdown_table(["θ", "q0", "q1", "n", "m0", "m1", "coverage adjusted-wald",
                             "coverage profile-map", "undefined"], worst_rows)  # fmt: skip
     body += "\n\n" + run_time(time.time() - t0, args.quick)
     publish(
-        "warning_rules",
+        args.name,
         "Warning rules for the adjusted-Wald interval, scored",
         body,
         time.time() - t0,

@@ -474,6 +474,17 @@ def check_warning_rules(tables):
     # profile-map, the method the warning names, covers on the random grid (200 data sets per
     # cell in --quick, s.e. 0.015: >= 0.95 - 3 s.e.); full grid 0.935 in its worst cell
     assert num(methods.row("method", "profile-map")["min coverage"]) >= 0.905
+    auto = find(tables, "method", "median width ÷ adjusted-wald", min_rows=8).records()
+    by = {r["method"]: r for r in auto}
+    hull = by["hull of adjusted-wald and profile-map"]
+    # exact, no noise: the hull misses θ only where both intervals miss it, on every data set
+    for single in ("adjusted-wald", "profile-map"):
+        assert num(hull["min coverage"]) >= num(by[single]["min coverage"]), (hull, single)
+        assert num(hull["mean coverage"]) >= num(by[single]["mean coverage"]), (hull, single)
+    mine = next(r for r in auto if r["method"].endswith("(judgestats.auto)"))
+    # method="auto": >= 0.935 on both full grids; 200 data sets per cell in --quick (s.e. 0.015)
+    assert num(mine["min coverage"]) >= 0.89, mine
+    assert 1.0 <= num(mine["median width ÷ adjusted-wald"]) <= 1.1, mine
 
 
 def check_alphabet_width(tables):
