@@ -45,8 +45,10 @@ from .._validation import (
     check_unclustered,
     check_weights,
 )
+from ..chance import judge_value
 from ..correct import Correction
 from ..counts import ConfusionCounts, JudgedCounts
+from ..designs import DEFAULT_DESIGN
 from ..priors import HyperPriors, Priors
 from ..results import ConfidenceInterval, stratum_coord
 from ..shift import label_shift_test
@@ -313,9 +315,10 @@ def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, s
     est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
     corrections = {}
     for i, s in enumerate(strata):
+        ci_s = ConfidenceInterval(float(low[i]), float(high[i]), METHOD, level)
         corrections[s] = Correction(
             estimate=float(est[i]),
-            ci=ConfidenceInterval(float(low[i]), float(high[i]), METHOD, level),
+            ci=ci_s,
             estimate_unclipped=float(est[i]),
             clipped=False,
             method=METHOD,
@@ -324,6 +327,7 @@ def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, s
             calibration=cals[s],
             label_shift=label_shift_test(tests[s], cals[s]),
             estimator=f"posterior {point} (PyMC)",
+            judge=judge_value(cals[s], ci_s, design=DEFAULT_DESIGN, confidence_level=level),
         )
     pest, plow, phigh = summarise(tree, "theta_pooled", point=point, interval=interval,
                                   level=level)

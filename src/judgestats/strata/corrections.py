@@ -17,8 +17,10 @@ from .._validation import (
     NotInformativeError,
     check_informative,
 )
+from ..chance import judge_value
 from ..correct import Correction
 from ..counts import ConfusionCounts, JudgedCounts
+from ..designs import DEFAULT_DESIGN
 from ..intervals import compute_bounds, warn_undefined_replicates
 from ..kernels import rogan_gladen_raw
 from ..results import (
@@ -83,9 +85,10 @@ def _corrections(
     result = {}
     for i, s in enumerate(strata):
         r = float(raw[i])
+        ci = ConfidenceInterval.from_bounds(bounds, method, level, i)
         result[s] = Correction(
             estimate=float(np.clip(r, 0.0, 1.0)),
-            ci=ConfidenceInterval.from_bounds(bounds, method, level, i),
+            ci=ci,
             estimate_unclipped=r,
             clipped=bool(r < 0 or r > 1),
             method=method,
@@ -94,5 +97,6 @@ def _corrections(
             calibration=cals[s],
             estimator="Rogan–Gladen",
             label_shift=label_shift_test(tests[s], cals[s]),
+            judge=judge_value(cals[s], ci, design=DEFAULT_DESIGN, confidence_level=level),
         )
     return result
