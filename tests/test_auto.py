@@ -77,3 +77,30 @@ def test_auto_covers_where_adjusted_wald_misses():
     assert used > 50  # the hull answers on many of them (95 of 200 with this seed)
     assert np.mean(hit_auto) >= 0.93 - 0.016, np.mean(hit_auto)
     assert np.mean(hit_auto) > np.mean(hit_aw)  # adjusted-Wald: 0.880 with this seed
+
+
+def test_evaluate_and_the_cli_take_auto(capsys):
+    """Each group is js.correct(method="auto") of its counts; the CLI offers --method auto."""
+    import pandas as pd
+
+    from judgestats.cli import main
+
+    gen = np.random.default_rng(27)
+    parts = []
+    for model, labelled in (("small", 60), ("large", 400)):  # labelled items per model
+        truth = gen.random(2000) < 0.4
+        judge = np.where(truth, gen.random(2000) < 0.85, gen.random(2000) < 0.2).astype(int)
+        human = np.where(np.arange(2000) < labelled, truth.astype(float), np.nan)
+        parts.append(pd.DataFrame({"model": model, "judge": judge, "human": human}))
+    frame = pd.concat(parts, ignore_index=True)
+    ev = js.evaluate(frame, method="auto", by="model")
+    for g in ev.groups:
+        c = ev[g]
+        ref = js.correct(c.test, c.calibration, method="auto")
+        assert (c.method, c.chosen_by, c.ci) == (ref.method, ref.chosen_by, ref.ci)
+    assert ev["small"].method == HULL  # about 24 human-1 items: a class under 100
+    with pytest.raises(js.ArgumentTypeError, match="method 'auto'"):
+        js.evaluate(frame, method="auto", by="model", n_resamples=99)
+    assert main(["correct", "--example", "chatbot-arena", "--method", "auto"]) == 0
+    out = capsys.readouterr().out
+    assert "95% CI (auto, by-human-label)" in out

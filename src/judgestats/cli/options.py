@@ -46,8 +46,9 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     p.add_argument(
         "--method",
         default=None,
-        choices=(*interval_methods(), "adjusted-delta"),
-        help="interval method (default: adjusted-wald, the paper's; for judge letters in "
+        choices=(*interval_methods(), "auto", "adjusted-delta"),
+        help="interval method (default: adjusted-wald, the paper's; auto: adjusted-wald, or "
+        "the hull of it and profile-map where it may miss; for judge letters in "
         "report, profile-likelihood-t, or adjusted-delta with --design random or "
         "by-judge-label)",
     )

@@ -31,11 +31,12 @@ from .._validation import (
     group_error,
     warn_deprecated,
 )
+from ..auto import AUTO
 from ..compare import Ranking
 from ..correct import Correction, correct
 from ..designs import DEFAULT_DESIGN, check_design
 from ..frames import GroupCounts, counts_of, group_counts, repeating_column, sort_keys
-from ..intervals import get_method
+from ..intervals import HULL, get_method
 from ..progress import progress as progress_bar
 from ..repeated import ESTIMANDS, cluster_summary, repeats_matter
 from ..results import Reportable, group_label
@@ -81,6 +82,8 @@ def _check_method(method: str, stratified: bool, options: dict, design: str) -> 
                      + ("" if design == DEFAULT_DESIGN else f" with design={design!r}"))
         allowed = ("weights", "min_per_class", "merge", *_STRATIFIED_OPTIONS[method])
         check_option_names(f"stratified method {method!r}", options, allowed)
+    elif method == AUTO:  # js.correct(method="auto") per group: adjusted-Wald or the hull
+        check_option_names("method 'auto'", options, ())
     else:
         get_method(method, design)  # names the methods the design has
         check_option_names(f"method {method!r}", options, get_method(method, design).options)
@@ -277,7 +280,8 @@ def _evaluate_counts(
         size = check_positive_int("rank_resamples", rank_resamples, minimum=100)
         # the Rogan–Gladen bootstrap needs every judge better than chance; methods that answer
         # without (profile likelihood, posterior) rank by the exact posterior instead
-        rank_method = ("bootstrap" if get_method(method, design).requires_informative
+        spec = get_method(HULL if method == AUTO else method, design)
+        rank_method = ("bootstrap" if spec.requires_informative
                        or design != DEFAULT_DESIGN else "bayes")  # fmt: skip
         ranking = _rank(corrections, groups, method=rank_method, size=size, level=level, rng=gen,
                         design=design)  # fmt: skip
@@ -415,7 +419,9 @@ def evaluate(
     method : str, optional
         Interval method: any name in :func:`judgestats.interval_methods` (without strata) or
         ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"`` (with strata); default
-        ``"adjusted-wald"``. With a judge alphabet ``"profile-likelihood-t"`` (the default
+        ``"adjusted-wald"``. ``"auto"`` (without strata): :func:`judgestats.correct`'s choice
+        per group (:mod:`judgestats.auto`), each group's ``method`` and ``chosen_by`` say
+        which. With a judge alphabet ``"profile-likelihood-t"`` (the default
         there), ``"profile-likelihood"`` or ``"bootstrap"``; under the other designs
         ``"adjusted-delta"`` (their default) or ``"wald"``.
     confidence_level : float, default 0.95

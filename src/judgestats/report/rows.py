@@ -24,6 +24,8 @@ _METHOD_NAMES = {
     "profile-likelihood": "profile-likelihood",
     "profile-likelihood-t": "small-calibration (t cut-off) profile-likelihood",
     "profile-map": "profile-likelihood (t cut-off, widened to hold the posterior mode)",
+    "adjusted-wald+profile-map": "adjusted-Wald and profile-likelihood (t cut-off) hull",
+    "auto": "adjusted-Wald (or, where it may miss, adjusted-Wald and profile-likelihood hull)",
 }
 
 
