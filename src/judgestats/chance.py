@@ -19,9 +19,10 @@ point-estimator divides by it). :func:`judge_value` says, for one data set:
   drawn within judge labels), so neither part applies.
 
 This is a statement about the data, not a coverage claim, so it is a flag and a sentence on the
-result (``Correction.judge``), not a warning: on a random grid of 250 cells (issue 27 §2) the
-Youden interval reached 0 on 19% of data sets, and in 74 of the 220 cells where adjusted-Wald
-covered >= 0.945, on more than 5% of them.
+result (``Correction.judge``), not a warning: on 250 random cells (issue 27 §2,
+``benchmarks/results/warning_rules.md``, grid seed 2711, row "Fieller g > 1", which is the same
+condition) the Youden interval reached 0 on 18.5% of data sets, and on more than 5% of them in
+63 of the 209 cells where adjusted-Wald covered >= 0.945.
 
 References
 ----------
@@ -39,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from .counts import ConfusionCounts
-from .kernels import wilson_bounds, z_value
+from .kernels import delta_parts, wilson_bounds, z_value
 from .results import ConfidenceInterval
 
 __all__ = ["JudgeValue", "judge_value", "youden_interval"]
@@ -145,13 +146,17 @@ class JudgeValue:
 
 
 def youden_interval(calibration: ConfusionCounts, confidence_level: Any) -> tuple[Any, Any, Any]:
-    """(Ĵ, low, high): q̂0 + q̂1 − 1 and its Agresti–Caffo interval (batched counts allowed)."""
+    """(Ĵ, low, high): q̂0 + q̂1 − 1 and its Agresti–Caffo interval (batched counts allowed).
+
+    The adjusted rates q̃ = (k + 1)/(m + 2) and ṽ = q̃(1 − q̃)/(m + 2) are eq. ci's
+    (:func:`judgestats.kernels.delta_parts`; the test-set part is not used here).
+    """
     c = calibration
     z = z_value(confidence_level)
     tn, tp, m0, m1 = (np.asarray(v, dtype=float) for v in (c.tn, c.tp, c.m0, c.m1))
-    q0, q1 = (tn + 1.0) / (m0 + 2.0), (tp + 1.0) / (m1 + 2.0)
-    half = z * np.sqrt(q0 * (1.0 - q0) / (m0 + 2.0) + q1 * (1.0 - q1) / (m1 + 2.0))
-    centre = q0 + q1 - 1.0
+    a = delta_parts(0.5, tn / m0, tp / m1, np.inf, m0, m1, z)
+    half = z * np.sqrt(a["v0"] + a["v1"])
+    centre = a["q0"] + a["q1"] - 1.0
     return tn / m0 + tp / m1 - 1.0, np.maximum(centre - half, -1.0), np.minimum(centre + half, 1.0)
 
 
