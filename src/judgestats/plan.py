@@ -52,6 +52,7 @@ from .designs.plan import (
 from .designs.plan import n_value as _n_value
 from .designs.plan import planning_inputs as _scalar_inputs
 from .kernels import adjusted_wald_bounds, z_value
+from .sequential.selection import next_batch
 
 __all__ = [
     "Allocation",
@@ -67,6 +68,7 @@ __all__ = [
     "compare_designs",
     "interval_width",
     "judge_vs_human",
+    "next_batch",
     "optimal_allocation",
 ]
 

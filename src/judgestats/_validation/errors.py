@@ -13,7 +13,7 @@ __all__ = [  # every public name, re-exported by the package
     "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
     "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning", "MethodError",
     "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
-    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SparseStratumError",
+    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError", "SparseStratumError",
     "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
 ]
 
@@ -51,6 +51,15 @@ class ClusteredCountsError(MethodError):
     """Clustered counts (repeated items) where rows would be treated as independent items.
 
     The message names the methods or functions that account for the clusters.
+    """
+
+
+class SequentialError(JudgeStatsError):
+    """A labelling process the sequential monitor cannot use.
+
+    An unknown item, an item labelled twice, a design that cannot happen while labelling
+    (``"by-human-label"``), or a batch whose inclusion probabilities are missing or do not match
+    the strategy that drew it.
     """
 
 

@@ -1,0 +1,495 @@
+"""Monitor: an anytime-valid interval for a pool's human rate while humans label in rounds.
+
+The estimand is the human rate over the fixed pool of judged items (each item weight 1, or
+each of its rows weight 1), so the judge letters' shares in the pool are known exactly. Items
+are labelled in rounds; each label feeds the prediction-powered Horvitz–Thompson increment of
+:mod:`judgestats.sequential.pool`, and the increments feed a betting confidence sequence
+(:mod:`judgestats.sequential.betting`). With probability >= ``confidence_level`` the pool's rate
+is inside every interval the monitor ever shows, so stopping whenever it looks narrow enough is
+safe. Per group; with ``simultaneous=True`` each of G groups runs at level 1 − α/G (Bonferroni),
+so all groups' sequences hold at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    ArgumentTypeError,
+    JudgeStatsError,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_probability,
+    check_rng,
+)
+from .._validation.errors import SequentialError
+from ..results import ConfidenceInterval, group_label
+from .betting import BettingSequence, bet
+from .inputs import PoolItems, check_names, counts_batch, counts_pool, frame_batch, frame_pool
+from .pool import FLOOR, PoolState, cell_probabilities
+
+__all__ = ["DESIGNS", "ESTIMANDS", "METHOD", "STRATEGIES", "Monitor"]
+
+#: the designs a labelling process can have, and the strategy that draws each
+DESIGNS = ("random", "by-judge-label")
+STRATEGIES = {"random": "uniform", "by-judge-label": "by-judge-label"}
+ESTIMANDS = ("items", "rows")
+#: what the monitor's interval is, as results name their method
+METHOD = "betting confidence sequence"
+_RTOL = 1e-6
+
+
+@dataclass
+class _Process:
+    """One group's labelling process: its items, pool state and confidence sequence."""
+
+    pool: PoolItems
+    state: PoolState
+    sequence: BettingSequence
+    weight: np.ndarray
+    index: dict = field(default_factory=dict)
+    labelled: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    available: list = field(default_factory=list)  # per cell, the unlabelled positions
+    slot: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # place in that list
+
+    @classmethod
+    def build(cls, pool: PoolItems, level: float, estimand: str) -> _Process:
+        n_cells = len(pool.cells)
+        weight = np.ones(pool.items.size)
+        if estimand == "rows":
+            weight = pool.rows * pool.items.size / pool.rows.sum()
+        size = np.bincount(pool.cell, minlength=n_cells)
+        wsum = np.bincount(pool.cell, weights=weight, minlength=n_cells)
+        wmax = np.zeros(n_cells)
+        np.maximum.at(wmax, pool.cell, weight)
+        proc = cls(pool, PoolState(size, wsum, wmax), BettingSequence(level), weight)
+        proc.index = {k: i for i, k in enumerate(pool.items.tolist())}
+        proc.labelled = np.zeros(pool.items.size, bool)
+        proc.available = [np.flatnonzero(pool.cell == c).tolist() for c in range(n_cells)]
+        proc.slot = np.zeros(pool.items.size, int)
+        for members in proc.available:
+            proc.slot[members] = np.arange(len(members))
+        return proc
+
+    def take(self, pos: int) -> None:
+        """Mark ``pos`` labelled and drop it from its cell's unlabelled list (O(1))."""
+        members = self.available[int(self.pool.cell[pos])]
+        k, last = int(self.slot[pos]), members[-1]
+        members[k] = last
+        self.slot[last] = k
+        members.pop()
+        self.labelled[pos] = True
+
+
+class Monitor:
+    """Label in rounds and watch an interval that stays valid however often you look.
+
+    Parameters
+    ----------
+    design : {"random", "by-judge-label"}
+        How the items to label are chosen: uniformly among the unlabelled items, or within
+        judge letters with the probabilities :meth:`next_batch` fixes before each round (Neyman
+        allocation with a uniform floor). Required: ``"by-human-label"`` (the package's default
+        elsewhere) cannot happen while labelling, since the human label is unknown until an
+        item is labelled, and is refused.
+    confidence_level : float
+        The probability that the pool's rate is inside *every* interval of the sequence.
+    target_width : float, optional
+        Stop once an interval is at most this wide (:attr:`should_stop`); the bets are tuned to
+        be tightest near the number of labels this is expected to take.
+    estimand : {"items", "rows"}
+        The pool's human rate with each item weight 1, or each of its judged rows weight 1.
+    tuned_for : int, optional
+        The number of labels at which the sequence should be tightest (overrides the tuning
+        from ``target_width``; without either, the bets follow Waudby-Smith & Ramdas's
+        schedule, tight at no size in particular).
+    floor : float
+        Under ``"by-judge-label"``, the share of each draw spread uniformly over all unlabelled
+        items.
+    simultaneous : bool
+        Hold for all groups at once (Bonferroni: each group at level 1 − α/G).
+    rng : None, int or numpy Generator
+        Orders a batch given without a draw order (design ``"random"`` only) and draws the
+        items of :meth:`next_batch`.
+
+    Notes
+    -----
+    The guarantee (Ville's inequality on a betting martingale; Waudby-Smith & Ramdas 2024,
+    JRSS-B 86(1)) needs the items to be drawn as the design says: under ``"random"`` every
+    unlabelled item equally likely at each draw; under ``"by-judge-label"`` with the
+    probabilities :meth:`next_batch` (or :func:`judgestats.plan.next_batch`) reports, which
+    :meth:`update` checks. Looking after every label, every round or at any time chosen from
+    the data so far keeps it.
+    """
+
+    def __init__(
+        self, *, design: str, confidence_level: float = 0.95, target_width: float | None = None,
+        estimand: str = "items", tuned_for: int | None = None, floor: float = FLOOR,
+        simultaneous: bool = False, rng: Any = None,
+    ) -> None:  # fmt: skip
+        if design == "by-human-label":
+            raise SequentialError(
+                "design='by-human-label' cannot happen while labelling (the human label is "
+                "unknown until an item is labelled); use design='random' or 'by-judge-label'"
+            )
+        self.design = check_choice("design", design, DESIGNS)
+        self.strategy = STRATEGIES[design]
+        self.confidence_level = float(check_confidence_level(confidence_level))
+        if target_width is not None:
+            target_width = float(check_probability("target_width", target_width))
+            if target_width <= 0:
+                raise JudgeStatsError(f"target_width must be > 0, got {target_width!r}")
+        self.target_width = target_width
+        self.estimand = check_choice("estimand", estimand, ESTIMANDS)
+        self.tuned_for = None if tuned_for is None else check_positive_int("tuned_for", tuned_for)
+        self.floor = float(check_probability("floor", floor))
+        if not isinstance(simultaneous, bool):
+            raise ArgumentTypeError(f"simultaneous must be True or False, got {simultaneous!r}")
+        self.simultaneous = simultaneous
+        self._rng = check_rng(rng)
+        self._groups: dict[Any, _Process] = {}
+        self._columns: dict[str, Any] = {}
+        self._history: list[dict] = []
+        self._looks = 0
+        self._from_counts = False
+
+    # ------------------------------------------------------------------ the pool
+    def set_pool(
+        self, pool: Any, *, item: str | None = None, judge: str = "judge", by: Any = None,
+        strata: Any = None,
+    ) -> Monitor:  # fmt: skip
+        """Give the judged pool, once: a frame (any engine) or a :class:`~judgestats.JudgedCounts`.
+
+        Parameters
+        ----------
+        pool : data frame or JudgedCounts
+            One row per judged row (several rows of one item share its ``item`` id).
+        item : str, optional
+            The item id column (default: each row is an item).
+        judge : str
+            The verdict column (0/1 or a judge alphabet's letters).
+        by : str or list of str, optional
+            Group columns: one sequence per group (a leaderboard labelled in rounds).
+        strata : str or list of str, optional
+            Covariate strata: the cells are letters within strata (sharper, same estimand).
+        """
+        if self._groups:
+            raise SequentialError("the pool is already set; make a new Monitor for a new pool")
+        by_cols, strata_cols = check_names("by", by), check_names("strata", strata)
+        if hasattr(pool, "tp") or hasattr(pool, "positive"):
+            if by_cols or strata_cols or item is not None:
+                raise ArgumentTypeError("a JudgedCounts pool takes no item=, by= or strata=")
+            groups, self._from_counts = counts_pool(pool), True
+        else:
+            groups = frame_pool(pool, item=item, judge=judge, by=by_cols, strata=strata_cols)
+        if not groups:
+            raise SequentialError("the pool has no items")
+        level = self.confidence_level
+        if self.simultaneous:
+            level = 1.0 - (1.0 - level) / len(groups)
+        self._groups = {k: _Process.build(p, level, self.estimand) for k, p in groups.items()}
+        self._columns = {"item": item, "by": by_cols}
+        return self
+
+    def _require_pool(self) -> None:
+        if not self._groups:
+            raise SequentialError("set the judged pool first: monitor.set_pool(frame or counts)")
+
+    # ------------------------------------------------------------------ labels
+    def _horizon(self, proc: _Process, t: int, variance: float) -> float:
+        if self.tuned_for is not None:
+            return float(self.tuned_for)
+        if self.target_width is not None:
+            alpha = proc.sequence.alpha
+            return max(8.0 * np.log(2.0 / alpha) * variance / self.target_width**2, 1.0)
+        return t * np.log1p(t)
+
+    def _label(self, proc: _Process, pos: int, value: float, prob: float | None,
+               spread: np.ndarray) -> None:  # fmt: skip
+        """Feed one labelled item (position ``pos`` in its group) to the sequence."""
+        cell = int(proc.pool.cell[pos])
+        state = proc.state
+        q = cell_probabilities(state.remaining, spread, self.strategy, self.floor)
+        expected = q[cell] / state.remaining[cell]
+        if prob is not None and not np.isclose(prob, expected, rtol=_RTOL, atol=0.0):
+            raise SequentialError(
+                f"item {proc.pool.items[pos]!r}: inclusion probability {prob:.6g} does not match "
+                f"the {self.strategy!r} strategy's {expected:.6g} at its draw; label the items in "
+                "the order next_batch wrote them, one round per update"
+            )
+        w = float(proc.weight[pos])
+        inc = state.increment(cell, w * value, q)
+        seq = proc.sequence
+        lam = bet(seq.alpha, inc.variance, inc.lo, inc.hi,
+                  self._horizon(proc, seq.draws + 1, inc.variance))  # fmt: skip
+        seq.add(inc.z, inc.lo, inc.hi, lam)
+        state.record(cell, w * value, w)
+        proc.take(pos)
+
+    def update(
+        self, batch: Any, *, item: str | None = None, human: str = "human",
+        inclusion_probability: str | None = None,
+    ) -> Monitor:  # fmt: skip
+        """Add one round of newly labelled items and take a look.
+
+        Parameters
+        ----------
+        batch : data frame or ConfusionCounts
+            The round's labels, in the order the items were drawn (as :meth:`next_batch`
+            writes them): ``item`` (and the pool's ``by`` columns) and ``human`` (0/1; several
+            rows of one item are its raters, averaged). With a JudgedCounts pool, a
+            :class:`~judgestats.ConfusionCounts` of the round's items (design ``"random"``).
+        item : str, optional
+            The item id column (default: the pool's).
+        human : str
+            The human label column.
+        inclusion_probability : str, optional
+            The column of each item's probability of being drawn at its draw. Required under
+            ``"by-judge-label"`` (it is checked against the strategy); under ``"random"``
+            without it the batch is put in random order first.
+        """
+        self._require_pool()
+        if self.design == "by-judge-label" and inclusion_probability is None:
+            raise SequentialError(
+                "design='by-judge-label' needs each item's inclusion probability: pass "
+                "inclusion_probability='inclusion_probability' (the column next_batch writes)"
+            )
+        if self._from_counts:
+            self._update_counts(batch)
+        else:
+            self._update_frame(batch, item, human, inclusion_probability)
+        self._look()
+        return self
+
+    def _update_counts(self, batch: Any) -> None:
+        if self.design != "random":
+            raise SequentialError(
+                "a ConfusionCounts batch carries no draw order or probabilities; under "
+                "design='by-judge-label' give a frame from next_batch"
+            )
+        proc = self._groups[()]
+        cells, values = counts_batch(batch, self._rng)
+        spread = proc.state.spread()
+        for c, v in zip(cells.tolist(), values.tolist(), strict=True):
+            if not proc.available[c]:
+                raise SequentialError(
+                    f"the batch labels more judge-{c} items than the pool has left unlabelled"
+                )
+            self._label(proc, proc.available[c][0], v, None, spread)
+
+    def _update_frame(self, batch: Any, item: str | None, human: str, prob: str | None) -> None:
+        item_col = item or self._columns["item"]
+        if item_col is None:
+            raise ArgumentTypeError("name the batch's item id column: item='...'")
+        by = self._columns["by"]
+        keys, values, probs = frame_batch(
+            batch, item=item_col, human=human, by=by, probability=prob
+        )
+        found = [self._find(key, by) for key in keys]
+        order = np.arange(len(keys))
+        if probs is None:
+            order = self._rng.permutation(len(keys))  # design "random": any order is a draw order
+        spreads = {id(p): p.state.spread() for p in {id(f[0]): f[0] for f in found}.values()}
+        for k in order.tolist():
+            proc, pos = found[k]
+            p_k = None if probs is None else float(probs[k])
+            self._label(proc, pos, float(values[k]), p_k, spreads[id(proc)])
+
+    def _find(self, key: tuple, by: tuple) -> tuple[_Process, int]:
+        group = key[: len(by)]
+        group_key = () if not by else group[0] if len(by) == 1 else group
+        proc = self._groups.get(group_key)
+        if proc is None:
+            raise SequentialError(f"the batch names group {group_key!r}, which is not in the pool")
+        pos = proc.index.get(key[-1])
+        if pos is None:
+            raise SequentialError(
+                f"the batch names item {key[-1]!r}{self._in(group_key)}, which is not in the pool"
+            )
+        if proc.labelled[pos]:
+            raise SequentialError(
+                f"item {key[-1]!r}{self._in(group_key)} is already labelled; an item enters "
+                "once (several raters of one item belong in one batch)"
+            )
+        return proc, pos
+
+    @staticmethod
+    def _in(group_key: Any) -> str:
+        return "" if group_key == () else f" of group {group_label(group_key)}"
+
+    def _look(self) -> None:
+        self._looks += 1
+        for key, proc in self._groups.items():
+            low, high = proc.sequence.interval()
+            self._history.append({
+                "look": self._looks, "group": key, "labels": int(proc.labelled.sum()),
+                "estimate": proc.state.estimate(), "low": low, "high": high,
+                "width": high - low,
+            })  # fmt: skip
+
+    # ------------------------------------------------------------------ answers
+    def _current(self) -> dict[Any, dict]:
+        rows: dict[Any, dict] = {}
+        for row in self._history:
+            rows[row["group"]] = row
+        return rows
+
+    @property
+    def intervals(self) -> dict[Any, ConfidenceInterval]:
+        """Group → the current interval (the running intersection of every look so far)."""
+        self._require_pool()
+        level = self.confidence_level
+        now = self._current()
+        return {
+            k: ConfidenceInterval(now[k]["low"], now[k]["high"], METHOD, level)
+            if k in now else ConfidenceInterval(0.0, 1.0, METHOD, level)
+            for k in self._groups
+        }  # fmt: skip
+
+    @property
+    def interval(self) -> ConfidenceInterval:
+        """The current interval of a monitor with one group (see :attr:`intervals` for several)."""
+        out = self.intervals
+        if len(out) != 1:
+            raise SequentialError(
+                f"the monitor has {len(out)} groups; use .intervals (group → interval)"
+            )
+        return next(iter(out.values()))
+
+    @property
+    def should_stop(self) -> bool:
+        """True once every group's interval is at most ``target_width`` wide."""
+        if self.target_width is None:
+            return False
+        return all(ci.width <= self.target_width for ci in self.intervals.values())
+
+    @property
+    def labels(self) -> dict[Any, int]:
+        """Group → items labelled so far."""
+        return {k: int(p.labelled.sum()) for k, p in self._groups.items()}
+
+    @property
+    def history(self) -> Any:
+        """Every look as tidy rows (a pandas DataFrame).
+
+        Columns: look, group, labels, estimate, low, high, width (``estimate`` is the
+        post-stratified estimate at that look; low/high the running interval).
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._history, columns=[
+            "look", "group", "labels", "estimate", "low", "high", "width"])  # fmt: skip
+
+    def summary(self) -> str:
+        """Return the current intervals, the labels used, whether to stop, and the guarantee."""
+        self._require_pool()
+        pct = f"{self.confidence_level:.0%}"
+        lines = [
+            f"{METHOD} (Waudby-Smith & Ramdas 2024) on the prediction-powered Horvitz–Thompson "
+            f"estimator; design {self.design!r}, estimand: the pool's human rate over "
+            f"{self.estimand}",
+        ]
+        for k, ci in self.intervals.items():
+            name = "" if k == () else f"{group_label(k)}: "
+            lines.append(
+                f"  {name}[{ci.low:.4f}, {ci.high:.4f}] (width {ci.width:.4f}) after "
+                f"{self.labels[k]} labels of {self._groups[k].pool.items.size} items"
+            )
+        if self.target_width is not None:
+            verdict = "stop" if self.should_stop else "keep labelling"
+            lines.append(f"target width {self.target_width:g}: {verdict}")
+        scope = (
+            f"for all {len(self._groups)} groups at once (Bonferroni)"
+            if self.simultaneous and len(self._groups) > 1 else "per group"
+        )  # fmt: skip
+        lines.append(
+            f"Guarantee: with probability >= {pct} the pool's rate is inside every interval at "
+            f"every look, {scope}; stopping at any look is safe."
+        )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"Monitor(design={self.design!r}, confidence_level={self.confidence_level:g}, "
+            f"groups={len(self._groups)}, looks={self._looks})"
+        )
+
+    def plot(self, ax: Any = None) -> Any:
+        """Each group's interval against the labels used, look by look. Returns the Axes."""
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+        hist = self.history
+        for key, part in hist.groupby("group", sort=False) if len(hist) else []:
+            line = ax.plot(part["labels"], part["estimate"], marker=".",
+                           label=None if key == () else group_label(key))  # fmt: skip
+            ax.fill_between(part["labels"], part["low"], part["high"], alpha=0.2,
+                            color=line[0].get_color(), step="post")  # fmt: skip
+        if self.target_width is not None:
+            ax.set_title(f"target width {self.target_width:g}")
+        ax.set_xlabel("items labelled")
+        ax.set_ylabel(f"pool's human rate ({self.confidence_level:.0%} confidence sequence)")
+        if len(self._groups) > 1:
+            ax.legend()
+        return ax
+
+    # ------------------------------------------------------------------ the next round
+    def next_batch(self, budget: int, *, rng: Any = None) -> Any:
+        """Draw the items to label next, each with its inclusion probability.
+
+        Parameters
+        ----------
+        budget : int
+            Items per group (groups whose interval already meets ``target_width`` get none).
+        rng : None, int or numpy Generator
+            The draws (default: the monitor's own generator).
+
+        Returns
+        -------
+        pandas.DataFrame
+            In draw order: the ``by`` columns, ``item``, ``round``, ``draw`` and
+            ``inclusion_probability`` (the item's probability of being drawn at its draw);
+            label them and pass the frame to :meth:`update` unchanged plus a ``human`` column.
+        """
+        import pandas as pd
+
+        self._require_pool()
+        budget = check_positive_int("budget", budget)
+        gen = self._rng if rng is None else check_rng(rng)
+        rows: list[dict] = []
+        done = self.intervals
+        for key, proc in self._groups.items():
+            if self.target_width is not None and done[key].width <= self.target_width:
+                continue
+            rows += self._draw(key, proc, budget, gen)
+        return pd.DataFrame(rows, columns=[*self._by_names(), self._item_name(), "round",
+                                           "draw", "inclusion_probability"])  # fmt: skip
+
+    def _by_names(self) -> list[str]:
+        return list(self._columns.get("by") or ())
+
+    def _item_name(self) -> str:
+        return self._columns.get("item") or "item"
+
+    def _draw(self, key: Any, proc: _Process, budget: int, gen: np.random.Generator) -> list:
+        spread = proc.state.spread()
+        remaining = proc.state.remaining.copy()
+        avail = [list(a) for a in proc.available]
+        by = self._by_names()
+        group = dict(zip(by, key if len(by) > 1 else (key,), strict=False)) if by else {}
+        rows = []
+        for d in range(min(budget, int(remaining.sum()))):
+            q = cell_probabilities(remaining, spread, self.strategy, self.floor)
+            cell = int(gen.choice(q.size, p=q))
+            pos = avail[cell].pop(int(gen.integers(len(avail[cell]))))
+            rows.append({
+                **group, self._item_name(): proc.pool.items[pos], "round": self._looks + 1,
+                "draw": d + 1, "inclusion_probability": q[cell] / remaining[cell],
+            })  # fmt: skip
+            remaining[cell] -= 1
+        return rows

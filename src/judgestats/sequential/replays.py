@@ -1,0 +1,159 @@
+"""Many labelling processes at once: the monitor's formulas on arrays of replays.
+
+Used to measure the confidence sequence (time-uniform coverage, width at given labels, labels
+to reach a width) and to plan with it. A replay labels a fixed pool whose cells hold
+``size[j]`` items, ``positive[j]`` of them human-positive; a draw from cell j is positive with
+probability (positives left) / (items left), which is drawing an item uniformly without
+replacement. Items weigh 1 (the items estimand).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, check_confidence_level, check_positive_int, check_rng
+from .betting import bet, log_capital, sequence_ends
+from .pool import FLOOR, PoolState, cell_probabilities
+
+__all__ = ["ReplayResult", "replay_labelling"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """What :func:`replay_labelling` measured over its replays.
+
+    Attributes
+    ----------
+    theta : float
+        The pool's human rate (the estimand).
+    covered : ndarray of bool
+        Per replay: the rate inside every interval up to the last label (time-uniform).
+    looks : ndarray of int
+        The label counts at which widths were taken.
+    width : ndarray
+        (replays, looks): the interval's width at each look.
+    covered_fixed : ndarray of bool or None
+        Per replay, for the fixed-sample comparator peeked at every look: inside at every look.
+    width_fixed : ndarray or None
+        (replays, looks): the fixed-sample comparator's width.
+    """
+
+    theta: float
+    covered: np.ndarray
+    looks: np.ndarray
+    width: np.ndarray
+    covered_fixed: np.ndarray | None
+    width_fixed: np.ndarray | None
+
+
+def _fixed_width(state: PoolState, z_crit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the fixed-sample stratified Wald interval (finite population) at the labels.
+
+    θ̂ = Σ_j π_j r̂_j with the letters' pool shares π_j known; variance Σ_j π_j² r̂_j(1 − r̂_j)
+    (1 − n_j/N_j)/(n_j − 1): what a team computes when it ignores that it looks repeatedly.
+    """
+    n, size = state.labelled_n, state.size
+    pi = size / size.sum(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(n > 0, state.labelled_sum / n, 0.5)
+        var = np.where(n > 1, r * (1 - r) / (n - 1) * (1 - n / size), 0.25)
+    est = (pi * r).sum(axis=-1)
+    half = z_crit * np.sqrt((pi * pi * var).sum(axis=-1))
+    return est - half, est + half, est
+
+
+def replay_labelling(
+    size: Any, positive: Any, *, strategy: str = "uniform", labels: int = 2000,
+    batch: int = 20, looks: Any = (100, 500, 2000), reps: int = 1000,
+    confidence_level: float = 0.95, tuned_for: int | None = None, floor: float = FLOOR,
+    fixed: bool = True, rng: Any = None,
+) -> ReplayResult:  # fmt: skip
+    """Replay ``reps`` labelling processes of one pool and measure the confidence sequence.
+
+    Parameters
+    ----------
+    size, positive : array_like of int
+        Items and human-positive items per cell (judge letter) of the pool.
+    strategy : {"uniform", "by-judge-label"}
+        How each draw is made (as :func:`judgestats.plan.next_batch`).
+    labels : int
+        Items labelled per replay (at most the pool's size).
+    batch : int
+        Items per round: the by-judge-label allocation is refreshed between rounds, and the
+        fixed-sample comparator is looked at after each round.
+    looks : sequence of int
+        Label counts at which widths are recorded.
+    reps : int
+        Replays.
+    confidence_level, tuned_for, floor
+        As :class:`~judgestats.sequential.Monitor`.
+    fixed : bool
+        Also run the fixed-sample stratified Wald interval, peeked at after every round.
+    rng : None, int or numpy Generator
+        The draws.
+
+    Returns
+    -------
+    ReplayResult
+    """
+    strategy = check_choice("strategy", strategy, ("uniform", "by-judge-label"))
+    level = float(check_confidence_level(confidence_level))
+    reps, batch = check_positive_int("reps", reps), check_positive_int("batch", batch)
+    gen = check_rng(rng)
+    size = np.asarray(size, float)
+    positive = np.asarray(positive, float)
+    labels = min(check_positive_int("labels", labels), int(size.sum()))
+    sizes = np.tile(size, (reps, 1))
+    state = PoolState(sizes, sizes.copy(), np.ones_like(sizes))
+    left_pos = np.tile(positive, (reps, 1))
+    theta, alpha = float(positive.sum() / size.sum()), 1.0 - level
+    from scipy.stats import norm
+
+    z_crit = float(norm.ppf(0.5 + level / 2))
+    zs, lams = np.zeros((reps, labels)), np.zeros((reps, labels))
+    log_up, log_down = np.zeros(reps), np.zeros(reps)
+    threshold = np.log(2.0 / alpha)
+    covered = np.ones(reps, bool)
+    covered_fixed = np.ones(reps, bool)
+    look_list = sorted(x for x in set(np.atleast_1d(looks).tolist()) if x <= labels)
+    width = np.full((reps, len(look_list)), np.nan)
+    width_fixed = np.full((reps, len(look_list)), np.nan)
+    lo_run, hi_run = np.full(reps, -np.inf), np.full(reps, np.inf)
+    rows = np.arange(reps)
+    spread = state.spread()
+    for t in range(labels):
+        if t % batch == 0:
+            spread = state.spread()
+        q = cell_probabilities(state.remaining, spread, strategy, floor)
+        u = gen.random(reps)[:, None]
+        cell = np.minimum((np.cumsum(q, axis=-1) < u).sum(axis=-1), size.size - 1)
+        rem_c = state.remaining[rows, cell]
+        y = (gen.random(reps) * rem_c < left_pos[rows, cell]).astype(float)
+        inc = state.increment(cell, y, q)
+        horizon = float(tuned_for) if tuned_for else (t + 1) * np.log1p(t + 1)
+        lam = bet(alpha, inc.variance, inc.lo, inc.hi, horizon)
+        zs[:, t], lams[:, t] = inc.z, lam
+        lo_run, hi_run = np.maximum(lo_run, inc.lo), np.minimum(hi_run, inc.hi)
+        up, down = log_capital(inc.z[:, None], np.asarray(lam)[:, None], np.full(reps, theta))
+        log_up, log_down = log_up + up, log_down + down
+        covered &= (log_up < threshold) & (log_down < threshold)
+        state.record(cell, y, 1.0)
+        left_pos[rows, cell] -= y
+        done = t + 1
+        if fixed and (done % batch == 0 or done == labels):
+            flo, fhi, _ = _fixed_width(state, z_crit)
+            covered_fixed &= (flo <= theta) & (theta <= fhi)
+        if done in look_list:
+            k = look_list.index(done)
+            a, b = np.maximum(lo_run, 0.0), np.minimum(hi_run, 1.0)
+            low, high = sequence_ends(zs[:, :done], lams[:, :done], a, b, alpha)
+            width[:, k] = high - low
+            if fixed:
+                flo, fhi, _ = _fixed_width(state, z_crit)
+                width_fixed[:, k] = fhi - flo
+    if not fixed:
+        return ReplayResult(theta, covered, np.array(look_list), width, None, None)
+    return ReplayResult(theta, covered, np.array(look_list), width, covered_fixed, width_fixed)

@@ -1,0 +1,131 @@
+"""From a frame alone: replay the labels so far, and choose the next items to label.
+
+A frame that holds the judged pool and the human labels collected so far (with the ``round``,
+``draw`` and ``inclusion_probability`` columns :func:`next_batch` wrote) is all the state a
+labelling process needs: :func:`replay` rebuilds the :class:`~judgestats.sequential.Monitor`
+round by round, and :func:`next_batch` asks it for the next round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, check_rng
+from .._validation.errors import SequentialError
+from .inputs import _pandas, check_names
+from .monitor import STRATEGIES, Monitor
+from .pool import FLOOR
+
+__all__ = ["STRATEGY_NAMES", "next_batch", "replay"]
+
+STRATEGY_NAMES = ("uniform", "by-judge-label")
+_DESIGN_OF = {v: k for k, v in STRATEGIES.items()}
+
+
+def _rounds(labelled: Any, design: str) -> list[Any]:
+    """Split the labelled rows into rounds, each in draw order."""
+    if "round" not in labelled.columns:
+        return [labelled] if len(labelled) else []
+    unplaced = labelled[labelled["round"].isna()]
+    if len(unplaced) and design != "random":
+        raise SequentialError(
+            f"{len(unplaced)} labelled rows have no round; under design={design!r} every label "
+            "needs the round, draw and inclusion probability next_batch wrote"
+        )
+    out = [unplaced] if len(unplaced) else []
+    placed = labelled[labelled["round"].notna()]
+    order = ["round", "draw"] if "draw" in placed.columns else ["round"]
+    placed = placed.sort_values(order, kind="stable")
+    out += [part for _, part in placed.groupby("round", sort=True)]
+    return out
+
+
+def replay(
+    frame: Any, *, design: str, item: str | None = "item", judge: str = "judge",
+    human: str = "human", by: Any = None, strata: Any = None, confidence_level: float = 0.95,
+    target_width: float | None = None, estimand: str = "items", floor: float = FLOOR,
+    simultaneous: bool = False, rng: Any = None,
+) -> Monitor:  # fmt: skip
+    """Rebuild the :class:`Monitor` of a labelling process from one frame.
+
+    Parameters
+    ----------
+    frame : data frame (any engine)
+        The judged pool, one row per judged row; ``human`` filled on the rows labelled so far
+        (empty elsewhere); under ``"by-judge-label"`` also ``round``, ``draw`` and
+        ``inclusion_probability`` on those rows, as :func:`next_batch` wrote them.
+    design, confidence_level, target_width, estimand, floor, simultaneous, rng
+        As :class:`Monitor`.
+    item, judge, human, by, strata
+        Column names (``by`` and ``strata`` one or several).
+
+    Returns
+    -------
+    Monitor
+        One look per round, in round order.
+    """
+    mon = Monitor(design=design, confidence_level=confidence_level, target_width=target_width,
+                  estimand=estimand, floor=floor, simultaneous=simultaneous, rng=rng)  # fmt: skip
+    mon.set_pool(frame, item=item, judge=judge, by=by, strata=strata)
+    by_cols = list(check_names("by", by))
+    cols = [*by_cols, item, human] if item else [*by_cols, human]
+    extra = [c for c in ("round", "draw", "inclusion_probability") if c in _columns(frame)]
+    df = _pandas(frame, list(dict.fromkeys([*cols, *extra])))
+    if item is None:
+        df = df.assign(_item=np.arange(len(df)))
+        item = "_item"
+    labelled = df[df[human].notna()]
+    prob = "inclusion_probability" if "inclusion_probability" in df.columns else None
+    for part in _rounds(labelled, mon.design):
+        has_prob = prob is not None and part[prob].notna().all()
+        mon.update(part, item=item, human=human, inclusion_probability=prob if has_prob else None)
+    return mon
+
+
+def _columns(frame: Any) -> list[str]:
+    from ..frames import _narwhals
+
+    return list(_narwhals().from_native(frame).columns)
+
+
+def next_batch(
+    frame: Any, *, budget: int, strategy: str = "uniform", rng: Any = None,
+    item: str | None = "item", judge: str = "judge", human: str = "human", by: Any = None,
+    strata: Any = None, confidence_level: float = 0.95, target_width: float | None = None,
+    floor: float = FLOOR,
+) -> Any:  # fmt: skip
+    """Draw the items to send to humans next, each with its inclusion probability.
+
+    Parameters
+    ----------
+    frame : data frame (any engine)
+        The judged pool with the labels so far (see :func:`replay`).
+    budget : int
+        Items to draw per group (groups already narrower than ``target_width`` get none).
+    strategy : {"uniform", "by-judge-label"}
+        ``"uniform"``: every unlabelled item equally likely (design ``"random"``).
+        ``"by-judge-label"``: within judge letters (and strata) by Neyman allocation from the
+        labels so far, q_j ∝ R_j σ̂_j, with a ``floor`` share spread uniformly so no letter
+        starves.
+    rng : None, int or numpy Generator
+        The draws (an int seed makes them reproducible; it is written in the ``seed`` column).
+    item, judge, human, by, strata, confidence_level, target_width, floor
+        As :func:`replay`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        In draw order: the ``by`` columns, ``item``, ``round``, ``draw``,
+        ``inclusion_probability``, ``strategy`` and ``seed``. Fill ``human`` on those rows of
+        the frame (keeping these columns) and call :func:`replay` or :func:`next_batch` again.
+    """
+    strategy = check_choice("strategy", strategy, STRATEGY_NAMES)
+    seed = rng if isinstance(rng, int | np.integer) and not isinstance(rng, bool) else None
+    gen = check_rng(rng)
+    mon = replay(frame, design=_DESIGN_OF[strategy], item=item, judge=judge, human=human, by=by,
+                 strata=strata, confidence_level=confidence_level, target_width=target_width,
+                 floor=floor, rng=gen)  # fmt: skip
+    out = mon.next_batch(budget, rng=gen)
+    return out.assign(strategy=strategy, seed=seed)
