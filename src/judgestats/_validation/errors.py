@@ -13,8 +13,8 @@ __all__ = [  # every public name, re-exported by the package
     "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
     "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning", "MethodError",
     "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
-    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError", "SparseStratumError",
-    "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
+    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError",
+    "SparseStratumError", "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
 ]
 
 

@@ -13,6 +13,7 @@ from .correct import _correct_parser, _run_correct
 from .options import CLIError, _Parser
 from .plan import _plan_parser, _plan_text, _run_plan
 from .report import _report_parser, _run_report
+from .sequential import _sequential_parsers, run_sequential
 from .table import _table
 
 
@@ -25,13 +26,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Honest LLM-as-a-judge numbers: correct a judge's positive rate for its "
         "errors with a small human-labelled calibration set, with an interval that accounts "
         "for both samples (correct); size the calibration set (plan); report a whole "
-        "leaderboard (report).",
+        "leaderboard (report); label in rounds with an interval valid at every look (next-batch, "
+        "monitor).",
     )
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     _correct_parser(sub)
     _plan_parser(sub)
     _report_parser(sub)
+    _sequential_parsers(sub)
     return parser
 
 
@@ -57,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             out = _run_plan(args)
             print(json.dumps(out, indent=2) if args.json else _plan_text(out))
+            return 0
+        if args.command in ("next-batch", "monitor"):
+            print(run_sequential(args), end="")
             return 0
         if args.command == "report":
             text = _run_report(args)

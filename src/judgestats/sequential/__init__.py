@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .betting import BettingSequence
 from .monitor import DESIGNS, ESTIMANDS, METHOD, STRATEGIES, Monitor
-from .selection import next_batch
+from .replays import ReplayResult, replay_labelling
+from .selection import next_batch, replay
 
 __all__ = [
     "DESIGNS",
@@ -18,5 +19,8 @@ __all__ = [
     "STRATEGIES",
     "BettingSequence",
     "Monitor",
+    "ReplayResult",
     "next_batch",
+    "replay",
+    "replay_labelling",
 ]

@@ -41,6 +41,7 @@ __all__ = ["TRUNCATION", "BettingSequence", "bet", "log_capital", "sequence_ends
 #: c in λ_t <= c / (hi_t − lo_t): the capital never loses more than half of itself on one draw
 TRUNCATION = 0.5
 _BISECTIONS = 60
+_SLACK = 1e-12
 
 
 def bet(alpha: float, variance: Any, lo: Any, hi: Any, horizon: Any) -> Any:
@@ -142,8 +143,10 @@ class BettingSequence:
         """Record a draw: its value ``z`` in ``[lo, hi]`` and the bet ``lam`` placed before it."""
         self.z.append(float(z))
         self.lam.append(float(lam))
-        self.low_bound = max(self.low_bound, float(lo))
-        self.high_bound = min(self.high_bound, float(hi))
+        # the bounds are exact in exact arithmetic (the last item of a pool pins θ): keep
+        # rounding from excluding the truth by widening them by _SLACK
+        self.low_bound = max(self.low_bound, float(lo) - _SLACK)
+        self.high_bound = min(self.high_bound, float(hi) + _SLACK)
 
     def interval(self, clip: tuple[float, float] = (0.0, 1.0)) -> tuple[float, float]:
         """Return the running intersection of the sequence's intervals, within ``clip``.

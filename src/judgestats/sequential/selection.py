@@ -70,18 +70,37 @@ def replay(
                   estimand=estimand, floor=floor, simultaneous=simultaneous, rng=rng)  # fmt: skip
     mon.set_pool(frame, item=item, judge=judge, by=by, strata=strata)
     by_cols = list(check_names("by", by))
+    present = _columns(frame)
+    if human not in present:  # nothing labelled yet
+        return mon
     cols = [*by_cols, item, human] if item else [*by_cols, human]
-    extra = [c for c in ("round", "draw", "inclusion_probability") if c in _columns(frame)]
+    extra: list[str] = [c for c in ("round", "draw", "inclusion_probability") if c in present]
     df = _pandas(frame, list(dict.fromkeys([*cols, *extra])))
     if item is None:
         df = df.assign(_item=np.arange(len(df)))
         item = "_item"
-    labelled = df[df[human].notna()]
+    labelled = _numeric(df[df[human].notna()], extra)
     prob = "inclusion_probability" if "inclusion_probability" in df.columns else None
     for part in _rounds(labelled, mon.design):
         has_prob = prob is not None and part[prob].notna().all()
         mon.update(part, item=item, human=human, inclusion_probability=prob if has_prob else None)
     return mon
+
+
+def _numeric(df: Any, columns: list[str]) -> Any:
+    """Round, draw and probability columns as numbers (a CSV reader may give text)."""
+    import pandas as pd
+
+    out = df.copy()
+    for c in columns:
+        values = pd.to_numeric(out[c].replace("", np.nan), errors="coerce")
+        bad = values.isna() & out[c].notna() & (out[c] != "")
+        if bad.any():
+            raise SequentialError(
+                f"column {c!r} must hold numbers, got {out[c][bad].iloc[0]!r}"
+            )
+        out[c] = values
+    return out
 
 
 def _columns(frame: Any) -> list[str]:
