@@ -35,13 +35,16 @@ def test_sequence_ends_are_the_crossings_of_the_capital():
     low, high = seq.interval()
     z, lam = np.array(seq.z), np.array(seq.lam)
     level = np.log(2 / 0.1)
-    grid = np.linspace(0, 1, 200_001)
-    up = np.array([np.log1p(lam * (z - m)).sum() for m in grid[::100]])
-    down = np.array([np.log1p(-lam * (z - m)).sum() for m in grid[::100]])
+    grid = np.linspace(0, 1, 200_001)[1:-1]
+    # the bets truncated at c/(m − lo) and c/(hi − m), lo = 0, hi = 1, written out here
+    up = np.array([np.log1p(np.minimum(lam, 0.5 / m) * (z - m)).sum() for m in grid[::100]])
+    down = np.array([np.log1p(-np.minimum(lam, 0.5 / (1 - m)) * (z - m)).sum()
+                     for m in grid[::100]])  # fmt: skip
     kept = grid[::100][(up < level) & (down < level)]
     assert low <= kept.min() and high >= kept.max()
     assert kept.min() - low < 1e-3 and high - kept.max() < 1e-3  # grid step 1e-3
-    assert log_capital(z, lam, np.array(low - 1e-9))[0] >= level - 1e-9
+    lo, hi = np.zeros_like(z), np.ones_like(z)
+    assert log_capital(z, lam, lo, hi, np.array(low - 1e-9))[0] >= level - 1e-9
     assert 0.35 < low < 0.4 < high < 0.45  # z has mean 0.4
 
 
@@ -218,3 +221,22 @@ def test_named_errors():
         active.update(b, inclusion_probability="inclusion_probability")
     with pytest.raises(js.MethodError, match="strategy"):
         js.plan.next_batch(frame, budget=5, strategy="greedy")
+
+
+# ------------------------------------------------------------------ planning
+def test_labelling_plan_fixed_n_and_neyman_gain():
+    """Fixed-n labels from Cochran's formulas written out here; the monitor needs more."""
+    pi, r = np.array([0.5, 0.3, 0.2]), np.array([0.02, 0.5, 0.97])
+    plan = js.plan.labelling_plan(pi, r, target_width=0.1, pool_size=5000, reps=60, rng=3)
+    sd = np.sqrt(r * (1 - r))
+    z = 1.959963984540054
+    for got, var in ((plan.fixed_uniform, (pi * sd**2).sum()), (plan.fixed_neyman,
+                                                                 (pi * sd).sum() ** 2)):  # fmt: skip
+        n0 = (2 * z) ** 2 * var / 0.1**2
+        assert got == int(np.ceil(n0 / (1 + n0 / 5000)))
+    assert plan.neyman_gain == pytest.approx(1 - (pi * sd).sum() ** 2 / (pi * sd**2).sum())
+    assert plan.neyman_gain == pytest.approx(0.287, abs=0.001)
+    assert plan.monitor_uniform > plan.fixed_uniform  # validity at every look costs labels
+    assert plan.monitor_neyman < plan.monitor_uniform  # skewed letters: active draws save
+    assert "theory 28.7%" in plan.summary()
+    assert js.plan.neyman_gain([0.5, 0.5], [0.3, 0.3]) == pytest.approx(0.0, abs=1e-12)

@@ -52,6 +52,7 @@ from .designs.plan import (
 from .designs.plan import n_value as _n_value
 from .designs.plan import planning_inputs as _scalar_inputs
 from .kernels import adjusted_wald_bounds, z_value
+from .sequential.planning import LabellingPlan, labelling_plan, neyman_gain
 from .sequential.selection import next_batch
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "CalibrationPlan",
     "DesignComparison",
     "JudgeAllocation",
+    "LabellingPlan",
     "Regime",
     "allocate",
     "allocate_by_judge",
@@ -68,7 +70,9 @@ __all__ = [
     "compare_designs",
     "interval_width",
     "judge_vs_human",
+    "labelling_plan",
     "next_batch",
+    "neyman_gain",
     "optimal_allocation",
 ]
 

@@ -28,7 +28,7 @@ from .._validation import (
 )
 from .._validation.errors import SequentialError
 from ..results import ConfidenceInterval, group_label
-from .betting import BettingSequence, bet
+from .betting import BettingSequence, bet, horizon
 from .inputs import PoolItems, check_names, counts_batch, counts_pool, frame_batch, frame_pool
 from .pool import FLOOR, PoolState, cell_probabilities
 
@@ -200,14 +200,6 @@ class Monitor:
             raise SequentialError("set the judged pool first: monitor.set_pool(frame or counts)")
 
     # ------------------------------------------------------------------ labels
-    def _horizon(self, proc: _Process, t: int, variance: float) -> float:
-        if self.tuned_for is not None:
-            return float(self.tuned_for)
-        if self.target_width is not None:
-            alpha = proc.sequence.alpha
-            return max(8.0 * np.log(2.0 / alpha) * variance / self.target_width**2, 1.0)
-        return t * np.log1p(t)
-
     def _label(self, proc: _Process, pos: int, value: float, prob: float | None,
                spread: np.ndarray) -> None:  # fmt: skip
         """Feed one labelled item (position ``pos`` in its group) to the sequence."""
@@ -224,8 +216,9 @@ class Monitor:
         w = float(proc.weight[pos])
         inc = state.increment(cell, w * value, q)
         seq = proc.sequence
-        lam = bet(seq.alpha, inc.variance, inc.lo, inc.hi,
-                  self._horizon(proc, seq.draws + 1, inc.variance))  # fmt: skip
+        h = horizon(seq.draws + 1, inc.variance, seq.alpha, tuned_for=self.tuned_for,
+                    target_width=self.target_width)  # fmt: skip
+        lam = bet(seq.alpha, inc.variance, h)
         seq.add(inc.z, inc.lo, inc.hi, lam)
         state.record(cell, w * value, w)
         proc.take(pos)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_confidence_level, check_positive_int, check_rng
-from .betting import bet, log_capital, sequence_ends
+from .betting import bet, horizon, log_capital, sequence_ends
 from .pool import FLOOR, PoolState, cell_probabilities
 
 __all__ = ["ReplayResult", "replay_labelling"]
@@ -39,6 +39,9 @@ class ReplayResult:
         Per replay, for the fixed-sample comparator peeked at every look: inside at every look.
     width_fixed : ndarray or None
         (replays, looks): the fixed-sample comparator's width.
+    labels_needed : ndarray or None
+        With ``target_width``: per replay, the labels after which the running interval (checked
+        after every batch) was first at most that wide; NaN where it never was.
     """
 
     theta: float
@@ -47,6 +50,7 @@ class ReplayResult:
     width: np.ndarray
     covered_fixed: np.ndarray | None
     width_fixed: np.ndarray | None
+    labels_needed: np.ndarray | None = None
 
 
 def _fixed_width(state: PoolState, z_crit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -69,7 +73,7 @@ def replay_labelling(
     size: Any, positive: Any, *, strategy: str = "uniform", labels: int = 2000,
     batch: int = 20, looks: Any = (100, 500, 2000), reps: int = 1000,
     confidence_level: float = 0.95, tuned_for: int | None = None, floor: float = FLOOR,
-    fixed: bool = True, rng: Any = None,
+    fixed: bool = True, target_width: float | None = None, rng: Any = None,
 ) -> ReplayResult:  # fmt: skip
     """Replay ``reps`` labelling processes of one pool and measure the confidence sequence.
 
@@ -92,6 +96,9 @@ def replay_labelling(
         As :class:`~judgestats.sequential.Monitor`.
     fixed : bool
         Also run the fixed-sample stratified Wald interval, peeked at after every round.
+    target_width : float, optional
+        Tune the bets to this width, as :class:`~judgestats.sequential.Monitor` does, and record
+        the labels each replay needs to reach it (costs a look per batch).
     rng : None, int or numpy Generator
         The draws.
 
@@ -114,6 +121,7 @@ def replay_labelling(
 
     z_crit = float(norm.ppf(0.5 + level / 2))
     zs, lams = np.zeros((reps, labels)), np.zeros((reps, labels))
+    los, his = np.zeros((reps, labels)), np.zeros((reps, labels))
     log_up, log_down = np.zeros(reps), np.zeros(reps)
     threshold = np.log(2.0 / alpha)
     covered = np.ones(reps, bool)
@@ -123,6 +131,8 @@ def replay_labelling(
     width_fixed = np.full((reps, len(look_list)), np.nan)
     lo_run, hi_run = np.full(reps, -np.inf), np.full(reps, np.inf)
     rows = np.arange(reps)
+    needed = np.full(reps, np.nan)
+    run_low, run_high = np.zeros(reps), np.ones(reps)
     spread = state.spread()
     for t in range(labels):
         if t % batch == 0:
@@ -133,11 +143,12 @@ def replay_labelling(
         rem_c = state.remaining[rows, cell]
         y = (gen.random(reps) * rem_c < left_pos[rows, cell]).astype(float)
         inc = state.increment(cell, y, q)
-        horizon = float(tuned_for) if tuned_for else (t + 1) * np.log1p(t + 1)
-        lam = bet(alpha, inc.variance, inc.lo, inc.hi, horizon)
-        zs[:, t], lams[:, t] = inc.z, lam
+        h = horizon(t + 1, inc.variance, alpha, tuned_for=tuned_for, target_width=target_width)
+        lam = bet(alpha, inc.variance, h)
+        zs[:, t], lams[:, t], los[:, t], his[:, t] = inc.z, lam, inc.lo, inc.hi
         lo_run, hi_run = np.maximum(lo_run, inc.lo), np.minimum(hi_run, inc.hi)
-        up, down = log_capital(inc.z[:, None], np.asarray(lam)[:, None], np.full(reps, theta))
+        up, down = log_capital(inc.z[:, None], np.asarray(lam)[:, None], inc.lo[:, None],
+                               inc.hi[:, None], np.full(reps, theta))  # fmt: skip
         log_up, log_down = log_up + up, log_down + down
         covered &= (log_up < threshold) & (log_down < threshold)
         state.record(cell, y, 1.0)
@@ -146,14 +157,27 @@ def replay_labelling(
         if fixed and (done % batch == 0 or done == labels):
             flo, fhi, _ = _fixed_width(state, z_crit)
             covered_fixed &= (flo <= theta) & (theta <= fhi)
+        if target_width is not None and (done % batch == 0 or done == labels):
+            todo = np.isnan(needed)
+            if todo.any():
+                a, b = np.maximum(lo_run[todo], 0.0), np.minimum(hi_run[todo], 1.0)
+                low, high = sequence_ends(zs[todo, :done], lams[todo, :done], los[todo, :done],
+                                          his[todo, :done], a, b, alpha)  # fmt: skip
+                run_low[todo] = np.maximum(run_low[todo], low)
+                run_high[todo] = np.minimum(run_high[todo], high)
+                reached = todo & (run_high - run_low <= target_width)
+                needed[reached] = done
         if done in look_list:
             k = look_list.index(done)
             a, b = np.maximum(lo_run, 0.0), np.minimum(hi_run, 1.0)
-            low, high = sequence_ends(zs[:, :done], lams[:, :done], a, b, alpha)
+            low, high = sequence_ends(zs[:, :done], lams[:, :done], los[:, :done],
+                                      his[:, :done], a, b, alpha)  # fmt: skip
             width[:, k] = high - low
             if fixed:
                 flo, fhi, _ = _fixed_width(state, z_crit)
                 width_fixed[:, k] = fhi - flo
+    out_needed = needed if target_width is not None else None
     if not fixed:
-        return ReplayResult(theta, covered, np.array(look_list), width, None, None)
-    return ReplayResult(theta, covered, np.array(look_list), width, covered_fixed, width_fixed)
+        return ReplayResult(theta, covered, np.array(look_list), width, None, None, out_needed)
+    return ReplayResult(theta, covered, np.array(look_list), width, covered_fixed, width_fixed,
+                        out_needed)  # fmt: skip

@@ -1,0 +1,161 @@
+"""How many labels to reach a width: the fixed-n plan, the monitor, and active selection.
+
+For a pool whose judge letters j have shares π_j and human-positive rates r_j (σ_j² =
+r_j(1 − r_j)), the stratified estimator of the pool's rate with n labels has variance
+Σ_j π_j² σ_j² / n_j. Drawn uniformly (n_j ≈ π_j n) that is Σ_j π_j σ_j² / n; with Neyman's
+allocation n_j ∝ π_j σ_j it is (Σ_j π_j σ_j)² / n (Cochran 1977, *Sampling Techniques*, §5.5),
+so the fixed-n labels for a full width w are n₀ = (2z)² Σ π_j σ_j² / w² and (2z)² (Σ π_j σ_j)² / w²
+(each then n₀ / (1 + n₀/N) in a pool of N items),
+and Neyman's relative saving is 1 − (Σ π_j σ_j)² / Σ π_j σ_j². The monitor's labels are
+measured by replaying labelling processes (:func:`~judgestats.sequential.replay_labelling`): an
+interval valid at every look needs more labels than a fixed-n plan, which is valid only if
+you look once, at the planned n.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    JudgeStatsError,
+    check_confidence_level,
+    check_positive_int,
+    check_probability,
+)
+from ..kernels import z_value
+from .replays import replay_labelling
+
+__all__ = ["LabellingPlan", "labelling_plan", "neyman_gain"]
+
+
+def neyman_gain(shares: Any, rates: Any) -> float:
+    """Return Neyman's relative saving 1 − (Σ π_j σ_j)² / Σ π_j σ_j² over uniform draws."""
+    pi, sd = np.asarray(shares, float), np.sqrt(np.asarray(rates, float) * (1 - np.asarray(rates)))
+    total = float((pi * sd * sd).sum())
+    return 0.0 if total == 0 else 1.0 - float((pi * sd).sum()) ** 2 / total
+
+
+@dataclass(frozen=True, slots=True)
+class LabellingPlan:
+    """Labels to reach ``target_width``: fixed-n, the monitor, and the monitor with active draws.
+
+    Attributes
+    ----------
+    fixed_uniform, fixed_neyman : int
+        The fixed-n plan's labels (uniform draws; Neyman allocation), valid for one look at n.
+    monitor_uniform, monitor_neyman : float
+        Median labels the monitor needed over the replays (design ``"random"``;
+        ``"by-judge-label"``), looking after every batch; NaN if fewer than half got there.
+    monitor_uniform_p90, monitor_neyman_p90 : float
+        Their 90th percentiles.
+    neyman_gain : float
+        The theoretical saving of Neyman allocation, 1 − (Σ π_j σ_j)² / Σ π_j σ_j².
+    measured_saving : float
+        1 − monitor_neyman / monitor_uniform.
+    """
+
+    target_width: float
+    confidence_level: float
+    pool_size: int
+    fixed_uniform: int
+    fixed_neyman: int
+    monitor_uniform: float
+    monitor_neyman: float
+    monitor_uniform_p90: float
+    monitor_neyman_p90: float
+    neyman_gain: float
+    measured_saving: float
+    reps: int
+
+    def summary(self) -> str:
+        """Return the four plans side by side, with the theory beside the measured saving."""
+        return "\n".join([
+            f"labels to reach a {self.confidence_level:.0%} interval {self.target_width:g} "
+            f"wide (pool of {self.pool_size} items)",
+            f"  fixed-n, uniform:            {self.fixed_uniform:>7d}  (valid for one look)",
+            f"  fixed-n, Neyman:             {self.fixed_neyman:>7d}  (valid for one look)",
+            f"  monitor, uniform:            {self.monitor_uniform:>7.0f}  (90%: "
+            f"{self.monitor_uniform_p90:.0f}; valid at every look)",
+            f"  monitor, by-judge-label:     {self.monitor_neyman:>7.0f}  (90%: "
+            f"{self.monitor_neyman_p90:.0f}; valid at every look)",
+            f"Neyman's saving: theory {self.neyman_gain:.1%}, measured "
+            f"{self.measured_saving:.1%} ({self.reps} replays)",
+        ])  # fmt: skip
+
+
+def _needed(res: Any) -> tuple[float, float]:
+    x = res.labels_needed
+    if np.mean(np.isnan(x)) > 0.5:
+        return np.nan, np.nan
+    x = np.where(np.isnan(x), np.inf, x)
+    return float(np.median(x)), float(np.quantile(x, 0.9))
+
+
+def labelling_plan(
+    shares: Any, rates: Any, *, target_width: float, confidence_level: float = 0.95,
+    pool_size: int = 20_000, batch: int = 20, reps: int = 200, max_labels: int | None = None,
+    rng: Any = None,
+) -> LabellingPlan:  # fmt: skip
+    """Compare the labels needed for a target width by a fixed-n plan, the monitor and active draws.
+
+    Parameters
+    ----------
+    shares : array_like
+        π_j, the judge letters' shares of the pool (sum to 1).
+    rates : array_like
+        r_j, the expected human-positive rate among items with letter j (a pilot's, or a guess).
+    target_width : float
+        Full width of the interval to reach.
+    confidence_level : float
+        As everywhere.
+    pool_size : int
+        Items in the pool (the replays label a pool of this size).
+    batch : int
+        Labels per round (the monitor looks after each).
+    reps : int
+        Replays per strategy.
+    max_labels : int, optional
+        Labels at most per replay (default: the pool).
+    rng : None, int or numpy Generator
+        The replays' draws.
+
+    Returns
+    -------
+    LabellingPlan
+    """
+    level = float(check_confidence_level(confidence_level))
+    width = float(check_probability("target_width", target_width))
+    if width <= 0:
+        raise JudgeStatsError(f"target_width must be > 0, got {target_width!r}")
+    pi = np.asarray(check_probability("shares", shares), float)
+    r = np.asarray(check_probability("rates", rates), float)
+    if pi.shape != r.shape or pi.ndim != 1 or abs(pi.sum() - 1) > 1e-6:
+        raise JudgeStatsError(
+            f"shares must be one share per letter summing to 1 and match rates, got {shares!r} "
+            f"and {rates!r}"
+        )
+    n = check_positive_int("pool_size", pool_size)
+    z = float(z_value(level))
+    sd = np.sqrt(r * (1 - r))
+    # n0 for an infinite pool, then the finite-population correction n0 / (1 + n0 / N)
+    n0 = (2 * z) ** 2 * np.array([(pi * sd * sd).sum(), (pi * sd).sum() ** 2]) / width**2
+    fixed_u, fixed_n = (int(np.ceil(v)) for v in n0 / (1 + n0 / n))
+    size = np.round(pi * n).astype(int)
+    positive = np.round(size * r).astype(int)
+    labels = int(size.sum()) if max_labels is None else max_labels
+    runs = [
+        _needed(replay_labelling(size, positive, strategy=s, labels=labels, batch=batch,
+                                 looks=(), reps=reps, confidence_level=level, fixed=False,
+                                 target_width=width, rng=rng))
+        for s in ("uniform", "by-judge-label")
+    ]  # fmt: skip
+    (mu, mu90), (mn, mn90) = runs
+    return LabellingPlan(
+        target_width=width, confidence_level=level, pool_size=int(size.sum()),
+        fixed_uniform=min(fixed_u, n), fixed_neyman=min(fixed_n, n), monitor_uniform=mu,
+        monitor_neyman=mn, monitor_uniform_p90=mu90, monitor_neyman_p90=mn90,
+        neyman_gain=neyman_gain(pi, r), measured_saving=1.0 - mn / mu, reps=reps,
+    )  # fmt: skip
