@@ -227,16 +227,17 @@ def test_named_errors():
 def test_labelling_plan_fixed_n_and_neyman_gain():
     """Fixed-n labels from Cochran's formulas written out here; the monitor needs more."""
     pi, r = np.array([0.5, 0.3, 0.2]), np.array([0.02, 0.5, 0.97])
-    plan = js.plan.labelling_plan(pi, r, target_width=0.1, pool_size=5000, reps=60, rng=3)
+    plan = js.plan.labelling_plan(pi, r, target_width=0.06, reps=60, rng=3)
     sd = np.sqrt(r * (1 - r))
     z = 1.959963984540054
     for got, var in ((plan.fixed_uniform, (pi * sd**2).sum()), (plan.fixed_neyman,
                                                                  (pi * sd).sum() ** 2)):  # fmt: skip
-        n0 = (2 * z) ** 2 * var / 0.1**2
-        assert got == int(np.ceil(n0 / (1 + n0 / 5000)))
+        n0 = (2 * z) ** 2 * var / 0.06**2
+        assert got == int(np.ceil(n0 / (1 + n0 / 20_000)))
     assert plan.neyman_gain == pytest.approx(1 - (pi * sd).sum() ** 2 / (pi * sd**2).sum())
     assert plan.neyman_gain == pytest.approx(0.287, abs=0.001)
     assert plan.monitor_uniform > plan.fixed_uniform  # validity at every look costs labels
-    assert plan.monitor_neyman < plan.monitor_uniform  # skewed letters: active draws save
+    # skewed letters: active draws save (18% at 200 replays, seed 1)
+    assert plan.monitor_neyman < 0.9 * plan.monitor_uniform
     assert "theory 28.7%" in plan.summary()
     assert js.plan.neyman_gain([0.5, 0.5], [0.3, 0.3]) == pytest.approx(0.0, abs=1e-12)
