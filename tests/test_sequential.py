@@ -241,3 +241,31 @@ def test_labelling_plan_fixed_n_and_neyman_gain():
     assert plan.monitor_neyman < 0.9 * plan.monitor_uniform
     assert "theory 28.7%" in plan.summary()
     assert js.plan.neyman_gain([0.5, 0.5], [0.3, 0.3]) == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_every_engine_gives_the_same_sequence(engine):
+    frame, y = _pool(500, 0.3, 0.8, 0.8, seed=9)
+    frame["model"] = np.where(frame["item"] % 2, "a", "b")
+    convert = {"polars": lambda f: pytest.importorskip("polars").from_pandas(f),
+               "duckdb": lambda f: pytest.importorskip("duckdb").from_df(f)}[engine]  # fmt: skip
+    out = {}
+    for name, conv in (("pandas", lambda f: f), (engine, convert)):
+        mon = js.sequential.Monitor(design="by-judge-label", rng=0)
+        mon.set_pool(conv(frame), item="item", by="model")
+        b = mon.next_batch(30)
+        b["human"] = y[b["item"].to_numpy()]
+        mon.update(conv(b), inclusion_probability="inclusion_probability")
+        out[name] = {k: (ci.low, ci.high) for k, ci in mon.intervals.items()}
+    assert out[engine] == out["pandas"]
+
+
+def test_history_as_xarray():
+    frame, y = _pool(300, 0.3, 0.8, 0.8, seed=2)
+    mon = js.sequential.Monitor(design="random", rng=0).set_pool(frame, item="item")
+    for part in np.array_split(np.arange(300), 3):
+        mon.update(pd.DataFrame({"item": part, "human": y[part]}))
+    ds = mon.to_xarray()
+    assert ds["ci"].dims == ("look", "group", "ci_bound") and ds.attrs["ci_prob"] == 0.95
+    assert ds["labels"].sel(group="all").values.tolist() == [100, 200, 300]
+    assert float(ds["ci"].sel(look=3, ci_bound="lower")[0]) == mon.interval.low

@@ -377,6 +377,35 @@ class Monitor:
         return pd.DataFrame(self._history, columns=[
             "look", "group", "labels", "estimate", "low", "high", "width"])  # fmt: skip
 
+    def to_xarray(self) -> Any:
+        """Every look as an xarray Dataset over (look, group).
+
+        Variables ``labels``, ``estimate`` and ``ci`` (dim ``ci_bound = ["lower", "upper"]``,
+        attrs ``ci_kind`` and ``ci_prob``, as ArviZ lays out intervals); a group that did not
+        change at a look keeps its values from the look before.
+        """
+        import xarray as xr
+
+        hist = self.history
+        names = [("all" if k == () else group_label(k)) for k in self._groups]
+        index = {k: i for i, k in enumerate(self._groups)}
+        looks = np.arange(1, self._looks + 1)
+        shape = (looks.size, len(names))
+        cols = {c: np.full(shape, np.nan) for c in ("labels", "estimate", "low", "high")}
+        for row in hist.itertuples(index=False):
+            for c in cols:
+                cols[c][row.look - 1, index[row.group]] = getattr(row, c)
+        ci = np.stack([cols["low"], cols["high"]], axis=-1)
+        coords = {"look": looks, "group": names, "ci_bound": ["lower", "upper"]}
+        return xr.Dataset(
+            {"labels": (("look", "group"), cols["labels"]),
+             "estimate": (("look", "group"), cols["estimate"]),
+             "ci": (("look", "group", "ci_bound"), ci)},
+            coords=coords,
+            attrs={"ci_kind": METHOD, "ci_prob": self.confidence_level, "design": self.design,
+                   "estimand": self.estimand},
+        )  # fmt: skip
+
     def summary(self) -> str:
         """Return the current intervals, the labels used, whether to stop, and the guarantee."""
         self._require_pool()
