@@ -368,9 +368,32 @@ def _check_native_columns(frame: Any, keys: tuple) -> None:
             check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))
 
 
-def open_frame(nw: Any, frame: Any, keys: tuple) -> Any:
-    """Return the narwhals frame of a user's frame (checked: an engine's frame, clean keys)."""
+def _typed_labels(frame: Any, labels: tuple) -> Any:
+    """pandas object label columns of booleans (or integers) with gaps, typed as polars types them.
+
+    ``[True, False, None]`` is an object column in pandas but a Boolean column in polars and
+    DuckDB: every engine then reads it alike (missing values stay missing). Other object
+    columns are left to the schema check, which refuses them.
+    """
+    from pandas.api.types import infer_dtype
+
+    fixes = {}
+    for c in labels:
+        if c in frame.columns and frame[c].dtype == object:
+            kind = infer_dtype(frame[c], skipna=True)
+            if kind in ("boolean", "integer"):
+                fixes[c] = frame[c].astype("boolean" if kind == "boolean" else "Int64")
+    return frame.assign(**fixes) if fixes else frame
+
+
+def open_frame(nw: Any, frame: Any, keys: tuple, labels: tuple = ()) -> Any:
+    """Return the narwhals frame of a user's frame (checked: an engine's frame, clean keys).
+
+    ``labels``: the label columns, typed alike on every engine (:func:`_typed_labels`).
+    """
     _check_native_columns(frame, keys)
+    if type(frame).__module__.startswith("pandas") and labels:
+        frame = _typed_labels(frame, labels)
     try:
         nf = nw.from_native(frame)
     except TypeError as exc:
@@ -515,7 +538,7 @@ def group_counts(
     )
     nw = _narwhals()
     with _engine_warnings():
-        nf = open_frame(nw, frame, by_cols + strata_cols + item_cols)
+        nf = open_frame(nw, frame, by_cols + strata_cols + item_cols, (judge, human))
         kinds = _schema_kinds(
             nw, nf, judge=judge, human=human, split=split, by=by_cols, strata=strata_cols,
             cluster=item_cols,
