@@ -412,8 +412,8 @@ def _csv(rows, cell=str) -> str:
 def test_a_line_with_too_few_or_too_many_fields_is_refused_naming_it(tmp_path, capsys, engine):
     pytest.importorskip(engine)
     text = _csv(_items()).splitlines(keepends=True)
-    (tmp_path / "short.csv").write_text("".join(text[:5] + ["delta,0\n"] + text[5:]))
-    (tmp_path / "long.csv").write_text("".join(text[:3] + ["a,1,1,1\n"] + text[3:]))
+    (tmp_path / "short.csv").write_text("".join([*text[:5], "delta,0\n", *text[5:]]))
+    (tmp_path / "long.csv").write_text("".join([*text[:3], "a,1,1,1\n", *text[3:]]))
     code, out, err = _report(tmp_path / "short.csv", engine, capsys)
     assert code == 2 and out == ""
     assert "short.csv line 6 has 2 field(s) where the header has 3 column(s): 'delta,0'" in err
@@ -445,7 +445,7 @@ def test_engines_read_the_same_rows_from_untidy_csv(tmp_path, capsys, engine):
         assert out == expected, name
     # a blank line between rows: refused on every engine, naming it
     text = _csv(rows).splitlines(keepends=True)
-    (tmp_path / "inner.csv").write_text("".join(text[:4] + ["\n"] + text[4:]))
+    (tmp_path / "inner.csv").write_text("".join([*text[:4], "\n", *text[4:]]))
     code, _, err = _report(tmp_path / "inner.csv", engine, capsys)
     assert code == 2 and "inner.csv line 5 is blank (or only empty cells) between rows" in err
     # a bad label: the pandas reader's message, with its line, on every engine
@@ -463,7 +463,7 @@ def test_gzip_files_are_read_on_every_engine(tmp_path, capsys, engine):
     (tmp_path / "items.csv").write_text(text)
     (tmp_path / "items.csv.gz").write_bytes(gzip.compress(text.encode()))
     (tmp_path / "named.csv").write_bytes(gzip.compress(text.encode()))  # suffix need not say it
-    code, expected, _ = _report(tmp_path / "items.csv", engine, capsys)
+    _, expected, _ = _report(tmp_path / "items.csv", engine, capsys)
     for name in ("items.csv.gz", "named.csv"):
         assert _report(tmp_path / name, engine, capsys) == (0, expected, "")
     pd.DataFrame({"judge": [1, 0]}).to_parquet(tmp_path / "p.parquet")

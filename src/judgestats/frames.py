@@ -369,7 +369,7 @@ def _check_native_columns(frame: Any, keys: tuple) -> None:
 
 
 def _typed_labels(frame: Any, labels: tuple) -> Any:
-    """pandas object label columns of booleans (or integers) with gaps, typed as polars types them.
+    """Type pandas object label columns of booleans (or integers) with gaps as polars does.
 
     ``[True, False, None]`` is an object column in pandas but a Boolean column in polars and
     DuckDB: every engine then reads it alike (missing values stay missing). Other object

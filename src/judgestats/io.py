@@ -75,7 +75,7 @@ def _open_text(p: Path) -> Any:
 
 
 def _head(p: Path) -> bytes:
-    """The first 4096 bytes of a file's content, decompressed when it is gzip."""
+    """Return the first 4096 bytes of a file's content, decompressed when it is gzip."""
     if not is_gzip(p):
         with p.open("rb") as fh:
             return fh.read(4096)
@@ -109,6 +109,7 @@ def sniff_format(path: str | Path) -> str:
         raise TableError(f"{path} is empty")
     if head.startswith(b"PAR1"):
         return "parquet"
+    text: str | None
     try:
         text = head.decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # a multi-byte character cut at the end of the head
@@ -214,7 +215,7 @@ def _read_jsonl(p: Path) -> Any:
 
 
 def _read_json(p: Path) -> Any:
-    """A JSON array of objects (one per row), as JSON Lines holds one object per line."""
+    """Read a JSON array of objects (one per row), as JSON Lines holds one object per line."""
     import pandas as pd
 
     with _open_text(p) as fh:
@@ -355,7 +356,7 @@ def read_table(
         raise TableError(f"format must be one of {FORMATS}, got {format!r}") from None
     except Exception as exc:  # a parser's own message, on one line
         raise TableError(f"cannot read {path} as {kind}: {exc}".splitlines()[0]) from exc
-    if kind in ("jsonl", "json"):  # JSON values of mixed types (1 and true, 7 and "7") in a key column
+    if kind in ("jsonl", "json"):  # JSON values of mixed types (1 and true, 7 and "7"), a key
         for c in frame.columns:
             if c not in (labels or {}) and frame[c].dtype == object:
                 check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))

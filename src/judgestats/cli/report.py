@@ -137,7 +137,7 @@ def _scan(path: str, engine: str, args, *, letters: bool = False) -> Any:
 
 
 def _engine_frame(p: Path, engine: str, kind: str, text: list[str]) -> Any:
-    """The file as a polars LazyFrame or a DuckDB relation, ``text`` columns as strings."""
+    """Open the file as a polars LazyFrame or a DuckDB relation, ``text`` columns as strings."""
     from ..io import is_gzip
 
     gz = is_gzip(p)
@@ -146,9 +146,10 @@ def _engine_frame(p: Path, engine: str, kind: str, text: list[str]) -> Any:
 
         if kind == "parquet":
             return pl.scan_parquet(p)
-        options = {"infer_schema_length": None,
-                   "schema_overrides": dict.fromkeys(text, pl.String)}  # fmt: skip
-        return pl.read_csv(p, **options).lazy() if gz else pl.scan_csv(p, **options)
+        types = dict.fromkeys(text, pl.String)
+        if gz:  # polars scans plain files only; a compressed one is read whole
+            return pl.read_csv(p, infer_schema_length=None, schema_overrides=types).lazy()
+        return pl.scan_csv(p, infer_schema_length=None, schema_overrides=types)
     import duckdb
 
     if kind == "parquet":
@@ -158,7 +159,7 @@ def _engine_frame(p: Path, engine: str, kind: str, text: list[str]) -> Any:
 
 
 def _same_rows(frame: Any, p: Path, names: list, labels: dict, *, trailing: int, group) -> Any:
-    """The engine's frame reading what pandas reads: no trailing blank rows, labels as parsed.
+    """Make the engine's frame read what pandas reads: no trailing blank rows, labels parsed.
 
     A label column the engine read as text is converted by :func:`judgestats.io.parse_labels`'
     rules (in the engine); a value outside them is the pandas reader's error, naming its line.
