@@ -4,6 +4,7 @@ import base64
 import io
 import re
 import subprocess
+import sys
 import warnings
 from html.parser import HTMLParser
 
@@ -476,3 +477,21 @@ def test_rank_says_what_it_ranks_and_its_undefined_draws(capsys):
         assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank",
                      "--method", "profile-map"]) == 0  # fmt: skip
         assert "draws from the exact joint posterior; 10000 draws" in capsys.readouterr().out
+
+
+# ============================================================================ issue 31 §1
+def test_a_missing_extra_is_named_with_its_pip_install(monkeypatch, capsys, ev):
+    res = js.correct(js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))
+    monkeypatch.setitem(sys.modules, "xarray", None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    for call in (res.to_xarray, ev.to_xarray):
+        with pytest.raises(ImportError, match=r'to_xarray\(\) needs xarray, which is not '
+                           r'installed: pip install "judgestats\[xarray\]"'):  # fmt: skip
+            call()
+    with pytest.raises(ModuleNotFoundError, match=r'pip install "judgestats\[plot\]"'):
+        report(ev, "html")
+    assert "<img" not in report(ev, "html", figure=False)  # the page without its figure
+    assert main(["report", "--example", "nq301", "--format", "html"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("judgestats: error: the HTML report's figure needs matplotlib, which is not "
+                   'installed: pip install "judgestats[plot]"\n')  # fmt: skip

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import require_extra
+
 __all__ = [
     "ConfidenceInterval",
     "Recomputable",
@@ -215,6 +217,7 @@ class Tabular:
 
     def to_dataframe(self) -> Any:
         """Tidy rows (a pandas DataFrame); the class docstring lists the columns."""
+        require_extra("pandas", "to_dataframe()")
         import pandas as pd
 
         return pd.DataFrame(self._records())

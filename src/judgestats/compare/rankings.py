@@ -25,6 +25,7 @@ from .._validation import (
     check_positive_int,
     check_rng,
     check_unclustered,
+    require_extra,
     warn_deprecated,
 )
 from ..counts import ConfusionCounts, JudgedCounts
@@ -323,6 +324,7 @@ def plot_ranking(ranking: Ranking, *, ax: Any = None, show_naive: bool = True):
     judged rate p̂ as a hollow marker, and P(rank 1) in the label. matplotlib is imported here.
     Returns the Axes.
     """
+    require_extra("matplotlib", "Ranking.plot()")
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -368,6 +370,7 @@ def ranking_expected_rank(r: Ranking) -> dict:
 
 def ranking_frame(r: Ranking):
     """One row per model in point-ranking order (pandas DataFrame)."""
+    require_extra("pandas", "Ranking.to_dataframe()")
     import pandas as pd
 
     er = ranking_expected_rank(r)
@@ -392,6 +395,7 @@ def ranking_frame(r: Ranking):
 
 def ranking_pairwise_frame(r: Ranking):
     """P(θ_row > θ_column) as a labelled square DataFrame in point-ranking order."""
+    require_extra("pandas", "Ranking.to_dataframe()")
     import pandas as pd
 
     idx = [ranking_index(r, m) for m in r.order]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._validation import (
     JudgeStatsError,
+    require_extra,
 )
 from ..compare import Ranking
 from ..correct import Correction
@@ -111,6 +112,7 @@ def _by_values(ev: Any, g: Any) -> dict[str, Any]:
 
 def evaluation_frame(ev: Any) -> pd.DataFrame:
     """One tidy row per group (pandas DataFrame)."""
+    require_extra("pandas", "to_dataframe()")
     import pandas as pd
 
     rows = [{**_by_values(ev, g), **result_row(ev.corrections[g])} for g in ev.groups]
@@ -120,6 +122,7 @@ def evaluation_frame(ev: Any) -> pd.DataFrame:
 
 def evaluation_counts_frame(ev: Any) -> pd.DataFrame:
     """Count table behind every correction: one row per group (and stratum, after merging)."""
+    require_extra("pandas", "counts_dataframe()")
     import pandas as pd
 
     rows = []
@@ -150,6 +153,7 @@ def evaluation_counts_frame(ev: Any) -> pd.DataFrame:
 
 def evaluation_xarray(ev: Any) -> xr.Dataset:
     """Build the Dataset of :meth:`Evaluation.to_xarray` (dims ``ev.dim``, ``ci_bound``)."""
+    require_extra("xarray", "to_xarray()")
     import xarray as xr
 
     dim = ev.dim

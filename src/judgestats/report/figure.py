@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import require_extra
 from .content import _content
 from .rows import _METHOD_NAMES, _kind, _level_text
 
@@ -22,6 +23,7 @@ __all__ = [
 
 
 def _figure_png(result: Any, *, ranking: Any, reference: Any = None) -> bytes:
+    require_extra("matplotlib", "the HTML report's figure")
     from matplotlib.figure import Figure  # lazy; no pyplot state, no GUI backend
 
     k = (
@@ -57,6 +59,7 @@ def plot_leaderboard(
     """
     _kind(result)
     if ax is None:
+        require_extra("matplotlib", "plot_leaderboard")
         import matplotlib.pyplot as plt
 
         k = len(result) if _kind(result) == "evaluation" else 2
