@@ -124,9 +124,23 @@ def _rank_bootstrap(tests, cal_map, shared, reps, gen):
             stacklevel=3,
         )
     if not valid.any():
-        raise NotInformativeError("every bootstrap replicate was undefined (q0* + q1* <= 1)")
+        raise NotInformativeError(
+            "every bootstrap replicate was undefined (q0* + q1* <= 1 in some model): "
+            f"{_worst_models(models, np.isnan(th).mean(axis=0))}"
+        )
     th = th[valid]
     return th, np.full(th.shape[0], 1.0 / th.shape[0]), point, undefined, float(th.shape[0])
+
+
+def _worst_models(models: tuple, share: np.ndarray, shown: int = 5) -> str:
+    """Name the models whose replicates are most often undefined, with their shares."""
+    order = np.argsort(-share, kind="stable")
+    worst = [i for i in order if share[i] > 0][:shown]
+    text = ", ".join(f"{models[i]!r} in {100 * share[i]:.0f}% of replicates" for i in worst)
+    more = int(np.sum(share > 0)) - len(worst)
+    return text + (f" and {more} more models" if more > 0 else "") + (
+        "; their calibration sets cannot tell the judge from chance often enough to rank them"
+    )
 
 
 def _rank_posterior(tests, cal_map, shared, draws, gen, priors):

@@ -116,8 +116,45 @@ def evaluation_frame(ev: Any) -> pd.DataFrame:
     import pandas as pd
 
     rows = [{**_by_values(ev, g), **result_row(ev.corrections[g])} for g in ev.groups]
-    rows += [{**_by_values(ev, g), "marked": why} for g, why in ev.marked.items()]
+    rows += [{**_by_values(ev, g), **_marked_totals(ev.marked_counts.get(g, ())), "marked": why}
+             for g, why in ev.marked.items()]  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _marked_totals(rows: tuple) -> dict[str, int]:
+    """Sum the counts of a group that was not corrected over its strata (or letters)."""
+    if not rows:
+        return {}
+    if "letter" in rows[0]:  # a judge alphabet: test rows and calibration rows by human label
+        n, m0, m1 = (sum(r[k] for r in rows) for k in ("n", "human_0", "human_1"))
+        return {"n": n, "m0": m0, "m1": m1}
+    tot = {k: sum(r[k] for r in rows) for k in ("n", "positive", "tp", "fn", "tn", "fp")}
+    return {**tot, "m0": tot["tn"] + tot["fp"], "m1": tot["tp"] + tot["fn"]}
+
+
+def rows_accounting(ev: Any) -> dict[str, int]:
+    """Every row an :class:`Evaluation` counted: test, calibration, and in groups not corrected.
+
+    Keys ``rows``, ``test``, ``calibration`` (the corrected groups'), ``not_corrected`` (rows
+    of the groups ``errors="mark"`` left out) and ``groups_not_corrected``.
+    """
+    test = sum(int(ev.corrections[g].n) for g in ev.groups)
+    cal = sum(int(ev.corrections[g].m0 + ev.corrections[g].m1) for g in ev.groups)
+    totals = [_marked_totals(ev.marked_counts.get(g, ())) for g in ev.marked]
+    other = sum(t.get("n", 0) + t.get("m0", 0) + t.get("m1", 0) for t in totals)
+    return {"rows": test + cal + other, "test": test, "calibration": cal,
+            "not_corrected": other, "groups_not_corrected": len(ev.marked)}  # fmt: skip
+
+
+def rows_sentence(ev: Any) -> str:
+    """One line saying where every counted row went (the ``correct`` command's input rows)."""
+    a = rows_accounting(ev)
+    text = (f"Rows: {a['rows']} counted: {a['test']} test and {a['calibration']} calibration "
+            f"rows in the {len(ev)} corrected group{'s' if len(ev) != 1 else ''}")  # fmt: skip
+    if a["groups_not_corrected"]:
+        k = a["groups_not_corrected"]
+        text += f"; {a['not_corrected']} rows in the {k} group{'s' if k != 1 else ''} not corrected"
+    return text + "."
 
 
 def evaluation_counts_frame(ev: Any) -> pd.DataFrame:
@@ -148,6 +185,8 @@ def evaluation_counts_frame(ev: Any) -> pd.DataFrame:
             t, cal = part.test, part.calibration
             row.update(n=t.n, positive=t.positive, tp=cal.tp, fn=cal.fn, tn=cal.tn, fp=cal.fp)
             rows.append(row)
+    for g, why in ev.marked.items():  # not corrected: its rows are counted all the same
+        rows += [{**_by_values(ev, g), **r, "marked": why} for r in ev.marked_counts.get(g, ())]
     return pd.DataFrame(rows)
 
 
@@ -211,4 +250,7 @@ def evaluation_summary(ev: Any) -> str:
     notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
     lines += [f"  not corrected: {group_label(g)}: {why}" for g, why in ev.marked.items()]
+    if ev.ranking_error:
+        lines.append(f"  no ranking: {ev.ranking_error}")
+    lines.append(f"  {rows_sentence(ev)}")
     return "\n".join(lines)

@@ -50,6 +50,8 @@ def _markdown(c: _Content, d: int) -> str:
         f"Columns: n test items; {naive}corrected = {c.estimator} estimate; {rates}m1 "
         "human-positive and m0 human-negative calibration items.",
     ]
+    if c.rows_line:
+        lines += ["", _md_escape(c.rows_line)]
     if c.notes:
         lines += ["", "**Notes**", ""] + [f"- {_md_escape(n)}" for n in c.notes]
     return "\n".join(lines) + "\n"
@@ -143,6 +145,8 @@ def _latex(c: _Content, d: int) -> str:
     ]
     lines += [" & ".join(_tex(v) for v in row) + r" \\" for row in cells]
     lines += [r"\bottomrule", r"\end{tabular}"]
+    if c.rows_line:
+        lines += [r"\par\smallskip", r"{\footnotesize " + _tex(c.rows_line) + r"\par}"]
     if c.notes:
         lines += [
             r"\par\smallskip",
@@ -219,6 +223,8 @@ def _html(c: _Content, d: int, png: bytes | None) -> str:
         "</tbody>",
         "</table>",
     ]
+    if c.rows_line:
+        parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')
     if c.notes:
         parts += ["<h2>Notes</h2>", '<ul class="notes">']
         parts += [f"<li>{esc(n)}</li>" for n in c.notes]

@@ -61,6 +61,7 @@ class _Content:
     ranked: bool = False
     estimator: str = "Rogan–Gladen"
     reference_name: str | None = None
+    rows_line: str | None = None  # an Evaluation's: where every counted row went
 
 
 #: the result kinds a report renders (each result class sets ``kind``)

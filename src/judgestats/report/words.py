@@ -449,4 +449,6 @@ def report_notes(result: Any) -> list[str]:
         ]
     notes += [f"{group_label(g)}: not corrected ({why})"
               for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
+    if getattr(result, "ranking_error", None):
+        notes.append(f"no ranking (P(rank 1)): {result.ranking_error}")
     return notes
