@@ -129,6 +129,8 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
             raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
         rows.append(_row(str(key[0]), test_g, cal_g, args))
     used = [r for r in rows if r.get("n")]
+    args.not_used = [f"{args.by}={r['group']!r}: {r['m0'] + r['m1']} calibration rows, no test "
+                     "rows" for r in rows if not r.get("n")]  # fmt: skip
     args.accounting.update({
         "used as test": int(sum(r["n"] for r in used)),
         "used as calibration": int(sum(r["m0"] + r["m1"] for r in used)),

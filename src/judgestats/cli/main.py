@@ -13,7 +13,7 @@ from .correct import _correct_parser, _run_correct
 from .options import CLIError, _Parser
 from .plan import _plan_parser, _plan_text, _run_plan
 from .report import _report_parser, _run_report
-from .table import _table
+from .table import _accounting, _table
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(_table(title, rows, args))
         if accounting:
-            print("input rows: " + ", ".join(f"{k} {v}" for k, v in accounting.items()))
+            print(_accounting(accounting, args))
     return 0
 
 

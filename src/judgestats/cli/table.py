@@ -57,6 +57,13 @@ def _table(title: str, rows: list[dict], args) -> str:
     return "\n".join(lines)
 
 
+def _accounting(accounting: dict, args) -> str:
+    """The last line of ``correct``'s output: every input row, and why any was not used."""
+    text = "input rows: " + ", ".join(f"{k} {v}" for k, v in accounting.items())
+    why = getattr(args, "not_used", None)
+    return text + (f" ({'; '.join(why)})" if why and accounting.get("not used") else "")
+
+
 def _ci_text(row: dict, prefix: str) -> str:
     low, high = row.get(f"{prefix}ci_low"), row.get(f"{prefix}ci_high")
     return "-" if low is None else f"[{low:.4f}, {high:.4f}]"
