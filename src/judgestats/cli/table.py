@@ -58,7 +58,7 @@ def _table(title: str, rows: list[dict], args) -> str:
 
 
 def _accounting(accounting: dict, args) -> str:
-    """The last line of ``correct``'s output: every input row, and why any was not used."""
+    """Return ``correct``'s last line: every input row, and why any was not used."""
     text = "input rows: " + ", ".join(f"{k} {v}" for k, v in accounting.items())
     why = getattr(args, "not_used", None)
     return text + (f" ({'; '.join(why)})" if why and accounting.get("not used") else "")
