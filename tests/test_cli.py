@@ -272,3 +272,17 @@ def test_rows_not_used_say_why_in_the_text_output(capsys, tmp_path):
     payload = json.loads(out)
     assert payload["input_rows"]["not used"] == 30
     assert payload["rows"][-1]["error"] == "no test rows; its 30 calibration rows are not used"
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    """``judgestats ... | head -3``: the reader stops early; no BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "judgestats.cli", "correct", "--example",
+                             "nq301"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    proc.stdout.close()  # before the command writes a line: its first write meets a closed pipe
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -46,7 +47,21 @@ def _fail(exc: Exception, *, as_json: bool) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``judgestats`` command; returns the exit status."""
+    """Entry point of the ``judgestats`` command; returns the exit status.
+
+    Output piped into a reader that stops early (``judgestats ... | head -3``) ends the
+    command quietly, with the status of a process ended by SIGPIPE (141), not a traceback.
+    """
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Python would flush stdout again at exit and fail a second time: point it at devnull
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
