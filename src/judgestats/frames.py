@@ -68,6 +68,7 @@ from ._validation import (
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .counts.clusters import ClusterTotals
+from .results import group_label, lookalike_labels
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -587,11 +588,30 @@ def group_counts(
                 )
             )
     ordered = {k: counts[k] for k in sort_keys(list(counts))}
+    _warn_lookalikes(by_cols, [key[: len(by_cols)] for key in ordered])
     clusters = None
     if cluster is not None:
         clusters = {k: _item_arrays(items[k]) for k in ordered}
     return GroupCounts(by_cols, strata_cols, ordered, judge, human, split, engine, cluster,
                        clusters)  # fmt: skip
+
+
+def _warn_lookalikes(by: tuple, keys: list[tuple]) -> None:
+    """Warn once when group names differ only in spaces or encoding (``"alpha "``, ``"alpha"``)."""
+    from ._validation import LookalikeGroupsWarning
+
+    labels = [group_label(k if len(by) > 1 else k[0]) for k in keys]
+    pairs = lookalike_labels(labels)
+    if pairs:
+        shown = "; ".join(" and ".join(repr(v) for v in p) for p in pairs[:5])
+        more = f" (and {len(pairs) - 5} more)" if len(pairs) > 5 else ""
+        warnings.warn(
+            f"group names that differ only in spaces or encoding are distinct groups: {shown}"
+            f"{more}; tables print them quoted. If they are one group, clean the "
+            f"{', '.join(by)} column first",
+            LookalikeGroupsWarning,
+            stacklevel=4,
+        )
 
 
 def _item_arrays(per_item: dict) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .._validation import JudgeStatsError
 from .correct import _correct_parser, _run_correct
-from .options import CLIError, _Parser
+from .options import CLIError, _Parser, cli_words
 from .plan import _plan_parser, _plan_text, _run_plan
 from .report import _report_parser, _run_report
 from .table import _accounting, _table
@@ -42,7 +42,7 @@ def _fail(exc: Exception, *, as_json: bool) -> int:
         kind = getattr(exc, "kind", None) or type(exc).__name__
         print(json.dumps({"error": str(exc), "type": kind}))
     else:
-        print(f"judgestats: error: {exc}", file=sys.stderr)
+        print(f"judgestats: error: {cli_words(str(exc))}", file=sys.stderr)
     return 2
 
 

@@ -14,9 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import ColumnError, GroupLabelError, LabelError, RepeatedItemsWarning
+from .._validation import (
+    ColumnError,
+    GroupLabelError,
+    LabelError,
+    LookalikeGroupsWarning,
+    RepeatedItemsWarning,
+)
 from .inputs import _read_table
-from .options import EXAMPLES, CLIError, _check_flags, _shared_options
+from .options import EXAMPLES, CLIError, _check_flags, _shared_options, cli_words
 
 
 def _report_parser(sub: Any) -> None:
@@ -305,15 +311,17 @@ def _run_report(args) -> str:
             warnings.simplefilter("always")
             ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
                           rank=args.rank, **_estimation(args))  # fmt: skip
-            for w in caught:  # not a group's: the repeated-items guard rail speaks here
+            for w in caught:  # not a group's: the frame's guard rails speak here
                 if issubclass(w.category, RepeatedItemsWarning):
                     column = str(w.message).split("'")[1]
                     sys.stderr.write(f"warning: {w.message} (--cluster {column})\n")
-            return report(
+                elif issubclass(w.category, LookalikeGroupsWarning):
+                    sys.stderr.write(f"warning: {w.message}\n")
+            return cli_words(report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
                 reference=getattr(args, "reference", None),
                 reference_name="human rate (all rows)",
-            )  # fmt: skip
+            ))  # fmt: skip
     except ImportError as exc:
         raise CLIError(f"{exc}".splitlines()[0]) from exc
     except (ColumnError, GroupLabelError) as exc:  # a score read as 0/1 labels
@@ -389,4 +397,5 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
             frame, judge=list(judges), human=args.human_column, by=_columns(args.by),
             split=args.split, invalid=invalid, **_estimation(args),
         )  # fmt: skip
-        return report(ev, args.format, metric=args.metric or "accuracy", title=args.title)
+        return cli_words(report(ev, args.format, metric=args.metric or "accuracy",
+                                title=args.title))  # fmt: skip

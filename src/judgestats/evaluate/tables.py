@@ -16,7 +16,7 @@ from .._validation import (
 from ..compare import Ranking
 from ..correct import Correction
 from ..designs import DEFAULT_DESIGN
-from ..results import display_width, group_label, pad, shorten
+from ..results import display_width, group_label, pad, shorten, shown_label, shows_point
 from ..strata import StratifiedCorrection
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -224,10 +224,16 @@ def evaluation_xarray(ev: Any) -> xr.Dataset:
     return ds
 
 
+def _point(c: Any) -> str:
+    """Return a group's point estimate as the summary prints it ("–": none, :func:`shows_point`)."""
+    shown = shows_point(getattr(c, "sensitivity", None), getattr(c, "specificity", None))
+    return f"{c.estimate:.4f}" if shown else "–"
+
+
 def evaluation_summary(ev: Any) -> str:
     """Short text leaderboard of an :class:`Evaluation` (best corrected rate first)."""
     lvl = f"{100 * ev.confidence_level:g}%"
-    labels = {g: shorten(group_label(g)) for g in ev.groups}
+    labels = {g: shorten(shown_label(group_label(g))) for g in ev.groups}
     width = max(8, *(display_width(v) for v in labels.values()))
     strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
     if _is_alphabet(ev):
@@ -236,20 +242,21 @@ def evaluation_summary(ev: Any) -> str:
         strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
-        f"counts), {lvl} intervals by {ev.method}",
+        f"counts), {lvl} intervals by {ev.method}, design {ev.design}",
         f"  {ev.dim:<{width}}  corrected  [ lower,  upper]   naive        n     m0     m1",
     ]
     order = sorted(ev.groups, key=lambda g: -ev.corrections[g].estimate)
     for g in order:
         c = ev.corrections[g]
         lines.append(
-            f"  {pad(labels[g], width)}  {c.estimate:9.4f}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
+            f"  {pad(labels[g], width)}  {_point(c):>9}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
             f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
             f"{c.m1:>5}"
         )
     notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
-    lines += [f"  not corrected: {group_label(g)}: {why}" for g, why in ev.marked.items()]
+    lines += [f"  not corrected: {shown_label(group_label(g))}: {why}"
+              for g, why in ev.marked.items()]  # fmt: skip
     if ev.ranking_error:
         lines.append(f"  no ranking: {ev.ranking_error}")
     lines.append(f"  {rows_sentence(ev)}")
