@@ -351,7 +351,10 @@ def test_a_marked_group_of_letters_keeps_its_letter_counts():
         ev = js.evaluate(frame, judge_labels="observed", errors="mark")
     assert ev.groups == ("x", "y") and set(ev.marked) == {"z"}
     z = ev.counts_dataframe().query("model == 'z'")
-    assert dict(zip(z["letter"], z["n"], strict=True)) == frame[model == "z"].judge.value_counts().to_dict()
+    assert (
+        dict(zip(z["letter"], z["n"], strict=True))
+        == frame[model == "z"].judge.value_counts().to_dict()
+    )
     assert (z[["human_0", "human_1"]].to_numpy() == 0).all() and z["marked"].notna().all()
     assert ev.counts_dataframe()[["n", "human_0", "human_1"]].to_numpy().sum() == 600
     assert ev.to_dataframe().set_index("model").loc["z", ["n", "m0", "m1"]].tolist() == [200, 0, 0]

@@ -295,9 +295,13 @@ def shown_label(label: str) -> str:
     """
     import unicodedata
 
-    hidden = label != label.strip() or any(
-        (ch.isspace() and ch != " ") or unicodedata.category(ch) in ("Cc", "Cf") for ch in label
-    ) or unicodedata.normalize("NFKC", label) != label
+    hidden = (
+        label != label.strip()
+        or any(
+            (ch.isspace() and ch != " ") or unicodedata.category(ch) in ("Cc", "Cf") for ch in label
+        )
+        or unicodedata.normalize("NFKC", label) != label
+    )
     return repr(label) if hidden else label
 
 

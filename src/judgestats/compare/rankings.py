@@ -138,8 +138,10 @@ def _worst_models(models: tuple, share: np.ndarray, shown: int = 5) -> str:
     worst = [i for i in order if share[i] > 0][:shown]
     text = ", ".join(f"{models[i]!r} in {100 * share[i]:.0f}% of replicates" for i in worst)
     more = int(np.sum(share > 0)) - len(worst)
-    return text + (f" and {more} more models" if more > 0 else "") + (
-        "; their calibration sets cannot tell the judge from chance often enough to rank them"
+    return (
+        text
+        + (f" and {more} more models" if more > 0 else "")
+        + ("; their calibration sets cannot tell the judge from chance often enough to rank them")
     )
 
 

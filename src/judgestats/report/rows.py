@@ -214,7 +214,8 @@ def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
             "label": shown_label(r.label),
             "n": str(r.n),
             "naive": _fixed(r.naive, d),
-            "corrected": _fixed(r.estimate, d) if shows_point(r.sensitivity, r.specificity)
+            "corrected": _fixed(r.estimate, d)
+            if shows_point(r.sensitivity, r.specificity)
             else "–",
             "ci": f"{_fixed(r.low, d)}{dash}{_fixed(r.high, d)}",
             "sensitivity": _fixed(r.sensitivity, d),
