@@ -249,3 +249,40 @@ def test_plan_pilot_and_regime_modes(capsys):
 def test_plan_errors_exit_2(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.startswith("judgestats: error: ")
+
+
+# ----------------------------------------------------------------------------- issue 31 §1
+def test_rows_not_used_say_why_in_the_text_output(capsys, tmp_path):
+    rng = np.random.default_rng(2)
+    pd.DataFrame({"model": np.repeat(["a", "b"], 50), "judge": rng.integers(0, 2, 100)}).to_csv(
+        tmp_path / "t.csv", index=False)  # fmt: skip
+    human = rng.integers(0, 2, 90)
+    judge = np.where(rng.random(90) < 0.85, human, 1 - human)
+    pd.DataFrame({"model": np.repeat(["a", "b", "calonly"], 30), "judge": judge,
+                  "human": human}).to_csv(tmp_path / "c.csv", index=False)  # fmt: skip
+    argv = ["correct", "--test", str(tmp_path / "t.csv"), "--calibration", str(tmp_path / "c.csv"),
+            "--by", "model"]  # fmt: skip
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert out.splitlines()[-1] == (
+        "input rows: test file rows 100, calibration file rows 90, used as test 100, used as "
+        "calibration 60, not used 30 (model='calonly': 30 calibration rows, no test rows)"
+    )
+    code, out, _ = run(capsys, *argv, "--json")  # JSON keeps its numbers (and the row's reason)
+    payload = json.loads(out)
+    assert payload["input_rows"]["not used"] == 30
+    assert payload["rows"][-1]["error"] == "no test rows; its 30 calibration rows are not used"
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    """``judgestats ... | head -3``: the reader stops early; no BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "judgestats.cli", "correct", "--example",
+                             "nq301"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    proc.stdout.close()  # before the command writes a line: its first write meets a closed pipe
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""

@@ -27,6 +27,7 @@ from judgestats._validation import (
     GroupLabelError,
     StrataMismatchError,
 )
+from judgestats.cli import main
 from judgestats.compare import rank
 from judgestats.evaluate import Evaluation, GroupCounts, evaluate, evaluate_counts, group_counts
 from judgestats.strata import correct_stratified, stratified_counts
@@ -553,3 +554,91 @@ def test_dask_distributed_cluster_gives_the_pandas_result(frame, pandas_result):
             ev = evaluate(native)
     pd.testing.assert_frame_equal(ev.counts_dataframe(), pandas_result.counts_dataframe())
     pd.testing.assert_frame_equal(ev.to_dataframe(), pandas_result.to_dataframe())
+
+
+# ----------------------------------------------------------------------------- issue 31 §1
+def _marked_frame(seed=9):
+    """500 rows each of 'good', 'no-cal' (no human label), 'one-class' (human labels all 1)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for model in ("good", "no-cal", "one-class"):
+        human = rng.integers(0, 2, 500)
+        judge = np.where(rng.random(500) < 0.85, human, 1 - human)
+        label = np.where(np.arange(500) < 150, human.astype(float), np.nan)
+        if model == "no-cal":
+            label[:] = np.nan
+        if model == "one-class":
+            label = np.where(np.arange(500) < 150, 1.0, np.nan)
+        rows.append(pd.DataFrame({"model": model, "judge": judge, "human": label}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_marked_groups_keep_their_counts_so_every_row_is_accounted_for():
+    frame = _marked_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame, errors="mark")
+    table = ev.to_dataframe().set_index("model")
+    direct = frame.groupby("model").agg(n=("human", lambda h: int(h.isna().sum())),
+                                        m=("human", lambda h: int(h.notna().sum())))  # fmt: skip
+    for model in ("good", "no-cal", "one-class"):  # numbers, not NaN, for the marked groups too
+        row = table.loc[model]
+        assert row["n"] == direct.loc[model, "n"]
+        assert row["m0"] + row["m1"] == direct.loc[model, "m"]
+    assert table.loc["no-cal", ["n", "m0", "m1"]].tolist() == [500, 0, 0]
+    assert table.loc["one-class", ["n", "m0", "m1"]].tolist() == [350, 0, 150]
+    sub = frame[frame.model == "one-class"]
+    cal = sub[sub.human.notna()]
+    assert table.loc["one-class", "positive"] == int(sub[sub.human.isna()].judge.sum())
+    assert table.loc["one-class", "tp"] == int(cal.judge.sum())
+    counts = ev.counts_dataframe()
+    assert counts[["n", "tp", "fn", "tn", "fp"]].to_numpy().sum() == len(frame) == 1500
+    assert counts.set_index("model")["marked"].notna().to_dict() == {
+        "good": False, "no-cal": True, "one-class": True}  # fmt: skip
+    rows_line = ("Rows: 1500 counted: 350 test and 150 calibration rows in the 1 corrected "
+                 "group; 1000 rows in the 2 groups not corrected.")  # fmt: skip
+    assert rows_line in ev.summary()
+    assert rows_line in ev.report("markdown") and rows_line in ev.report("html", figure=False)
+
+
+def _near_chance_frame(groups=120, seed=1):
+    """Many groups whose judges are barely better than chance on 30 calibration items each."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for k in range(groups):
+        human = rng.integers(0, 2, 60)
+        judge = np.where(rng.random(60) < 0.66, human, 1 - human)
+        label = np.where(np.arange(60) < 30, human.astype(float), np.nan)
+        rows.append(pd.DataFrame({"model": f"g{k:03d}", "judge": judge, "human": label}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_rank_honours_errors_mark_and_names_the_groups(tmp_path, capsys):
+    frame = _near_chance_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(js.NotInformativeError, match=r"every bootstrap replicate was "
+                           r"undefined \(q0\* \+ q1\* <= 1 in some model\): 'g\d+' in \d+% of "
+                           r"replicates"):  # fmt: skip
+            js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, errors="mark").rank(
+                rng=0, n_resamples=1000)  # fmt: skip
+        ev = js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, errors="mark")
+    assert ev.ranking is None
+    assert ev.ranking_error.startswith("NotInformativeError: every bootstrap replicate was "
+                                       "undefined")  # fmt: skip
+    assert "no ranking: NotInformativeError" in ev.summary()
+    text = ev.report("markdown")
+    assert "- no ranking (P(rank 1)): NotInformativeError: every bootstrap" in text
+    assert "P(rank 1) |" not in text  # no column of a ranking that was not made
+    # errors="raise" keeps raising
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(js.JudgeStatsError):
+            js.evaluate(frame, rank=True, rng=0, rank_resamples=1000)
+    path = tmp_path / "items.csv"
+    frame.to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["report", str(path), "--rank"]) == 0
+    out = capsys.readouterr().out
+    assert "- no ranking (P(rank 1)): NotInformativeError" in out and "Rows: 7200 counted" in out

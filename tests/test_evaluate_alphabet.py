@@ -6,6 +6,8 @@ by ``js.correct_distribution``; at two letters the rate must equal ``js.correct`
 profile-likelihood-t interval (the binary exact path, issue 15).
 """
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -333,3 +335,26 @@ def test_cli_reads_numeric_letters_and_invalid_numbers_on_every_engine(tmp_path,
     assert "add --letters" in capsys.readouterr().err
     assert main(["report", str(path), "--judge-column", "score", "--letters", "--design",
                  "random", "--method", "adjusted-delta"]) == 0  # fmt: skip
+
+
+def test_a_marked_group_of_letters_keeps_its_letter_counts():
+    """Issue 31 §1: errors="mark" keeps a judge alphabet's group counts too (every row counted)."""
+    rng = np.random.default_rng(0)
+    h = rng.integers(0, 2, 600)
+    j = np.where(h == 1, rng.choice(["A", "B", "C"], 600, p=[0.7, 0.2, 0.1]),
+                 rng.choice(["A", "B", "C"], 600, p=[0.1, 0.3, 0.6]))  # fmt: skip
+    model = np.repeat(["x", "y", "z"], 200)
+    label = np.where((np.arange(600) % 200 < 80) & (model != "z"), h.astype(float), np.nan)
+    frame = pd.DataFrame({"model": model, "judge": j, "human": label})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame, judge_labels="observed", errors="mark")
+    assert ev.groups == ("x", "y") and set(ev.marked) == {"z"}
+    z = ev.counts_dataframe().query("model == 'z'")
+    assert (
+        dict(zip(z["letter"], z["n"], strict=True))
+        == frame[model == "z"].judge.value_counts().to_dict()
+    )
+    assert (z[["human_0", "human_1"]].to_numpy() == 0).all() and z["marked"].notna().all()
+    assert ev.counts_dataframe()[["n", "human_0", "human_1"]].to_numpy().sum() == 600
+    assert ev.to_dataframe().set_index("model").loc["z", ["n", "m0", "m1"]].tolist() == [200, 0, 0]

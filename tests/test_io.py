@@ -375,3 +375,142 @@ def test_bayes_interval_keeps_its_width_at_huge_counts():
         widths.append(js.correct(t, c, method="bayes").ci.width * np.sqrt(s))
     # the delta-method width times √s is 0.2056 at both sizes (Bernstein–von Mises)
     assert widths == pytest.approx([0.2056, 0.2056], rel=0.003)
+
+
+# ----------------------------------------------------------------------------- issue 31 §1
+ENGINES = ["pandas", "polars", "duckdb"]
+
+
+def _report(path, engine, capsys):
+    """``judgestats report PATH --engine ENGINE``: (exit status, stdout, stderr)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main(["report", str(path), "--engine", engine])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _items(seed: int = 3, n: int = 40) -> list[tuple[str, int, int | None]]:
+    """Two models, n rows each, the first half human-labelled; the judge agrees 85% of the time."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for m in ("a", "b"):
+        for i in range(n):
+            h = int(rng.integers(0, 2))
+            j = h if rng.random() < 0.85 else 1 - h
+            rows.append((m, j, h if i < n // 2 else None))
+    return rows
+
+
+def _csv(rows, cell=str) -> str:
+    return "model,judge,human\n" + "".join(
+        f"{m},{cell(j)},{'' if h is None else cell(h)}\n" for m, j, h in rows
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_line_with_too_few_or_too_many_fields_is_refused_naming_it(tmp_path, capsys, engine):
+    pytest.importorskip(engine)
+    text = _csv(_items()).splitlines(keepends=True)
+    (tmp_path / "short.csv").write_text("".join([*text[:5], "delta,0\n", *text[5:]]))
+    (tmp_path / "long.csv").write_text("".join([*text[:3], "a,1,1,1\n", *text[3:]]))
+    code, out, err = _report(tmp_path / "short.csv", engine, capsys)
+    assert code == 2 and out == ""
+    assert "short.csv line 6 has 2 field(s) where the header has 3 column(s): 'delta,0'" in err
+    code, out, err = _report(tmp_path / "long.csv", engine, capsys)
+    assert code == 2 and "long.csv line 4 has 4 field(s)" in err
+    with pytest.raises(TableError, match="line 6 has 2 field"):
+        read_table(tmp_path / "short.csv")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_engines_read_the_same_rows_from_untidy_csv(tmp_path, capsys, engine):
+    """' 1 ' labels, TRUE/False, trailing blank lines or empty cells: one answer on every engine."""
+    pytest.importorskip(engine)
+    rows = _items()
+    files = {
+        "plain.csv": _csv(rows),
+        "spaces.csv": _csv(rows, lambda v: f" {v} "),
+        "words.csv": _csv(rows, lambda v: ["False", "TRUE"][v]),
+        "trailing.csv": _csv(rows) + "\n\n",
+        "empty_cells.csv": _csv(rows) + ",,\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    code, expected, _ = _report(tmp_path / "plain.csv", "pandas", capsys)
+    assert code == 0 and "| a | 20 |" in expected and "| b | 20 |" in expected
+    for name in files:
+        code, out, err = _report(tmp_path / name, engine, capsys)
+        assert (code, err) == (0, ""), (name, err)
+        assert out == expected, name
+    # a blank line between rows: refused on every engine, naming it
+    text = _csv(rows).splitlines(keepends=True)
+    (tmp_path / "inner.csv").write_text("".join([*text[:4], "\n", *text[4:]]))
+    code, _, err = _report(tmp_path / "inner.csv", engine, capsys)
+    assert code == 2 and "inner.csv line 5 is blank (or only empty cells) between rows" in err
+    # a bad label: the pandas reader's message, with its line, on every engine
+    (tmp_path / "bad.csv").write_text("model,judge,human\na, 1 ,\na,yes,1\nb,1,0\n")
+    code, _, err = _report(tmp_path / "bad.csv", engine, capsys)
+    assert code == 2 and "got 'yes' on line 3 (model='a')" in err
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_gzip_files_are_read_on_every_engine(tmp_path, capsys, engine):
+    import gzip
+
+    pytest.importorskip(engine)
+    text = _csv(_items())
+    (tmp_path / "items.csv").write_text(text)
+    (tmp_path / "items.csv.gz").write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "named.csv").write_bytes(gzip.compress(text.encode()))  # suffix need not say it
+    _, expected, _ = _report(tmp_path / "items.csv", engine, capsys)
+    for name in ("items.csv.gz", "named.csv"):
+        assert _report(tmp_path / name, engine, capsys) == (0, expected, "")
+    pd.DataFrame({"judge": [1, 0]}).to_parquet(tmp_path / "p.parquet")
+    (tmp_path / "p.parquet.gz").write_bytes(gzip.compress((tmp_path / "p.parquet").read_bytes()))
+    with pytest.raises(TableError, match="is gzip-compressed Parquet: decompress it first"):
+        read_table(tmp_path / "p.parquet.gz")
+
+
+def test_a_json_array_is_read_like_json_lines(tmp_path, capsys):
+    records = [{"model": m, "judge": j, "human": h} for m, j, h in _items()]
+    (tmp_path / "items.json").write_text(json.dumps(records, indent=2))
+    (tmp_path / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert sniff_format(tmp_path / "items.json") == "json"
+    a = read_table(tmp_path / "items.json", labels={"judge": False, "human": True})
+    b = read_table(tmp_path / "items.jsonl", labels={"judge": False, "human": True})
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 80 and int(a["human"].notna().sum()) == 40
+    assert _report(tmp_path / "items.json", "pandas", capsys)[1] == _report(
+        tmp_path / "items.jsonl", "pandas", capsys)[1]  # fmt: skip
+    (tmp_path / "nested.json").write_text('[{"judge": 1}, [0]]')
+    with pytest.raises(TableError, match=r"item 2 of the JSON array is not a JSON object: \[0\]"):
+        read_table(tmp_path / "nested.json")
+    (tmp_path / "bad.json").write_text('[{"judge": 1}, {"judge": "yes"}]')
+    with pytest.raises(js.LabelError, match="got 'yes' on item 2"):
+        read_table(tmp_path / "bad.json", labels={"judge": False})
+    code, _, err = _report(tmp_path / "items.json", "polars", capsys)
+    assert code == 2 and "is JSON (use --engine pandas)" in err
+
+
+def test_pandas_object_labels_of_booleans_with_gaps_agree_with_polars_and_duckdb():
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    rows = _items(seed=5, n=60)
+    frame = pd.DataFrame({"model": [r[0] for r in rows], "judge": [bool(r[1]) for r in rows],
+                          "human": [None if r[2] is None else bool(r[2]) for r in rows]})  # fmt: skip
+    assert frame["human"].dtype == object
+    frames = {"pandas": frame, "polars": pl.from_pandas(frame)}
+    frames["duckdb"] = duckdb.from_arrow(frames["polars"].to_arrow())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = {k: js.evaluate(f).to_dataframe() for k, f in frames.items()}
+    assert out["pandas"]["n"].tolist() == [30, 30]
+    for k in ("polars", "duckdb"):
+        cols = ["model", "estimate", "ci_low", "ci_high", "n", "m0", "m1"]
+        pd.testing.assert_frame_equal(out["pandas"][cols], out[k][cols], check_dtype=False)
+    # text in a label column: the message says so, without blaming an empty column
+    texts = frame.assign(judge=frame["judge"].map({True: "yes", False: "no"}))
+    with pytest.raises(js.ColumnError, match=r"its values are text \(such as 'yes'") as info:
+        js.evaluate(pl.from_pandas(texts))
+    assert "no values (or only empty cells)" not in str(info.value)

@@ -4,6 +4,7 @@ import base64
 import io
 import re
 import subprocess
+import sys
 import warnings
 from html.parser import HTMLParser
 
@@ -19,7 +20,7 @@ import pytest
 
 import judgestats as js
 from judgestats.cli import main
-from judgestats.evaluate import evaluate
+from judgestats.evaluate import GroupCounts, evaluate
 from judgestats.report import (
     WEAK_CLASS_SIZE,
     group_label,
@@ -30,7 +31,7 @@ from judgestats.report import (
 )
 from judgestats.strata import correct_stratified
 
-from .conftest import chromium_flags, needs_chromium
+from .conftest import chromium, chromium_flags, needs_chromium
 
 # awkward names on purpose: Markdown pipes, LaTeX specials
 MODELS = ("gpt_4 & co", "llama|13b", "100% vicuna", "alpaca")
@@ -163,8 +164,9 @@ def test_correction_report_and_sentence_follow_the_issue_example():
     lo, hi = c.ci
     assert sentence == (
         f"Accuracy is 0.50 (95% CI {lo:.2f}–{hi:.2f}), corrected for the judge's sensitivity "
-        "0.90 and specificity 0.70 estimated on 200 human-labelled items (adjusted-Wald "
-        "interval; Lee et al., 2026); the judge's uncorrected rate on 1000 test items is 0.60."
+        "0.90 and specificity 0.70 estimated on 200 human-labelled items (design "
+        "'by-human-label'; adjusted-Wald interval; Lee et al., 2026); the judge's uncorrected "
+        "rate on 1000 test items is 0.60."
     )
     _, first, header, rows, notes = parse_markdown(report(c))
     assert first == sentence and header[0] == "n" and notes == []
@@ -476,3 +478,122 @@ def test_rank_says_what_it_ranks_and_its_undefined_draws(capsys):
         assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank",
                      "--method", "profile-map"]) == 0  # fmt: skip
         assert "draws from the exact joint posterior; 10000 draws" in capsys.readouterr().out
+
+
+# ============================================================================ issue 31 §1
+def test_a_missing_extra_is_named_with_its_pip_install(monkeypatch, capsys, ev):
+    res = js.correct(js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))
+    monkeypatch.setitem(sys.modules, "xarray", None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    for call in (res.to_xarray, ev.to_xarray):
+        with pytest.raises(ImportError, match=r'to_xarray\(\) needs xarray, which is not '
+                           r'installed: pip install "judgestats\[xarray\]"'):  # fmt: skip
+            call()
+    with pytest.raises(ModuleNotFoundError, match=r'pip install "judgestats\[plot\]"'):
+        report(ev, "html")
+    assert "<img" not in report(ev, "html", figure=False)  # the page without its figure
+    assert main(["report", "--example", "nq301", "--format", "html"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("judgestats: error: the HTML report's figure needs matplotlib, which is not "
+                   'installed: pip install "judgestats[plot]"\n')  # fmt: skip
+
+
+def _two_groups(names, seed=3, n=300):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for name in names:
+        human = rng.integers(0, 2, n)
+        judge = np.where(rng.random(n) < 0.9, human, 1 - human)
+        label = np.where(np.arange(n) < n // 2, human.astype(float), np.nan)
+        rows.append(pd.DataFrame({"model": name, "judge": judge, "human": label}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_lookalike_group_names_are_quoted_and_warned_once():
+    frame = _two_groups(["alpha", "alpha ", "7", " 7"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = js.evaluate(frame)
+    found = [w for w in caught if issubclass(w.category, js.LookalikeGroupsWarning)]
+    assert len(found) == 1
+    assert str(found[0].message).startswith(
+        "group names that differ only in spaces or encoding are distinct groups: ' 7' and '7'; "
+        "'alpha' and 'alpha '")  # fmt: skip
+    assert len(ev) == 4  # still four groups, as documented
+    _, _, _, rows, _ = parse_markdown(ev.report())
+    assert sorted(r[0] for r in rows) == ["' 7'", "'alpha '", "7", "alpha"]
+    assert "'alpha '" in ev.summary() and "' 7'" in ev.summary()
+    assert '<td class="label" title="&#x27;alpha &#x27;"><span>&#x27;alpha &#x27;' in ev.report(
+        "html", figure=False)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:  # no look-alikes, no warning
+        warnings.simplefilter("always")
+        js.evaluate(_two_groups(["alpha", "beta"]))
+    assert not [w for w in caught if issubclass(w.category, js.LookalikeGroupsWarning)]
+
+
+def test_the_default_design_is_named_and_a_judge_at_chance_shows_no_point():
+    frame = _two_groups(["a", "b"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame)
+    assert "; design 'by-human-label')" in methods_sentence(ev)
+    assert "design by-human-label" in ev.summary().splitlines()[0]
+    for fmt in ("markdown", "latex", "html"):
+        assert "by-human-label" in ev.report(fmt, figure=False)
+    # a judge that always says 1: no correction exists; the table shows no point
+    test, cal = js.JudgedCounts(60, 100), js.ConfusionCounts(tp=20, fn=0, tn=0, fp=20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = js.correct(test, cal, method="profile-likelihood")
+    assert res.estimate < 1e-9 and (res.ci.low, res.ci.high) == (0, 1)  # fields keep values
+    _, sentence, _, rows, _ = parse_markdown(report(res))
+    assert rows[0][:4] == ["100", "0.600", "–", "0.000–1.000"]
+    assert sentence.startswith("Accuracy has no point estimate, the judge being no better than "
+                               "chance on the calibration set (95% CI 0.00–1.00)")  # fmt: skip
+
+
+def test_html_holds_a_300_character_name_and_2000_groups(tmp_path):
+    long = "m" * 300
+    frame = _two_groups([long, "short"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame)
+        page = ev.report("html")
+    assert f'<td class="label" title="{long}"><span>{long}</span></td>' in page
+    assert "td.label span { display: inline-block; max-width: 22em; overflow: hidden;" in page
+    assert "Corrected rate (filled) with its interval and the judge's naive rate (hollow)." in page
+    cells = {(f"g{i:04d}",): np.array([30, 30, 125, 5, 5, 125, 0, 0, 0]) for i in range(2000)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        big = js.evaluate(GroupCounts(("model",), (), cells, "judge", "human", None, "numpy"))
+    html_page = big.report("html")
+    assert "<img" not in html_page and "No figure: 2000 groups are more than one figure" in html_page
+    assert '<p class="size">2000 rows: the table scrolls' in html_page
+    assert '<div class="table tall">' in html_page and len(html_page) < 1_500_000
+    if chromium() is None:
+        return
+    for name, text in (("long.html", page), ("big.html", html_page)):
+        probe = ("<script>window.addEventListener('load', () => { document.body.dataset.check = "
+                 "[document.documentElement.scrollWidth, window.innerWidth].join(','); });"
+                 "</script>")  # fmt: skip
+        path = tmp_path / name
+        path.write_text(text.replace("</body>", probe + "</body>"), encoding="utf-8")
+        dom = subprocess.run([*chromium_flags(tmp_path / "profile"), "--window-size=1000,800",
+                              "--dump-dom", path.as_uri()], capture_output=True, text=True,
+                             timeout=90)  # fmt: skip
+        found = re.search(r'data-check="(\d+),(\d+)"', dom.stdout)
+        assert found, dom.stderr[-2000:]
+        assert int(found[1]) <= int(found[2]), name  # nothing wider than the window
+
+
+def test_cli_output_suggests_flags_not_python(capsys, tmp_path):
+    code = main(["correct", "--positive", "60", "--n", "100", "--tp", "20", "--fn", "0", "--tn",
+                 "0", "--fp", "20"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "--method profile-map, profile-likelihood, profile-likelihood-t or " \
+        "bayes still answer" in err and "method='" not in err
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["report", "--example", "nq301"]) == 0
+    out = capsys.readouterr().out
+    assert "(--method profile-map does not)" in out and "method='" not in out

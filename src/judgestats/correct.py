@@ -15,6 +15,7 @@ from ._validation import (
     check_confidence_level,
     check_informative,
     check_single,
+    require_extra,
 )
 from .auto import AUTO, resolve
 from .chance import JudgeValue, judge_value
@@ -515,6 +516,7 @@ class Correction(Tabular, Reportable, Recomputable):
         with dim ``ci_bound = ["lower", "upper"]``; attrs ``ci_kind`` (the method) and
         ``ci_prob`` (the level), plus the counts.
         """
+        require_extra("xarray", "to_xarray()")
         import xarray as xr
 
         rates = {k: v for k in ("sensitivity", "specificity")

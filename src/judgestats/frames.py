@@ -68,6 +68,7 @@ from ._validation import (
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .counts.clusters import ClusterTotals
+from .results import group_label, lookalike_labels
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -368,9 +369,32 @@ def _check_native_columns(frame: Any, keys: tuple) -> None:
             check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))
 
 
-def open_frame(nw: Any, frame: Any, keys: tuple) -> Any:
-    """Return the narwhals frame of a user's frame (checked: an engine's frame, clean keys)."""
+def _typed_labels(frame: Any, labels: tuple) -> Any:
+    """Type pandas object label columns of booleans (or integers) with gaps as polars does.
+
+    ``[True, False, None]`` is an object column in pandas but a Boolean column in polars and
+    DuckDB: every engine then reads it alike (missing values stay missing). Other object
+    columns are left to the schema check, which refuses them.
+    """
+    from pandas.api.types import infer_dtype
+
+    fixes = {}
+    for c in labels:
+        if c in frame.columns and frame[c].dtype == object:
+            kind = infer_dtype(frame[c], skipna=True)
+            if kind in ("boolean", "integer"):
+                fixes[c] = frame[c].astype("boolean" if kind == "boolean" else "Int64")
+    return frame.assign(**fixes) if fixes else frame
+
+
+def open_frame(nw: Any, frame: Any, keys: tuple, labels: tuple = ()) -> Any:
+    """Return the narwhals frame of a user's frame (checked: an engine's frame, clean keys).
+
+    ``labels``: the label columns, typed alike on every engine (:func:`_typed_labels`).
+    """
     _check_native_columns(frame, keys)
+    if type(frame).__module__.startswith("pandas") and labels:
+        frame = _typed_labels(frame, labels)
     try:
         nf = nw.from_native(frame)
     except TypeError as exc:
@@ -515,7 +539,7 @@ def group_counts(
     )
     nw = _narwhals()
     with _engine_warnings():
-        nf = open_frame(nw, frame, by_cols + strata_cols + item_cols)
+        nf = open_frame(nw, frame, by_cols + strata_cols + item_cols, (judge, human))
         kinds = _schema_kinds(
             nw, nf, judge=judge, human=human, split=split, by=by_cols, strata=strata_cols,
             cluster=item_cols,
@@ -564,11 +588,30 @@ def group_counts(
                 )
             )
     ordered = {k: counts[k] for k in sort_keys(list(counts))}
+    _warn_lookalikes(by_cols, [key[: len(by_cols)] for key in ordered])
     clusters = None
     if cluster is not None:
         clusters = {k: _item_arrays(items[k]) for k in ordered}
     return GroupCounts(by_cols, strata_cols, ordered, judge, human, split, engine, cluster,
                        clusters)  # fmt: skip
+
+
+def _warn_lookalikes(by: tuple, keys: list[tuple]) -> None:
+    """Warn once when group names differ only in spaces or encoding (``"alpha "``, ``"alpha"``)."""
+    from ._validation import LookalikeGroupsWarning
+
+    labels = [group_label(k if len(by) > 1 else k[0]) for k in keys]
+    pairs = lookalike_labels(labels)
+    if pairs:
+        shown = "; ".join(" and ".join(repr(v) for v in p) for p in pairs[:5])
+        more = f" (and {len(pairs) - 5} more)" if len(pairs) > 5 else ""
+        warnings.warn(
+            f"group names that differ only in spaces or encoding are distinct groups: {shown}"
+            f"{more}; tables print them quoted. If they are one group, clean the "
+            f"{', '.join(by)} column first",
+            LookalikeGroupsWarning,
+            stacklevel=4,
+        )
 
 
 def _item_arrays(per_item: dict) -> tuple[np.ndarray, np.ndarray]:

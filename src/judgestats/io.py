@@ -1,9 +1,10 @@
-"""Reading judged items: one reader for CSV, Parquet and JSON Lines, and Inspect AI eval logs.
+"""Reading judged items: one reader for CSV, Parquet and JSON, and Inspect AI eval logs.
 
 :func:`read_table` is the reader every file path of the package goes through (the CLI's
 ``correct`` and ``report``). It detects the format from the file's content (Parquet's ``PAR1``
-magic, a JSON object on the first line, else CSV text), not from its suffix alone, and reads
-without type inference where inference loses data:
+magic, a JSON object on the first line (JSON Lines) or a JSON array of objects, else CSV
+text), not from its suffix, and reads gzip-compressed text files (``.csv.gz``,
+``.jsonl.gz``) as they are. It reads without type inference where inference loses data:
 
 * CSV cells are read as text exactly as written: a group called ``NA`` stays ``"NA"``, ``007``
   and ``7`` stay two groups; only an empty cell is missing;
@@ -11,13 +12,18 @@ without type inference where inference loses data:
   and booleans, nothing else; an empty cell is missing (a test row's human label); anything
   else is a :class:`~judgestats.LabelError` naming the column, the value and its line;
 * duplicate column names are an error (pandas would rename one and use the other silently);
+* a CSV line with more or fewer fields than the header has columns is an error naming the line
+  (pandas and polars would fill a short line with empty cells: a silent unlabelled row), and
+  so is a blank line between rows; blank lines after the last row are not rows;
 * a directory, a missing file, or a file that is no table get their own messages.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,40 +49,79 @@ __all__ = [
     "sniff_format",
 ]
 
-#: The table formats :func:`read_table` reads.
-FORMATS = ("csv", "parquet", "jsonl")
+#: The table formats :func:`read_table` reads: CSV, Parquet, JSON Lines, a JSON array of objects.
+FORMATS = ("csv", "parquet", "jsonl", "json")
+_GZIP_MAGIC = b"\x1f\x8b"
+_JSON_ARRAY = re.compile(r"\[\s*(\{|\]|$)")
 _TRUE = {"1", "true", "1.0"}
 _FALSE = {"0", "false", "0.0"}
 
 
 class TableError(JudgeStatsError):
-    """A file that cannot be read as a table (missing, a directory, not CSV/Parquet/JSONL)."""
+    """A file that cannot be read as a table (missing, a directory, not CSV/Parquet/JSON)."""
+
+
+def is_gzip(path: str | Path) -> bool:
+    """Tell a gzip-compressed file by its magic bytes (whatever its suffix)."""
+    with Path(path).open("rb") as fh:
+        return fh.read(2) == _GZIP_MAGIC
+
+
+def _open_text(p: Path) -> Any:
+    """Open a text table for reading (``newline=""`` for the csv module), gunzipping gzip."""
+    if is_gzip(p):
+        return gzip.open(p, "rt", newline="", encoding="utf-8-sig")
+    return p.open(newline="", encoding="utf-8-sig")
+
+
+def _head(p: Path) -> bytes:
+    """Return the first 4096 bytes of a file's content, decompressed when it is gzip."""
+    if not is_gzip(p):
+        with p.open("rb") as fh:
+            return fh.read(4096)
+    try:
+        with gzip.open(p, "rb") as fh:
+            head = fh.read(4096)
+    except (OSError, EOFError) as exc:
+        raise TableError(f"{p} is gzip-compressed but cannot be decompressed: {exc}") from None
+    if head.startswith(b"PAR1"):
+        raise TableError(f"{p} is gzip-compressed Parquet: decompress it first (gunzip); "
+                         "Parquet compresses its own columns")  # fmt: skip
+    return head
 
 
 def sniff_format(path: str | Path) -> str:
-    """Tell the format of a table file from its first bytes: ``"parquet"``, ``"jsonl"``, ``"csv"``.
+    """Tell the format of a table file from its first bytes.
+
+    ``"parquet"``, ``"jsonl"`` (a JSON object on the first line), ``"json"`` (a JSON array of
+    objects) or ``"csv"``; gzip-compressed text is told by its decompressed content.
 
     Raises :class:`TableError` for a missing path, a directory, an empty file, or content that
-    is neither (binary data that is not Parquet).
+    is none of them (binary data that is not Parquet).
     """
     p = Path(path)
     if p.is_dir():
-        raise TableError(f"{path} is a directory, not a table file (CSV, Parquet or JSON Lines)")
+        raise TableError(f"{path} is a directory, not a table file (CSV, Parquet or JSON)")
     if not p.is_file():
         raise TableError(f"file not found: {path}")
-    with p.open("rb") as fh:
-        head = fh.read(4096)
+    head = _head(p)
     if not head.strip():
         raise TableError(f"{path} is empty")
     if head.startswith(b"PAR1"):
         return "parquet"
+    text: str | None
     try:
         text = head.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = None
+    except UnicodeDecodeError as exc:  # a multi-byte character cut at the end of the head
+        cut = exc.reason == "unexpected end of data" and len(head) == 4096
+        text = head[: exc.start].decode("utf-8-sig") if cut else None
     if text is None or "\x00" in text:
-        raise TableError(f"{path} is not a table file: neither Parquet nor UTF-8 text (CSV, JSONL)")
-    return "jsonl" if text.lstrip().startswith("{") else "csv"
+        raise TableError(f"{path} is not a table file: neither Parquet nor UTF-8 text (CSV, "
+                         "JSON Lines, JSON), plain or gzip-compressed")  # fmt: skip
+    text = text.lstrip()
+    if _JSON_ARRAY.match(text):
+        return "json"
+    return "jsonl" if text.startswith("{") else "csv"
 
 
 def _check_unique(columns: list[str], path: Any) -> None:
@@ -92,18 +137,58 @@ def check_header(path: str | Path, kind: str | None = None) -> list[str]:
 
         names = list(pq.read_schema(p).names)
     else:
-        with p.open(newline="", encoding="utf-8-sig") as fh:
+        with _open_text(p) as fh:
             names = next(csv.reader(fh), [])
     _check_unique(names, p)
     return names
+
+
+def check_rows(path: str | Path) -> int:
+    """Check that every line of a CSV file has one field per column; return the trailing blanks.
+
+    A line with fewer fields than the header has columns would be read by pandas and polars as
+    a row with empty cells (a silent test row without a label), one with more fields is
+    ambiguous: both are a :class:`TableError` naming the line. So is a blank line (or a line
+    of empty cells) between rows of a file with several columns. Blank lines and lines of
+    empty cells after the last row are not rows: their number is returned (every engine
+    drops them).
+    """
+    p = Path(path)
+    with _open_text(p) as fh:
+        reader = csv.reader(fh)
+        width = len(next(reader, []))
+        blank_since = 0  # line of the first blank line in a run (0: none)
+        trailing = 0
+        for record in reader:
+            empty = not any(record) and (width > 1 or not record)
+            if record and len(record) != width:
+                shown = ",".join(record)
+                shown = shown if len(shown) <= 60 else shown[:57] + "..."
+                raise TableError(
+                    f"{p} line {reader.line_num} has {len(record)} field(s) where the header "
+                    f"has {width} column(s): {shown!r}; every line needs one value per column "
+                    "(write an empty cell as nothing between two commas)"
+                )
+            if empty:
+                blank_since, trailing = blank_since or reader.line_num, trailing + 1
+                continue
+            if blank_since and width > 1:
+                raise TableError(
+                    f"{p} line {blank_since} is blank (or only empty cells) between rows: "
+                    "delete it, or fill its cells"
+                )
+            blank_since, trailing = 0, 0
+    return trailing
 
 
 def _read_csv(p: Path) -> Any:
     import pandas as pd
 
     check_header(p, "csv")
+    check_rows(p)
     frame = pd.read_csv(p, dtype=str, keep_default_na=False, na_values=[""],
-                        encoding="utf-8-sig", skip_blank_lines=False)  # fmt: skip
+                        encoding="utf-8-sig", skip_blank_lines=False,
+                        compression="gzip" if is_gzip(p) else None)  # fmt: skip
     # a blank line inside the file is a row (its empty cells are then refused or reported);
     # blank lines after the last row are not rows
     filled = frame.notna().any(axis=1).to_numpy()
@@ -115,7 +200,7 @@ def _read_jsonl(p: Path) -> Any:
     import pandas as pd
 
     records = []
-    with p.open(encoding="utf-8-sig") as fh:
+    with _open_text(p) as fh:
         for i, line in enumerate(fh, start=1):
             if not line.strip():
                 continue
@@ -129,9 +214,28 @@ def _read_jsonl(p: Path) -> Any:
     return pd.DataFrame.from_records(records)
 
 
-def _no_duplicate_keys(path: Path, line: int):
+def _read_json(p: Path) -> Any:
+    """Read a JSON array of objects (one per row), as JSON Lines holds one object per line."""
+    import pandas as pd
+
+    with _open_text(p) as fh:
+        try:
+            records = json.load(fh, object_pairs_hook=_no_duplicate_keys(p, None))
+        except json.JSONDecodeError as exc:
+            raise TableError(f"{p} is not valid JSON (line {exc.lineno}): {exc.msg}") from None
+    if not isinstance(records, list):
+        raise TableError(f"{p} holds a JSON {type(records).__name__}, not an array of objects")
+    for i, rec in enumerate(records, start=1):
+        if not isinstance(rec, dict):
+            raise TableError(f"{p} item {i} of the JSON array is not a JSON object: {rec!r}")
+    return pd.DataFrame.from_records(records)
+
+
+def _no_duplicate_keys(path: Path, line: int | None):
+    where = f"{path} (line {line})" if line is not None else f"{path} (an object)"
+
     def hook(pairs: list[tuple[str, Any]]) -> dict:
-        _check_unique([k for k, _ in pairs], f"{path} (line {line})")
+        _check_unique([k for k, _ in pairs], where)
         return dict(pairs)
 
     return hook
@@ -159,15 +263,16 @@ def _missing(v: Any) -> bool:
 
 def parse_labels(
     values: Any, column: str, *, missing_ok: bool, first_line: int = 2, groups: Any = None,
-    group_column: str | None = None,
+    group_column: str | None = None, unit: str = "line",
 ) -> Any:  # fmt: skip
     """Convert a label column to floats 0.0/1.0 (NaN where missing), refusing anything else.
 
     Accepted: booleans, the numbers 0 and 1, and the texts ``0``, ``1``, ``true``, ``false``
     (any case, surrounding spaces ignored). Missing values (an empty CSV cell, null) are NaN
     when ``missing_ok``, else an error. ``first_line`` is the file line of the first value (2
-    for a CSV with a header): errors name the line of each bad value shown and, given
-    ``groups`` (the values of ``group_column`` row by row), its group.
+    for a CSV with a header): errors name the line of each bad value shown (``unit="item"``:
+    its item of a JSON array) and, given ``groups`` (the values of ``group_column`` row by
+    row), its group.
     """
     arr = np.asarray(values, dtype=object)
     out = np.full(arr.shape, np.nan)
@@ -192,7 +297,7 @@ def parse_labels(
             lambda i: f" ({group_column}={np.asarray(groups, dtype=object)[i]!r})"
         )
         shown = ", ".join(
-            f"{v if v == 'an empty cell' else repr(v)} on line {i + first_line}{where(i)}"
+            f"{v if v == 'an empty cell' else repr(v)} on {unit} {i + first_line}{where(i)}"
             for i, v in bad
         )
         raise LabelError(
@@ -212,12 +317,13 @@ def read_table(
     Parameters
     ----------
     path : str or Path
-        A CSV, Parquet or JSON Lines file (format detected from the content).
+        A CSV, Parquet, JSON Lines or JSON-array file (format detected from the content,
+        not the suffix); CSV and JSON may be gzip-compressed (``items.csv.gz``).
     labels : dict, optional
         Label columns to convert with :func:`parse_labels`, column → whether a missing value is
         allowed (True for a human-label column whose empty cells mark test rows). Columns the
         file lacks are left to the caller's column check (which names all of them).
-    format : {"csv", "parquet", "jsonl"}, optional
+    format : {"csv", "parquet", "jsonl", "json"}, optional
         Skip the detection.
     group : str, optional
         A group column: a label error names the group of the bad row beside its line.
@@ -226,12 +332,13 @@ def read_table(
     -------
     pandas.DataFrame
         CSV columns other than the label columns hold text (empty cells NaN); Parquet and JSON
-        Lines keep their own types.
+        keep their own types.
 
     Raises
     ------
     TableError
-        A missing file, a directory, an empty or non-table file, a malformed JSON line.
+        A missing file, a directory, an empty or non-table file, a malformed JSON line, a CSV
+        line with more or fewer fields than the header (its line is named).
     ColumnError
         Duplicate column names.
     LabelError
@@ -240,14 +347,16 @@ def read_table(
     p = Path(path)
     kind = sniff_format(p) if format is None else format
     try:
-        frame = {"csv": _read_csv, "parquet": _read_parquet, "jsonl": _read_jsonl}[kind](p)
+        readers = {"csv": _read_csv, "parquet": _read_parquet, "jsonl": _read_jsonl,
+                   "json": _read_json}  # fmt: skip
+        frame = readers[kind](p)
     except (TableError, ColumnError):
         raise
     except KeyError:
         raise TableError(f"format must be one of {FORMATS}, got {format!r}") from None
     except Exception as exc:  # a parser's own message, on one line
         raise TableError(f"cannot read {path} as {kind}: {exc}".splitlines()[0]) from exc
-    if kind == "jsonl":  # JSON values of mixed types (1 and true, 7 and "7") in a key column
+    if kind in ("jsonl", "json"):  # JSON values of mixed types (1 and true, 7 and "7"), a key
         for c in frame.columns:
             if c not in (labels or {}) and frame[c].dtype == object:
                 check_one_key_type(c, list({(type(v), v): v for v in frame[c]}.values()))
@@ -258,6 +367,7 @@ def read_table(
         frame[column] = parse_labels(
             frame[column].to_numpy(dtype=object), column, missing_ok=missing_ok,
             first_line=2 if kind == "csv" else 1, groups=groups, group_column=group,
+            unit="item" if kind == "json" else "line",
         )  # fmt: skip
     return frame
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import require_extra
+
 __all__ = [
     "coverage_plot",
     "design_widths",
@@ -21,6 +23,7 @@ __all__ = [
 
 
 def _axes(ax: Any):
+    require_extra("matplotlib", "plotting")
     import matplotlib.pyplot as plt
 
     if ax is None:

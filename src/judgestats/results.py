@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import require_extra
+
 __all__ = [
     "ConfidenceInterval",
     "Recomputable",
@@ -215,6 +217,7 @@ class Tabular:
 
     def to_dataframe(self) -> Any:
         """Tidy rows (a pandas DataFrame); the class docstring lists the columns."""
+        require_extra("pandas", "to_dataframe()")
         import pandas as pd
 
         return pd.DataFrame(self._records())
@@ -281,6 +284,51 @@ def __getattr__(name: str) -> Any:
     msg = f"judgestats.results.{name} moved: use js.{name} or {home}.{name}"
     warnings.warn(msg, DeprecationWarning, stacklevel=2)
     return getattr(importlib.import_module(home), name)
+
+
+def shown_label(label: str) -> str:
+    """Print a group label so that look-alikes differ: quoted when spaces or encoding hide it.
+
+    ``"alpha "`` prints as ``'alpha '`` and ``" 7"`` as ``' 7'`` (Python's repr), as does a
+    label holding a character other than a plain space that prints blank or not at all (a
+    tab, a non-breaking space, a control character); any other label prints as it is.
+    """
+    import unicodedata
+
+    hidden = (
+        label != label.strip()
+        or any(
+            (ch.isspace() and ch != " ") or unicodedata.category(ch) in ("Cc", "Cf") for ch in label
+        )
+        or unicodedata.normalize("NFKC", label) != label
+    )
+    return repr(label) if hidden else label
+
+
+def lookalike_labels(labels: Any) -> list[tuple[str, ...]]:
+    """Find distinct labels that print alike: equal once spaces and encoding are ignored."""
+    import unicodedata
+
+    seen: dict[str, list[str]] = {}
+    for label in dict.fromkeys(labels):
+        key = " ".join(unicodedata.normalize("NFKC", label).split())
+        seen.setdefault(key, []).append(label)
+    return [tuple(v) for v in seen.values() if len(v) > 1]
+
+
+def shows_point(sensitivity: Any, specificity: Any) -> bool:
+    """Tell whether a corrected rate has a point estimate worth printing.
+
+    Not where the judge is no better than chance on the calibration set (q̂0 + q̂1 <= 1, a
+    judge that always says 1 among them): no correction exists there, and the methods that
+    still answer give an interval (often [0, 1]) around a point that says nothing (a boundary,
+    or the prior's middle). Tables and reports then print no point; the result's fields keep
+    their values. True where the rates are unknown (a judge alphabet).
+    """
+    if sensitivity is None or specificity is None:
+        return True
+    youden = float(sensitivity) + float(specificity) - 1.0
+    return not youden <= 0.0  # NaN (no rates): shown
 
 
 def group_label(group: Any) -> str:

@@ -34,6 +34,7 @@ from ._validation import (
     check_probability,
     check_rng,
     pop_renamed,
+    require_extra,
     warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
@@ -335,6 +336,7 @@ def coverage(
     ``method`` is also the name of an argument of ``xarray.Dataset.sel``, so select a method
     with a dict: ``ds.sel({"method": "wald"})`` (``ds.sel(method="wald")`` would not select).
     """
+    require_extra("xarray", "simulate.coverage")
     import xarray as xr
 
     reps = check_budget("reps", reps, minimum=1)
@@ -456,6 +458,7 @@ def estimator_bias(
         undefined — e.g. conditional calibration with no judged-1 item, or q̂0 + q̂1 <= 1 for
         Rogan–Gladen — excluded from the moments and counted here).
     """
+    require_extra("xarray", "simulate.estimator_bias")
     import xarray as xr
 
     theta = pop_renamed(renamed, {"theta_test": "theta"}, "estimator_bias").get("theta", theta)

@@ -11,7 +11,8 @@ __all__ = [  # every public name, re-exported by the package
     "ArgumentTypeError", "ClippedEstimateWarning", "ClusteredCountsError", "ColumnError",
     "ConfidenceLevelError", "ConfusedCategoriesError", "CountError", "DesignWarning",
     "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
-    "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning", "MethodError",
+    "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning",
+    "LookalikeGroupsWarning", "MethodError",
     "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
     "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError",
     "SparseStratumError", "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
@@ -196,6 +197,16 @@ class WeakCalibrationWarning(JudgeStatsWarning):
     4 of 109 cells with >= 100 unwarned data sets those cover below 0.93 (worst 0.901: judges
     near chance with >= 100 items per class). No rule on one data set tried there meets both
     criteria; see the README, "Which interval method when".
+    """
+
+
+class LookalikeGroupsWarning(JudgeStatsWarning):
+    """Two group names differ only in spaces or in how a character is encoded.
+
+    ``"alpha "`` beside ``"alpha"``, or ``" 7"`` beside ``"7"``: group names are read exactly
+    as written, so these are distinct groups (often a typo in the data). Issued once per
+    count of a frame (:func:`judgestats.frames.group_counts`), naming the pairs; tables and
+    reports print such names quoted (``'alpha '``) so that they can be told apart.
     """
 
 

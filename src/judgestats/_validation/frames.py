@@ -92,11 +92,12 @@ def check_label_kind(arg: str, column: str, kind: str, dtype: str) -> None:
     """
     if kind not in ("bool", "int", "float"):
         hint = (
-            "an engine reads a column with no values (or only empty cells) as text: fill it, "
-            "or pass it as numbers"
+            "its values are text (such as 'yes', '1' as a string, or no values at all): "
+            "convert it to 0/1 numbers or booleans first"
             if kind == "str"
-            else "a column of mixed Python objects (True, 1, None, ...) has no single type"
-            if kind == "object"
+            else "a column of mixed Python objects (True, 1, 'x', ...) has no single type: "
+            "convert it to 0/1 numbers or booleans first"
+            if kind == "object" or dtype == "Object"
             else "convert it first (for example map 'yes'/'no' to 1/0)"
         )
         raise ColumnError(

@@ -318,7 +318,7 @@ def letter_counts(
                           "split": () if split is None else (split,), "by": by_cols})  # fmt: skip
     nw = _narwhals()
     with _engine_warnings():
-        nf = open_frame(nw, frame, by_cols)
+        nf = open_frame(nw, frame, by_cols, (human,))
         _check_schema(nw, nf, judge=cols, human=human, split=split, by=by_cols)
         coded: dict[str, str] = {}
         if edges is not None:  # numeric scores binned where the data live (few codes per group)

@@ -16,7 +16,11 @@ def _correct_parser(sub: Any) -> None:
         "interval that accounts for the test and calibration samples.",
     )
     src = c.add_argument_group("data (one of: files, counts, --example)")
-    src.add_argument("--test", metavar="FILE", help="test items with judge labels (CSV or Parquet)")
+    src.add_argument(
+        "--test", metavar="FILE",
+        help="test items with judge labels (CSV, Parquet, JSON Lines or a JSON array; CSV and "
+        "JSON may be gzip-compressed)",
+    )  # fmt: skip
     src.add_argument(
         "--calibration", metavar="FILE", help="calibration items with human and judge labels"
     )

@@ -6,12 +6,13 @@ to counts); a row is one model's test and calibration counts.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any
 
 import numpy as np
 
-from .._validation import JudgeStatsError
+from .._validation import JudgeStatsError, LookalikeGroupsWarning
 from ..correct import correct
 from ..counts import ConfusionCounts, JudgedCounts
 from ..frames import counts_of, group_counts
@@ -113,8 +114,12 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
         return f"{args.test} corrected with calibration {args.calibration}", [
             _single(test, cal, args)
         ]
-    counted = group_counts(_stacked(test_df, cal_df, args), judge=args.judge_column,
-                           human=args.human_column, by=(args.by,), split=_SPLIT)
+    with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
+        warnings.simplefilter("always", LookalikeGroupsWarning)
+        counted = group_counts(_stacked(test_df, cal_df, args), judge=args.judge_column,
+                               human=args.human_column, by=(args.by,), split=_SPLIT)
+    for w in caught:
+        sys.stderr.write(f"warning: {w.message}\n")
     rows = []
     for key, cells in counted.counts.items():
         test_g, cal_g = counts_of(cells)
@@ -129,6 +134,8 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
             raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
         rows.append(_row(str(key[0]), test_g, cal_g, args))
     used = [r for r in rows if r.get("n")]
+    args.not_used = [f"{args.by}={r['group']!r}: {r['m0'] + r['m1']} calibration rows, no test "
+                     "rows" for r in rows if not r.get("n")]  # fmt: skip
     args.accounting.update({
         "used as test": int(sum(r["n"] for r in used)),
         "used as calibration": int(sum(r["m0"] + r["m1"] for r in used)),

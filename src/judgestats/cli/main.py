@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from .._validation import JudgeStatsError
 from .correct import _correct_parser, _run_correct
-from .options import CLIError, _Parser
+from .options import CLIError, _Parser, cli_words
 from .plan import _plan_parser, _plan_text, _run_plan
 from .report import _report_parser, _run_report
 from .sequential import _sequential_parsers, run_sequential
-from .table import _table
+from .table import _accounting, _table
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,12 +45,26 @@ def _fail(exc: Exception, *, as_json: bool) -> int:
         kind = getattr(exc, "kind", None) or type(exc).__name__
         print(json.dumps({"error": str(exc), "type": kind}))
     else:
-        print(f"judgestats: error: {exc}", file=sys.stderr)
+        print(f"judgestats: error: {cli_words(str(exc))}", file=sys.stderr)
     return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``judgestats`` command; returns the exit status."""
+    """Entry point of the ``judgestats`` command; returns the exit status.
+
+    Output piped into a reader that stops early (``judgestats ... | head -3``) ends the
+    command quietly, with the status of a process ended by SIGPIPE (141), not a traceback.
+    """
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Python would flush stdout again at exit and fail a second time: point it at devnull
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
@@ -95,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(_table(title, rows, args))
         if accounting:
-            print("input rows: " + ", ".join(f"{k} {v}" for k, v in accounting.items()))
+            print(_accounting(accounting, args))
     return 0
 
 

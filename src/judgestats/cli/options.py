@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from ..designs import DEFAULT_DESIGN, DESIGNS
 from ..intervals import interval_methods
@@ -19,6 +20,29 @@ class CLIError(Exception):
     def __init__(self, message: str, kind: str | None = None) -> None:
         super().__init__(message)
         self.kind = kind
+
+
+#: A keyword of the API in a message (``method='profile-map'``, ``method='a', 'b' or 'c'``;
+#: HTML writes the quote as ``&#x27;``) and the command-line flag that says the same.
+_KEYWORD = re.compile(
+    r"\b(method|design|cluster|estimand)=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
+    r"((?:, (?P=q)[\w.+-]+(?P=q))*(?:,? or (?P=q)[\w.+-]+(?P=q))?)"
+)
+
+
+def cli_words(text: str) -> str:
+    """Say an API keyword in a message as the flag of the command line.
+
+    ``use method='profile-map'`` becomes ``use --method profile-map``, ``method='a', 'b' or
+    'c'`` becomes ``--method a, b or c``: messages and notes are written for the Python API,
+    and a command-line user needs the flag.
+    """
+
+    def flag(m: re.Match) -> str:
+        rest = m.group(4).replace(m.group("q"), "")
+        return f"--{m.group(1)} {m.group(3)}{rest}"
+
+    return _KEYWORD.sub(flag, text)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -14,9 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import ColumnError, GroupLabelError, LabelError, RepeatedItemsWarning
+from .._validation import (
+    ColumnError,
+    GroupLabelError,
+    LabelError,
+    LookalikeGroupsWarning,
+    RepeatedItemsWarning,
+)
 from .inputs import _read_table
-from .options import EXAMPLES, CLIError, _check_flags, _shared_options
+from .options import EXAMPLES, CLIError, _check_flags, _shared_options, cli_words
 
 
 def _report_parser(sub: Any) -> None:
@@ -29,8 +35,10 @@ def _report_parser(sub: Any) -> None:
         "in force; HTML embeds the leaderboard figure.",
     )
     rp.add_argument(
-        "file", nargs="?", metavar="FILE", help="judged items (CSV, Parquet or JSON Lines)"
-    )
+        "file", nargs="?", metavar="FILE",
+        help="judged items: CSV, Parquet, JSON Lines or a JSON array of objects (told by the "
+        "content); CSV and JSON may be gzip-compressed (items.csv.gz)",
+    )  # fmt: skip
     rp.add_argument("--inspect", metavar="LOGS",
                     help="Inspect AI eval logs (a directory or a .eval file) as the judged items")
     rp.add_argument("--human", metavar="FILE",
@@ -100,45 +108,92 @@ def _scan(path: str, engine: str, args, *, letters: bool = False) -> Any:
     """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB).
 
     With ``letters`` the judge column(s) keep their values as written (CSV text): letters.
+    Every engine reads the same rows: CSV lines with a wrong number of fields are refused and
+    blank lines after the last row dropped (:func:`judgestats.io.check_rows`), and label
+    columns an engine reads as text (``" 1 "``, ``TRUE`` beside ``1``) are read as
+    :func:`judgestats.io.parse_labels` reads them.
     """
+    by = _columns(args.by)
+    labels = {} if letters else {args.judge_column: False}
+    labels[args.human_column] = True
     if engine == "pandas":
-        by = _columns(args.by)
-        judge = {} if letters else {args.judge_column: False}
-        return _read_table(path, {**judge, args.human_column: True},
-                           by[0] if by else None)  # fmt: skip
-    from ..io import check_header, sniff_format
+        return _read_table(path, labels, by[0] if by else None)
+    from ..io import check_header, check_rows, sniff_format
 
     p = Path(path)
     kind = sniff_format(p)
-    names = None if kind == "jsonl" else check_header(p, kind)  # duplicates refused here
-    if kind == "jsonl":
-        raise CLIError(f"--engine {engine} reads CSV and Parquet; {path} is JSON Lines "
+    if kind in ("jsonl", "json"):
+        raise CLIError(f"--engine {engine} reads CSV and Parquet; {path} is JSON "
                        "(use --engine pandas)")  # fmt: skip
-    parquet = kind == "parquet"
+    names = check_header(p, kind)  # duplicates refused here
+    trailing = check_rows(p) if kind == "csv" else 0
     # group columns as text exactly as written ('NA', '007'); types inferred from every row, so
     # calibration rows after many test rows do not turn the human column into text
-    text = [c for c in (*(_columns(args.by) or ()), *(_columns(args.strata) or ()), args.split)
-            if c]  # fmt: skip
-    missing = [c for c in text if names is not None and c not in names]
+    text = [c for c in (*(by or ()), *(_columns(args.strata) or ()), args.split) if c]
+    missing = [c for c in text if c not in names]
     if missing:
         raise CLIError(f"{path} has no column(s) {missing}; its columns are {names}")
     try:
-        if engine == "polars":
-            import polars as pl
-
-            if parquet:
-                return pl.scan_parquet(p)
-            return pl.scan_csv(p, infer_schema_length=None,
-                               schema_overrides=dict.fromkeys(text, pl.String))  # fmt: skip
-        import duckdb
-
-        if parquet:
-            return duckdb.read_parquet(str(p))
-        return duckdb.read_csv(str(p), sample_size=-1, dtype=dict.fromkeys(text, "VARCHAR"))
+        frame = _engine_frame(p, engine, kind, text)
     except ImportError as exc:
         raise CLIError(f"--engine {engine} needs {engine}: pip install {engine}") from exc
     except Exception as exc:
         raise CLIError(f"cannot read {path}: {exc}".splitlines()[0]) from exc
+    return _same_rows(frame, p, names, labels, trailing=trailing, group=by[0] if by else None)
+
+
+def _engine_frame(p: Path, engine: str, kind: str, text: list[str]) -> Any:
+    """Open the file as a polars LazyFrame or a DuckDB relation, ``text`` columns as strings."""
+    from ..io import is_gzip
+
+    gz = is_gzip(p)
+    if engine == "polars":
+        import polars as pl
+
+        if kind == "parquet":
+            return pl.scan_parquet(p)
+        types = dict.fromkeys(text, pl.String)
+        if gz:  # polars scans plain files only; a compressed one is read whole
+            return pl.read_csv(p, infer_schema_length=None, schema_overrides=types).lazy()
+        return pl.scan_csv(p, infer_schema_length=None, schema_overrides=types)
+    import duckdb
+
+    if kind == "parquet":
+        return duckdb.read_parquet(str(p))
+    return duckdb.read_csv(str(p), sample_size=-1, dtype=dict.fromkeys(text, "VARCHAR"),
+                           compression="gzip" if gz else "none")  # fmt: skip
+
+
+def _same_rows(frame: Any, p: Path, names: list, labels: dict, *, trailing: int, group) -> Any:
+    """Make the engine's frame read what pandas reads: no trailing blank rows, labels parsed.
+
+    A label column the engine read as text is converted by :func:`judgestats.io.parse_labels`'
+    rules (in the engine); a value outside them is the pandas reader's error, naming its line.
+    """
+    import narwhals as nw
+
+    from ..io import _FALSE, _TRUE, parse_labels, read_table
+
+    nf = nw.from_native(frame)
+    if trailing:  # blank lines after the last row: only rows whose every cell is empty
+        nf = nf.filter(~nw.all_horizontal(*(nw.col(c).is_null() for c in names),
+                                          ignore_nulls=False))  # fmt: skip
+    schema = nf.collect_schema()
+    for column, missing_ok in labels.items():
+        if column not in schema or schema[column] != nw.String:
+            continue
+        seen = nf.select(nw.col(column)).unique().collect().get_column(column).to_list()
+        try:
+            parse_labels(seen, column, missing_ok=missing_ok)
+        except LabelError:
+            read_table(p, labels={column: missing_ok}, group=group)  # names the line
+            raise
+        x = nw.col(column).str.strip_chars().str.to_lowercase()
+        one, zero = nw.lit(1, nw.Int8), nw.lit(0, nw.Int8)
+        value = nw.when(x.is_in(sorted(_TRUE))).then(one).otherwise(
+            nw.when(x.is_in(sorted(_FALSE))).then(zero))  # fmt: skip
+        nf = nf.with_columns(value.alias(column))
+    return nf.to_native()
 
 
 def _example_frame(args) -> tuple[Any, str, str]:
@@ -256,15 +311,17 @@ def _run_report(args) -> str:
             warnings.simplefilter("always")
             ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
                           rank=args.rank, **_estimation(args))  # fmt: skip
-            for w in caught:  # not a group's: the repeated-items guard rail speaks here
+            for w in caught:  # not a group's: the frame's guard rails speak here
                 if issubclass(w.category, RepeatedItemsWarning):
                     column = str(w.message).split("'")[1]
                     sys.stderr.write(f"warning: {w.message} (--cluster {column})\n")
-            return report(
+                elif issubclass(w.category, LookalikeGroupsWarning):
+                    sys.stderr.write(f"warning: {w.message}\n")
+            return cli_words(report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
                 reference=getattr(args, "reference", None),
                 reference_name="human rate (all rows)",
-            )  # fmt: skip
+            ))  # fmt: skip
     except ImportError as exc:
         raise CLIError(f"{exc}".splitlines()[0]) from exc
     except (ColumnError, GroupLabelError) as exc:  # a score read as 0/1 labels
@@ -340,4 +397,5 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
             frame, judge=list(judges), human=args.human_column, by=_columns(args.by),
             split=args.split, invalid=invalid, **_estimation(args),
         )  # fmt: skip
-        return report(ev, args.format, metric=args.metric or "accuracy", title=args.title)
+        return cli_words(report(ev, args.format, metric=args.metric or "accuracy",
+                                title=args.title))  # fmt: skip

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..results import display_width, pad, shorten
+from ..results import display_width, pad, shorten, shown_label, shows_point
+from .options import cli_words
 
 
 # ----------------------------------------------------------------------------- output
@@ -41,8 +42,10 @@ def _table(title: str, rows: list[dict], args) -> str:
     ]  # fmt: skip
     cells = []
     for r in rows:  # long group names shortened here; --json keeps them whole
+        point = shows_point(r.get("sensitivity"), r.get("specificity"))
         cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else
-                      shorten(_fmt(r.get(k))) if k == "group" else _fmt(r.get(k))
+                      shorten(shown_label(_fmt(r.get(k)))) if k == "group" else
+                      "-" if k == "estimate" and not point else _fmt(r.get(k))
                       for k, _ in cols])  # fmt: skip
     widths = [max(display_width(h), *(display_width(c[i]) for c in cells))
               for i, (_, h) in enumerate(cols)]  # fmt: skip
@@ -50,11 +53,19 @@ def _table(title: str, rows: list[dict], args) -> str:
     lines.append("  ".join(pad(h, w) for (_, h), w in zip(cols, widths, strict=True)))
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(pad(c, w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
-    notes = [f"{r.get('group', 'result')}: {r['error']}" for r in rows if r.get("error")]
-    notes += [f"{r.get('group', 'result')}: {w}" for r in rows for w in r.get("warnings", ())]
+    who = [shown_label(str(r.get("group", "result"))) for r in rows]
+    notes = [f"{g}: {r['error']}" for g, r in zip(who, rows, strict=True) if r.get("error")]
+    notes += [f"{g}: {w}" for g, r in zip(who, rows, strict=True) for w in r.get("warnings", ())]
     if notes:
-        lines += ["", *("note: " + n for n in notes)]
+        lines += ["", *("note: " + cli_words(n) for n in notes)]
     return "\n".join(lines)
+
+
+def _accounting(accounting: dict, args) -> str:
+    """Return ``correct``'s last line: every input row, and why any was not used."""
+    text = "input rows: " + ", ".join(f"{k} {v}" for k, v in accounting.items())
+    why = getattr(args, "not_used", None)
+    return text + (f" ({'; '.join(why)})" if why and accounting.get("not used") else "")
 
 
 def _ci_text(row: dict, prefix: str) -> str:

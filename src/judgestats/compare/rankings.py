@@ -25,6 +25,7 @@ from .._validation import (
     check_positive_int,
     check_rng,
     check_unclustered,
+    require_extra,
     warn_deprecated,
 )
 from ..counts import ConfusionCounts, JudgedCounts
@@ -123,9 +124,25 @@ def _rank_bootstrap(tests, cal_map, shared, reps, gen):
             stacklevel=3,
         )
     if not valid.any():
-        raise NotInformativeError("every bootstrap replicate was undefined (q0* + q1* <= 1)")
+        raise NotInformativeError(
+            "every bootstrap replicate was undefined (q0* + q1* <= 1 in some model): "
+            f"{_worst_models(models, np.isnan(th).mean(axis=0))}"
+        )
     th = th[valid]
     return th, np.full(th.shape[0], 1.0 / th.shape[0]), point, undefined, float(th.shape[0])
+
+
+def _worst_models(models: tuple, share: np.ndarray, shown: int = 5) -> str:
+    """Name the models whose replicates are most often undefined, with their shares."""
+    order = np.argsort(-share, kind="stable")
+    worst = [i for i in order if share[i] > 0][:shown]
+    text = ", ".join(f"{models[i]!r} in {100 * share[i]:.0f}% of replicates" for i in worst)
+    more = int(np.sum(share > 0)) - len(worst)
+    return (
+        text
+        + (f" and {more} more models" if more > 0 else "")
+        + ("; their calibration sets cannot tell the judge from chance often enough to rank them")
+    )
 
 
 def _rank_posterior(tests, cal_map, shared, draws, gen, priors):
@@ -323,6 +340,7 @@ def plot_ranking(ranking: Ranking, *, ax: Any = None, show_naive: bool = True):
     judged rate p̂ as a hollow marker, and P(rank 1) in the label. matplotlib is imported here.
     Returns the Axes.
     """
+    require_extra("matplotlib", "Ranking.plot()")
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -368,6 +386,7 @@ def ranking_expected_rank(r: Ranking) -> dict:
 
 def ranking_frame(r: Ranking):
     """One row per model in point-ranking order (pandas DataFrame)."""
+    require_extra("pandas", "Ranking.to_dataframe()")
     import pandas as pd
 
     er = ranking_expected_rank(r)
@@ -392,6 +411,7 @@ def ranking_frame(r: Ranking):
 
 def ranking_pairwise_frame(r: Ranking):
     """P(θ_row > θ_column) as a labelled square DataFrame in point-ranking order."""
+    require_extra("pandas", "Ranking.to_dataframe()")
     import pandas as pd
 
     idx = [ranking_index(r, m) for m in r.order]

@@ -35,7 +35,14 @@ from ..auto import AUTO
 from ..compare import Ranking
 from ..correct import Correction, correct
 from ..designs import DEFAULT_DESIGN, check_design
-from ..frames import GroupCounts, counts_of, group_counts, repeating_column, sort_keys
+from ..frames import (
+    GroupCounts,
+    counts_of,
+    group_counts,
+    named_counts,
+    repeating_column,
+    sort_keys,
+)
 from ..intervals import HULL, get_method
 from ..progress import progress as progress_bar
 from ..repeated import ESTIMANDS, cluster_summary, repeats_matter
@@ -271,20 +278,15 @@ def _evaluate_counts(
         progress=progress,
     )  # fmt: skip
     groups = _corrected(counts.by, groups, corrections, marked)
-    ranking = None
+    ranking, ranking_error = None, None
     if rank:
-        if len(groups) < 2:
-            raise JudgeStatsError(
-                f"rank=True needs at least two groups, got {len(groups)} ({groups!r})"
-            )
-        size = check_positive_int("rank_resamples", rank_resamples, minimum=100)
-        # the Rogan–Gladen bootstrap needs every judge better than chance; methods that answer
-        # without (profile likelihood, posterior) rank by the exact posterior instead
-        spec = get_method(HULL if method == AUTO else method, design)
-        rank_method = ("bootstrap" if spec.requires_informative
-                       or design != DEFAULT_DESIGN else "bayes")  # fmt: skip
-        ranking = _rank(corrections, groups, method=rank_method, size=size, level=level, rng=gen,
-                        design=design)  # fmt: skip
+        try:
+            ranking = _rank_groups(corrections, groups, method=method, size=rank_resamples,
+                                   level=level, gen=gen, design=design)  # fmt: skip
+        except JudgeStatsError as exc:
+            if errors != "mark":
+                raise
+            ranking_error = f"{type(exc).__name__}: {exc}"
     return Evaluation(
         groups=tuple(groups),
         corrections=corrections,
@@ -300,7 +302,42 @@ def _evaluate_counts(
         ranking=ranking,
         design=design,
         marked=marked,
+        marked_counts={g: _count_rows(per_group[g], counts.strata) for g in marked},
+        ranking_error=ranking_error,
     )
+
+
+def _rank_groups(corrections, groups, *, method, size, level, gen, design) -> Ranking:
+    """Rank the corrected groups jointly (``rank=True``): the ranking method follows ``method``."""
+    if len(groups) < 2:
+        raise JudgeStatsError(
+            f"rank=True needs at least two groups, got {len(groups)} ({groups!r})"
+        )
+    size = check_positive_int("rank_resamples", size, minimum=100)
+    # the Rogan–Gladen bootstrap needs every judge better than chance; methods that answer
+    # without (profile likelihood, posterior) rank by the exact posterior instead
+    spec = get_method(HULL if method == AUTO else method, design)
+    rank_method = ("bootstrap" if spec.requires_informative
+                   or design != DEFAULT_DESIGN else "bayes")  # fmt: skip
+    return _rank(corrections, groups, method=rank_method, size=size, level=level, rng=gen,
+                 design=design)  # fmt: skip
+
+
+def _count_rows(per_stratum: dict, strata: tuple) -> tuple[dict, ...]:
+    """Return the counts of a group that was not corrected: a row per stratum (one without).
+
+    ``per_stratum``: stratum (None without strata) → cell counts. Kept on the result so that a
+    marked group's rows are still accounted for (``Evaluation.counts_dataframe``).
+    """
+    rows = []
+    for stratum, cells in per_stratum.items():
+        row: dict[str, Any] = {}
+        if stratum is not None and strata:
+            values = stratum if isinstance(stratum, tuple) and len(strata) > 1 else (stratum,)
+            row.update(zip(strata, values, strict=True))
+        row.update(named_counts(cells))
+        rows.append(row)
+    return tuple(rows)
 
 
 def _evaluate_letters(counts: LetterCounts, *, method, level, rng, design, errors, progress,
@@ -332,6 +369,16 @@ def _evaluate_letters(counts: LetterCounts, *, method, level, rng, design, error
         groups=tuple(groups), corrections=corrections, by=counts.by, strata=None, method=method,
         confidence_level=level, judge=", ".join(counts.judge), human=counts.human,
         split=counts.split, engine=counts.engine, warnings=issued, design=design, marked=marked,
+        marked_counts={g: _letter_rows(counts, keys[g]) for g in marked},
+    )  # fmt: skip
+
+
+def _letter_rows(counts: LetterCounts, key: tuple) -> tuple[dict, ...]:
+    """Return the letter counts of a group not corrected (as ``counts_dataframe`` has them)."""
+    t, c = counts.test[key], counts.calibration[key]
+    return tuple(
+        {"letter": letter, "n": int(t[i]), "human_0": int(c[i][0]), "human_1": int(c[i][1])}
+        for i, letter in enumerate(counts.alphabet) if t[i] or c[i].any()
     )  # fmt: skip
 
 
@@ -597,6 +644,13 @@ class Evaluation(Reportable):
     marked : dict
         With ``errors="mark"``: group → why it was not corrected (the error's class and
         message). Marked groups are not in ``groups``; tables, summaries and reports list them.
+    marked_counts : dict
+        With ``errors="mark"``: group → the counts of a group that was not corrected, as rows
+        of :meth:`counts_dataframe` (per stratum, or per letter of a judge alphabet); with them
+        the counts of every group add up to the rows counted.
+    ranking_error : str or None
+        With ``rank=True`` and ``errors="mark"``: why no ranking could be made (the error's
+        class and message, naming the groups at fault), else None.
     """
 
     kind: ClassVar[str] = "evaluation"
@@ -615,6 +669,8 @@ class Evaluation(Reportable):
     ranking: Ranking | None = None
     design: str = DEFAULT_DESIGN
     marked: dict = field(default_factory=dict)
+    marked_counts: dict = field(default_factory=dict)
+    ranking_error: str | None = None
 
     # -- access --------------------------------------------------------------------------
     def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:
@@ -672,7 +728,9 @@ class Evaluation(Reportable):
         """Return the counts the corrections used.
 
         One row per group, or group × stratum; with a judge alphabet one row per group and
-        letter (``n`` test items, ``human_0``/``human_1`` calibration items).
+        letter (``n`` test items, ``human_0``/``human_1`` calibration items). With
+        ``errors="mark"`` the groups that were not corrected keep their rows, with the reason
+        in a ``marked`` column, so the counts add up to every row counted.
         """
         return evaluation_counts_frame(self)
 

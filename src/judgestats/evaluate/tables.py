@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from .._validation import (
     JudgeStatsError,
+    require_extra,
 )
 from ..compare import Ranking
 from ..correct import Correction
 from ..designs import DEFAULT_DESIGN
-from ..results import display_width, group_label, pad, shorten
+from ..results import display_width, group_label, pad, shorten, shown_label, shows_point
 from ..strata import StratifiedCorrection
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,15 +112,54 @@ def _by_values(ev: Any, g: Any) -> dict[str, Any]:
 
 def evaluation_frame(ev: Any) -> pd.DataFrame:
     """One tidy row per group (pandas DataFrame)."""
+    require_extra("pandas", "to_dataframe()")
     import pandas as pd
 
     rows = [{**_by_values(ev, g), **result_row(ev.corrections[g])} for g in ev.groups]
-    rows += [{**_by_values(ev, g), "marked": why} for g, why in ev.marked.items()]
+    rows += [{**_by_values(ev, g), **_marked_totals(ev.marked_counts.get(g, ())), "marked": why}
+             for g, why in ev.marked.items()]  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _marked_totals(rows: tuple) -> dict[str, int]:
+    """Sum the counts of a group that was not corrected over its strata (or letters)."""
+    if not rows:
+        return {}
+    if "letter" in rows[0]:  # a judge alphabet: test rows and calibration rows by human label
+        n, m0, m1 = (sum(r[k] for r in rows) for k in ("n", "human_0", "human_1"))
+        return {"n": n, "m0": m0, "m1": m1}
+    tot = {k: sum(r[k] for r in rows) for k in ("n", "positive", "tp", "fn", "tn", "fp")}
+    return {**tot, "m0": tot["tn"] + tot["fp"], "m1": tot["tp"] + tot["fn"]}
+
+
+def rows_accounting(ev: Any) -> dict[str, int]:
+    """Every row an :class:`Evaluation` counted: test, calibration, and in groups not corrected.
+
+    Keys ``rows``, ``test``, ``calibration`` (the corrected groups'), ``not_corrected`` (rows
+    of the groups ``errors="mark"`` left out) and ``groups_not_corrected``.
+    """
+    test = sum(int(ev.corrections[g].n) for g in ev.groups)
+    cal = sum(int(ev.corrections[g].m0 + ev.corrections[g].m1) for g in ev.groups)
+    totals = [_marked_totals(ev.marked_counts.get(g, ())) for g in ev.marked]
+    other = sum(t.get("n", 0) + t.get("m0", 0) + t.get("m1", 0) for t in totals)
+    return {"rows": test + cal + other, "test": test, "calibration": cal,
+            "not_corrected": other, "groups_not_corrected": len(ev.marked)}  # fmt: skip
+
+
+def rows_sentence(ev: Any) -> str:
+    """One line saying where every counted row went (the ``correct`` command's input rows)."""
+    a = rows_accounting(ev)
+    text = (f"Rows: {a['rows']} counted: {a['test']} test and {a['calibration']} calibration "
+            f"rows in the {len(ev)} corrected group{'s' if len(ev) != 1 else ''}")  # fmt: skip
+    if a["groups_not_corrected"]:
+        k = a["groups_not_corrected"]
+        text += f"; {a['not_corrected']} rows in the {k} group{'s' if k != 1 else ''} not corrected"
+    return text + "."
 
 
 def evaluation_counts_frame(ev: Any) -> pd.DataFrame:
     """Count table behind every correction: one row per group (and stratum, after merging)."""
+    require_extra("pandas", "counts_dataframe()")
     import pandas as pd
 
     rows = []
@@ -145,11 +185,14 @@ def evaluation_counts_frame(ev: Any) -> pd.DataFrame:
             t, cal = part.test, part.calibration
             row.update(n=t.n, positive=t.positive, tp=cal.tp, fn=cal.fn, tn=cal.tn, fp=cal.fp)
             rows.append(row)
+    for g, why in ev.marked.items():  # not corrected: its rows are counted all the same
+        rows += [{**_by_values(ev, g), **r, "marked": why} for r in ev.marked_counts.get(g, ())]
     return pd.DataFrame(rows)
 
 
 def evaluation_xarray(ev: Any) -> xr.Dataset:
     """Build the Dataset of :meth:`Evaluation.to_xarray` (dims ``ev.dim``, ``ci_bound``)."""
+    require_extra("xarray", "to_xarray()")
     import xarray as xr
 
     dim = ev.dim
@@ -181,10 +224,16 @@ def evaluation_xarray(ev: Any) -> xr.Dataset:
     return ds
 
 
+def _point(c: Any) -> str:
+    """Return a group's point estimate as the summary prints it ("–": none, :func:`shows_point`)."""
+    shown = shows_point(getattr(c, "sensitivity", None), getattr(c, "specificity", None))
+    return f"{c.estimate:.4f}" if shown else "–"
+
+
 def evaluation_summary(ev: Any) -> str:
     """Short text leaderboard of an :class:`Evaluation` (best corrected rate first)."""
     lvl = f"{100 * ev.confidence_level:g}%"
-    labels = {g: shorten(group_label(g)) for g in ev.groups}
+    labels = {g: shorten(shown_label(group_label(g))) for g in ev.groups}
     width = max(8, *(display_width(v) for v in labels.values()))
     strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
     if _is_alphabet(ev):
@@ -193,18 +242,22 @@ def evaluation_summary(ev: Any) -> str:
         strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
-        f"counts), {lvl} intervals by {ev.method}",
+        f"counts), {lvl} intervals by {ev.method}, design {ev.design}",
         f"  {ev.dim:<{width}}  corrected  [ lower,  upper]   naive        n     m0     m1",
     ]
     order = sorted(ev.groups, key=lambda g: -ev.corrections[g].estimate)
     for g in order:
         c = ev.corrections[g]
         lines.append(
-            f"  {pad(labels[g], width)}  {c.estimate:9.4f}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
+            f"  {pad(labels[g], width)}  {_point(c):>9}  [{c.ci.low:.4f}, {c.ci.high:.4f}]  "
             f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
             f"{c.m1:>5}"
         )
     notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
-    lines += [f"  not corrected: {group_label(g)}: {why}" for g, why in ev.marked.items()]
+    lines += [f"  not corrected: {shown_label(group_label(g))}: {why}"
+              for g, why in ev.marked.items()]  # fmt: skip
+    if ev.ranking_error:
+        lines.append(f"  no ranking: {ev.ranking_error}")
+    lines.append(f"  {rows_sentence(ev)}")
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from .._validation import (
     check_conditioning,
     check_confidence_level,
     check_method,
+    require_extra,
 )
 from ..alphabets.letters import SparseLettersWarning
 from ..counts.categories import (
@@ -677,6 +678,7 @@ class DistributionCorrection(Tabular, Recomputable):
         ``calibration_counts`` (same dims; every design); attrs ``design``, ``ci_kind`` (the
         method), ``ci_prob`` (the level), ``projected``, ``condition_number``, ``n``, ``m``.
         """
+        require_extra("xarray", "to_xarray()")
         import xarray as xr
 
         labs = list(self.labels)

@@ -123,8 +123,9 @@ def _check_pair(
         letter = calibration.judge_labels[a]
         raise CountError(
             f"judge letter {letter!r} is on {int(test.counts[a])} test items but on no "
-            "calibration item, so how often the judge says it for each human category is "
-            f"known from the test set alone; merge it into another letter (e.g. "
+            "calibration item: how often the judge says it for each human category can only "
+            "be learnt from human-labelled items, and none has it; merge it into another "
+            "letter (e.g. "
             f"calibration.merge({{{letter!r}: ...}}) and test.merge(...)) or label items the "
             "judge gave it"
         )

@@ -7,6 +7,7 @@ from typing import Any
 from .._validation import (
     ArgumentTypeError,
 )
+from ..evaluate.tables import rows_sentence
 from ..results import group_label
 from .rows import (
     _check_text,
@@ -60,6 +61,7 @@ def _content(
         ranked=ranking is not None,
         estimator=_estimator_of(result),
         reference_name=_with_reference(rows, reference, reference_name),
+        rows_line=rows_sentence(result) if _kind(result) == "evaluation" else None,
     )
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import require_extra
+from ..results import shorten, shows_point
 from .content import _content
 from .rows import _METHOD_NAMES, _kind, _level_text
 
@@ -22,6 +24,7 @@ __all__ = [
 
 
 def _figure_png(result: Any, *, ranking: Any, reference: Any = None) -> bytes:
+    require_extra("matplotlib", "the HTML report's figure")
     from matplotlib.figure import Figure  # lazy; no pyplot state, no GUI backend
 
     k = (
@@ -57,6 +60,7 @@ def plot_leaderboard(
     """
     _kind(result)
     if ax is None:
+        require_extra("matplotlib", "plot_leaderboard")
         import matplotlib.pyplot as plt
 
         k = len(result) if _kind(result) == "evaluation" else 2
@@ -73,12 +77,15 @@ def plot_leaderboard(
     from ..plots import interval_rows
 
     lvl = _level_text(content.level)
-    labels = [
-        (r.label or "estimate") + ("" if r.p_rank1 is None else f"  (P(rank 1) = {r.p_rank1:.2f})")
+    labels = [  # long names shortened (a 300-character name squeezed the plot to nothing)
+        shorten(r.label or "estimate", 40)
+        + ("" if r.p_rank1 is None else f"  (P(rank 1) = {r.p_rank1:.2f})")
         for r in rows
     ]
     interval_rows(
-        ax, labels, [r.estimate for r in rows], [r.low for r in rows], [r.high for r in rows],
+        ax, labels,
+        [r.estimate if shows_point(r.sensitivity, r.specificity) else math.nan for r in rows],
+        [r.low for r in rows], [r.high for r in rows],
         level=lvl, naive=[r.naive for r in rows] if show_naive and not all(
             math.isnan(r.naive) for r in rows) else None,  # a judge alphabet may have none
     )  # fmt: skip

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 
 from .rows import _TEXT_COLUMNS, _capital, _cells, _Content, _level_text
 
@@ -50,6 +51,8 @@ def _markdown(c: _Content, d: int) -> str:
         f"Columns: n test items; {naive}corrected = {c.estimator} estimate; {rates}m1 "
         "human-positive and m0 human-negative calibration items.",
     ]
+    if c.rows_line:
+        lines += ["", _md_escape(c.rows_line)]
     if c.notes:
         lines += ["", "**Notes**", ""] + [f"- {_md_escape(n)}" for n in c.notes]
     return "\n".join(lines) + "\n"
@@ -143,6 +146,8 @@ def _latex(c: _Content, d: int) -> str:
     ]
     lines += [" & ".join(_tex(v) for v in row) + r" \\" for row in cells]
     lines += [r"\bottomrule", r"\end{tabular}"]
+    if c.rows_line:
+        lines += [r"\par\smallskip", r"{\footnotesize " + _tex(c.rows_line) + r"\par}"]
     if c.notes:
         lines += [
             r"\par\smallskip",
@@ -157,9 +162,15 @@ def _latex(c: _Content, d: int) -> str:
 # ---------------------------------------------------------------------------- html
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2em auto;
-       max-width: 60em; color: #222; line-height: 1.45; }
+       max-width: 60em; padding: 0 1em; color: #222; line-height: 1.45;
+       overflow-wrap: anywhere; }
+div.table { overflow: auto; max-width: 100%; margin: 1em 0; }
+div.table.tall { max-height: 70vh; border-bottom: 1px solid #ddd; }
+div.table.tall thead th { position: sticky; top: 0; background: #fff; }
+td.label span { display: inline-block; max-width: 22em; overflow: hidden;
+                text-overflow: ellipsis; vertical-align: bottom; }
 p.methods { font-size: 1.05em; }
-table.judgestats { border-collapse: collapse; margin: 1em 0; font-variant-numeric: tabular-nums; }
+table.judgestats { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.judgestats th, table.judgestats td { padding: 0.3em 0.8em; border-bottom: 1px solid #ddd;
                                           white-space: nowrap; }
 h1 { font-size: 1.6em; }
@@ -175,7 +186,34 @@ footer { color: #777; font-size: 0.85em; margin-top: 2em; }
 """
 
 
-def _html(c: _Content, d: int, png: bytes | None) -> str:
+#: An HTML table with more rows than this scrolls inside the page, its header kept in view.
+TALL_TABLE = 40
+
+
+def _html_cell(key: str, value: str) -> str:
+    """One table cell; a label is cut to the column with "…" and whole in its tooltip."""
+    esc = html.escape
+    if key == "label":
+        return f'<td class="label" title="{esc(value)}"><span>{esc(value)}</span></td>'
+    return f'<td class="{key}">{esc(value)}</td>'
+
+
+#: The most groups an HTML report draws in its figure (more would be a figure hundreds of
+#: inches tall and megabytes of PNG); the table lists every group whatever their number.
+FIGURE_ROWS = 60
+
+
+def _caption(c: _Content) -> str:
+    """Caption of the figure: the markers it draws, and only those."""
+    parts = ["Corrected rate (filled) with its interval"]
+    if any(not math.isnan(r.naive) for r in c.rows):  # a judge alphabet may have no naive rate
+        parts.append(" and the judge's naive rate (hollow)")
+    if c.reference_name:
+        parts.append(f"; crosses: the {html.escape(c.reference_name)}")
+    return "".join(parts) + "."
+
+
+def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -> str:
     from .._version import __version__
 
     names = _column_names(c)
@@ -199,8 +237,9 @@ def _html(c: _Content, d: int, png: bytes | None) -> str:
     body = []
     for r, row in zip(c.rows, cells, strict=True):
         cls = ' class="pooled"' if r.total else ""
-        tds = "".join(f'<td class="{k}">{esc(v)}</td>' for k, v in zip(keys, row, strict=True))
+        tds = "".join(_html_cell(k, v) for k, v in zip(keys, row, strict=True))
         body.append(f"<tr{cls}>{tds}</tr>")
+    tall = len(c.rows) > TALL_TABLE
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -212,13 +251,19 @@ def _html(c: _Content, d: int, png: bytes | None) -> str:
         "<body>",
         f"<h1>{esc(c.title)}</h1>",
         f'<p class="methods">{esc(c.sentence)}</p>',
+        *([f'<p class="size">{len(c.rows)} rows: the table scrolls, its header stays in view.</p>']
+          if tall else []),
+        f'<div class="table{" tall" if tall else ""}">',
         '<table class="judgestats">',
         f"<thead><tr>{head}</tr></thead>",
         "<tbody>",
         *body,
         "</tbody>",
         "</table>",
+        "</div>",
     ]
+    if c.rows_line:
+        parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')
     if c.notes:
         parts += ["<h2>Notes</h2>", '<ul class="notes">']
         parts += [f"<li>{esc(n)}</li>" for n in c.notes]
@@ -229,10 +274,11 @@ def _html(c: _Content, d: int, png: bytes | None) -> str:
             '<figure class="leaderboard">',
             f'<img alt="{esc(c.title)}: corrected rates with {_level_text(c.level)} intervals" '
             f'src="data:image/png;base64,{data}">',
-            "<figcaption>Corrected rate (filled) with its interval and the judge's naive rate "
-            "(hollow)" + (f"; crosses: the {html.escape(c.reference_name)}" if c.reference_name
-                          else "") + ".</figcaption>",
+            f"<figcaption>{_caption(c)}</figcaption>",
             "</figure>",
         ]
+    elif left_out:
+        parts.append(f'<p class="figure">No figure: {left_out} groups are more than one figure '
+                     f"shows legibly (at most {FIGURE_ROWS}); the table lists them all.</p>")
     parts += [f"<footer>judgestats {esc(__version__)}</footer>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"

@@ -17,7 +17,7 @@ from .._validation import (
 from ..results import set_renderer
 from .content import _content
 from .figure import _figure_png
-from .formats import _html, _latex, _markdown
+from .formats import FIGURE_ROWS, _html, _latex, _markdown
 from .rows import _check_text, _kind
 
 __all__ = [
@@ -66,7 +66,8 @@ def report(
     sort : bool, default True
         Evaluation: order rows by corrected rate, best first (else by group).
     figure : bool, default True
-        HTML: embed the leaderboard figure (:func:`plot_leaderboard`) as a PNG.
+        HTML: embed the leaderboard figure (:func:`plot_leaderboard`) as a PNG; an Evaluation
+        of more than 60 groups gets none (a sentence says so) and a table that scrolls.
     reference : mapping, optional
         Known true rates by row label (e.g. the human rate of all rows of a bundled data set),
         shown as a column named ``reference_name`` and as black crosses in the figure.
@@ -95,8 +96,9 @@ def report(
     if format == "latex":
         return _latex(content, digits)
     ranking = result.ranking if _kind(result) == "evaluation" else None
-    png = _figure_png(result, ranking=ranking, reference=reference) if figure else None
-    return _html(content, digits, png)
+    many = len(result) if _kind(result) == "evaluation" and len(result) > FIGURE_ROWS else None
+    png = _figure_png(result, ranking=ranking, reference=reference) if figure and not many else None
+    return _html(content, digits, png, left_out=many if figure else None)
 
 
 set_renderer(report)  # Reportable.report() of every result calls report()

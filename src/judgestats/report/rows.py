@@ -15,6 +15,7 @@ from .._validation import (
     ArgumentTypeError,
 )
 from ..designs import DEFAULT_DESIGN, ESTIMATOR
+from ..results import shown_label, shows_point
 
 _METHOD_NAMES = {
     "adjusted-wald": "adjusted-Wald",
@@ -61,6 +62,7 @@ class _Content:
     ranked: bool = False
     estimator: str = "Rogan–Gladen"
     reference_name: str | None = None
+    rows_line: str | None = None  # an Evaluation's: where every counted row went
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
@@ -209,10 +211,12 @@ def _cells(c: _Content, d: int, dash: str) -> tuple[list[str], list[list[str]]]:
     out = []
     for r in c.rows:
         values = {
-            "label": r.label,
+            "label": shown_label(r.label),
             "n": str(r.n),
             "naive": _fixed(r.naive, d),
-            "corrected": _fixed(r.estimate, d),
+            "corrected": _fixed(r.estimate, d)
+            if shows_point(r.sensitivity, r.specificity)
+            else "–",
             "ci": f"{_fixed(r.low, d)}{dash}{_fixed(r.high, d)}",
             "sensitivity": _fixed(r.sensitivity, d),
             "specificity": _fixed(r.specificity, d),

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..designs import DEFAULT_DESIGN, ESTIMATOR, REFERENCE
 from ..intervals import MIN_PER_CLASS, get_method, interval_methods
-from ..results import group_label
+from ..results import group_label, shown_label, shows_point
 from .rows import (
     _capital,
     _check_text,
@@ -94,10 +94,22 @@ def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
     )
     return (
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
-        f"{_alphabet_how(c.letters, c.design)} on {c.m0 + c.m1} human-labelled items "
-        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
+        f"{_alphabet_how(c.letters, c.design)} on {c.m0 + c.m1} human-labelled items ("
+        f"{_DEFAULT_DESIGN_WORDS + '; ' if c.design == DEFAULT_DESIGN else ''}"
+        f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
         f"{_source(c.method, c.design)}) on {c.n} test items{naive}."
     )
+
+
+#: The default design named in a methods sentence (the other designs name themselves).
+_DEFAULT_DESIGN_WORDS = f"design {DEFAULT_DESIGN!r}"
+
+
+def _is(c: Any) -> str:
+    """Say a correction's point estimate ("is 0.71"), or that there is none to say."""
+    if shows_point(getattr(c, "sensitivity", None), getattr(c, "specificity", None)):
+        return f"is {c.estimate:.2f}"
+    return "has no point estimate, the judge being no better than chance on the calibration set"
 
 
 def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
@@ -112,10 +124,10 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
            f"{k.calibration_items} human-labelled items ({c.m0 + c.m1} rows)")  # fmt: skip
     test = f"{c.n} test items" if k is None else f"{k.test_items} test items ({c.n} rows)"
     return (
-        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"{subject} {_is(c)} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"corrected for the judge's sensitivity {c.sensitivity:.2f} and specificity "
-        f"{c.specificity:.2f} estimated on {cal} "
-        f"({_interval_name(c.method, c.ci.n_resamples, plural=False)}{_repeats(k)}; "
+        f"{c.specificity:.2f} estimated on {cal} ({_DEFAULT_DESIGN_WORDS}; "
+        f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}{_repeats(k)}; "
         f"{_source(c.method)}); the judge's uncorrected rate on {test} is {c.naive:.2f}."
     )
 
@@ -140,7 +152,7 @@ def _design_sentence(c: Any, subject: str, lvl: str) -> str:
         "judged 0)"
     )
     return (
-        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"{subject} {_is(c)} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"estimated from how often the human agrees with each of the judge's verdicts on "
         f"{k.m} human-labelled items, {where} (judge-conditional estimator, design "
         f"{c.design!r}: {REFERENCE[c.design]}; "
@@ -173,8 +185,8 @@ def _stratified_sentence(
         f"corrected within each of the {s.k} strata{of} for the judge's sensitivity "
         f"({_span([c.sensitivity for c in cs], 2)} across strata) and specificity "
         f"({_span([c.specificity for c in cs], 2)}) estimated on {s.m0 + s.m1} human-labelled "
-        f"items, and pooled by {mix} "
-        f"({_interval_name(s.method, s.ci.n_resamples, plural=False)} pooled over strata; "
+        f"items, and pooled by {mix} ({_DEFAULT_DESIGN_WORDS}; "
+        f"{_interval_name(s.method, s.ci.n_resamples, plural=False)} pooled over strata; "
         f"{CITATION}); the judge's uncorrected rate on {s.n} test items is {s.naive:.2f}."
     )
 
@@ -205,12 +217,14 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         else f"corrected for the judge's sensitivity ({sens} across {noun}) and specificity "
         f"({spec})"
     )
-    best = max(rows, key=lambda r: r.estimate)
+    pointed = [r for r in rows if shows_point(r.sensitivity, r.specificity)] or rows
+    best = max(pointed, key=lambda r: r.estimate)
     overlap = sum(1 for r in rows if r is not best and r.high >= best.low)
+    name = shown_label(best.label)
     tail = (
-        f"; the highest is {best.label} at {best.estimate:.2f} ({lvl} CI "
+        f"; the highest is {name} at {best.estimate:.2f} ({lvl} CI "
         if not overlap
-        else f"; the highest point estimate is {best.label}'s, {best.estimate:.2f} ({lvl} CI "
+        else f"; the highest point estimate is {name}'s, {best.estimate:.2f} ({lvl} CI "
     ) + f"{_fixed(best.low, 2)}–{_fixed(best.high, 2)})" + (
         f", but its interval overlaps those of {overlap} other {per}"
         f"{'s' if overlap > 1 else ''}, so these data do not single it out"
@@ -240,6 +254,8 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     else:
         labelled = (f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
                     f"({sum(r.m0 + r.m1 for r in rows)} in all)")  # fmt: skip
+    if getattr(ev, "design", DEFAULT_DESIGN) == DEFAULT_DESIGN:  # inside its parentheses
+        labelled = f"{labelled[:-1]}; {_DEFAULT_DESIGN_WORDS})"
     return (
         f"{_capital(metric)} of each of the {len(rows)} {noun} is {how}, estimated on "
         f"{labelled}{pooled}, with {lvl} "
@@ -268,8 +284,9 @@ def methods_sentence(
     """One sentence stating what was estimated, how, and on how many human labels.
 
     For example "Accuracy is 0.71 (95% CI 0.65–0.77), corrected for the judge's sensitivity
-    0.90 and specificity 0.70 estimated on 200 human-labelled items (adjusted-Wald interval;
-    Lee et al., 2026); the judge's uncorrected rate on 1000 test items is 0.66."
+    0.90 and specificity 0.70 estimated on 200 human-labelled items (design 'by-human-label';
+    adjusted-Wald interval; Lee et al., 2026); the judge's uncorrected rate on 1000 test items
+    is 0.66."
 
     Parameters
     ----------
@@ -442,11 +459,13 @@ def report_notes(result: Any) -> list[str]:
 
     notes = []
     for g in result.groups:
-        who = f"{group_label(g)}: "
+        who = f"{shown_label(group_label(g))}: "
         notes += _notes_of(result.corrections[g], who)
         notes += [
             f"{who}{msg}" for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
         ]
-    notes += [f"{group_label(g)}: not corrected ({why})"
+    notes += [f"{shown_label(group_label(g))}: not corrected ({why})"
               for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
+    if getattr(result, "ranking_error", None):
+        notes.append(f"no ranking (P(rank 1)): {result.ranking_error}")
     return notes

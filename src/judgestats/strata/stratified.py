@@ -29,6 +29,7 @@ from .._validation import (
     check_strata_mapping,
     check_unclustered,
     check_weights,
+    require_extra,
 )
 from ..correct import Correction, correct
 from ..counts import ConfusionCounts, JudgedCounts
@@ -628,6 +629,7 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
         (the method), ``ci_prob`` (the level), ``weights_source``, ``clipped`` and the
         homogeneity p-values. Stratum labels that are not all str or all int become strings.
         """
+        require_extra("xarray", "to_xarray()")
         import xarray as xr
 
         ss = self.strata
