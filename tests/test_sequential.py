@@ -269,3 +269,15 @@ def test_history_as_xarray():
     assert ds["ci"].dims == ("look", "group", "ci_bound") and ds.attrs["ci_prob"] == 0.95
     assert ds["labels"].sel(group="all").values.tolist() == [100, 200, 300]
     assert float(ds["ci"].sel(look=3, ci_bound="lower")[0]) == mon.interval.low
+
+
+def test_readme_snippet_runs_as_written(capsys):
+    """The README's "Label in rounds" example, executed verbatim."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Label in rounds", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "target width 0.12: stop" in out and out.count("after ") == 20
