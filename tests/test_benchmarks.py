@@ -523,6 +523,19 @@ def check_alphabet_width(tables):
     assert few < 1.0 < many, (few, many)
 
 
+def check_sequential_data(tables):
+    summary = find(tables, "data", "target width", "min time-uniform coverage", min_rows=4)
+    for r in summary.records():
+        # 20 replays per pool in --quick: an interval valid at every look needs more labels
+        # than an oracle fixed-n plan looked at once (1.6-2.0x measured), and covers
+        ratio = float(r["monitor ÷ fixed-n labels (uniform)"].split()[0])
+        assert 1.2 < ratio < 3.0, r
+        assert num(r["min time-uniform coverage"]) >= 0.85, r
+    speed = find(tables, "step", "÷ counting", min_rows=4)
+    for r in speed.records():  # an update within 10x of counting the pool on the engine
+        assert num(r["÷ counting"]) <= 10, r
+
+
 CHECKS = {
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_alphabet_width.py": ("alphabet_width", [], check_alphabet_width),
@@ -540,6 +553,7 @@ CHECKS = {
     "bench_real_data.py": ("real_data", ["real_data_bias.png", "real_data_leaderboard.png"],
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),
+    "bench_sequential_data.py": ("sequential_data", [], check_sequential_data),
     "bench_shift.py": ("shift", ["shift.png"], check_shift),
     "bench_speed.py": ("speed", [], check_speed),
     "bench_strata.py": ("strata", ["strata.png"], check_strata),

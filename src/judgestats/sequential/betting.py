@@ -54,6 +54,7 @@ __all__ = [
 #: c in λ⁺ <= c / (m − lo), λ⁻ <= c / (hi − m): a draw never costs more than half the capital
 TRUNCATION = 0.5
 _BISECTIONS = 60
+_TOLERANCE = 1e-10
 _SLACK = 1e-12
 #: the least t in the default horizon t log(1 + t)
 EARLIEST = 30
@@ -104,6 +105,17 @@ def horizon(
     return t * np.log1p(t)
 
 
+def _log_side(z: Any, lam: Any, lo: Any, hi: Any, m: Any, side: int) -> Any:
+    """Return log K⁺_t(m) (side 0) or log K⁻_t(m) (side 1) after the draws on the last axis."""
+    m = np.asarray(m, dtype=float)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if side == 0:
+            bet_ = np.minimum(lam, np.where(m > lo, TRUNCATION / (m - lo), np.inf))
+            return np.log1p(bet_ * (z - m)).sum(axis=-1)
+        bet_ = np.minimum(lam, np.where(hi > m, TRUNCATION / (hi - m), np.inf))
+        return np.log1p(-bet_ * (z - m)).sum(axis=-1)
+
+
 def log_capital(z: Any, lam: Any, lo: Any, hi: Any, m: Any) -> tuple[Any, Any]:
     """Return (log K⁺_t(m), log K⁻_t(m)) after the draws on the last axis.
 
@@ -112,11 +124,7 @@ def log_capital(z: Any, lam: Any, lo: Any, hi: Any, m: Any) -> tuple[Any, Any]:
     [max lo, min hi].
     """
     z, lam, lo, hi = (np.asarray(v, dtype=float) for v in (z, lam, lo, hi))
-    m = np.asarray(m, dtype=float)[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        up = np.minimum(lam, np.where(m > lo, TRUNCATION / (m - lo), np.inf))
-        down = np.minimum(lam, np.where(hi > m, TRUNCATION / (hi - m), np.inf))
-        return np.log1p(up * (z - m)).sum(axis=-1), np.log1p(-down * (z - m)).sum(axis=-1)
+    return _log_side(z, lam, lo, hi, m, 0), _log_side(z, lam, lo, hi, m, 1)
 
 
 def sequence_ends(
@@ -126,17 +134,21 @@ def sequence_ends(
 
     The lower end is the least m that the bettor on "above m" does not reject (its capital
     falls with m), the upper end the greatest m the bettor on "below m" does not reject; each
-    end is returned on the rejected side of the crossing (conservative).
+    end is returned on the rejected side of the crossing (conservative), once the bracket is
+    narrower than 1e-10 or after at most 60 halvings.
     """
+    z, lam, lo, hi = (np.asarray(v, dtype=float) for v in (z, lam, lo, hi))
     level = np.log(2.0 / alpha)
     a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
     ends = []
     for side in (0, 1):
         lo_m, hi_m = a.copy(), b.copy()
-        start = log_capital(z, lam, lo, hi, a if side == 0 else b)[side] >= level
+        start = _log_side(z, lam, lo, hi, a if side == 0 else b, side) >= level
         for _ in range(_BISECTIONS):
+            if np.all(hi_m - lo_m < _TOLERANCE):
+                break
             mid = 0.5 * (lo_m + hi_m)
-            rej = log_capital(z, lam, lo, hi, mid)[side] >= level
+            rej = _log_side(z, lam, lo, hi, mid, side) >= level
             if side == 0:
                 lo_m, hi_m = np.where(rej, mid, lo_m), np.where(rej, hi_m, mid)
             else:
@@ -169,6 +181,7 @@ class BettingSequence:
     low_bound: float = -np.inf  # max_s lo_s
     high_bound: float = np.inf  # min_s hi_s
     _running: tuple[float, float] = (-np.inf, np.inf)
+    _seen: int = -1  # draws at the last look
 
     @property
     def alpha(self) -> float:
@@ -197,11 +210,15 @@ class BettingSequence:
         Returns
         -------
         (low, high) : tuple of float
-            ``clip`` itself before the first draw. The ends are conservative to ~1e-15
+            ``clip`` itself before the first draw. The ends are conservative to 1e-10
             (bisection keeps the rejected side outside).
         """
-        a = max(clip[0], self.low_bound)
-        b = min(clip[1], self.high_bound)
+        if self._seen == self.draws:  # nothing new since the last look
+            return self._running
+        self._seen = self.draws
+        # the running intersection cannot widen: search only inside the last interval
+        a = max(clip[0], self.low_bound, self._running[0])
+        b = min(clip[1], self.high_bound, self._running[1])
         if self.draws and a < b:
             low, high = (float(e) for e in sequence_ends(
                 self.z, self.lam, self.lo, self.hi, a, b, self.alpha

@@ -28,7 +28,7 @@ from .._validation import (
 from ..kernels import z_value
 from .replays import replay_labelling
 
-__all__ = ["LabellingPlan", "labelling_plan", "neyman_gain"]
+__all__ = ["LabellingPlan", "fixed_labels", "labelling_plan", "neyman_gain"]
 
 
 def neyman_gain(shares: Any, rates: Any) -> float:
@@ -36,6 +36,22 @@ def neyman_gain(shares: Any, rates: Any) -> float:
     pi, sd = np.asarray(shares, float), np.sqrt(np.asarray(rates, float) * (1 - np.asarray(rates)))
     total = float((pi * sd * sd).sum())
     return 0.0 if total == 0 else 1.0 - float((pi * sd).sum()) ** 2 / total
+
+
+def fixed_labels(
+    shares: Any, rates: Any, width: float, confidence_level: float, pool_size: float
+) -> tuple[int, int]:
+    """Return the fixed-n labels for a full width, drawn uniformly and by Neyman allocation.
+
+    n₀ = (2z)² Σ π_j σ_j² / w² and (2z)² (Σ π_j σ_j)² / w² (Cochran 1977, §5.5), each then
+    n₀ / (1 + n₀ / N) in a pool of N items and at most N.
+    """
+    pi, r = np.asarray(shares, float), np.asarray(rates, float)
+    sd = np.sqrt(r * (1 - r))
+    z = float(z_value(confidence_level))
+    n0 = (2 * z) ** 2 * np.array([(pi * sd * sd).sum(), (pi * sd).sum() ** 2]) / width**2
+    uniform, neyman = (min(int(np.ceil(v)), int(pool_size)) for v in n0 / (1 + n0 / pool_size))
+    return uniform, neyman
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +154,7 @@ def labelling_plan(
             f"and {rates!r}"
         )
     n = check_positive_int("pool_size", pool_size)
-    z = float(z_value(level))
-    sd = np.sqrt(r * (1 - r))
-    # n0 for an infinite pool, then the finite-population correction n0 / (1 + n0 / N)
-    n0 = (2 * z) ** 2 * np.array([(pi * sd * sd).sum(), (pi * sd).sum() ** 2]) / width**2
-    fixed_u, fixed_n = (int(np.ceil(v)) for v in n0 / (1 + n0 / n))
+    fixed_u, fixed_n = fixed_labels(pi, r, width, level, n)
     size = np.round(pi * n).astype(int)
     positive = np.round(size * r).astype(int)
     labels = int(size.sum()) if max_labels is None else max_labels
@@ -155,7 +167,7 @@ def labelling_plan(
     (mu, mu90), (mn, mn90) = runs
     return LabellingPlan(
         target_width=width, confidence_level=level, pool_size=int(size.sum()),
-        fixed_uniform=min(fixed_u, n), fixed_neyman=min(fixed_n, n), monitor_uniform=mu,
+        fixed_uniform=fixed_u, fixed_neyman=fixed_n, monitor_uniform=mu,
         monitor_neyman=mn, monitor_uniform_p90=mu90, monitor_neyman_p90=mn90,
         neyman_gain=neyman_gain(pi, r), measured_saving=1.0 - mn / mu, reps=reps,
     )  # fmt: skip

@@ -167,6 +167,8 @@ def replay_labelling(
                 run_high[todo] = np.minimum(run_high[todo], high)
                 reached = todo & (run_high - run_low <= target_width)
                 needed[reached] = done
+            if not np.isnan(needed).any() and not fixed and done >= max(look_list, default=0):
+                break  # every replay got there: nothing left to measure
         if done in look_list:
             k = look_list.index(done)
             a, b = np.maximum(lo_run, 0.0), np.minimum(hi_run, 1.0)
