@@ -13,10 +13,10 @@ uniform floor), its time-uniform coverage, and Neyman's theoretical saving
 0.08 on Arena, 0.2 and 0.15 on NQ (the estimand is the pool's rate, known exactly once every
 answer is labelled).
 
-**Speed.** A 100,000-item leaderboard of 20 groups (pandas, a binary judge): counting it on the engine
-(``group_counts``, what ``js.evaluate`` does) against the monitor's ``set_pool`` (once) and an
-``update`` of one round (20 labels per group, with the look that follows), early and after
-1,000 labels per group.
+**Speed.** A 100,000-item leaderboard of 20 groups (pandas, a binary judge): counting it on
+the engine (``group_counts``, what ``js.evaluate`` does) against the monitor's ``set_pool``
+(once) and an ``update`` of one round (20 labels per group, with the look that follows), early
+and after 1,000 labels per group.
 
 Writes benchmarks/results/sequential_data.md.
 Run: python benchmarks/bench_sequential_data.py [--quick]

@@ -536,6 +536,48 @@ def check_sequential_data(tables):
         assert num(r["÷ counting"]) <= 10, r
 
 
+def check_sequential(tables):
+    cov = find(tables, "strategy", "schedule", "cells", "min coverage", "cells < 0.94",
+               "fixed-sample peeked: range", min_rows=12)  # 2 strategies x 2 schedules x 3  # fmt: skip
+    for r in cov.records():
+        # time-uniform coverage of the 95% sequence, 100 replays per cell in --quick (MC s.e.
+        # 0.022 at 0.95): >= 0.95 - 3.5 s.e.; the sequence is conservative (quick 0.92-0.99)
+        assert num(r["min coverage"]) >= 0.87, r
+        assert 0 <= num(r["cells < 0.94"]) <= num(r["count"]), r
+        # the fixed-sample interval looked at after every round of 20 (50 looks in --quick)
+        # misses at some look far more often than 5% (quick 0.56-0.72): the failure prevented
+        lo, hi = numbers(r["fixed-sample peeked: range"])
+        assert 0.0 <= lo <= hi <= 0.85, r
+    price = find(tables, "strategy", "schedule", "labels", "width ÷ fixed-sample: median", "min",
+                 min_rows=12)  # fmt: skip
+    for r in price.records():
+        # a 95% sequence is never narrower than one look's Wald interval: at best about
+        # sqrt(2 log 40) / 1.96 = 1.39x near the labels it is tuned for (betting.py)
+        assert num(r["min"]) >= 1.0, r
+    tuned = [r for r in price.records()
+             if (r["strategy"], r["schedule"], r["labels"]) == ("uniform", "tuned for 500", "500")]  # fmt: skip
+    assert tuned and num(tuned[0]["width ÷ fixed-sample: median"]) <= 1.6, tuned  # quick: 1.42
+    saved = find(tables, "target", "labels fixed-n plan", "labels monitor (uniform)", "saved",
+                 "Neyman gain", "Neyman gain with floor", min_rows=8)  # 4 cells x 2 targets  # fmt: skip
+    for r in saved.records():
+        gain, floor = num(r["Neyman gain"]), num(r["Neyman gain with floor"])
+        # exact, no noise: the floor keeps the allocation from the Neyman optimum
+        assert 0.0 <= floor <= gain < 1.0, r
+        # no saving beyond what the theory supports: 60 replays per cell in --quick, a ratio
+        # of two medians of labels (noise a few %), so 0.1 of slack
+        assert num(r["saved"]) <= floor + 0.1, r
+        # validity costs labels: the sequence reaches a width later than a fixed-n plan
+        assert num(r["labels monitor (uniform)"]) >= num(r["labels fixed-n plan"]), r
+    capped = find(tables, "per-label s.d.", "strategy", "labels", "capped by c/(hi − lo)",
+                  min_rows=12)  # 2 cells or more x 2 strategies x 3 windows  # fmt: skip
+    mid = [r for r in capped.records() if (r["strategy"], r["labels"]) == ("uniform", "101–500")]
+    low, high = mid[0], mid[-1]  # the cells with the smallest and the largest σ
+    assert num(low["per-label s.d."]) < num(high["per-label s.d."]), (low, high)
+    # the bet's cap c/(hi − lo) is set by the range, not σ: it binds more where σ is small
+    # (quick: 1.00 against 0.00)
+    assert num(low["capped by c/(hi − lo)"]) > num(high["capped by c/(hi − lo)"]), (low, high)
+
+
 CHECKS = {
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_alphabet_width.py": ("alphabet_width", [], check_alphabet_width),
@@ -554,6 +596,7 @@ CHECKS = {
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),
     "bench_sequential_data.py": ("sequential_data", [], check_sequential_data),
+    "bench_sequential.py": ("sequential", [], check_sequential),
     "bench_shift.py": ("shift", ["shift.png"], check_shift),
     "bench_speed.py": ("speed", [], check_speed),
     "bench_strata.py": ("strata", ["strata.png"], check_strata),
