@@ -380,3 +380,32 @@ def test_judge_alphabet_model_agrees_with_the_profile_likelihood():
     assert "judge alphabet of J = 4" in res.summary()
     with pytest.raises(js.PriorError, match=r"J = 4 judge labels × k = 2"):
         jb.fit(test, cal, priors=js.Priors(confusion=js.priors.Dirichlet(np.ones((2, 2)))))
+
+
+def test_set_data_takes_plain_python_numbers():
+    """Issue 31 §3: ``pm.set_data`` with a plain int failed ("Scalar(int32) cannot store …").
+
+    The refilled model's log density equals the binomial and Beta log densities of the new
+    counts (scipy), and its predictive draws stay integer.
+    """
+    pm = pytest.importorskip("pymc")
+    stats = pytest.importorskip("scipy.stats")
+    model = jb.build_model(REF_TEST, REF_CAL)
+    with model:
+        pm.set_data({"n": 500, "positive_observed": 79, "m0": 60, "tn_observed": 60.0,
+                     "m1": np.int64(60), "tp_observed": 60})  # fmt: skip
+    point = {"theta": 0.15, "specificity": 0.98, "sensitivity": 0.97}
+    logp = model.compile_logp(jacobian=False)(model.initial_point() | {
+        f"{k}_logodds__": float(np.log(v / (1 - v))) for k, v in point.items()
+    })  # fmt: skip
+    judged = 0.15 * 0.97 + 0.85 * 0.02
+    want = (stats.binom.logpmf(79, 500, judged) + stats.binom.logpmf(60, 60, 0.98)
+            + stats.binom.logpmf(60, 60, 0.97))  # flat Beta(1, 1) priors: log density 0
+    assert logp == pytest.approx(want, rel=1e-12)
+    with model:
+        prior = pm.sample_prior_predictive(draws=5, random_seed=1)
+    assert np.issubdtype(prior["prior_predictive"]["positive"].dtype, np.integer)
+    design = jb.build_model(REF_TEST, REF_CAL, design="random")
+    with design:
+        pm.set_data({"n_judged": 1200, "judged_observed": 700, "k1": 120, "tp_observed": 90})
+    assert float(design["judged_observed"].get_value()) == 700.0
