@@ -81,7 +81,10 @@ def test_read_inspect_logs_gives_one_row_per_sample_and_epoch(logs):
     with pytest.raises(js.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
         js.io.read_inspect_logs(log_dir)
     frame = js.io.read_inspect_logs(log_dir, mapping={"P": 0})
-    assert list(frame.columns) == ["model", "task", "sample_id", "epoch", "judge", "score"]
+    # the readers' schema (issue 30), then the old sample_id column (equal to item)
+    assert list(frame.columns) == ["model", "task", "item", "epoch", "scorer", "judge", "score",
+                                   "sample_id"]  # fmt: skip
+    assert (frame["item"] == frame["sample_id"]).all() and set(frame["scorer"]) == {"judge_verdict"}
     assert len(frame) == 2 * 2 * N_SAMPLES  # two logs, two epochs
     for tag, v in verdicts.items():
         part = frame[(frame.task == f"qa-{tag}") & (frame.epoch == 1)].set_index("sample_id")

@@ -8,14 +8,39 @@ Errors subclass :class:`JudgeStatsError` (a ``ValueError``); wrong types raise
 from __future__ import annotations
 
 __all__ = [  # every public name, re-exported by the package
-    "ArgumentTypeError", "ClippedEstimateWarning", "ClusteredCountsError", "ColumnError",
-    "ConfidenceLevelError", "ConfusedCategoriesError", "CountError", "DesignWarning",
-    "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
-    "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning",
-    "LookalikeGroupsWarning", "MethodError",
-    "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
-    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError",
-    "SparseStratumError", "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
+    "ArgumentTypeError",
+    "ClippedEstimateWarning",
+    "ClusteredCountsError",
+    "ColumnError",
+    "ConfidenceLevelError",
+    "ConfusedCategoriesError",
+    "CountError",
+    "DesignWarning",
+    "EmptyGroupError",
+    "GroupError",
+    "GroupLabelError",
+    "IllConditionedError",
+    "JudgeStatsError",
+    "JudgeStatsWarning",
+    "LabelError",
+    "LabelShiftWarning",
+    "LookalikeGroupsWarning",
+    "MethodError",
+    "ModelKeyError",
+    "NotInformativeError",
+    "PlanningWarning",
+    "PriorError",
+    "ProbabilityError",
+    "ProjectedEstimateWarning",
+    "RepeatedItemsWarning",
+    "SamplingWarning",
+    "SequentialError",
+    "SparseStratumError",
+    "StrataMismatchError",
+    "ToolOutputError",
+    "VerdictError",
+    "WeakCalibrationWarning",
+    "WeightsError",
 ]
 
 
@@ -220,3 +245,20 @@ class RepeatedItemsWarning(JudgeStatsWarning):
     then too short. The message names the column to pass as ``cluster=``.
     """
 
+
+
+# ------------------------------------------------------------ eval tools' output: readers/
+class ToolOutputError(JudgeStatsError):
+    """A file or directory that is not the named eval tool's output (or lacks a needed field).
+
+    Raised by the readers of :mod:`judgestats.readers`; the message names the path, the tool
+    and the field it misses.
+    """
+
+
+class VerdictError(LabelError):
+    """An eval tool's verdicts include values that are not 0/1 and that no ``mapping=`` names.
+
+    The message lists every such value seen (with its number of rows) and the ``mapping=``
+    to pass, e.g. ``mapping={'P': 0}``; ``verdicts="letters"`` keeps every value as a letter.
+    """

@@ -40,13 +40,19 @@ def _report_parser(sub: Any) -> None:
         "content); CSV and JSON may be gzip-compressed (items.csv.gz)",
     )  # fmt: skip
     rp.add_argument("--inspect", metavar="LOGS",
-                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items")
+                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items "
+                    "(the same as --from inspect LOGS)")  # fmt: skip
+    rp.add_argument("--from", nargs=2, metavar=("TOOL", "PATH"), dest="from_tool",
+                    help=f"an eval tool's output as the judged items; TOOL is one of "
+                    f"{', '.join(TOOLS)} (guide: Reading eval tools' output)")  # fmt: skip
     rp.add_argument("--human", metavar="FILE",
-                    help="--inspect: human labels with a sample_id column (and model, epoch or "
-                    "task where they differ) and the human column")  # fmt: skip
-    rp.add_argument("--scorer", help="--inspect: the scorer that is the judge (if several)")
+                    help="--from/--inspect: human labels with an item (or sample_id) column "
+                    "(and model, task, epoch or scorer where they differ) and the human column")
+    rp.add_argument("--scorer", help="--from/--inspect: the scorer (metric, assertion) that is "
+                    "the judge, if the output has several")  # fmt: skip
     rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
-                    help="--inspect: what a verdict other than C/I counts as, e.g. --map P=0")
+                    help="--from/--inspect: what a verdict other than 0/1 (or the tool's own "
+                    "words, C/I for Inspect) counts as, e.g. --map P=0")  # fmt: skip
     rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
     rp.add_argument(
         "--by", default="model", help="group column(s), comma-separated (default: model)"
@@ -226,9 +232,25 @@ def _example_frame(args) -> tuple[Any, str, str]:
     return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
 
 
+#: The eval tools ``report --from TOOL PATH`` reads (:mod:`judgestats.readers`).
+TOOLS = ("inspect", "lm-eval", "promptfoo", "deepeval", "mlflow")
+
+
+def _tool_reader(tool: str) -> Any:
+    from .. import readers
+    from ..io import read_inspect_logs
+
+    found = {"inspect": read_inspect_logs, "lm-eval": readers.read_lm_eval,
+             "promptfoo": readers.read_promptfoo, "deepeval": readers.read_deepeval,
+             }.get(tool)  # fmt: skip
+    if found is None:
+        raise CLIError(f"--from takes a TOOL among {', '.join(TOOLS)}, got {tool!r}")
+    return found
+
+
 def _inspect_frame(args) -> Any:
-    """Inspect logs joined with their human labels: rows without a label are test rows."""
-    from ..io import read_inspect_logs, read_table
+    """Join an eval tool's output with its human labels: rows without a label are test rows."""
+    from ..io import read_table
 
     letters = args.letters or args.invalid is not None
     mapping: dict[str, Any] = {}
@@ -238,20 +260,24 @@ def _inspect_frame(args) -> Any:
             raise CLIError(f"--map takes VERDICT=0 or VERDICT=1 (with --letters, VERDICT=LETTER), "
                            f"got {item!r}")  # fmt: skip
         mapping[verdict] = value if letters else int(value)
-    items = read_inspect_logs(args.inspect, scorer=args.scorer, mapping=mapping,
-                              verdicts="letters" if letters else "0/1")  # fmt: skip
-    if items["epoch"].nunique() > 1:  # epochs repeat a sample: it is the item (issue 27)
-        items[_SAMPLE] = items["task"].astype(str) + " / " + items["sample_id"].astype(str)
+    tool, path = args.from_tool
+    items = _tool_reader(tool)(path, scorer=args.scorer, mapping=mapping,
+                               verdicts="letters" if letters else "0/1")  # fmt: skip
     labels = read_table(args.human, labels={args.human_column: False})
-    keys = [k for k in ("model", "task", "sample_id", "epoch") if k in labels.columns]
-    if "sample_id" not in keys:
-        raise CLIError(f"{args.human} needs a sample_id column; its columns are "
+    if "item" not in labels.columns and "sample_id" in labels.columns:
+        labels = labels.rename(columns={"sample_id": "item"})
+    keys = [k for k in ("model", "task", "item", "epoch", "scorer") if k in labels.columns]
+    if "item" not in keys:
+        raise CLIError(f"{args.human} needs an item (or sample_id) column; its columns are "
                        f"{list(labels.columns)}")  # fmt: skip
-    labels = labels[[*keys, args.human_column]].astype({"sample_id": str})
+    labels = labels[[*keys, args.human_column]].astype({"item": str})
     if "epoch" in keys:
         labels["epoch"] = labels["epoch"].astype(int)
     if labels.duplicated(keys).any():
         raise CLIError(f"{args.human} labels some ({', '.join(keys)}) twice")
+    # an item judged several times (epochs, scorers) in a model is one cluster (issue 27)
+    if items.duplicated(["model", "task", "item"]).any():
+        items[_SAMPLE] = items["task"].astype(str) + " / " + items["item"].astype(str)
     return items.merge(labels, on=keys, how="left", validate="many_to_one")
 
 
@@ -263,13 +289,18 @@ def _run_report(args) -> str:
     from ..evaluate import evaluate
     from ..report import report
 
-    if sum(x is not None for x in (args.file, args.example, args.inspect)) != 1:
-        raise CLIError("give exactly one data source: FILE, --example or --inspect")
-    if (args.inspect is None) != (args.human is None):
-        raise CLIError("--inspect and --human go together (logs and their human labels)")
+    if args.inspect is not None and args.from_tool is None:
+        args.from_tool = ("inspect", args.inspect)
+    elif args.inspect is not None:
+        raise CLIError("give exactly one data source: FILE, --example or --from (--inspect)")
+    if sum(x is not None for x in (args.file, args.example, args.from_tool)) != 1:
+        raise CLIError("give exactly one data source: FILE, --example or --from (--inspect)")
+    if (args.from_tool is None) != (args.human is None):
+        raise CLIError("--from (--inspect) and --human go together (the tool's output and its "
+                       "human labels)")  # fmt: skip
     by: tuple[str, ...] | None
-    if args.inspect:
-        _check_flags(args, "--inspect", ("by", "human_column"))
+    if args.from_tool:
+        _check_flags(args, f"--from {args.from_tool[0]}", ("by", "human_column"))
         frame, title, metric = _inspect_frame(args), None, "accuracy"
         by, strata, split = _columns(args.by), None, None
         judge, human = "judge", args.human_column
@@ -303,7 +334,7 @@ def _run_report(args) -> str:
         if letters:
             return _report_letters(frame, judges, args)
     if args.letters or args.invalid is not None:
-        raise CLIError("--letters and --invalid apply to a FILE or --inspect logs")
+        raise CLIError("--letters and --invalid apply to a FILE or --from (--inspect)")
     if args.method is None:
         args.method = "adjusted-wald"
     try:
@@ -380,7 +411,7 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
     if args.rank or args.strata:
         raise CLIError("--rank and --strata are not available with judge letters")
     if getattr(args, "cluster", None) is not None:
-        if args.inspect is None:
+        if args.from_tool is None:
             raise CLIError("--cluster is not available with judge letters yet")
         sys.stderr.write(
             "note: the logs have several epochs per sample, but judge letters do not account "

@@ -1,0 +1,215 @@
+"""Readers of eval tools' output (issue 30 §1): one schema, counts equal to a hand count.
+
+The fixtures under tests/data/readers/ were written by the tools themselves, offline (a canned
+model or provider and a fixed grader); tests/data/readers/README.md names each tool's version
+and the command that made them. Each count the readers give is checked against a count of the
+same file made here without the reader: the raw JSON parsed with ``json`` and, for the 0/1
+verdicts, a regular expression over the file's text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import judgestats as js
+from judgestats.cli import main
+from judgestats.readers import COLUMNS, read_deepeval, read_lm_eval, read_promptfoo
+
+DATA = Path(__file__).parent / "data" / "readers"
+LM_EVAL = DATA / "lm_eval"
+PROMPTFOO = DATA / "promptfoo" / "results.json"
+
+
+def _hand_count_lm_eval() -> dict[str, tuple[int, int]]:
+    """(verdicts 1, rows) of judge_correct per model, by a regex over each samples file."""
+    out = {}
+    for path in sorted(LM_EVAL.glob("*/samples_*.jsonl")):
+        text = path.read_text()
+        out[path.parent.name] = (len(re.findall(r'"judge_correct": 1\b', text)),
+                                 len(re.findall(r'"judge_correct": [01]\b', text)))  # fmt: skip
+    return out
+
+
+def test_lm_eval_counts_equal_a_hand_count():
+    frame = read_lm_eval(LM_EVAL, scorer="judge_correct")
+    assert tuple(frame.columns[: len(COLUMNS)]) == COLUMNS
+    hand = _hand_count_lm_eval()
+    assert set(hand) == {"dummy-a", "dummy-b"}  # two lm_eval runs, model_args pretrained=
+    got = frame.groupby("model")["judge"].agg(["sum", "count"])
+    for model, (ones, rows) in hand.items():
+        assert rows == 30
+        assert (int(got.loc[model, "sum"]), int(got.loc[model, "count"])) == (ones, rows)
+    assert set(frame["task"]) == {"judged_qa"} and set(frame["scorer"]) == {"judge_correct"}
+    assert (frame["epoch"] == 1).all() and set(frame["lm_eval_filter"]) == {"none"}
+    # one row per document and model: the item is the doc_id, as text
+    assert not frame.duplicated(["model", "item"]).any()
+    assert sorted(frame["item"].unique(), key=int) == [str(i) for i in range(30)]
+
+
+def test_lm_eval_scorer_and_rating_mapping():
+    with pytest.raises(js.ColumnError, match=r"metrics \['judge_correct', 'judge_rating'\]"):
+        read_lm_eval(LM_EVAL)
+    with pytest.raises(js.ColumnError, match="no metric 'bleu'"):
+        read_lm_eval(LM_EVAL, scorer="bleu")
+    with pytest.raises(js.ColumnError, match="no filter 'strict'"):
+        read_lm_eval(LM_EVAL, scorer="judge_rating,strict")
+    # a 1-5 rating: the error lists every value seen, with its rows, and the mapping to pass
+    with pytest.raises(js.VerdictError) as info:
+        read_lm_eval(LM_EVAL, scorer="judge_rating")
+    message = str(info.value)
+    records = [json.loads(line) for p in LM_EVAL.glob("*/samples_*.jsonl")
+               for line in p.read_text().splitlines()]  # fmt: skip
+    ratings = Counter(r["judge_rating"] for r in records)
+    for value in (2, 3, 4, 5):
+        assert f"{value} ({ratings[value]} rows)" in message
+    assert "mapping={" in message and f"1 as 1 ({ratings[1]} rows)" in message
+    frame = read_lm_eval(LM_EVAL, scorer="judge_rating",
+                         mapping={1: 0, 2: 0, 3: 0, 4: 1, 5: 1})  # fmt: skip
+    assert int(frame["judge"].sum()) == ratings[4] + ratings[5]
+    letters = read_lm_eval(LM_EVAL, scorer="judge_rating", verdicts="letters")
+    assert Counter(letters["judge"]) == ratings
+
+
+def _hand_count_promptfoo() -> dict[str, tuple[int, int]]:
+    """(llm-rubric passes, results) per provider label, from the JSON parsed here."""
+    doc = json.loads(PROMPTFOO.read_text())
+    out: dict[str, list[int]] = {}
+    for result in doc["results"]["results"]:
+        for comp in result["gradingResult"]["componentResults"]:
+            if comp["assertion"]["type"] == "llm-rubric":
+                tally = out.setdefault(result["provider"]["label"], [0, 0])
+                tally[0] += comp["pass"] is True
+                tally[1] += 1
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def test_promptfoo_counts_equal_a_hand_count():
+    frame = read_promptfoo(PROMPTFOO)  # the one model-graded assertion: llm-rubric
+    assert tuple(frame.columns[: len(COLUMNS)]) == COLUMNS
+    assert set(frame["scorer"]) == {"llm-rubric"}
+    hand = _hand_count_promptfoo()
+    assert set(hand) == {"model-a", "model-b"}
+    got = frame.groupby("model")["judge"].agg(["sum", "count"])
+    for model, (passes, rows) in hand.items():
+        assert rows == 24
+        assert (int(got.loc[model, "sum"]), int(got.loc[model, "count"])) == (passes, rows)
+    # the grader's own words, per row: a pass scored 1 ("fixed verdict pass"), a fail 0
+    assert (frame["score"] == frame["judge"]).all()
+    assert (frame["promptfoo_reason"] == frame["judge"].map({1: "fixed verdict pass",
+                                                              0: "fixed verdict fail"})).all()
+    assert list(frame["promptfoo_description"][:2]) == ["q0", "q0"]
+    # the other assertion, by name
+    contains = read_promptfoo(PROMPTFOO, scorer="contains")
+    assert len(contains) == 48 and contains["judge"].sum() == 48
+    with pytest.raises(js.VerdictError, match=r"None \(48 rows\)"):  # no such assertion
+        read_promptfoo(PROMPTFOO, scorer="factuality")
+
+
+def test_reader_errors_name_the_path_and_field(tmp_path):
+    with pytest.raises(js.ToolOutputError, match="promptfoo output not found"):
+        read_promptfoo(tmp_path / "missing.json")
+    (tmp_path / "other.json").write_text('{"rows": []}')
+    with pytest.raises(js.ToolOutputError, match="no field 'results'"):
+        read_promptfoo(tmp_path / "other.json")
+    with pytest.raises(js.ToolOutputError, match=r"no lm-eval output \(samples_\*\.jsonl\)"):
+        read_lm_eval(tmp_path)
+    (tmp_path / "samples_t_2024-01-01T00-00-00.1.jsonl").write_text('{"doc_id": 0}\n')
+    with pytest.raises(js.ToolOutputError, match="no field 'metrics'"):
+        read_lm_eval(tmp_path)
+    with pytest.raises(js.MethodError, match="verdicts"):
+        read_lm_eval(LM_EVAL, scorer="judge_correct", verdicts="raw")
+
+
+def _labels_and_reference(frame: pd.DataFrame, n_labelled: int, seed: int):
+    """Human labels of the first items of each model (a fixed 85%-agreeing labeller), and the
+    correction js.correct gives on the same split, for the report to match."""
+    rng = pd.Series(range(len(frame))).sample(frac=1.0, random_state=seed).to_numpy()
+    flip = set(rng[: len(frame) // 7].tolist())  # rows whose human label disagrees
+    labelled = set(list(dict.fromkeys(frame["item"]))[:n_labelled])  # the first items seen
+    rows = []
+    for i, (_, r) in enumerate(frame.iterrows()):
+        if r["item"] in labelled:
+            rows.append({"model": r["model"], "item": r["item"],
+                         "human": int(r["judge"]) ^ (i in flip)})  # fmt: skip
+    labels = pd.DataFrame(rows)
+    joined = frame.merge(labels, on=["model", "item"], how="left")
+    refs = {}
+    for model, part in joined.groupby("model"):
+        test, cal = part[part.human.isna()], part[part.human.notna()]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            refs[model] = js.correct(
+                js.JudgedCounts.from_labels(test.judge),
+                js.ConfusionCounts.from_labels(human=cal.human.astype(int), judge=cal.judge),
+            )  # fmt: skip
+    return labels, refs
+
+
+@pytest.mark.parametrize(("tool", "path", "scorer"), [
+    ("lm-eval", LM_EVAL, "judge_correct"),
+    ("promptfoo", PROMPTFOO, "llm-rubric"),
+    ("deepeval", DATA / "deepeval", "Correctness [GEval]"),
+])  # fmt: skip
+def test_report_from_tool(tool, path, scorer, tmp_path):
+    reader = {"lm-eval": read_lm_eval, "promptfoo": read_promptfoo,
+              "deepeval": read_deepeval}[tool]  # fmt: skip
+    frame = reader(path, scorer=scorer)
+    labels, refs = _labels_and_reference(frame, n_labelled=14, seed=30)
+    labels.to_csv(tmp_path / "labels.csv", index=False)
+    out = tmp_path / "r.md"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main(["report", "--from", tool, str(path), "--human", str(tmp_path / "labels.csv"),
+                     "--scorer", scorer, "--out", str(out)])  # fmt: skip
+    assert code == 0
+    text = out.read_text()
+    for model, ref in refs.items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| {model} |"))
+        assert row.startswith(f"| {model} | {ref.n} |")
+        assert f"| {ref.estimate:.3f} | {ref.ci.low:.3f}–{ref.ci.high:.3f} |" in row
+
+
+def test_report_from_refuses_an_unknown_tool(tmp_path, capsys):
+    (tmp_path / "labels.csv").write_text("item,human\n0,1\n")
+    code = main(["report", "--from", "ragas", str(PROMPTFOO), "--human",
+                 str(tmp_path / "labels.csv")])  # fmt: skip
+    assert code == 2
+    assert "--from takes a TOOL among inspect, lm-eval, promptfoo" in capsys.readouterr().err
+
+
+DEEPEVAL = DATA / "deepeval"
+
+
+def test_deepeval_counts_equal_deepevals_own_tally():
+    """DeepEval writes its own per-metric tally (``metricsScores``: passes, fails, scores)."""
+    with pytest.raises(js.ColumnError, match=r"metrics \['Correctness \[GEval\]', 'Conc"):
+        read_deepeval(DEEPEVAL)
+    frame = read_deepeval(DEEPEVAL, scorer="Correctness [GEval]")
+    assert tuple(frame.columns[: len(COLUMNS)]) == COLUMNS
+    assert set(frame["model"]) == {"model-a", "model-b"}
+    for path in sorted(DEEPEVAL.glob("test_run_*.json")):
+        doc = json.loads(path.read_text())
+        model = doc["hyperparameters"]["model"]
+        tally = next(m for m in doc["metricsScores"] if m["metric"] == "Correctness [GEval]")
+        part = frame[frame["model"] == model]
+        assert (int(part["judge"].sum()), len(part)) == (tally["passes"],
+                                                         tally["passes"] + tally["fails"])
+        assert list(part["score"]) == tally["scores"]
+        # and a regex over the text: one '"success": true' per passed metric and per passed case
+        text = path.read_text()
+        passed_cases = sum(c["success"] for c in doc["testCases"])
+        assert len(re.findall(r'"success": true', text)) == passed_cases + sum(
+            m["passes"] for m in doc["metricsScores"])
+    # success is score >= threshold: the verdict the judge's score gives
+    assert ((frame["score"] >= frame["deepeval_threshold"]).astype(int) == frame["judge"]).all()
+    assert list(frame["item"][:3]) == ["q0", "q1", "q2"]
+    assert set(frame["deepeval_evaluation_model"]) == {"fixed-grader"}
+    with pytest.raises(js.ColumnError, match="no metric 'Faithfulness'"):
+        read_deepeval(DEEPEVAL, scorer="Faithfulness")
