@@ -20,7 +20,7 @@ import pytest
 
 import judgestats as js
 from judgestats.cli import main
-from judgestats.readers import COLUMNS, read_deepeval, read_lm_eval, read_promptfoo
+from judgestats.readers import COLUMNS, read_deepeval, read_lm_eval, read_mlflow, read_promptfoo
 
 DATA = Path(__file__).parent / "data" / "readers"
 LM_EVAL = DATA / "lm_eval"
@@ -46,6 +46,13 @@ def test_lm_eval_counts_equal_a_hand_count():
     for model, (ones, rows) in hand.items():
         assert rows == 30
         assert (int(got.loc[model, "sum"]), int(got.loc[model, "count"])) == (ones, rows)
+    # and lm-eval's own aggregate (results_*.json: the mean of the metric, sample_len)
+    for path in LM_EVAL.glob("*/results_*.json"):
+        agg = json.loads(path.read_text())
+        task = agg["results"]["judged_qa"]
+        mean, n = task["judge_correct,none"], task["sample_len"]
+        part = frame[frame["model"] == agg["model_name"]]
+        assert len(part) == n and part["judge"].mean() == pytest.approx(mean, abs=1e-12)
     assert set(frame["task"]) == {"judged_qa"} and set(frame["scorer"]) == {"judge_correct"}
     assert (frame["epoch"] == 1).all() and set(frame["lm_eval_filter"]) == {"none"}
     # one row per document and model: the item is the doc_id, as text
@@ -132,10 +139,11 @@ def _labels_and_reference(frame: pd.DataFrame, n_labelled: int, seed: int):
     correction js.correct gives on the same split, for the report to match."""
     rng = pd.Series(range(len(frame))).sample(frac=1.0, random_state=seed).to_numpy()
     flip = set(rng[: len(frame) // 7].tolist())  # rows whose human label disagrees
-    labelled = set(list(dict.fromkeys(frame["item"]))[:n_labelled])  # the first items seen
+    labelled = {(m, item) for m, part in frame.groupby("model")
+                for item in list(dict.fromkeys(part["item"]))[:n_labelled]}  # first items seen
     rows = []
     for i, (_, r) in enumerate(frame.iterrows()):
-        if r["item"] in labelled:
+        if (r["model"], r["item"]) in labelled:
             rows.append({"model": r["model"], "item": r["item"],
                          "human": int(r["judge"]) ^ (i in flip)})  # fmt: skip
     labels = pd.DataFrame(rows)
@@ -156,10 +164,11 @@ def _labels_and_reference(frame: pd.DataFrame, n_labelled: int, seed: int):
     ("lm-eval", LM_EVAL, "judge_correct"),
     ("promptfoo", PROMPTFOO, "llm-rubric"),
     ("deepeval", DATA / "deepeval", "Correctness [GEval]"),
+    ("mlflow", DATA / "mlflow", "correctness"),
 ])  # fmt: skip
 def test_report_from_tool(tool, path, scorer, tmp_path):
     reader = {"lm-eval": read_lm_eval, "promptfoo": read_promptfoo,
-              "deepeval": read_deepeval}[tool]  # fmt: skip
+              "deepeval": read_deepeval, "mlflow": read_mlflow}[tool]  # fmt: skip
     frame = reader(path, scorer=scorer)
     labels, refs = _labels_and_reference(frame, n_labelled=14, seed=30)
     labels.to_csv(tmp_path / "labels.csv", index=False)
@@ -213,3 +222,47 @@ def test_deepeval_counts_equal_deepevals_own_tally():
     assert set(frame["deepeval_evaluation_model"]) == {"fixed-grader"}
     with pytest.raises(js.ColumnError, match="no metric 'Faithfulness'"):
         read_deepeval(DEEPEVAL, scorer="Faithfulness")
+
+
+MLFLOW = DATA / "mlflow"
+
+
+def _hand_count_mlflow() -> dict[str, tuple[int, int]]:
+    """("yes" verdicts, rows) per saved result table, by a regex over the file's text."""
+    out = {}
+    for path in sorted(MLFLOW.glob("result_df_*.json")):
+        text = path.read_text()
+        yes = len(re.findall(r'"correctness\\/value":"yes"', text))
+        out[path.stem.removeprefix("result_df_")] = (
+            yes, yes + len(re.findall(r'"correctness\\/value":"no"', text)))
+    return out
+
+
+def test_mlflow_counts_equal_a_hand_count():
+    hand = _hand_count_mlflow()
+    assert set(hand) == {"model-a", "model-b"}
+    sources = {m: MLFLOW / f"result_df_{m}.json" for m in hand}
+    frame = read_mlflow(sources, item_key="item_id")  # one scorer: correctness
+    assert tuple(frame.columns[: len(COLUMNS)]) == COLUMNS
+    got = frame.groupby("model")["judge"].agg(["sum", "count"])
+    for model, (yes, rows) in hand.items():
+        assert rows == 20
+        assert (int(got.loc[model, "sum"]), int(got.loc[model, "count"])) == (yes, rows)
+    assert set(frame["score"]) == {"yes", "no"} and set(frame["scorer"]) == {"correctness"}
+    assert list(frame["item"][:3]) == ["q0", "q1", "q2"]
+    assert set(frame["mlflow_source"]) == {"fixed-grader"}  # the judge's AssessmentSource
+    # the same verdicts from the traces' assessments alone (search_traces' frame has no
+    # <scorer>/value column), and from a frame rather than a file
+    raw = pd.read_json(sources["model-a"], orient="records")
+    bare = raw.drop(columns=[c for c in raw.columns if c.endswith(("/value", "/rationale"))])
+    from_assessments = read_mlflow({"model-a": bare}, item_key="item_id")
+    part = frame[frame["model"] == "model-a"].reset_index(drop=True)
+    assert list(from_assessments["judge"]) == list(part["judge"])
+    assert list(from_assessments["mlflow_rationale"]) == list(part["mlflow_rationale"])
+    # without a dict the model is the MLflow run that evaluated it; the item the trace id
+    by_run = read_mlflow(MLFLOW)
+    assert by_run["model"].nunique() == 2 and by_run["item"].str.startswith("tr-").all()
+    with pytest.raises(js.ColumnError, match="no scorer 'safety'"):
+        read_mlflow(MLFLOW, scorer="safety")
+    with pytest.raises(js.ToolOutputError, match="no 'case_id'"):
+        read_mlflow(MLFLOW, item_key="case_id")

@@ -394,6 +394,17 @@ def _log_paths(paths_or_dir: Any) -> list[str]:
     return out
 
 
+def _verdict(value: Any, mapping: dict, where: str) -> int:
+    """Return one Inspect verdict as 0/1 (the readers' rule), or a LabelError naming it."""
+    from .readers.schema import as_verdict
+
+    hash(value)  # a list or dict is no verdict: TypeError, as a dict lookup would raise
+    judged = as_verdict(value, dict(mapping or {}), INSPECT_VERDICTS)
+    if judged is None:
+        raise LabelError(f"{where}: unmapped verdict {value!r}")
+    return judged
+
+
 def read_inspect_logs(
     paths_or_dir: Any,
     *,

@@ -242,6 +242,7 @@ def _tool_reader(tool: str) -> Any:
 
     found = {"inspect": read_inspect_logs, "lm-eval": readers.read_lm_eval,
              "promptfoo": readers.read_promptfoo, "deepeval": readers.read_deepeval,
+             "mlflow": readers.read_mlflow,
              }.get(tool)  # fmt: skip
     if found is None:
         raise CLIError(f"--from takes a TOOL among {', '.join(TOOLS)}, got {tool!r}")

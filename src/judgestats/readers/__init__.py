@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from .deepeval import read_deepeval
 from .lm_eval import read_lm_eval
+from .mlflow import MLFLOW_VERDICTS, read_mlflow
 from .promptfoo import MODEL_GRADED, read_promptfoo
 from .schema import COLUMNS, judge_values
 
 __all__ = [
     "COLUMNS",
+    "MLFLOW_VERDICTS",
     "MODEL_GRADED",
     "judge_values",
     "read_deepeval",
     "read_lm_eval",
+    "read_mlflow",
     "read_promptfoo",
 ]

@@ -99,7 +99,7 @@ def _rows(path: Path, scorer: str | None, model_key: str) -> list[dict]:
     model = (doc.get("hyperparameters") or {}).get(model_key) or path.stem
     rows = []
     for i, case in enumerate(cases):
-        data = next((m for m in case.get("metricsData") or [] if m.get("name") == metric), {})
+        data: dict = next((m for m in case.get("metricsData") or [] if m.get("name") == metric), {})
         rows.append({"model": str(model), "task": doc.get("identifier") or "deepeval",
                      "item": case.get("name", f"test_case_{i}"), "epoch": 1, "scorer": metric,
                      "score": data.get("score"), "_success": data.get("success"),

@@ -28,13 +28,13 @@ from typing import Any
 
 from .._validation import VerdictError, binary_value, check_choice
 
-__all__ = ["COLUMNS", "frame_of", "judge_values"]
+__all__ = ["COLUMNS", "as_verdict", "frame_of", "judge_values"]
 
 #: The columns every reader returns first, in this order (the tool's own columns follow).
 COLUMNS = ("model", "task", "item", "epoch", "scorer", "judge", "score")
 
 
-def _as_verdict(value: Any, mapping: dict, known: dict) -> int | None:
+def as_verdict(value: Any, mapping: dict, known: dict) -> int | None:
     """Return a verdict as 0/1: the mapping first, then ``known`` (a tool's letters), then 0/1."""
     try:
         if value in mapping:
@@ -87,7 +87,7 @@ def judge_values(
                 raise VerdictError(f"the verdict {v!r} is not one letter")
             out.append(mapping.get(v, v))
         return out
-    judged = [_as_verdict(v, mapping, known) for v in values]
+    judged = [as_verdict(v, mapping, known) for v in values]
     unmapped: dict[str, int] = {}
     read: dict[str, int] = {}
     for v, j in zip(values, judged, strict=True):

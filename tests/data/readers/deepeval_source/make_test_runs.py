@@ -5,7 +5,10 @@ fail) and gives GEval's score 9 (pass) or 2 (fail) out of 10; GEval normalises t
 compares with threshold 0.5. Two models, 20 test cases each, one test run file per model; a second GEval
 (Conciseness) beside Correctness.
 """
-import json, random, re, sys
+import json
+import random
+import re
+
 from deepeval import evaluate
 from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
 from deepeval.metrics import GEval
