@@ -216,6 +216,13 @@ def test_report_inspect_counts_samples_not_epochs(tmp_path, capsys):
         rows = js.correct(js.JudgedCounts.from_labels(test.judge),
                           js.ConfusionCounts.from_labels(human=cal.human.astype(int),
                                                          judge=cal.judge))  # fmt: skip
+    # the readers' schema is ready for js.evaluate(cluster="item") (issue 30): the same interval
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(joined, by="task", cluster="item")
+    assert ev["qa-e"].estimate == pytest.approx(clustered.estimate)
+    assert (ev["qa-e"].ci.low, ev["qa-e"].ci.high) == pytest.approx(
+        (clustered.ci.low, clustered.ci.high))
     # the report's interval is the clustered one, wider than rows counted as items
     assert f"{clustered.ci.low:.3f}–{clustered.ci.high:.3f}" in out
     assert clustered.ci.high - clustered.ci.low > 1.2 * (rows.ci.high - rows.ci.low)

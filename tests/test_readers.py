@@ -266,3 +266,16 @@ def test_mlflow_counts_equal_a_hand_count():
         read_mlflow(MLFLOW, scorer="safety")
     with pytest.raises(js.ToolOutputError, match="no 'case_id'"):
         read_mlflow(MLFLOW, item_key="case_id")
+
+
+def test_report_from_needs_human_labels_and_one_source(tmp_path, capsys):
+    (tmp_path / "labels.csv").write_text("item,human\n0,1\n")
+    assert main(["report", "--from", "promptfoo", str(PROMPTFOO)]) == 2
+    assert "--from (--inspect) and --human go together" in capsys.readouterr().err
+    assert main(["report", "--from", "promptfoo", str(PROMPTFOO), "--inspect", "logs",
+                 "--human", str(tmp_path / "labels.csv")]) == 2  # fmt: skip
+    assert "exactly one data source" in capsys.readouterr().err
+    (tmp_path / "nolabel.csv").write_text("id,human\n0,1\n")
+    assert main(["report", "--from", "promptfoo", str(PROMPTFOO), "--human",
+                 str(tmp_path / "nolabel.csv")]) == 2  # fmt: skip
+    assert "needs an item (or sample_id) column" in capsys.readouterr().err
