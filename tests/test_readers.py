@@ -279,3 +279,32 @@ def test_report_from_needs_human_labels_and_one_source(tmp_path, capsys):
     assert main(["report", "--from", "promptfoo", str(PROMPTFOO), "--human",
                  str(tmp_path / "nolabel.csv")]) == 2  # fmt: skip
     assert "needs an item (or sample_id) column" in capsys.readouterr().err
+
+
+def test_promptfoo_repeats_are_epochs_of_one_item(tmp_path, capsys):
+    """``promptfoo eval --repeat 3``: test k runs as testIdx 3k, 3k+1, 3k+2 (one item)."""
+    path = DATA / "promptfoo" / "repeat.json"
+    doc = json.loads(path.read_text())
+    assert doc["runtimeOptions"]["repeat"] == 3
+    frame = read_promptfoo(path)
+    assert len(frame) == len(doc["results"]["results"]) == 2 * 6 * 3
+    # every repeat of an item is the same test (promptfoo's own description, q<k>)
+    assert (frame["promptfoo_description"] == "q" + frame["item"]).all()
+    epochs = frame.groupby(["model", "item"])["epoch"].apply(lambda s: sorted(s))
+    assert all(e == [1, 2, 3] for e in epochs)
+    passes = Counter(r["provider"]["label"] for r in doc["results"]["results"]
+                     for c in r["gradingResult"]["componentResults"]
+                     if c["assertion"]["type"] == "llm-rubric" and c["pass"])  # fmt: skip
+    assert frame.groupby("model")["judge"].sum().to_dict() == dict(passes)
+    # the report counts items, not rows: items 1-4 of each model labelled (as the judge said)
+    first = frame[(frame["epoch"] == 1) & frame["item"].isin(["1", "2", "3", "4"])]
+    labels = first[["model", "item"]].assign(human=first["judge"].to_numpy())
+    labels.to_csv(tmp_path / "labels.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main(["report", "--from", "promptfoo", str(path), "--human",
+                     str(tmp_path / "labels.csv")])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "4 human-labelled items per model (8 in all, 24 rows" in out
+    assert "counting repeated items once each" in out

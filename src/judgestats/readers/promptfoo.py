@@ -78,7 +78,8 @@ def read_promptfoo(
     -------
     pandas.DataFrame
         :data:`judgestats.readers.COLUMNS`: ``model`` the provider's label (else its id),
-        ``task`` the prompt's label, ``item`` the test's index (``testIdx``), ``epoch`` 1,
+        ``task`` the prompt's label, ``item`` the test's index (``testIdx``; with
+        ``--repeat N``, ``testIdx // N``), ``epoch`` its repeat (1 without ``--repeat``),
         ``scorer`` the assertion, ``judge`` its ``pass``, ``score`` its ``score``; then
         ``promptfoo_reason`` (the grader's reason), ``promptfoo_description`` (the test's
         description), ``promptfoo_provider_id`` and ``promptfoo_eval_id``.
@@ -102,23 +103,40 @@ def read_promptfoo(
     return frame_of(rows, extra=_EXTRA)
 
 
+def _repeat(doc: dict, path: Path) -> int:
+    """Return how often each test ran (``--repeat N``; ``evaluateOptions.repeat`` in a config).
+
+    promptfoo runs the N repeats of test k as tests N·k ... N·k + N - 1 (``testIdx``).
+    """
+    runtime = doc.get("runtimeOptions") or {}
+    options = (doc.get("config") or {}).get("evaluateOptions") or {}
+    repeat = runtime.get("repeat") or options.get("repeat") or 1
+    if not isinstance(repeat, int) or repeat < 1:
+        raise ToolOutputError(f"{path}: repeat {repeat!r} is not a positive integer")
+    return repeat
+
+
 def _rows(path: Path, scorer: str | None) -> list[dict]:
     doc = load_json(path, "promptfoo")
     block = field(doc, "results", str(path), "promptfoo")
     results = field(block, "results", f"{path} 'results'", "promptfoo")
     if not isinstance(results, list):
         raise ToolOutputError(f"{path}: 'results.results' is not a list: not promptfoo output")
+    repeat = _repeat(doc, path)
     rows = []
     for i, result in enumerate(results):
         where = f"{path}, result {i}"
         test_idx = field(result, "testIdx", where, "promptfoo")
+        if not isinstance(test_idx, int):
+            raise ToolOutputError(f"{where}: testIdx {test_idx!r} is not an integer")
         provider = result.get("provider") or {}
         prompt = result.get("prompt") or {}
         name, comp = _component(result, scorer, where)
         comp = comp or {}
         rows.append({
             "model": provider.get("label") or provider.get("id"),
-            "task": prompt.get("label") or prompt.get("raw"), "item": test_idx, "epoch": 1,
+            "task": prompt.get("label") or prompt.get("raw"), "item": test_idx // repeat,
+            "epoch": test_idx % repeat + 1,
             "scorer": name, "score": comp.get("score"), "_pass": comp.get("pass"),
             "promptfoo_reason": comp.get("reason"),
             "promptfoo_description": (result.get("testCase") or {}).get("description"),
