@@ -185,6 +185,25 @@ def test_report_from_tool(tool, path, scorer, tmp_path):
         assert f"| {ref.estimate:.3f} | {ref.ci.low:.3f}–{ref.ci.high:.3f} |" in row
 
 
+def test_report_from_maps_numeric_verdicts(tmp_path, capsys):
+    """--map 4=1 names lm-eval's number 4; without --map the error says which flags to give."""
+    frame = read_lm_eval(LM_EVAL, scorer="judge_rating", mapping={1: 0, 2: 0, 3: 0, 4: 1, 5: 1})
+    labels, refs = _labels_and_reference(frame, n_labelled=15, seed=31)
+    labels.to_csv(tmp_path / "labels.csv", index=False)
+    args = ["report", "--from", "lm-eval", str(LM_EVAL), "--human", str(tmp_path / "labels.csv"),
+            "--scorer", "judge_rating"]  # fmt: skip
+    assert main(args) == 2
+    assert "--map VALUE=0 or --map VALUE=1" in capsys.readouterr().err
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main([*args, "--map", "1=0", "--map", "2=0", "--map", "3=0", "--map", "4=1",
+                     "--map", "5=1"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    for model, ref in refs.items():
+        row = next(line for line in out.splitlines() if line.startswith(f"| {model} |"))
+        assert f"| {ref.estimate:.3f} | {ref.ci.low:.3f}–{ref.ci.high:.3f} |" in row
+
+
 def test_report_from_refuses_an_unknown_tool(tmp_path, capsys):
     (tmp_path / "labels.csv").write_text("item,human\n0,1\n")
     code = main(["report", "--from", "ragas", str(PROMPTFOO), "--human",

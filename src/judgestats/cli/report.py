@@ -20,6 +20,7 @@ from .._validation import (
     LabelError,
     LookalikeGroupsWarning,
     RepeatedItemsWarning,
+    VerdictError,
 )
 from .inputs import _read_table
 from .options import EXAMPLES, CLIError, _check_flags, _shared_options, cli_words
@@ -254,16 +255,26 @@ def _inspect_frame(args) -> Any:
     from ..io import read_table
 
     letters = args.letters or args.invalid is not None
-    mapping: dict[str, Any] = {}
+    mapping: dict[Any, Any] = {}
     for item in args.map:
         verdict, _, value = item.partition("=")
         if not verdict or (value not in ("0", "1") and not (letters and value)):
             raise CLIError(f"--map takes VERDICT=0 or VERDICT=1 (with --letters, VERDICT=LETTER), "
                            f"got {item!r}")  # fmt: skip
         mapping[verdict] = value if letters else int(value)
+        for number in (int, float):  # --map 4=1 names the number 4 of a tool's JSON too
+            try:
+                mapping.setdefault(number(verdict), mapping[verdict])
+            except ValueError:
+                pass
     tool, path = args.from_tool
-    items = _tool_reader(tool)(path, scorer=args.scorer, mapping=mapping,
-                               verdicts="letters" if letters else "0/1")  # fmt: skip
+    try:
+        items = _tool_reader(tool)(path, scorer=args.scorer, mapping=mapping,
+                                   verdicts="letters" if letters else "0/1")  # fmt: skip
+    except (ColumnError, VerdictError) as exc:  # the API's keywords as the command's flags
+        text = str(exc).replace("with scorer=", "with --scorer NAME")
+        hint = "; here: --map VALUE=0 or --map VALUE=1 for each value, or --letters"
+        raise CLIError(text + (hint if isinstance(exc, VerdictError) else "")) from exc
     labels = read_table(args.human, labels={args.human_column: False})
     if "item" not in labels.columns and "sample_id" in labels.columns:
         labels = labels.rename(columns={"sample_id": "item"})
