@@ -512,7 +512,7 @@ class JudgeShiftDiagnostic:
         for r in self.changes:
             lines.append(f"{r.rate:<34} {r.before:7.3f} {r.after:7.3f} {r.change:+7.3f}  "
                          f"[{r.ci.low:+.3f}, {r.ci.high:+.3f}]{'  *' if r.moved else ''}")
-        lines.append(f"recommendation: {self.recommendation} ({self.reason})")
+        lines += [f"recommendation: {self.recommendation}", f"  {self.reason}"]
         return "\n".join(lines)
 
     def __repr__(self) -> str:

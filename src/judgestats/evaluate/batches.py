@@ -148,7 +148,8 @@ def _words(shift: JudgeShiftDiagnostic, batch: str, order: list, choice: str) ->
 
 def _latest_counts(counts: GroupCounts, per: GroupCounts, latest: dict) -> GroupCounts:
     """Return the counts with each group's calibration cells (and items) from its latest batch."""
-    cells, clusters = {}, None if counts.clusters is None else {}
+    cells: dict[tuple, np.ndarray] = {}
+    clusters: dict[tuple, tuple] | None = None if counts.clusters is None else {}
     for key, c in counts.counts.items():
         new = c.copy()
         new[_CAL] = per.counts[latest[key]][_CAL] if key in latest else 0
