@@ -19,9 +19,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from _common import markdown_table, publish, quick_parser, run_time
+from _common import markdown_table, publish, quick_parser, run_time, save_figure
 
 import judgestats as js
+from judgestats.counts.categories import confusion_fields
+from judgestats.counts.clusters import ClusterTotals
 from judgestats.judge_shift import judge_shift_test
 
 SEED = 30_3
@@ -45,24 +47,29 @@ def _batch(gen, cols: np.ndarray, m: int, repeats: int, rho: float, start: int):
     """One batch: m rows per human class; with repeats, m // repeats items of ``repeats`` rows.
 
     Within an item, with probability rho every row takes one draw of the judge's letter, else
-    each row its own (intra-item correlation rho, the same marginal rates).
+    each row its own (intra-item correlation rho, the same marginal rates). Counts are built
+    directly (no label arrays): the cells, and with repeats each item's cells.
     """
     j, k = cols.shape
-    human, judge, ids = [], [], []
     per = m // repeats
+    items = np.zeros((k * per, j, k), dtype=np.int64)
     for c in range(k):
         shared = gen.choice(j, size=per, p=cols[:, c])
         own = gen.choice(j, size=(per, repeats), p=cols[:, c])
-        same = gen.random(per) < rho
-        letters = np.where(same[:, None], shared[:, None], own)
-        human.append(np.full(per * repeats, c))
-        judge.append(letters.ravel())
-        ids.append(np.repeat(start + c * per + np.arange(per), repeats))
-    h, z, i = (np.concatenate(x) for x in (human, judge, ids))
+        letters = np.where((gen.random(per) < rho)[:, None], shared[:, None], own)
+        items[c * per:(c + 1) * per, :, c] = (letters[:, :, None] == np.arange(j)).sum(axis=1)
+    total = items.sum(axis=0)
+    clusters = None
     if j == 2:
-        return js.ConfusionCounts.from_labels(human=h, judge=z, cluster=i if repeats > 1 else None)
-    return js.ConfusionMatrix.from_labels(human=h, judge=z, labels=[0, 1, 2],
-                                          cluster=i if repeats > 1 else None)  # fmt: skip
+        cells = {"tp": total[1, 1], "fn": total[0, 1], "tn": total[0, 0], "fp": total[1, 0]}
+        if repeats > 1:
+            t = np.stack([items[:, 1, 1], items[:, 0, 1], items[:, 0, 0], items[:, 1, 0]], axis=1)
+            clusters = ClusterTotals(start + np.arange(len(items)), t, tuple(cells))
+        return js.ConfusionCounts(**{f: int(v) for f, v in cells.items()}, clusters=clusters)
+    if repeats > 1:
+        clusters = ClusterTotals(start + np.arange(len(items)), items.reshape(len(items), -1),
+                                 confusion_fields(j, k))  # fmt: skip
+    return js.ConfusionMatrix(total, clusters=clusters)
 
 
 def _pvalue(gen, cell: dict, cols_b: np.ndarray | None = None, reps: int = 199) -> float:
@@ -188,17 +195,46 @@ def coverage_table(gen, reps: int, deltas: list[float]) -> tuple[str, dict]:
     return markdown_table(head, rows), cover
 
 
+# ----------------------------------------------------------------------------- figure
+def figure(power: dict, cover: dict, deltas: list[float]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    for q1, colour in zip((0.95, 0.9, 0.8), ("C0", "C1", "C2"), strict=True):
+        left.plot(deltas, [power[(q1, d)] for d in deltas], "o-", color=colour,
+                  label=f"sensitivity {q1:.2f} − δ")  # fmt: skip
+        left.plot(deltas, [_oracle_power(0.9, q1, d, 200) for d in deltas], "--", color=colour,
+                  alpha=0.6)  # fmt: skip
+    left.axhline(0.8, color="grey", lw=0.8)
+    left.axhline(LEVEL, color="grey", lw=0.8, ls=":")
+    left.set(xlabel="drop δ in sensitivity", ylabel="power at 0.05",
+             title="Power, 200 per batch and class (dashed: oracle z test)")  # fmt: skip
+    left.legend(fontsize=8)
+    for rule in RULES:
+        right.plot(deltas, [cover[(200, 200, d)][rule] for d in deltas], "o-", label=rule)
+    right.axhline(0.93, color="grey", lw=0.8)
+    right.set(xlabel="drop δ in sensitivity", ylabel="coverage of θ (95%)",
+              title="Coverage, 200 + 200 per class", ylim=(0, 1.02))  # fmt: skip
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    save_figure(fig, "judge_shift.png")
+
+
 # ----------------------------------------------------------------------------- main
 def main() -> None:
     args = quick_parser(__doc__.splitlines()[0], "few data sets, few cells").parse_args()
     quick = args.quick
     start = time.perf_counter()
     gen = np.random.default_rng(SEED)
-    size_reps, random_count = (150, 4) if quick else (4000, 18)
+    size_reps, random_count = (150, 4) if quick else (4000, 16)
     deltas = [0.0, 0.05, 0.1, 0.2] if quick else [0.0, 0.025, 0.05, 0.075, 0.1, 0.125, 0.15, 0.2]
     size_md, sizes = size_table(gen, size_reps, random_count)
     power_md, power = power_table(gen, 150 if quick else 2000, deltas)
     cover_md, cover = coverage_table(gen, 150 if quick else 2000, deltas)
+    figure(power, cover, deltas)
     worst = {r: min(c[r] for c in cover.values()) for r in RULES}
     pretest = "holds" if worst["pre-test"] >= 0.93 else "fails"
     at_tenth = ", ".join(f"{power[(q, 0.1)]:.3f} (sensitivity {q:.2f})" for q in (0.95, 0.9, 0.8))
@@ -243,6 +279,8 @@ today's; 95% adjusted-Wald intervals. Rules: *pool* both batches; *latest* batch
 `judge_shift_test` recommends "pool" (every rate's change within ±0.05), else the latest.
 
 {cover_md}
+
+![Power curve and coverage by shift size](judge_shift.png)
 
 Lowest coverage over the shift sizes: {", ".join(f"{r} {worst[r]:.3f}" for r in RULES)}.
 Pooling unless the test rejects (*pre-test*) {pretest} the bar

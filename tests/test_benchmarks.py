@@ -619,7 +619,7 @@ CHECKS = {
     "bench_core.py": ("core", [], check_core),
     "bench_designs.py": ("designs", ["designs.png"], check_designs),
     "bench_letters.py": ("letters", [], check_letters),
-    "bench_judge_shift.py": ("judge_shift", [], check_judge_shift),
+    "bench_judge_shift.py": ("judge_shift", ["judge_shift.png"], check_judge_shift),
     "bench_coverage.py": ("coverage", ["coverage.png"], check_coverage),
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),

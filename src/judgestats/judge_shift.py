@@ -169,24 +169,44 @@ def _class_statistics(sum_a: np.ndarray, total: np.ndarray) -> np.ndarray:
     return g_statistic(np.moveaxis(tables, -1, -3))  # tables (..., K, 2, J)
 
 
+def _hypergeometric_pmf(x: np.ndarray, size: int, marked: int, drawn: int) -> np.ndarray:
+    """P(X = x) = C(marked, x) C(size − marked, drawn − x) / C(size, drawn), by log-gamma."""
+    from scipy.special import gammaln  # lazy: keeps `import judgestats` light
+
+    def log_choose(n: Any, k: Any) -> Any:
+        return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+
+    x = np.asarray(x, dtype=float)
+    log_p = (log_choose(marked, x) + log_choose(size - marked, drawn - x)
+             - log_choose(size, drawn))  # fmt: skip
+    return np.exp(log_p)
+
+
 def _exact_test(a: np.ndarray, total: np.ndarray) -> tuple[float, float, np.ndarray]:
     """Exact conditional test (J = 2): the classes' hypergeometric laws of G, convolved."""
-    from scipy.stats import hypergeom  # lazy: keeps `import judgestats` light
-
     observed = _class_statistics(a, total)
     t_obs = float(observed.sum())
-    dist_g, dist_p, class_p = [np.zeros(1)], [np.ones(1)], []
+    cut = t_obs * (1 - _TIE) - _TIE
+    laws, class_p = [], []
     for k in range(total.shape[1]):
         na, size, r = int(a[:, k].sum()), int(total[:, k].sum()), int(total[0, k])
         x = np.arange(max(0, r - (size - na)), min(na, r) + 1)
-        pmf = hypergeom.pmf(x, size, r, na)
+        pmf = _hypergeometric_pmf(x, size, r, na)
         sums = np.zeros((x.size, 2, total.shape[1]), dtype=np.int64)
         sums[:, 0, k], sums[:, 1, k] = x, na - x
         g = _class_statistics(sums, total)[:, k]
         class_p.append(min(1.0, float(pmf[g >= observed[k] * (1 - _TIE) - _TIE].sum())))
-        dist_g = [(dist_g[0][:, None] + g[None, :]).ravel()]
-        dist_p = [(dist_p[0][:, None] * pmf[None, :]).ravel()]
-    pvalue = float(dist_p[0][dist_g[0] >= t_obs * (1 - _TIE) - _TIE].sum())
+        laws.append((g, pmf))
+    dist_g, dist_p = np.zeros(1), np.ones(1)
+    for g, pmf in laws[:-1]:  # every class but the last, convolved outright
+        dist_g = (dist_g[:, None] + g[None, :]).ravel()
+        dist_p = (dist_p[:, None] * pmf[None, :]).ravel()
+    g_last, p_last = laws[-1]
+    order = np.argsort(g_last)
+    tail = np.cumsum(p_last[order][::-1])[::-1]  # tail[i] = P(G_last >= sorted g[i])
+    tail = np.append(tail, 0.0)
+    first = np.searchsorted(g_last[order], cut - dist_g, side="left")
+    pvalue = float(dist_p @ tail[first])
     return t_obs, min(1.0, pvalue), np.array(class_p)
 
 
