@@ -292,3 +292,15 @@ def test_cli_report_batch_notes_the_shift(tmp_path):
     assert main(["report", str(path), "--batch", "batch", "--out", str(out)]) == 0
     text = out.read_text()
     assert "b: the judge's confusion matrix differs between calibration batch '2025-2'" in text
+
+
+def test_evaluate_batch_with_split_on_polars():
+    pl = pytest.importorskip("polars")
+    frame = _frame().assign(split=lambda f: np.where(f.human.isna(), "test", "calibration"))
+    frame["human"] = frame.human.fillna(0)  # hidden truth on test rows: ignored with split=
+    frame["batch"] = frame.batch.fillna("none")  # test rows' batch: not counted
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.JudgeShiftWarning)
+        ev = js.evaluate(pl.from_pandas(frame).lazy(), split="split", batch="batch")
+    hand = js.judge_shift_test(_cal(_frame(), "b", ["2025-1"]), _cal(_frame(), "b", ["2025-2"]))
+    assert ev.judge_shift["b"].pvalue == pytest.approx(hand.pvalue, rel=1e-12)
