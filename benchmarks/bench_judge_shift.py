@@ -286,8 +286,8 @@ Lowest coverage over the shift sizes: {", ".join(f"{r} {worst[r]:.3f}" for r in 
 Pooling unless the test rejects (*pre-test*) {pretest} the bar
 (coverage >= 0.93 at every shift size): at shifts the test often misses, the pooled interval
 is centred on a judge that no longer exists. The *recommended* rule pools only when the
-intervals rule out a change beyond ±0.05, which at these sizes is rare (last column), so it
-is close to *latest*. judgestats therefore never pools by a test: `js.evaluate(..., batch=)`
+intervals rule out a change beyond ±0.05, which at these sizes it never did (last column),
+so it is *latest*. judgestats therefore never pools by a test: `js.evaluate(..., batch=)`
 keeps every batch unless told otherwise (`batch_choice="latest"`), reports the test and the
 recommendation per group, and warns where the judge moved; the user chooses.
 
