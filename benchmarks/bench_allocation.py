@@ -144,7 +144,7 @@ def main() -> None:
     regimes = regime_table_and_figure()
     body = (
         f"{reps:,} replications per point, theta on {theta.size} points in [0, 1], n = 1000, "
-        "adjusted-Wald 95% intervals (paper eq. ci). Balanced: m0 = m1 = m/2. Algorithm 1: a "
+        "adjusted-Wald 95% intervals (paper eq. (8)). Balanced: m0 = m1 = m/2. Algorithm 1: a "
         "pilot of 10 + 10, then the paper's rule from the pilot and p̂ (per replication). "
         "Optimal: the oracle split minimising the width at the true p, q0, q1 "
         "(js.plan.optimal_allocation). Mean length is averaged over the theta grid.\n\n"

@@ -8,13 +8,13 @@ from judgestats.estimators import ESTIMATORS, RAW_ESTIMATORS
 
 
 def test_rogan_gladen_paper_formula():
-    # eq. (point-estimator) by hand: (0.6 + 0.7 - 1) / (0.7 + 0.9 - 1) = 0.3 / 0.6
+    # eq. (7) by hand: (0.6 + 0.7 - 1) / (0.7 + 0.9 - 1) = 0.3 / 0.6
     assert js.rogan_gladen(0.6, 0.7, 0.9) == pytest.approx(0.5, abs=1e-15)
     assert isinstance(js.rogan_gladen(0.6, 0.7, 0.9), float)
 
 
 def test_rogan_gladen_inverts_the_expected_judged_rate():
-    # E[p] = (q0 + q1 - 1) theta + 1 - q0 (paper eq. main:derive:estimator)
+    # E[p] = (q0 + q1 - 1) theta + 1 - q0 (paper eq. (13))
     theta = np.linspace(0, 1, 11)
     q0, q1 = 0.7, 0.9
     p = (q0 + q1 - 1) * theta + 1 - q0

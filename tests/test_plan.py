@@ -202,7 +202,7 @@ def test_regime_none_for_paper_judge_and_below_threshold():
 def test_regime_is_where_variances_compare_independently():
     """Inside the m -> inf region Var(theta_hat) <= theta(1-theta)/m, outside it is larger.
 
-    Var(theta_hat) from eq. (var) with n = inf, m0 = m(1-theta), m1 = m theta (the human-label
+    Var(theta_hat) from eq. (15) with n = inf, m0 = m(1-theta), m1 = m theta (the human-label
     class split of m random items), computed with the public primitive.
     """
     q0, q1, m = 0.93, 0.97, 10_000

@@ -68,7 +68,7 @@ def width_vs_calibration_size(
 
     Dashed: balanced m0 = m1 = m/2. Solid: the split of Algorithm 1's rule computed with the
     planned q's, m1 = round(m / (1 + (1/p − 1)·√κ)), κ = (1 − q0)/(1 − q1) (no pilot noise).
-    Widths are those of the truncated adjusted-Wald interval (eq. ci), n → ∞ by default.
+    Widths are those of the truncated adjusted-Wald interval (eq. (8)), n → ∞ by default.
     """
     from .plan import interval_width
 
