@@ -19,6 +19,7 @@ from __future__ import annotations
 import doctest
 import html
 import importlib
+import importlib.util
 import inspect
 import json
 import os
@@ -194,6 +195,44 @@ def test_cli_page_shows_the_commands_own_output(site):
         assert f"usage: judgestats {command}" in text
     assert "$ judgestats correct --positive 600" in text
     assert "0.5000 [0.3935, 0.6033]" in text  # js.correct's adjusted-Wald interval of those counts
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rendering_defects_are_caught():
+    # what AlphabetCorrection's page looked like when prose followed its Attributes section
+    # (issue 31): entries named by prose, raw double backticks, an unresolved cross-reference
+    bad = (
+        '<li class="doc-section-item field-body"> <b><code><span title="x.distribution">'
+        "distribution</span></code></b> – ok</li>"
+        '<li class="doc-section-item field-body"> <b><code><span title="x">The properties give '
+        "what a [`Correction`][judgestats.correct.Correction] gives</span></code></b></li>"
+        '<li class="doc-section-item field-body"> <b><code><span title="x">``estimate`` and '
+        "``ci``</span></code></b></li>"
+        '<li class="doc-section-item field-body"> <b><code><a href="#a">by, human, judge</a>'
+        "</code></b></li><p>see :func:`judgestats.correct`</p>"
+        "<pre><code>θ̂ = clip(Σ w θ̂_s)  (``weights='test'``), x[i][j]</code></pre>"
+    )
+    found = _hooks().defects(bad)
+    assert sum("is not a name" in d for d in found) == 2, found
+    assert sum("double backticks" in d for d in found) == 2  # ``estimate`` and ``ci``, not <pre>
+    assert sum("unresolved cross-reference" in d for d in found) == 1
+    assert sum("Sphinx role" in d for d in found) == 1
+    assert len(found) == 6
+
+
+def test_built_pages_have_no_rendering_defects(site):
+    hooks = _hooks()
+    pages = [p for p in site.rglob("*.html") if "notebooks" not in p.relative_to(site).parts]
+    assert len(pages) > 40
+    found = {p.relative_to(site).as_posix(): hooks.defects(p.read_text(encoding="utf-8"))
+             for p in pages}  # fmt: skip
+    assert not {k: v for k, v in found.items() if v}
 
 
 # --- (b) the API reference covers every public name ------------------------------------------
