@@ -13,6 +13,9 @@
    and entries of a Parameters/Attributes list whose name is prose (a paragraph written after
    such a section, which numpydoc reads as more entries). Each is logged as a warning, which
    fails ``mkdocs build --strict``.
+4. mkdocs-jupyter's MathJax loader (a script that fetches MathJax from a CDN on every page) is
+   taken out: no page or notebook writes TeX (formulas are Unicode text), and the site must
+   work offline.
 """
 
 from __future__ import annotations
@@ -140,11 +143,17 @@ def defects(page_html: str) -> list[str]:
     return found
 
 
-def on_post_page(output: str, page, config) -> str:
-    """Warn (failing a strict build) on every rendering defect of a Markdown page.
+_MATHJAX = re.compile(r"<script data-mkdocs-jupyter-mathjax=.*?</script>\n?", re.DOTALL)
 
-    Notebook pages are left out: their code cells are Python, where ``x[i][j]`` is no link.
+
+@event_priority(-100)  # after mkdocs-jupyter has added its loader
+def on_post_page(output: str, page, config) -> str:
+    """Drop the MathJax loader; warn (failing a strict build) on every rendering defect.
+
+    Notebook pages are not scanned for defects: their code cells are Python, where
+    ``x[i][j]`` is no link.
     """
+    output = _MATHJAX.sub("", output)
     if not page.file.src_uri.endswith(".md"):
         return output
     for defect in defects(output):

@@ -235,6 +235,16 @@ def test_built_pages_have_no_rendering_defects(site):
     assert not {k: v for k, v in found.items() if v}
 
 
+def test_the_site_loads_nothing_from_the_network(site):
+    # the site works offline (mkdocs.yml): no CDN script (mkdocs-jupyter's MathJax loader is
+    # dropped by docs/hooks.py), no web font
+    remote = re.compile(r"""<(?:script|link)\b[^>]*(?:src|href)=["']https?://""", re.IGNORECASE)
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not remote.search(text), page
+        assert "mathjax" not in text.lower(), page
+
+
 # --- (b) the API reference covers every public name ------------------------------------------
 
 

@@ -215,7 +215,31 @@ def wald_bounds(p, q0, q1, n, m0, m1, z, *, corr: Any = None) -> tuple[np.ndarra
 
 
 def wilson_bounds(k: Any, m: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a proportion k/m: (k + z²/2 ± z√(k(m − k)/m + z²/4))/(m + z²)."""
+    """Wilson score interval for a proportion k/m: (k + z²/2 ± z√(k(m − k)/m + z²/4))/(m + z²).
+
+    The interval of a rate seen directly, ignoring any judge error: the human labels alone
+    (what ``res.judge`` compares with under ``design="random"``) or the naive judged rate (the
+    ``"naive-wilson"`` contrast of :func:`judgestats.experiments.split_study`). Wilson (1927).
+
+    Parameters
+    ----------
+    k, m : array_like
+        Successes and trials (broadcast together); m > 0.
+    z : array_like
+        Two-sided normal critical value, e.g. 1.959964 for 95%
+        (:func:`judgestats.intervals.z_value`).
+
+    Returns
+    -------
+    bounds : tuple of numpy.ndarray
+        (low, high), clipped to [0, 1]; NaN where m = 0.
+
+    Examples
+    --------
+    >>> low, high = wilson_bounds(30, 100, 1.959964)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.2189, 0.3958)
+    """
     k, m, z = (np.asarray(a, dtype=float) for a in (k, m, z))
     z2 = z * z
     with np.errstate(divide="ignore", invalid="ignore"):

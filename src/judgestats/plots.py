@@ -86,7 +86,7 @@ def width_vs_calibration_size(
             m - m1, m1, p=p, q0=q0, q1=q1, n=n, confidence_level=confidence_level
         )
         ax.plot(m, w_bal, ls="--", color=c, label=f"p̂ = {p:g}, balanced")
-        ax.plot(m, w_ada, ls="-", color=c, label=f"p̂ = {p:g}, adaptive")
+        ax.plot(m, w_ada, ls="-", color=c, label=f"p̂ = {p:g}, Algorithm 1's rule")
     ax.set_xlabel("calibration size m = m0 + m1")
     ax.set_ylabel(f"{100 * confidence_level:g}% interval width")
     ax.set_title(f"q̂0 = {q0:g}, q̂1 = {q1:g}, n = {'∞' if n is None else n}")
