@@ -142,7 +142,12 @@ def test_every_page_is_built(site):
         *(f"api/{p.stem}.html" for p in API.glob("*.md")),
         *(f"benchmarks/results/{p.stem}.html" for p in (ROOT / "benchmarks/results").glob("*.md")),
         *(f"notebooks/{p.stem}.html" for p in (ROOT / "notebooks").glob("*.ipynb")),
+        *(f"warnings/{p.stem}.html" for p in (DOCS / "warnings").glob("*.md")),
         "index.html",
+        "install.html",
+        "getting-started.html",
+        "theory.html",
+        "citing.html",
         "scale-out.html",
         "glossary.html",
         "benchmarks.html",
@@ -243,6 +248,23 @@ def test_the_site_loads_nothing_from_the_network(site):
         text = page.read_text(encoding="utf-8")
         assert not remote.search(text), page
         assert "mathjax" not in text.lower(), page
+
+
+def test_every_warning_has_a_page_saying_what_to_do():
+    classes = set()
+    for module in PUBLIC_MODULES:
+        for name in importlib.import_module(module).__all__:
+            value = getattr(importlib.import_module(module), name)
+            if isinstance(value, type) and issubclass(value, judgestats.JudgeStatsWarning):
+                classes.add(value.__name__)
+    classes.discard("JudgeStatsWarning")
+    pages = {p.stem for p in (DOCS / "warnings").glob("*.md")} - {"index"}
+    assert classes == pages
+    index = (DOCS / "warnings" / "index.md").read_text(encoding="utf-8")
+    for name in classes:
+        text = (DOCS / "warnings" / f"{name}.md").read_text(encoding="utf-8")
+        assert "## What it means" in text and "## What to do" in text, name
+        assert f"]({name}.md)" in index, name
 
 
 # --- (b) the API reference covers every public name ------------------------------------------
