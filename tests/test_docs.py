@@ -267,6 +267,42 @@ def test_every_warning_has_a_page_saying_what_to_do():
         assert f"]({name}.md)" in index, name
 
 
+def _cells(name: str) -> list[dict]:
+    return json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
+
+
+def _output_text(cell: dict) -> str:
+    parts = []
+    for out in cell.get("outputs", ()):
+        text = out.get("text") or out.get("data", {}).get("text/plain", "")
+        parts.append("".join(text))
+    return "".join(parts)
+
+
+def test_notebook_claims_match_their_committed_outputs():
+    # issue 31: two sentences contradicted the output printed above them
+    cells = _cells("03_compare_interval_methods.ipynb")
+    table = next(_output_text(c) for c in cells if "settings = {" in "".join(c["source"]))
+    paper, block = [], None
+    for line in table.splitlines():
+        hit = re.match(r"(paper.*?|weak.*?)?\s+([a-z-]+)\s+(\d\.\d+)\s*\\?$", line)
+        if hit:
+            block = (hit[1] or block or "").strip() or block
+            if block.startswith("paper") and hit[2] != "naive-wilson":
+                paper.append(hit[3])
+    assert len(paper) == 77  # 7 methods x 11 values of θ
+    text = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    low, high = re.search(r"every method covers between (0\.\d+) and (0\.\d+) at every θ", text).groups()
+    assert (low, high) == (min(paper, key=float), max(paper, key=float))
+
+    cells = _cells("08_calibration_designs.ipynb")
+    guard = next(i for i, c in enumerate(cells) if "the guard rail" in "".join(c["source"]))
+    said = " ".join("".join(cells[guard]["source"]).split())
+    shown = _output_text(cells[guard + 1])
+    assert "WeakCalibrationWarning" in shown
+    assert ("DesignWarning" in shown) == ("shows no `DesignWarning`" not in said)
+
+
 # --- (b) the API reference covers every public name ------------------------------------------
 
 
