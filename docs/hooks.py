@@ -13,7 +13,10 @@
    and entries of a Parameters/Attributes list whose name is prose (a paragraph written after
    such a section, which numpydoc reads as more entries). Each is logged as a warning, which
    fails ``mkdocs build --strict``.
-4. mkdocs-jupyter's MathJax loader (a script that fetches MathJax from a CDN on every page) is
+4. ``<!-- figure: CODE -->`` is replaced by CODE and the figure it draws (Python statements run
+   with ``js`` and ``np`` imported, leaving the Axes in ``ax``), embedded as a PNG, so the
+   figures on the API pages are drawn by the functions they document at build time.
+5. mkdocs-jupyter's MathJax loader (a script that fetches MathJax from a CDN on every page) is
    taken out: no page or notebook writes TeX (formulas are Unicode text), and the site must
    work offline.
 """
@@ -49,6 +52,7 @@ logger = logging.getLogger("mkdocs.plugins.judgestats.hooks")
 
 _CLI_HELP = re.compile(r"<!-- cli-help: ?([a-z]*) -->")
 _CLI_RUN = re.compile(r"<!-- cli-run: (.+?) -->")
+_FIGURE = re.compile(r"<!-- figure: (.+?) -->", re.DOTALL)
 
 
 @event_priority(100)  # before mkdocs-jupyter turns the added notebooks into pages
@@ -102,10 +106,33 @@ def _cli_run(arguments: str) -> str:
     return f"$ judgestats {arguments}\n{out.getvalue()}"
 
 
+def _figure(code: str) -> str:
+    import base64
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    import judgestats as js
+
+    namespace: dict = {"js": js, "np": np}
+    exec(code, namespace)  # the page's own code, as a test would run it
+    fig = namespace["ax"].figure
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(out.getvalue()).decode("ascii")
+    shown = html.escape(" ".join(code.split()))
+    return f'<img alt="figure drawn by: {shown}" src="data:image/png;base64,{data}">'
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """Replace the ``cli-help`` and ``cli-run`` markers by the CLI's own output."""
+    """Replace the ``cli-help``, ``cli-run`` and ``figure`` markers by what they produce."""
     markdown = _CLI_HELP.sub(lambda m: f"```text\n{_cli_help(m[1])}```", markdown)
-    return _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
+    markdown = _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
+    return _FIGURE.sub(lambda m: f"```python\n{m[1].strip()}\n```\n\n{_figure(m[1])}", markdown)
 
 
 # --------------------------------------------------------------------------- rendering defects

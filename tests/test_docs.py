@@ -303,6 +303,15 @@ def test_notebook_claims_match_their_committed_outputs():
     assert ("DesignWarning" in shown) == ("shows no `DesignWarning`" not in said)
 
 
+def test_plots_page_shows_the_figures_its_functions_draw(site):
+    page = _page(site, "api/plots.html")
+    source = (API / "plots.md").read_text(encoding="utf-8")
+    drawn = re.findall(r"<!-- figure: .*?ax = js\.plots\.(\w+)\(", source, flags=re.DOTALL)
+    assert len(drawn) == 5 and page.count('src="data:image/png;base64,') == len(drawn)
+    for name in drawn:  # each figure follows its function's entry
+        assert page.index(f'id="judgestats.plots.{name}"') < page.index(f"ax = js.plots.{name}(")
+
+
 # --- (b) the API reference covers every public name ------------------------------------------
 
 

@@ -112,7 +112,7 @@ def test_label_shift_z_by_hand():
 
 
 def test_estimator_bias_under_label_shift_by_simulation(rng):
-    """Paper Figure dist-shift, fast tier: theta_P = 0.5, theta_Q = 0.25, q0=.7, q1=.9.
+    """Paper Figure 8, fast tier: theta_P = 0.5, theta_Q = 0.25, q0=.7, q1=.9.
 
     Expected biases (exact for the linear estimators): calibration-only theta_Q - theta_P =
     -0.25; difference (2 - q0 - q1)(theta_Q - theta_P) = 0.4 * -0.25 = -0.1; RG ~ 0.

@@ -26,7 +26,7 @@ def test_width_vs_calibration_size_draws_balanced_and_algorithm_1_curves():
     assert [ln.get_linestyle() for ln in lines] == ["--", "-", "--", "-"]
     # one name per allocation (notebook 05, the plan API): the solid line is Algorithm 1's rule
     assert [ln.get_label() for ln in lines[:2]] == ["p̂ = 0.3, balanced", "p̂ = 0.3, Algorithm 1's rule"]
-    # Algorithm 1's rule is not wider than balanced once m >= 30 (paper Figure size-and-ci-length); for
+    # Algorithm 1's rule is not wider than balanced once m >= 30 (paper Figure 3); for
     # tiny m the rule's approximation (q~ near 1) fails and it can be wider
     big = m >= 30
     assert np.all(lines[1].get_data()[1][big] <= w[big] + 1e-12)

@@ -359,7 +359,7 @@ def calibration_size(
     Notes
     -----
     The paper says that for p̂ = 0.3, q̂0 = 0.7, q̂1 = 0.9 (n → ∞) an interval shorter than 0.1
-    "requires m ≈ 200" (its Figure size-and-ci-length, dashed = balanced). This planner gives
+    "requires m ≈ 200" (its Figure 3, dashed = balanced). This planner gives
     m = 362 balanced (m0 = m1 = 181) and m = 226 with the optimal split (m0 = 202, m1 = 24).
     Here θ̂ = 0, so the interval is truncated at 0 and its width is its upper end. The paper's
     figure reads closest to the per-class size of the balanced design (181 ≈ 200) or to the

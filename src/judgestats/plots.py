@@ -64,7 +64,7 @@ def width_vs_calibration_size(
     confidence_level: float = 0.95,
     ax: Any = None,
 ):
-    """Interval width vs calibration size (the paper's Figure size-and-ci-length).
+    """Interval width vs calibration size (the paper's Figure 3).
 
     Dashed: balanced m0 = m1 = m/2. Solid: the split of Algorithm 1's rule computed with the
     planned q's, m1 = round(m / (1 + (1/p − 1)·√κ)), κ = (1 − q0)/(1 − q1) (no pilot noise).
