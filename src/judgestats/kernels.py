@@ -7,12 +7,12 @@ on the calibration set, z = Φ⁻¹(1 − α/2).
 ======================================  ============================================================
 function                                formula
 ======================================  ============================================================
-:func:`rogan_gladen_raw`                eq. (point-estimator): θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1),
+:func:`rogan_gladen_raw`                eq. (7): θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1),
                                         unclipped
-:func:`delta_parts`                     eq. (var) at p̂, q̂ (plain) or eq. (ci)'s adjusted p̃, q̃0, q̃1,
+:func:`delta_parts`                     eq. (15) at p̂, q̂ (plain) or eq. (8)'s adjusted p̃, q̃0, q̃1,
                                         θ̃, dθ̃
 :func:`rogan_gladen_variance`           eq. (var): Var(θ̂) by the delta method
-:func:`adjusted_wald_bounds`            eq. (ci), truncated to [0, 1], with the documented boundary
+:func:`adjusted_wald_bounds`            eq. (8), truncated to [0, 1], with the documented boundary
                                         rule
 :func:`wald_bounds`                     θ̂ ± z·√Var(θ̂)
 :func:`wilson_bounds`                   Wilson score interval of one binomial proportion
@@ -91,7 +91,7 @@ def z_value(confidence_level: Any) -> Any:
 
 
 def rogan_gladen_raw(p: Any, q0: Any, q1: Any) -> np.ndarray:
-    """Unclipped θ̂ = (p + q0 − 1)/(q0 + q1 − 1) (eq. point-estimator); NaN where q0 + q1 <= 1."""
+    """Unclipped θ̂ = (p + q0 − 1)/(q0 + q1 − 1) (eq. (7)); NaN where q0 + q1 <= 1."""
     p, q0, q1 = (np.asarray(a, dtype=float) for a in (p, q0, q1))
     den = q0 + q1 - 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -108,11 +108,11 @@ def clip_unit(raw: Any) -> tuple[np.ndarray, np.ndarray]:
 def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, np.ndarray]:
     """Pieces of the delta-method interval for θ on arrays (``n`` may be ``inf``).
 
-    ``adjusted=True``: eq. (ci)'s adjusted quantities (Lang & Reiczigel's "add two successes and
+    ``adjusted=True``: eq. (8)'s adjusted quantities (Lang & Reiczigel's "add two successes and
     two failures"): ñ = n + z², p̃ = (n p̂ + z²/2)/ñ, m̃ = m + 2, q̃0 = (m0 q̂0 + 1)/m̃0,
     q̃1 = (m1 q̂1 + 1)/m̃1, θ̃ = (p̃ + q̃0 − 1)/(q̃0 + q̃1 − 1) and the centre shift
     dθ̃ = 2z²(−(1 − θ̃) v0 + θ̃ v1) (as printed in the paper: not divided by the denominator²).
-    ``adjusted=False``: the same pieces at p̂, q̂0, q̂1, n, m (eq. var), with no shift.
+    ``adjusted=False``: the same pieces at p̂, q̂0, q̂1, n, m (eq. (15)), with no shift.
 
     Returns a dict with ``p``, ``n`` (ñ or n; a placeholder 1 where n = inf), ``var_p``
     (= p(1 − p)/n, 0 where n = inf), ``q0``, ``q1``, ``v0`` = q0(1 − q0)/m0,
@@ -145,7 +145,7 @@ def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, 
 
 
 def delta_se(parts: dict[str, np.ndarray], theta: Any = None, corr: Any = None) -> np.ndarray:
-    """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eq. (var)/(ci) at ``theta``.
+    """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eqs. (15)/(8) at ``theta``.
 
     ``parts`` from :func:`delta_parts`; ``theta`` defaults to its θ (θ̃ or θ̂). ``corr``: the
     correlations (r_p0, r_p1, r_01) of p̂, q̂0, q̂1 when they share sampling units (repeated
@@ -173,7 +173,7 @@ def _cross(terms: Any, corr: Any) -> Any:
 
 
 def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
-    """Delta-method Var(θ̂) of eq. (var) at the unclipped θ̂; NaN where q0 + q1 <= 1."""
+    """Delta-method Var(θ̂) of eq. (15) at the unclipped θ̂; NaN where q0 + q1 <= 1."""
     parts = delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False)
     return delta_se(parts) ** 2
 
@@ -181,7 +181,7 @@ def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
 def adjusted_wald_bounds(
     p, q0, q1, n, m0, m1, z, *, boundary: str = "widen", corr: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Eq. (ci) truncated to [0, 1]: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
+    """Eq. (8) truncated to [0, 1]: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
 
     The interval is θ̃ + dθ̃ ± z·se. When it lies entirely below 0 (or above 1), truncation
     would leave the single point 0 (or 1), an interval of zero width from finite samples.
@@ -205,7 +205,7 @@ def adjusted_wald_bounds(
 
 
 def wald_bounds(p, q0, q1, n, m0, m1, z, *, corr: Any = None) -> tuple[np.ndarray, np.ndarray]:
-    """θ̂ ± z·√Var(θ̂) (eq. var) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1.
+    """θ̂ ± z·√Var(θ̂) (eq. (15)) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1.
 
     ``corr`` as in :func:`delta_se`.
     """
@@ -215,7 +215,31 @@ def wald_bounds(p, q0, q1, n, m0, m1, z, *, corr: Any = None) -> tuple[np.ndarra
 
 
 def wilson_bounds(k: Any, m: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a proportion k/m: (k + z²/2 ± z√(k(m − k)/m + z²/4))/(m + z²)."""
+    """Wilson score interval for a proportion k/m: (k + z²/2 ± z√(k(m − k)/m + z²/4))/(m + z²).
+
+    The interval of a rate seen directly, ignoring any judge error: the human labels alone
+    (what ``res.judge`` compares with under ``design="random"``) or the naive judged rate (the
+    ``"naive-wilson"`` contrast of :func:`judgestats.experiments.split_study`). Wilson (1927).
+
+    Parameters
+    ----------
+    k, m : array_like
+        Successes and trials (broadcast together); m > 0.
+    z : array_like
+        Two-sided normal critical value, e.g. 1.959964 for 95%
+        (:func:`judgestats.intervals.z_value`).
+
+    Returns
+    -------
+    bounds : tuple of numpy.ndarray
+        (low, high), clipped to [0, 1]; NaN where m = 0.
+
+    Examples
+    --------
+    >>> low, high = wilson_bounds(30, 100, 1.959964)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.2189, 0.3958)
+    """
     k, m, z = (np.asarray(a, dtype=float) for a in (k, m, z))
     z2 = z * z
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -106,11 +107,15 @@ def _main(argv: Sequence[str] | None = None) -> int:
         }
         if accounting:
             payload["input_rows"] = accounting
+        if note := getattr(args, "note", None):
+            payload["note"] = note
         print(json.dumps(payload, indent=2))
     else:
         print(_table(title, rows, args))
         if accounting:
             print(_accounting(accounting, args))
+        if note := getattr(args, "note", None):
+            print(textwrap.fill(note, width=100))
     return 0
 
 
