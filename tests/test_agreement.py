@@ -174,3 +174,31 @@ def test_coverage_fast_tier():
             shown = margin if kind == "kappa" else np.ones(len(t), bool)
             worst[kind] = min(worst[kind], np.mean(((low <= truth) & (truth <= high))[shown]))
     assert min(worst.values()) >= 0.90, worst  # 400 data sets: MC s.e. ≈ 0.011 at 0.95
+
+
+def test_cli_agreement(tmp_path, capsys):
+    import json
+
+    from judgestats.cli import main
+
+    pytest.importorskip("pandas")
+    rows = ["human,judge,item,model"]
+    cells = [(1, 1, 90), (1, 0, 10), (0, 0, 70), (0, 1, 30)]
+    i = 0
+    for h, j, count in cells:
+        for _ in range(count):
+            rows.append(f"{h},{j},{i // 2},{'ab'[i % 2]}")
+            i += 1
+    path = tmp_path / "cal.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["agreement", str(path), "--design", "random", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["counts"] == [[70, 10], [30, 90]]
+    figs = {f["figure"]: f for f in out["figures"]}
+    ref = binomtest(90, 120).proportion_ci(0.95, method="exact")
+    assert figs["PPV"]["ci_low"] == pytest.approx(ref.low, abs=1e-12)
+    assert main(["agreement", str(path), "--by", "model", "--cluster", "item"]) == 0
+    text = capsys.readouterr().out
+    assert "stratum a" in text and "repeated items" in text
+    assert main(["agreement", str(tmp_path / "missing.csv")]) == 2
+    assert "no such file" in capsys.readouterr().err

@@ -71,21 +71,32 @@ def report_text(card: Any, *, format: str, figure: bool, digits: int) -> str:
              r.ci.method if r.ci else (r.note or r.source)) for r in card.figures()]  # fmt: skip
     fig_head = ["figure", "estimate", f"{card.confidence_level:.0%} interval", "method / note"]
     paras = [_methods(card), *([card.buys] if card.buys else [])]
+    tables = [(head, rows), (fig_head, [list(f) for f in figs]), *_strata_table(card, d)]
     if format == "markdown":
-        out = [*paras, "", _md(head, rows), "", _md(fig_head, [list(f) for f in figs])]
-        return "\n".join(out + [""] + [f"- {n}" for n in card.notes]) + "\n"
+        out = [*paras, *(_md(h, r) for h, r in tables)]
+        return "\n\n".join(out) + "\n\n" + "\n".join(f"- {n}" for n in card.notes) + "\n"
     if format == "latex":
-        return "\n\n".join([*(_tex(p) for p in paras), _latex(head, rows),
-                            _latex(fig_head, [list(f) for f in figs]),
+        return "\n\n".join([*(_tex(p) for p in paras), *(_latex(h, r) for h, r in tables),
                             *(_tex(n) for n in card.notes)]) + "\n"  # fmt: skip
     img = ""
     if figure:
         img = f'<img alt="judge × human table" src="data:image/png;base64,{_png(card)}">'
     body = "".join(f"<p>{html.escape(p)}</p>" for p in paras)
-    body += _html(head, rows) + img + _html(fig_head, [list(f) for f in figs])
+    body += _html(*tables[0]) + img + "".join(_html(h, r) for h, r in tables[1:])
     body += "".join(f"<p>Note: {html.escape(n)}</p>" for n in card.notes)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Judge agreement</title>"
             f"</head><body>{body}</body></html>\n")  # fmt: skip
+
+
+def _strata_table(card: Any, d: int) -> list[tuple[list[str], list[list[str]]]]:
+    """One row per stratum: m and every figure with its interval (none without strata)."""
+    if not card.strata:
+        return []
+    first = next(iter(card.strata.values()))
+    head = ["stratum", "m", *(r.name for r in first.figures())]
+    rows = [[str(k), str(s.m), *(r.text(d, short=True) for r in s.figures())]
+            for k, s in card.strata.items()]  # fmt: skip
+    return [(head, rows)]
 
 
 def _md(head: list[str], rows: list[list[str]]) -> str:

@@ -62,8 +62,14 @@ from ._validation import (
 from .counts import ConfusionCounts, JudgedCounts
 from .counts.categories import CategoryCounts, ConfusionMatrix
 from .designs import DEFAULT_DESIGN, DESIGNS
-from .kernels import clopper_pearson_bounds, wilson_bounds, z_value
-from .repeated import pooled_design_effects, ratio_residuals
+from .kernels import (
+    clip_unit,
+    clopper_pearson_bounds,
+    rogan_gladen_raw,
+    wilson_bounds,
+    z_value,
+)
+from .repeated import pooled_design_effects, ratio_residuals, t_critical
 from .results import ConfidenceInterval
 
 __all__ = [
@@ -116,12 +122,14 @@ def coefficient(p: Any, kind: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def coefficient_bounds(
-    tables: Any, kind: str, confidence_level: Any, *, design_effect: Any = 1.0
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    tables: Any, kind: str, confidence_level: Any, *, design_effect: Any = 1.0,
+    df: float = np.inf,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """κ or AC1 of count tables (..., K, K) with the module's delta-atanh interval.
 
-    Returns (estimate, low, high); NaN where the coefficient is undefined. ``design_effect``
-    multiplies the variance (repeated items).
+    Returns (estimate, low, high); NaN where the coefficient is undefined. Repeated items:
+    ``design_effect`` multiplies the variance and the critical value is Student's t with
+    ``df`` (items − 1) degrees of freedom.
     """
     t = np.asarray(tables, dtype=float)
     k = t.shape[-1]
@@ -133,7 +141,7 @@ def coefficient_bounds(
         var = ((pt * g * g).sum(axis=(-2, -1)) - (pt * g).sum(axis=(-2, -1)) ** 2) / m
         se = np.sqrt(np.maximum(var, 0.0) * np.asarray(design_effect, dtype=float))
         f = np.clip(est, -1.0 + 1e-9, 1.0 - 1e-9)
-        half = z_value(confidence_level) * se / (1.0 - f * f)
+        half = t_critical(float(confidence_level), df) * se / (1.0 - f * f)
         low, high = np.tanh(np.arctanh(f) - half), np.tanh(np.arctanh(f) + half)
     bad = np.isnan(est)
     return est, np.where(bad, np.nan, low), np.where(bad, np.nan, high)
@@ -172,13 +180,14 @@ class AgreementRate:
     source: str = "calibration"
     note: str = ""
 
-    def text(self, digits: int = 3) -> str:
-        """``0.900 [0.820, 0.951]`` (or the estimate and the note)."""
+    def text(self, digits: int = 3, *, short: bool = False) -> str:
+        """``0.900 [0.820, 0.951]`` (or the estimate and the note; ``short``: a word)."""
         if np.isnan(self.estimate):
             return "undefined"
         est = f"{self.estimate:.{digits}f}"
         if self.ci is None:
-            return f"{est} ({self.note or self.source})"
+            word = self.source if self.source != "calibration" else "no interval"
+            return f"{est} ({word if short else self.note or self.source})"
         return f"{est} [{self.ci.low:.{digits}f}, {self.ci.high:.{digits}f}]"
 
 
@@ -386,7 +395,7 @@ def _ratio_rates(table: _Table, num: np.ndarray, den: np.ndarray, level: float) 
     """Rates num·c / den·c (masks (R, J·K)) with Clopper–Pearson at the effective size."""
     flat = table.counts.ravel().astype(float)
     k, m = num @ flat, den @ flat
-    deff = np.ones(k.shape)
+    deff, levels = np.ones(k.shape), np.full(k.shape, level)
     if table.totals is not None:
         t = table.totals.astype(float)
         a, b = t @ num.T, t @ den.T
@@ -396,12 +405,28 @@ def _ratio_rates(table: _Table, num: np.ndarray, den: np.ndarray, level: float) 
             v_clu = items / (items - 1.0) * np.diag(cross)
             v_bin = rate * (1.0 - rate) / (m - 1.0)
         deff, _ = pooled_design_effects(v_clu, v_bin, items, m)
+        df = np.where((b > 1).any(axis=0), np.maximum(items - 1.0, 1.0), np.inf)
+        levels = np.array([_t_level(level, d) for d in df])
     eff = m / np.maximum(deff, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         est = k / m
-    low, high = clopper_pearson_bounds(est * eff, eff, level)
+    low, high = clopper_pearson_bounds(est * eff, eff, levels)
     return [(float(e), float(lo), float(hi), float(kk), float(mm), float(ef), float(d))
             for e, lo, hi, kk, mm, ef, d in zip(est, low, high, k, m, eff, deff, strict=True)]
+
+
+def _t_level(level: float, df: float) -> float:
+    """Return the normal level whose two-sided critical value is Student's t with ``df``.
+
+    A sandwich variance from G items has about G − 1 degrees of freedom
+    (:mod:`judgestats.repeated`); the Clopper–Pearson interval at the effective size is taken
+    at this level (``level`` itself where no item repeats, df = ∞).
+    """
+    if not np.isfinite(df):
+        return level
+    from scipy.special import ndtr  # lazy: keeps `import judgestats` light
+
+    return float(2.0 * ndtr(t_critical(level, df)) - 1.0)
 
 
 def _rate(name: str, row: tuple, level: float, note: str = "") -> AgreementRate:
@@ -428,8 +453,8 @@ def _coefficients(table: _Table, level: float, design: str) -> list:
     margins = min(c.sum(axis=0).min(), c.sum(axis=1).min())
     out = []
     for kind, name in (("kappa", "kappa"), ("ac1", "AC1")):
-        deff = _coefficient_deff(table, kind) if table.totals is not None else 1.0
-        est, low, high = coefficient_bounds(c, kind, level, design_effect=max(deff, 1.0))
+        deff, df = _coefficient_deff(table, kind) if table.totals is not None else (1.0, np.inf)
+        est, low, high = coefficient_bounds(c, kind, level, design_effect=max(deff, 1.0), df=df)
         m = float(c.sum())
         note = ""
         if np.isnan(est):
@@ -443,8 +468,8 @@ def _coefficients(table: _Table, level: float, design: str) -> list:
     return out
 
 
-def _coefficient_deff(table: _Table, kind: str) -> float:
-    """Design effect of κ or AC1: sandwich variance of its linearisation over items."""
+def _coefficient_deff(table: _Table, kind: str) -> tuple[float, float]:
+    """Design effect of κ or AC1 (sandwich variance of its linearisation over items), df."""
     t = np.asarray(table.totals, dtype=float)
     flat = table.counts.ravel().astype(float)
     m = flat.sum()
@@ -457,7 +482,8 @@ def _coefficient_deff(table: _Table, kind: str) -> float:
     v_bin = (p @ g**2 - (p @ g) ** 2) / (m - 1.0) if m > 1 else np.nan
     deff, _ = pooled_design_effects(np.array([v_clu]), np.array([v_bin]), np.array([items]),
                                     np.array([m]))  # fmt: skip
-    return float(deff[0])
+    repeats = bool((t.sum(axis=1) > 1).any())
+    return float(deff[0]), max(items - 1.0, 1.0) if repeats else np.inf
 
 
 def _derived(table: _Table, mix: np.ndarray, design: str) -> list:
@@ -615,12 +641,10 @@ def _mix(table: _Table, test: Any, design: str, level: float) -> np.ndarray:
     if table.counts.shape == (2, 2) and isinstance(test, JudgedCounts):
         if design == "by-judge-label":
             return np.array([1.0 - test.p_hat, test.p_hat])
-        from .correct import correct
-
         (tn, fn), (fp, tp) = table.counts.tolist()
-        binary = ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
-        theta = correct(test, binary, confidence_level=level).estimate
-        return np.array([1.0 - theta, theta])
+        q0, q1 = tn / max(tn + fp, 1), tp / max(tp + fn, 1)
+        theta, _ = clip_unit(rogan_gladen_raw(test.p_hat, q0, q1))  # NaN: judge at chance
+        return np.array([1.0 - float(theta), float(theta)])
     if isinstance(test, CategoryCounts):
         if design == "by-judge-label":
             return np.asarray(test.p_hat, dtype=float)
@@ -653,6 +677,7 @@ def _design_notes(design: str, square: bool, has_test: bool) -> list[str]:
 
 def _buys(table: _Table, recall: Any, test: Any, design: str, level: float) -> tuple:
     """Say what the agreement buys (two classes): judge_vs_human's θ range and a width."""
+    from .designs.plan import design_width, n_value
     from .plan import interval_width, judge_vs_human
 
     if recall is None or table.counts.shape != (2, 2) or design == "by-judge-label":
@@ -670,15 +695,21 @@ def _buys(table: _Table, recall: Any, test: Any, design: str, level: float) -> t
     p = theta * q1 + (1.0 - theta) * (1.0 - q0)
     n = None if test is None else getattr(test, "n", None)
     try:
-        width = interval_width(m0, m1, p=p, q0=q0, q1=q1, n=n, confidence_level=level)
+        if design == "random":  # the judge-conditional estimator of the random design
+            width, _ = design_width(m0 + m1, p=p, q0=q0, q1=q1, n=n_value(n), z=z_value(level),
+                                    design="random")  # fmt: skip
+        else:
+            width = interval_width(m0, m1, p=p, q0=q0, q1=q1, n=n, confidence_level=level)
     except JudgeStatsError:
         width = float("nan")
+    how = "judge-conditional, designs.plan.design_width" if design == "random" else (
+        "adjusted-Wald, plan.interval_width")  # fmt: skip
     lo, hi = wilson_bounds(theta * (m0 + m1), m0 + m1, z_value(level))
     where = ("at no θ" if regime is None else
              f"for θ in [{regime.low:.2f}, {regime.high:.2f}]")  # fmt: skip
     text = (f"At θ = {theta:.2f}{'' if n is None else f' and n = {n}'}, these m0 = {m0}, "
             f"m1 = {m1} labels give the corrected rate a {level:.0%} interval "
-            f"{width:.3f} wide (adjusted-Wald, plan.interval_width"
+            f"{width:.3f} wide ({how}"
             f"{', n → ∞' if n is None else ''}); the same {m0 + m1} human labels alone give "
             f"{float(hi - lo):.3f} (Wilson). The calibrated judge has lower variance than "
             f"human-only labelling {where} (plan.judge_vs_human, m → ∞).")  # fmt: skip
