@@ -263,8 +263,8 @@ def main() -> None:
         "## Minimum coverage\n\n" + text,
         "## B. Kappa's shown-interval rule\n\nShown only with >= M items in every human class "
         "and judge letter; the card uses M = "
-        f"{MIN_KAPPA_MARGIN} (MIN_KAPPA_MARGIN), the smallest M with min coverage >= 0.93 on "
-        "both grids.\n\n"
+        f"{MIN_KAPPA_MARGIN} (MIN_KAPPA_MARGIN): the smallest M with min coverage >= 0.93 on "
+        "both grids is 4; 5 keeps one item of margin.\n\n"
         + markdown_table(["grid seed", "M", "min coverage", "at m", "at theta", "cells in min",
                           "share shown"], b_rows),
         "By calibration size m (cells of A):\n\n"
