@@ -19,8 +19,9 @@ E. Repeated items, two classes, design "random": 30 cells, theta ~ U(0.1, 0.9), 
    js.agreement with cluster= (and without, rows counted as items, for comparison).
 
 Coverage is over the data sets where the interval is shown (the rate's denominator > 0; kappa
-also with the margin rule); a cell enters a minimum when the interval is shown in >= 200 data
-sets (>= 50 in E and with --quick). Run: python benchmarks/bench_agreement.py [--quick]
+and AC1 not at +-1, perfect agreement; kappa with the margin rule); a cell enters a minimum
+when the interval is shown in >= 200 data sets (>= 50 in E and with --quick).
+Run: python benchmarks/bench_agreement.py [--quick]
 """
 
 from __future__ import annotations
@@ -65,8 +66,8 @@ def _table_coverage(p, t, min_shown):
     margin = np.minimum(t.sum(1).min(1), t.sum(2).min(1))
     for kind in ("kappa", "ac1"):
         truth = float(coefficient(p, kind)[0])
-        est, low, high = coefficient_bounds(t, kind, LEVEL)
-        defined = ~np.isnan(est)
+        _, low, high = coefficient_bounds(t, kind, LEVEL)
+        defined = ~np.isnan(low)  # not shown where undefined or +-1 (perfect agreement)
         res[kind] = _covers(low, high, truth, defined & (margin >= MIN_KAPPA_MARGIN)
                             if kind == "kappa" else defined)  # fmt: skip
         if kind == "kappa":
@@ -127,10 +128,10 @@ def part_b_grids(reps, min_shown):
             p = np.array([[(1 - th) * q0, th * (1 - q1)], [(1 - th) * (1 - q0), th * q1]])
             t = gen.multinomial(m, p.ravel(), size=reps).reshape(-1, 2, 2)
             truth = float(coefficient(p, "kappa")[0])
-            est, low, high = coefficient_bounds(t, "kappa", LEVEL)
+            _, low, high = coefficient_bounds(t, "kappa", LEVEL)
             margin = np.minimum(t.sum(1).min(1), t.sum(2).min(1))
             for m_rule in THRESHOLDS:
-                cov, n = _covers(low, high, truth, ~np.isnan(est) & (margin >= m_rule))
+                cov, n = _covers(low, high, truth, ~np.isnan(low) & (margin >= m_rule))
                 shown[m_rule].append(n / reps)
                 if n >= min_shown:
                     found[m_rule].append((cov, m, th))

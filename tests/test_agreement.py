@@ -202,3 +202,13 @@ def test_cli_agreement(tmp_path, capsys):
     assert "stratum a" in text and "repeated items" in text
     assert main(["agreement", str(tmp_path / "missing.csv")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_perfect_agreement_has_no_vacuous_interval():
+    card = js.agreement(js.ConfusionCounts(tp=12, fn=0, tn=9, fp=0), design="random")
+    assert card.kappa.estimate == 1.0 and card.ac1.estimate == 1.0
+    assert card.kappa.ci is None and "perfect agreement" in card.kappa.note
+    assert card.ac1.ci is None
+    one_class = js.agreement(js.ConfusionCounts(tp=10, fn=0, tn=0, fp=0), design="random")
+    assert np.isnan(one_class.specificity.estimate) and one_class.specificity.ci is None
+    assert one_class.buys is None

@@ -603,7 +603,7 @@ def check_agreement(tables):
         rows = [r for r in b.records() if r["grid seed"] == seed]
         shown = [num(r["share shown"]) for r in rows]
         assert shown == sorted(shown, reverse=True)  # a stricter rule shows fewer intervals
-        # kappa's interval with no rule under-covers on small cells (full run 0.863 on both)
+        # kappa's interval with no rule under-covers on small cells (full run 0.832 and 0.694)
         assert num(rows[0]["min coverage"]) < 0.93, rows[0]
 
 

@@ -26,9 +26,9 @@ Fisher z = atanh scale: atanh(κ̂) ± z·se/(1 − κ̂²), with se² = [Σ p̃
 the table with :data:`PSEUDO_COUNT` added to every cell (p̃, and the gradient g̃ of the
 coefficient there), mapped back by tanh. κ's interval is shown only when every human class and
 every judge letter has at least :data:`MIN_KAPPA_MARGIN` calibration items: without the rule
-coverage fell to 0.863 on two grids of 60 small random cells, with it the minimum was 0.934
+coverage fell to 0.694 on two grids of 60 small random cells, with it the minimum was 0.934
 (``benchmarks/results/agreement.md``, part B); AC1's is shown at every size measured (m >= 10,
-min coverage 0.949).
+min coverage 0.949). Neither is shown at ±1 (perfect agreement: no spread at the boundary).
 
 **Repeated items** (counts built with ``cluster=``): each rate's design effect is the
 sandwich (linearised) variance over items over its binomial variance
@@ -131,7 +131,9 @@ def coefficient_bounds(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """κ or AC1 of count tables (..., K, K) with the module's delta-atanh interval.
 
-    Returns (estimate, low, high); NaN where the coefficient is undefined. Repeated items:
+    Returns (estimate, low, high); NaN where the coefficient is undefined, and bounds NaN
+    where it is ±1 (perfect agreement: the multinomial delta method has no spread there and
+    the atanh scale would give the vacuous (−1, 1)). Repeated items:
     ``design_effect`` multiplies the variance and the critical value is Student's t with
     ``df`` (items − 1) degrees of freedom.
     """
@@ -147,7 +149,7 @@ def coefficient_bounds(
         f = np.clip(est, -1.0 + 1e-9, 1.0 - 1e-9)
         half = t_critical(float(confidence_level), df) * se / (1.0 - f * f)
         low, high = np.tanh(np.arctanh(f) - half), np.tanh(np.arctanh(f) + half)
-    bad = np.isnan(est)
+    bad = np.isnan(est) | (np.abs(est) >= 1.0 - 1e-12)
     return est, np.where(bad, np.nan, low), np.where(bad, np.nan, high)
 
 
@@ -463,6 +465,9 @@ def _coefficients(table: _Table, level: float, design: str) -> list:
         note = ""
         if np.isnan(est):
             note = "undefined: every item in one category"
+        elif np.isnan(low):
+            note = ("no interval: perfect agreement on the calibration items (the delta method "
+                    "has no spread at the boundary)")  # fmt: skip
         elif kind == "kappa" and margins < MIN_KAPPA_MARGIN:
             note = (f"no interval: a class or judge letter has {int(margins)} < "
                     f"{MIN_KAPPA_MARGIN} items (MIN_KAPPA_MARGIN)")  # fmt: skip
@@ -650,12 +655,18 @@ def _mix(table: _Table, test: Any, design: str, level: float) -> np.ndarray:
         theta, _ = clip_unit(rogan_gladen_raw(test.p_hat, q0, q1))  # NaN: judge at chance
         return np.array([1.0 - float(theta), float(theta)])
     if isinstance(test, CategoryCounts):
+        if tuple(test.labels) != table.judge_labels:
+            raise StrataMismatchError(
+                f"test labels {list(test.labels)} must be the calibration's judge labels "
+                f"{list(table.judge_labels)}, in that order"
+            )
         if design == "by-judge-label":
             return np.asarray(test.p_hat, dtype=float)
         from .multiclass import correct_distribution
 
         matrix = ConfusionMatrix(table.counts, table.labels)
-        return np.asarray(correct_distribution(test, matrix, confidence_level=level).estimate)
+        est = correct_distribution(test, matrix, confidence_level=level).estimate
+        return np.array([est[b] for b in table.labels], dtype=float)
     raise ArgumentTypeError(
         "test must be a JudgedCounts (two classes) or a CategoryCounts (k categories), got "
         f"{type(test).__name__}"
@@ -687,6 +698,8 @@ def _buys(table: _Table, recall: Any, test: Any, design: str, level: float) -> t
     if recall is None or table.counts.shape != (2, 2) or design == "by-judge-label":
         return None, None
     q0, q1 = recall[0].estimate, recall[1].estimate
+    if np.isnan(q0 + q1):
+        return None, None  # a human class without items: no rates to plan with
     if not (q0 + q1 > 1.0):
         return None, ("the judge is no better than chance on these items (sensitivity + "
                       "specificity <= 1): it buys the corrected rate nothing")  # fmt: skip
