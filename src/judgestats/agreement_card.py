@@ -130,9 +130,6 @@ def _html(head: list[str], rows: list[list[str]]) -> str:
 
 
 def _png(card: Any) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
     j, k = card.counts.shape
