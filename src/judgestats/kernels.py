@@ -46,6 +46,7 @@ __all__ = [
     "Bounds",
     "adjusted_wald_bounds",
     "clip_unit",
+    "clopper_pearson_bounds",
     "delta_parts",
     "delta_se",
     "draw_rate",
@@ -246,6 +247,26 @@ def wilson_bounds(k: Any, m: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
         centre = (k + z2 / 2.0) / (m + z2)
         half = z / (m + z2) * np.sqrt(k * (m - k) / m + z2 / 4.0)
     return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def clopper_pearson_bounds(k: Any, m: Any, confidence_level: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper–Pearson (exact) interval for a proportion k/m, α = 1 − confidence_level.
+
+    low = B⁻¹(α/2; k, m − k + 1) (0 where k = 0), high = B⁻¹(1 − α/2; k + 1, m − k) (1 where
+    k = m), B⁻¹ the beta quantile (Clopper & Pearson 1934). ``k`` and ``m`` may be fractional
+    (a count and size at an effective sample size); NaN where m <= 0.
+    """
+    from scipy.special import betaincinv  # lazy: keeps `import judgestats` light
+
+    k, m, level = (np.asarray(a, dtype=float) for a in (k, m, confidence_level))
+    alpha = 1.0 - level
+    ok = m > 0
+    k = np.clip(k, 0.0, np.where(ok, m, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(k > 0, betaincinv(np.maximum(k, 1e-300), m - k + 1.0, alpha / 2.0), 0.0)
+        high = np.where(k < m, betaincinv(k + 1.0, np.maximum(m - k, 1e-300), 1.0 - alpha / 2.0),
+                        1.0)  # fmt: skip
+    return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
 def draw_rate(gen: np.random.Generator, rate, size_n, size) -> np.ndarray:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .._validation import JudgeStatsError
+from .agreement import _agreement_parser, run_agreement
 from .correct import _correct_parser, _run_correct
 from .options import CLIError, _Parser, cli_words
 from .plan import _plan_parser, _plan_text, _run_plan
@@ -29,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         "errors with a small human-labelled calibration set, with an interval that accounts "
         "for both samples (correct); size the calibration set (plan); report a whole "
         "leaderboard (report); label in rounds with an interval valid at every look (next-batch, "
-        "monitor).",
+        "monitor); how well the judge agrees with the humans (agreement).",
     )
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _plan_parser(sub)
     _report_parser(sub)
     _sequential_parsers(sub)
+    _agreement_parser(sub)
     return parser
 
 
@@ -76,6 +78,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             out = _run_plan(args)
             print(json.dumps(out, indent=2) if args.json else _plan_text(out))
+            return 0
+        if args.command == "agreement":
+            print(run_agreement(args), end="")
             return 0
         if args.command in ("next-batch", "monitor"):
             print(run_sequential(args), end="")
