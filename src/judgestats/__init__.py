@@ -72,6 +72,7 @@ from .results import ConfidenceInterval
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 __all__ = [
+    "Agreement",
     "AlphabetCorrection",
     "ArgumentTypeError",
     "CategoryCounts",
@@ -123,6 +124,7 @@ __all__ = [
     "WeightsError",
     "__version__",
     "adjusted_wald_interval",
+    "agreement",
     "alphabet_counts",
     "alphabet_groups",
     "alphabets",
@@ -184,6 +186,8 @@ _LAZY_SUBMODULES = {
 
 #: Public names defined in submodules that load on first use (keeps the import light).
 _LAZY_ATTRIBUTES = {
+    "Agreement": "judge_agreement",
+    "agreement": "judge_agreement",
     "Comparison": "compare",
     "DistributionCorrection": "multiclass",
     "Priors": "priors",
