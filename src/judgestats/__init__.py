@@ -27,6 +27,7 @@ from ._validation import (
     GroupError,
     GroupLabelError,
     IllConditionedError,
+    JudgeShiftWarning,
     JudgeStatsError,
     JudgeStatsWarning,
     LabelError,
@@ -66,6 +67,7 @@ from .intervals import (
     rogan_gladen_variance,
     wald_interval,
 )
+from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
 from .results import ConfidenceInterval
 from .shift import LabelShiftDiagnostic, label_shift_test
 
@@ -92,6 +94,8 @@ __all__ = [
     "GroupError",
     "GroupLabelError",
     "IllConditionedError",
+    "JudgeShiftDiagnostic",
+    "JudgeShiftWarning",
     "JudgeStatsError",
     "JudgeStatsWarning",
     "JudgedCounts",
@@ -140,6 +144,7 @@ __all__ = [
     "intervals",
     "io",
     "judge_letters",
+    "judge_shift_test",
     "label_shift_test",
     "misclassification_adjusted",
     "naive",

@@ -18,6 +18,9 @@ function                                formula
 :func:`wilson_bounds`                   Wilson score interval of one binomial proportion
 :func:`draw_rates`                      the three-binomial parametric bootstrap draw (p*, q0*, q1*)
 :func:`g_statistic`                     likelihood-ratio (G) statistic of a two-way table of counts
+                                        (or of a stack of tables)
+:func:`newcombe_bounds`                 Newcombe's hybrid score interval for a difference of two
+                                        proportions (from two Wilson intervals)
 :func:`percentile_nan_last`             linear-interpolation percentile of sorted draws (NaN last)
 :func:`judge_conditional_raw`           θ = π·PPV + (1 − π)·FOR, the paper's conditional-calibration
                                         estimator (estimator table, row iv) with π from the judged
@@ -56,6 +59,7 @@ __all__ = [
     "judge_conditional_categories",
     "judge_conditional_parts",
     "judge_conditional_raw",
+    "newcombe_bounds",
     "percentile_nan_last",
     "rogan_gladen_raw",
     "rogan_gladen_variance",
@@ -284,18 +288,40 @@ def draw_rates(gen: np.random.Generator, p, q0, q1, n, m0, m1, size) -> tuple[np
     return draw_rate(gen, p, n, size), draw_rate(gen, q0, m0, size), draw_rate(gen, q1, m1, size)
 
 
-def g_statistic(table: Any) -> float:
+def g_statistic(table: Any) -> Any:
     """Likelihood-ratio (G) statistic 2 Σ O log(O/E) of a two-way table of counts.
 
     E is the independence expectation from the margins; rows or columns with a zero total
     contribute nothing. Refer it to χ² with (rows − 1)(columns − 1) degrees of freedom,
-    counting only rows and columns with a positive total.
+    counting only rows and columns with a positive total. ``table`` may be a stack of tables
+    (..., R, C): then one statistic per table (an array); a single table gives a float.
     """
     table = np.asarray(table, dtype=float)
-    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0) / table.sum()
+    total = table.sum(axis=(-2, -1), keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
+        expected = table.sum(axis=-1, keepdims=True) * table.sum(axis=-2, keepdims=True) / total
         terms = np.where(table > 0, table * np.log(table / expected), 0.0)
-    return max(0.0, 2.0 * float(terms.sum()))
+    g = np.maximum(0.0, 2.0 * terms.sum(axis=(-2, -1)))
+    return float(g) if g.ndim == 0 else g
+
+
+def newcombe_bounds(k1: Any, m1: Any, k2: Any, m2: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Newcombe's hybrid score interval for the difference of two proportions p1 − p2.
+
+    With Wilson intervals (l_i, u_i) of p̂_i = k_i/m_i (:func:`wilson_bounds`) and
+    d = p̂1 − p̂2: L = d − √((p̂1 − l1)² + (u2 − p̂2)²), U = d + √((u1 − p̂1)² + (p̂2 − l2)²)
+    (Newcombe 1998, Statistics in Medicine 17, 873–890, method 10). ``k`` and ``m`` may be
+    effective (non-integer) counts. NaN where m1 or m2 is 0.
+    """
+    k1, m1, k2, m2 = (np.asarray(a, dtype=float) for a in (k1, m1, k2, m2))
+    l1, u1 = wilson_bounds(k1, m1, z)
+    l2, u2 = wilson_bounds(k2, m2, z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1, p2 = k1 / m1, k2 / m2
+    d = p1 - p2
+    low = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return low, high
 
 
 def percentile_nan_last(sorted_draws: np.ndarray, valid: np.ndarray, prob: Any) -> np.ndarray:
