@@ -106,7 +106,7 @@ def real_judges() -> dict[str, tuple[float, float]]:
 
 
 def regime_table_and_figure() -> str:
-    """The paper's Figure size-and-ci-length and the regime map with the bundled real judges."""
+    """The paper's Figure 3 and the regime map with the bundled real judges."""
     fig, axs = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
     plots.width_vs_calibration_size(m_max=1000, ax=axs[0])
     points = real_judges()
@@ -144,7 +144,7 @@ def main() -> None:
     regimes = regime_table_and_figure()
     body = (
         f"{reps:,} replications per point, theta on {theta.size} points in [0, 1], n = 1000, "
-        "adjusted-Wald 95% intervals (paper eq. ci). Balanced: m0 = m1 = m/2. Algorithm 1: a "
+        "adjusted-Wald 95% intervals (paper eq. (8)). Balanced: m0 = m1 = m/2. Algorithm 1: a "
         "pilot of 10 + 10, then the paper's rule from the pilot and p̂ (per replication). "
         "Optimal: the oracle split minimising the width at the true p, q0, q1 "
         "(js.plan.optimal_allocation). Mean length is averaged over the theta grid.\n\n"
@@ -153,7 +153,7 @@ def main() -> None:
         + "\n\n![allocation](allocation.png)\n\n## Calibration size for a 95% interval no "
         "wider than 0.1 (q0 = .7, q1 = .9, n -> inf; js.plan.calibration_size)\n\n"
         + sizes_table()
-        + "\n\nThe paper reads 'm ≈ 200' for p̂ = 0.3 off its Figure size-and-ci-length; the "
+        + "\n\nThe paper reads 'm ≈ 200' for p̂ = 0.3 off its Figure 3; the "
         "planner gives the numbers above (at p̂ = 0.3, θ̂ = 0 and the interval is truncated at 0)."
         "\n\n## Real judges on the judge-vs-human regime map (paper Figure "
         "current_judges_regime)\n\nq0, q1 estimated on all bundled labels "

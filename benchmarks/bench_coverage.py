@@ -1,6 +1,6 @@
 """Coverage, length and bias of every interval method: the paper's Monte Carlo study.
 
-Grid (paper Figure mc-simulation and appendix): theta in {0, .05, ..., 1}, (q0, q1) in
+Grid (paper Figure 5 and appendix): theta in {0, .05, ..., 1}, (q0, q1) in
 {(.7,.9), (.9,.7), (.7,.7), (.9,.9)}, m in {200, 500} (m0 = m1 = m/2), n = 1000, 10,000
 replications; methods: every registered interval method plus the naive p̂ Wilson interval.
 Writes benchmarks/results/coverage.md and coverage.png.

@@ -559,7 +559,7 @@ def intro_text(quick: bool, elapsed: float) -> str:
     mode = "quick" if quick else "full"
     cmd = "python benchmarks/bench_multiclass.py" + (" --quick" if quick else "")
     return f"""Mode: {mode} (`{cmd}`), seed {SEED}, {elapsed:.0f} s.
-Estimator: θ̂ = Ĉ⁻¹p̂ (paper appendix, eq. multi_category_estimator); intervals
+Estimator: θ̂ = Ĉ⁻¹p̂ (paper appendix, eq. (23)); intervals
 per category at 95%. `adjusted-delta` = delta-method covariance with the Agresti-style adjustment
 (p̃ = (counts + z²/k)/(n + z²), each column c̃_b = (counts_b + 2/k)/(m_b + 2): for k = 2 exactly the
 paper's p̃, q̃0, q̃1); `wald` = the same formula at the raw estimates; `bootstrap` =

@@ -510,7 +510,7 @@ def assumptions_table() -> str:
             f"{LABEL['adjusted-wald']}, {LABEL['bootstrap']}",
             "the judge's P(judge label \\| human label) is the same on test and calibration "
             "items; calibration classes may be fixed or random (paper, Sec. on distribution "
-            "shift, eq. label:shift)",
+            "shift, eq. (19))",
             *holds3,
         ],
         [

@@ -1,4 +1,4 @@
-"""Bias of the five estimators of the paper's Table under label shift (Figure dist-shift).
+"""Bias of the five estimators of the paper's Table under label shift (Figure 8).
 
 theta_P = 0.5 (test), theta_Q in [0.25, 0.75] (calibration, classes drawn at random),
 q0 = 0.7, q1 = 0.9, n = 1000, m = 200, 10,000 replications.

@@ -25,7 +25,7 @@ Q0, Q1, N, M0, M1 = 0.7, 0.9, 1000, 100, 100
 
 
 def transcription(reps: int, seed: int) -> np.ndarray:
-    """Plain numpy: draw counts, eq. (ci), coverage per theta."""
+    """Plain numpy: draw counts, eq. (8), coverage per theta."""
     rng = np.random.default_rng(seed)
     th = THETA[:, None]
     p = Q1 * th + (1 - Q0) * (1 - th)

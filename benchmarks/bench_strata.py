@@ -575,7 +575,7 @@ def issue_text(v: dict, issue_table: str) -> str:
 Stratified Rogan–Gladen correction (`judgestats.strata.correct_stratified`): one confusion
 matrix per stratum, θ̂ = Σ_s w_s θ̂_s with w_s = n_s / n. The pooled interval
 (`"adjusted-wald"`) is the delta method over independent strata at the paper's adjusted
-quantities (eq. ci) of every stratum, Var = Σ w_s² Ṽ_s + Σ w_s (θ̃_s − θ̄)² / n, centred at
+quantities (eq. (8)) of every stratum, Var = Σ w_s² Ṽ_s + Σ w_s (θ̃_s − θ̄)² / n, centred at
 Σ w_s (θ̃_s + π_s dθ̃_s) with π_s = w_s² Ṽ_s / Σ w_t² Ṽ_t (formulas in the module docstring).
 Replications in which a stratum has fewer than min_per_class = {MIN} calibration items of a
 class are excluded (`correct_stratified` refuses them by default) and counted.
@@ -623,14 +623,14 @@ Stress scenarios ({reps:,} replications each; coverage of the 95% pooled interva
 {stress_table}
 
 What the pooled adjusted-Wald interval carries over, and why: (i) the per-stratum pseudo-counts
-of eq. (ci); (ii) the centre shift dθ̃_s, weighted by the stratum's share π_s of the pooled
+of eq. (8); (ii) the centre shift dθ̃_s, weighted by the stratum's share π_s of the pooled
 variance: adding the full shifts over-corrects when strata are many or their shifts share a
 sign (coverage lower by up to about 0.01 above), and with one stratum the weighted version is
-exactly eq. (ci); (iii) the variance of the test mix, without which coverage falls to about
-0.90 when the strata's rates differ a lot. The plain Wald pooling (eq. var per stratum) also
+exactly eq. (8); (iii) the variance of the test mix, without which coverage falls to about
+0.90 when the strata's rates differ a lot. The plain Wald pooling (eq. (15) per stratum) also
 covers in these scenarios once every stratum has ≥ {MIN} items per class; the adjusted
 version is the default because it is the paper's interval for one stratum and keeps a positive
-width when a stratum's q̂ is 0 or 1. Like eq. (ci) itself, it is conservative for a
+width when a stratum's q̂ is 0 or 1. Like eq. (8) itself, it is conservative for a
 near-perfect judge with few calibration items.
 
 """

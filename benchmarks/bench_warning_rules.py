@@ -17,12 +17,12 @@ loudly that the judge does not help.
 The rules, each on one data set (thresholds in the table):
 
 * ``class size``: min(m0, m1) below a bound (``MIN_PER_CLASS`` = 100 is the rule today);
-* ``Fieller g``: g̃ = z²(ṽ0 + ṽ1)/D̃², D̃ = q̃0 + q̃1 − 1 at eq. (ci)'s adjusted rates (how far
+* ``Fieller g``: g̃ = z²(ṽ0 + ṽ1)/D̃², D̃ = q̃0 + q̃1 − 1 at eq. (8)'s adjusted rates (how far
   the judge's informativeness is from zero, in standard errors: g̃ = (z/t)²); g̃ > 1 is exactly
   "the Agresti–Caffo interval of Youden's J reaches 0", ``Correction.judge.near_chance``;
 * ``bias ÷ se``: the ratio estimator's second-order bias |θ̃ṽ1 − (1 − θ̃)ṽ0|/D̃² against the
   delta-method standard error (the centre shift Lang & Reiczigel divide by D̃² and the paper's
-  eq. (ci) does not);
+  eq. (8) does not);
 * ``profile-map beyond``: how far the ``"profile-map"`` interval reaches outside the
   adjusted-Wald one, as a share of the adjusted-Wald width (the method that covers, asked
   whether it agrees);

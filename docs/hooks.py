@@ -8,12 +8,25 @@
    taken from the CLI's own argparse parser at build time, and ``<!-- cli-run: ARGS -->`` by
    the command ``judgestats ARGS`` and what it prints (so the CLI examples cannot go stale; a
    command that fails fails the build).
+3. Every built page is scanned for docstring text that did not render (:func:`defects`): raw
+   reST double backticks, Sphinx roles, Markdown cross-references left as text (unresolved),
+   and entries of a Parameters/Attributes list whose name is prose (a paragraph written after
+   such a section, which numpydoc reads as more entries). Each is logged as a warning, which
+   fails ``mkdocs build --strict``.
+4. ``<!-- figure: CODE -->`` is replaced by CODE and the figure it draws (Python statements run
+   with ``js`` and ``np`` imported, leaving the Axes in ``ax``), embedded as a PNG, so the
+   figures on the API pages are drawn by the functions they document at build time.
+5. mkdocs-jupyter's MathJax loader (a script that fetches MathJax from a CDN on every page) is
+   taken out: no page or notebook writes TeX (formulas are Unicode text), and the site must
+   work offline.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import io
+import logging
 import os
 import re
 import shlex
@@ -35,8 +48,11 @@ EXTERNAL = (
     "CHANGELOG.md",
 )
 
+logger = logging.getLogger("mkdocs.plugins.judgestats.hooks")
+
 _CLI_HELP = re.compile(r"<!-- cli-help: ?([a-z]*) -->")
 _CLI_RUN = re.compile(r"<!-- cli-run: (.+?) -->")
+_FIGURE = re.compile(r"<!-- figure: (.+?) -->", re.DOTALL)
 
 
 @event_priority(100)  # before mkdocs-jupyter turns the added notebooks into pages
@@ -90,7 +106,83 @@ def _cli_run(arguments: str) -> str:
     return f"$ judgestats {arguments}\n{out.getvalue()}"
 
 
+def _figure(code: str) -> str:
+    import base64
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    import judgestats as js
+
+    namespace: dict = {"js": js, "np": np}
+    exec(code, namespace)  # the page's own code, as a test would run it
+    fig = namespace["ax"].figure
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(out.getvalue()).decode("ascii")
+    shown = html.escape(" ".join(code.split()))
+    return f'<img alt="figure drawn by: {shown}" src="data:image/png;base64,{data}">'
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """Replace the ``cli-help`` and ``cli-run`` markers by the CLI's own output."""
+    """Replace the ``cli-help``, ``cli-run`` and ``figure`` markers by what they produce."""
     markdown = _CLI_HELP.sub(lambda m: f"```text\n{_cli_help(m[1])}```", markdown)
-    return _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
+    markdown = _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
+    return _FIGURE.sub(lambda m: f"```python\n{m[1].strip()}\n```\n\n{_figure(m[1])}", markdown)
+
+
+# --------------------------------------------------------------------------- rendering defects
+_BLOCKS = re.compile(r"<(pre|script|style)\b.*?</\1>", re.DOTALL | re.IGNORECASE)
+_TAG = re.compile(r"<[^>]+>")
+_ENTRY = re.compile(
+    r'<li class="doc-section-item field-body">\s*<b><code>(?:<(?:span|a)\b[^>]*>)?([^<]*)<',
+    re.DOTALL,
+)
+#: a documented name: ``x``, ``*args``, or numpydoc's ``by, human, judge``
+_NAME = re.compile(r"\*{0,2}[A-Za-z_]\w*(?:, \*{0,2}[A-Za-z_]\w*)*")
+_TEXT_DEFECTS = (
+    (re.compile(r"``[^`]*``"), "raw reST double backticks"),
+    (re.compile(r":(?:py:)?(?:func|class|meth|attr|data|mod|obj|exc|const):`"), "a Sphinx role"),
+    (re.compile(r"\]\[[\w.]*\]"), "an unresolved cross-reference"),
+)
+
+
+def defects(page_html: str) -> list[str]:
+    """Docstring text that did not render on a built page, each with a few words around it.
+
+    Code blocks (``<pre>``), scripts and styles are skipped: a formula or an example may hold
+    any characters.
+    """
+    found = [
+        f"documented entry {html.unescape(name).strip()!r} is not a name (prose read as an entry)"
+        for name in _ENTRY.findall(page_html)
+        if not _NAME.fullmatch(html.unescape(name).strip())
+    ]
+    text = html.unescape(_TAG.sub(" ", _BLOCKS.sub(" ", page_html)))
+    for pattern, what in _TEXT_DEFECTS:
+        for hit in pattern.finditer(text):
+            around = " ".join(text[max(0, hit.start() - 40) : hit.end() + 40].split())
+            found.append(f"{what}: ...{around}...")
+    return found
+
+
+_MATHJAX = re.compile(r"<script data-mkdocs-jupyter-mathjax=.*?</script>\n?", re.DOTALL)
+
+
+@event_priority(-100)  # after mkdocs-jupyter has added its loader
+def on_post_page(output: str, page, config) -> str:
+    """Drop the MathJax loader; warn (failing a strict build) on every rendering defect.
+
+    Notebook pages are not scanned for defects: their code cells are Python, where
+    ``x[i][j]`` is no link.
+    """
+    output = _MATHJAX.sub("", output)
+    if not page.file.src_uri.endswith(".md"):
+        return output
+    for defect in defects(output):
+        logger.warning("%s: %s", page.file.src_uri, defect)
+    return output

@@ -286,3 +286,21 @@ def test_a_closed_pipe_ends_the_command_quietly():
     proc.stderr.close()
     assert proc.wait(timeout=120) == 141
     assert err == ""
+
+
+def test_example_explains_the_noisy_point_of_the_papers_design(capsys):
+    # issue 31: `make demo` shows points far from the human rate and a miss; one sentence says why
+    code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--json")
+    payload = json.loads(out)
+    rows = payload["rows"]
+    worst = max(rows, key=lambda r: abs(r["estimate"] - r["human_rate"]))
+    missed = [r["group"] for r in rows if not r["covered"]]
+    note = payload["note"]
+    assert f"here {worst['group']} {worst['estimate']:.4f} against {worst['human_rate']:.4f}" in note
+    assert f"missed here on {len(missed)} of {len(rows)}: {', '.join(missed)}" in note
+    assert all(r["random_covered"] for r in rows) and "use it only when yours are" in note
+    code, text, _ = run(capsys, "correct", "--example", "chatbot-arena")
+    assert code == 0 and " ".join(text.split()).endswith(" ".join(note.split()))
+    code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--json", "--design",
+                       "random")  # fmt: skip
+    assert code == 0 and "note" not in json.loads(out)  # nothing to explain when random is the design shown

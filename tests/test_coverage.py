@@ -1,7 +1,7 @@
 """Fast-tier coverage of the interval methods by seeded simulation (full tier: benchmarks/).
 
 The paper's Monte Carlo setting (q0 = .7, q1 = .9, n = 1000, m0 = m1 = 100): the adjusted-Wald
-interval should cover close to 95% across theta (paper Figure mc-simulation-cp). With R = 4000
+interval should cover close to 95% across theta (paper Figure 5(b)). With R = 4000
 replications the Monte Carlo standard error of a coverage near .95 is sqrt(.95*.05/4000) = .0034;
 we accept [.935, .975] (about 4.5 s.e. below and the method's known mild over-coverage above).
 """

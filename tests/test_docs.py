@@ -19,6 +19,7 @@ from __future__ import annotations
 import doctest
 import html
 import importlib
+import importlib.util
 import inspect
 import json
 import os
@@ -141,7 +142,12 @@ def test_every_page_is_built(site):
         *(f"api/{p.stem}.html" for p in API.glob("*.md")),
         *(f"benchmarks/results/{p.stem}.html" for p in (ROOT / "benchmarks/results").glob("*.md")),
         *(f"notebooks/{p.stem}.html" for p in (ROOT / "notebooks").glob("*.ipynb")),
+        *(f"warnings/{p.stem}.html" for p in (DOCS / "warnings").glob("*.md")),
         "index.html",
+        "install.html",
+        "getting-started.html",
+        "theory.html",
+        "citing.html",
         "scale-out.html",
         "glossary.html",
         "benchmarks.html",
@@ -194,6 +200,116 @@ def test_cli_page_shows_the_commands_own_output(site):
         assert f"usage: judgestats {command}" in text
     assert "$ judgestats correct --positive 600" in text
     assert "0.5000 [0.3935, 0.6033]" in text  # js.correct's adjusted-Wald interval of those counts
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rendering_defects_are_caught():
+    # what AlphabetCorrection's page looked like when prose followed its Attributes section
+    # (issue 31): entries named by prose, raw double backticks, an unresolved cross-reference
+    bad = (
+        '<li class="doc-section-item field-body"> <b><code><span title="x.distribution">'
+        "distribution</span></code></b> – ok</li>"
+        '<li class="doc-section-item field-body"> <b><code><span title="x">The properties give '
+        "what a [`Correction`][judgestats.correct.Correction] gives</span></code></b></li>"
+        '<li class="doc-section-item field-body"> <b><code><span title="x">``estimate`` and '
+        "``ci``</span></code></b></li>"
+        '<li class="doc-section-item field-body"> <b><code><a href="#a">by, human, judge</a>'
+        "</code></b></li><p>see :func:`judgestats.correct`</p>"
+        "<pre><code>θ̂ = clip(Σ w θ̂_s)  (``weights='test'``), x[i][j]</code></pre>"
+    )
+    found = _hooks().defects(bad)
+    assert sum("is not a name" in d for d in found) == 2, found
+    assert sum("double backticks" in d for d in found) == 2  # ``estimate`` and ``ci``, not <pre>
+    assert sum("unresolved cross-reference" in d for d in found) == 1
+    assert sum("Sphinx role" in d for d in found) == 1
+    assert len(found) == 6
+
+
+def test_built_pages_have_no_rendering_defects(site):
+    hooks = _hooks()
+    pages = [p for p in site.rglob("*.html") if "notebooks" not in p.relative_to(site).parts]
+    assert len(pages) > 40
+    found = {p.relative_to(site).as_posix(): hooks.defects(p.read_text(encoding="utf-8"))
+             for p in pages}  # fmt: skip
+    assert not {k: v for k, v in found.items() if v}
+
+
+def test_the_site_loads_nothing_from_the_network(site):
+    # the site works offline (mkdocs.yml): no CDN script (mkdocs-jupyter's MathJax loader is
+    # dropped by docs/hooks.py), no web font
+    remote = re.compile(r"""<(?:script|link)\b[^>]*(?:src|href)=["']https?://""", re.IGNORECASE)
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not remote.search(text), page
+        assert "mathjax" not in text.lower(), page
+
+
+def test_every_warning_has_a_page_saying_what_to_do():
+    classes = set()
+    for module in PUBLIC_MODULES:
+        for name in importlib.import_module(module).__all__:
+            value = getattr(importlib.import_module(module), name)
+            if isinstance(value, type) and issubclass(value, judgestats.JudgeStatsWarning):
+                classes.add(value.__name__)
+    classes.discard("JudgeStatsWarning")
+    pages = {p.stem for p in (DOCS / "warnings").glob("*.md")} - {"index"}
+    assert classes == pages
+    index = (DOCS / "warnings" / "index.md").read_text(encoding="utf-8")
+    for name in classes:
+        text = (DOCS / "warnings" / f"{name}.md").read_text(encoding="utf-8")
+        assert "## What it means" in text and "## What to do" in text, name
+        assert f"]({name}.md)" in index, name
+
+
+def _cells(name: str) -> list[dict]:
+    return json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
+
+
+def _output_text(cell: dict) -> str:
+    parts = []
+    for out in cell.get("outputs", ()):
+        text = out.get("text") or out.get("data", {}).get("text/plain", "")
+        parts.append("".join(text))
+    return "".join(parts)
+
+
+def test_notebook_claims_match_their_committed_outputs():
+    # issue 31: two sentences contradicted the output printed above them
+    cells = _cells("03_compare_interval_methods.ipynb")
+    table = next(_output_text(c) for c in cells if "settings = {" in "".join(c["source"]))
+    paper, block = [], None
+    for line in table.splitlines():
+        hit = re.match(r"(paper.*?|weak.*?)?\s+([a-z-]+)\s+(\d\.\d+)\s*\\?$", line)
+        if hit:
+            block = (hit[1] or block or "").strip() or block
+            if block.startswith("paper") and hit[2] != "naive-wilson":
+                paper.append(hit[3])
+    assert len(paper) == 77  # 7 methods x 11 values of θ
+    text = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    low, high = re.search(r"every method covers between (0\.\d+) and (0\.\d+) at every θ", text).groups()
+    assert (low, high) == (min(paper, key=float), max(paper, key=float))
+
+    cells = _cells("08_calibration_designs.ipynb")
+    guard = next(i for i, c in enumerate(cells) if "the guard rail" in "".join(c["source"]))
+    said = " ".join("".join(cells[guard]["source"]).split())
+    shown = _output_text(cells[guard + 1])
+    assert "WeakCalibrationWarning" in shown
+    assert ("DesignWarning" in shown) == ("shows no `DesignWarning`" not in said)
+
+
+def test_plots_page_shows_the_figures_its_functions_draw(site):
+    page = _page(site, "api/plots.html")
+    source = (API / "plots.md").read_text(encoding="utf-8")
+    drawn = re.findall(r"<!-- figure: .*?ax = js\.plots\.(\w+)\(", source, flags=re.DOTALL)
+    assert len(drawn) == 5 and page.count('src="data:image/png;base64,') == len(drawn)
+    for name in drawn:  # each figure follows its function's entry
+        assert page.index(f'id="judgestats.plots.{name}"') < page.index(f"ax = js.plots.{name}(")
 
 
 # --- (b) the API reference covers every public name ------------------------------------------

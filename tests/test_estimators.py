@@ -8,13 +8,13 @@ from judgestats.estimators import ESTIMATORS, RAW_ESTIMATORS
 
 
 def test_rogan_gladen_paper_formula():
-    # eq. (point-estimator) by hand: (0.6 + 0.7 - 1) / (0.7 + 0.9 - 1) = 0.3 / 0.6
+    # eq. (7) by hand: (0.6 + 0.7 - 1) / (0.7 + 0.9 - 1) = 0.3 / 0.6
     assert js.rogan_gladen(0.6, 0.7, 0.9) == pytest.approx(0.5, abs=1e-15)
     assert isinstance(js.rogan_gladen(0.6, 0.7, 0.9), float)
 
 
 def test_rogan_gladen_inverts_the_expected_judged_rate():
-    # E[p] = (q0 + q1 - 1) theta + 1 - q0 (paper eq. main:derive:estimator)
+    # E[p] = (q0 + q1 - 1) theta + 1 - q0 (paper eq. (13))
     theta = np.linspace(0, 1, 11)
     q0, q1 = 0.7, 0.9
     p = (q0 + q1 - 1) * theta + 1 - q0
@@ -112,7 +112,7 @@ def test_label_shift_z_by_hand():
 
 
 def test_estimator_bias_under_label_shift_by_simulation(rng):
-    """Paper Figure dist-shift, fast tier: theta_P = 0.5, theta_Q = 0.25, q0=.7, q1=.9.
+    """Paper Figure 8, fast tier: theta_P = 0.5, theta_Q = 0.25, q0=.7, q1=.9.
 
     Expected biases (exact for the linear estimators): calibration-only theta_Q - theta_P =
     -0.25; difference (2 - q0 - q1)(theta_Q - theta_P) = 0.4 * -0.25 = -0.1; RG ~ 0.

@@ -7,6 +7,7 @@ the counts tallied here from the same seeded verdicts and labels.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import subprocess
@@ -33,6 +34,7 @@ from inspect_ai.solver import solver
 from judgestats.inspect_metric import corrected_accuracy
 
 log_dir, verdicts, humans = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+mapping = json.loads(sys.argv[4]) if len(sys.argv) > 4 else None
 
 @solver
 def canned():
@@ -41,9 +43,11 @@ def canned():
         return state
     return solve
 
-@scorer(metrics=[accuracy(), corrected_accuracy(method="profile-map")])
+@scorer(metrics=[accuracy(), corrected_accuracy(method="profile-map", mapping=mapping)])
 def judge_verdict():
     async def score(state, target):
+        if state.metadata["verdict"] == "raise":
+            raise RuntimeError("the scorer broke")
         return Score(value=state.metadata["verdict"])
     return score
 
@@ -51,9 +55,17 @@ samples = [Sample(input=f"q{i}", target="x", id=f"q{i}", metadata={"verdict": v,
            for i, (v, h) in enumerate(zip(verdicts, humans))]
 log = inspect_eval(Task(dataset=samples, solver=canned(), scorer=judge_verdict(), name="qa"),
                    model="mockllm/model", log_dir=log_dir, display="none")[0]
-print(json.dumps({"status": log.status,
-                  "metrics": {k: m.value for k, m in log.results.scores[0].metrics.items()}}))
+print(json.dumps({"status": log.status, "metrics": {k: m.value for k, m in
+                  (log.results.scores[0].metrics.items() if log.results else [])}}))
 """
+
+
+def _run_eval(log_dir, verdicts, humans, mapping=None) -> dict:
+    args = [sys.executable, "-c", WRITER, str(log_dir), json.dumps(verdicts), json.dumps(humans)]
+    done = subprocess.run(args + ([json.dumps(mapping)] if mapping else []),
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_metric_inside_a_real_eval_equals_correct_on_the_same_counts(tmp_path):
@@ -63,12 +75,7 @@ def test_metric_inside_a_real_eval_equals_correct_on_the_same_counts(tmp_path):
     labelled = np.arange(240) % 3 == 0  # 80 human labels
     verdicts = ["C" if j else "I" for j in judge]
     humans = [int(t) if lab else None for t, lab in zip(truth, labelled, strict=True)]
-    done = subprocess.run(
-        [sys.executable, "-c", WRITER, str(tmp_path), json.dumps(verdicts), json.dumps(humans)],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = _run_eval(tmp_path, verdicts, humans)
     assert out["status"] == "success"
     got = out["metrics"]
     ref = js.correct(
@@ -131,3 +138,58 @@ def test_mapping_values_unhashable_scores_and_a_seeded_bootstrap():
     one = corrected_accuracy(method="bootstrap", random_seed=7)(scores)
     two = corrected_accuracy(method="bootstrap", random_seed=7)(scores)
     assert one == two and 0 < one["ci_low"] < one["corrected"] < one["ci_high"] < 1
+
+
+def test_partial_credit_mapped_by_its_letter_inside_a_one_epoch_eval(tmp_path):
+    # Inspect's default reducer hands the metric 0.5 for "P" even with one epoch (issue 31):
+    # mapping={"P": 0} must cover it. Reference: js.correct on the counts with P tallied as 0.
+    rng = np.random.default_rng(31)
+    truth = rng.random(150) < 0.5
+    judge = np.where(truth, rng.choice(["C", "P", "I"], 150, p=[0.7, 0.2, 0.1]),
+                     rng.choice(["C", "P", "I"], 150, p=[0.15, 0.15, 0.7]))  # fmt: skip
+    labelled = np.arange(150) % 2 == 0
+    humans = [int(t) if lab else None for t, lab in zip(truth, labelled, strict=True)]
+    out = _run_eval(tmp_path, [str(v) for v in judge], humans, mapping={"P": 0})
+    assert out["status"] == "success"
+    as01 = (judge == "C").astype(int)
+    ref = js.correct(js.JudgedCounts.from_labels(as01[~labelled]),
+                     js.ConfusionCounts.from_labels(human=truth[labelled].astype(int),
+                                                    judge=as01[labelled]),
+                     method="profile-map")  # fmt: skip
+    got = out["metrics"]
+    assert got["accuracy"] == pytest.approx(np.mean([{"C": 1, "P": 0.5, "I": 0}[v] for v in judge]))
+    for key, value in (("corrected", ref.estimate), ("ci_low", ref.ci.low),
+                       ("ci_high", ref.ci.high), ("naive", ref.naive)):  # fmt: skip
+        assert got[key] == pytest.approx(value, abs=1e-12), key
+
+
+def test_a_log_whose_scorer_failed_names_the_sample_and_the_error(tmp_path):
+    verdicts = ["C", "I", "raise", "C", "I", "C"] * 4
+    humans = [1, 0, None, None, None, None] * 4
+    out = _run_eval(tmp_path, verdicts, humans)
+    assert out["status"] == "error"
+    with pytest.raises(LabelError, match=r"sample 'q\d+' has no score: it ended in error "
+                                         r"\(RuntimeError\('the scorer broke'\)\); the eval's "
+                                         r"status is 'error'"):  # fmt: skip
+        js.io.read_inspect_logs(tmp_path)
+
+
+def test_reduced_letters_the_message_and_help():
+    # what the metric receives inside an eval: Inspect's value_to_float of each letter
+    scores = [_score(1.0, 1, 0), _score(0.5, 1, 1), _score(0.0, 0, 2), _score(0.5, 0, 3)] * 10
+    scores += [_score(v, None, i) for i, v in enumerate([1.0, 0.5, 0.0, 0.0] * 25)]
+    value = corrected_accuracy(mapping={"P": 1}, method="profile-map")(scores)
+    ref = js.correct(js.JudgedCounts(positive=50, n=100),
+                     js.ConfusionCounts(tp=20, fn=0, tn=10, fp=10), method="profile-map")  # fmt: skip
+    assert (value["corrected"], value["ci_low"]) == (ref.estimate, ref.ci.low)
+    with pytest.raises(LabelError, match=r"unmapped verdict 0\.5: .*score reducer.*even with "
+                                         r"one epoch.*mapping=\{'P': 0\}"):  # fmt: skip
+        corrected_accuracy()([_score(0.5, None, 1)])
+    with pytest.raises(LabelError, match=r"sends 'N' to 1, but .* turns 'N' into 0\.0, which "
+                                         r"counts as 0"):  # fmt: skip
+        corrected_accuracy(mapping={"N": 1})
+    with pytest.raises(LabelError, match=r"sends 'P' to 1, .* into 0\.5, which counts as 0"):
+        corrected_accuracy(mapping={"P": 1, 0.5: 0})
+    assert corrected_accuracy(mapping={"N": 0, "I": 0}) is not None  # both 0: no conflict
+    assert "mapping : dict" in corrected_accuracy.__doc__
+    assert "mapping" in inspect.signature(corrected_accuracy).parameters

@@ -10,10 +10,10 @@ from tests.reference.core_values import ADJUSTED_WALD
 
 
 def paper_ci_plain_python(p, q0, q1, n, m0, m1, level=0.95, widen=False):
-    """Independent transcription of paper eq. (ci) in scalar Python (stdlib only).
+    """Independent transcription of paper eq. (8) in scalar Python (stdlib only).
 
     ``widen=True`` adds the documented boundary rule: an interval entirely below 0 (above 1)
-    becomes [0, z·se(θ=0)] ([1 − z·se(θ=1), 1]) with eq. (ci)'s standard error at the boundary.
+    becomes [0, z·se(θ=0)] ([1 − z·se(θ=1), 1]) with eq. (8)'s standard error at the boundary.
     """
     z = NormalDist().inv_cdf(1 - (1 - level) / 2)
     pt = (n * p + z * z / 2) / (n + z * z)
@@ -196,7 +196,7 @@ def test_a_collapsed_adjusted_wald_interval_is_widened_and_flagged():
     with pytest.warns(js.ClippedEstimateWarning, match="interval widened at the boundary"):
         res = js.correct(test, cal)
     assert res.ci.widened and "widened=True" in repr(res.ci)
-    # independent: z·√(p̃(1 − p̃)/ñ + q̃0(1 − q̃0)/m̃0)/(q̃0 + q̃1 − 1), eq. (ci) at θ = 0
+    # independent: z·√(p̃(1 − p̃)/ñ + q̃0(1 − q̃0)/m̃0)/(q̃0 + q̃1 − 1), eq. (8) at θ = 0
     z = NormalDist().inv_cdf(0.975)
     pt = (z * z / 2) / (200 + z * z)
     a0, a1 = 31 / 42, 36 / 42

@@ -325,7 +325,7 @@ def test_two_judges_product_alphabet_on_arena_runs_end_to_end():
 
 # ----------------------------------------------------------------------------- planning
 def test_two_letter_covariance_is_the_papers_variance():
-    """J = K = 2: the inverse Fisher information is the paper's eq. var (delta method)."""
+    """J = K = 2: the inverse Fisher information is the paper's eq. (15) (delta method)."""
     from judgestats.alphabet_plan import alphabet_covariance
 
     th, q0, q1, n, m0, m1 = 0.3, 0.85, 0.9, 1000, 80, 120

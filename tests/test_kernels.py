@@ -20,7 +20,7 @@ def test_z_value_is_the_normal_quantile():
 
 
 def test_rogan_gladen_raw_and_clip_unit():
-    # eq. (point-estimator) by hand; NaN where q0 + q1 <= 1
+    # eq. (7) by hand; NaN where q0 + q1 <= 1
     assert kernels.rogan_gladen_raw(0.6, 0.7, 0.9) == pytest.approx((0.6 + 0.7 - 1) / 0.6)
     assert np.isnan(kernels.rogan_gladen_raw(0.6, 0.5, 0.5))
     clipped, out = kernels.clip_unit([-0.2, 0.3, 1.4, np.nan])
@@ -29,7 +29,7 @@ def test_rogan_gladen_raw_and_clip_unit():
 
 
 def test_delta_variance_is_the_gradient_times_the_binomial_variances():
-    """eq. (var) against a numerical gradient of the Rogan–Gladen ratio."""
+    """eq. (15) against a numerical gradient of the Rogan–Gladen ratio."""
     p, q0, q1, n, m0, m1 = 0.42, 0.81, 0.88, 700, 150, 90
 
     def rg(pp, a, b):

@@ -162,7 +162,7 @@ def test_k2_matches_binary_rogan_gladen_and_intervals(counts):
     assert res.estimate[1] == pytest.approx(b.estimate, abs=1e-12)
     assert res.estimate[0] == pytest.approx(1 - b.estimate, abs=1e-12)
     assert res.estimate_unconstrained[1] == pytest.approx(b.estimate_unclipped, abs=1e-12)
-    # plain delta for class 1 is the paper's eq. (var) Wald interval
+    # plain delta for class 1 is the paper's eq. (15) Wald interval
     p, q0, q1 = jt.p_hat, jc.specificity, jc.sensitivity
     wl, wh = js.wald_interval(p, q0, q1, jt.n, jc.m0, jc.m1)
     assert (res.ci[1].low, res.ci[1].high) == pytest.approx((wl, wh), abs=1e-12)

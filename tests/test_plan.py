@@ -202,7 +202,7 @@ def test_regime_none_for_paper_judge_and_below_threshold():
 def test_regime_is_where_variances_compare_independently():
     """Inside the m -> inf region Var(theta_hat) <= theta(1-theta)/m, outside it is larger.
 
-    Var(theta_hat) from eq. (var) with n = inf, m0 = m(1-theta), m1 = m theta (the human-label
+    Var(theta_hat) from eq. (15) with n = inf, m0 = m(1-theta), m1 = m theta (the human-label
     class split of m random items), computed with the public primitive.
     """
     q0, q1, m = 0.93, 0.97, 10_000
@@ -251,7 +251,7 @@ def test_regime_width_map_matches_pointwise():
 
 # ----------------------------------------------------------------------------- simulation
 def test_algorithm1_gives_shorter_intervals_than_balanced_paper_setting():
-    """Paper Figure mc-simulation-CILength: q0 = .7, q1 = .9, n = 1000, m = 200."""
+    """Paper Figure 5(c): q0 = .7, q1 = .9, n = 1000, m = 200."""
     theta = np.array([0.0, 0.1, 0.2, 0.3, 0.5, 0.8, 0.9, 1.0])
     kw = dict(theta=theta, q0=0.7, q1=0.9, n=1000, m0=100, m1=100, reps=4000)
     bal = coverage(**kw, rng=1).mean_length.sel({"method": "adjusted-wald"}).values

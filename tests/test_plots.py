@@ -15,7 +15,7 @@ def _close():
     plt.close("all")
 
 
-def test_width_vs_calibration_size_draws_balanced_and_adaptive_curves():
+def test_width_vs_calibration_size_draws_balanced_and_algorithm_1_curves():
     ax = plots.width_vs_calibration_size(p_values=(0.3, 0.9), m_max=400)
     lines = ax.get_lines()
     assert len(lines) == 4
@@ -24,7 +24,9 @@ def test_width_vs_calibration_size_draws_balanced_and_adaptive_curves():
     k = m // 2
     np.testing.assert_allclose(w, plan.interval_width(k, k, p=0.3, q0=0.7, q1=0.9))
     assert [ln.get_linestyle() for ln in lines] == ["--", "-", "--", "-"]
-    # adaptive is not wider than balanced once m >= 30 (paper Figure size-and-ci-length); for
+    # one name per allocation (notebook 05, the plan API): the solid line is Algorithm 1's rule
+    assert [ln.get_label() for ln in lines[:2]] == ["p̂ = 0.3, balanced", "p̂ = 0.3, Algorithm 1's rule"]
+    # Algorithm 1's rule is not wider than balanced once m >= 30 (paper Figure 3); for
     # tiny m the rule's approximation (q~ near 1) fails and it can be wider
     big = m >= 30
     assert np.all(lines[1].get_data()[1][big] <= w[big] + 1e-12)

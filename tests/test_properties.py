@@ -72,7 +72,7 @@ def test_higher_level_never_narrows_untruncated_interval(p, q0, q1, n, m0, m1):
     """Width grows with the level wherever truncation to [0, 1] does not cut the interval.
 
     Where it does, the paper's centre shift d(theta~) (proportional to z^2) can move a
-    truncated interval so that a higher level is narrower; that is a property of eq. (ci).
+    truncated interval so that a higher level is narrower; that is a property of eq. (8).
     """
     if not informative(q0, q1, m0, m1):
         return

@@ -90,7 +90,7 @@ def test_one_stratum_reduces_to_correct(method, weights):
     if method == "bootstrap":  # the pooled bootstrap uses its own replicates
         assert res.ci.low == pytest.approx(ref.ci.low, abs=0.015)
         assert res.ci.high == pytest.approx(ref.ci.high, abs=0.015)
-    else:  # one stratum: π = 1, no mix term -> exactly the paper's eq. (ci) / eq. (var)
+    else:  # one stratum: π = 1, no mix term -> exactly the paper's eq. (8) / eq. (15)
         assert res.ci.low == pytest.approx(ref.ci.low, abs=1e-12)
         assert res.ci.high == pytest.approx(ref.ci.high, abs=1e-12)
     assert res.diagnostics.joint_test.df == 0 and np.isnan(res.diagnostics.joint_test.pvalue)

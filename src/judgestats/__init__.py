@@ -27,6 +27,7 @@ from ._validation import (
     GroupError,
     GroupLabelError,
     IllConditionedError,
+    JudgeShiftWarning,
     JudgeStatsError,
     JudgeStatsWarning,
     LabelError,
@@ -68,10 +69,12 @@ from .intervals import (
     rogan_gladen_variance,
     wald_interval,
 )
+from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
 from .results import ConfidenceInterval
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 __all__ = [
+    "Agreement",
     "AlphabetCorrection",
     "ArgumentTypeError",
     "CategoryCounts",
@@ -93,6 +96,8 @@ __all__ = [
     "GroupError",
     "GroupLabelError",
     "IllConditionedError",
+    "JudgeShiftDiagnostic",
+    "JudgeShiftWarning",
     "JudgeStatsError",
     "JudgeStatsWarning",
     "JudgedCounts",
@@ -123,6 +128,7 @@ __all__ = [
     "WeightsError",
     "__version__",
     "adjusted_wald_interval",
+    "agreement",
     "alphabet_counts",
     "alphabet_groups",
     "alphabets",
@@ -142,6 +148,7 @@ __all__ = [
     "intervals",
     "io",
     "judge_letters",
+    "judge_shift_test",
     "label_shift_test",
     "misclassification_adjusted",
     "naive",
@@ -185,6 +192,8 @@ _LAZY_SUBMODULES = {
 
 #: Public names defined in submodules that load on first use (keeps the import light).
 _LAZY_ATTRIBUTES = {
+    "Agreement": "judge_agreement",
+    "agreement": "judge_agreement",
     "Comparison": "compare",
     "DistributionCorrection": "multiclass",
     "Priors": "priors",

@@ -1,7 +1,7 @@
 """``method="auto"``: the paper's adjusted-Wald interval, widened where it may miss.
 
 An opt-in choice for :func:`judgestats.correct`; the default stays the paper's adjusted-Wald
-interval (eq. ci), and ``res.method`` always names the method that answered. Under the paper's
+interval (eq. (8)), and ``res.method`` always names the method that answered. Under the paper's
 design (``"by-human-label"``) and one row per item, auto answers with
 ``"adjusted-wald+profile-map"`` (:data:`judgestats.intervals.HULL`: the smallest interval that
 holds both the adjusted-Wald and the ``"profile-map"`` interval) when

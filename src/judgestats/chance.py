@@ -2,12 +2,12 @@
 
 A judge helps only if its verdicts carry information about the human label: Youden's
 J = q0 + q1 − 1 = P(judge 1 | human 1) − P(judge 1 | human 0) must be above 0 (paper eq.
-point-estimator divides by it). :func:`judge_value` says, for one data set:
+(7) divides by it). :func:`judge_value` says, for one data set:
 
 * under ``design="by-human-label"`` (the paper's) and ``"random"``: Ĵ = q̂0 + q̂1 − 1 with the
   Agresti–Caffo interval for a difference of two independent proportions (add one success and
   one failure to each: J̃ = q̃0 + q̃1 − 1 ± z√(ṽ0 + ṽ1), q̃ = (k + 1)/(m + 2), ṽ = q̃(1 − q̃)/(m + 2),
-  the adjusted rates of eq. ci). Where that interval reaches 0 the calibration items cannot
+  the adjusted rates of eq. (8)). Where that interval reaches 0 the calibration items cannot
   tell the judge from one that guesses: the judge is *too close to chance to help*, and every
   Rogan–Gladen interval rests on the assumption that it does better;
 * under ``design="random"`` (the calibration items a simple random sample of the test items),
@@ -148,7 +148,7 @@ class JudgeValue:
 def youden_interval(calibration: ConfusionCounts, confidence_level: Any) -> tuple[Any, Any, Any]:
     """(Ĵ, low, high): q̂0 + q̂1 − 1 and its Agresti–Caffo interval (batched counts allowed).
 
-    The adjusted rates q̃ = (k + 1)/(m + 2) and ṽ = q̃(1 − q̃)/(m + 2) are eq. ci's
+    The adjusted rates q̃ = (k + 1)/(m + 2) and ṽ = q̃(1 − q̃)/(m + 2) are eq. (8)'s
     (:func:`judgestats.kernels.delta_parts`; the test-set part is not used here).
     """
     c = calibration

@@ -215,8 +215,8 @@ def correct(
     """Correct a judged rate for the judge's errors and give an interval for the true rate.
 
     Computes the Rogan–Gladen estimate θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1) (paper eq.
-    point-estimator), clipped to [0, 1], and an interval that accounts for the test and the
-    calibration sample (default: the paper's adjusted-Wald interval, eq. ci). A method that
+    (7)), clipped to [0, 1], and an interval that accounts for the test and the
+    calibration sample (default: the paper's adjusted-Wald interval, eq. (8)). A method that
     comes with its own point estimate (a posterior summary, for instance) reports that instead
     of θ̂; ``res.method`` says which method produced both.
 
@@ -329,7 +329,7 @@ def correct(
     check = design_check(test, calibration, sizes=sizes) if design == "random" else None
     if check is not None:
         warn_if_implausible(check, stacklevel=3)
-    if point is None or clusters is not None:  # Rogan–Gladen (paper eq. point-estimator)
+    if point is None or clusters is not None:  # Rogan–Gladen (paper eq. (7))
         raw = float(rogan_gladen_counts(test, calibration) if point is None else point)
         note = "; interval widened at the boundary" if ci.widened else ""
         _warn_clipped(np.asarray(raw), stacklevel=3, note=note)
@@ -369,7 +369,7 @@ class Correction(Tabular, Reportable, Recomputable):
     ----------
     estimate : float
         The point estimate named by ``estimator``: by default the Rogan–Gladen θ̂ clipped to
-        [0, 1] (paper eq. point-estimator).
+        [0, 1] (paper eq. (7)).
     ci : ConfidenceInterval
         Interval from ``method`` at ``confidence_level``.
     estimate_unclipped : float

@@ -77,7 +77,7 @@ def _warn_clipped(raw: np.ndarray, stacklevel: int = 3, note: str = "") -> None:
 
 # ----------------------------------------------------------------------------- primitives
 def rogan_gladen(p: Any, q0: Any, q1: Any) -> Any:
-    """Rogan–Gladen bias-corrected rate, clipped to [0, 1] (paper eq. point-estimator).
+    """Rogan–Gladen bias-corrected rate, clipped to [0, 1] (paper eq. (7)).
 
     θ̂ = (p̂ + q̂0 − 1) / (q̂0 + q̂1 − 1), then clipped to [0, 1].
 
@@ -133,7 +133,7 @@ def _check_pair(test: Any, calibration: Any) -> tuple[JudgedCounts, ConfusionCou
 
 
 def naive(test: JudgedCounts, calibration: ConfusionCounts | None = None) -> Any:
-    """(i) Naive judged rate p̂ = E_P[Ẑ] (paper eq. avg-pred).
+    """(i) Naive judged rate p̂ = E_P[Ẑ] (paper eq. (3)).
 
     Assumes the judge's positive rate equals the true rate on the test set, P_P(Z) = P_P(Ẑ):
     true only for a perfect judge or at the crossing point θ = (1 − q0)/(2 − q0 − q1).

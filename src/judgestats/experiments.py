@@ -120,7 +120,7 @@ def _all_splits(human, judge, tgt, targets, frac, splits, gen):
 def _estimates(counts: np.ndarray, design: str) -> tuple:
     """Return the counts objects, both-classes and informative masks, and θ̂ of every split.
 
-    ``"by-human-label"``: Rogan–Gladen (paper eq. point-estimator), defined where both human
+    ``"by-human-label"``: Rogan–Gladen (paper eq. (7)), defined where both human
     classes are in the calibration part and q̂0 + q̂1 > 1. ``"random"``: the judge-conditional
     estimate, defined unless a judge class that π̂ weighs has no calibration item.
     """
@@ -187,7 +187,7 @@ def split_study(
     For each target model and each of ``splits`` repetitions, a random
     ``round(calibration_fraction · rows)`` of the target's rows become its calibration set
     (human and judge labels) and the rest its test set (judge labels only). On every split the
-    naive rate p̂, the clipped Rogan–Gladen estimate θ̂ (paper eq. point-estimator) and every
+    naive rate p̂, the clipped Rogan–Gladen estimate θ̂ (paper eq. (7)) and every
     requested interval method are computed; the result compares them with the full-data human
     rate and summarises bias, coverage, interval length, undefined splits and ranking recovery.
 

@@ -15,19 +15,34 @@ beside the judge's own rate::
     def judge(): ...
 
 The scorer's verdicts are read as :func:`judgestats.io.read_inspect_logs` reads them: Inspect's
-``C``/``I``, booleans or 0/1, anything else through ``mapping=``. With several epochs, give the
-scorer a reducer that keeps a verdict (``epochs=Epochs(3, "mode")``): the default mean of C/I
-is a fraction, which is refused. Needs ``judgestats[inspect]``; this module imports Inspect,
-which ``import judgestats`` never does.
+``C``/``I``, booleans or 0/1, anything else through ``mapping=``. A metric sees each value after
+Inspect's score reducer, which runs even with one epoch: the default (``"mean"``) turns the
+letters ``C``, ``I``, ``P``, ``N`` into 1, 0, 0.5 and 0 (Inspect's ``value_to_float``), so a
+letter in ``mapping`` also maps its number (``{"P": 0}`` covers 0.5). With several epochs, give
+the scorer a reducer that keeps a verdict (``epochs=Epochs(3, "mode")``): the mean of C and I
+is a fraction, which is refused (and the mean of two epochs, 0.5, would read as ``P``). Needs
+``judgestats[inspect]``; this module imports Inspect, which ``import judgestats`` never does.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 
-from inspect_ai.scorer import Metric, SampleScore, Value, metric
+from inspect_ai.scorer import (
+    CORRECT,
+    INCORRECT,
+    NOANSWER,
+    PARTIAL,
+    Metric,
+    SampleScore,
+    Value,
+    metric,
+    value_to_float,
+)
 
 from ._validation import (
     ArgumentTypeError,
@@ -88,8 +103,10 @@ def _counts(scores: list[SampleScore], human: str, mapping: dict) -> tuple:
             if not isinstance(s.score.value, float):
                 raise
             raise LabelError(
-                f"{exc}: with several epochs, reduce them to one verdict "
-                "(epochs=Epochs(n, 'mode')); the default mean of C and I is a fraction"
+                f"{exc}: a metric sees the value after Inspect's score reducer, which turns "
+                "C/I/P/N into 1/0/0.5/0 even with one epoch and takes the mean of several "
+                "epochs; map the letter (e.g. mapping={'P': 0}), or with several epochs keep "
+                "one verdict per sample (epochs=Epochs(n, 'mode'))"
             ) from exc
         label = _human((s.sample_metadata or {}).get(human), s.sample_id, human)
         if label is None:
@@ -108,7 +125,37 @@ def _counts(scores: list[SampleScore], human: str, mapping: dict) -> tuple:
     )
 
 
-@metric
+def _reduced_mapping(verdicts: dict) -> dict:
+    """Return ``verdicts`` with each Inspect letter's reduced number mapped as the letter is.
+
+    Inspect's score reducer hands a metric ``value_to_float(letter)`` (C 1, I 0, P 0.5, N 0),
+    so ``{"P": 0}`` must also send 0.5 to 0. A letter sent where its number cannot follow (``N``
+    to 1 while ``I``, also 0 once reduced, stays 0) is refused: the eval could not tell them apart.
+    """
+    to_float = value_to_float()
+    out = dict(verdicts)
+    for letter in (CORRECT, INCORRECT, PARTIAL, NOANSWER):
+        if letter not in verdicts:
+            continue
+        number, label = to_float(letter), binary_value(verdicts[letter])
+        # what the number counts as without this letter: the mapping's entry, else itself
+        other = verdicts.get(number, binary_value(number))
+        if other is not None and other != label:
+            raise LabelError(
+                f"mapping sends {letter!r} to {label}, but Inspect's score reducer turns "
+                f"{letter!r} into {number}, which counts as {other}: inside an eval the two "
+                f"cannot be told apart; give that verdict a score value of its own"
+            )
+        out[number] = label
+    return out
+
+
+def _keep_doc(func: Callable[..., Metric]) -> Callable[..., Metric]:
+    """Register ``func`` as an Inspect metric and keep its docstring and signature for help()."""
+    return functools.update_wrapper(metric(func), func)
+
+
+@_keep_doc
 def corrected_accuracy(
     human: str = "human",
     method: str = "adjusted-wald",
@@ -131,7 +178,10 @@ def corrected_accuracy(
     design : str, default "by-human-label"
         How the human-labelled samples were chosen (:mod:`judgestats.designs`).
     mapping : dict, optional
-        Verdict → 0/1 (or a boolean) for scorer values other than C/I, booleans and 0/1.
+        Verdict → 0/1 (or a boolean) for scorer values other than C/I, booleans and 0/1, e.g.
+        ``{"P": 0}`` for partial credit counted as incorrect. An Inspect letter (``C``, ``I``,
+        ``P``, ``N``) also maps the number Inspect's score reducer makes of it (1, 0, 0.5, 0),
+        which is what the metric receives inside an eval, even with one epoch.
     random_seed : int, optional
         Seed of the resampling methods (``"bootstrap"``), so a rerun gives the same interval.
 
@@ -143,6 +193,21 @@ def corrected_accuracy(
         ``m1``; all NaN, with a :class:`MetricUndefinedWarning`, where the correction is
         undefined on the samples given. A human label other than 0/1, or a verdict neither
         C/I, boolean, 0/1 nor in ``mapping``, is a ``LabelError``, which ends the eval.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``mapping`` sends a verdict to something other than 0/1.
+    LabelError
+        ``mapping`` sends a letter where its reduced number cannot follow (``{"N": 1}``: ``N``
+        and ``I`` are both 0 once Inspect has reduced them).
+
+    Examples
+    --------
+    Partial credit counted as incorrect::
+
+        @scorer(metrics=[accuracy(), corrected_accuracy(mapping={"P": 0})])
+        def judge(): ...
     """
     check_instance("human", human, str)
     level = check_confidence_level(confidence_level)
@@ -151,6 +216,7 @@ def corrected_accuracy(
     bad = {k: v for k, v in verdicts.items() if binary_value(v) is None}
     if bad:
         raise ArgumentTypeError(f"mapping must send each verdict to 0 or 1, got {bad!r}")
+    verdicts = _reduced_mapping(verdicts)
     if random_seed is not None:
         check_instance("random_seed", random_seed, int)
 

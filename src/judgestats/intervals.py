@@ -3,11 +3,11 @@
 =============================  ==============================================================
 name                           method (point estimate it reports)
 =============================  ==============================================================
-``adjusted-wald``              the paper's interval (eq. ci): Lang & Reiczigel's adjusted
+``adjusted-wald``              the paper's interval (eq. (8)): Lang & Reiczigel's adjusted
                                Wald with p̃, q̃0, q̃1 ("add two successes and two failures")
                                and the centre shift dθ̃ (Rogan–Gladen θ̂)
 ``wald``                       plain delta-method Wald interval θ̂ ± z·√Var(θ̂), Var from
-                               eq. (var) at the unadjusted estimates (Rogan–Gladen θ̂)
+                               eq. (15) at the unadjusted estimates (Rogan–Gladen θ̂)
 ``bootstrap``                  parametric percentile bootstrap of the three binomials;
                                undefined replicates (q0* + q1* <= 1) are counted and
                                reported (Rogan–Gladen)
@@ -156,7 +156,7 @@ def adjusted_wald_interval(
     confidence_level: Any = 0.95,
     boundary: str = "widen",
 ) -> tuple[Any, Any]:
-    """Adjusted-Wald interval for θ, exactly as the paper's eq. (ci).
+    """Adjusted-Wald interval for θ, exactly as the paper's eq. (8).
 
     With z = Φ⁻¹(1 − α/2), ñ = n + z², m̃0 = m0 + 2, m̃1 = m1 + 2,
     p̃ = (n p̂ + z²/2)/(n + z²), q̃0 = (m0 q̂0 + 1)/(m0 + 2), q̃1 = (m1 q̂1 + 1)/(m1 + 2),
@@ -169,7 +169,7 @@ def adjusted_wald_interval(
 
     **Boundary rule.** When the whole interval lies below 0 (or above 1), the truncation leaves
     a single point, [0, 0] (or [1, 1]), which no finite sample supports. With the default
-    ``boundary="widen"`` the far bound is then z times eq. (ci)'s standard error evaluated at
+    ``boundary="widen"`` the far bound is then z times eq. (8)'s standard error evaluated at
     the boundary, z·√(p̃(1−p̃)/ñ + q̃0(1−q̃0)/m̃0)/(q̃0 + q̃1 − 1) for θ = 0 (q̃1 in place of
     q̃0 for θ = 1). It changes only those data sets; everywhere else the interval is the
     paper's, digit for digit. ``boundary="truncate"`` gives the paper's truncation always.
@@ -203,7 +203,7 @@ def adjusted_wald_interval(
 
     References
     ----------
-    Paper eq. (ci) and (adjusted:proportion); Lang & Reiczigel (2014).
+    Paper eqs. (8) and (11); Lang & Reiczigel (2014).
 
     Examples
     --------
@@ -224,7 +224,7 @@ def adjusted_wald_interval(
 def wald_interval(
     p: Any, q0: Any, q1: Any, n: Any, m0: Any, m1: Any, *, confidence_level: Any = 0.95
 ) -> tuple[Any, Any]:
-    """Plain delta-method (Wald) interval θ̂ ± z √Var(θ̂), Var from paper eq. (var).
+    """Plain delta-method (Wald) interval θ̂ ± z √Var(θ̂), Var from paper eq. (15).
 
     Centred at the unclipped Rogan–Gladen θ̂ with the unadjusted p̂, q̂0, q̂1; truncated to
     [0, 1]. It degenerates (zero width) when p̂, q̂0, q̂1 are all 0 or 1 and under-covers for
@@ -239,7 +239,7 @@ def wald_interval(
 
 
 def rogan_gladen_variance(p: Any, q0: Any, q1: Any, n: Any, m0: Any, m1: Any) -> Any:
-    """Asymptotic variance of θ̂ by the delta method (paper eq. var).
+    """Asymptotic variance of θ̂ by the delta method (paper eq. (15)).
 
     Var(θ̂) = [p̂(1−p̂)/n + (1−θ̂)² q̂0(1−q̂0)/m0 + θ̂² q̂1(1−q̂1)/m1] / (q̂0 + q̂1 − 1)², with the
     unclipped θ̂; ``n = inf`` drops the test-set term.
@@ -486,7 +486,7 @@ def _design_methods(design: str) -> tuple[IntervalMethod, ...]:
 
 
 # ----------------------------------------------------------------------------- registry
-_PAPER = "Lee et al. (2026), eq. (ci); Lang & Reiczigel (2014)"
+_PAPER = "Lee et al. (2026), eq. (8); Lang & Reiczigel (2014)"
 _PROFILE = "profile likelihood (Wilks' theorem; e.g. Pawitan, In All Likelihood, 2001)"
 _BAYES = "exact Bayesian posterior of the misclassification model (Beta priors), by quadrature"
 _TO_PROFILE_MAP = "use method='profile-map'"
@@ -541,12 +541,12 @@ def _method(name: str, func: Callable[..., Bounds], description: str, **meta: An
 METHODS: tuple[IntervalMethod, ...] = (
     _method(
         "adjusted-wald", _adjusted_wald_method,
-        "paper eq. (ci): Lang & Reiczigel adjusted Wald", reference=_PAPER,
+        "paper eq. (8): Lang & Reiczigel adjusted Wald", reference=_PAPER,
         weak_rule=_small_class, weak_advice=_TO_PROFILE_MAP,
     ),
     _method(
-        "wald", _wald_method, "delta-method Wald at the unadjusted estimates (eq. var)",
-        reference="Lee et al. (2026), eq. (var) (delta method)",
+        "wald", _wald_method, "delta-method Wald at the unadjusted estimates (eq. (15))",
+        reference="Lee et al. (2026), eq. (15) (delta method)",
         weak_rule=_small_or_degenerate, weak_advice=_TO_PROFILE_MAP,
     ),
     _method(

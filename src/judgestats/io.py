@@ -446,6 +446,8 @@ def read_inspect_logs(
     VerdictError
         A verdict outside the mapping (a :class:`~judgestats.LabelError`): the message lists
         every unmapped value seen and the ``mapping=`` to pass.
+    LabelError
+        A sample that ended in error, without a score (the message names it and the error).
     ColumnError
         A log without the scorer, or with several scorers and ``scorer=None``.
     """
@@ -462,6 +464,12 @@ def read_inspect_logs(
         log = read_eval_log(path)
         for sample in log.samples or []:
             scores = sample.scores or {}
+            if not scores and sample.error is not None:
+                raise LabelError(
+                    f"{path}, sample {sample.id!r} has no score: it ended in error "
+                    f"({sample.error.message}); the eval's status is {log.status!r}. Retry the "
+                    "eval (inspect eval-retry) and read the retried log"
+                )
             name = _scorer_name(scores, scorer, path)
             rows.append({"model": log.eval.model, "task": log.eval.task,
                          "item": str(sample.id), "epoch": int(sample.epoch), "scorer": name,

@@ -7,17 +7,20 @@ on the calibration set, z = Φ⁻¹(1 − α/2).
 ======================================  ============================================================
 function                                formula
 ======================================  ============================================================
-:func:`rogan_gladen_raw`                eq. (point-estimator): θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1),
+:func:`rogan_gladen_raw`                eq. (7): θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1),
                                         unclipped
-:func:`delta_parts`                     eq. (var) at p̂, q̂ (plain) or eq. (ci)'s adjusted p̃, q̃0, q̃1,
+:func:`delta_parts`                     eq. (15) at p̂, q̂ (plain) or eq. (8)'s adjusted p̃, q̃0, q̃1,
                                         θ̃, dθ̃
 :func:`rogan_gladen_variance`           eq. (var): Var(θ̂) by the delta method
-:func:`adjusted_wald_bounds`            eq. (ci), truncated to [0, 1], with the documented boundary
+:func:`adjusted_wald_bounds`            eq. (8), truncated to [0, 1], with the documented boundary
                                         rule
 :func:`wald_bounds`                     θ̂ ± z·√Var(θ̂)
 :func:`wilson_bounds`                   Wilson score interval of one binomial proportion
 :func:`draw_rates`                      the three-binomial parametric bootstrap draw (p*, q0*, q1*)
 :func:`g_statistic`                     likelihood-ratio (G) statistic of a two-way table of counts
+                                        (or of a stack of tables)
+:func:`newcombe_bounds`                 Newcombe's hybrid score interval for a difference of two
+                                        proportions (from two Wilson intervals)
 :func:`percentile_nan_last`             linear-interpolation percentile of sorted draws (NaN last)
 :func:`judge_conditional_raw`           θ = π·PPV + (1 − π)·FOR, the paper's conditional-calibration
                                         estimator (estimator table, row iv) with π from the judged
@@ -46,6 +49,7 @@ __all__ = [
     "Bounds",
     "adjusted_wald_bounds",
     "clip_unit",
+    "clopper_pearson_bounds",
     "delta_parts",
     "delta_se",
     "draw_rate",
@@ -55,6 +59,7 @@ __all__ = [
     "judge_conditional_categories",
     "judge_conditional_parts",
     "judge_conditional_raw",
+    "newcombe_bounds",
     "percentile_nan_last",
     "rogan_gladen_raw",
     "rogan_gladen_variance",
@@ -91,7 +96,7 @@ def z_value(confidence_level: Any) -> Any:
 
 
 def rogan_gladen_raw(p: Any, q0: Any, q1: Any) -> np.ndarray:
-    """Unclipped θ̂ = (p + q0 − 1)/(q0 + q1 − 1) (eq. point-estimator); NaN where q0 + q1 <= 1."""
+    """Unclipped θ̂ = (p + q0 − 1)/(q0 + q1 − 1) (eq. (7)); NaN where q0 + q1 <= 1."""
     p, q0, q1 = (np.asarray(a, dtype=float) for a in (p, q0, q1))
     den = q0 + q1 - 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -108,11 +113,11 @@ def clip_unit(raw: Any) -> tuple[np.ndarray, np.ndarray]:
 def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, np.ndarray]:
     """Pieces of the delta-method interval for θ on arrays (``n`` may be ``inf``).
 
-    ``adjusted=True``: eq. (ci)'s adjusted quantities (Lang & Reiczigel's "add two successes and
+    ``adjusted=True``: eq. (8)'s adjusted quantities (Lang & Reiczigel's "add two successes and
     two failures"): ñ = n + z², p̃ = (n p̂ + z²/2)/ñ, m̃ = m + 2, q̃0 = (m0 q̂0 + 1)/m̃0,
     q̃1 = (m1 q̂1 + 1)/m̃1, θ̃ = (p̃ + q̃0 − 1)/(q̃0 + q̃1 − 1) and the centre shift
     dθ̃ = 2z²(−(1 − θ̃) v0 + θ̃ v1) (as printed in the paper: not divided by the denominator²).
-    ``adjusted=False``: the same pieces at p̂, q̂0, q̂1, n, m (eq. var), with no shift.
+    ``adjusted=False``: the same pieces at p̂, q̂0, q̂1, n, m (eq. (15)), with no shift.
 
     Returns a dict with ``p``, ``n`` (ñ or n; a placeholder 1 where n = inf), ``var_p``
     (= p(1 − p)/n, 0 where n = inf), ``q0``, ``q1``, ``v0`` = q0(1 − q0)/m0,
@@ -145,7 +150,7 @@ def delta_parts(p, q0, q1, n, m0, m1, z, *, adjusted: bool = True) -> dict[str, 
 
 
 def delta_se(parts: dict[str, np.ndarray], theta: Any = None, corr: Any = None) -> np.ndarray:
-    """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eq. (var)/(ci) at ``theta``.
+    """√[Var(p) + (1 − θ)² v0 + θ² v1]/den: the standard error of eqs. (15)/(8) at ``theta``.
 
     ``parts`` from :func:`delta_parts`; ``theta`` defaults to its θ (θ̃ or θ̂). ``corr``: the
     correlations (r_p0, r_p1, r_01) of p̂, q̂0, q̂1 when they share sampling units (repeated
@@ -173,7 +178,7 @@ def _cross(terms: Any, corr: Any) -> Any:
 
 
 def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
-    """Delta-method Var(θ̂) of eq. (var) at the unclipped θ̂; NaN where q0 + q1 <= 1."""
+    """Delta-method Var(θ̂) of eq. (15) at the unclipped θ̂; NaN where q0 + q1 <= 1."""
     parts = delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False)
     return delta_se(parts) ** 2
 
@@ -181,7 +186,7 @@ def rogan_gladen_variance(p, q0, q1, n, m0, m1) -> np.ndarray:
 def adjusted_wald_bounds(
     p, q0, q1, n, m0, m1, z, *, boundary: str = "widen", corr: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Eq. (ci) truncated to [0, 1]: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
+    """Eq. (8) truncated to [0, 1]: (low, high, widened); NaN where q̃0 + q̃1 <= 1.
 
     The interval is θ̃ + dθ̃ ± z·se. When it lies entirely below 0 (or above 1), truncation
     would leave the single point 0 (or 1), an interval of zero width from finite samples.
@@ -205,7 +210,7 @@ def adjusted_wald_bounds(
 
 
 def wald_bounds(p, q0, q1, n, m0, m1, z, *, corr: Any = None) -> tuple[np.ndarray, np.ndarray]:
-    """θ̂ ± z·√Var(θ̂) (eq. var) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1.
+    """θ̂ ± z·√Var(θ̂) (eq. (15)) at the unclipped θ̂, truncated to [0, 1]; NaN where q0 + q1 <= 1.
 
     ``corr`` as in :func:`delta_se`.
     """
@@ -215,13 +220,57 @@ def wald_bounds(p, q0, q1, n, m0, m1, z, *, corr: Any = None) -> tuple[np.ndarra
 
 
 def wilson_bounds(k: Any, m: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a proportion k/m: (k + z²/2 ± z√(k(m − k)/m + z²/4))/(m + z²)."""
+    """Wilson score interval for a proportion k/m: (k + z²/2 ± z√(k(m − k)/m + z²/4))/(m + z²).
+
+    The interval of a rate seen directly, ignoring any judge error: the human labels alone
+    (what ``res.judge`` compares with under ``design="random"``) or the naive judged rate (the
+    ``"naive-wilson"`` contrast of :func:`judgestats.experiments.split_study`). Wilson (1927).
+
+    Parameters
+    ----------
+    k, m : array_like
+        Successes and trials (broadcast together); m > 0.
+    z : array_like
+        Two-sided normal critical value, e.g. 1.959964 for 95%
+        (:func:`judgestats.intervals.z_value`).
+
+    Returns
+    -------
+    bounds : tuple of numpy.ndarray
+        (low, high), clipped to [0, 1]; NaN where m = 0.
+
+    Examples
+    --------
+    >>> low, high = wilson_bounds(30, 100, 1.959964)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.2189, 0.3958)
+    """
     k, m, z = (np.asarray(a, dtype=float) for a in (k, m, z))
     z2 = z * z
     with np.errstate(divide="ignore", invalid="ignore"):
         centre = (k + z2 / 2.0) / (m + z2)
         half = z / (m + z2) * np.sqrt(k * (m - k) / m + z2 / 4.0)
     return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def clopper_pearson_bounds(k: Any, m: Any, confidence_level: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper–Pearson (exact) interval for a proportion k/m, α = 1 − confidence_level.
+
+    low = B⁻¹(α/2; k, m − k + 1) (0 where k = 0), high = B⁻¹(1 − α/2; k + 1, m − k) (1 where
+    k = m), B⁻¹ the beta quantile (Clopper & Pearson 1934). ``k`` and ``m`` may be fractional
+    (a count and size at an effective sample size); NaN where m <= 0.
+    """
+    from scipy.special import betaincinv  # lazy: keeps `import judgestats` light
+
+    k, m, level = (np.asarray(a, dtype=float) for a in (k, m, confidence_level))
+    alpha = 1.0 - level
+    ok = m > 0
+    k = np.clip(k, 0.0, np.where(ok, m, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(k > 0, betaincinv(np.maximum(k, 1e-300), m - k + 1.0, alpha / 2.0), 0.0)
+        high = np.where(k < m, betaincinv(k + 1.0, np.maximum(m - k, 1e-300), 1.0 - alpha / 2.0),
+                        1.0)  # fmt: skip
+    return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
 def draw_rate(gen: np.random.Generator, rate, size_n, size) -> np.ndarray:
@@ -239,18 +288,40 @@ def draw_rates(gen: np.random.Generator, p, q0, q1, n, m0, m1, size) -> tuple[np
     return draw_rate(gen, p, n, size), draw_rate(gen, q0, m0, size), draw_rate(gen, q1, m1, size)
 
 
-def g_statistic(table: Any) -> float:
+def g_statistic(table: Any) -> Any:
     """Likelihood-ratio (G) statistic 2 Σ O log(O/E) of a two-way table of counts.
 
     E is the independence expectation from the margins; rows or columns with a zero total
     contribute nothing. Refer it to χ² with (rows − 1)(columns − 1) degrees of freedom,
-    counting only rows and columns with a positive total.
+    counting only rows and columns with a positive total. ``table`` may be a stack of tables
+    (..., R, C): then one statistic per table (an array); a single table gives a float.
     """
     table = np.asarray(table, dtype=float)
-    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0) / table.sum()
+    total = table.sum(axis=(-2, -1), keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
+        expected = table.sum(axis=-1, keepdims=True) * table.sum(axis=-2, keepdims=True) / total
         terms = np.where(table > 0, table * np.log(table / expected), 0.0)
-    return max(0.0, 2.0 * float(terms.sum()))
+    g = np.maximum(0.0, 2.0 * terms.sum(axis=(-2, -1)))
+    return float(g) if g.ndim == 0 else g
+
+
+def newcombe_bounds(k1: Any, m1: Any, k2: Any, m2: Any, z: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Newcombe's hybrid score interval for the difference of two proportions p1 − p2.
+
+    With Wilson intervals (l_i, u_i) of p̂_i = k_i/m_i (:func:`wilson_bounds`) and
+    d = p̂1 − p̂2: L = d − √((p̂1 − l1)² + (u2 − p̂2)²), U = d + √((u1 − p̂1)² + (p̂2 − l2)²)
+    (Newcombe 1998, Statistics in Medicine 17, 873–890, method 10). ``k`` and ``m`` may be
+    effective (non-integer) counts. NaN where m1 or m2 is 0.
+    """
+    k1, m1, k2, m2 = (np.asarray(a, dtype=float) for a in (k1, m1, k2, m2))
+    l1, u1 = wilson_bounds(k1, m1, z)
+    l2, u2 = wilson_bounds(k2, m2, z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1, p2 = k1 / m1, k2 / m2
+    d = p1 - p2
+    low = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return low, high
 
 
 def percentile_nan_last(sorted_draws: np.ndarray, valid: np.ndarray, prob: Any) -> np.ndarray:

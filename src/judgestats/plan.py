@@ -10,7 +10,7 @@
 * :func:`judge_vs_human` — the θ range where a calibrated judge beats labelling the same number
   of items by hand (Proposition "variance region").
 
-Widths are those of the reported adjusted-Wald interval (paper eq. ci, truncated to [0, 1]),
+Widths are those of the reported adjusted-Wald interval (paper eq. (8), truncated to [0, 1]),
 evaluated as if p̂ = p, q̂0 = q0 and q̂1 = q1 were observed; ``n=None`` means n → ∞ (no test-set
 noise), the paper's planning setting.
 """
@@ -151,7 +151,7 @@ def _width(p, q0, q1, n, m0, m1, z) -> np.ndarray:
 def interval_width(
     m0: Any, m1: Any, *, p: Any, q0: Any, q1: Any, n: Any = None, confidence_level: Any = 0.95
 ) -> Any:
-    """Width of the adjusted-Wald interval (eq. ci, truncated) as if p, q0, q1 were observed.
+    """Width of the adjusted-Wald interval (eq. (8), truncated) as if p, q0, q1 were observed.
 
     Vectorised over every argument; ``n=None`` means n → ∞. NaN where the adjusted judge is not
     informative (q̃0 + q̃1 <= 1, which happens only for tiny m).
@@ -275,7 +275,7 @@ def optimal_allocation(
     """Exact integer split of ``m`` minimising the adjusted-Wald width.
 
     Searches every m1 in ``min_per_class`` … m − ``min_per_class`` (m0 = m − m1) and returns
-    the one whose interval (eq. ci,
+    the one whose interval (eq. (8),
     truncated to [0, 1]) is narrowest, with that width. Compare the paper's Proposition
     (allocation), m̃0 ≈ (1/p̃ − 1)·√κ·m̃1 with κ = (1 − q̃0)/(1 − q̃1), which this search makes
     exact (the approximation is good when q0, q1 are close to 1).
@@ -325,7 +325,7 @@ def calibration_size(
 ) -> CalibrationPlan:
     """Smallest calibration set whose interval is no wider than ``width``.
 
-    The interval (paper eq. ci, truncated to [0, 1], for the default design) is evaluated with
+    The interval (paper eq. (8), truncated to [0, 1], for the default design) is evaluated with
     p̂ = p, q̂0 = q0, q̂1 = q1 as if observed; under the other designs the judge-conditional
     adjusted-Wald interval at the expected counts (:mod:`judgestats.design_plan`).
 
@@ -359,7 +359,7 @@ def calibration_size(
     Notes
     -----
     The paper says that for p̂ = 0.3, q̂0 = 0.7, q̂1 = 0.9 (n → ∞) an interval shorter than 0.1
-    "requires m ≈ 200" (its Figure size-and-ci-length, dashed = balanced). This planner gives
+    "requires m ≈ 200" (its Figure 3, dashed = balanced). This planner gives
     m = 362 balanced (m0 = m1 = 181) and m = 226 with the optimal split (m0 = 202, m1 = 24).
     Here θ̂ = 0, so the interval is truncated at 0 and its width is its upper end. The paper's
     figure reads closest to the per-class size of the balanced design (181 ≈ 200) or to the
@@ -439,7 +439,7 @@ def calibration_size(
 
 # ----------------------------------------------------------------------------- regime
 def _regime_infinite(q0: np.ndarray, q1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Exact m → ∞ region (paper eq. appendix:the_condition), vectorised; NaN where empty."""
+    """Exact m → ∞ region (paper eq. (34)), vectorised; NaN where empty."""
     d2 = (q0 + q1 - 1.0) ** 2
     delta = (q0 * (1 - q0) - q1 * (1 - q1)) / d2
     disc = (1 + delta) ** 2 / 4 - q0 * (1 - q0) / d2
@@ -450,7 +450,7 @@ def _regime_infinite(q0: np.ndarray, q1: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def _sufficient_holds(theta, q0, q1, eps) -> np.ndarray:
-    """Finite-m sufficient condition (paper eq. sufficient_condition_hp)."""
+    """Finite-m sufficient condition (paper eq. (16))."""
     with np.errstate(divide="ignore", invalid="ignore"):
         rhs = (
             (1 - theta) ** 2 * q0 * (1 - q0) / (1 - theta - eps)

@@ -64,11 +64,11 @@ def width_vs_calibration_size(
     confidence_level: float = 0.95,
     ax: Any = None,
 ):
-    """Interval width vs calibration size (the paper's Figure size-and-ci-length).
+    """Interval width vs calibration size (the paper's Figure 3).
 
     Dashed: balanced m0 = m1 = m/2. Solid: the split of Algorithm 1's rule computed with the
     planned q's, m1 = round(m / (1 + (1/p − 1)·√κ)), κ = (1 − q0)/(1 − q1) (no pilot noise).
-    Widths are those of the truncated adjusted-Wald interval (eq. ci), n → ∞ by default.
+    Widths are those of the truncated adjusted-Wald interval (eq. (8)), n → ∞ by default.
     """
     from .plan import interval_width
 
@@ -86,7 +86,7 @@ def width_vs_calibration_size(
             m - m1, m1, p=p, q0=q0, q1=q1, n=n, confidence_level=confidence_level
         )
         ax.plot(m, w_bal, ls="--", color=c, label=f"p̂ = {p:g}, balanced")
-        ax.plot(m, w_ada, ls="-", color=c, label=f"p̂ = {p:g}, adaptive")
+        ax.plot(m, w_ada, ls="-", color=c, label=f"p̂ = {p:g}, Algorithm 1's rule")
     ax.set_xlabel("calibration size m = m0 + m1")
     ax.set_ylabel(f"{100 * confidence_level:g}% interval width")
     ax.set_title(f"q̂0 = {q0:g}, q̂1 = {q1:g}, n = {'∞' if n is None else n}")

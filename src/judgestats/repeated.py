@@ -33,7 +33,7 @@ two rows) it is the pooled design effect of the estimator's other rates,
 Σ V_clu / Σ [r(1 − r)/(R − 1)] over those with a defined one, and where none is defined the
 rate's rows per item R/G (every item counts once).
 
-**Intervals** (``method=``): ``"adjusted-wald"`` is the paper's eq. (ci) (or, under the random
+**Intervals** (``method=``): ``"adjusted-wald"`` is the paper's eq. (8) (or, under the random
 and by-judge-label designs, their pseudo-count interval) evaluated at the effective sizes, with
 the correlations' terms in the delta-method variance (:func:`judgestats.kernels.delta_se`),
 and Student's t critical value with Welch–Satterthwaite degrees of freedom over the rates
@@ -538,8 +538,8 @@ def arm_parts(summary: ClusterSummary, z: Any, *, adjusted: bool, sizes: Any = N
 def combined_variance(parts: Any, coef: Any, correlation: Any) -> tuple[float, np.ndarray]:
     """Delta-method Var(Σ_k c_k θ_k) of several arms with correlated rates; and each arm's.
 
-    ``parts``: each arm's :func:`judgestats.kernels.delta_parts` (eq. ci's adjusted quantities
-    or eq. var's plain ones, at the effective sizes); θ_k's gradient is (1, 1 − θ_k, −θ_k)/D_k
+    ``parts``: each arm's :func:`judgestats.kernels.delta_parts` (eq. (8)'s adjusted quantities
+    or eq. (15)'s plain ones, at the effective sizes); θ_k's gradient is (1, 1 − θ_k, −θ_k)/D_k
     (D_k = q0_k + q1_k − 1), so with u = (c_k g_kj √V_kj) the variance is uᵀ R u, R the rates'
     correlations (:class:`ArmsClusters`). Within one arm this is :func:`~judgestats.kernels.
     delta_se` with its ``corr``; with R = I it is Σ_k c_k² Var(θ̂_k) (independent arms).

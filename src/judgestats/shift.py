@@ -8,7 +8,7 @@ Wald z-statistic
 
     z = (θ̂_P − θ̂_Q) / √(Var(θ̂_P) + θ̂_Q(1 − θ̂_Q)/m),
 
-with Var(θ̂_P) from paper eq. (var). The two are treated as independent (a conservative
+with Var(θ̂_P) from paper eq. (15). The two are treated as independent (a conservative
 simplification: they share the calibration counts).
 """
 

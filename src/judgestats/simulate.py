@@ -2,7 +2,7 @@
 
 Data are drawn as sufficient statistics (binomial counts), never item by item:
 
-* test set: positive ~ Bin(n, p) with p = q1·θ + (1 − q0)(1 − θ) (paper eq. main:derive:estimator);
+* test set: positive ~ Bin(n, p) with p = q1·θ + (1 − q0)(1 − θ) (paper eq. (13));
 * calibration set, stratified by true class (the paper's design): tn ~ Bin(m0, q0),
   tp ~ Bin(m1, q1); or, with ``theta_calibration`` (label shift, θ_Q ≠ θ_P), a random class
   split m1 ~ Bin(m0 + m1, θ_Q) first;

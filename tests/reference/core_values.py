@@ -1,6 +1,6 @@
 """Reference values for the core, each with its provenance.
 
-ADJUSTED_WALD: issue #2 (inputs -> lower, upper), produced by the paper's eq. (ci) with
+ADJUSTED_WALD: issue #2 (inputs -> lower, upper), produced by the paper's eq. (8) with
 z = Phi^-1(0.975); the test suite also recomputes them independently in plain Python (math +
 statistics.NormalDist) in tests/test_intervals.py.
 """

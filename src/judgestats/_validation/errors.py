@@ -8,39 +8,15 @@ Errors subclass :class:`JudgeStatsError` (a ``ValueError``); wrong types raise
 from __future__ import annotations
 
 __all__ = [  # every public name, re-exported by the package
-    "ArgumentTypeError",
-    "ClippedEstimateWarning",
-    "ClusteredCountsError",
-    "ColumnError",
-    "ConfidenceLevelError",
-    "ConfusedCategoriesError",
-    "CountError",
-    "DesignWarning",
-    "EmptyGroupError",
-    "GroupError",
-    "GroupLabelError",
-    "IllConditionedError",
-    "JudgeStatsError",
-    "JudgeStatsWarning",
-    "LabelError",
-    "LabelShiftWarning",
-    "LookalikeGroupsWarning",
-    "MethodError",
-    "ModelKeyError",
-    "NotInformativeError",
-    "PlanningWarning",
-    "PriorError",
-    "ProbabilityError",
-    "ProjectedEstimateWarning",
-    "RepeatedItemsWarning",
-    "SamplingWarning",
-    "SequentialError",
-    "SparseStratumError",
-    "StrataMismatchError",
-    "ToolOutputError",
-    "VerdictError",
-    "WeakCalibrationWarning",
-    "WeightsError",
+    "ArgumentTypeError", "ClippedEstimateWarning", "ClusteredCountsError", "ColumnError",
+    "ConfidenceLevelError", "ConfusedCategoriesError", "CountError", "DesignWarning",
+    "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
+    "JudgeShiftWarning", "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning",
+    "LookalikeGroupsWarning", "MethodError",
+    "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
+    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError",
+    "SparseStratumError", "StrataMismatchError", "ToolOutputError", "VerdictError",
+    "WeakCalibrationWarning", "WeightsError",
 ]
 
 
@@ -115,6 +91,19 @@ class LabelShiftWarning(JudgeStatsWarning):
     Rogan–Gladen stays valid under such label shift; estimators that assume the test and
     calibration distributions coincide (calibration-only, difference, conditional calibration)
     do not.
+    """
+
+
+class JudgeShiftWarning(JudgeStatsWarning):
+    """The judge's confusion matrix differs between calibration batches.
+
+    Issued by :func:`judgestats.evaluate` with ``batch=`` when
+    :func:`judgestats.judge_shift_test` rejects at level 1 − ``confidence_level`` for a group
+    (under no shift it fires on at most that share of groups). Pooled calibration batches then
+    describe a judge that no longer exists: use the latest batch
+    (``batch_choice="latest"``) or label more items with today's judge. Pooling is not
+    chosen by the test: ``benchmarks/results/judge_shift.md`` measured the coverage that such a
+    pre-test rule loses.
     """
 
 

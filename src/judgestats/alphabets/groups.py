@@ -442,11 +442,6 @@ def correct_alphabet(
 class AlphabetCorrection(Reportable):
     """A rate corrected from a judge alphabet (:func:`correct_alphabet`; per group of evaluate).
 
-    Attributes
-    ----------
-    distribution : DistributionCorrection
-        The whole fit: θ̂ over human 0 and 1, the letters' matrix, both intervals.
-
     The properties give what a :class:`~judgestats.Correction` gives for a binary judge:
     ``estimate`` and ``ci`` (of θ = P(human = 1)), ``method``, ``confidence_level``,
     ``design``, ``n``, ``m0``, ``m1``, ``naive`` (the share of letter 1 when the letters are 0,
@@ -454,6 +449,11 @@ class AlphabetCorrection(Reportable):
     ``sensitivity`` and ``specificity`` are None: a judge alphabet has a column of letter
     rates per human class instead (``distribution.confusion_matrix``). ``report()`` renders it
     (:func:`judgestats.report.report`).
+
+    Attributes
+    ----------
+    distribution : DistributionCorrection
+        The whole fit: θ̂ over human 0 and 1, the letters' matrix, both intervals.
     """
 
     kind: ClassVar[str] = "alphabet"

@@ -9,7 +9,7 @@ each throws information away. The asymptotic covariance of the joint maximum-lik
 (by-human-label design), so the expected interval width of every alphabet — the full one,
 each threshold of an ordered score, each judge of a product alphabet ``"a|b"`` alone, or any
 merge the user names — can be compared for the same θ, C, n and m before paying for a second
-judge or more calibration labels. For J = K = 2 the variance is the paper's eq. var.
+judge or more calibration labels. For J = K = 2 the variance is the paper's eq. (15).
 """
 
 from __future__ import annotations

@@ -311,7 +311,7 @@ def fit(
         ``tune=1000``, ``chains=4``, ``cores``, ``random_seed`` (the same int gives the same
         draws), ``sampler`` ("pymc", "nutpie", "numpyro"), ``backend`` ("numba" or "c"; on
         these machines numba compiled the k-category model faster, see
-        ``../shared/STACK.md``), ``progressbar=False``, ``sample_kwargs`` (e.g.
+        ``benchmarks/results/bayes.md``), ``progressbar=False``, ``sample_kwargs`` (e.g.
         ``{"target_accept": 0.999}``; NUTS's ``target_accept`` is :data:`TARGET_ACCEPT`, 0.995,
         unless set there: PyMC's 0.8 diverges on data sets with a zero cell).
 

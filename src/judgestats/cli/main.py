@@ -6,10 +6,12 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
 from .._validation import JudgeStatsError
+from .agreement import _agreement_parser, run_agreement
 from .correct import _correct_parser, _run_correct
 from .options import CLIError, _Parser, cli_words
 from .plan import _plan_parser, _plan_text, _run_plan
@@ -28,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         "errors with a small human-labelled calibration set, with an interval that accounts "
         "for both samples (correct); size the calibration set (plan); report a whole "
         "leaderboard (report); label in rounds with an interval valid at every look (next-batch, "
-        "monitor).",
+        "monitor); how well the judge agrees with the humans (agreement).",
     )
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -36,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _plan_parser(sub)
     _report_parser(sub)
     _sequential_parsers(sub)
+    _agreement_parser(sub)
     return parser
 
 
@@ -76,6 +79,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
             out = _run_plan(args)
             print(json.dumps(out, indent=2) if args.json else _plan_text(out))
             return 0
+        if args.command == "agreement":
+            print(run_agreement(args), end="")
+            return 0
         if args.command in ("next-batch", "monitor"):
             print(run_sequential(args), end="")
             return 0
@@ -106,11 +112,15 @@ def _main(argv: Sequence[str] | None = None) -> int:
         }
         if accounting:
             payload["input_rows"] = accounting
+        if note := getattr(args, "note", None):
+            payload["note"] = note
         print(json.dumps(payload, indent=2))
     else:
         print(_table(title, rows, args))
         if accounting:
             print(_accounting(accounting, args))
+        if note := getattr(args, "note", None):
+            print(textwrap.fill(note, width=100))
     return 0
 
 

@@ -109,6 +109,7 @@ _COUNT_HELP = {
 _SOURCE_FLAGS = {
     "by": None, "judge": "gpt-4", "calibration_fraction": 0.1, "judge_column": "judge",
     "human_column": "human", "strata": None, "split": None, "engine": "pandas", "cluster": None,
+    "batch": None,
 }  # fmt: skip
 
 

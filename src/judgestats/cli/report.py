@@ -67,6 +67,16 @@ def _report_parser(sub: Any) -> None:
         "logs with several epochs are clustered on the sample without it",
     )  # fmt: skip
     rp.add_argument(
+        "--batch", metavar="COLUMN",
+        help="FILE: column of each calibration row's batch (labelling round, judge version): "
+        "each model's latest batch is tested against its earlier ones (js.judge_shift_test) "
+        "and the report notes where the judge moved",
+    )  # fmt: skip
+    rp.add_argument(
+        "--batch-choice", choices=("pool", "latest"), default="pool",
+        help="with --batch: correct with every batch (default) or each model's latest only",
+    )  # fmt: skip
+    rp.add_argument(
         "--estimand", choices=("rows", "items"), default="rows",
         help="with repeated items: the rate over rows (each verdict weight 1, the default) or "
         "over items (each item weight 1)",
@@ -330,7 +340,7 @@ def _run_report(args) -> str:
         by, judge, human, strata, split = ("model",), "judge", "human", None, None
     else:
         _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
-                                      "human_column", "cluster"))  # fmt: skip
+                                      "human_column", "cluster", "batch"))  # fmt: skip
         judges = _columns(args.judge_column) or ()
         letters = args.letters or args.invalid is not None or len(judges) > 1
         try:
@@ -412,6 +422,8 @@ def _estimation(args) -> dict[str, Any]:
            "design": args.design, "errors": "mark"}  # fmt: skip
     if getattr(args, "cluster", None) is not None:  # repeated items (report, not letters)
         out.update(cluster=args.cluster, estimand=args.estimand)
+    if getattr(args, "batch", None) is not None:  # calibration batches (js.judge_shift_test)
+        out.update(batch=args.batch, batch_choice=args.batch_choice)
     return out
 
 

@@ -1,7 +1,7 @@
 """What differences and rankings share: arms of counts, checks, the delta method, the bootstrap.
 
 An arm is one judged model's test counts with its calibration counts, as arrays. The delta-method
-centre and standard error of θ_A − θ_B (paper eqs. ci and var per model, combined), the joint
+centre and standard error of θ_A − θ_B (paper eqs. (8) and (15) per model, combined), the joint
 parametric bootstrap of clipped Rogan–Gladen estimates, and the weighted quantile used for
 intervals from weighted draws.
 """
@@ -146,7 +146,7 @@ def weighted_quantile(values: np.ndarray, weights: np.ndarray | None, probs: Any
 
 # ============================================================================ delta methods
 def _delta_parts(a: dict[str, np.ndarray], z: Any, adjusted: bool) -> dict[str, np.ndarray]:
-    """Per-model pieces of eq. (ci) (adjusted) or eq. (var) (plain), from counts."""
+    """Per-model pieces of eq. (8) (adjusted) or eq. (15) (plain), from counts."""
     x, n, tp, fn, tn, fp = (a[k] for k in ("x", "n", "tp", "fn", "tn", "fp"))
     m0, m1 = tn + fp, tp + fn
     with np.errstate(divide="ignore", invalid="ignore"):

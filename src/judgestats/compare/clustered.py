@@ -10,8 +10,8 @@ the delta method of Δ = θ_A − θ_B with gradient (1, 1 − θ_A, −θ_A)/D_
 
     Var(Δ) = uᵀ R u,   u_j = g_j √V_j,   V_j = r̃_j(1 − r̃_j)/ñ_j,
 
-R the rates' correlations and ñ_j the effective size (``"adjusted-wald"``: eq. ci's adjusted
-r̃ at ñ = n_eff + z², m_eff + 2; ``"wald"``: eq. var's plain ones at n_eff, m_eff),
+R the rates' correlations and ñ_j the effective size (``"adjusted-wald"``: eq. (8)'s adjusted
+r̃ at ñ = n_eff + z², m_eff + 2; ``"wald"``: eq. (15)'s plain ones at n_eff, m_eff),
 :func:`judgestats.repeated.combined_variance`. The centre is (θ̃_A + dθ̃_A) − (θ̃_B + dθ̃_B) as
 without clusters, and the critical value is Student's t with Welch–Satterthwaite degrees of
 freedom over the rates whose items repeat (a shared calibration set's rates counted once),

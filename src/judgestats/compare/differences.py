@@ -3,15 +3,15 @@
 Interval methods of :func:`difference`
 --------------------------------------
 ``adjusted-wald`` (default)
-    The paper's adjusted quantities (eq. ci: p̃ with n + z², q̃ with m + 2, centre θ̃ + dθ̃) for
+    The paper's adjusted quantities (eq. (8): p̃ with n + z², q̃ with m + 2, centre θ̃ + dθ̃) for
     each model, combined by the delta method. Independent calibrations:
-    Var = Var_A + Var_B (each the bracket of eq. ci over (q̃0 + q̃1 − 1)²). Shared calibration:
+    Var = Var_A + Var_B (each the bracket of eq. (8) over (q̃0 + q̃1 − 1)²). Shared calibration:
     Var = [Var(p̃_A) + Var(p̃_B) − 2 Cov] / D̃² + (θ̃_A − θ̃_B)² (v0 + v1) / D̃², with
     D̃ = q̃0 + q̃1 − 1, v_j = q̃_j(1 − q̃_j)/m̃_j, centre (θ̃_A + dθ̃_A) − (θ̃_B + dθ̃_B)
     = (θ̃_A − θ̃_B)(1 + 2z²(v0 + v1)). Paired: Cov = (n11/n − p̂_A p̂_B)/ñ, the covariance of the
     paired judge labels (zero otherwise). The p-value is 2Φ(−|centre|/se).
 ``wald``
-    The same delta method at the unadjusted estimates (eq. var), centred at θ̂_A − θ̂_B.
+    The same delta method at the unadjusted estimates (eq. (15)), centred at θ̂_A − θ̂_B.
 ``bootstrap``
     Joint parametric percentile bootstrap: positive ~ Bin(n, p̂) per model (paired: the
     four-cell multinomial of the label pairs), tn ~ Bin(m0, q̂0), tp ~ Bin(m1, q̂1) per
@@ -143,7 +143,7 @@ def difference(
     """Difference θ_A − θ_B of two corrected rates, with an interval and a test.
 
     Each model's true rate is estimated by Rogan–Gladen, θ̂ = (p̂ + q̂0 − 1)/(q̂0 + q̂1 − 1)
-    (paper eq. point-estimator), and the difference gets an interval that carries the
+    (paper eq. (7)), and the difference gets an interval that carries the
     uncertainty of both test sets and of the calibration set(s) (see the module docstring for
     each method's formula).
 

@@ -126,7 +126,7 @@ class JudgedCounts:
 
     @property
     def p_hat(self) -> Any:
-        """Naive judged rate p̂ = positive / n (paper eq. avg-pred)."""
+        """Naive judged rate p̂ = positive / n (paper eq. (3))."""
         return _rate(self.positive, self.n)
 
     @property

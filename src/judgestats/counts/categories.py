@@ -442,7 +442,7 @@ class ConfusionMatrix:
 
     @property
     def matrix(self) -> np.ndarray:
-        """Ĉ[a, b] = P̂(judge = a | human = b) (paper eq. multi_category_confusion).
+        """Ĉ[a, b] = P̂(judge = a | human = b) (paper eq. (24)).
 
         Raises :class:`CountError` when a true class has no calibration item.
         """

@@ -4,7 +4,7 @@
 design                 the calibration items were ...                          estimator of θ
 =====================  ======================================================  =====================
 ``"by-human-label"``   chosen within the human-label classes (m0, m1 fixed,    Rogan–Gladen (paper
-                       e.g. the paper's Algorithm 1), or any set whose label   eq. point-estimator)
+                       e.g. the paper's Algorithm 1), or any set whose label   eq. (7))
                        mix may differ from the test set's (the default)
 ``"random"``           a simple random sample of the test population ("we      judge-conditional,
                        had humans label 200 random items of our eval set")     π̂ from all judged

@@ -47,7 +47,7 @@ ESTIMATOR = {
 
 #: What reports cite for each design's estimator.
 REFERENCE = {
-    "by-human-label": "Lee et al. (2026), eq. (point-estimator); Rogan & Gladen (1978)",
+    "by-human-label": "Lee et al. (2026), eq. (7); Rogan & Gladen (1978)",
     "random": "Lee et al. (2026), estimator table row iv, with π from test and calibration "
     "items, the maximum-likelihood estimator of a random calibration sample",
     "by-judge-label": "Lee et al. (2026), estimator table row iv, conditional calibration",

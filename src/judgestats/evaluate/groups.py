@@ -48,6 +48,7 @@ from ..progress import progress as progress_bar
 from ..repeated import ESTIMANDS, cluster_summary, repeats_matter
 from ..results import Reportable, group_label
 from ..strata import StratifiedCorrection, correct_stratified, stratum_pairs
+from .batches import check_batch_call, count_batches, with_judge_shift
 from .tables import (
     _rank,
     evaluation_counts_frame,
@@ -428,6 +429,8 @@ def evaluate(
     invalid: Any = None,
     cluster: str | None = None,
     estimand: str = "rows",
+    batch: str | None = None,
+    batch_choice: str = "pool",
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -512,6 +515,17 @@ def evaluate(
     estimand : {"rows", "items"}, default "rows"
         With ``cluster``: the rate over rows (each verdict weight 1) or over items (each item
         weight 1); see :func:`judgestats.correct`.
+    batch : str, optional
+        Column of the calibration batch of each calibration row (labelling round, judge
+        version; test rows need none). Each group's latest batch (last in sorted order) is
+        compared with its earlier ones by :func:`judgestats.judge_shift_test`, kept in
+        ``result.judge_shift`` (:mod:`judgestats.evaluate.batches`); where it rejects at
+        1 − ``confidence_level``, :class:`~judgestats.JudgeShiftWarning`. Not with strata or a
+        judge alphabet.
+    batch_choice : {"pool", "latest"}, default "pool"
+        With ``batch``: correct with every batch (the numbers without ``batch=``) or with each
+        group's latest batch only. The test never chooses: pooling after a non-significant
+        test loses coverage at moderate shifts (``benchmarks/results/judge_shift.md``).
     **options
         Passed to the correction: interval options (``n_resamples``), with strata
         ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``
@@ -559,6 +573,8 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
+    check_batch_call(batch, batch_choice, counted=counted, strata=strata,
+                     letters=_letters_wanted(judge, judge_labels, bins, invalid))  # fmt: skip
     if counted:
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
                                cluster=cluster,
@@ -598,11 +614,17 @@ def evaluate(
             counts = _counts_checking_repeats(frame, columns, design)
         else:
             counts = group_counts(frame, **columns, cluster=cluster)
-    return _evaluate_counts(
+        if batch is not None:  # the calibration batches: judge_shift_test per group
+            counts, shifts, notes = count_batches(
+                frame, counts, batch=batch, choice=batch_choice, cluster=cluster,
+                confidence_level=confidence_level, design=design, rng=rng, stacklevel=3,
+            )  # fmt: skip
+    ev = _evaluate_counts(
         counts, method=method, confidence_level=confidence_level, rank=rank,
         rank_resamples=rank_resamples, rng=rng, stacklevel=3, options=options, design=design,
         errors=errors, progress=progress, estimand=estimand,
     )  # fmt: skip
+    return ev if batch is None else with_judge_shift(ev, shifts, notes, batch, batch_choice)
 
 
 # ----------------------------------------------------------------------------- result
@@ -651,6 +673,12 @@ class Evaluation(Reportable):
     ranking_error : str or None
         With ``rank=True`` and ``errors="mark"``: why no ranking could be made (the error's
         class and message, naming the groups at fault), else None.
+    batch, batch_choice : str or None
+        With ``evaluate(batch=)``: the batch column and which batches the corrections used.
+    judge_shift : dict
+        With ``batch=``: group → :class:`~judgestats.JudgeShiftDiagnostic` (latest batch
+        against the earlier ones), or a str saying why there is none (one batch, a batch
+        without some human class).
     """
 
     kind: ClassVar[str] = "evaluation"
@@ -671,6 +699,9 @@ class Evaluation(Reportable):
     marked: dict = field(default_factory=dict)
     marked_counts: dict = field(default_factory=dict)
     ranking_error: str | None = None
+    batch: str | None = None
+    batch_choice: str | None = None
+    judge_shift: dict = field(default_factory=dict)
 
     # -- access --------------------------------------------------------------------------
     def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:

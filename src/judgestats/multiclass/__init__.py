@@ -1,7 +1,7 @@
 """k-category correction: the inverse of the judge's confusion matrix, with intervals.
 
 Paper appendix "Extension to Evaluations with More Than Two Categories" (eqs.
-multi_category_estimator and multi_category_confusion). Each item has a true (human) category
+(23) and (24)). Each item has a true (human) category
 Z ∈ {1..k} and a judge category Ẑ. On the calibration set, estimate the judge's confusion
 matrix
 

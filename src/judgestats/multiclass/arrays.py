@@ -1,6 +1,6 @@
 """Array-level kernels of the k-category correction: θ̂ = Ĉ⁻¹p̂ for batches of data sets.
 
-Paper eq. multi_category_estimator. Which matrices may be inverted (condition number at most
+Paper eq. (23). Which matrices may be inverted (condition number at most
 ``MAX_CONDITION``; for k = 2 also q̂0 + q̂1 > 1), the batched solve, the judged rates, the
 multinomial covariance, and the maximum-likelihood fit on the probability simplex used when
 Ĉ⁻¹p̂ has negative entries.
@@ -153,7 +153,7 @@ def _multinomial_cov(prob: np.ndarray, size: np.ndarray) -> np.ndarray:
 def distribution_estimate(
     test_counts: Any, calibration_counts: Any, *, max_condition: float = MAX_CONDITION
 ) -> np.ndarray:
-    """Unconstrained θ̂ = Ĉ⁻¹p̂ for a batch of data sets (paper eq. multi_category_estimator).
+    """Unconstrained θ̂ = Ĉ⁻¹p̂ for a batch of data sets (paper eq. (23)).
 
     Parameters
     ----------

@@ -15,7 +15,7 @@ label b. An item whose rows carry different human labels (raters who disagree) t
 counts in each of its labels' columns with its share, and its truth is that mix. With the
 same number of rows per item the two estimands agree.
 
-**The covariance.** θ̂ = Ĉ⁻¹p̂ (paper eq. multi_category_estimator) is linearised as in the
+**The covariance.** θ̂ = Ĉ⁻¹p̂ (paper eq. (23)) is linearised as in the
 unclustered method, dθ = A(dp̂ − Σ_b θ_b dĉ_b), A = Ĉ⁻¹. Each of the k + 1 components
 x̂_i ∈ {p̂, ĉ_1, …, ĉ_k} is a ratio of item totals, with residual vectors
 e_gi = (a_gi − x̂_i b_gi)/B_i over the items g (:func:`judgestats.repeated.ratio_residuals`);

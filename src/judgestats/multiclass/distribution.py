@@ -1,7 +1,7 @@
 """``correct_distribution()`` and its :class:`DistributionCorrection`.
 
-One k-category data set corrected (paper eqs. multi_category_estimator and
-multi_category_confusion): θ̂ = Ĉ⁻¹p̂ with the interval method chosen from the registry of
+One k-category data set corrected (paper eqs. (23) and
+(24)): θ̂ = Ĉ⁻¹p̂ with the interval method chosen from the registry of
 :mod:`.methods`, projected onto the simplex where Ĉ⁻¹p̂ has negative entries, refused where the
 judge does not separate the categories (:mod:`.separation`); under the random and
 by-judge-label designs, the judge-conditional estimator instead.
@@ -251,9 +251,9 @@ def correct_distribution(
 ) -> DistributionCorrection:
     """Correct a judged category distribution for the judge's errors, with intervals.
 
-    Computes θ̂ = Ĉ⁻¹p̂ (paper appendix, eq. multi_category_estimator), with Ĉ[a, b] =
+    Computes θ̂ = Ĉ⁻¹p̂ (paper appendix, eq. (23)), with Ĉ[a, b] =
     #(judge = a, human = b)/#(human = b) from the calibration set (eq.
-    multi_category_confusion), and a per-category interval for the true distribution θ.
+    (24)), and a per-category interval for the true distribution θ.
     For k = 2 the estimate equals :func:`judgestats.correct`'s Rogan–Gladen estimate.
 
     **A judge alphabet of its own** (J letters for K human categories, J > K: a 1–5 score
@@ -282,7 +282,7 @@ def correct_distribution(
           with the delta-method covariance A[Σ_p + Σ_b θ_b² Σ_b]Aᵀ, A = Ĉ⁻¹,
           Σ_p = (diag p − ppᵀ)/n and Σ_b = (diag c_b − c_b c_bᵀ)/m_b the multinomial
           covariances of p̂ and of column b of Ĉ (the columns are independent given the m_b).
-          For k = 2 it is the paper's eq. (var).
+          For k = 2 it is the paper's eq. (15).
           **Adjustment** (``"adjusted-delta"``, the default): like the paper's adjusted Wald
           interval, the formula is evaluated at p̃ = (counts + z²/k)/(n + z²) and at columns
           c̃_b = (counts_b + 2/k)/(m_b + 2), centred at θ̃ = C̃⁻¹p̃. For k = 2 these are exactly

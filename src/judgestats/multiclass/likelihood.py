@@ -2,8 +2,8 @@
 
 A judge that scores 1–5, says win/tie/lose or sometimes answers nothing usable speaks an
 alphabet of J letters while the humans use K categories. The paper's model (its appendix,
-eqs. multi_category_estimator and multi_category_confusion, and for K = 2 eq.
-main:derive:estimator) carries over with a J × K confusion matrix C[a, b] = P(judge = a |
+eqs. (23) and (24), and for K = 2 eq.
+(13)) carries over with a J × K confusion matrix C[a, b] = P(judge = a |
 human = b) — the same on test and calibration items — under the by-human-label design::
 
     test letters               n ~ Mult(n, Cθ)

@@ -11,7 +11,7 @@ Estimator
 ---------
 With test counts (positive_s, n_s) and calibration counts (tp_s, fn_s, tn_s, fp_s) per
 stratum, p̂_s = positive_s / n_s, q̂0_s = tn_s / m0_s, q̂1_s = tp_s / m1_s, the per-stratum
-Rogan–Gladen estimate (paper eq. point-estimator) is θ̂_s = (p̂_s + q̂0_s − 1)/(q̂0_s + q̂1_s − 1)
+Rogan–Gladen estimate (paper eq. (7)) is θ̂_s = (p̂_s + q̂0_s − 1)/(q̂0_s + q̂1_s − 1)
 and the pooled estimate
 
     θ̂ = clip(Σ_s w_s θ̂_s, 0, 1),       w_s = n_s / n  (``weights="test"``) or given.

@@ -8,7 +8,7 @@ p̂_s, q̂0_s, q̂1_s where an item has rows in several of them), and the pool o
 
     Var = Σ_s w_s² Ṽ_s,clu  +  [weights = "test"] · Σ_s U_s (θ̃_s − Σ_t w_t θ̃_t)² / U²,
 
-Ṽ_s,clu the bracket of the paper's eq. (ci) at the stratum's effective sizes (ñ_s = n_s,eff + z²,
+Ṽ_s,clu the bracket of the paper's eq. (8) at the stratum's effective sizes (ñ_s = n_s,eff + z²,
 m̃_ys = m_ys,eff + 2) with the correlation terms (:func:`judgestats.repeated.combined_variance`),
 and the mix term's U_s = Σ_{g in s} u_g², U = Σ_g u_g over the test items g, u_g the item's
 test rows (``estimand="rows"``, w_s = rows_s / rows) or 1 (``estimand="items"``,

@@ -1,6 +1,6 @@
 """The strata of a stratified correction as arrays, and one correction per stratum.
 
-Each stratum's own :class:`~judgestats.Correction` (paper eq. point-estimator, with the
+Each stratum's own :class:`~judgestats.Correction` (paper eq. (7), with the
 single-stratum interval of the chosen method), the pieces the pooled estimate, the diagnostics
 and the reports read.
 """

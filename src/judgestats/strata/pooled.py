@@ -3,8 +3,8 @@
 Intervals for the pooled θ (``method``)
 ---------------------------------------
 ``"adjusted-wald"`` (default)
-    Delta method over independent strata, at the paper's adjusted quantities (eq. ci and
-    adjusted:proportion) of every stratum: ñ_s = n_s + z², p̃_s = (n_s p̂_s + z²/2)/ñ_s,
+    Delta method over independent strata, at the paper's adjusted quantities (eqs. (8) and
+    (11)) of every stratum: ñ_s = n_s + z², p̃_s = (n_s p̂_s + z²/2)/ñ_s,
     m̃_ys = m_ys + 2, q̃_ys = (m_ys q̂_ys + 1)/m̃_ys, θ̃_s = (p̃_s + q̃0_s − 1)/(q̃0_s + q̃1_s − 1),
 
         Ṽ_s = [p̃_s(1 − p̃_s)/ñ_s + (1 − θ̃_s)² q̃0_s(1 − q̃0_s)/m̃0_s + θ̃_s² q̃1_s(1 − q̃1_s)/m̃1_s]
@@ -13,14 +13,14 @@ Intervals for the pooled θ (``method``)
         centre = Σ_s w_s (θ̃_s + π_s dθ̃_s),      π_s = w_s² Ṽ_s / Σ_t w_t² Ṽ_t,
 
     and the interval is centre ± z √Var, truncated to [0, 1]; dθ̃_s is the paper's centre
-    shift (eq. adjusted:ci:center) of stratum s. Carried over from the adjusted Wald: the
+    shift (eq. (12)) of stratum s. Carried over from the adjusted Wald: the
     pseudo-counts (z²/2 per test stratum, one success and one failure per calibration class
     and stratum) and the centre shift, the latter weighted by the stratum's share π_s of the
     pooled variance. The shift corrects the skewness of a single ratio; the skewness of a sum
     of independent strata is diluted, and adding the full per-stratum shifts over-corrects
     (coverage 0.941–0.948 against 0.951–0.954 with π_s in the stress scenarios of
     benchmarks/results/strata.md, section B). With one stratum π = 1 and the interval is
-    exactly eq. (ci).
+    exactly eq. (8).
     The second variance term is the sampling variance of the test mix itself: with
     w_s = n_s / n estimated from a random test sample and a_s = 1/(q0_s + q1_s − 1),
     b_s = (q0_s − 1) a_s, θ̂ is the mean of the per-item values a_s ẑ + b_s, whose variance
@@ -28,7 +28,7 @@ Intervals for the pooled θ (``method``)
     weights (a target population's mix) it is absent. Without it coverage fell to 0.90 when
     the strata's rates differ a lot (θ_s = 0.05 and 0.95, same section).
 ``"wald"``
-    The same without adjustments: Var = Σ w_s² Var(θ̂_s) with Var(θ̂_s) from paper eq. (var)
+    The same without adjustments: Var = Σ w_s² Var(θ̂_s) with Var(θ̂_s) from paper eq. (15)
     at the unadjusted estimates, plus the mix term, centred at Σ w_s θ̂_s (for comparison).
 ``"bootstrap"``
     Stratified parametric percentile bootstrap: per replicate, positive*_s ~ Bin(n_s, p̂_s),
@@ -38,7 +38,7 @@ Intervals for the pooled θ (``method``)
     excluded and reported (``SamplingWarning``), never dropped silently.
 
 The per-stratum ``Correction`` objects carry the single-stratum interval of the same method
-(``"adjusted-wald"``: the paper's eq. ci). All kernels are vectorised over batches of data
+(``"adjusted-wald"``: the paper's eq. (8)). All kernels are vectorised over batches of data
 sets with the strata on the last axis (:func:`pooled_bounds`).
 """
 

@@ -1,6 +1,6 @@
 """``correct_stratified()`` and its :class:`StratifiedCorrection`.
 
-One Rogan–Gladen correction per stratum (paper eq. point-estimator), pooled by the stratum mix
+One Rogan–Gladen correction per stratum (paper eq. (7)), pooled by the stratum mix
 with an interval from :mod:`.pooled`; under the random and by-judge-label designs the
 judge-conditional estimator per stratum instead.
 """
@@ -227,7 +227,7 @@ def correct_stratified(
     """Correct a judged rate stratum by stratum and pool the corrections by a stratum mix.
 
     Estimates one confusion matrix per stratum of a covariate ξ, applies the Rogan–Gladen
-    correction (paper eq. point-estimator) within each, and aggregates: θ̂ = Σ_s w_s θ̂_s
+    correction (paper eq. (7)) within each, and aggregates: θ̂ = Σ_s w_s θ̂_s
     (paper, "Limitations and Future Work", item 2). Use it when the judge's behaviour may
     depend on ξ and the calibration set's mix of ξ differs from the test set's. Formulas of
     the pooled intervals: module docstring of :mod:`judgestats.strata`.
@@ -241,8 +241,8 @@ def correct_stratified(
         :func:`stratified_counts` builds both mappings from a labelled data frame.
     method : {"adjusted-wald", "wald", "bootstrap"}, default "adjusted-wald"
         Interval for the pooled θ (and for each stratum's ``Correction``): the delta method
-        over strata at the paper's adjusted quantities (eq. ci), the plain delta method
-        (eq. var), or a stratified parametric bootstrap.
+        over strata at the paper's adjusted quantities (eq. (8)), the plain delta method
+        (eq. (15)), or a stratified parametric bootstrap.
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     weights : "test" or mapping stratum → float, default "test"
@@ -273,7 +273,7 @@ def correct_stratified(
         With repeated items (counts built with ``cluster=``, an item judged several times):
         the rate over rows or over items (:func:`judgestats.correct`). Each stratum's variance
         is then the cluster-robust one of :mod:`judgestats.repeated` (the sandwich over its
-        items, at the effective sizes of the paper's eq. ci), pooled as in
+        items, at the effective sizes of the paper's eq. (8)), pooled as in
         :mod:`judgestats.strata.clustered`; ``weights="test"`` is the stratum's share of test
         rows (``"rows"``) or of test items (``"items"``). Items must be nested in strata, and
         ``min_per_class`` then counts items. ``"adjusted-wald"`` and ``"wald"`` only, under

@@ -1,0 +1,165 @@
+"""An :class:`~judgestats.judge_agreement.Agreement` written out: text, reports, heat map.
+
+The card's own faces (the corrected-rate reports of :mod:`judgestats.report` do not list it):
+the judge × human table, every figure with its interval and the method that made it, the
+sentence on what the agreement buys and the notes. matplotlib is imported only to draw.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_choice, check_positive_int
+
+__all__ = ["FORMATS", "heatmap", "report_text", "summary_text"]
+
+#: Output formats of :meth:`Agreement.report`.
+FORMATS = ("markdown", "latex", "html")
+
+
+def _methods(card: Any) -> str:
+    lvl = f"{card.confidence_level:.0%}"
+    text = (f"Judge–human agreement on {card.m} calibration items (design {card.design!r}); "
+            f"{lvl} intervals: Clopper–Pearson (exact) for rates")  # fmt: skip
+    if any(r is not None and r.ci is not None for r in (card.kappa, card.ac1)):
+        text += (", delta method on the multinomial (atanh scale, 0.5 added per cell) for "
+                 "kappa and AC1")  # fmt: skip
+    if card.items is not None:
+        text += f"; {card.items} repeated items: intervals at the effective sizes (design effects)"
+    return text + "."
+
+
+def _table_rows(card: Any) -> tuple[list[str], list[list[str]]]:
+    head = ["judge \\ human", *(str(b) for b in card.labels)]
+    rows = [[str(a), *(str(int(v)) for v in card.counts[i])]
+            for i, a in enumerate(card.judge_labels)]  # fmt: skip
+    return head, rows
+
+
+def summary_text(card: Any) -> str:
+    """Write the card as plain text."""
+    head, rows = _table_rows(card)
+    width = max(len(c) for r in [head, *rows] for c in r) + 2
+    lines = [_methods(card), "", "".join(c.rjust(width) for c in head)]
+    lines += ["".join(c.rjust(width) for c in r) for r in rows]
+    lines.append("")
+    for r in card.figures():
+        lines.append(f"  {r.name:<28} {r.text()}")
+    if card.buys:
+        lines += ["", card.buys]
+    if card.strata:
+        lines.append("")
+        for key, s in card.strata.items():
+            shown = "; ".join(f"{r.name} {r.text()}" for r in (s.recall or ())[:2])
+            lines.append(f"  stratum {key}: m = {s.m}; {shown}")
+    lines += [f"note: {n}" for n in card.notes]
+    return "\n".join(lines)
+
+
+def report_text(card: Any, *, format: str, figure: bool, digits: int) -> str:
+    """Write the card as Markdown, a LaTeX fragment (booktabs) or a standalone HTML page."""
+    check_choice("format", format, FORMATS)
+    d = check_positive_int("digits", digits, minimum=1)
+    head, rows = _table_rows(card)
+    figs = [(r.name, f"{r.estimate:.{d}f}", "–" if r.ci is None else
+             f"[{r.ci.low:.{d}f}, {r.ci.high:.{d}f}]",
+             r.ci.method if r.ci else (r.note or r.source)) for r in card.figures()]  # fmt: skip
+    fig_head = ["figure", "estimate", f"{card.confidence_level:.0%} interval", "method / note"]
+    paras = [_methods(card), *([card.buys] if card.buys else [])]
+    tables = [(head, rows), (fig_head, [list(f) for f in figs]), *_strata_table(card, d)]
+    if format == "markdown":
+        out = [*paras, *(_md(h, r) for h, r in tables)]
+        return "\n\n".join(out) + "\n\n" + "\n".join(f"- {n}" for n in card.notes) + "\n"
+    if format == "latex":
+        return "\n\n".join([*(_tex(p) for p in paras), *(_latex(h, r) for h, r in tables),
+                            *(_tex(n) for n in card.notes)]) + "\n"  # fmt: skip
+    img = ""
+    if figure:
+        img = f'<img alt="judge × human table" src="data:image/png;base64,{_png(card)}">'
+    body = "".join(f"<p>{html.escape(p)}</p>" for p in paras)
+    body += _html(*tables[0]) + img + "".join(_html(h, r) for h, r in tables[1:])
+    body += "".join(f"<p>Note: {html.escape(n)}</p>" for n in card.notes)
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Judge agreement</title>"
+            f"</head><body>{body}</body></html>\n")  # fmt: skip
+
+
+def _strata_table(card: Any, d: int) -> list[tuple[list[str], list[list[str]]]]:
+    """One row per stratum: m and every figure with its interval (none without strata)."""
+    if not card.strata:
+        return []
+    first = next(iter(card.strata.values()))
+    head = ["stratum", "m", *(r.name for r in first.figures())]
+    rows = [[str(k), str(s.m), *(r.text(d, short=True) for r in s.figures())]
+            for k, s in card.strata.items()]  # fmt: skip
+    return [(head, rows)]
+
+
+def _md(head: list[str], rows: list[list[str]]) -> str:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    return "\n".join([line(head), "|" + "---|" * len(head), *(line(r) for r in rows)])
+
+
+_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
+        "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in text)
+
+
+def _latex(head: list[str], rows: list[list[str]]) -> str:
+    spec = "l" + "r" * (len(head) - 1)
+    body = [" & ".join(_tex(c) for c in head) + r" \\", r"\midrule"]
+    body += [" & ".join(_tex(c) for c in r) + r" \\" for r in rows]
+    return "\n".join([rf"\begin{{tabular}}{{{spec}}}", r"\toprule", *body, r"\bottomrule",
+                      r"\end{tabular}"])  # fmt: skip
+
+
+def _html(head: list[str], rows: list[list[str]]) -> str:
+    th = "".join(f"<th>{html.escape(c)}</th>" for c in head)
+    trs = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
+                  for r in rows)  # fmt: skip
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+
+
+def _png(card: Any) -> str:
+    import matplotlib.pyplot as plt
+
+    j, k = card.counts.shape
+    fig, ax = plt.subplots(figsize=(1.2 + 0.9 * k, 1.0 + 0.7 * j), layout="constrained")
+    heatmap(card, ax=ax)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def heatmap(card: Any, ax: Any = None) -> Any:
+    """Heat map of the judge × human table, coloured by the share of each human class."""
+    from ._validation import require_extra
+
+    require_extra("matplotlib", "plotting")
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 4), layout="constrained")
+    c = card.counts.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.nan_to_num(c / c.sum(axis=0))
+    ax.imshow(share, cmap="Blues", vmin=0.0, vmax=1.0, aspect="auto")
+    for (a, b), v in np.ndenumerate(card.counts):
+        ax.text(b, a, f"{int(v)}", ha="center", va="center",
+                color="white" if share[a, b] > 0.6 else "black")  # fmt: skip
+    ax.set_xticks(range(c.shape[1]), [str(v) for v in card.labels])
+    ax.set_yticks(range(c.shape[0]), [str(v) for v in card.judge_labels])
+    ax.set_xlabel("human label")
+    ax.set_ylabel("judge label")
+    ax.set_title(f"judge × human, m = {card.m} (colour: share of the human class)", fontsize=9)
+    return ax

@@ -1,0 +1,123 @@
+"""``judgestats agreement FILE``: the judge-agreement card of a calibration file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..designs import DEFAULT_DESIGN, DESIGNS
+from .inputs import _read_table
+from .options import CLIError, _level
+
+#: Output formats of the command (text is the card's summary).
+_FORMATS = ("text", "markdown", "latex", "html")
+
+
+def _agreement_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "agreement",
+        help="how well the judge agrees with the humans (rates, PPV/NPV, kappa, AC1)",
+        description="The judge-agreement card of a calibration file (one row per item with a "
+        "human and a judge label): the judge x human table, per-class rates with exact "
+        "(Clopper-Pearson) intervals, and PPV/NPV, Cohen's kappa and Gwet's AC1 where the "
+        "design makes them estimable.",
+    )
+    p.add_argument("file", help="calibration items: CSV, Parquet, JSON Lines or a JSON array")
+    p.add_argument("--judge-column", default="judge", help="judge label column (default judge)")
+    p.add_argument("--human-column", default="human", help="human label column (default human)")
+    p.add_argument("--categories", action="store_true",
+                   help="labels are categories (any values), not 0/1")  # fmt: skip
+    p.add_argument("--judge-letters", action="store_true",
+                   help="with --categories: the judge has its own alphabet (its observed "
+                   "letters), e.g. scores 1-5 against pass/fail")  # fmt: skip
+    p.add_argument("--design", default=DEFAULT_DESIGN, choices=DESIGNS,
+                   help="how the calibration items were chosen (default by-human-label)")
+    p.add_argument("--test", metavar="FILE", default=None,
+                   help="judged test items: PPV/NPV, kappa and AC1 derived through the "
+                   "corrected rate (by-human-label) or the judged mix (by-judge-label)")
+    p.add_argument("--by", metavar="COLUMN", default=None, help="one card per stratum")
+    p.add_argument("--cluster", metavar="COLUMN", default=None,
+                   help="item id column: rows sharing an id are one item (repeated items)")
+    p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
+    p.add_argument("--format", choices=_FORMATS, default="text", help="default text")
+    p.add_argument("--out", default=None, help="write the output here")
+    p.add_argument("--json", action="store_true", help="print JSON instead")
+
+
+def _counts(frame: Any, args: Any, *, test: bool = False) -> Any:
+    from ..counts import ConfusionCounts, JudgedCounts
+    from ..counts.categories import CategoryCounts, ConfusionMatrix
+
+    judge = frame[args.judge_column]
+    if test:
+        if args.categories:
+            return CategoryCounts.from_labels(judge)
+        return JudgedCounts.from_labels(judge)
+    human = frame[args.human_column]
+    cluster = None if args.cluster is None else frame[args.cluster]
+    if args.categories:
+        return ConfusionMatrix.from_labels(human=human, judge=judge, cluster=cluster,
+                                           judge_labels="observed" if args.judge_letters
+                                           else None)  # fmt: skip
+    return ConfusionCounts.from_labels(human=human, judge=judge, cluster=cluster)
+
+
+def _read(path: str, args: Any, columns: list[str]) -> Any:
+    if not Path(path).exists():
+        raise CLIError(f"no such file: {path}")
+    labels = {} if args.categories else {c: False for c in columns[:2]}
+    frame = _read_table(path, labels, args.by)
+    missing = [c for c in columns + ([args.by] if args.by else []) if c not in frame.columns]
+    if missing:
+        raise CLIError(f"{path} has no column(s) {missing}; columns are {list(frame.columns)}")
+    return frame
+
+
+def run_agreement(args: Any) -> str:
+    """Run ``judgestats agreement``; returns the text to print (or the path written)."""
+    from ..judge_agreement import agreement
+
+    if args.judge_letters and not args.categories:
+        raise CLIError("--judge-letters needs --categories")
+    cols = [args.judge_column, args.human_column] + ([args.cluster] if args.cluster else [])
+    frame = _read(args.file, args, cols)
+    test_frame = None if args.test is None else _read(args.test, args, [args.judge_column])
+    if args.by:
+        cal: Any = {str(k): _counts(g, args) for k, g in frame.groupby(args.by, sort=True)}
+        test: Any = None if test_frame is None else {
+            str(k): _counts(g, args, test=True) for k, g in test_frame.groupby(args.by)}
+    else:
+        cal = _counts(frame, args)
+        test = None if test_frame is None else _counts(test_frame, args, test=True)
+    card = agreement(cal, test, design=args.design, confidence_level=args.confidence_level)
+    if args.json:
+        text = json.dumps(_payload(card), indent=2, default=str) + "\n"
+    elif args.format == "text":
+        text = card.summary() + "\n"
+    else:
+        text = card.report(args.format)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CLIError(f"cannot write {args.out}: {exc.strerror}") from exc
+        return f"wrote {args.out}\n"
+    return text
+
+
+def _records(card: Any) -> list[dict]:
+    """Return the card's figures as JSON-ready rows (NaN as null)."""
+    rows = card.to_dataframe().to_dict(orient="records")
+    return [{k: None if isinstance(v, float) and v != v else v for k, v in r.items()}
+            for r in rows]  # fmt: skip
+
+
+def _payload(card: Any) -> dict:
+    rows = _records(card)
+    return {"design": card.design, "confidence_level": card.confidence_level,
+            "labels": list(card.labels), "judge_labels": list(card.judge_labels),
+            "counts": card.counts.tolist(), "figures": rows, "buys": card.buys,
+            "notes": list(card.notes),
+            "strata": None if card.strata is None else {
+                k: _records(s) for k, s in card.strata.items()}}

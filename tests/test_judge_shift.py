@@ -1,0 +1,306 @@
+"""js.judge_shift_test and evaluate(batch=): the judge's confusion matrix across calibration batches.
+
+Reference values: Newcombe (1998), Statistics in Medicine 17, 873-890, Table II (method 10,
+the hybrid score interval), printed to 4 decimals; exact p-values recomputed here by brute
+force from scipy's hypergeometric law and scipy's G statistic (chi2_contingency with
+lambda_="log-likelihood"), an implementation independent of the package's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from math import comb
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import chi2_contingency, hypergeom
+
+import judgestats as js
+from judgestats.kernels import g_statistic, newcombe_bounds
+
+C = js.ConfusionCounts
+
+
+def _g(table) -> float:
+    table = np.asarray(table, dtype=float)
+    table = table[:, table.sum(axis=0) > 0]
+    if table.shape[1] < 2:
+        return 0.0
+    return float(chi2_contingency(table, correction=False, lambda_="log-likelihood")[0])
+
+
+# ----------------------------------------------------------------------------- kernels
+@pytest.mark.parametrize(
+    ("k1", "m1", "k2", "m2", "low", "high"),
+    [(56, 70, 48, 80, 0.0524, 0.3339), (9, 10, 3, 10, 0.1705, 0.8090),
+     (5, 56, 0, 29, -0.0381, 0.1926)],
+)  # fmt: skip
+def test_newcombe_matches_newcombe_1998_table_ii(k1, m1, k2, m2, low, high):
+    lo, hi = newcombe_bounds(k1, m1, k2, m2, 1.959964)
+    assert lo == pytest.approx(low, abs=6e-5) and hi == pytest.approx(high, abs=6e-5)
+
+
+def test_g_statistic_of_a_stack_is_each_tables():
+    tables = np.array([[[3, 7, 1], [5, 2, 2]], [[10, 0, 0], [4, 6, 0]], [[1, 1, 1], [1, 1, 1]]])
+    assert np.allclose(g_statistic(tables), [_g(t) for t in tables])
+    assert isinstance(g_statistic(tables[0]), float)
+
+
+# ----------------------------------------------------------------------------- the test
+def _brute_force_pvalue(a: C, b: C) -> float:
+    """P(G0 + G1 >= observed) over both classes' hypergeometric laws (enumerated)."""
+    laws, observed = [], 0.0
+    for right_a, wrong_a, right_b, wrong_b in ((a.tn, a.fp, b.tn, b.fp), (a.tp, a.fn, b.tp, b.fn)):
+        na, nb, r = right_a + wrong_a, right_b + wrong_b, right_a + right_b
+        observed += _g([[right_a, wrong_a], [right_b, wrong_b]])
+        xs = range(max(0, r - nb), min(na, r) + 1)
+        laws.append([(hypergeom.pmf(x, na + nb, r, na), _g([[x, na - x], [r - x, nb - r + x]]))
+                     for x in xs])  # fmt: skip
+    return sum(p0 * p1 for (p0, g0), (p1, g1) in itertools.product(*laws)
+               if g0 + g1 >= observed - 1e-9)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [(C(tp=9, fn=1, tn=8, fp=2), C(tp=5, fn=5, tn=9, fp=1)),
+     (C(tp=180, fn=20, tn=170, fp=30), C(tp=150, fn=50, tn=172, fp=28)),
+     (C(tp=30, fn=0, tn=12, fp=13), C(tp=28, fn=2, tn=20, fp=5))],
+)  # fmt: skip
+def test_exact_pvalue_matches_brute_force(a, b):
+    shift = js.judge_shift_test(a, b)
+    assert shift.test == "exact" and shift.n_resamples is None
+    assert shift.pvalue == pytest.approx(_brute_force_pvalue(a, b), rel=1e-9, abs=1e-12)
+    assert shift.statistic == pytest.approx(
+        _g([[a.tn, a.fp], [b.tn, b.fp]]) + _g([[a.tp, a.fn], [b.tp, b.fn]]), rel=1e-9
+    )
+    # a 2 x 2 ConfusionMatrix (rows judge, columns human) is the same test
+    ma = js.ConfusionMatrix([[a.tn, a.fn], [a.fp, a.tp]])
+    mb = js.ConfusionMatrix([[b.tn, b.fn], [b.fp, b.tp]])
+    assert js.judge_shift_test(ma, mb).pvalue == pytest.approx(shift.pvalue, rel=1e-12)
+
+
+def test_changes_are_newcombe_intervals_of_each_rate():
+    a, b = C(tp=180, fn=20, tn=170, fp=30), C(tp=150, fn=50, tn=172, fp=28)
+    shift = js.judge_shift_test(a, b, confidence_level=0.9)
+    spec, sens = shift.changes
+    assert (spec.rate, sens.rate) == ("specificity", "sensitivity")
+    assert sens.change == pytest.approx(0.75 - 0.9)
+    lo, hi = newcombe_bounds(150, 200, 180, 200, 1.6448536269514722)
+    assert (sens.ci.low, sens.ci.high) == pytest.approx((lo, hi))
+    assert sens.moved and not spec.moved and shift.moved == (sens,)
+    assert shift.recommendation == "latest" and shift.shifted
+    frame = shift.to_dataframe()
+    assert list(frame["rate"]) == ["specificity", "sensitivity"]
+
+
+def _exact_multinomial_pvalue(a: np.ndarray, b: np.ndarray) -> float:
+    """Exact conditional p of T for small J x K tables: every batch-a column enumerated."""
+    total = a + b
+    laws, observed = [], 0.0
+    for k in range(total.shape[1]):
+        col, na = total[:, k], int(a[:, k].sum())
+        observed += _g([a[:, k], b[:, k]])
+        law = []
+        for x in itertools.product(*(range(c + 1) for c in col)):
+            if sum(x) != na:
+                continue
+            x = np.array(x)
+            # multivariate hypergeometric: prod C(col_j, x_j) / C(sum col, na)
+            ways = np.prod([comb(int(c), int(v)) for c, v in zip(col, x, strict=True)])
+            p = ways / comb(int(col.sum()), na)
+            law.append((p, _g([x, col - x])))
+        laws.append(law)
+    total_p = 0.0
+    for combo in itertools.product(*laws):
+        if sum(g for _, g in combo) >= observed - 1e-9:
+            total_p += np.prod([p for p, _ in combo])
+    return float(total_p)
+
+
+def test_permutation_pvalue_matches_exact_enumeration_3x3():
+    a = np.array([[4, 1, 0], [1, 3, 1], [0, 1, 4]])
+    b = np.array([[2, 1, 1], [3, 3, 0], [0, 1, 4]])
+    exact = _exact_multinomial_pvalue(a, b)
+    shift = js.judge_shift_test(js.ConfusionMatrix(a), js.ConfusionMatrix(b), n_resamples=20_000,
+                                rng=1)  # fmt: skip
+    assert shift.test == "permutation"
+    se = np.sqrt(exact * (1 - exact) / 20_000)
+    assert abs(shift.pvalue - exact) <= 4 * se + 1e-4
+
+
+def test_cluster_permutation_of_singletons_is_the_exact_test():
+    a, b = C(tp=14, fn=6, tn=16, fp=4), C(tp=9, fn=11, tn=15, fp=5)
+    exact = js.judge_shift_test(a, b).pvalue
+
+    def rows(c, start):
+        h = np.repeat([1, 1, 0, 0], [c.tp, c.fn, c.tn, c.fp])
+        j = np.repeat([1, 0, 0, 1], [c.tp, c.fn, c.tn, c.fp])
+        return C.from_labels(human=h, judge=j, cluster=start + np.arange(h.size))
+
+    shift = js.judge_shift_test(rows(a, 0), rows(b, 1000), n_resamples=20_000, rng=2)
+    assert shift.test == "cluster permutation" and shift.clustered
+    assert abs(shift.pvalue - exact) <= 4 * np.sqrt(exact * (1 - exact) / 20_000) + 1e-4
+
+
+def test_size_fast_tier():
+    # 400 data sets of small batches (15 per class): size <= 0.05 (exact), + 3 MC s.e. = 0.033
+    gen = np.random.default_rng(11)
+    rejections = 0
+    for _ in range(400):
+        tp = gen.binomial(15, 0.7, size=2)
+        tn = gen.binomial(15, 0.9, size=2)
+        a, b = (C(tp=int(tp[i]), fn=int(15 - tp[i]), tn=int(tn[i]), fp=int(15 - tn[i]))
+                for i in (0, 1))  # fmt: skip
+        rejections += js.judge_shift_test(a, b).pvalue <= 0.05
+    assert rejections / 400 <= 0.05 + 0.033
+
+
+def test_cluster_size_fast_tier():
+    # repeated items (3 rows each, shared verdict with probability 0.6): 150 data sets, 99
+    # permutations; size <= 0.05 + 3 MC s.e. (0.053)
+    gen = np.random.default_rng(12)
+
+    def batch(start):
+        h = np.repeat(gen.integers(0, 2, 20), 3)
+        q = np.where(h == 1, 0.8, 0.85)
+        shared = np.repeat(gen.random(20), 3)
+        u = np.where(np.repeat(gen.random(20) < 0.6, 3), shared, gen.random(60))
+        j = np.where(h == 1, u < q, u > q)
+        return C.from_labels(human=h, judge=j, cluster=np.repeat(start + np.arange(20), 3))
+
+    p = []
+    for _ in range(150):
+        try:
+            p.append(js.judge_shift_test(batch(0), batch(100), n_resamples=99, rng=gen).pvalue)
+        except js.CountError:  # a batch without one class (rare at 20 items)
+            continue
+    assert np.mean(np.array(p) <= 0.05) <= 0.05 + 0.053
+
+
+def test_recommendations():
+    same_big = C(tp=4500, fn=500, tn=4600, fp=400)
+    assert js.judge_shift_test(same_big, same_big).recommendation == "pool"
+    small = C(tp=18, fn=2, tn=17, fp=3)
+    out = js.judge_shift_test(small, small)
+    assert out.recommendation == "label more" and "too small" in out.reason
+    assert out.pvalue == pytest.approx(1.0)
+    assert set(js.judge_shift.JUDGE_SHIFT_RECOMMENDATIONS) == {"pool", "latest", "label more"}
+
+
+def test_bad_input_named_errors():
+    a = C(tp=9, fn=1, tn=8, fp=2)
+    with pytest.raises(js.ArgumentTypeError, match="calibration_b"):
+        js.judge_shift_test(a, js.JudgedCounts(3, 10))
+    with pytest.raises(js.ArgumentTypeError, match="one kind"):
+        js.judge_shift_test(a, js.ConfusionMatrix([[8, 1], [2, 9]]))
+    with pytest.raises(js.CountError, match="human class 1"):
+        js.judge_shift_test(a, C(tp=0, fn=0, tn=8, fp=2))
+    with pytest.raises(js.CountError, match="batch of shape"):
+        js.judge_shift_test(C(tp=[9, 8], fn=1, tn=8, fp=2), a)
+    with pytest.raises(js.JudgeStatsError, match="design"):
+        js.judge_shift_test(a, a, design="by-judge-label")
+    with pytest.raises(js.ProbabilityError, match="tolerance"):
+        js.judge_shift_test(a, a, tolerance=1.5)
+    both = C.from_labels(human=[1, 0, 1, 0], judge=[1, 0, 0, 1], cluster=[1, 2, 3, 4])
+    with pytest.raises(js.CountError, match="in both batches"):
+        js.judge_shift_test(both, both, rng=0)
+    with pytest.raises(js.CountError, match="same categories"):
+        js.judge_shift_test(js.ConfusionMatrix([[8, 1], [2, 9]], labels=["x", "y"]),
+                            js.ConfusionMatrix([[8, 1], [2, 9]]))  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- evaluate
+def _frame(seed: int = 3) -> pd.DataFrame:
+    gen = np.random.default_rng(seed)
+    parts = []
+    for model, drop in (("a", 0.0), ("b", 0.25)):
+        for batch, q1 in (("2025-1", 0.9), ("2025-2", 0.9 - drop)):
+            h = gen.integers(0, 2, 300)
+            j = np.where(h == 1, gen.random(300) < q1, gen.random(300) < 0.15).astype(int)
+            parts.append(pd.DataFrame({"model": model, "batch": batch, "human": h.astype(float),
+                                       "judge": j, "item": [f"{model}{batch}{i}" for i in
+                                                            range(300)]}))  # fmt: skip
+        jt = (gen.random(800) < 0.6).astype(int)
+        parts.append(pd.DataFrame({"model": model, "batch": None, "human": np.nan, "judge": jt,
+                                   "item": [f"{model}t{i}" for i in range(800)]}))  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
+
+
+def _cal(frame, model, batch=None):
+    rows = frame[(frame.model == model) & frame.human.notna()]
+    if batch is not None:
+        rows = rows[rows.batch.isin(batch)]
+    return C.from_labels(human=rows.human.astype(int).to_numpy(), judge=rows.judge.to_numpy())
+
+
+def test_evaluate_batch_tests_each_group_and_warns_where_the_judge_moved():
+    frame = _frame()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = js.evaluate(frame, batch="batch")
+    shift_warnings = [w for w in caught if issubclass(w.category, js.JudgeShiftWarning)]
+    assert len(shift_warnings) == 1 and "model='b'" in str(shift_warnings[0].message)
+    assert shift_warnings[0].filename == __file__
+    for g in ("a", "b"):
+        hand = js.judge_shift_test(_cal(frame, g, ["2025-1"]), _cal(frame, g, ["2025-2"]))
+        assert ev.judge_shift[g].pvalue == pytest.approx(hand.pvalue, rel=1e-12)
+    assert ev.judge_shift["b"].recommendation == "latest"
+    assert any(name == "JudgeShiftWarning" for name, _ in ev.warnings["b"])
+    plain = js.evaluate(frame)  # the default pools: the numbers without batch=
+    assert ev.estimate == plain.estimate
+    assert ev.batch == "batch" and ev.batch_choice == "pool"
+
+
+def test_evaluate_latest_batch_equals_dropping_earlier_rows():
+    frame = _frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.JudgeShiftWarning)
+        ev = js.evaluate(frame, batch="batch", batch_choice="latest")
+    kept = frame[frame.human.isna() | (frame.batch == "2025-2")]
+    ref = js.evaluate(kept)
+    assert ev.estimate == pytest.approx(ref.estimate)
+    assert ev["b"].m1 == ref["b"].m1 and ev["b"].ci.low == pytest.approx(ref["b"].ci.low)
+
+
+def test_evaluate_batch_with_clusters_and_refusals():
+    frame = _frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.JudgeShiftWarning)
+        ev = js.evaluate(frame, batch="batch", cluster="item", batch_choice="latest", rng=0)
+        ref = js.evaluate(frame[frame.human.isna() | (frame.batch == "2025-2")], cluster="item")
+    assert ev.judge_shift["a"].test == "cluster permutation"
+    assert ev.estimate == pytest.approx(ref.estimate)
+    assert ev["a"].ci.high == pytest.approx(ref["a"].ci.high)
+    one = frame[(frame.batch != "2025-1")]
+    assert "one calibration batch" in js.evaluate(one, batch="batch").judge_shift["a"]
+    with pytest.raises(js.JudgeStatsError, match="strata"):
+        js.evaluate(frame, batch="batch", strata="item")
+    with pytest.raises(js.JudgeStatsError, match="batch_choice"):
+        js.evaluate(frame, batch="batch", batch_choice="newest")
+    with pytest.raises(js.JudgeStatsError, match="needs batch"):
+        js.evaluate(frame, batch_choice="latest")
+
+
+def test_cli_report_batch_notes_the_shift(tmp_path):
+    from judgestats.cli import main
+
+    path = tmp_path / "items.csv"
+    _frame().drop(columns="item").to_csv(path, index=False)
+    out = tmp_path / "report.md"
+    assert main(["report", str(path), "--batch", "batch", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "b: the judge's confusion matrix differs between calibration batch '2025-2'" in text
+
+
+def test_evaluate_batch_with_split_on_polars():
+    pl = pytest.importorskip("polars")
+    frame = _frame().assign(split=lambda f: np.where(f.human.isna(), "test", "calibration"))
+    frame["human"] = frame.human.fillna(0)  # hidden truth on test rows: ignored with split=
+    frame["batch"] = frame.batch.fillna("none")  # test rows' batch: not counted
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.JudgeShiftWarning)
+        ev = js.evaluate(pl.from_pandas(frame).lazy(), split="split", batch="batch")
+    hand = js.judge_shift_test(_cal(_frame(), "b", ["2025-1"]), _cal(_frame(), "b", ["2025-2"]))
+    assert ev.judge_shift["b"].pvalue == pytest.approx(hand.pvalue, rel=1e-12)
