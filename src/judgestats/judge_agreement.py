@@ -212,7 +212,7 @@ class Agreement:
     confidence_level : float
         Level of every interval.
     conditional : tuple of tuple of AgreementRate
-        ``conditional[a][b]``: P(judge = a | human = b), Clopper–Pearson.
+        Row a, entry b: P(judge = a | human = b), Clopper–Pearson.
     recall : tuple of AgreementRate or None
         Per human class, P(judge = b | human = b) (square tables; for two classes
         specificity, sensitivity).
