@@ -40,20 +40,7 @@ def _report_parser(sub: Any) -> None:
         help="judged items: CSV, Parquet, JSON Lines or a JSON array of objects (told by the "
         "content); CSV and JSON may be gzip-compressed (items.csv.gz)",
     )  # fmt: skip
-    rp.add_argument("--inspect", metavar="LOGS",
-                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items "
-                    "(the same as --from inspect LOGS)")  # fmt: skip
-    rp.add_argument("--from", nargs=2, metavar=("TOOL", "PATH"), dest="from_tool",
-                    help=f"an eval tool's output as the judged items; TOOL is one of "
-                    f"{', '.join(TOOLS)} (guide: Reading eval tools' output)")  # fmt: skip
-    rp.add_argument("--human", metavar="FILE",
-                    help="--from/--inspect: human labels with an item (or sample_id) column "
-                    "(and model, task, epoch or scorer where they differ) and the human column")
-    rp.add_argument("--scorer", help="--from/--inspect: the scorer (metric, assertion) that is "
-                    "the judge, if the output has several")  # fmt: skip
-    rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
-                    help="--from/--inspect: what a verdict other than 0/1 (or the tool's own "
-                    "words, C/I for Inspect) counts as, e.g. --map P=0")  # fmt: skip
+    _tool_options(rp)
     rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
     rp.add_argument(
         "--by", default="model", help="group column(s), comma-separated (default: model)"
@@ -110,6 +97,24 @@ def _report_parser(sub: Any) -> None:
         help="FILE: a judge output that is no verdict (refused, unparseable) and becomes the "
         "letter 'invalid', never dropped; '' is an empty cell; repeat for several",
     )  # fmt: skip
+
+
+def _tool_options(rp: Any) -> None:
+    """Add ``report``'s flags for an eval tool's output (``--from``, ``--inspect``, ...)."""
+    rp.add_argument("--inspect", metavar="LOGS",
+                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items "
+                    "(the same as --from inspect LOGS)")  # fmt: skip
+    rp.add_argument("--from", nargs=2, metavar=("TOOL", "PATH"), dest="from_tool",
+                    help=f"an eval tool's output as the judged items; TOOL is one of "
+                    f"{', '.join(TOOLS)} (guide: Reading eval tools' output)")  # fmt: skip
+    rp.add_argument("--human", metavar="FILE",
+                    help="--from/--inspect: human labels with an item (or sample_id) column "
+                    "(and model, task, epoch or scorer where they differ) and the human column")
+    rp.add_argument("--scorer", help="--from/--inspect: the scorer (metric, assertion) that is "
+                    "the judge, if the output has several")  # fmt: skip
+    rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
+                    help="--from/--inspect: what a verdict other than 0/1 (or the tool's own "
+                    "words, C/I for Inspect) counts as, e.g. --map P=0")  # fmt: skip
 
 
 def _columns(text: str | None) -> tuple[str, ...] | None:
