@@ -81,7 +81,10 @@ def test_read_inspect_logs_gives_one_row_per_sample_and_epoch(logs):
     with pytest.raises(js.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
         js.io.read_inspect_logs(log_dir)
     frame = js.io.read_inspect_logs(log_dir, mapping={"P": 0})
-    assert list(frame.columns) == ["model", "task", "sample_id", "epoch", "judge", "score"]
+    # the readers' schema (issue 30), then the old sample_id column (equal to item)
+    assert list(frame.columns) == ["model", "task", "item", "epoch", "scorer", "judge", "score",
+                                   "sample_id"]  # fmt: skip
+    assert (frame["item"] == frame["sample_id"]).all() and set(frame["scorer"]) == {"judge_verdict"}
     assert len(frame) == 2 * 2 * N_SAMPLES  # two logs, two epochs
     for tag, v in verdicts.items():
         part = frame[(frame.task == f"qa-{tag}") & (frame.epoch == 1)].set_index("sample_id")
@@ -213,6 +216,13 @@ def test_report_inspect_counts_samples_not_epochs(tmp_path, capsys):
         rows = js.correct(js.JudgedCounts.from_labels(test.judge),
                           js.ConfusionCounts.from_labels(human=cal.human.astype(int),
                                                          judge=cal.judge))  # fmt: skip
+    # the readers' schema is ready for js.evaluate(cluster="item") (issue 30): the same interval
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(joined, by="task", cluster="item")
+    assert ev["qa-e"].estimate == pytest.approx(clustered.estimate)
+    assert (ev["qa-e"].ci.low, ev["qa-e"].ci.high) == pytest.approx(
+        (clustered.ci.low, clustered.ci.high))
     # the report's interval is the clustered one, wider than rows counted as items
     assert f"{clustered.ci.low:.3f}–{clustered.ci.high:.3f}" in out
     assert clustered.ci.high - clustered.ci.low > 1.2 * (rows.ci.high - rows.ci.low)

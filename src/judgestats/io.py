@@ -33,8 +33,6 @@ from ._validation import (
     ColumnError,
     JudgeStatsError,
     LabelError,
-    binary_value,
-    check_choice,
     check_one_key_type,
     check_unique_columns,
 )
@@ -397,22 +395,14 @@ def _log_paths(paths_or_dir: Any) -> list[str]:
 
 
 def _verdict(value: Any, mapping: dict, where: str) -> int:
-    if isinstance(value, bool | np.bool_):
-        return int(value)
-    if value in mapping:
-        return int(mapping[value])
-    if isinstance(value, str) and value in INSPECT_VERDICTS:
-        return INSPECT_VERDICTS[value]
-    if (label := binary_value(value)) is not None:
-        return label
-    raise LabelError(f"{where}: unmapped verdict {value!r}")
+    """Return one Inspect verdict as 0/1 (the readers' rule), or a LabelError naming it."""
+    from .readers.schema import as_verdict
 
-
-def _letter(value: Any, mapping: dict, where: str) -> Any:
-    """Return a verdict as a judge letter: renamed by ``mapping``, else as Inspect wrote it."""
-    if isinstance(value, list | dict):
-        raise LabelError(f"{where}: the score value {value!r} is not one verdict")
-    return mapping.get(value, value)
+    hash(value)  # a list or dict is no verdict: TypeError, as a dict lookup would raise
+    judged = as_verdict(value, dict(mapping or {}), INSPECT_VERDICTS)
+    if judged is None:
+        raise LabelError(f"{where}: unmapped verdict {value!r}")
+    return judged
 
 
 def read_inspect_logs(
@@ -442,18 +432,22 @@ def read_inspect_logs(
     Returns
     -------
     pandas.DataFrame
-        Columns ``model``, ``task``, ``sample_id``, ``epoch``, ``judge`` (0/1, or the letter)
-        and ``score`` (the raw verdict); ``sample_id`` as text. Join human labels on
-        ``sample_id`` (and ``model`` when they differ per model) and pass the frame to
-        :func:`judgestats.evaluate`.
+        The readers' schema (:data:`judgestats.readers.COLUMNS`): ``model``, ``task``,
+        ``item`` (the sample id, as text), ``epoch``, ``scorer``, ``judge`` (0/1, or the
+        letter) and ``score`` (the raw verdict), then ``sample_id`` (the same as ``item``,
+        kept for joins written before the common schema). Join human labels on ``item`` (and
+        ``model`` when they differ per model) and pass the frame to
+        :func:`judgestats.evaluate` with ``cluster="item"`` when there are several epochs.
 
     Raises
     ------
     ImportError
         Without inspect-ai (``pip install "judgestats[inspect]"``).
+    VerdictError
+        A verdict outside the mapping (a :class:`~judgestats.LabelError`): the message lists
+        every unmapped value seen and the ``mapping=`` to pass.
     LabelError
-        A verdict outside the mapping: the message lists every unmapped value seen. A sample
-        that ended in error, without a score (the message names it and the error).
+        A sample that ended in error, without a score (the message names it and the error).
     ColumnError
         A log without the scorer, or with several scorers and ``scorer=None``.
     """
@@ -463,12 +457,9 @@ def read_inspect_logs(
         raise ImportError(
             'reading Inspect logs needs inspect-ai: pip install "judgestats[inspect]"'
         ) from exc
-    import pandas as pd
+    from .readers.schema import frame_of, judge_values
 
-    mapping = dict(mapping or {})
-    letters = check_choice("verdicts", verdicts, ("0/1", "letters")) == "letters"
     rows: list[dict] = []
-    unmapped: dict[str, int] = {}
     for path in _log_paths(paths_or_dir):
         log = read_eval_log(path)
         for sample in log.samples or []:
@@ -480,26 +471,14 @@ def read_inspect_logs(
                     "eval (inspect eval-retry) and read the retried log"
                 )
             name = _scorer_name(scores, scorer, path)
-            value = scores[name].value
-            where = f"{path}, sample {sample.id!r}"
-            try:
-                read = _letter if letters else _verdict
-                judge = read(value, mapping, where)
-            except LabelError:
-                if letters:
-                    raise
-                unmapped[repr(value)] = unmapped.get(repr(value), 0) + 1
-                continue
             rows.append({"model": log.eval.model, "task": log.eval.task,
-                         "sample_id": str(sample.id), "epoch": int(sample.epoch),
-                         "judge": judge, "score": value})  # fmt: skip
-    if unmapped:
-        seen = ", ".join(f"{v} ({k} samples)" for v, k in unmapped.items())
-        raise LabelError(
-            f"verdicts {seen} are not C/I, booleans or 0/1; say what each counts as with "
-            "mapping=, e.g. mapping={'P': 0}"
-        )
-    return pd.DataFrame(rows, columns=["model", "task", "sample_id", "epoch", "judge", "score"])
+                         "item": str(sample.id), "epoch": int(sample.epoch), "scorer": name,
+                         "score": scores[name].value, "sample_id": str(sample.id)})  # fmt: skip
+    judged = judge_values([r["score"] for r in rows], mapping=mapping, verdicts=verdicts,
+                          known=INSPECT_VERDICTS, unit="samples")  # fmt: skip
+    for row, judge in zip(rows, judged, strict=True):
+        row["judge"] = judge
+    return frame_of(rows, extra=("sample_id",))
 
 
 def _scorer_name(scores: dict, scorer: str | None, path: str) -> str:

@@ -15,7 +15,8 @@ __all__ = [  # every public name, re-exported by the package
     "LookalikeGroupsWarning", "MethodError",
     "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
     "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError",
-    "SparseStratumError", "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
+    "SparseStratumError", "StrataMismatchError", "ToolOutputError", "VerdictError",
+    "WeakCalibrationWarning", "WeightsError",
 ]
 
 
@@ -233,3 +234,20 @@ class RepeatedItemsWarning(JudgeStatsWarning):
     then too short. The message names the column to pass as ``cluster=``.
     """
 
+
+
+# ------------------------------------------------------------ eval tools' output: readers/
+class ToolOutputError(JudgeStatsError):
+    """A file or directory that is not the named eval tool's output (or lacks a needed field).
+
+    Raised by the readers of :mod:`judgestats.readers`; the message names the path, the tool
+    and the field it misses.
+    """
+
+
+class VerdictError(LabelError):
+    """An eval tool's verdicts include values that are not 0/1 and that no ``mapping=`` names.
+
+    The message lists every such value seen (with its number of rows) and the ``mapping=``
+    to pass, e.g. ``mapping={'P': 0}``; ``verdicts="letters"`` keeps every value as a letter.
+    """

@@ -20,6 +20,7 @@ from .._validation import (
     LabelError,
     LookalikeGroupsWarning,
     RepeatedItemsWarning,
+    VerdictError,
 )
 from .inputs import _read_table
 from .options import EXAMPLES, CLIError, _check_flags, _shared_options, cli_words
@@ -39,14 +40,7 @@ def _report_parser(sub: Any) -> None:
         help="judged items: CSV, Parquet, JSON Lines or a JSON array of objects (told by the "
         "content); CSV and JSON may be gzip-compressed (items.csv.gz)",
     )  # fmt: skip
-    rp.add_argument("--inspect", metavar="LOGS",
-                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items")
-    rp.add_argument("--human", metavar="FILE",
-                    help="--inspect: human labels with a sample_id column (and model, epoch or "
-                    "task where they differ) and the human column")  # fmt: skip
-    rp.add_argument("--scorer", help="--inspect: the scorer that is the judge (if several)")
-    rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
-                    help="--inspect: what a verdict other than C/I counts as, e.g. --map P=0")
+    _tool_options(rp)
     rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
     rp.add_argument(
         "--by", default="model", help="group column(s), comma-separated (default: model)"
@@ -103,6 +97,24 @@ def _report_parser(sub: Any) -> None:
         help="FILE: a judge output that is no verdict (refused, unparseable) and becomes the "
         "letter 'invalid', never dropped; '' is an empty cell; repeat for several",
     )  # fmt: skip
+
+
+def _tool_options(rp: Any) -> None:
+    """Add ``report``'s flags for an eval tool's output (``--from``, ``--inspect``, ...)."""
+    rp.add_argument("--inspect", metavar="LOGS",
+                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items "
+                    "(the same as --from inspect LOGS)")  # fmt: skip
+    rp.add_argument("--from", nargs=2, metavar=("TOOL", "PATH"), dest="from_tool",
+                    help=f"an eval tool's output as the judged items; TOOL is one of "
+                    f"{', '.join(TOOLS)} (guide: Reading eval tools' output)")  # fmt: skip
+    rp.add_argument("--human", metavar="FILE",
+                    help="--from/--inspect: human labels with an item (or sample_id) column "
+                    "(and model, task, epoch or scorer where they differ) and the human column")
+    rp.add_argument("--scorer", help="--from/--inspect: the scorer (metric, assertion) that is "
+                    "the judge, if the output has several")  # fmt: skip
+    rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
+                    help="--from/--inspect: what a verdict other than 0/1 (or the tool's own "
+                    "words, C/I for Inspect) counts as, e.g. --map P=0")  # fmt: skip
 
 
 def _columns(text: str | None) -> tuple[str, ...] | None:
@@ -236,32 +248,63 @@ def _example_frame(args) -> tuple[Any, str, str]:
     return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
 
 
+#: The eval tools ``report --from TOOL PATH`` reads (:mod:`judgestats.readers`).
+TOOLS = ("inspect", "lm-eval", "promptfoo", "deepeval", "mlflow")
+
+
+def _tool_reader(tool: str) -> Any:
+    from .. import readers
+    from ..io import read_inspect_logs
+
+    found = {"inspect": read_inspect_logs, "lm-eval": readers.read_lm_eval,
+             "promptfoo": readers.read_promptfoo, "deepeval": readers.read_deepeval,
+             "mlflow": readers.read_mlflow,
+             }.get(tool)  # fmt: skip
+    if found is None:
+        raise CLIError(f"--from takes a TOOL among {', '.join(TOOLS)}, got {tool!r}")
+    return found
+
+
 def _inspect_frame(args) -> Any:
-    """Inspect logs joined with their human labels: rows without a label are test rows."""
-    from ..io import read_inspect_logs, read_table
+    """Join an eval tool's output with its human labels: rows without a label are test rows."""
+    from ..io import read_table
 
     letters = args.letters or args.invalid is not None
-    mapping: dict[str, Any] = {}
+    mapping: dict[Any, Any] = {}
     for item in args.map:
         verdict, _, value = item.partition("=")
         if not verdict or (value not in ("0", "1") and not (letters and value)):
             raise CLIError(f"--map takes VERDICT=0 or VERDICT=1 (with --letters, VERDICT=LETTER), "
                            f"got {item!r}")  # fmt: skip
         mapping[verdict] = value if letters else int(value)
-    items = read_inspect_logs(args.inspect, scorer=args.scorer, mapping=mapping,
-                              verdicts="letters" if letters else "0/1")  # fmt: skip
-    if items["epoch"].nunique() > 1:  # epochs repeat a sample: it is the item (issue 27)
-        items[_SAMPLE] = items["task"].astype(str) + " / " + items["sample_id"].astype(str)
+        for number in (int, float):  # --map 4=1 names the number 4 of a tool's JSON too
+            try:
+                mapping.setdefault(number(verdict), mapping[verdict])
+            except ValueError:
+                pass
+    tool, path = args.from_tool
+    try:
+        items = _tool_reader(tool)(path, scorer=args.scorer, mapping=mapping,
+                                   verdicts="letters" if letters else "0/1")  # fmt: skip
+    except (ColumnError, VerdictError) as exc:  # the API's keywords as the command's flags
+        text = str(exc).replace("with scorer=", "with --scorer NAME")
+        hint = "; here: --map VALUE=0 or --map VALUE=1 for each value, or --letters"
+        raise CLIError(text + (hint if isinstance(exc, VerdictError) else "")) from exc
     labels = read_table(args.human, labels={args.human_column: False})
-    keys = [k for k in ("model", "task", "sample_id", "epoch") if k in labels.columns]
-    if "sample_id" not in keys:
-        raise CLIError(f"{args.human} needs a sample_id column; its columns are "
+    if "item" not in labels.columns and "sample_id" in labels.columns:
+        labels = labels.rename(columns={"sample_id": "item"})
+    keys = [k for k in ("model", "task", "item", "epoch", "scorer") if k in labels.columns]
+    if "item" not in keys:
+        raise CLIError(f"{args.human} needs an item (or sample_id) column; its columns are "
                        f"{list(labels.columns)}")  # fmt: skip
-    labels = labels[[*keys, args.human_column]].astype({"sample_id": str})
+    labels = labels[[*keys, args.human_column]].astype({"item": str})
     if "epoch" in keys:
         labels["epoch"] = labels["epoch"].astype(int)
     if labels.duplicated(keys).any():
         raise CLIError(f"{args.human} labels some ({', '.join(keys)}) twice")
+    # an item judged several times (epochs, scorers) in a model is one cluster (issue 27)
+    if items.duplicated(["model", "task", "item"]).any():
+        items[_SAMPLE] = items["task"].astype(str) + " / " + items["item"].astype(str)
     return items.merge(labels, on=keys, how="left", validate="many_to_one")
 
 
@@ -273,13 +316,18 @@ def _run_report(args) -> str:
     from ..evaluate import evaluate
     from ..report import report
 
-    if sum(x is not None for x in (args.file, args.example, args.inspect)) != 1:
-        raise CLIError("give exactly one data source: FILE, --example or --inspect")
-    if (args.inspect is None) != (args.human is None):
-        raise CLIError("--inspect and --human go together (logs and their human labels)")
+    if args.inspect is not None and args.from_tool is None:
+        args.from_tool = ("inspect", args.inspect)
+    elif args.inspect is not None:
+        raise CLIError("give exactly one data source: FILE, --example or --from (--inspect)")
+    if sum(x is not None for x in (args.file, args.example, args.from_tool)) != 1:
+        raise CLIError("give exactly one data source: FILE, --example or --from (--inspect)")
+    if (args.from_tool is None) != (args.human is None):
+        raise CLIError("--from (--inspect) and --human go together (the tool's output and its "
+                       "human labels)")  # fmt: skip
     by: tuple[str, ...] | None
-    if args.inspect:
-        _check_flags(args, "--inspect", ("by", "human_column"))
+    if args.from_tool:
+        _check_flags(args, f"--from {args.from_tool[0]}", ("by", "human_column"))
         frame, title, metric = _inspect_frame(args), None, "accuracy"
         by, strata, split = _columns(args.by), None, None
         judge, human = "judge", args.human_column
@@ -313,7 +361,7 @@ def _run_report(args) -> str:
         if letters:
             return _report_letters(frame, judges, args)
     if args.letters or args.invalid is not None:
-        raise CLIError("--letters and --invalid apply to a FILE or --inspect logs")
+        raise CLIError("--letters and --invalid apply to a FILE or --from (--inspect)")
     if args.method is None:
         args.method = "adjusted-wald"
     try:
@@ -392,7 +440,7 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
     if args.rank or args.strata:
         raise CLIError("--rank and --strata are not available with judge letters")
     if getattr(args, "cluster", None) is not None:
-        if args.inspect is None:
+        if args.from_tool is None:
             raise CLIError("--cluster is not available with judge letters yet")
         sys.stderr.write(
             "note: the logs have several epochs per sample, but judge letters do not account "

@@ -1,0 +1,28 @@
+"""Readers of eval tools' output: one schema for every tool (guide: Reading eval tools' output).
+
+Each reader returns a pandas DataFrame whose first columns are :data:`COLUMNS` (``model``,
+``task``, ``item``, ``epoch``, ``scorer``, ``judge``, ``score``; :mod:`.schema` says what each
+holds), then the tool's own columns prefixed by its name. Join human labels on ``item`` (and
+``model`` / ``task`` where they differ) and pass the frame to :func:`judgestats.evaluate`
+(``cluster="item"`` when an item repeats). Inspect AI logs have their reader in
+:func:`judgestats.io.read_inspect_logs`, with the same schema.
+"""
+
+from __future__ import annotations
+
+from .deepeval import read_deepeval
+from .lm_eval import read_lm_eval
+from .mlflow import MLFLOW_VERDICTS, read_mlflow
+from .promptfoo import MODEL_GRADED, read_promptfoo
+from .schema import COLUMNS, judge_values
+
+__all__ = [
+    "COLUMNS",
+    "MLFLOW_VERDICTS",
+    "MODEL_GRADED",
+    "judge_values",
+    "read_deepeval",
+    "read_lm_eval",
+    "read_mlflow",
+    "read_promptfoo",
+]

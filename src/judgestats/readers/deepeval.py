@@ -1,0 +1,110 @@
+"""DeepEval: the test-run JSON that ``evaluate()`` (or ``deepeval test run``) saves locally.
+
+With ``DEEPEVAL_RESULTS_FOLDER`` set, DeepEval writes each test run to
+``test_run_<YYYYMMDD_HHMMSS>.json``: ``testCases`` (and ``conversationalTestCases``), each with
+a ``name`` and ``metricsData``: one entry per metric (``Correctness [GEval]``, ``Answer
+Relevancy``, ...) with ``score``, ``threshold``, ``success`` (score against threshold),
+``reason`` and ``evaluationModel``; ``hyperparameters`` as given to ``evaluate()``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .._validation import ColumnError, ToolOutputError
+from .files import field, find_files, load_json
+from .schema import frame_of, judge_values
+
+__all__ = ["read_deepeval"]
+
+_EXTRA = ("deepeval_threshold", "deepeval_reason", "deepeval_evaluation_model",
+          "deepeval_error")  # fmt: skip
+
+
+def read_deepeval(
+    paths: Any, *, scorer: str | None = None, mapping: dict | None = None,
+    verdicts: str = "0/1", model_key: str = "model",
+) -> Any:  # fmt: skip
+    """Read DeepEval test-run JSON into the readers' schema.
+
+    Parameters
+    ----------
+    paths : str, Path or sequence of them
+        ``test_run_*.json`` files (``DEEPEVAL_RESULTS_FOLDER``), ``.deepeval/`` snapshots of
+        the same schema, or directories searched for ``test_run_*.json``.
+    scorer : str, optional
+        The metric that is the judge, by its DeepEval name (``"Correctness [GEval]"``).
+        Needed when the test cases have several metrics.
+    mapping : dict, optional
+        Verdict → 0/1 (or → letter with ``verdicts="letters"``). The verdict is the metric's
+        ``success`` (a boolean); a metric that errored has none (``None``) and needs a
+        mapping, e.g. ``{None: 0}``, to be counted.
+    verdicts : {"0/1", "letters"}, default "0/1"
+        ``"letters"`` keeps ``success`` as it is (``True`` / ``False``).
+    model_key : str, default "model"
+        The hyperparameter naming the model (``evaluate(..., hyperparameters={"model": ...})``);
+        without it the model is the file's name.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`judgestats.readers.COLUMNS`: ``model``, ``task`` (the run's ``identifier``,
+        else ``"deepeval"``), ``item`` (the test case's ``name``), ``epoch`` 1, ``scorer``
+        the metric, ``judge`` its ``success``, ``score`` its score; then
+        ``deepeval_threshold``, ``deepeval_reason``, ``deepeval_evaluation_model`` and
+        ``deepeval_error``.
+
+    Raises
+    ------
+    ToolOutputError
+        A path missing, a file without ``testCases``, a test case without ``metricsData``.
+    ColumnError
+        Several metrics and no ``scorer=``, or a ``scorer=`` no test case has.
+    VerdictError
+        A verdict (``success``) that is neither boolean nor mapped.
+    """
+    rows: list[dict] = []
+    for path in find_files(paths, "test_run_*.json", "DeepEval"):
+        rows += _rows(Path(path), scorer, model_key)
+    judged = judge_values([r["_success"] for r in rows], mapping=mapping, verdicts=verdicts)
+    for row, judge in zip(rows, judged, strict=True):
+        row["judge"] = judge
+        del row["_success"]
+    return frame_of(rows, extra=_EXTRA)
+
+
+def _metric(cases: list[dict], scorer: str | None, path: Path) -> str:
+    names: list[str] = []
+    for i, case in enumerate(cases):
+        for m in field(case, "metricsData", f"{path}, test case {i}", "DeepEval") or []:
+            if m.get("name") not in names:
+                names.append(m.get("name"))
+    if scorer is None:
+        if len(names) != 1:
+            raise ColumnError(f"{path} has metrics {names}: name the judge's with scorer=")
+        return names[0]
+    if scorer not in names:
+        raise ColumnError(f"{path} has no metric {scorer!r}; its metrics are {names}")
+    return scorer
+
+
+def _rows(path: Path, scorer: str | None, model_key: str) -> list[dict]:
+    doc = load_json(path, "DeepEval")
+    cases = field(doc, "testCases", str(path), "DeepEval")
+    cases = [*cases, *(doc.get("conversationalTestCases") or [])]
+    if not isinstance(cases, list) or not cases:
+        raise ToolOutputError(f"{path} holds no DeepEval test cases")
+    metric = _metric(cases, scorer, path)
+    model = (doc.get("hyperparameters") or {}).get(model_key) or path.stem
+    rows = []
+    for i, case in enumerate(cases):
+        data: dict = next((m for m in case.get("metricsData") or [] if m.get("name") == metric), {})
+        rows.append({"model": str(model), "task": doc.get("identifier") or "deepeval",
+                     "item": case.get("name", f"test_case_{i}"), "epoch": 1, "scorer": metric,
+                     "score": data.get("score"), "_success": data.get("success"),
+                     "deepeval_threshold": data.get("threshold"),
+                     "deepeval_reason": data.get("reason"),
+                     "deepeval_evaluation_model": data.get("evaluationModel"),
+                     "deepeval_error": data.get("error")})  # fmt: skip
+    return rows

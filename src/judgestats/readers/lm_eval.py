@@ -1,0 +1,121 @@
+"""lm-evaluation-harness: the per-sample JSON Lines that ``lm_eval --log_samples`` writes.
+
+``lm_eval --output_path OUT --log_samples`` writes, per model, ``OUT/<model>/results_<time>.json``
+(the aggregate, with ``model_name``) and one ``samples_<task>_<time>.jsonl`` per task: one line
+per (document, filter) with ``doc_id``, ``filter``, ``metrics`` (the metric names) and each
+metric's value under its name. An LLM-judge / model-graded metric (a task's
+``process_results`` that asks a grader) is one such metric: the judge is the metric that
+``scorer=`` names (lm-eval's ``metric,filter`` notation picks one filter).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .._validation import ColumnError
+from .files import field, find_files, load_json, load_jsonl
+from .schema import frame_of, judge_values
+
+__all__ = ["read_lm_eval"]
+
+_SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<time>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$")
+_EXTRA = ("lm_eval_filter", "lm_eval_target", "lm_eval_doc_hash")
+
+
+def _model(path: Path, time: str | None) -> str:
+    """Return a samples file's model: its results file's ``model_name``, else its folder's name."""
+    results = path.with_name(f"results_{time}.json") if time else None
+    if results is not None and results.is_file():
+        name = load_json(results, "lm-eval").get("model_name")
+        if name:
+            return str(name)
+    return path.parent.name
+
+
+def _pick_metric(names: list[str], filters: list[str], scorer: str | None, path: Path) -> tuple:
+    """Return (metric, filter or None) for a file's metric names and filters."""
+    if scorer is None:
+        if len(names) != 1:
+            raise ColumnError(f"{path} has metrics {names}: name the judge's with scorer= "
+                              "(lm-eval's 'metric' or 'metric,filter')")  # fmt: skip
+        metric, filt = names[0], None
+    else:
+        metric, _, filt = scorer.partition(",")
+        filt = filt or None
+        if metric not in names:
+            raise ColumnError(f"{path} has no metric {metric!r}; its metrics are {names}")
+    if filt is None and len(filters) > 1:
+        raise ColumnError(f"{path} scores {metric!r} under filters {filters}: name one with "
+                          f"scorer='{metric},{filters[0]}'")  # fmt: skip
+    if filt is not None and filt not in filters:
+        raise ColumnError(f"{path} has no filter {filt!r}; its filters are {filters}")
+    return metric, filt
+
+
+def read_lm_eval(
+    paths: Any, *, scorer: str | None = None, mapping: dict | None = None,
+    verdicts: str = "0/1",
+) -> Any:  # fmt: skip
+    """Read lm-evaluation-harness ``--log_samples`` output into the readers' schema.
+
+    Parameters
+    ----------
+    paths : str, Path or sequence of them
+        ``samples_<task>_<time>.jsonl`` files, or directories (``--output_path``) searched
+        for them.
+    scorer : str, optional
+        The metric that is the judge (``"judge_correct"``), or ``"metric,filter"`` when the
+        task scores under several filters. Needed when a file has several metrics.
+    mapping : dict, optional
+        Value → 0/1 for metric values other than 0 and 1 (a 1-5 rating: ``{1: 0, 2: 0, 3: 0,
+        4: 1, 5: 1}``), or value → letter with ``verdicts="letters"``.
+    verdicts : {"0/1", "letters"}, default "0/1"
+        ``"letters"`` keeps every metric value as a judge letter.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`judgestats.readers.COLUMNS`: ``model`` the results file's ``model_name`` (else
+        the folder's name), ``task`` from the file name, ``item`` the ``doc_id``, ``epoch`` 1,
+        ``scorer`` the metric, ``judge`` and ``score`` (the metric's value); then
+        ``lm_eval_filter``, ``lm_eval_target`` and ``lm_eval_doc_hash``.
+
+    Raises
+    ------
+    ToolOutputError
+        A path missing, a directory without samples files, a line that is no sample.
+    ColumnError
+        No ``scorer=`` with several metrics; a metric or filter the file lacks.
+    VerdictError
+        Metric values other than 0/1 that ``mapping=`` does not name (the message lists them).
+    """
+    rows: list[dict] = []
+    for path in find_files(paths, "samples_*.jsonl", "lm-eval"):
+        rows += _rows(Path(path), scorer)
+    judged = judge_values([r["score"] for r in rows], mapping=mapping, verdicts=verdicts)
+    for row, judge in zip(rows, judged, strict=True):
+        row["judge"] = judge
+    return frame_of(rows, extra=_EXTRA)
+
+
+def _rows(path: Path, scorer: str | None) -> list[dict]:
+    match = _SAMPLES.match(path.name)
+    task = match["task"] if match else path.stem
+    model = _model(path, match["time"] if match else None)
+    records = load_jsonl(path, "lm-eval")
+    names = sorted({m for r in records for m in field(r, "metrics", str(path), "lm-eval")})
+    filters = sorted({str(r.get("filter", "none")) for r in records})
+    metric, filt = _pick_metric(names, filters, scorer, path)
+    rows = []
+    for i, rec in enumerate(records, start=1):
+        if filt is not None and str(rec.get("filter", "none")) != filt:
+            continue
+        where = f"{path} line {i}"
+        rows.append({"model": model, "task": task,
+                     "item": field(rec, "doc_id", where, "lm-eval"), "epoch": 1,
+                     "scorer": metric, "score": field(rec, metric, where, "lm-eval"),
+                     "lm_eval_filter": rec.get("filter"), "lm_eval_target": rec.get("target"),
+                     "lm_eval_doc_hash": rec.get("doc_hash")})  # fmt: skip
+    return rows
