@@ -93,11 +93,13 @@ __all__ = [
     "ArmsClusters",
     "ClusterSummary",
     "arm_parts",
+    "arms_bootstrap",
     "arms_clusters",
     "cluster_summary",
     "clustered_bounds",
     "combined_df",
     "combined_variance",
+    "design_estimate",
     "is_clustered",
     "item_weights",
     "pooled_design_effects",
@@ -434,7 +436,7 @@ def _effective_counts(rates, sizes) -> tuple[float, ...]:
 
 
 # ----------------------------------------------------------------------------- intervals
-def _estimate(design: str, rates: Any) -> np.ndarray:
+def design_estimate(design: str, rates: Any) -> np.ndarray:
     """Return the design's estimator at (batched) rates; an empty judge class enters as 1/2."""
     a, b, c = (np.asarray(v, dtype=float) for v in rates)
     if design == DEFAULT_DESIGN:
@@ -467,7 +469,7 @@ def clustered_bounds(
     if design != DEFAULT_DESIGN:
         judge_conditional(test, calibration, design)  # its checks (by-judge-label: both classes)
     summary = cluster_summary(test, calibration, design, estimand)
-    est = _estimate(design, summary.rates)
+    est = design_estimate(design, summary.rates)
     if method == "bootstrap":
         return _cluster_bootstrap(test, calibration, design, estimand, confidence_level, rng,
                                   est, summary, **options)  # fmt: skip
@@ -582,8 +584,11 @@ def combined_df(summaries: Any, coef: Any, calibrations: Any = None, extra: Any 
 
 
 # ----------------------------------------------------------------------------- bootstrap
-def _strata(rows: np.ndarray, design: str) -> np.ndarray:
-    """Resampling stratum of each distinct item: test, calibration by the design's class, both."""
+def _arm_strata(rows: np.ndarray, design: str) -> np.ndarray:
+    """Return each item's resampling stratum in one arm (−1: no row there).
+
+    Test items; calibration items by the design's class; items with test and calibration rows.
+    """
     test, cal = rows[:, 1] > 0, rows[:, 2:].sum(axis=1) > 0
     if design == DEFAULT_DESIGN:  # by human class: (tp, fn) vs (tn, fp)
         one, zero = rows[:, 2] + rows[:, 3] > 0, rows[:, 4] + rows[:, 5] > 0
@@ -592,13 +597,32 @@ def _strata(rows: np.ndarray, design: str) -> np.ndarray:
     else:  # random: the calibration items are one sample
         one = zero = np.zeros(len(rows), dtype=bool)
     sub = np.where(one & zero, 2, np.where(one, 1, 0))
-    return np.where(test & cal, 6, np.where(cal, 2 + sub, 0))
+    return np.where(test & cal, 6, np.where(cal, 2 + sub, np.where(test, 0, -1)))
+
+
+def _strata(rows: np.ndarray, design: str) -> np.ndarray:
+    """Return each distinct item's resampling stratum over K arms (rows (U, 6K)).
+
+    Items whose role (:func:`_arm_strata`) is the same in every arm form one stratum, numbered
+    in sorted order (for one arm: the strata of test items, calibration classes and both).
+    """
+    codes = np.stack([_arm_strata(rows[:, 6 * k : 6 * k + 6], design)
+                      for k in range(rows.shape[1] // 6)], axis=1)  # fmt: skip
+    return np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
 
 
 def _replicate_rates(joint: JointClusters, estimand: str, design: str, reps: int, gen) -> Any:
-    """Rates of the design's three cells in ``reps`` item resamples: shape (3, reps)."""
-    rows = joint.rows.astype(float) * _weights(joint.rows, estimand)[:, None]
-    totals = np.zeros((reps, 6))
+    """Rates of the design's three cells in ``reps`` item resamples: shape (3, reps, K).
+
+    K = arms of ``joint`` (:func:`~judgestats.counts.clusters.joint_arms`); a resampled item
+    brings its rows in every arm, so arms that share items (a shared calibration set, a prompt
+    judged for several models) share its draw.
+    """
+    arms = joint.rows.shape[1] // 6
+    scale = np.concatenate([np.repeat(_weights(joint.rows[:, 6 * k : 6 * k + 6], estimand), 6)
+                            .reshape(-1, 6) for k in range(arms)], axis=1)  # fmt: skip
+    rows = joint.rows.astype(float) * scale
+    totals = np.zeros((reps, 6 * arms))
     strata = _strata(joint.rows, design)
     for h in np.unique(strata):
         sel = strata == h
@@ -609,8 +633,24 @@ def _replicate_rates(joint: JointClusters, estimand: str, design: str, reps: int
             draws = gen.multinomial(int(w.sum()), w / w.sum(), size=k)
             totals[start : start + k] += draws @ rows[sel]
     idx = [_NAMES.index(c) for c in DESIGN_CELLS[design]]
+    per_arm = totals.reshape(reps, arms, 6)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (totals @ _NUM[:, idx] / (totals @ _DEN[:, idx])).T
+        return np.moveaxis(per_arm @ _NUM[:, idx] / (per_arm @ _DEN[:, idx]), -1, 0)
+
+
+def arms_bootstrap(arms: Any, *, design: str, estimand: str, reps: int, gen: Any) -> np.ndarray:
+    """Clipped estimates of K (test, calibration) arms in ``reps`` joint item resamples.
+
+    Whole items are drawn with replacement within strata (:func:`_strata`: an item's role in
+    every arm, e.g. test items of model A, calibration items of human class 1, items with test
+    rows for A and B), so items shared by several arms move together and each stratum keeps its
+    size. Counts without clusters enter as one item per row: then every stratum is one
+    binomial count and the draws are the joint parametric bootstrap in distribution. Returns
+    shape (reps, K), NaN where a replicate's estimate is undefined (q0* + q1* <= 1).
+    """
+    rates = _replicate_rates(joint_arms(arms), estimand, design, reps, gen)
+    with np.errstate(invalid="ignore"):
+        return np.clip(design_estimate(design, rates), 0.0, 1.0)
 
 
 def _cluster_bootstrap(test, calibration, design, estimand, level, rng, est, summary,
@@ -618,8 +658,9 @@ def _cluster_bootstrap(test, calibration, design, estimand, level, rng, est, sum
     """Percentile interval of the clipped estimate over item resamples (undefined counted)."""
     reps = check_positive_int("n_resamples", n_resamples, minimum=2)
     gen = check_rng(rng)
-    rates = _replicate_rates(joint_clusters(test, calibration), estimand, design, reps, gen)
-    theta = np.sort(np.clip(_estimate(design, rates), 0.0, 1.0))  # NaN (undefined) last
+    theta = arms_bootstrap([(test, calibration)], design=design, estimand=estimand, reps=reps,
+                           gen=gen)[:, 0]
+    theta = np.sort(theta)  # NaN (undefined) last
     valid = np.asarray(np.count_nonzero(~np.isnan(theta)))
     alpha = 1.0 - float(level)
     low = percentile_nan_last(theta[:, None], valid[None], alpha / 2.0)[0]
