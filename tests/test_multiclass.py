@@ -948,3 +948,40 @@ def test_reorder_and_merge_carry_the_clusters():
     per_item = moved.clusters.totals.reshape(-1, 3, 3)
     np.testing.assert_array_equal(per_item.sum(axis=0), moved.counts)
     assert per_item[2].tolist() == [[0, 0, 0], [0, 0, 0], [0, 0, 1]]  # item 3: judge b, human b
+
+
+def test_from_frame_with_a_cluster_column_is_from_labels_with_cluster():
+    """``from_frame(cluster=col)`` builds the counts ``from_labels(cluster=)`` builds; with one
+    row per item the correction is the unclustered one to 1e-12 (the coverage of these counts is
+    test_clustered_interval_covers_where_rows_as_items_do_not's)."""
+    pd = pytest.importorskip("pandas")
+    gen = np.random.default_rng(2711)
+    t, t_ids, h, j, c_ids = _repeated_data(gen, n_items=60, m_items=10)
+    frame_t = pd.DataFrame({"judge": t, "item": t_ids})
+    frame_c = pd.DataFrame({"human": h, "judge": j, "item": c_ids})
+    ct, cc = _clustered(t, h, j, t_ids, c_ids, 3)
+    assert js.CategoryCounts.from_frame(frame_t, labels=[0, 1, 2], cluster="item") == ct
+    assert js.ConfusionMatrix.from_frame(frame_c, labels=[0, 1, 2], cluster="item") == cc
+    counts, matrix = _REP_CASES[0]
+    t, h, j = _rows(counts, matrix)
+    one_t = js.CategoryCounts.from_frame(pd.DataFrame({"judge": t, "item": np.arange(t.size)}),
+                                         labels=[0, 1, 2], cluster="item")
+    one_c = js.ConfusionMatrix.from_frame(
+        pd.DataFrame({"human": h, "judge": j, "item": np.arange(h.size) + 10**6}),
+        labels=[0, 1, 2], cluster="item")
+    ref = js.correct_distribution(js.CategoryCounts(counts), js.ConfusionMatrix(matrix))
+    got = js.correct_distribution(one_t, one_c)
+    for lab in ref.labels:
+        assert abs(got.ci[lab].low - ref.ci[lab].low) <= 1e-12
+        assert abs(got.ci[lab].high - ref.ci[lab].high) <= 1e-12
+    with pytest.raises(LabelError, match="cluster column 'item' must not contain missing"):
+        js.ConfusionMatrix.from_frame(frame_c.assign(item=np.where(c_ids == c_ids[0], np.nan,
+                                                                   c_ids)), cluster="item")
+    with pytest.raises(LabelError, match="cluster column 'sample'"):
+        js.CategoryCounts.from_frame(frame_t, cluster="sample")
+    binary = pd.DataFrame({"judge": [1, 0, 1], "human": [1, 0, 0], "item": ["a", "a", "b"]})
+    assert js.JudgedCounts.from_frame(binary, cluster="item") == js.JudgedCounts.from_labels(
+        binary.judge, cluster=binary.item)
+    assert js.ConfusionCounts.from_frame(binary, cluster="item") == (
+        js.ConfusionCounts.from_labels(human=binary.human, judge=binary.judge,
+                                       cluster=binary.item))
