@@ -985,3 +985,43 @@ def test_from_frame_with_a_cluster_column_is_from_labels_with_cluster():
     assert js.ConfusionCounts.from_frame(binary, cluster="item") == (
         js.ConfusionCounts.from_labels(human=binary.human, judge=binary.judge,
                                        cluster=binary.item))
+
+
+def test_separation_test_counts_an_items_repeats_by_its_design_effect():
+    """Columns 1 and 2 of C equal (θ unidentified), 12 calibration items per human class, each
+    judged 6 times with intra-item correlation 0.6 (Dirichlet-multinomial, as _repeated_data).
+
+    Counting rows as items the G test rejects "columns equal" (lets the data through) in far
+    more than 5% of 300 seeded data sets; divided by the design effect (first-order Rao–Scott)
+    it stays near the level (<= 0.05 + 3 s.e. ≈ 0.088). Measured here: 152 of 300 (0.507)
+    counting rows, 14 of 300 (0.047) with the design effect. One row per item: unchanged.
+    """
+    from judgestats.multiclass.clustered import column_design_effects
+    from judgestats.multiclass.separation import confused_pairs
+
+    gen = np.random.default_rng(27113)
+    c = np.array([[0.8, 0.1, 0.1], [0.1, 0.6, 0.6], [0.1, 0.3, 0.3]])
+    kappa, reps, m, sets = 1.0 / 0.6 - 1.0, 6, 12, 300
+    passed = {"rows": 0, "items": 0}
+    for _ in range(sets):
+        h = np.repeat(np.arange(3), m)
+        probs = np.stack([gen.dirichlet(c[:, b] * kappa) for b in h])
+        u = gen.random((h.size, reps))
+        j = (u[..., None] > np.cumsum(probs, axis=1)[:, None, :-1]).sum(axis=2).ravel()
+        ids = np.repeat(np.arange(h.size), reps)
+        cc = js.ConfusionMatrix.from_labels(human=np.repeat(h, reps), judge=j,
+                                            labels=[0, 1, 2], cluster=ids)  # fmt: skip
+        ct = js.CategoryCounts([50, 30, 20])
+        deff = column_design_effects(ct, cc)
+        flat = js.ConfusionMatrix(cc.counts)
+        passed["rows"] += not any({a, b} == {1, 2} for a, b, _ in confused_pairs(flat))
+        passed["items"] += not any({a, b} == {1, 2} for a, b, _ in confused_pairs(cc, 0.05,
+                                                                                 deff))
+    assert passed["rows"] / sets > 0.15, passed
+    assert passed["items"] / sets <= 0.088, passed
+    _, h, j = _rows(*_REP_CASES[0])
+    one = js.ConfusionMatrix.from_labels(human=h, judge=j, labels=[0, 1, 2],
+                                         cluster=np.arange(h.size))  # fmt: skip
+    deff = column_design_effects(js.CategoryCounts(_REP_CASES[0][0]), one)
+    assert deff == pytest.approx(np.ones(3), abs=1e-12)
+    assert confused_pairs(one, 0.5, deff) == confused_pairs(js.ConfusionMatrix(one.counts), 0.5)

@@ -75,6 +75,7 @@ __all__ = [
     "CategoryClusterSummary",
     "category_moments",
     "clustered_distribution_bounds",
+    "column_design_effects",
 ]
 
 #: The k-category interval methods that account for repeated items.
@@ -210,6 +211,11 @@ def _sizes(m: dict[str, Any]) -> tuple[np.ndarray, ...]:
         f = (rows - 1.0) / rows * np.maximum(deff, 1.0) / deff
         scale = np.where(pooled, 0.0, np.sqrt(f * items / (items - 1.0)))
     return deff, pooled, effective, np.nan_to_num(scale)
+
+
+def column_design_effects(test: Any, calibration: Any) -> np.ndarray:
+    """Design effect d_b of each column of Ĉ over rows (the module's tr S / tr Σ), shape (k,)."""
+    return _sizes(category_moments(test, calibration, "rows"))[0][1:]
 
 
 # ----------------------------------------------------------------------------- intervals

@@ -40,7 +40,7 @@ from ..designs import (
 from ..repeated import ESTIMANDS, is_clustered
 from ..results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines
 from .arrays import MAX_CONDITION, _simplex_ml
-from .clustered import check_clustered_call, clustered_distribution_bounds
+from .clustered import check_clustered_call, clustered_distribution_bounds, column_design_effects
 from .likelihood import (
     alphabet_mle,
 )
@@ -205,7 +205,11 @@ def _clustered_distribution(test, calibration, method, confidence_level, max_con
     if options:
         raise ArgumentTypeError(f"method {method!r} takes no options, got {sorted(options)}")
     level = check_confidence_level(confidence_level)
-    max_condition = _check_pair(test, calibration, max_condition, separation_level)
+    _check_letters(test, calibration)
+    deff = None
+    if separation_level is not None:  # the separation test counts an item's rows by its deff
+        deff = column_design_effects(test, calibration)
+    max_condition = _check_pair(test, calibration, max_condition, separation_level, deff)
     bounds, summary, p, matrix = clustered_distribution_bounds(
         test, calibration, method=method, confidence_level=level, estimand=estimand,
         max_condition=max_condition,
@@ -346,8 +350,9 @@ def correct_distribution(
         components that share items) with a Welch–Satterthwaite t critical value, and
         ``res.clusters`` says what they did; the other methods, designs and judge alphabets
         of their own refuse such counts (:class:`~judgestats.ClusteredCountsError`). The
-        separation test still counts rows. Without clusters every row is an item and the two
-        are the same.
+        separation test divides its G statistic by the pair's design effect (first-order
+        Rao–Scott, :func:`~judgestats.multiclass.separation.confused_pairs`). Without clusters
+        every row is an item and the two are the same.
     **options
         Method options: ``n_resamples`` for ``"bootstrap"``.
 
