@@ -95,6 +95,7 @@ __all__ = [
     "arm_parts",
     "arms_bootstrap",
     "arms_clusters",
+    "arms_replicates",
     "cluster_summary",
     "clustered_bounds",
     "combined_df",
@@ -600,30 +601,35 @@ def _arm_strata(rows: np.ndarray, design: str) -> np.ndarray:
     return np.where(test & cal, 6, np.where(cal, 2 + sub, np.where(test, 0, -1)))
 
 
-def _strata(rows: np.ndarray, design: str) -> np.ndarray:
+def _strata(rows: np.ndarray, design: str, pool_tests: bool = False) -> np.ndarray:
     """Return each distinct item's resampling stratum over K arms (rows (U, 6K)).
 
     Items whose role (:func:`_arm_strata`) is the same in every arm form one stratum, numbered
     in sorted order (for one arm: the strata of test items, calibration classes and both).
+    ``pool_tests``: items with only test rows form one stratum whatever their arm (strata of
+    one population whose test mix is random).
     """
     codes = np.stack([_arm_strata(rows[:, 6 * k : 6 * k + 6], design)
                       for k in range(rows.shape[1] // 6)], axis=1)  # fmt: skip
+    if pool_tests:
+        codes[(codes <= 0).all(axis=1)] = -2
     return np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
 
 
-def _replicate_rates(joint: JointClusters, estimand: str, design: str, reps: int, gen) -> Any:
-    """Rates of the design's three cells in ``reps`` item resamples: shape (3, reps, K).
+def _replicate_totals(joint: JointClusters, estimand: str, design: str, reps: int, gen,
+                      pool_tests: bool = False) -> np.ndarray:  # fmt: skip
+    """Item totals (x, n, tp, fn, tn, fp) of each arm in ``reps`` resamples: (reps, K, 6).
 
-    K = arms of ``joint`` (:func:`~judgestats.counts.clusters.joint_arms`); a resampled item
-    brings its rows in every arm, so arms that share items (a shared calibration set, a prompt
-    judged for several models) share its draw.
+    K = arms of ``joint`` (:func:`~judgestats.counts.clusters.joint_arms`), each item's rows
+    weighted by the estimand; a resampled item brings its rows in every arm, so arms that share
+    items (a shared calibration set, a prompt judged for several models) share its draw.
     """
     arms = joint.rows.shape[1] // 6
     scale = np.concatenate([np.repeat(_weights(joint.rows[:, 6 * k : 6 * k + 6], estimand), 6)
                             .reshape(-1, 6) for k in range(arms)], axis=1)  # fmt: skip
     rows = joint.rows.astype(float) * scale
     totals = np.zeros((reps, 6 * arms))
-    strata = _strata(joint.rows, design)
+    strata = _strata(joint.rows, design, pool_tests)
     for h in np.unique(strata):
         sel = strata == h
         w = joint.weight[sel]
@@ -632,25 +638,38 @@ def _replicate_rates(joint: JointClusters, estimand: str, design: str, reps: int
             k = min(chunk, reps - start)
             draws = gen.multinomial(int(w.sum()), w / w.sum(), size=k)
             totals[start : start + k] += draws @ rows[sel]
+    return totals.reshape(reps, arms, 6)
+
+
+def arms_replicates(arms: Any, *, design: str, estimand: str, reps: int, gen: Any,
+                    pool_tests: bool = False) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Unclipped estimates and test rows of K arms in ``reps`` joint item resamples.
+
+    Whole items are drawn with replacement within strata (:func:`_strata`: an item's role in
+    every arm, e.g. test items of model A, calibration items of human class 1, items with test
+    rows for A and B), so items shared by several arms move together and each stratum keeps its
+    size; ``pool_tests``: the items with only test rows are one stratum, so each arm's test
+    rows vary (a stratified correction's test mix). Counts without clusters enter as one item
+    per row: then every stratum is one binomial (multinomial) count and the draws are the
+    parametric bootstrap in distribution. Returns θ* (reps, K), NaN where undefined
+    (q0* + q1* <= 1), and the test rows (weighted by the estimand) (reps, K).
+    """
+    totals = _replicate_totals(joint_arms(arms), estimand, design, reps, gen, pool_tests)
     idx = [_NAMES.index(c) for c in DESIGN_CELLS[design]]
-    per_arm = totals.reshape(reps, arms, 6)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.moveaxis(per_arm @ _NUM[:, idx] / (per_arm @ _DEN[:, idx]), -1, 0)
+        rates = np.moveaxis(totals @ _NUM[:, idx] / (totals @ _DEN[:, idx]), -1, 0)
+        return design_estimate(design, rates), totals[..., 1]
 
 
 def arms_bootstrap(arms: Any, *, design: str, estimand: str, reps: int, gen: Any) -> np.ndarray:
     """Clipped estimates of K (test, calibration) arms in ``reps`` joint item resamples.
 
-    Whole items are drawn with replacement within strata (:func:`_strata`: an item's role in
-    every arm, e.g. test items of model A, calibration items of human class 1, items with test
-    rows for A and B), so items shared by several arms move together and each stratum keeps its
-    size. Counts without clusters enter as one item per row: then every stratum is one
-    binomial count and the draws are the joint parametric bootstrap in distribution. Returns
-    shape (reps, K), NaN where a replicate's estimate is undefined (q0* + q1* <= 1).
+    :func:`arms_replicates` (strata of the items' roles), clipped to [0, 1]; shape (reps, K),
+    NaN where a replicate's estimate is undefined (q0* + q1* <= 1).
     """
-    rates = _replicate_rates(joint_arms(arms), estimand, design, reps, gen)
+    raw = arms_replicates(arms, design=design, estimand=estimand, reps=reps, gen=gen)[0]
     with np.errstate(invalid="ignore"):
-        return np.clip(design_estimate(design, rates), 0.0, 1.0)
+        return np.clip(raw, 0.0, 1.0)
 
 
 def _cluster_bootstrap(test, calibration, design, estimand, level, rng, est, summary,
