@@ -105,6 +105,7 @@ __all__ = [
     "item_weights",
     "pooled_design_effects",
     "ratio_residuals",
+    "resample_totals",
     "t_critical",
     "welch_df",
 ]
@@ -628,17 +629,28 @@ def _replicate_totals(joint: JointClusters, estimand: str, design: str, reps: in
     scale = np.concatenate([np.repeat(_weights(joint.rows[:, 6 * k : 6 * k + 6], estimand), 6)
                             .reshape(-1, 6) for k in range(arms)], axis=1)  # fmt: skip
     rows = joint.rows.astype(float) * scale
-    totals = np.zeros((reps, 6 * arms))
     strata = _strata(joint.rows, design, pool_tests)
+    return resample_totals(rows, joint.weight, strata, reps, gen).reshape(reps, arms, 6)
+
+
+def resample_totals(rows: Any, weight: Any, strata: Any, reps: int, gen: Any) -> np.ndarray:
+    """Column totals of ``reps`` stratified item resamples: shape (reps, F).
+
+    ``rows`` (U, F): distinct items' (weighted) counts; ``weight`` (U,): how many items have
+    each; ``strata`` (U,): resampling stratum. Each stratum's items are drawn with replacement,
+    as many as it has (a multinomial over its distinct rows), in sorted stratum order.
+    """
+    rows, weight = np.asarray(rows, dtype=float), np.asarray(weight)
+    totals = np.zeros((reps, rows.shape[1]))
     for h in np.unique(strata):
         sel = strata == h
-        w = joint.weight[sel]
+        w = weight[sel]
         chunk = max(1, 2_000_000 // max(1, int(sel.sum())))
         for start in range(0, reps, chunk):
             k = min(chunk, reps - start)
             draws = gen.multinomial(int(w.sum()), w / w.sum(), size=k)
             totals[start : start + k] += draws @ rows[sel]
-    return totals.reshape(reps, arms, 6)
+    return totals
 
 
 def arms_replicates(arms: Any, *, design: str, estimand: str, reps: int, gen: Any,

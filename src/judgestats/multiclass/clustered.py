@@ -57,17 +57,24 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import ClusteredCountsError, check_choice, check_confidence_level
-from ..kernels import z_value
+from .._validation import (
+    ClusteredCountsError,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_rng,
+)
+from ..kernels import percentile_nan_last, z_value
 from ..repeated import (
     ESTIMANDS,
     item_weights,
     pooled_design_effects,
     ratio_residuals,
+    resample_totals,
     t_critical,
     welch_df,
 )
-from .arrays import _multinomial_cov, _usable
+from .arrays import _multinomial_cov, _solve, _usable
 from .methods import DistributionBounds
 
 __all__ = [
@@ -76,10 +83,11 @@ __all__ = [
     "category_moments",
     "clustered_distribution_bounds",
     "column_design_effects",
+    "item_bootstrap_bounds",
 ]
 
 #: The k-category interval methods that account for repeated items.
-CATEGORY_CLUSTER_METHODS = ("adjusted-delta", "wald")
+CATEGORY_CLUSTER_METHODS = ("adjusted-delta", "wald", "bootstrap")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,16 +227,52 @@ def column_design_effects(test: Any, calibration: Any) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- intervals
+def item_bootstrap_bounds(test: Any, calibration: Any, *, confidence_level: float,
+                          estimand: str, max_condition: float, reps: int,
+                          gen: Any) -> DistributionBounds:  # fmt: skip
+    """Percentile bounds of θ* = C*⁻¹p* over item resamples (``"bootstrap"``, see module).
+
+    Whole items are drawn with replacement (:func:`judgestats.repeated.resample_totals`)
+    within strata of their roles: test items; calibration items by the set of human classes
+    among their rows; items with both. With one row per item this is the parametric bootstrap
+    (test counts multinomial, each column of Ĉ multinomial) in distribution. Replicates whose
+    C* is not usable are left out and counted in ``undefined``.
+    """
+    table, weight = _item_table(test, calibration)
+    k = len(test.counts)
+    c = table[:, k:].reshape(-1, k, k)
+    role = np.concatenate([table[:, :k].sum(axis=1, keepdims=True) > 0, c.sum(axis=1) > 0],
+                          axis=1)  # fmt: skip
+    strata = np.unique(role, axis=0, return_inverse=True)[1].reshape(-1)
+    scale = item_weights(table.sum(axis=1), estimand)[:, None]
+    totals = resample_totals(table * scale, weight, strata, reps, gen)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_star = totals[:, :k] / totals[:, :k].sum(axis=1, keepdims=True)
+        c_star = totals[:, k:].reshape(-1, k, k)
+        c_star = c_star / c_star.sum(axis=1, keepdims=True)
+    good = np.isfinite(c_star).all(axis=(1, 2))
+    good[good] = _usable(c_star[good], max_condition)[0]
+    theta = _solve(np.nan_to_num(c_star), p_star, good)
+    theta.sort(axis=0)  # NaN (undefined replicates) last
+    valid = np.broadcast_to(np.count_nonzero(good), (k,))
+    alpha = 1.0 - float(confidence_level)
+    low = np.clip(percentile_nan_last(theta, valid, alpha / 2.0), 0.0, 1.0)
+    high = np.clip(percentile_nan_last(theta, valid, 1.0 - alpha / 2.0), 0.0, 1.0)
+    return DistributionBounds(low, high, np.asarray(reps - int(valid[0])), reps)
+
+
 def clustered_distribution_bounds(
     test: Any, calibration: Any, *, method: str, confidence_level: float, estimand: str,
-    max_condition: float,
+    max_condition: float, rng: Any = None, n_resamples: int = 9999,
 ) -> tuple[DistributionBounds, CategoryClusterSummary, np.ndarray, np.ndarray]:  # fmt: skip
-    """Cluster-robust ``"adjusted-delta"`` or ``"wald"`` bounds of one data set (see module).
+    """Cluster-robust ``"adjusted-delta"``, ``"wald"`` or ``"bootstrap"`` bounds (see module).
 
     Returns the bounds (NaN where Ĉ, or the adjusted C̃, is not usable or a true class has no
     calibration rows), the :class:`CategoryClusterSummary`, and p̂ and Ĉ under the estimand.
+    ``"bootstrap"`` (:func:`item_bootstrap_bounds`) keeps the delta method's covariance.
     """
     level = check_confidence_level(confidence_level)
+    boot, method = method == "bootstrap", "wald" if method == "bootstrap" else method
     m = category_moments(test, calibration, estimand)
     deff, pooled, effective, scale = _sizes(m)
     k = m["rate"].shape[1]
@@ -265,6 +309,13 @@ def clustered_distribution_bounds(
     bounds = DistributionBounds(low, high, np.zeros((), dtype=np.int64),
                                 covariance=cov if ok else np.full((k, k), np.nan),
                                 condition_number=np.asarray(kappa))  # fmt: skip
+    if boot and ok:
+        reps = check_positive_int("n_resamples", n_resamples, minimum=2)
+        drawn = item_bootstrap_bounds(test, calibration, confidence_level=level,
+                                      estimand=estimand, max_condition=max_condition,
+                                      reps=reps, gen=check_rng(rng))  # fmt: skip
+        bounds = bounds._replace(low=drawn.low, high=drawn.high, undefined=drawn.undefined,
+                                 n_resamples=reps)  # fmt: skip
     labels = calibration.labels
     summary = CategoryClusterSummary(
         estimand=estimand, items=m["n_items"], test_items=m["test_items"],
@@ -286,7 +337,8 @@ def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
     (via :func:`~judgestats._validation.check_choice`) for a bad ``estimand``.
     """
     check_choice("estimand", estimand, ESTIMANDS)
-    handles = "use method 'adjusted-delta' (default) or 'wald' with design='by-human-label'"
+    handles = ("use method 'adjusted-delta' (default), 'wald' or 'bootstrap' with "
+               "design='by-human-label'")
     if design != "by-human-label":
         raise ClusteredCountsError(
             f"design={design!r} treats every row as an independent item, but these counts "

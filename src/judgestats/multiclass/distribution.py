@@ -199,11 +199,13 @@ def _with_unseen(seen: DistributionCorrection, test: Any, calibration: Any) -> A
 
 
 def _clustered_distribution(test, calibration, method, confidence_level, max_condition,
-                            separation_level, estimand, options):  # fmt: skip
+                            separation_level, estimand, options, rng=None):  # fmt: skip
     """:func:`correct_distribution` for counts built with ``cluster=`` (:mod:`.clustered`)."""
     method = check_clustered_call(test, calibration, method, DEFAULT_DESIGN, estimand)
-    if options:
-        raise ArgumentTypeError(f"method {method!r} takes no options, got {sorted(options)}")
+    allowed = ("n_resamples",) if method == "bootstrap" else ()
+    if set(options) - set(allowed):
+        takes = "n_resamples" if allowed else "no options"
+        raise ArgumentTypeError(f"method {method!r} takes {takes}, got {sorted(options)}")
     level = check_confidence_level(confidence_level)
     _check_letters(test, calibration)
     deff = None
@@ -212,7 +214,7 @@ def _clustered_distribution(test, calibration, method, confidence_level, max_con
     max_condition = _check_pair(test, calibration, max_condition, separation_level, deff)
     bounds, summary, p, matrix = clustered_distribution_bounds(
         test, calibration, method=method, confidence_level=level, estimand=estimand,
-        max_condition=max_condition,
+        max_condition=max_condition, rng=rng, **options,
     )  # fmt: skip
     if np.isnan(bounds.low).any():
         check_conditioning(float(bounds.condition_number), max_condition,
@@ -231,7 +233,8 @@ def _clustered_distribution(test, calibration, method, confidence_level, max_con
     labels = calibration.labels
     return DistributionCorrection(
         labels=labels, estimate={lab: float(v) for lab, v in zip(labels, est, strict=True)},
-        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i, undefined=0)
+        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i,
+                                                undefined=int(np.asarray(bounds.undefined)))
             for i, lab in enumerate(labels)},
         estimate_unconstrained={lab: float(v) for lab, v in zip(labels, raw, strict=True)},
         projected=outside, method=method, confidence_level=level, test=test,
@@ -413,7 +416,7 @@ def correct_distribution(
     if is_clustered(test, calibration):
         check_clustered_call(test, calibration, method, design, estimand)
         return _clustered_distribution(test, calibration, method, confidence_level,
-                                       max_condition, separation_level, estimand, options)
+                                       max_condition, separation_level, estimand, options, rng)
     check_choice("estimand", estimand, ESTIMANDS)  # without clusters every row is an item
     if design != DEFAULT_DESIGN:
         return _design_distribution(test, calibration, method, confidence_level, design, options)
@@ -609,7 +612,7 @@ class DistributionCorrection(Tabular, Recomputable):
         if self.clusters is not None:
             return _clustered_distribution(
                 self.test, self.calibration, method, level, self.max_condition, None,
-                self.clusters.estimand, options,
+                self.clusters.estimand, options, rng,
             ).ci  # fmt: skip
         if self.design != DEFAULT_DESIGN:
             return _design_distribution(self.test, self.calibration, method, level, self.design,
