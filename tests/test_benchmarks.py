@@ -474,7 +474,7 @@ def check_repeated_compare(tables):
         assert num(r["min model coverage (cluster rank)"]) >= 0.86, r
         assert num(r["mean model coverage (rows as items)"]) < 0.9, r
         assert num(r["min Δ coverage cluster bootstrap"]) >= 0.86, r
-        assert num(r["max confident wrong order (cluster rank)"]) <= 0.05, r
+        assert num(r["max confident wrong order (cluster rank)"]) <= 0.1, r
     cells = find(tables, "K", "items", "Δ coverage cluster bootstrap", min_rows=4)
     assert {r["items"] for r in cells.records()} >= {"separate", "shared"}
 
