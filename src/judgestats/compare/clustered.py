@@ -20,6 +20,10 @@ R is the identity (a shared calibration set: 1 between its two copies) and the i
 unclustered one (independent calibrations: Var_A + Var_B; shared: the paper's shared form).
 An id in both models' tests is the same prompt: its covariance is the clustered analogue of
 paired labels.
+
+``"bootstrap"`` (:func:`clustered_bootstrap_draws`) resamples the two models' items jointly
+(:func:`judgestats.repeated.arms_bootstrap`): the percentile interval of θ*_A − θ*_B and the
+bootstrap p-value, as without clusters.
 """
 
 from __future__ import annotations

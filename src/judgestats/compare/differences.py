@@ -197,9 +197,11 @@ def difference(
         the delta method over both models' six rates at their effective sizes with their
         cluster-robust correlations (:mod:`judgestats.compare.clustered`): a shared
         calibration set and an item id in both models' data (the same prompt) enter through
-        them. Other designs combine each model's cluster-aware interval by MOVER, when the
-        models share no item. ``"bootstrap"``, ``"bayes"`` and MOVER methods refuse clustered
-        counts (:class:`~judgestats.ClusteredCountsError`).
+        them. ``"bootstrap"`` resamples whole items of both models jointly (an item id in both
+        models' data, or a shared calibration set, drawn once for both;
+        :func:`judgestats.repeated.arms_replicates`). Other designs combine each model's
+        cluster-aware interval by MOVER, when the models share no item. ``"bayes"`` and MOVER
+        methods refuse clustered counts (:class:`~judgestats.ClusteredCountsError`).
     **options
         ``n_resamples`` (bootstrap, default 9999); ``draws`` (bayes, default 20000) and
         ``priors`` (a :class:`judgestats.bayes.Priors`); a MOVER method's own options.
