@@ -472,7 +472,8 @@ def check_repeated_compare(tables):
         # 100 data sets per cell in --quick (MC s.e. 0.022): every model's interval from the
         # cluster bootstrap covers; counting rows as items does not (issue 27)
         assert num(r["min model coverage (cluster rank)"]) >= 0.86, r
-        assert num(r["mean model coverage (rows as items)"]) < 0.9, r
+        if r["cells"] == "grid":  # (the quick random cell has ρ = 0.125: barely clustered)
+            assert num(r["mean model coverage (rows as items)"]) < 0.9, r
         assert num(r["min Δ coverage cluster bootstrap"]) >= 0.86, r
         assert num(r["max confident wrong order (cluster rank)"]) <= 0.1, r
     cells = find(tables, "K", "items", "Δ coverage cluster bootstrap", min_rows=4)
