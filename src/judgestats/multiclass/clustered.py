@@ -81,6 +81,7 @@ __all__ = [
     "CATEGORY_CLUSTER_METHODS",
     "CategoryClusterSummary",
     "category_moments",
+    "clustered_design_bounds",
     "clustered_distribution_bounds",
     "column_design_effects",
     "item_bootstrap_bounds",
@@ -178,20 +179,28 @@ def _item_table(test: Any, calibration: Any) -> tuple[np.ndarray, np.ndarray]:
     return unique, merged.astype(np.int64)
 
 
-def category_moments(test: Any, calibration: Any, estimand: str) -> dict[str, Any]:
+def category_moments(test: Any, calibration: Any, estimand: str,
+                     design: str = "by-human-label") -> dict[str, Any]:  # fmt: skip
     """Components' rates, residuals, rows, items and sandwich covariances (see module).
 
-    Component 0 is p̂, component b + 1 column b of Ĉ. Returns ``rate`` (k + 1, k), ``e``
-    (U, k + 1, k) item residuals, ``weight`` (U,), ``rows``, ``items``, ``repeated``
-    (k + 1,), ``sandwich`` (k + 1, k, k) = G/(G − 1) Σ_g e_g e_gᵀ, and the item counts.
+    By human label: component 0 is p̂, component b + 1 column b of Ĉ. Under the random and
+    by-judge-label designs: component 0 is π̂ (judge letters among the test rows, and the
+    calibration rows under ``"random"``), component j + 1 row R̂[j] = P̂(human | judge = j)
+    (:mod:`judgestats.designs`). Returns ``rate`` (k + 1, k), ``e`` (U, k + 1, k) item
+    residuals, ``weight`` (U,), ``rows``, ``items``, ``repeated`` (k + 1,), ``sandwich``
+    (k + 1, k, k) = G/(G − 1) Σ_g e_g e_gᵀ, and the item counts.
     """
     table, weight = _item_table(test, calibration)
     k = len(test.counts)
     t = table[:, :k].astype(float)
     c = table[:, k:].reshape(-1, k, k).astype(float)  # (U, judge a, human b)
-    den = np.concatenate([t.sum(axis=1)[:, None], c.sum(axis=1)], axis=1)  # (U, k + 1)
-    scale = item_weights(den.sum(axis=1), estimand)[:, None]
-    num = np.concatenate([t, np.swapaxes(c, 1, 2).reshape(-1, k * k)], axis=1)
+    if design == "by-human-label":
+        first, parts = t, np.swapaxes(c, 1, 2)  # component b + 1: column b of Ĉ
+    else:
+        first, parts = (t + c.sum(axis=2) if design == "random" else t), c  # rows R[j]
+    den = np.concatenate([first.sum(axis=1)[:, None], parts.sum(axis=2)], axis=1)
+    scale = item_weights(t.sum(axis=1) + c.sum(axis=(1, 2)), estimand)[:, None]
+    num = np.concatenate([first, parts.reshape(-1, k * k)], axis=1)
     rate, e, _ = ratio_residuals(num * scale, np.repeat(den, k, axis=1) * scale, weight)
     e = e.reshape(-1, k + 1, k)
     items = weight @ (den > 0)
@@ -328,6 +337,53 @@ def clustered_distribution_bounds(
     return bounds, summary, m["rate"][0], m["rate"][1:].T
 
 
+def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method: str,
+                            confidence_level: float, estimand: str) -> tuple:  # fmt: skip
+    """θ̂ = Σ_j π̂_j R̂[j] of repeated items under the random or by-judge-label design.
+
+    π̂ and each row R̂[j] are ratios of item totals (:func:`category_moments` with the design);
+    each gets its design effect tr S / tr Σ and effective size as in the module, and
+    :func:`judgestats.kernels.judge_conditional_categories` runs at the effective counts
+    (π̂ ñ_π, R̂[j] ñ_j; ``"adjusted-delta"`` adds its pseudo-counts there) with a Student t
+    critical value per category (Welch–Satterthwaite over the components whose items repeat).
+    With one row per item every design effect is 1 and the interval is the unclustered one.
+    Returns (θ̂, low, high, covariance, :class:`CategoryClusterSummary`).
+    """
+    from ..kernels import judge_conditional_categories
+
+    level = check_confidence_level(confidence_level)
+    m = category_moments(test, calibration, estimand, design)
+    deff, pooled, effective, _ = _sizes(m)
+    k = m["rate"].shape[1]
+    rate = m["rate"]
+    r_hat = np.where(m["rows"][1:, None] > 0, np.nan_to_num(rate[1:]), 1.0 / k)
+    est = np.nan_to_num(rate[0]) @ r_hat
+    z = float(z_value(level))
+    t_eff = np.nan_to_num(rate[0]) * effective[0]
+    c_eff = np.nan_to_num(rate[1:]) * effective[1:, None]
+    centre, cov = judge_conditional_categories(t_eff, c_eff, z, adjusted=method == "adjusted-delta")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        blocks = np.nan_to_num(_multinomial_cov(np.nan_to_num(rate), effective))
+    pi = np.nan_to_num(rate[0])
+    parts = np.vstack([np.diag(r_hat.T @ blocks[0] @ r_hat),
+                       pi[:, None] ** 2 * np.einsum("jbb->jb", blocks[1:])])  # fmt: skip
+    repeats = np.where(m["repeated"], m["items"], 0.0)
+    df = tuple(welch_df(parts[:, b], repeats) for b in range(k))
+    crit = np.array([t_critical(level, d) for d in df])
+    half = crit * np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    low = np.minimum(np.clip(centre - half, 0.0, 1.0), est)
+    high = np.maximum(np.clip(centre + half, 0.0, 1.0), est)
+    summary = CategoryClusterSummary(
+        estimand=estimand, items=m["n_items"], test_items=m["test_items"],
+        calibration_items=m["calibration_items"],
+        components=("π", *(f"R[{lab!r}]" for lab in calibration.labels)),
+        rows=tuple(m["rows"].tolist()), items_per_component=tuple(m["items"].tolist()),
+        design_effect=tuple(deff.tolist()), effective=tuple(effective.tolist()),
+        pooled=tuple(bool(v) for v in pooled), df=df,
+    )  # fmt: skip
+    return est, low, high, cov, summary
+
+
 def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
                          estimand: str) -> str:  # fmt: skip
     """Return the method for clustered counts; refuse what does not account for the repeats.
@@ -337,12 +393,13 @@ def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
     (via :func:`~judgestats._validation.check_choice`) for a bad ``estimand``.
     """
     check_choice("estimand", estimand, ESTIMANDS)
-    handles = ("use method 'adjusted-delta' (default), 'wald' or 'bootstrap' with "
-               "design='by-human-label'")
-    if design != "by-human-label":
+    handles = ("use method 'adjusted-delta' (default) or 'wald' (any design), or 'bootstrap' "
+               "with design='by-human-label'")
+    if design != "by-human-label" and method not in (None, "adjusted-delta", "wald"):
         raise ClusteredCountsError(
-            f"design={design!r} treats every row as an independent item, but these counts "
-            f"were built with cluster= (repeated items); {handles}, which account for them"
+            f"method {method!r} with design={design!r} treats every row as an independent "
+            f"item, but these counts were built with cluster= (repeated items); {handles}, "
+            "which account for them"
         )
     if not calibration.square:
         raise ClusteredCountsError(
