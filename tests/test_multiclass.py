@@ -1095,7 +1095,9 @@ def test_designs_with_one_row_per_item_give_the_unclustered_interval(design, met
 def test_designs_with_repeated_items_cover(design):
     """k = 3, 300 items of 5 rows (intra-item correlation 0.5), 80 random items labelled, 300
     seeded data sets: the cluster-aware default covers every category >= 0.95 − 3 s.e.
-    (0.912); counting rows as items stays below 0.95 − 5 s.e. in some category."""
+    (0.912); counting rows as items stays below 0.95 − 5 s.e. in some category. Measured
+    here: random 0.943–0.973 (rows as items 0.640–0.703), by-judge-label 0.940–0.963
+    (0.667–0.693); without the components' cross-covariances it was 0.920–0.957."""
     gen = np.random.default_rng(zlib.crc32(repr(("k-design", design)).encode()))
     kappa, reps, items, m, sets = 1.0 / 0.5 - 1.0, 5, 300, 80, 300
     hits = np.zeros((2, 3))

@@ -344,8 +344,11 @@ def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method:
     π̂ and each row R̂[j] are ratios of item totals (:func:`category_moments` with the design);
     each gets its design effect tr S / tr Σ and effective size as in the module, and
     :func:`judgestats.kernels.judge_conditional_categories` runs at the effective counts
-    (π̂ ñ_π, R̂[j] ñ_j; ``"adjusted-delta"`` adds its pseudo-counts there) with a Student t
-    critical value per category (Welch–Satterthwaite over the components whose items repeat).
+    (π̂ ñ_π, R̂[j] ñ_j; ``"adjusted-delta"`` adds its pseudo-counts there). Its independent
+    multinomial parts are replaced by the sandwich Σ_g u_g u_gᵀ, u_g = R̂ᵀ e_g0 + Σ_j π̂_j e_gj
+    (rescaled as in the module), which keeps the components' cross-covariances (an item whose
+    rows the judge gives several letters puts its human label in several rows of R̂), with a
+    Student t critical value per category (Welch–Satterthwaite over the repeated components).
     With one row per item every design effect is 1 and the interval is the unclustered one.
     Returns (θ̂, low, high, covariance, :class:`CategoryClusterSummary`).
     """
@@ -353,20 +356,29 @@ def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method:
 
     level = check_confidence_level(confidence_level)
     m = category_moments(test, calibration, estimand, design)
-    deff, pooled, effective, _ = _sizes(m)
+    deff, pooled, effective, scale = _sizes(m)
     k = m["rate"].shape[1]
     rate = m["rate"]
     r_hat = np.where(m["rows"][1:, None] > 0, np.nan_to_num(rate[1:]), 1.0 / k)
-    est = np.nan_to_num(rate[0]) @ r_hat
+    pi = np.nan_to_num(rate[0])
+    est = pi @ r_hat
     z = float(z_value(level))
-    t_eff = np.nan_to_num(rate[0]) * effective[0]
+    t_eff = pi * effective[0]
     c_eff = np.nan_to_num(rate[1:]) * effective[1:, None]
     centre, cov = judge_conditional_categories(t_eff, c_eff, z, adjusted=method == "adjusted-delta")
+    # the sandwich over items, with the components' cross-covariances (an item's rows judged
+    # with several letters share its human label): u_g = s_0 R̂ᵀ e_g0 + Σ_j s_j π̂_j e_gj
+    e = m["e"] * scale[None, :, None]
+    u = e[:, 0] @ r_hat + np.einsum("j,gjb->gb", pi, e[:, 1:])
+    middle = (u * m["weight"][:, None]).T @ u
     with np.errstate(divide="ignore", invalid="ignore"):
         blocks = np.nan_to_num(_multinomial_cov(np.nan_to_num(rate), effective))
-    pi = np.nan_to_num(rate[0])
-    parts = np.vstack([np.diag(r_hat.T @ blocks[0] @ r_hat),
-                       pi[:, None] ** 2 * np.einsum("jbb->jb", blocks[1:])])  # fmt: skip
+    parts_of = np.concatenate([[r_hat.T @ blocks[0] @ r_hat],
+                               pi[:, None, None] ** 2 * blocks[1:]])  # fmt: skip
+    plain_cov = parts_of.sum(axis=0)  # the kernel's plain covariance at the effective sizes
+    undefined = np.einsum("i,iac->ac", pooled.astype(float), parts_of)  # 0/0: binomial part
+    cov = middle + undefined + (cov - plain_cov)  # + the pseudo-counts' adjustment
+    parts = np.einsum("iaa->ia", parts_of)  # each component's share of Var(θ̂_b)
     repeats = np.where(m["repeated"], m["items"], 0.0)
     df = tuple(welch_df(parts[:, b], repeats) for b in range(k))
     crit = np.array([t_critical(level, d) for d in df])
