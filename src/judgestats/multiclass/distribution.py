@@ -381,8 +381,11 @@ def correct_distribution(
         then replace the multinomial covariances of p̂ and of each column of Ĉ by the
         sandwich over item totals (design effects, effective sizes, cross-covariances of
         components that share items) with a Welch–Satterthwaite t critical value, and
-        ``res.clusters`` says what they did; the other methods, designs and judge alphabets
-        of their own refuse such counts (:class:`~judgestats.ClusteredCountsError`). The
+        ``res.clusters`` says what they did; under the random and by-judge-label designs the
+        same for π̂ and the rows of R̂ (:mod:`judgestats.multiclass.clustered`);
+        ``"bootstrap"`` (by-human-label) resamples whole items; the profile-likelihood methods
+        and judge alphabets of their own refuse such counts
+        (:class:`~judgestats.ClusteredCountsError`). The
         separation test divides its G statistic by the pair's design effect (first-order
         Rao–Scott, :func:`~judgestats.multiclass.separation.confused_pairs`). Without clusters
         every row is an item and the two are the same.
