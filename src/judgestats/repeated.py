@@ -93,15 +93,19 @@ __all__ = [
     "ArmsClusters",
     "ClusterSummary",
     "arm_parts",
+    "arms_bootstrap",
     "arms_clusters",
+    "arms_replicates",
     "cluster_summary",
     "clustered_bounds",
     "combined_df",
     "combined_variance",
+    "design_estimate",
     "is_clustered",
     "item_weights",
     "pooled_design_effects",
     "ratio_residuals",
+    "resample_totals",
     "t_critical",
     "welch_df",
 ]
@@ -434,7 +438,7 @@ def _effective_counts(rates, sizes) -> tuple[float, ...]:
 
 
 # ----------------------------------------------------------------------------- intervals
-def _estimate(design: str, rates: Any) -> np.ndarray:
+def design_estimate(design: str, rates: Any) -> np.ndarray:
     """Return the design's estimator at (batched) rates; an empty judge class enters as 1/2."""
     a, b, c = (np.asarray(v, dtype=float) for v in rates)
     if design == DEFAULT_DESIGN:
@@ -467,7 +471,7 @@ def clustered_bounds(
     if design != DEFAULT_DESIGN:
         judge_conditional(test, calibration, design)  # its checks (by-judge-label: both classes)
     summary = cluster_summary(test, calibration, design, estimand)
-    est = _estimate(design, summary.rates)
+    est = design_estimate(design, summary.rates)
     if method == "bootstrap":
         return _cluster_bootstrap(test, calibration, design, estimand, confidence_level, rng,
                                   est, summary, **options)  # fmt: skip
@@ -582,8 +586,11 @@ def combined_df(summaries: Any, coef: Any, calibrations: Any = None, extra: Any 
 
 
 # ----------------------------------------------------------------------------- bootstrap
-def _strata(rows: np.ndarray, design: str) -> np.ndarray:
-    """Resampling stratum of each distinct item: test, calibration by the design's class, both."""
+def _arm_strata(rows: np.ndarray, design: str) -> np.ndarray:
+    """Return each item's resampling stratum in one arm (−1: no row there).
+
+    Test items; calibration items by the design's class; items with test and calibration rows.
+    """
     test, cal = rows[:, 1] > 0, rows[:, 2:].sum(axis=1) > 0
     if design == DEFAULT_DESIGN:  # by human class: (tp, fn) vs (tn, fp)
         one, zero = rows[:, 2] + rows[:, 3] > 0, rows[:, 4] + rows[:, 5] > 0
@@ -592,25 +599,89 @@ def _strata(rows: np.ndarray, design: str) -> np.ndarray:
     else:  # random: the calibration items are one sample
         one = zero = np.zeros(len(rows), dtype=bool)
     sub = np.where(one & zero, 2, np.where(one, 1, 0))
-    return np.where(test & cal, 6, np.where(cal, 2 + sub, 0))
+    return np.where(test & cal, 6, np.where(cal, 2 + sub, np.where(test, 0, -1)))
 
 
-def _replicate_rates(joint: JointClusters, estimand: str, design: str, reps: int, gen) -> Any:
-    """Rates of the design's three cells in ``reps`` item resamples: shape (3, reps)."""
-    rows = joint.rows.astype(float) * _weights(joint.rows, estimand)[:, None]
-    totals = np.zeros((reps, 6))
-    strata = _strata(joint.rows, design)
+def _strata(rows: np.ndarray, design: str, pool_tests: bool = False) -> np.ndarray:
+    """Return each distinct item's resampling stratum over K arms (rows (U, 6K)).
+
+    Items whose role (:func:`_arm_strata`) is the same in every arm form one stratum, numbered
+    in sorted order (for one arm: the strata of test items, calibration classes and both).
+    ``pool_tests``: items with only test rows form one stratum whatever their arm (strata of
+    one population whose test mix is random).
+    """
+    codes = np.stack([_arm_strata(rows[:, 6 * k : 6 * k + 6], design)
+                      for k in range(rows.shape[1] // 6)], axis=1)  # fmt: skip
+    if pool_tests:
+        codes[(codes <= 0).all(axis=1)] = -2
+    return np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _replicate_totals(joint: JointClusters, estimand: str, design: str, reps: int, gen,
+                      pool_tests: bool = False) -> np.ndarray:  # fmt: skip
+    """Item totals (x, n, tp, fn, tn, fp) of each arm in ``reps`` resamples: (reps, K, 6).
+
+    K = arms of ``joint`` (:func:`~judgestats.counts.clusters.joint_arms`), each item's rows
+    weighted by the estimand; a resampled item brings its rows in every arm, so arms that share
+    items (a shared calibration set, a prompt judged for several models) share its draw.
+    """
+    arms = joint.rows.shape[1] // 6
+    scale = np.concatenate([np.repeat(_weights(joint.rows[:, 6 * k : 6 * k + 6], estimand), 6)
+                            .reshape(-1, 6) for k in range(arms)], axis=1)  # fmt: skip
+    rows = joint.rows.astype(float) * scale
+    strata = _strata(joint.rows, design, pool_tests)
+    return resample_totals(rows, joint.weight, strata, reps, gen).reshape(reps, arms, 6)
+
+
+def resample_totals(rows: Any, weight: Any, strata: Any, reps: int, gen: Any) -> np.ndarray:
+    """Column totals of ``reps`` stratified item resamples: shape (reps, F).
+
+    ``rows`` (U, F): distinct items' (weighted) counts; ``weight`` (U,): how many items have
+    each; ``strata`` (U,): resampling stratum. Each stratum's items are drawn with replacement,
+    as many as it has (a multinomial over its distinct rows), in sorted stratum order.
+    """
+    rows, weight = np.asarray(rows, dtype=float), np.asarray(weight)
+    totals = np.zeros((reps, rows.shape[1]))
     for h in np.unique(strata):
         sel = strata == h
-        w = joint.weight[sel]
+        w = weight[sel]
         chunk = max(1, 2_000_000 // max(1, int(sel.sum())))
         for start in range(0, reps, chunk):
             k = min(chunk, reps - start)
             draws = gen.multinomial(int(w.sum()), w / w.sum(), size=k)
             totals[start : start + k] += draws @ rows[sel]
+    return totals
+
+
+def arms_replicates(arms: Any, *, design: str, estimand: str, reps: int, gen: Any,
+                    pool_tests: bool = False) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Unclipped estimates and test rows of K arms in ``reps`` joint item resamples.
+
+    Whole items are drawn with replacement within strata (:func:`_strata`: an item's role in
+    every arm, e.g. test items of model A, calibration items of human class 1, items with test
+    rows for A and B), so items shared by several arms move together and each stratum keeps its
+    size; ``pool_tests``: the items with only test rows are one stratum, so each arm's test
+    rows vary (a stratified correction's test mix). Counts without clusters enter as one item
+    per row: then every stratum is one binomial (multinomial) count and the draws are the
+    parametric bootstrap in distribution. Returns θ* (reps, K), NaN where undefined
+    (q0* + q1* <= 1), and the test rows (weighted by the estimand) (reps, K).
+    """
+    totals = _replicate_totals(joint_arms(arms), estimand, design, reps, gen, pool_tests)
     idx = [_NAMES.index(c) for c in DESIGN_CELLS[design]]
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (totals @ _NUM[:, idx] / (totals @ _DEN[:, idx])).T
+        rates = np.moveaxis(totals @ _NUM[:, idx] / (totals @ _DEN[:, idx]), -1, 0)
+        return design_estimate(design, rates), totals[..., 1]
+
+
+def arms_bootstrap(arms: Any, *, design: str, estimand: str, reps: int, gen: Any) -> np.ndarray:
+    """Clipped estimates of K (test, calibration) arms in ``reps`` joint item resamples.
+
+    :func:`arms_replicates` (strata of the items' roles), clipped to [0, 1]; shape (reps, K),
+    NaN where a replicate's estimate is undefined (q0* + q1* <= 1).
+    """
+    raw = arms_replicates(arms, design=design, estimand=estimand, reps=reps, gen=gen)[0]
+    with np.errstate(invalid="ignore"):
+        return np.clip(raw, 0.0, 1.0)
 
 
 def _cluster_bootstrap(test, calibration, design, estimand, level, rng, est, summary,
@@ -618,8 +689,9 @@ def _cluster_bootstrap(test, calibration, design, estimand, level, rng, est, sum
     """Percentile interval of the clipped estimate over item resamples (undefined counted)."""
     reps = check_positive_int("n_resamples", n_resamples, minimum=2)
     gen = check_rng(rng)
-    rates = _replicate_rates(joint_clusters(test, calibration), estimand, design, reps, gen)
-    theta = np.sort(np.clip(_estimate(design, rates), 0.0, 1.0))  # NaN (undefined) last
+    theta = arms_bootstrap([(test, calibration)], design=design, estimand=estimand, reps=reps,
+                           gen=gen)[:, 0]
+    theta = np.sort(theta)  # NaN (undefined) last
     valid = np.asarray(np.count_nonzero(~np.isnan(theta)))
     alpha = 1.0 - float(level)
     low = percentile_nan_last(theta[:, None], valid[None], alpha / 2.0)[0]

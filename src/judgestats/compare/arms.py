@@ -33,12 +33,6 @@ __all__ = [
 ]
 
 
-#: What the comparisons say to counts with repeated items .
-_NOT_YET = (
-    "a cluster-aware comparison is not written yet: correct each model with js.correct, "
-    "which accounts for the repeats"
-)
-
 _DEFAULT_DRAWS = 20_000
 
 

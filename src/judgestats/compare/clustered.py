@@ -20,6 +20,10 @@ R is the identity (a shared calibration set: 1 between its two copies) and the i
 unclustered one (independent calibrations: Var_A + Var_B; shared: the paper's shared form).
 An id in both models' tests is the same prompt: its covariance is the clustered analogue of
 paired labels.
+
+``"bootstrap"`` (:func:`clustered_bootstrap_draws`) resamples the two models' items jointly
+(:func:`judgestats.repeated.arms_bootstrap`): the percentile interval of θ*_A − θ*_B and the
+bootstrap p-value, as without clusters.
 """
 
 from __future__ import annotations
@@ -33,14 +37,22 @@ from .._validation import ClusteredCountsError, NotInformativeError
 from ..counts.clusters import joint_arms
 from ..estimators import clip_warned
 from ..kernels import rogan_gladen_raw
-from ..repeated import arm_parts, arms_clusters, combined_df, combined_variance, t_critical
+from ..repeated import (
+    arm_parts,
+    arms_bootstrap,
+    arms_clusters,
+    cluster_summary,
+    combined_df,
+    combined_variance,
+    t_critical,
+)
 
-__all__ = ["clustered_difference", "share_items"]
+__all__ = ["clustered_bootstrap_draws", "clustered_difference", "share_items"]
 
 #: What a clustered difference says to a method that models independent rows.
 CLUSTER_HANDLES = (
-    "use method 'adjusted-wald' (default) or 'wald', which account for the repeats in both "
-    "models and in a shared calibration set"
+    "use method 'adjusted-wald' (default), 'wald' or 'bootstrap', which account for the "
+    "repeats in both models and in a shared calibration set"
 )
 
 
@@ -53,22 +65,48 @@ def share_items(c: dict) -> bool:
     return bool(((rows[:, :6].sum(axis=1) > 0) & (rows[:, 6:].sum(axis=1) > 0)).any())
 
 
+def _two_arms(c: dict) -> list[tuple[Any, Any]]:
+    """Return the two models' (test, calibration) arms; equal unclustered sets kept apart."""
+    cal_b = c["calibration_b"]
+    if not c["shared_calibration"] and cal_b is c["calibration_a"] and cal_b.clusters is None:
+        cal_b = replace(cal_b)  # separate sets that happen to be equal: not the same items
+    return [(c["test_a"], c["calibration_a"]), (c["test_b"], cal_b)]
+
+
+def _require_informative_arms(summaries: Any, estimand: str) -> None:
+    for name, s in zip(("calibration_a", "calibration_b"), summaries, strict=True):
+        if not s.rates[1] + s.rates[2] > 1.0:
+            raise NotInformativeError(
+                f"{name}: q̂0 + q̂1 = {s.rates[1] + s.rates[2]:.4g} <= 1 (over {estimand}), "
+                "the judge is no better than chance; no correction is possible"
+            )
+
+
+def clustered_bootstrap_draws(c: dict, reps: int, gen: Any, *, stacklevel: int) -> dict:
+    """Cluster bootstrap of Δ = θ_A − θ_B: whole items resampled jointly for both models.
+
+    :func:`judgestats.repeated.arms_bootstrap` over the two arms (an item id in both models'
+    data, or a shared calibration set, is drawn once for both); ``"delta"`` (reps,) with NaN
+    where a replicate is undefined, and the clipped per-model estimates under the estimand.
+    """
+    arms = _two_arms(c)
+    summaries = [cluster_summary(t, k, "by-human-label", c["estimand"]) for t, k in arms]
+    _require_informative_arms(summaries, c["estimand"])
+    raw = [float(rogan_gladen_raw(*s.rates)) for s in summaries]
+    ea, eb = (float(v) for v in clip_warned(raw, stacklevel=stacklevel + 1))
+    th = arms_bootstrap(arms, design="by-human-label", estimand=c["estimand"], reps=reps,
+                        gen=gen)  # fmt: skip
+    return {"delta": th[:, 0] - th[:, 1], "estimate_a": ea, "estimate_b": eb,
+            "clusters": tuple(summaries)}  # fmt: skip
+
+
 def clustered_difference(c: dict, *, adjusted: bool, stacklevel: int) -> dict[str, Any]:
     """Centre, standard error, critical value, df, estimates and summaries of a clustered Δ."""
     from scipy.special import ndtr, stdtr
 
-    cal_b = c["calibration_b"]
-    if not c["shared_calibration"] and cal_b is c["calibration_a"] and cal_b.clusters is None:
-        cal_b = replace(cal_b)  # separate sets that happen to be equal: not the same items
-    arms = arms_clusters([(c["test_a"], c["calibration_a"]), (c["test_b"], cal_b)],
-                         c["estimand"])  # fmt: skip
+    arms = arms_clusters(_two_arms(c), c["estimand"])
     sa, sb = arms.summaries
-    for name, s in (("calibration_a", sa), ("calibration_b", sb)):
-        if not s.rates[1] + s.rates[2] > 1.0:
-            raise NotInformativeError(
-                f"{name}: q̂0 + q̂1 = {s.rates[1] + s.rates[2]:.4g} <= 1 (over {c['estimand']}), "
-                "the judge is no better than chance; no correction is possible"
-            )
+    _require_informative_arms((sa, sb), c["estimand"])
     coef = (1.0, -1.0)
     df = combined_df(arms.summaries, coef, (0, 0) if c["shared_calibration"] else (0, 1))
     z = t_critical(c["confidence_level"], df)

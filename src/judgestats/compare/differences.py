@@ -105,7 +105,12 @@ from .arms import (
     _test_arg,
     weighted_quantile,
 )
-from .clustered import clustered_difference, refuse_method, share_items
+from .clustered import (
+    clustered_bootstrap_draws,
+    clustered_difference,
+    refuse_method,
+    share_items,
+)
 from .draws import _effective_draws, _posterior_draws, _warn_low_ess
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -192,9 +197,11 @@ def difference(
         the delta method over both models' six rates at their effective sizes with their
         cluster-robust correlations (:mod:`judgestats.compare.clustered`): a shared
         calibration set and an item id in both models' data (the same prompt) enter through
-        them. Other designs combine each model's cluster-aware interval by MOVER, when the
-        models share no item. ``"bootstrap"``, ``"bayes"`` and MOVER methods refuse clustered
-        counts (:class:`~judgestats.ClusteredCountsError`).
+        them. ``"bootstrap"`` resamples whole items of both models jointly (an item id in both
+        models' data, or a shared calibration set, drawn once for both;
+        :func:`judgestats.repeated.arms_replicates`). Other designs combine each model's
+        cluster-aware interval by MOVER, when the models share no item. ``"bayes"`` and MOVER
+        methods refuse clustered counts (:class:`~judgestats.ClusteredCountsError`).
     **options
         ``n_resamples`` (bootstrap, default 9999); ``draws`` (bayes, default 20000) and
         ``priors`` (a :class:`judgestats.bayes.Priors`); a MOVER method's own options.
@@ -344,8 +351,8 @@ def _difference_by(method: str, common: dict, rng: Any, options: dict) -> Compar
     if method in ("adjusted-wald", "wald"):
         _check_options(method, options, ())
         return _difference_delta(common, adjusted=method == "adjusted-wald")
-    if is_clustered(*(common[k] for k in ("test_a", "test_b", "calibration_a",
-                                          "calibration_b"))):  # fmt: skip
+    if method != "bootstrap" and is_clustered(*(common[k] for k in (
+            "test_a", "test_b", "calibration_a", "calibration_b"))):  # fmt: skip
         refuse_method(method)
     if method == "bootstrap":
         _check_options(method, options, ("n_resamples",))
@@ -428,6 +435,10 @@ def _difference_delta(c: dict, *, adjusted: bool) -> Comparison:
 
 
 def _difference_bootstrap(c: dict, reps: int, gen: np.random.Generator) -> Comparison:
+    if is_clustered(c["test_a"], c["test_b"], c["calibration_a"], c["calibration_b"]):
+        k = clustered_bootstrap_draws(c, reps, gen, stacklevel=6)
+        return _bootstrap_comparison(c, k["delta"], k["estimate_a"], k["estimate_b"], reps,
+                                     clusters=k["clusters"])  # fmt: skip
     _require_informative(c["calibration_a"], "calibration_a", adjusted=False)
     if not c["shared_calibration"]:
         _require_informative(c["calibration_b"], "calibration_b", adjusted=False)
@@ -437,7 +448,12 @@ def _difference_bootstrap(c: dict, reps: int, gen: np.random.Generator) -> Compa
     cals = [a] if c["shared_calibration"] else [a, b]
     groups = [0, 0] if c["shared_calibration"] else [0, 1]
     th = _bootstrap_thetas([a, b], groups, cals, reps, gen, pairs=c["pair_counts"])
-    delta = th[..., 0] - th[..., 1]
+    return _bootstrap_comparison(c, th[..., 0] - th[..., 1], ea, eb, reps)
+
+
+def _bootstrap_comparison(c: dict, delta: np.ndarray, ea: float, eb: float, reps: int,
+                          **extra: Any) -> Comparison:  # fmt: skip
+    """Percentile interval and bootstrap p-value of the replicates ``delta`` (NaN undefined)."""
     valid = ~np.isnan(delta)
     undefined = int(reps - valid.sum())
     if undefined:
@@ -446,7 +462,7 @@ def _difference_bootstrap(c: dict, reps: int, gen: np.random.Generator) -> Compa
             "1, judge no better than chance) and are excluded; the interval conditions on an "
             "informative judge and may be too narrow",
             SamplingWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
     d = delta[valid]
     if d.size == 0:
@@ -464,6 +480,7 @@ def _difference_bootstrap(c: dict, reps: int, gen: np.random.Generator) -> Compa
         pvalue=pvalue,
         prob_a_greater=None,
         standard_error=float(np.std(d, ddof=1)) if d.size > 1 else None,
+        **extra,
         **c,
     )
 

@@ -16,24 +16,25 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
+    ClusteredCountsError,
     JudgeStatsError,
     NotInformativeError,
     SamplingWarning,
+    check_choice,
     check_method,
     check_model_keys,
     check_model_mapping,
     check_positive_int,
     check_rng,
-    check_unclustered,
     require_extra,
     warn_deprecated,
 )
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, check_design
 from ..estimators import clip_warned, rogan_gladen_counts
+from ..repeated import ESTIMANDS, arms_bootstrap, cluster_summary, design_estimate, is_clustered
 from ..results import ConfidenceInterval, note_lines
 from .arms import (
-    _NOT_YET,
     _arrays,
     _bootstrap_thetas,
     _require_informative,
@@ -114,6 +115,13 @@ def _rank_bootstrap(tests, cal_map, shared, reps, gen):
     point = clip_warned([rogan_gladen_counts(tests[k], cal_map[k]) for k in models], stacklevel=4)
     arms, cals, groups = _rank_arms(tests, cal_map, shared)
     th = _bootstrap_thetas(arms, groups, cals, reps, gen)
+    th = _drop_undefined(th, models, reps)
+    kept = th.shape[0]
+    return th, np.full(kept, 1.0 / kept), point, reps - kept, float(kept)
+
+
+def _drop_undefined(th: np.ndarray, models: tuple, reps: int) -> np.ndarray:
+    """Drop the replicates (rows) with an undefined model, warning how many; none left: error."""
     valid = ~np.isnan(th).any(axis=-1)
     undefined = int(reps - valid.sum())
     if undefined:
@@ -121,15 +129,42 @@ def _rank_bootstrap(tests, cal_map, shared, reps, gen):
             f"{undefined} of {reps} bootstrap replicates had an undefined estimate for some "
             "model (resampled q0* + q1* <= 1) and are excluded",
             SamplingWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     if not valid.any():
         raise NotInformativeError(
             "every bootstrap replicate was undefined (q0* + q1* <= 1 in some model): "
             f"{_worst_models(models, np.isnan(th).mean(axis=0))}"
         )
-    th = th[valid]
-    return th, np.full(th.shape[0], 1.0 / th.shape[0]), point, undefined, float(th.shape[0])
+    return th[valid]
+
+
+def _rank_clustered(tests, cal_map, design, estimand, reps, gen):
+    """Cluster bootstrap draws (R, K) of repeated items: whole items resampled jointly.
+
+    :func:`judgestats.repeated.arms_bootstrap`: an item id in several models' counts (the same
+    prompt judged for each, one shared calibration set) is drawn once for all of them.
+    """
+    models = tuple(tests)
+    arms = [(tests[k], cal_map[k]) for k in models]
+    raw = []
+    for k, (test, cal) in zip(models, arms, strict=True):
+        if design != DEFAULT_DESIGN:
+            from ..designs import judge_conditional
+
+            judge_conditional(test, cal, design)  # the design's checks
+        rates = cluster_summary(test, cal, design, estimand).rates
+        if design == DEFAULT_DESIGN and not rates[1] + rates[2] > 1.0:
+            raise NotInformativeError(
+                f"calibrations[{k!r}]: q̂0 + q̂1 = {rates[1] + rates[2]:.4g} <= 1 (over "
+                f"{estimand}), the judge is no better than chance; no ranking is possible"
+            )
+        raw.append(float(design_estimate(design, rates)))
+    point = np.asarray(clip_warned(raw, stacklevel=4), dtype=float)
+    th = arms_bootstrap(arms, design=design, estimand=estimand, reps=reps, gen=gen)
+    th = _drop_undefined(th, models, reps)
+    kept = th.shape[0]
+    return th, np.full(kept, 1.0 / kept), point, reps - kept, float(kept)
 
 
 def _worst_models(models: tuple, share: np.ndarray, shown: int = 5) -> str:
@@ -203,6 +238,7 @@ def rank(
     priors: Any = None,
     reps: int | None = None,
     design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
 ) -> Ranking:
     """Rank judged models by their corrected rates, with rank probabilities.
 
@@ -236,6 +272,18 @@ def rank(
         calibration set per model) each model's judge-conditional θ is drawn independently:
         by its parametric bootstrap (``"bootstrap"``) or from its exact posterior with
         Jeffreys' priors (``"bayes"``).
+    estimand : {"rows", "items"}, default "rows"
+        With repeated items (counts built with ``cluster=``): each model's rate over rows or
+        over items (:func:`judgestats.correct`). ``"bootstrap"`` then resamples whole items
+        (:func:`judgestats.repeated.arms_bootstrap`) within strata of their roles (test rows of
+        a model, calibration rows of a class, under every design): an item id in several
+        models' counts (the same prompt judged for each, one shared calibration set) is drawn
+        once for all of them, so their correlation through it is kept. ``"bayes"`` models
+        independent rows and refuses such counts (:class:`~judgestats.ClusteredCountsError`).
+        What the ranking states: the per-model intervals are marginal percentile intervals
+        (each covers its θ at about the level, measured in ``benchmarks/bench_repeated.py``),
+        and the rank and pairwise probabilities are bootstrap frequencies of the ranking, not
+        a joint confidence statement about all ranks at once.
 
     Returns
     -------
@@ -273,7 +321,14 @@ def rank(
         cal_map = check_model_mapping("calibrations", calibrations, ConfusionCounts)
         check_model_keys("tests", tests, "calibrations", cal_map)
     check_method(method, RANK_METHODS, capability="rankings")
-    check_unclustered("compare.rank", _NOT_YET, *tests.values(), *cal_map.values())
+    estimand = check_choice("estimand", estimand, ESTIMANDS)
+    clustered = is_clustered(*tests.values(), *cal_map.values())
+    if clustered and method != "bootstrap":
+        raise ClusteredCountsError(
+            f"method {method!r} models every row as an independent item, but these counts were "
+            "built with cluster= (repeated items); use method='bootstrap', which resamples "
+            "whole items"
+        )
     if reps is not None:
         warn_deprecated("rank(reps=...)", "n_resamples= (bootstrap) or draws= (bayes)")
         n_resamples = draws = reps
@@ -293,6 +348,10 @@ def rank(
                 f"design={design!r} ranks models with a calibration set each and Jeffreys' "
                 "priors: a shared calibration set or priors= need design='by-human-label'"
             )
+    if clustered:
+        th, w, point, undefined, effective = _rank_clustered(tests, cal_map, design, estimand,
+                                                             reps, gen)  # fmt: skip
+    elif design != DEFAULT_DESIGN:
         th, w, point, undefined, effective = _rank_design(tests, cal_map, design, method,
                                                           reps, gen)  # fmt: skip
     elif method == "bootstrap":
@@ -329,6 +388,8 @@ def rank(
         effective_draws=effective,
         shared_calibration=shared,
         design=design,
+        estimand=estimand,
+        clustered=clustered,
     )
 
 
@@ -425,8 +486,9 @@ def ranking_summary(r: Ranking) -> str:
     width = max(8, *(len(m) for m in r.models))
     cal = "one shared calibration set" if r.shared_calibration else "per-model calibration"
     er = ranking_expected_rank(r)
+    how = f"{r.method} over items, mean over {r.estimand}" if r.clustered else r.method
     lines = [
-        f"Ranking by corrected rate ({r.method}, {r.reps} draws, {cal}), {lvl} intervals",
+        f"Ranking by corrected rate ({how}, {r.reps} draws, {cal}), {lvl} intervals",
         f"  rank  {'model':<{width}}  corrected  [ lower,  upper]   naive  P(rank 1)  E[rank]",
     ]
     for pos, m in enumerate(r.order, start=1):
@@ -471,6 +533,10 @@ class Ranking:
         True when one calibration set served every model.
     design : str
         How the calibration items were chosen (:mod:`judgestats.designs`).
+    estimand : {"rows", "items"}
+        Each model's rate over rows or over items (repeated items; ``"rows"`` otherwise).
+    clustered : bool
+        True when the counts carried repeated items and the bootstrap resampled whole items.
     """
 
     kind: ClassVar[str] = "ranking"
@@ -490,6 +556,8 @@ class Ranking:
     effective_draws: float
     shared_calibration: bool
     design: str = DEFAULT_DESIGN
+    estimand: str = "rows"
+    clustered: bool = False
 
     def prob_greater(self, a: str, b: str) -> float:
         """P(θ_a > θ_b) for two ranked models."""

@@ -118,11 +118,19 @@ class JudgedCounts:
         return self.clusters is not None
 
     @classmethod
-    def from_frame(cls, frame: Any, *, judge: str = "judge") -> JudgedCounts:
-        """Count the judge column of a data frame (pandas or anything with ``columns``)."""
-        check_columns(frame, {"judge": judge})
+    def from_frame(
+        cls, frame: Any, *, judge: str = "judge", cluster: str | None = None
+    ) -> JudgedCounts:
+        """Count the judge column of a data frame (pandas or anything with ``columns``).
+
+        ``cluster``: the column of each row's item id, when items repeat (as ``cluster=`` of
+        :meth:`from_labels`).
+        """
+        check_columns(frame, {"judge": judge, **({} if cluster is None else {"cluster": cluster})})
         z = check_labels(f"judge column {judge!r}", frame[judge])
-        return cls(positive=int(z.sum()), n=int(z.size))
+        clusters = None if cluster is None else ClusterTotals.from_rows(
+            f"cluster column {cluster!r}", frame[cluster], {"positive": z, "n": z | ~z})
+        return cls(positive=int(z.sum()), n=int(z.size), clusters=clusters)
 
     @property
     def p_hat(self) -> Any:
@@ -265,12 +273,19 @@ class ConfusionCounts:
 
     @classmethod
     def from_frame(
-        cls, frame: Any, *, human: str = "human", judge: str = "judge"
+        cls, frame: Any, *, human: str = "human", judge: str = "judge", cluster: str | None = None
     ) -> ConfusionCounts:
-        """Cross-tabulate the human and judge columns of a data frame."""
-        check_columns(frame, {"human": human, "judge": judge})
+        """Cross-tabulate the human and judge columns of a data frame.
+
+        ``cluster``: the column of each row's item id, when items repeat (as ``cluster=`` of
+        :meth:`from_labels`).
+        """
+        extra = {} if cluster is None else {"cluster": cluster}
+        check_columns(frame, {"human": human, "judge": judge, **extra})
+        ids = None if cluster is None else _cluster_column(frame, cluster)
         return cls.from_labels(
-            human=_column(frame, human, "human"), judge=_column(frame, judge, "judge")
+            human=_column(frame, human, "human"), judge=_column(frame, judge, "judge"),
+            cluster=ids,
         )
 
     @property
@@ -333,3 +348,9 @@ class ConfusionCounts:
 
 def _column(frame: Any, column: str, role: str) -> Any:
     return check_labels(f"{role} column {column!r}", frame[column])
+
+
+def _cluster_column(frame: Any, column: str) -> np.ndarray:
+    """Return the item id of each row of a frame's ``column``, checked (errors name it)."""
+    ids, code = check_cluster_ids(f"cluster column {column!r}", frame[column], len(frame[column]))
+    return ids[code]

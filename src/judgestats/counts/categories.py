@@ -80,9 +80,10 @@ def confusion_fields(j: int, k: int) -> tuple[str, ...]:
     return tuple(f"c{a}_{b}" for a in range(j) for b in range(k))
 
 
-def _cluster_totals(ids: Any, code: np.ndarray, fields: tuple[str, ...]) -> ClusterTotals:
+def _cluster_totals(ids: Any, code: np.ndarray, fields: tuple[str, ...],
+                    name: str = "cluster") -> ClusterTotals:  # fmt: skip
     """Per-item counts of the field ``code`` of each row (items ``ids``, one per row)."""
-    unique, item = check_cluster_ids("cluster", ids, code.size)
+    unique, item = check_cluster_ids(name, ids, code.size)
     totals = np.zeros((unique.size, len(fields)), dtype=np.int64)
     np.add.at(totals, (item, code), 1)
     return ClusterTotals(unique, totals, fields)
@@ -197,13 +198,21 @@ class CategoryCounts:
         return self.clusters is not None
 
     @classmethod
-    def from_frame(cls, frame: Any, *, judge: str = "judge", labels: Any = None) -> CategoryCounts:
-        """Count the judge column of a data frame (see :meth:`from_labels`)."""
-        check_columns(frame, {"judge": judge})
+    def from_frame(
+        cls, frame: Any, *, judge: str = "judge", labels: Any = None, cluster: str | None = None,
+    ) -> CategoryCounts:  # fmt: skip
+        """Count the judge column of a data frame (see :meth:`from_labels`).
+
+        ``cluster``: the column of each row's item id, when items repeat (as ``cluster=`` of
+        :meth:`from_labels`).
+        """
+        check_columns(frame, {"judge": judge, **({} if cluster is None else {"cluster": cluster})})
         values = check_category_values(f"judge column {judge!r}", frame[judge])
         cats = _infer_labels(values) if labels is None else _declared_labels(labels)
-        codes = check_in_categories(f"judge column {judge!r}", values, cats)
-        return cls(np.bincount(codes, minlength=len(cats)), cats)
+        codes = np.asarray(check_in_categories(f"judge column {judge!r}", values, cats))
+        clusters = None if cluster is None else _cluster_totals(
+            frame[cluster], codes, category_fields(len(cats)), f"cluster column {cluster!r}")
+        return cls(np.bincount(codes, minlength=len(cats)), cats, clusters)
 
     @property
     def k(self) -> int:
@@ -349,7 +358,7 @@ class ConfusionMatrix:
             other than ``human``'s or a missing id raises :class:`LabelError`.
         """
         return cls._tabulate(human, judge, labels, "human labels", "judge labels", judge_labels,
-                             cluster)  # fmt: skip
+                             None if cluster is None else (cluster, "cluster"))  # fmt: skip
 
     @classmethod
     def from_sklearn(cls, cm: Any, *, labels: Any = None) -> ConfusionMatrix:
@@ -373,13 +382,19 @@ class ConfusionMatrix:
     @classmethod
     def from_frame(
         cls, frame: Any, *, human: str = "human", judge: str = "judge", labels: Any = None,
-        judge_labels: Any = None,
+        judge_labels: Any = None, cluster: str | None = None,
     ) -> ConfusionMatrix:  # fmt: skip
-        """Cross-tabulate the human and judge columns of a data frame (see :meth:`from_labels`)."""
-        check_columns(frame, {"human": human, "judge": judge})
+        """Cross-tabulate the human and judge columns of a data frame (see :meth:`from_labels`).
+
+        ``cluster``: the column of each row's item id, when items repeat (as ``cluster=`` of
+        :meth:`from_labels`).
+        """
+        extra = {} if cluster is None else {"cluster": cluster}
+        check_columns(frame, {"human": human, "judge": judge, **extra})
         return cls._tabulate(
             frame[human], frame[judge], labels, f"human column {human!r}",
             f"judge column {judge!r}", judge_labels,
+            None if cluster is None else (frame[cluster], f"cluster column {cluster!r}"),
         )  # fmt: skip
 
     @classmethod
@@ -405,8 +420,9 @@ class ConfusionMatrix:
         code = np.asarray(jc) * k + np.asarray(hc)
         counts = np.bincount(code, minlength=len(alphabet) * k).reshape(-1, k)
         clusters = None
-        if cluster is not None:
-            clusters = _cluster_totals(cluster, code, confusion_fields(len(alphabet), k))
+        if cluster is not None:  # (ids, their argument's name)
+            clusters = _cluster_totals(cluster[0], code, confusion_fields(len(alphabet), k),
+                                       cluster[1])  # fmt: skip
         return cls(counts, cats, judge_labels=None if letters is None else alphabet,
                    clusters=clusters)
 

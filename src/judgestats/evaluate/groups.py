@@ -233,17 +233,16 @@ def _counts_checking_repeats(frame: Any, columns: dict[str, Any], design: str) -
     return replace(counts, cluster=None, clusters=None)
 
 
-def _check_repeated(counts: GroupCounts, *, rank: bool, estimand: str) -> None:
+def _check_repeated(counts: GroupCounts, *, estimand: str) -> None:
     """Repeated items (``cluster=``): what the leaderboard can do with them so far."""
     check_choice("estimand", estimand, ESTIMANDS)
     if counts.cluster is None:
         return
-    for what, given in (("strata=", bool(counts.strata)), ("rank=True", rank)):
-        if given:
-            raise ClusteredCountsError(
-                f"{what} with cluster= is not supported yet (its pooled interval and the "
-                "ranking count rows as items); evaluate without it, or per stratum"
-            )
+    if counts.strata:
+        raise ClusteredCountsError(
+            "strata= with cluster= is not supported yet (its pooled interval counts rows as "
+            "items); evaluate without it, or per stratum with js.correct_stratified"
+        )
 
 
 def _evaluate_counts(
@@ -259,7 +258,7 @@ def _evaluate_counts(
             "rank=True needs unstratified corrections (one calibration set per group); "
             "drop strata= or rank the groups yourself"
         )
-    _check_repeated(counts, rank=rank, estimand=estimand)
+    _check_repeated(counts, estimand=estimand)
     k = len(counts.by)
     per_group: dict[Any, dict] = {}
     for key, c in counts.counts.items():
@@ -479,7 +478,9 @@ def evaluate(
     rank : bool, default False
         Also rank the groups jointly (parametric bootstrap over every count;
         :func:`judgestats.compare.rank`); stored as ``result.ranking``. Needs unstratified
-        corrections and at least two groups.
+        corrections and at least two groups. With ``cluster`` a bootstrap over whole items,
+        an item id in several groups (the same prompt judged for each model) drawn once for
+        all of them.
     rank_resamples : int, default 10000
         Bootstrap replicates of the ranking.
     rng : None, int, SeedSequence or Generator
@@ -511,7 +512,7 @@ def evaluate(
         prompt, turns, raters): the engine counts each item's cells too (at most groups ×
         items rows reach Python) and every interval accounts for the repeats (design effects,
         :mod:`judgestats.repeated`; methods ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"``).
-        Not yet with ``strata``, ``rank=True`` or a judge alphabet.
+        Not yet with ``strata`` or a judge alphabet.
     estimand : {"rows", "items"}, default "rows"
         With ``cluster``: the rate over rows (each verdict weight 1) or over items (each item
         weight 1); see :func:`judgestats.correct`.

@@ -58,9 +58,10 @@ def _rank(corrections, groups, *, method, size, level, rng, design=DEFAULT_DESIG
         raise JudgeStatsError("ranking needs unstratified corrections (evaluate without strata=)")
     tests = {group_label(g): corrections[g].test for g in groups}
     cals = {group_label(g): corrections[g].calibration for g in groups}
+    items = [corrections[g].clusters for g in groups if corrections[g].clusters is not None]
     return rank(
         tests, cals, method=method, n_resamples=size, draws=size, confidence_level=level, rng=rng,
-        design=design,
+        design=design, estimand=items[0].estimand if items else "rows",
     )  # fmt: skip
 
 

@@ -57,28 +57,38 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import ClusteredCountsError, check_choice, check_confidence_level
-from ..kernels import z_value
+from .._validation import (
+    ClusteredCountsError,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_rng,
+)
+from ..kernels import percentile_nan_last, z_value
 from ..repeated import (
     ESTIMANDS,
     item_weights,
     pooled_design_effects,
     ratio_residuals,
+    resample_totals,
     t_critical,
     welch_df,
 )
-from .arrays import _multinomial_cov, _usable
+from .arrays import _multinomial_cov, _solve, _usable
 from .methods import DistributionBounds
 
 __all__ = [
     "CATEGORY_CLUSTER_METHODS",
     "CategoryClusterSummary",
     "category_moments",
+    "clustered_design_bounds",
     "clustered_distribution_bounds",
+    "column_design_effects",
+    "item_bootstrap_bounds",
 ]
 
 #: The k-category interval methods that account for repeated items.
-CATEGORY_CLUSTER_METHODS = ("adjusted-delta", "wald")
+CATEGORY_CLUSTER_METHODS = ("adjusted-delta", "wald", "bootstrap")
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,20 +179,28 @@ def _item_table(test: Any, calibration: Any) -> tuple[np.ndarray, np.ndarray]:
     return unique, merged.astype(np.int64)
 
 
-def category_moments(test: Any, calibration: Any, estimand: str) -> dict[str, Any]:
+def category_moments(test: Any, calibration: Any, estimand: str,
+                     design: str = "by-human-label") -> dict[str, Any]:  # fmt: skip
     """Components' rates, residuals, rows, items and sandwich covariances (see module).
 
-    Component 0 is p̂, component b + 1 column b of Ĉ. Returns ``rate`` (k + 1, k), ``e``
-    (U, k + 1, k) item residuals, ``weight`` (U,), ``rows``, ``items``, ``repeated``
-    (k + 1,), ``sandwich`` (k + 1, k, k) = G/(G − 1) Σ_g e_g e_gᵀ, and the item counts.
+    By human label: component 0 is p̂, component b + 1 column b of Ĉ. Under the random and
+    by-judge-label designs: component 0 is π̂ (judge letters among the test rows, and the
+    calibration rows under ``"random"``), component j + 1 row R̂[j] = P̂(human | judge = j)
+    (:mod:`judgestats.designs`). Returns ``rate`` (k + 1, k), ``e`` (U, k + 1, k) item
+    residuals, ``weight`` (U,), ``rows``, ``items``, ``repeated`` (k + 1,), ``sandwich``
+    (k + 1, k, k) = G/(G − 1) Σ_g e_g e_gᵀ, and the item counts.
     """
     table, weight = _item_table(test, calibration)
     k = len(test.counts)
     t = table[:, :k].astype(float)
     c = table[:, k:].reshape(-1, k, k).astype(float)  # (U, judge a, human b)
-    den = np.concatenate([t.sum(axis=1)[:, None], c.sum(axis=1)], axis=1)  # (U, k + 1)
-    scale = item_weights(den.sum(axis=1), estimand)[:, None]
-    num = np.concatenate([t, np.swapaxes(c, 1, 2).reshape(-1, k * k)], axis=1)
+    if design == "by-human-label":
+        first, parts = t, np.swapaxes(c, 1, 2)  # component b + 1: column b of Ĉ
+    else:
+        first, parts = (t + c.sum(axis=2) if design == "random" else t), c  # rows R[j]
+    den = np.concatenate([first.sum(axis=1)[:, None], parts.sum(axis=2)], axis=1)
+    scale = item_weights(t.sum(axis=1) + c.sum(axis=(1, 2)), estimand)[:, None]
+    num = np.concatenate([first, parts.reshape(-1, k * k)], axis=1)
     rate, e, _ = ratio_residuals(num * scale, np.repeat(den, k, axis=1) * scale, weight)
     e = e.reshape(-1, k + 1, k)
     items = weight @ (den > 0)
@@ -212,17 +230,58 @@ def _sizes(m: dict[str, Any]) -> tuple[np.ndarray, ...]:
     return deff, pooled, effective, np.nan_to_num(scale)
 
 
+def column_design_effects(test: Any, calibration: Any) -> np.ndarray:
+    """Design effect d_b of each column of Ĉ over rows (the module's tr S / tr Σ), shape (k,)."""
+    return _sizes(category_moments(test, calibration, "rows"))[0][1:]
+
+
 # ----------------------------------------------------------------------------- intervals
+def item_bootstrap_bounds(test: Any, calibration: Any, *, confidence_level: float,
+                          estimand: str, max_condition: float, reps: int,
+                          gen: Any) -> DistributionBounds:  # fmt: skip
+    """Percentile bounds of θ* = C*⁻¹p* over item resamples (``"bootstrap"``, see module).
+
+    Whole items are drawn with replacement (:func:`judgestats.repeated.resample_totals`)
+    within strata of their roles: test items; calibration items by the set of human classes
+    among their rows; items with both. With one row per item this is the parametric bootstrap
+    (test counts multinomial, each column of Ĉ multinomial) in distribution. Replicates whose
+    C* is not usable are left out and counted in ``undefined``.
+    """
+    table, weight = _item_table(test, calibration)
+    k = len(test.counts)
+    c = table[:, k:].reshape(-1, k, k)
+    role = np.concatenate([table[:, :k].sum(axis=1, keepdims=True) > 0, c.sum(axis=1) > 0],
+                          axis=1)  # fmt: skip
+    strata = np.unique(role, axis=0, return_inverse=True)[1].reshape(-1)
+    scale = item_weights(table.sum(axis=1), estimand)[:, None]
+    totals = resample_totals(table * scale, weight, strata, reps, gen)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_star = totals[:, :k] / totals[:, :k].sum(axis=1, keepdims=True)
+        c_star = totals[:, k:].reshape(-1, k, k)
+        c_star = c_star / c_star.sum(axis=1, keepdims=True)
+    good = np.isfinite(c_star).all(axis=(1, 2))
+    good[good] = _usable(c_star[good], max_condition)[0]
+    theta = _solve(np.nan_to_num(c_star), p_star, good)
+    theta.sort(axis=0)  # NaN (undefined replicates) last
+    valid = np.broadcast_to(np.count_nonzero(good), (k,))
+    alpha = 1.0 - float(confidence_level)
+    low = np.clip(percentile_nan_last(theta, valid, alpha / 2.0), 0.0, 1.0)
+    high = np.clip(percentile_nan_last(theta, valid, 1.0 - alpha / 2.0), 0.0, 1.0)
+    return DistributionBounds(low, high, np.asarray(reps - int(valid[0])), reps)
+
+
 def clustered_distribution_bounds(
     test: Any, calibration: Any, *, method: str, confidence_level: float, estimand: str,
-    max_condition: float,
+    max_condition: float, rng: Any = None, n_resamples: int = 9999,
 ) -> tuple[DistributionBounds, CategoryClusterSummary, np.ndarray, np.ndarray]:  # fmt: skip
-    """Cluster-robust ``"adjusted-delta"`` or ``"wald"`` bounds of one data set (see module).
+    """Cluster-robust ``"adjusted-delta"``, ``"wald"`` or ``"bootstrap"`` bounds (see module).
 
     Returns the bounds (NaN where Ĉ, or the adjusted C̃, is not usable or a true class has no
     calibration rows), the :class:`CategoryClusterSummary`, and p̂ and Ĉ under the estimand.
+    ``"bootstrap"`` (:func:`item_bootstrap_bounds`) keeps the delta method's covariance.
     """
     level = check_confidence_level(confidence_level)
+    boot, method = method == "bootstrap", "wald" if method == "bootstrap" else method
     m = category_moments(test, calibration, estimand)
     deff, pooled, effective, scale = _sizes(m)
     k = m["rate"].shape[1]
@@ -259,6 +318,13 @@ def clustered_distribution_bounds(
     bounds = DistributionBounds(low, high, np.zeros((), dtype=np.int64),
                                 covariance=cov if ok else np.full((k, k), np.nan),
                                 condition_number=np.asarray(kappa))  # fmt: skip
+    if boot and ok:
+        reps = check_positive_int("n_resamples", n_resamples, minimum=2)
+        drawn = item_bootstrap_bounds(test, calibration, confidence_level=level,
+                                      estimand=estimand, max_condition=max_condition,
+                                      reps=reps, gen=check_rng(rng))  # fmt: skip
+        bounds = bounds._replace(low=drawn.low, high=drawn.high, undefined=drawn.undefined,
+                                 n_resamples=reps)  # fmt: skip
     labels = calibration.labels
     summary = CategoryClusterSummary(
         estimand=estimand, items=m["n_items"], test_items=m["test_items"],
@@ -271,6 +337,65 @@ def clustered_distribution_bounds(
     return bounds, summary, m["rate"][0], m["rate"][1:].T
 
 
+def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method: str,
+                            confidence_level: float, estimand: str) -> tuple:  # fmt: skip
+    """θ̂ = Σ_j π̂_j R̂[j] of repeated items under the random or by-judge-label design.
+
+    π̂ and each row R̂[j] are ratios of item totals (:func:`category_moments` with the design);
+    each gets its design effect tr S / tr Σ and effective size as in the module, and
+    :func:`judgestats.kernels.judge_conditional_categories` runs at the effective counts
+    (π̂ ñ_π, R̂[j] ñ_j; ``"adjusted-delta"`` adds its pseudo-counts there). Its independent
+    multinomial parts are replaced by the sandwich Σ_g u_g u_gᵀ, u_g = R̂ᵀ e_g0 + Σ_j π̂_j e_gj
+    (rescaled as in the module), which keeps the components' cross-covariances (an item whose
+    rows the judge gives several letters puts its human label in several rows of R̂), with a
+    Student t critical value per category (Welch–Satterthwaite over the repeated components).
+    With one row per item every design effect is 1 and the interval is the unclustered one.
+    Returns (θ̂, low, high, covariance, :class:`CategoryClusterSummary`).
+    """
+    from ..kernels import judge_conditional_categories
+
+    level = check_confidence_level(confidence_level)
+    m = category_moments(test, calibration, estimand, design)
+    deff, pooled, effective, scale = _sizes(m)
+    k = m["rate"].shape[1]
+    rate = m["rate"]
+    r_hat = np.where(m["rows"][1:, None] > 0, np.nan_to_num(rate[1:]), 1.0 / k)
+    pi = np.nan_to_num(rate[0])
+    est = pi @ r_hat
+    z = float(z_value(level))
+    t_eff = pi * effective[0]
+    c_eff = np.nan_to_num(rate[1:]) * effective[1:, None]
+    centre, cov = judge_conditional_categories(t_eff, c_eff, z, adjusted=method == "adjusted-delta")
+    # the sandwich over items, with the components' cross-covariances (an item's rows judged
+    # with several letters share its human label): u_g = s_0 R̂ᵀ e_g0 + Σ_j s_j π̂_j e_gj
+    e = m["e"] * scale[None, :, None]
+    u = e[:, 0] @ r_hat + np.einsum("j,gjb->gb", pi, e[:, 1:])
+    middle = (u * m["weight"][:, None]).T @ u
+    with np.errstate(divide="ignore", invalid="ignore"):
+        blocks = np.nan_to_num(_multinomial_cov(np.nan_to_num(rate), effective))
+    parts_of = np.concatenate([[r_hat.T @ blocks[0] @ r_hat],
+                               pi[:, None, None] ** 2 * blocks[1:]])  # fmt: skip
+    plain_cov = parts_of.sum(axis=0)  # the kernel's plain covariance at the effective sizes
+    undefined = np.einsum("i,iac->ac", pooled.astype(float), parts_of)  # 0/0: binomial part
+    cov = middle + undefined + (cov - plain_cov)  # + the pseudo-counts' adjustment
+    parts = np.einsum("iaa->ia", parts_of)  # each component's share of Var(θ̂_b)
+    repeats = np.where(m["repeated"], m["items"], 0.0)
+    df = tuple(welch_df(parts[:, b], repeats) for b in range(k))
+    crit = np.array([t_critical(level, d) for d in df])
+    half = crit * np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    low = np.minimum(np.clip(centre - half, 0.0, 1.0), est)
+    high = np.maximum(np.clip(centre + half, 0.0, 1.0), est)
+    summary = CategoryClusterSummary(
+        estimand=estimand, items=m["n_items"], test_items=m["test_items"],
+        calibration_items=m["calibration_items"],
+        components=("π", *(f"R[{lab!r}]" for lab in calibration.labels)),
+        rows=tuple(m["rows"].tolist()), items_per_component=tuple(m["items"].tolist()),
+        design_effect=tuple(deff.tolist()), effective=tuple(effective.tolist()),
+        pooled=tuple(bool(v) for v in pooled), df=df,
+    )  # fmt: skip
+    return est, low, high, cov, summary
+
+
 def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
                          estimand: str) -> str:  # fmt: skip
     """Return the method for clustered counts; refuse what does not account for the repeats.
@@ -280,11 +405,13 @@ def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
     (via :func:`~judgestats._validation.check_choice`) for a bad ``estimand``.
     """
     check_choice("estimand", estimand, ESTIMANDS)
-    handles = "use method 'adjusted-delta' (default) or 'wald' with design='by-human-label'"
-    if design != "by-human-label":
+    handles = ("use method 'adjusted-delta' (default) or 'wald' (any design), or 'bootstrap' "
+               "with design='by-human-label'")
+    if design != "by-human-label" and method not in (None, "adjusted-delta", "wald"):
         raise ClusteredCountsError(
-            f"design={design!r} treats every row as an independent item, but these counts "
-            f"were built with cluster= (repeated items); {handles}, which account for them"
+            f"method {method!r} with design={design!r} treats every row as an independent "
+            f"item, but these counts were built with cluster= (repeated items); {handles}, "
+            "which account for them"
         )
     if not calibration.square:
         raise ClusteredCountsError(

@@ -40,7 +40,12 @@ from ..designs import (
 from ..repeated import ESTIMANDS, is_clustered
 from ..results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines
 from .arrays import MAX_CONDITION, _simplex_ml
-from .clustered import check_clustered_call, clustered_distribution_bounds
+from .clustered import (
+    check_clustered_call,
+    clustered_design_bounds,
+    clustered_distribution_bounds,
+    column_design_effects,
+)
 from .likelihood import (
     alphabet_mle,
 )
@@ -199,16 +204,25 @@ def _with_unseen(seen: DistributionCorrection, test: Any, calibration: Any) -> A
 
 
 def _clustered_distribution(test, calibration, method, confidence_level, max_condition,
-                            separation_level, estimand, options):  # fmt: skip
+                            separation_level, estimand, options, rng=None,
+                            design=DEFAULT_DESIGN):  # fmt: skip
     """:func:`correct_distribution` for counts built with ``cluster=`` (:mod:`.clustered`)."""
-    method = check_clustered_call(test, calibration, method, DEFAULT_DESIGN, estimand)
-    if options:
-        raise ArgumentTypeError(f"method {method!r} takes no options, got {sorted(options)}")
+    method = check_clustered_call(test, calibration, method, design, estimand)
+    allowed = ("n_resamples",) if method == "bootstrap" else ()
+    if set(options) - set(allowed):
+        takes = "n_resamples" if allowed else "no options"
+        raise ArgumentTypeError(f"method {method!r} takes {takes}, got {sorted(options)}")
     level = check_confidence_level(confidence_level)
-    max_condition = _check_pair(test, calibration, max_condition, separation_level)
+    if design != DEFAULT_DESIGN:
+        return _clustered_design(test, calibration, method, level, design, estimand)
+    _check_letters(test, calibration)
+    deff = None
+    if separation_level is not None:  # the separation test counts an item's rows by its deff
+        deff = column_design_effects(test, calibration)
+    max_condition = _check_pair(test, calibration, max_condition, separation_level, deff)
     bounds, summary, p, matrix = clustered_distribution_bounds(
         test, calibration, method=method, confidence_level=level, estimand=estimand,
-        max_condition=max_condition,
+        max_condition=max_condition, rng=rng, **options,
     )  # fmt: skip
     if np.isnan(bounds.low).any():
         check_conditioning(float(bounds.condition_number), max_condition,
@@ -227,12 +241,35 @@ def _clustered_distribution(test, calibration, method, confidence_level, max_con
     labels = calibration.labels
     return DistributionCorrection(
         labels=labels, estimate={lab: float(v) for lab, v in zip(labels, est, strict=True)},
-        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i, undefined=0)
+        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i,
+                                                undefined=int(np.asarray(bounds.undefined)))
             for i, lab in enumerate(labels)},
         estimate_unconstrained={lab: float(v) for lab, v in zip(labels, raw, strict=True)},
         projected=outside, method=method, confidence_level=level, test=test,
         calibration=calibration, condition_number=calibration.condition_number,
         max_condition=max_condition, covariance=cov, clusters=summary,
+    )  # fmt: skip
+
+
+def _clustered_design(test, calibration, method, level, design, estimand):
+    """Correct repeated items under the random or by-judge-label design (:mod:`.clustered`)."""
+    _check_letters(test, calibration)
+    judge_conditional_distribution(test.counts, calibration.counts, design, level,
+                                   labels=test.labels)  # the design's checks  # fmt: skip
+    est, low, high, cov, summary = clustered_design_bounds(
+        test, calibration, design=design, method=method, confidence_level=level,
+        estimand=estimand)  # fmt: skip
+    cov.setflags(write=False)
+    labels = calibration.labels
+    estimate = {lab: float(v) for lab, v in zip(labels, est, strict=True)}
+    return DistributionCorrection(
+        labels=labels, estimate=estimate,
+        ci={lab: ConfidenceInterval(float(lo), float(hi), method, level)
+            for lab, lo, hi in zip(labels, low, high, strict=True)},
+        estimate_unconstrained=dict(estimate), projected=False, method=method,
+        confidence_level=level, test=test, calibration=calibration,
+        condition_number=float("nan"), max_condition=float("inf"), covariance=cov,
+        design=design, clusters=summary,
     )  # fmt: skip
 
 
@@ -344,10 +381,14 @@ def correct_distribution(
         then replace the multinomial covariances of p̂ and of each column of Ĉ by the
         sandwich over item totals (design effects, effective sizes, cross-covariances of
         components that share items) with a Welch–Satterthwaite t critical value, and
-        ``res.clusters`` says what they did; the other methods, designs and judge alphabets
-        of their own refuse such counts (:class:`~judgestats.ClusteredCountsError`). The
-        separation test still counts rows. Without clusters every row is an item and the two
-        are the same.
+        ``res.clusters`` says what they did; under the random and by-judge-label designs the
+        same for π̂ and the rows of R̂ (:mod:`judgestats.multiclass.clustered`);
+        ``"bootstrap"`` (by-human-label) resamples whole items; the profile-likelihood methods
+        and judge alphabets of their own refuse such counts
+        (:class:`~judgestats.ClusteredCountsError`). The
+        separation test divides its G statistic by the pair's design effect (first-order
+        Rao–Scott, :func:`~judgestats.multiclass.separation.confused_pairs`). Without clusters
+        every row is an item and the two are the same.
     **options
         Method options: ``n_resamples`` for ``"bootstrap"``.
 
@@ -408,7 +449,8 @@ def correct_distribution(
     if is_clustered(test, calibration):
         check_clustered_call(test, calibration, method, design, estimand)
         return _clustered_distribution(test, calibration, method, confidence_level,
-                                       max_condition, separation_level, estimand, options)
+                                       max_condition, separation_level, estimand, options, rng,
+                                       design)
     check_choice("estimand", estimand, ESTIMANDS)  # without clusters every row is an item
     if design != DEFAULT_DESIGN:
         return _design_distribution(test, calibration, method, confidence_level, design, options)
@@ -604,7 +646,7 @@ class DistributionCorrection(Tabular, Recomputable):
         if self.clusters is not None:
             return _clustered_distribution(
                 self.test, self.calibration, method, level, self.max_condition, None,
-                self.clusters.estimand, options,
+                self.clusters.estimand, options, rng, self.design,
             ).ci  # fmt: skip
         if self.design != DEFAULT_DESIGN:
             return _design_distribution(self.test, self.calibration, method, level, self.design,

@@ -19,6 +19,13 @@ over the rates whose items repeat (:func:`judgestats.repeated.combined_df`; the 
 when no item repeats, so one row per item gives the unclustered interval). The term of the
 test mix omits its covariance with the strata's p̂_s, which vanishes with equal rows per item.
 
+``"bootstrap"`` (:func:`clustered_pool_bootstrap`) resamples whole items
+(:func:`judgestats.repeated.arms_replicates`): each stratum's calibration items within their
+human class; the test items of all strata together when the weights are the test mix (so the
+mix is redrawn, as the unclustered stratified bootstrap redraws it) and within their stratum
+for given weights; the percentile interval of clip(Σ_s w*_s θ*_s). With one row per item this
+is the unclustered stratified parametric bootstrap in distribution.
+
 An item with rows in two strata would correlate the strata; :func:`check_nested` refuses it.
 """
 
@@ -36,11 +43,12 @@ from .._validation import (
 )
 from ..correct import Correction, correct
 from ..counts import ConfusionCounts, JudgedCounts
-from ..kernels import g_statistic, rogan_gladen_raw, wilson_bounds
+from ..kernels import g_statistic, percentile_nan_last, rogan_gladen_raw, wilson_bounds
 from ..repeated import (
     ArmsClusters,
     arm_parts,
     arms_clusters,
+    arms_replicates,
     combined_df,
     combined_variance,
     t_critical,
@@ -49,14 +57,7 @@ from ..results import ConfidenceInterval
 from .diagnostics import HomogeneityTest, StrataDiagnostics, _chi2_sf
 from .merge import _apply_merge
 
-__all__ = ["check_nested", "clustered_pool"]
-
-#: What the stratified functions say to clustered counts for what they cannot do with them.
-NOT_CLUSTERED = (
-    "use method 'adjusted-wald' (default) or 'wald', which pool cluster-robust variances, or "
-    "js.correct(..., method='bootstrap') stratum by stratum (it resamples items)"
-)
-
+__all__ = ["check_nested", "clustered_pool", "clustered_pool_bootstrap"]
 
 def check_nested(tests: dict, cals: dict) -> None:
     """Raise :class:`StrataMismatchError` when an item id has rows in two strata."""
@@ -76,16 +77,18 @@ def check_nested(tests: dict, cals: dict) -> None:
                     )
 
 
-def clustered_corrections(tests, cals, strata, *, method, level, estimand, stacklevel):
+def clustered_corrections(tests, cals, strata, *, method, level, estimand, stacklevel,
+                          gen=None, options=None):  # fmt: skip
     """Each stratum's cluster-aware :func:`judgestats.correct`, warnings named by stratum."""
     out = {}
+    options = options or {}
     for s in strata:
         c = cals[s]
         check_informative(c.specificity, c.sensitivity, what=f"in stratum {s!r}, q̂0 + q̂1")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             out[s] = correct(tests[s], c, method=method, confidence_level=level,
-                             estimand=estimand)  # fmt: skip
+                             estimand=estimand, rng=gen, **options)  # fmt: skip
         for w_ in caught:
             warnings.warn(f"stratum {s!r}: {w_.message}", w_.category, stacklevel=stacklevel + 1)
     return out
@@ -139,7 +142,32 @@ def clustered_pool(arms: ArmsClusters, weights, mix, *, method: str, level: floa
     return estimate, float(low), float(high), float(deff)
 
 
-def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, estimand):
+def clustered_pool_bootstrap(tests, cals, strata, fixed, *, level, estimand, reps, gen):
+    """Percentile bootstrap of the pooled estimate over item resamples (module docstring).
+
+    ``fixed``: given weights (None: the test mix, redrawn). Returns (low, high, undefined):
+    replicates where a stratum with weight > 0 has an undefined θ*_s (q0* + q1* <= 1) are
+    left out of the percentiles and counted.
+    """
+    arms = [(tests[s], cals[s]) for s in strata]
+    raw, rows = arms_replicates(arms, design="by-human-label", estimand=estimand, reps=reps,
+                                gen=gen, pool_tests=fixed is None)  # fmt: skip
+    if fixed is None:
+        w = rows / rows.sum(axis=1, keepdims=True)
+    else:
+        w = np.broadcast_to(np.asarray(fixed, dtype=float), raw.shape)
+    bad = ((w > 0) & np.isnan(raw)).any(axis=1)
+    pooled = np.where(bad, np.nan, np.clip(np.sum(w * np.nan_to_num(raw), axis=1), 0.0, 1.0))
+    pooled.sort()  # NaN last
+    valid = np.asarray(np.count_nonzero(~bad))
+    alpha = 1.0 - float(level)
+    low = percentile_nan_last(pooled[:, None], valid[None], alpha / 2.0)[0]
+    high = percentile_nan_last(pooled[:, None], valid[None], 1.0 - alpha / 2.0)[0]
+    return float(low), float(high), int(reps - valid)
+
+
+def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, estimand,
+                          gen=None, options=None):  # fmt: skip
     """Return the strata diagnostics at the effective sizes.
 
     Wilson intervals and likelihood-ratio (G) tests on the effective counts q̂·m_eff (each
@@ -166,7 +194,8 @@ def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, esti
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             unstratified: Correction | None = correct(
-                merged_t, merged_c, method=method, confidence_level=level, estimand=estimand)
+                merged_t, merged_c, method=method, confidence_level=level, estimand=estimand,
+                rng=gen, **(options or {}))
     except NotInformativeError:
         unstratified = None
     return StrataDiagnostics(

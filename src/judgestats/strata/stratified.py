@@ -16,7 +16,6 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     ClippedEstimateWarning,
-    ClusteredCountsError,
     JudgeStatsError,
     NotInformativeError,
     SamplingWarning,
@@ -48,11 +47,11 @@ from ..results import (
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
 from .clustered import (
-    NOT_CLUSTERED,
     check_nested,
     clustered_corrections,
     clustered_diagnostics,
     clustered_pool,
+    clustered_pool_bootstrap,
     mix_weights,
     pool_arms,
 )
@@ -161,11 +160,13 @@ def _design_stratified(tests, cals, weights, merge, method, confidence_level, de
 
 
 def _clustered_stratified(tests, cals, strata, fixed, *, method, level, estimand, merged,
-                          min_per_class) -> StratifiedCorrection:
+                          min_per_class, gen=None, options=None) -> StratifiedCorrection:
     """:func:`correct_stratified` of repeated items (:mod:`judgestats.strata.clustered`)."""
-    ci, raw, deff, summaries = _clustered_ci(tests, cals, strata, fixed, method, level, estimand)
+    ci, raw, deff, summaries = _clustered_ci(tests, cals, strata, fixed, method, level, estimand,
+                                             gen, options)  # fmt: skip
     corrections = clustered_corrections(tests, cals, strata, method=method, level=level,
-                                        estimand=estimand, stacklevel=3)  # fmt: skip
+                                        estimand=estimand, stacklevel=3, gen=gen,
+                                        options=options)  # fmt: skip
     w = mix_weights(tests, strata, estimand)[0] if fixed is None else fixed
     if raw < 0 or raw > 1:
         warnings.warn(
@@ -174,7 +175,8 @@ def _clustered_stratified(tests, cals, strata, fixed, *, method, level, estimand
             stacklevel=3,
         )
     diagnostics = clustered_diagnostics(tests, cals, strata, summaries, method=method,
-                                        level=level, estimand=estimand)  # fmt: skip
+                                        level=level, estimand=estimand, gen=gen,
+                                        options=options)  # fmt: skip
     return StratifiedCorrection(
         strata=tuple(strata), corrections=corrections, estimate=float(np.clip(raw, 0.0, 1.0)),
         ci=ci, estimate_unclipped=raw, clipped=bool(raw < 0 or raw > 1),
@@ -186,28 +188,38 @@ def _clustered_stratified(tests, cals, strata, fixed, *, method, level, estimand
     )  # fmt: skip
 
 
-def _clustered_ci(tests, cals, strata, fixed, method, level, estimand):
+def _clustered_ci(tests, cals, strata, fixed, method, level, estimand, gen=None, options=None):
     """Pool clustered strata: interval, unclipped estimate, design effect, summaries.
 
     The summaries are each stratum's :class:`~judgestats.repeated.ClusterSummary`.
     """
-    if method not in ("adjusted-wald", "wald"):
-        raise ClusteredCountsError(
-            f"method {method!r} of the stratified pool resamples rows as independent items, "
-            f"but these counts were built with cluster= (repeated items); {NOT_CLUSTERED}"
-        )
     w, mix = mix_weights(tests, strata, estimand)
     if fixed is not None:
         w, mix = np.asarray(fixed, dtype=float), None
     arms = pool_arms(tests, cals, strata, estimand)
-    raw, low, high, deff = clustered_pool(arms, w, mix, method=method, level=level)
+    closed = "wald" if method == "bootstrap" else method
+    raw, low, high, deff = clustered_pool(arms, w, mix, method=closed, level=level)
+    extra: dict[str, Any] = {}
+    if method == "bootstrap":
+        reps = check_positive_int("n_resamples", (options or {}).get("n_resamples", 9999),
+                                  minimum=2)  # fmt: skip
+        low, high, undefined = clustered_pool_bootstrap(
+            tests, cals, strata, fixed, level=level, estimand=estimand, reps=reps,
+            gen=check_rng(gen))  # fmt: skip
+        extra = {"undefined": undefined, "n_resamples": reps}
+        if undefined:
+            warnings.warn(
+                f"{undefined} of {reps} stratified bootstrap replicates were undefined (a "
+                "stratum's resampled q0* + q1* <= 1) and are excluded from the percentiles",
+                SamplingWarning, stacklevel=4,
+            )  # fmt: skip
     if np.isnan(low) or np.isnan(high):
         raise NotInformativeError(
             f"the pooled {method!r} interval is undefined: a stratum's judge is no better than "
             "chance after the method's adjustment; merge that stratum into another"
         )
     summaries = dict(zip(strata, arms.summaries, strict=True))
-    return ConfidenceInterval(low, high, method, level), raw, deff, summaries
+    return ConfidenceInterval(low, high, method, level, **extra), raw, deff, summaries
 
 
 def correct_stratified(
@@ -276,8 +288,10 @@ def correct_stratified(
         items, at the effective sizes of the paper's eq. (8)), pooled as in
         :mod:`judgestats.strata.clustered`; ``weights="test"`` is the stratum's share of test
         rows (``"rows"``) or of test items (``"items"``). Items must be nested in strata, and
-        ``min_per_class`` then counts items. ``"adjusted-wald"`` and ``"wald"`` only, under
-        ``design="by-human-label"``. ``result.clusters`` and ``result.design_effect`` say
+        ``min_per_class`` then counts items. ``"adjusted-wald"``, ``"wald"`` and
+        ``"bootstrap"`` (whole items resampled: calibration items within stratum and human
+        class, test items across strata for the test mix, within stratum for given weights),
+        under ``design="by-human-label"``. ``result.clusters`` and ``result.design_effect`` say
         what the repeats did. Without clusters every row is an item and the two agree.
     **options
         ``n_resamples`` for ``"bootstrap"`` (default 9999).
@@ -297,7 +311,7 @@ def correct_stratified(
         merging), ``weights`` does not cover exactly the strata, or an item id (``cluster=``)
         has rows in two strata.
     ClusteredCountsError
-        With repeated items and ``method="bootstrap"`` or another ``design``.
+        With repeated items and another ``design``.
     SparseStratumError
         If a stratum has fewer than ``min_per_class`` calibration items of a class.
     WeightsError
@@ -355,7 +369,7 @@ def correct_stratified(
     if clustered:
         return _clustered_stratified(
             tests, cals, strata, fixed, method=method, level=level, estimand=estimand,
-            merged=merged, min_per_class=min_per_class,
+            merged=merged, min_per_class=min_per_class, gen=gen, options=options,
         )  # fmt: skip
 
     corrections = _corrections(
@@ -415,7 +429,8 @@ def pooled_interval_for(
     cals = {s: result.corrections[s].calibration for s in strata}
     fixed = None if result.weights_source == "test" else [result.weights[s] for s in strata]
     if result.clusters is not None:
-        return _clustered_ci(tests, cals, strata, fixed, method, level, result.estimand)[0]
+        return _clustered_ci(tests, cals, strata, fixed, method, level, result.estimand,
+                             check_rng(rng), options)[0]  # fmt: skip
     test_b, cal_b = _stack(tests, cals, strata)
     return _pooled_ci(
         test_b,
