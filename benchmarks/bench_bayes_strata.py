@@ -478,8 +478,9 @@ scale, not pooled, or shared; pooled θ = Σ w_s θ_s with a Dirichlet mix infor
 stratum sizes, `weights="test"`) against the frequentist
 `judgestats.strata.correct_stratified(method="adjusted-wald")`. Every Bayesian fit:
 draws = tune = {draws}, chains = {chains}, cores = 1, flat priors, default hyperpriors,
-`target_accept` 0.99 for partial pooling (the function's default), 95% equal-tailed
-intervals, posterior mean as the estimate.
+`target_accept` 0.995 for every pooling (`js.bayes.TARGET_ACCEPT`, the default), 95%
+equal-tailed intervals, posterior mean as the estimate. Fit times ("s per fit") depend on
+what else runs on the machine: the 2026-11-26 run shared its 2 CPUs with other jobs.
 
 """
 
