@@ -16,13 +16,16 @@ from typing import Any
 from . import report  # registers report() behind every result's .report()
 from ._validation import (
     ArgumentTypeError,
+    CalibrationOnlyModelError,
     ClippedEstimateWarning,
     ClusteredCountsError,
     ColumnError,
+    ComparisonGraphError,
     ConfidenceLevelError,
     ConfusedCategoriesError,
     CountError,
     DesignWarning,
+    DisconnectedComparisonsError,
     EmptyGroupError,
     GroupError,
     GroupLabelError,
@@ -41,9 +44,11 @@ from ._validation import (
     ProjectedEstimateWarning,
     RepeatedItemsWarning,
     SamplingWarning,
+    SelfComparisonError,
     SequentialError,
     SparseStratumError,
     StrataMismatchError,
+    VerdictError,
     WeakCalibrationWarning,
     WeightsError,
 )
@@ -66,17 +71,23 @@ from .intervals import (
     rogan_gladen_variance,
     wald_interval,
 )
+
+# the function js.pairwise shares its name with the subpackage: imported here (numpy only)
+# so that importing judgestats.pairwise.* later can never rebind js.pairwise to the module
+from .pairwise import PairwiseLeaderboard, pairwise
 from .results import ConfidenceInterval
 from .shift import LabelShiftDiagnostic, label_shift_test
 
 __all__ = [
     "AlphabetCorrection",
     "ArgumentTypeError",
+    "CalibrationOnlyModelError",
     "CategoryCounts",
     "ClippedEstimateWarning",
     "ClusteredCountsError",
     "ColumnError",
     "Comparison",
+    "ComparisonGraphError",
     "ConfidenceInterval",
     "ConfidenceLevelError",
     "ConfusedCategoriesError",
@@ -85,6 +96,7 @@ __all__ = [
     "Correction",
     "CountError",
     "DesignWarning",
+    "DisconnectedComparisonsError",
     "DistributionCorrection",
     "EmptyGroupError",
     "Evaluation",
@@ -101,6 +113,7 @@ __all__ = [
     "MethodError",
     "ModelKeyError",
     "NotInformativeError",
+    "PairwiseLeaderboard",
     "PlanningWarning",
     "PriorError",
     "Priors",
@@ -109,12 +122,14 @@ __all__ = [
     "Ranking",
     "RepeatedItemsWarning",
     "SamplingWarning",
+    "SelfComparisonError",
     "SequentialError",
     "SparseLettersWarning",
     "SparseStratumError",
     "SplitStudy",
     "StrataMismatchError",
     "StratifiedCorrection",
+    "VerdictError",
     "WeakCalibrationWarning",
     "WeightsError",
     "__version__",
@@ -141,6 +156,7 @@ __all__ = [
     "label_shift_test",
     "misclassification_adjusted",
     "naive",
+    "pairwise",
     "plan",
     "plots",
     "prediction_powered",

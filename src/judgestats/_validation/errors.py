@@ -8,14 +8,42 @@ Errors subclass :class:`JudgeStatsError` (a ``ValueError``); wrong types raise
 from __future__ import annotations
 
 __all__ = [  # every public name, re-exported by the package
-    "ArgumentTypeError", "ClippedEstimateWarning", "ClusteredCountsError", "ColumnError",
-    "ConfidenceLevelError", "ConfusedCategoriesError", "CountError", "DesignWarning",
-    "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
-    "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning",
-    "LookalikeGroupsWarning", "MethodError",
-    "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
-    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError",
-    "SparseStratumError", "StrataMismatchError", "WeakCalibrationWarning", "WeightsError",
+    "ArgumentTypeError",
+    "CalibrationOnlyModelError",
+    "ClippedEstimateWarning",
+    "ClusteredCountsError",
+    "ColumnError",
+    "ComparisonGraphError",
+    "ConfidenceLevelError",
+    "ConfusedCategoriesError",
+    "CountError",
+    "DesignWarning",
+    "DisconnectedComparisonsError",
+    "EmptyGroupError",
+    "GroupError",
+    "GroupLabelError",
+    "IllConditionedError",
+    "JudgeStatsError",
+    "JudgeStatsWarning",
+    "LabelError",
+    "LabelShiftWarning",
+    "LookalikeGroupsWarning",
+    "MethodError",
+    "ModelKeyError",
+    "NotInformativeError",
+    "PlanningWarning",
+    "PriorError",
+    "ProbabilityError",
+    "ProjectedEstimateWarning",
+    "RepeatedItemsWarning",
+    "SamplingWarning",
+    "SelfComparisonError",
+    "SequentialError",
+    "SparseStratumError",
+    "StrataMismatchError",
+    "VerdictError",
+    "WeakCalibrationWarning",
+    "WeightsError",
 ]
 
 
@@ -220,3 +248,32 @@ class RepeatedItemsWarning(JudgeStatsWarning):
     then too short. The message names the column to pass as ``cluster=``.
     """
 
+
+# ------------------------------------------------------------------ pairwise leaderboards: pairwise
+class SelfComparisonError(LabelError):
+    """A pair compares a model with itself (``model_a == model_b``); the message names it."""
+
+
+class VerdictError(LabelError):
+    """A judge or human verdict lies outside its alphabet; the message echoes the values."""
+
+
+class ComparisonGraphError(JudgeStatsError):
+    """The compared pairs do not determine every model's strength (base of the two below)."""
+
+
+class CalibrationOnlyModelError(ComparisonGraphError):
+    """A model appears only in human-labelled (calibration) pairs, never in a judged-only pair.
+
+    The corrected leaderboard ranks the models the judge scored; a model seen only in the
+    calibration pairs has no judged comparisons to correct (and, when the calibration pairs
+    were chosen by their human verdict, no usable information on its strength at all).
+    """
+
+
+class DisconnectedComparisonsError(ComparisonGraphError):
+    """The comparison graph falls apart: strengths in different parts cannot be compared.
+
+    Bradley–Terry strengths are identified only up to one constant per connected part of the
+    graph whose edges are the compared pairs; the message lists the parts.
+    """
