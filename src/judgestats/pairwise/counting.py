@@ -84,6 +84,8 @@ _SHOW = 5  # bad values echoed in a message
 def verdict_code(value: Any) -> int | None:
     """Read one a/tie/b verdict by the module's rules: 0 (a), 1 (tie), 2 (b), None if unknown.
 
+    Examples
+    --------
     >>> [verdict_code(v) for v in ("model_a", "Tie (bothbad)", "B", "draw")]
     [0, 1, 2, None]
     """
@@ -183,7 +185,8 @@ def _bad(values: list, what: str, allowed: str) -> VerdictError:
 
 def _read_rows(rows: list[tuple], has_position: bool, judge_letter, names: dict):
     """Decode each distinct row: (a, b, judge index, human index or -1, count), shown order."""
-    out, bad = [], {"judge": [], "human": [], "position": [], "self": []}
+    out: list[tuple] = []
+    bad: dict[str, list] = {"judge": [], "human": [], "position": [], "self": []}
     for row in rows:
         a, b = row[0], row[1]
         pos = row[2] if has_position else "a"
@@ -264,7 +267,7 @@ def count_pairs(
     for name, value in (("model_a", model_a), ("model_b", model_b), ("judge", judge)):
         check_instance(name, value, str)
     check_instance("human", human, str)
-    columns = (model_a, model_b)
+    columns: tuple[str, ...] = (model_a, model_b)
     if position is not None:
         check_instance("position", position, str)
         columns += (position,)
@@ -336,7 +339,9 @@ def _components(n: int, first: np.ndarray, second: np.ndarray) -> list[list[int]
     return sorted(parts.values(), key=lambda part: (-len(part), part))
 
 
-def check_pairs(counts: PairCounts, *, strengths_from_labels: bool) -> None:
+def check_pairs(
+    counts: PairCounts, *, strengths_from_labels: bool, confusion_known: bool = False
+) -> None:
     """Raise a named error unless the pairs determine every strength and the judge's confusion.
 
     Every model must occur in a pair without a human verdict
@@ -344,7 +349,8 @@ def check_pairs(counts: PairCounts, *, strengths_from_labels: bool) -> None:
     strengths (every pair, or with ``strengths_from_labels=False`` the unlabelled pairs only)
     must be connected (:class:`~judgestats.DisconnectedComparisonsError`); every human
     verdict (a, tie, b) must occur among the calibration pairs (:class:`~judgestats.CountError`),
-    else its column of the confusion matrix is not estimable.
+    else its column of the confusion matrix is not estimable (not checked when
+    ``confusion_known``).
     """
     models = counts.models
     judged_pair = counts.judged.sum(axis=1) > 0
@@ -372,7 +378,7 @@ def check_pairs(counts: PairCounts, *, strengths_from_labels: bool) -> None:
             "or add pairs across them"
         )
     present = counts.confusion_table().sum(axis=0)
-    if (present == 0).any():
+    if not confusion_known and (present == 0).any():
         absent = [HUMAN_VERDICTS[h] for h in np.flatnonzero(present == 0)]
         raise CountError(
             f"no calibration pair has the human verdict(s) {absent!r}: that column of the "

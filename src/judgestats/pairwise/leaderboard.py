@@ -417,7 +417,8 @@ def pairwise(
         judge_labels=judge_labels,
     )
     from_labels = design != "by-human-label"
-    check_pairs(counts, strengths_from_labels=from_labels)
+    known = not isinstance(confusion, str)
+    check_pairs(counts, strengths_from_labels=from_labels, confusion_known=known)
     fit = fit_joint(counts, confusion=confusion, strengths_from_labels=from_labels)
     options = {
         "confidence_level": level,

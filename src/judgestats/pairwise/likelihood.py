@@ -97,6 +97,8 @@ def davidson_probabilities(difference, tie) -> np.ndarray:
     R. R. Davidson, "On extending the Bradley–Terry model to accommodate ties in paired
     comparison experiments", JASA 65 (1970) 317–328.
 
+    Examples
+    --------
     >>> davidson_probabilities(0.0, 1.0).round(4).tolist()
     [0.3333, 0.3333, 0.3333]
     """
