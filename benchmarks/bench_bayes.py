@@ -4,9 +4,15 @@ Targets (issue #4): exact interval ends within 1e-3 of a high-resolution computa
 <= 10 ms per data set and >= 1,000 data sets/s batched; the reference data set (Beta(1,1)
 priors, 600/1000, tp 90 fn 10 tn 70 fp 30) gives mean 0.49965 and 95% ETI (0.38423, 0.60508).
 PyMC fit times are measured cold (new process, empty compile cache), new process with a warm
-cache, and a second fit (other data) in the same process, per sampler that is installed.
+cache, a second fit (other data) in the same process and a refit of one built model through
+``pm.set_data``, per sampler that is installed: what makes the warm fits fast is PyTensor's
+on-disk compile cache, not a compiled graph kept in memory (PyMC compiles the model's
+functions again at every ``pm.sample``). Divergences at the defaults are counted on data sets
+with a zero calibration cell (and half of them a test count of 0 or n), at PyMC's
+``target_accept`` 0.8 and at the package's default (issue 31 §3).
 
-Run: python benchmarks/bench_bayes.py [--quick]   (--quick: no cold compiles, fewer draws)
+Run: python benchmarks/bench_bayes.py [--quick]   (--quick: no cold compiles, fewer draws and
+data sets)
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -152,15 +159,33 @@ else:
     C2 = [[30, 6, 2], [8, 40, 5], [2, 4, 23]]
     data = [(CategoryCounts([430, 380, 190], L), ConfusionMatrix(C1, L)),
             (CategoryCounts([300, 500, 200], L), ConfusionMatrix(C2, L))]
+import warnings
+import pymc as pm
 times = []
 for test, cal in data:
     t = time.perf_counter()
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", js.SamplingWarning)  # short --quick runs
         jb.fit(test, cal, **kw)
     times.append(time.perf_counter() - t)
-print(json.dumps({"import": t_import, "first": times[0], "second": times[1]}))
+# the first model, built once and refitted to the second data set through pm.set_data
+model = jb.build_model(*data[0])
+test, cal = data[1]
+if cfg["k"] == 2:
+    new = {"n": test.n, "m0": cal.m0, "m1": cal.m1, "positive_observed": test.positive,
+           "tn_observed": cal.tn, "tp_observed": cal.tp}
+else:
+    new = {"test_counts_observed": test.counts, "calibration_counts_observed": cal.counts.T}
+t = time.perf_counter()
+with model:
+    pm.set_data(new)
+kw.pop("sampler")
+kw.pop("backend")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", js.SamplingWarning)
+    jb.sample(model, sampler=cfg["sampler"], backend=cfg["backend"], **kw)
+refit = time.perf_counter() - t
+print(json.dumps({"import": t_import, "first": times[0], "second": times[1], "refit": refit}))
 """
 
 
@@ -179,12 +204,22 @@ def timed_fits(cfg: dict, compiledir: str) -> dict:
 
 
 def pymc_section(quick: bool) -> str:
+    draws = 200 if quick else 1000
     lines = [
-        f"## PyMC fit time (2 chains × {200 if quick else 1000} draws + as many tuning, cores=1)",
+        f"## PyMC fit time (2 chains × {draws} draws + as many tuning, cores=1)",
         "",
-        "cold = new process, empty compile cache; warm = new process, cache filled by the cold",
-        "run; second = another fit, other data, same process (the counts are pm.Data, so the",
-        "compiled graph is reused).",
+        "Each column is one `js.bayes.fit` (or refit), compiling included, timed in a new",
+        "Python process whose PyTensor compile cache (`base_compiledir`) is set by",
+        "`PYTENSOR_FLAGS`: cold = empty cache; warm = the cache the cold run filled, the first",
+        "fit of the process (nothing in memory: what the warm fit saves is the on-disk compile",
+        "cache); second = another fit, other data, in the same process (`fit` builds a new model",
+        "and PyMC compiles its functions again, finding them in the cache); set_data refit = the",
+        "first fit's built model refitted to the second data set through `pm.set_data` and",
+        "`js.bayes.sample`, which compiles again just the same (PyMC compiles at every",
+        "`pm.sample`; no compiled graph is kept with the model). The counts enter as `pm.Data`,",
+        "so every data set of one shape gives the same graph and finds the same cached code.",
+        "`make` and the notebooks keep the cache in the checkout's `.pytensor/` (elsewhere",
+        "PyTensor's default is `~/.pytensor`).",
         "",
     ]
     rows = []
@@ -194,8 +229,8 @@ def pymc_section(quick: bool) -> str:
         else [
             (2, "pymc", None),
             (2, "pymc", "c"),
-            (3, "pymc", "c"),
             (3, "pymc", None),
+            (3, "pymc", "c"),
             (2, "nutpie", None),
             (2, "numpyro", None),
         ]
@@ -204,14 +239,87 @@ def pymc_section(quick: bool) -> str:
         name = "binary" if k == 2 else "k = 3"
         label = sampler + (f" ({backend})" if backend else " (numba)" if sampler == "pymc" else "")
         if sampler != "pymc" and importlib.util.find_spec(sampler) is None:
-            rows.append([name, label, "not installed", "", ""])
+            rows.append([name, label, "not installed", "", "", ""])
             continue
-        cfg = {"k": k, "sampler": sampler, "backend": backend, "draws": 200 if quick else 1000}
+        cfg = {"k": k, "sampler": sampler, "backend": backend, "draws": draws}
         with tempfile.TemporaryDirectory(prefix="pytensor-bench-") as tmp:
             cold = "skipped (--quick)" if quick else f"{timed_fits(cfg, tmp)['first']:.1f} s"
             warm = timed_fits(cfg, tmp if not quick else str(ROOT / ".pytensor"))
-        rows.append([name, label, cold, f"{warm['first']:.1f} s", f"{warm['second']:.1f} s"])
-    header = ["model", "sampler (backend)", "cold", "warm: first fit", "warm: second fit"]
+        rows.append([name, label, cold, f"{warm['first']:.1f} s", f"{warm['second']:.1f} s",
+                     f"{warm['refit']:.1f} s"])  # fmt: skip
+    header = ["model", "sampler (backend)", "cold", "warm: first fit", "warm: second fit",
+              "warm: set_data refit"]  # fmt: skip
+    return "\n".join([*lines, markdown_table(header, rows)]) + "\n"
+
+
+def zero_cell_data(i: int) -> tuple[js.JudgedCounts, js.ConfusionCounts]:
+    """Data set ``i`` (seeded by ``[31, i]``): one or two zero calibration error cells (fn, fp).
+
+    m0, m1 from 10 to 300, n from 50 to 2000, judges q from 0.6 to 1, θ from 0 to 1; the test
+    count is set to 0 for a quarter of the data sets and to n for another quarter.
+    tests/test_bayes.py fits the first of them.
+    """
+    rng = np.random.default_rng([31, i])
+    m0, m1 = (int(m) for m in rng.choice([10, 20, 60, 100, 300], 2))
+    n = int(rng.choice([50, 200, 500, 2000]))
+    q0, q1 = rng.uniform(0.6, 1.0, 2)
+    th = rng.choice([0.0, 0.05, 0.2, 0.5, 0.8, 0.95, 1.0])
+    tp, tn = int(rng.binomial(m1, q1)), int(rng.binomial(m0, q0))
+    pos = int(rng.binomial(n, th * q1 + (1 - th) * (1 - q0)))
+    kind = rng.integers(3)
+    tp = m1 if kind in (0, 2) else tp  # fn = 0
+    tn = m0 if kind in (1, 2) else tn  # fp = 0
+    pos = {0: 0, 1: n}.get(int(rng.integers(4)), pos)
+    return js.JudgedCounts(positive=pos, n=n), js.ConfusionCounts(
+        tp=tp, fn=m1 - tp, tn=tn, fp=m0 - tn
+    )
+
+
+#: The fit of data set i is seeded with ZERO_CELL_SEED + i.
+ZERO_CELL_SEED = 10_000
+
+
+def zero_cell_section(quick: bool) -> str:
+    size = 3 if quick else 100
+    targets = (jb.TARGET_ACCEPT,) if quick else (0.8, jb.TARGET_ACCEPT)
+    data = [zero_cell_data(i) for i in range(size)]
+    zero_test = sum(t.positive in (0, t.n) for t, _ in data)
+    lines = [
+        f"## Zero cells: divergences at the defaults ({size} data sets, 4 chains × 1000 draws)",
+        "",
+        f"Data sets `zero_cell_data(0)` … `zero_cell_data({size - 1})` of this script (every one",
+        f"with fn = 0 or fp = 0 or both; {zero_test} with the test count 0 or n), each fitted by",
+        "`js.bayes.fit` at its defaults (cores=1, random_seed = 10000 + i) with NUTS's",
+        "`target_accept` at PyMC's 0.8 (the package's default before issue 31; not in --quick)",
+        f"and at the package's default {jb.TARGET_ACCEPT}. |z| = |MCMC − exact posterior mean|",
+        "/ its Monte Carlo s.e. (posterior s.d. / √ESS), the exact posterior from",
+        "`judgestats.posterior.theta_posterior` (quadrature).",
+        "",
+    ]
+    rows = []
+    for target in targets:
+        divergences, times, z, unreliable = [], [], [], 0
+        for i, (test, cal) in enumerate(data):
+            t = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", js.SamplingWarning)  # counted below
+                res = jb.fit(test, cal, cores=1, random_seed=ZERO_CELL_SEED + i,
+                             sample_kwargs={"target_accept": target})  # fmt: skip
+            times.append(time.perf_counter() - t)
+            d = res.diagnostics
+            divergences.append(d.divergences)
+            unreliable += not d.ok
+            th = np.asarray(res.posterior["posterior"]["theta"]).ravel()
+            se = th.std() / np.sqrt(min(d.min_ess_bulk, d.min_ess_tail))
+            z.append(abs(res.estimate - float(theta_posterior(test, cal).mean())) / se)
+        div = np.array(divergences)
+        rows.append([
+            f"{target}" + (" (default)" if target == jb.TARGET_ACCEPT else " (PyMC's)"),
+            size, int((div > 0).sum()), int(div.sum()), int(div.max()), unreliable,
+            f"{np.max(z):.1f}", f"{np.median(times):.1f} s",
+        ])  # fmt: skip
+    header = ["target_accept", "data sets", "divergent fits", "divergences", "max per fit",
+              "fits warned", "max |z| mean vs exact", "median fit time"]  # fmt: skip
     return "\n".join([*lines, markdown_table(header, rows)]) + "\n"
 
 
@@ -239,8 +347,8 @@ def agreement_section(quick: bool) -> str:
         ),
     ]
     lines = [
-        f"## MCMC (pymc NUTS, {2 if quick else 4} chains × {draws} draws, target_accept 0.95) "
-        "vs exact posterior",
+        f"## MCMC (pymc NUTS, {2 if quick else 4} chains × {draws} draws, default target_accept "
+        f"{jb.TARGET_ACCEPT}) vs exact posterior",
         "",
         "Differences in units of their Monte Carlo standard error (se from the tail ESS).",
         "",
@@ -255,9 +363,8 @@ def agreement_section(quick: bool) -> str:
             draws=draws,
             tune=1000,
             chains=2 if quick else 4,
-            cores=1 if quick else 2,
+            cores=1,
             random_seed=20,
-            sample_kwargs={"target_accept": 0.95},
         )
         ess = min(res.diagnostics.min_ess_bulk, res.diagnostics.min_ess_tail)
         th = np.asarray(res.posterior["posterior"]["theta"]).ravel()
@@ -291,6 +398,7 @@ def main() -> None:
     parts = [
         exact_section(rng, args.quick),
         pymc_section(args.quick),
+        zero_cell_section(args.quick),
         agreement_section(args.quick),
     ]
     body = "\n".join(parts) + f"\nTotal benchmark time: {time.perf_counter() - t0:.0f} s.\n"

@@ -46,6 +46,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 from judgestats.sequential.betting import TRUNCATION, bet, horizon
+from judgestats.sequential.planning import neyman_gain
 from judgestats.sequential.pool import FLOOR, PoolState, cell_probabilities
 from judgestats.sequential.replays import replay_labelling
 
@@ -122,10 +123,9 @@ def neyman_gains(size: np.ndarray, positive: np.ndarray, floor: float = FLOOR) -
     prop = float((pi * sd**2).sum())
     if prop == 0:
         return 0.0, 0.0
-    ney = float((pi * sd).sum() ** 2)
     q = (1 - floor) * pi * sd / (pi * sd).sum() + floor * pi
     mixed = float((pi**2 * sd**2 / q).sum())
-    return 1 - ney / prop, 1 - mixed / prop
+    return neyman_gain(pi, r), 1 - mixed / prop
 
 
 def first_reach(looks: np.ndarray, width: np.ndarray, target: float) -> np.ndarray:

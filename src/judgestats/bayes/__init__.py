@@ -26,7 +26,7 @@ Examples
 
 from .._validation import PriorError
 from ..priors import Beta, Dirichlet, HyperPriors, Priors
-from .fit import SAMPLERS, SAMPLING_DEFAULTS, SamplingOptions, fit, sample
+from .fit import SAMPLERS, SAMPLING_DEFAULTS, TARGET_ACCEPT, SamplingOptions, fit, sample
 from .hierarchical import POOLINGS, build_stratified_model, fit_stratified
 from .models import build_model
 from .results import (
@@ -40,6 +40,7 @@ __all__ = [
     "POOLINGS",
     "SAMPLERS",
     "SAMPLING_DEFAULTS",
+    "TARGET_ACCEPT",
     "BayesianCorrection",
     "BayesianDistributionCorrection",
     "BayesianStratifiedCorrection",

@@ -31,7 +31,6 @@ data.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Unpack
 
 import numpy as np
@@ -250,9 +249,10 @@ def fit_stratified(
         Equal-tailed or highest-density credible intervals.
     **sampling
         How to run NUTS: the :class:`~judgestats.bayes.fit.SamplingOptions` of
-        :func:`judgestats.bayes.fit`. With ``pooling="partial"`` the default
-        ``target_accept`` is 0.99 (hierarchical scales with few strata make NUTS take small
-        steps near σ = 0); pass ``sample_kwargs={"target_accept": ...}`` to change it.
+        :func:`judgestats.bayes.fit`; NUTS's ``target_accept`` is
+        :data:`~judgestats.bayes.TARGET_ACCEPT`, 0.995, as there (hierarchical scales with few
+        strata need small steps near σ = 0 as much as zero cells do); pass
+        ``sample_kwargs={"target_accept": ...}`` to change it.
 
     Returns
     -------
@@ -292,15 +292,12 @@ def fit_stratified(
     tests, cals, strata, pooling, fixed, binary, hyper = _inputs(
         tests, calibrations, weights, pooling, priors, hyperpriors
     )
-    extra = sampling.get("sample_kwargs")
-    if pooling == "partial" and (extra is None or isinstance(extra, Mapping)):
-        sampling["sample_kwargs"] = {"target_accept": 0.99, **(extra or {})}
     kwargs = sampling_arguments(sampling)
     model = _model(tests, cals, strata, pooling, fixed, binary, hyper)
     tree, diagnostics = sample_checked(
         model,
         free_variables(pooling, len(strata), fixed is not None),
-        "try sample_kwargs={'target_accept': 0.995} or a smaller HyperPriors(scale_sd=...)",
+        "try sample_kwargs={'target_accept': 0.999} or a smaller HyperPriors(scale_sd=...)",
         kwargs,
         stacklevel=3,
     )

@@ -39,9 +39,13 @@ binomials, with Jeffreys' Beta(1/2, 1/2) priors by default (the exact posterior'
 
 with n_π = n + m judged items under ``"random"`` and n under ``"by-judge-label"``.
 
-The counts enter through ``pm.Data`` containers, so a built model can be refitted to other data
-of the same shape with ``pm.set_data`` (and reuse the compiled graph). PyMC is imported when a
-model is built.
+The counts enter through ``pm.Data`` containers (floats, so that ``pm.set_data`` takes plain
+Python ints), so a built model can be refitted to other data of the same shape with
+``pm.set_data``. Every data set of one shape gives the same graph, so its compiled code is found
+in PyTensor's on-disk compile cache (``base_compiledir``), in a new process too: that cache,
+not a graph kept in memory, is what makes a refit or a later fit fast (PyMC compiles the
+model's functions again at every ``pm.sample``; ``benchmarks/results/bayes.md``). PyMC is
+imported when a model is built.
 """
 
 from __future__ import annotations
@@ -213,18 +217,36 @@ def build_model(
     return _categorical_model(counts, matrix, labels, letters, priors)
 
 
+def _count_data(*named: tuple[str, Any]) -> list[Any]:
+    """Scalar counts as ``pm.Data`` containers that :func:`pymc.set_data` can refill.
+
+    The containers hold floats: ``pm.set_data`` turns a plain Python number (no dtype) into a
+    float array, which an integer container refuses ("Scalar(int32) cannot store a value of
+    dtype float64"); a float container takes Python ints, NumPy ints and floats alike, and
+    holds every count below 2**53 exactly (2**24 with ``floatX = float32``). Observed values
+    are cast to the likelihood's integer type by PyMC; the trial counts are cast here, so
+    prior and posterior predictive draws stay integer.
+    """
+    import pymc as pm
+    import pytensor.tensor as pt
+
+    out = []
+    for name, value in named:
+        data = pm.Data(name, np.asarray(value, dtype=np.float64))
+        out.append(data if name.endswith("_observed") else pt.cast(data, "int64"))
+    return out
+
+
 def _binary_model(test: JudgedCounts, cal: ConfusionCounts, priors: Priors) -> pm.Model:
     import pymc as pm
     import pytensor.tensor as pt
 
     p = priors.binary()
     with pm.Model() as model:
-        n = pm.Data("n", np.int64(test.n))
-        m0 = pm.Data("m0", np.int64(cal.m0))
-        m1 = pm.Data("m1", np.int64(cal.m1))
-        positive = pm.Data("positive_observed", np.int64(test.positive))
-        tn = pm.Data("tn_observed", np.int64(cal.tn))
-        tp = pm.Data("tp_observed", np.int64(cal.tp))
+        n, m0, m1, positive, tn, tp = _count_data(
+            ("n", test.n), ("m0", cal.m0), ("m1", cal.m1), ("positive_observed", test.positive),
+            ("tn_observed", cal.tn), ("tp_observed", cal.tp),
+        )  # fmt: skip
         theta = pm.Beta("theta", alpha=p.theta.a, beta=p.theta.b)
         sensitivity = pm.Beta("sensitivity", alpha=p.sensitivity.a, beta=p.sensitivity.b)
         if p.better_than_chance:
@@ -248,16 +270,19 @@ def _binary_model(test: JudgedCounts, cal: ConfusionCounts, priors: Priors) -> p
 def _design_model(test: JudgedCounts, cal: ConfusionCounts, design: str) -> pm.Model:
     import pymc as pm
 
-    x, n_pi, tp, k1, fn, k0 = (np.int64(v) for v in design_counts(test, cal, design))
+    x, n_pi, tp, k1, fn, k0 = design_counts(test, cal, design)
     a, b = JEFFREYS
     with pm.Model() as model:
+        n_pi, x, k1, tp, k0, fn = _count_data(
+            ("n_judged", n_pi), ("judged_observed", x), ("k1", k1), ("tp_observed", tp),
+            ("k0", k0), ("fn_observed", fn),
+        )  # fmt: skip
         judge_rate = pm.Beta("judge_rate", alpha=a, beta=b)
         ppv = pm.Beta("ppv", alpha=a, beta=b)
         for_rate = pm.Beta("for_rate", alpha=a, beta=b)
-        pm.Binomial("judged", n=pm.Data("n_judged", n_pi), p=judge_rate,
-                    observed=pm.Data("judged_observed", x))  # fmt: skip
-        pm.Binomial("tp", n=pm.Data("k1", k1), p=ppv, observed=pm.Data("tp_observed", tp))
-        pm.Binomial("fn", n=pm.Data("k0", k0), p=for_rate, observed=pm.Data("fn_observed", fn))
+        pm.Binomial("judged", n=n_pi, p=judge_rate, observed=x)
+        pm.Binomial("tp", n=k1, p=ppv, observed=tp)
+        pm.Binomial("fn", n=k0, p=for_rate, observed=fn)
         pm.Deterministic("theta", judge_rate * ppv + (1.0 - judge_rate) * for_rate)
     return model
 

@@ -95,7 +95,7 @@ def _frame(args: Any) -> Any:
         raise CLIError(f"the --labels files lack the column(s) {missing}")
     keep = [c for c in labels.columns if c in {*keys, args.human, "round", "draw",
                                                   "inclusion_probability"}]  # fmt: skip
-    return pool.merge(labels[keep], on=keys, how="left", validate="many_to_many")
+    return pool.merge(labels[keep], on=keys, how="left")
 
 
 def _options(args: Any) -> dict:

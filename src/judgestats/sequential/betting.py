@@ -204,21 +204,21 @@ class BettingSequence:
         self.low_bound = max(self.low_bound, float(lo) - _SLACK)
         self.high_bound = min(self.high_bound, float(hi) + _SLACK)
 
-    def interval(self, clip: tuple[float, float] = (0.0, 1.0)) -> tuple[float, float]:
-        """Return the running intersection of the sequence's intervals, within ``clip``.
+    def interval(self) -> tuple[float, float]:
+        """Return the running intersection of the sequence's intervals, within [0, 1].
 
         Returns
         -------
         (low, high) : tuple of float
-            ``clip`` itself before the first draw. The ends are conservative to 1e-10
+            [0, 1] itself before the first draw. The ends are conservative to 1e-10
             (bisection keeps the rejected side outside).
         """
         if self._seen == self.draws:  # nothing new since the last look
             return self._running
         self._seen = self.draws
         # the running intersection cannot widen: search only inside the last interval
-        a = max(clip[0], self.low_bound, self._running[0])
-        b = min(clip[1], self.high_bound, self._running[1])
+        a = max(0.0, self.low_bound, self._running[0])
+        b = min(1.0, self.high_bound, self._running[1])
         if self.draws and a < b:
             low, high = (float(e) for e in sequence_ends(
                 self.z, self.lam, self.lo, self.hi, a, b, self.alpha

@@ -286,7 +286,8 @@ class Monitor:
         order = np.arange(len(keys))
         if probs is None:
             order = self._rng.permutation(len(keys))  # design "random": any order is a draw order
-        spreads = {id(p): p.state.spread() for p in {id(f[0]): f[0] for f in found}.values()}
+        # the by-judge-label allocation uses the labels before the round: freeze each σ̃_j
+        spreads = {id(proc): proc.state.spread() for proc, _ in found}
         for k in order.tolist():
             proc, pos = found[k]
             p_k = None if probs is None else float(probs[k])

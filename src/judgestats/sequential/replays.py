@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_confidence_level, check_positive_int, check_rng
+from ..kernels import z_value
 from .betting import bet, horizon, log_capital, sequence_ends
 from .pool import FLOOR, PoolState, cell_probabilities
 
@@ -117,9 +118,7 @@ def replay_labelling(
     state = PoolState(sizes, sizes.copy(), np.ones_like(sizes))
     left_pos = np.tile(positive, (reps, 1))
     theta, alpha = float(positive.sum() / size.sum()), 1.0 - level
-    from scipy.stats import norm
-
-    z_crit = float(norm.ppf(0.5 + level / 2))
+    z_crit = float(z_value(level))
     zs, lams = np.zeros((reps, labels)), np.zeros((reps, labels))
     los, his = np.zeros((reps, labels)), np.zeros((reps, labels))
     log_up, log_down = np.zeros(reps), np.zeros(reps)
