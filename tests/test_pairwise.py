@@ -82,7 +82,7 @@ def test_identity_confusion_equals_an_independent_davidson_mle():
     rng = np.random.default_rng(2901)
     beta = np.array([0.9, 0.4, 0.0, -0.3, -1.0])
     frame = simulate(rng, beta, n=1500, labelled=0.2)
-    board = js.pairwise(frame, confusion=np.eye(3), rng=0)
+    board = js.pairwise(frame, method="joint-mle", confusion=np.eye(3), rng=0)
     # with C = I a judged pair's letter is a human verdict: every pair is one Davidson outcome
     verdict = frame["human"].where(frame["human"].notna(), frame["judge"])
     index = {m: i for i, m in enumerate(board.models)}
@@ -164,6 +164,7 @@ def test_by_human_label_uses_the_calibration_pairs_for_the_confusion_only():
     rng = np.random.default_rng(2904)
     frame = simulate(rng, np.array([0.5, 0.0, -0.5]), n=1500, labelled=0.2)
     board = js.pairwise(frame, design="by-human-label", rng=0)
+    assert board.method == "joint-mle"
     assert board.human_only is None and board.design == "by-human-label"
     assert any("confusion only" in note for note in board.notes)
 

@@ -19,6 +19,7 @@ __all__ = [  # every public name, re-exported by the package
     "CountError",
     "DesignWarning",
     "DisconnectedComparisonsError",
+    "JudgeDependenceWarning",
     "EmptyGroupError",
     "GroupError",
     "GroupLabelError",
@@ -276,4 +277,15 @@ class DisconnectedComparisonsError(ComparisonGraphError):
 
     Bradley–Terry strengths are identified only up to one constant per connected part of the
     graph whose edges are the compared pairs; the message lists the parts.
+    """
+
+
+class JudgeDependenceWarning(JudgeStatsWarning):
+    """The judge's verdict depends on the models beyond the human verdict (calibration pairs).
+
+    Issued by :func:`judgestats.pairwise` with ``method="joint-mle"`` when the test of
+    :func:`judgestats.pairwise.independence_test` rejects, at level 0.01, that the judge's
+    letter given the human verdict is the same whichever model is shown first or second: the
+    joint confusion model's conditional-independence assumption fails, its strengths are
+    biased and its intervals too short; ``method="ppi"`` does not need the assumption.
     """

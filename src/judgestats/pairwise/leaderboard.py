@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._validation import (
+    JudgeDependenceWarning,
+    MethodError,
     check_choice,
     check_confidence_level,
     check_positive_int,
@@ -29,12 +31,14 @@ from .intervals import (
     strength_intervals,
     win_probabilities,
 )
+from .independence import IndependenceTest, independence_test
 from .likelihood import ELO_PER_LOGIT, JointFit, fit_joint
+from .prediction_powered import PREDICTIONS, PredictionPoweredFit, fit_prediction_powered
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["DESIGNS", "INTERVALS", "DavidsonFit", "PairwiseLeaderboard", "pairwise"]
+__all__ = ["DESIGNS", "INTERVALS", "METHODS", "DavidsonFit", "PairwiseLeaderboard", "pairwise"]
 
 #: How the calibration pairs were chosen (``design=``).
 DESIGNS = ("random", "by-judge-label", "by-human-label")
@@ -42,7 +46,15 @@ DESIGNS = ("random", "by-judge-label", "by-human-label")
 #: Covariances behind the Wald intervals (``interval=``).
 INTERVALS = ("sandwich", "observed-information")
 
-_ESTIMATOR = "Davidson Bradley-Terry with ties, judge confusion, joint maximum likelihood"
+#: Estimators of the strengths (``method=``).
+METHODS = ("ppi", "joint-mle")
+
+_ESTIMATORS = {
+    "ppi": "Davidson Bradley-Terry with ties, prediction-powered (PPI++) estimating equation",
+    "joint-mle": "Davidson Bradley-Terry with ties, judge confusion, joint maximum likelihood",
+}
+#: p-value below which ``method="joint-mle"`` warns (:class:`~judgestats.JudgeDependenceWarning`).
+DEPENDENCE_LEVEL = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +126,21 @@ class PairwiseLeaderboard:
     naive, human_only : DavidsonFit or None
         The judge's verdicts taken as human, and the calibration pairs' human verdicts alone
         (None where it cannot be fitted: see ``notes``).
+    method : str
+        ``"ppi"`` (prediction-powered estimating equation) or ``"joint-mle"`` (the joint
+        confusion model); see :func:`pairwise`.
     estimator, interval, rank_method, design, confusion_kind : str
         What was fitted, the covariance behind the intervals, how the ranks were drawn, how
-        the calibration pairs were chosen, how the confusion was parametrised.
+        the calibration pairs were chosen, how the confusion was parametrised (``"empirical"``
+        under ``"ppi"``: the calibration pairs' table, shown but not used by the estimator).
+    lam : float or None
+        PPI++'s power-tuning weight ``λ`` (0: human verdicts only; 1: plain PPI); None for
+        ``"joint-mle"``.
+    prediction : str or None
+        The prediction of the human verdict behind ``"ppi"`` (``PREDICTIONS``).
+    independence : IndependenceTest
+        The test, on the calibration pairs, of the joint model's conditional independence
+        (:func:`~judgestats.pairwise.independence_test`).
     confidence_level : float
     n_judged, n_labelled : int
         Pairs without and with a human verdict.
@@ -145,11 +169,15 @@ class PairwiseLeaderboard:
     rank_probabilities: np.ndarray
     naive: DavidsonFit | None
     human_only: DavidsonFit | None
+    method: str
     estimator: str
     interval: str
     rank_method: str
     design: str
     confusion_kind: str
+    lam: float | None
+    prediction: str | None
+    independence: IndependenceTest
     confidence_level: float
     n_judged: int
     n_labelled: int
@@ -191,8 +219,9 @@ class PairwiseLeaderboard:
     def __repr__(self) -> str:
         top = ", ".join(f"{m}" for m in self.order[:3])
         return (
-            f"PairwiseLeaderboard({len(self.models)} models, top: {top}; design={self.design!r}, "
-            f"interval={self.interval!r}, confidence_level={self.confidence_level})"
+            f"PairwiseLeaderboard({len(self.models)} models, top: {top}; method={self.method!r}, "
+            f"design={self.design!r}, interval={self.interval!r}, "
+            f"confidence_level={self.confidence_level})"
         )
 
 
@@ -263,17 +292,29 @@ def _resample(counts: PairCounts, rng: np.random.Generator) -> PairCounts:
     )
 
 
+def _fit(counts: PairCounts, options: dict, start=None) -> JointFit | PredictionPoweredFit:
+    """The fit ``options`` ask for (``method``, ``design``, ``confusion``, ``prediction``)."""
+    joint = None
+    if options["method"] == "joint-mle" or options["prediction"] == "confusion":
+        joint = fit_joint(
+            counts,
+            confusion=options["confusion"],
+            strengths_from_labels=options["design"] != "by-human-label",
+            start=start if options["method"] == "joint-mle" else None,
+        )
+    if options["method"] == "joint-mle":
+        return joint
+    return fit_prediction_powered(
+        counts, design=options["design"], prediction=options["prediction"], joint=joint
+    )
+
+
 def _bootstrap_draws(fit, counts, reps, rng, options) -> tuple[np.ndarray, int]:
     """Refitted strengths of ``reps`` bootstrap samples (rows); failed refits are counted."""
     draws, failed = [], 0
     for _ in range(reps):
         try:
-            refit = fit_joint(
-                _resample(counts, rng),
-                confusion=options["confusion"],
-                strengths_from_labels=options["design"] != "by-human-label",
-                start=fit.theta,
-            )
+            refit = _fit(_resample(counts, rng), options, start=fit.theta)
         except ValueError:
             failed += 1
         else:
@@ -314,6 +355,8 @@ def pairwise(
     judge_labels: Any = None,
     confidence_level: float = 0.95,
     design: str = "random",
+    method: str | None = None,
+    prediction: str = "judge-letter",
     confusion: Any = "general",
     interval: str = "sandwich",
     bootstrap: int = 0,
@@ -321,11 +364,18 @@ def pairwise(
 ) -> PairwiseLeaderboard:
     """Rank models from pairwise judge verdicts, corrected for the judge's errors.
 
-    The human verdict on a pair follows Davidson's (1970) Bradley–Terry model with ties; the
-    judge's verdict given the human one follows a confusion matrix; both are fitted jointly by
-    maximum likelihood from the judge's verdicts on every pair and the human verdicts on the
-    calibration pairs (:mod:`judgestats.pairwise.likelihood` states the model, the likelihood
-    and the conditions under which it is identified). Every model gets a strength with an
+    The human verdict on a pair follows Davidson's (1970) Bradley–Terry model with ties. By
+    default (``method="ppi"``) its strengths solve the prediction-powered (PPI++) estimating
+    equation (:mod:`judgestats.pairwise.prediction_powered`): the judge's verdicts on every
+    pair predict the human verdict, and the calibration pairs correct the prediction's error,
+    so the estimate is consistent and its sandwich intervals valid *whatever the judge does*,
+    as long as the calibration pairs were drawn at random (or at random within judge
+    letters). ``method="joint-mle"`` instead fits a judge confusion matrix jointly with the
+    strengths by maximum likelihood (:mod:`judgestats.pairwise.likelihood`): narrower when its
+    assumption holds -- the judge's letter depends on the pair only through the human
+    verdict -- and biased when it fails, which it does on the Chatbot Arena data (a
+    :class:`~judgestats.JudgeDependenceWarning` fires when the calibration pairs reject it,
+    :func:`~judgestats.pairwise.independence_test`). Every model gets a strength with an
     interval (sum-to-zero log strengths, also on the Elo scale), every pair a win probability
     with an interval, and ranks come with probabilities and simultaneous rank sets
     (:mod:`judgestats.pairwise.intervals`).
@@ -353,18 +403,30 @@ def pairwise(
         Level of every interval and of the rank sets' simultaneous guarantee; stored.
     design : {"random", "by-judge-label", "by-human-label"}, default "random"
         How the calibration pairs were chosen. ``"random"`` (a random subset of the pairs)
-        and ``"by-judge-label"`` (random within judge verdicts) give the same likelihood: the
-        calibration pairs' human verdicts inform the strengths too. Under
-        ``"by-human-label"`` (pairs chosen by their *human* outcome, e.g. a set with as many
-        ties as wins) their human verdicts would bias the strengths: the calibration pairs
-        are used for the judge's confusion only, the strengths come from the judged pairs,
-        and no human-only fit is shown.
+        and ``"by-judge-label"`` (random within judge verdicts; ``"ppi"`` weights each
+        calibration pair by the inverse of its letter's labelled share, the joint likelihood
+        is unchanged). Under ``"by-human-label"`` (pairs chosen by their *human* outcome,
+        e.g. a set with as many ties as wins) their human verdicts would bias the strengths:
+        ``"ppi"`` is refused, and ``"joint-mle"`` (the default there) uses the calibration
+        pairs for the judge's confusion only, the strengths coming from the judged pairs
+        through the confusion model (valid only under its assumption); no human-only fit is
+        shown.
+    method : {"ppi", "joint-mle"}, optional
+        The estimator (above); default ``"ppi"``, or ``"joint-mle"`` under
+        ``design="by-human-label"``.
+    prediction : {"judge-letter", "confusion"}, default "judge-letter"
+        ``"ppi"``'s prediction of the human verdict: the calibration pairs' distribution of
+        the human verdict given the judge's letter (in the order shown), or the joint
+        confusion model's posterior given the letter and the pair.
+        (:mod:`judgestats.pairwise.prediction_powered`).
     confusion : {"general", "symmetric"} or array_like, default "general"
+        The joint model's confusion (``"joint-mle"``, or ``prediction="confusion"``):
         ``"general"``: a free J × 3 confusion in the order shown (a judge that prefers the
         first answer is expressible); ``"symmetric"``: swap-symmetric (no position bias;
         a/tie/b judges); a J × 3 matrix: the confusion is known and held fixed.
     interval : {"sandwich", "observed-information"}, default "sandwich"
-        Covariance behind the Wald intervals: the sandwich ``I⁻¹ (Σ s sᵀ) I⁻¹`` or ``I⁻¹``.
+        Covariance behind the Wald intervals: the sandwich ``I⁻¹ (Σ s sᵀ) I⁻¹`` or ``I⁻¹``
+        (``"joint-mle"`` only; ``"ppi"`` is always a sandwich).
     bootstrap : int, default 0
         Bootstrap replicates (pairs resampled within unlabelled and calibration pairs, each
         refitted) for ``P(rank = r)`` and the rank sets (percentiles at ``α/(2K)`` and
@@ -392,6 +454,14 @@ def pairwise(
         A human verdict (a, tie or b) never occurs among the calibration pairs.
     NotInformativeError
         The data do not determine every strength and the confusion.
+    MethodError
+        ``method="ppi"`` with ``design="by-human-label"`` or ``interval="observed-information"``.
+
+    Warns
+    -----
+    JudgeDependenceWarning
+        ``method="joint-mle"`` and the calibration pairs reject its conditional independence
+        (p < ``DEPENDENCE_LEVEL`` = 0.01).
 
     References
     ----------
@@ -399,10 +469,14 @@ def pairwise(
     comparison experiments", JASA 65 (1970) 317–328. R. A. Bradley and M. E. Terry, "Rank
     analysis of incomplete block designs I", Biometrika 39 (1952) 324–345. H. White, "Maximum
     likelihood estimation of misspecified models", Econometrica 50 (1982) 1–25 (sandwich).
+    A. N. Angelopoulos, J. C. Duchi, T. Zrnic, "PPI++: Efficient prediction-powered
+    inference", arXiv:2311.01453 (2023).
     """
     level = float(check_confidence_level(confidence_level))
     check_choice("design", design, DESIGNS)
     check_choice("interval", interval, INTERVALS)
+    check_choice("prediction", prediction, PREDICTIONS)
+    chosen = _check_method(method, design, interval)
     if isinstance(confusion, str):
         check_choice("confusion", confusion, ("general", "symmetric"))
     reps = 0 if bootstrap == 0 else check_positive_int("bootstrap", bootstrap)
@@ -419,20 +493,67 @@ def pairwise(
     from_labels = design != "by-human-label"
     known = not isinstance(confusion, str)
     check_pairs(counts, strengths_from_labels=from_labels, confusion_known=known)
-    fit = fit_joint(counts, confusion=confusion, strengths_from_labels=from_labels)
     options = {
         "confidence_level": level,
         "rng": generator,
         "bootstrap": reps,
         "confusion": confusion,
         "design": design,
+        "method": chosen,
+        "prediction": prediction,
     }
-    return _leaderboard(fit, counts, options, interval)
+    return _leaderboard(_fit(counts, options), counts, options, interval)
 
 
-def _leaderboard(fit: JointFit, counts: PairCounts, options: dict, interval: str):
+def _check_method(method: str | None, design: str, interval: str) -> str:
+    """The method to use: ``method``, or the default for ``design``; refuse bad pairings."""
+    if method is None:
+        return "joint-mle" if design == "by-human-label" else "ppi"
+    check_choice("method", method, METHODS)
+    if method == "ppi" and design == "by-human-label":
+        raise MethodError(
+            "method='ppi' needs calibration pairs drawn at random (or at random within judge "
+            "letters); under design='by-human-label' their human verdicts would bias it. Use "
+            "method='joint-mle', which uses them for the judge's confusion only"
+        )
+    if method == "ppi" and interval != "sandwich":
+        raise MethodError(f"method='ppi' has sandwich intervals only, got interval={interval!r}")
+    return method
+
+
+def _method_notes(fit, counts: PairCounts, options: dict, notes: list) -> IndependenceTest:
+    """Notes on the method; the conditional-independence test, warning under joint-mle."""
+    import warnings
+
+    test = independence_test(counts)
+    if options["method"] == "ppi":
+        notes.append(
+            f"prediction-powered: lambda = {fit.lam:.3f} (0 = human verdicts only, 1 = plain "
+            f"PPI); prediction {fit.prediction!r}; valid whatever the judge does when the "
+            "calibration pairs are random (within judge letters under 'by-judge-label')"
+        )
+        return test
+    if options["design"] == "by-human-label":
+        notes.append(
+            "strengths from the judged pairs; calibration pairs used for the confusion only"
+        )
+    if test.pvalue < DEPENDENCE_LEVEL:
+        message = (
+            "the judge's verdict depends on the models beyond the human verdict on the "
+            f"calibration pairs (conditional-independence test p = {test.pvalue:.2g}, X2 = "
+            f"{test.statistic[0]:.1f}/{test.statistic[1]:.1f} on {test.df[0]}/{test.df[1]} df): "
+            "the joint confusion model is misspecified and its strengths biased; "
+            "use method='ppi'"
+        )
+        notes.append(message)
+        warnings.warn(message, JudgeDependenceWarning, stacklevel=4)
+    return test
+
+
+def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> PairwiseLeaderboard:
     level = options["confidence_level"]
     notes: list[str] = []
+    test = _method_notes(fit, counts, options, notes)
     cov = fit.strength_covariance("sandwich" if interval == "sandwich" else "observed")
     strength = fit.strength
     se, ci = strength_intervals(strength, cov, level)
@@ -441,13 +562,10 @@ def _leaderboard(fit: JointFit, counts: PairCounts, options: dict, interval: str
     tie_half = float(normal_quantile(level) * np.sqrt(max(cov[k, k], 0.0)))
     win, win_ci = win_probabilities(strength, log_tie, cov, level)
     sets, probs, rank_method = _ranks(fit, cov, options, counts, notes)
-    if options["design"] == "by-human-label":
-        notes.append(
-            "strengths from the judged pairs; calibration pairs used for the confusion only"
-        )
     if not fit.converged:
         notes.append("the optimiser stopped before the score vanished: check the fit")
     kind = options["confusion"] if isinstance(options["confusion"], str) else "fixed"
+    ppi = options["method"] == "ppi"
     return PairwiseLeaderboard(
         models=fit.models,
         strength=strength,
@@ -464,11 +582,15 @@ def _leaderboard(fit: JointFit, counts: PairCounts, options: dict, interval: str
         rank_probabilities=probs,
         naive=_naive_fit(counts, level, notes),
         human_only=_human_fit(counts, level, options["design"], notes),
-        estimator=_ESTIMATOR,
-        interval=interval,
+        method=options["method"],
+        estimator=_ESTIMATORS[options["method"]],
+        interval="sandwich" if ppi else interval,
         rank_method=rank_method,
         design=options["design"],
-        confusion_kind=kind,
+        confusion_kind="empirical" if ppi else kind,
+        lam=fit.lam if ppi else None,
+        prediction=options["prediction"] if ppi else None,
+        independence=test,
         confidence_level=level,
         n_judged=counts.n_judged,
         n_labelled=counts.n_labelled,
