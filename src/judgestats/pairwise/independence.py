@@ -71,6 +71,7 @@ def independence_test(counts: PairCounts) -> IndependenceTest:
     Parameters
     ----------
     counts : PairCounts
+        Counts of a pairwise frame (only the calibration pairs are used).
 
     Returns
     -------
@@ -93,7 +94,7 @@ def independence_test(counts: PairCounts) -> IndependenceTest:
     k = len(counts.models)
     stats, dfs, pvalues = [], [], []
     for side in (counts.first, counts.second):
-        table = np.zeros((k,) + counts.labelled.shape[1:], dtype=np.int64)
+        table = np.zeros((k, *counts.labelled.shape[1:]), dtype=np.int64)
         np.add.at(table, side, counts.labelled)
         stat, df = _homogeneity(table)
         stats.append(stat)

@@ -23,6 +23,7 @@ from .._validation import (
     check_rng,
 )
 from .counting import HUMAN_VERDICTS, PairCounts, _components, check_pairs, count_pairs
+from .independence import IndependenceTest, independence_test
 from .intervals import (
     normal_quantile,
     rank_probabilities,
@@ -31,7 +32,6 @@ from .intervals import (
     strength_intervals,
     win_probabilities,
 )
-from .independence import IndependenceTest, independence_test
 from .likelihood import ELO_PER_LOGIT, JointFit, fit_joint
 from .prediction_powered import PREDICTIONS, PredictionPoweredFit, fit_prediction_powered
 
@@ -293,7 +293,7 @@ def _resample(counts: PairCounts, rng: np.random.Generator) -> PairCounts:
 
 
 def _fit(counts: PairCounts, options: dict, start=None) -> JointFit | PredictionPoweredFit:
-    """The fit ``options`` ask for (``method``, ``design``, ``confusion``, ``prediction``)."""
+    """Fit what ``options`` ask for (``method``, ``design``, ``confusion``, ``prediction``)."""
     joint = None
     if options["method"] == "joint-mle" or options["prediction"] == "confusion":
         joint = fit_joint(
@@ -302,7 +302,7 @@ def _fit(counts: PairCounts, options: dict, start=None) -> JointFit | Prediction
             strengths_from_labels=options["design"] != "by-human-label",
             start=start if options["method"] == "joint-mle" else None,
         )
-    if options["method"] == "joint-mle":
+    if joint is not None and options["method"] == "joint-mle":
         return joint
     return fit_prediction_powered(
         counts, design=options["design"], prediction=options["prediction"], joint=joint
@@ -506,9 +506,9 @@ def pairwise(
 
 
 def _check_method(method: str | None, design: str, interval: str) -> str:
-    """The method to use: ``method``, or the default for ``design``; refuse bad pairings."""
+    """Return the method to use (``method`` or ``design``'s default); refuse bad pairings."""
     if method is None:
-        return "joint-mle" if design == "by-human-label" else "ppi"
+        method = "joint-mle" if design == "by-human-label" else "ppi"
     check_choice("method", method, METHODS)
     if method == "ppi" and design == "by-human-label":
         raise MethodError(
@@ -522,7 +522,7 @@ def _check_method(method: str | None, design: str, interval: str) -> str:
 
 
 def _method_notes(fit, counts: PairCounts, options: dict, notes: list) -> IndependenceTest:
-    """Notes on the method; the conditional-independence test, warning under joint-mle."""
+    """Add notes on the method; run the independence test (warning under joint-mle)."""
     import warnings
 
     test = independence_test(counts)

@@ -209,7 +209,7 @@ def _letter_prediction(counts: PairCounts) -> np.ndarray:
     """``f[p, j]`` = P(human verdict | judge letter j) on the calibration pairs (+0.5)."""
     table = counts.confusion_table() + 0.5
     f = table / table.sum(axis=1, keepdims=True)
-    return np.broadcast_to(f, counts.judged.shape + (3,))
+    return np.broadcast_to(f, (*counts.judged.shape, 3))
 
 
 def _confusion_prediction(counts: PairCounts, strength, tie, confusion) -> np.ndarray:
@@ -271,7 +271,7 @@ def _unit_terms(counts, theta, f, inverse_pi, jac):
     eh = np.eye(3)[None, None, :, :] - probs[:, None, None, :]  # (P, 1, H, 3)
     a = eh * inverse_pi[None, :, None, None]
     b = (fp * (1.0 - inverse_pi)[None, :, None])[:, :, None, :]
-    b = np.broadcast_to(b, a.shape[:1] + (counts.judged.shape[1],) + a.shape[2:])
+    b = np.broadcast_to(b, (*a.shape[:1], counts.judged.shape[1], *a.shape[2:]))
     a = np.broadcast_to(a, b.shape)
     s_aa = np.einsum("pjh,pjhc,pjhd->pcd", n_l, a, a)
     s_ab = np.einsum("pjh,pjhc,pjhd->pcd", n_l, a, b)
