@@ -100,6 +100,14 @@ def _jacobians(counts: PairCounts) -> np.ndarray:
     return jac
 
 
+def _quadratic(jac: np.ndarray, middle: np.ndarray, weight=None) -> np.ndarray:
+    """``Σ_p w_p L_pᵀ M_p L_p`` for ``jac`` (P, 3, K) and ``middle`` (P, 3, 3), by BLAS."""
+    inner = np.matmul(middle, jac)  # (P, 3, K)
+    left = jac if weight is None else jac * weight[:, None, None]
+    k = jac.shape[2]
+    return left.reshape(-1, k).T @ inner.reshape(-1, k)
+
+
 def _probabilities(theta: np.ndarray, counts: PairCounts) -> np.ndarray:
     k = len(counts.models)
     beta = np.append(theta[: k - 1], -theta[: k - 1].sum())
@@ -149,9 +157,10 @@ def fit_davidson(
     current, converged, step_count = value(theta), False, 0
     for step_count in range(1, 101):  # noqa: B007 - reported as iterations
         probs = _probabilities(theta, counts)
-        grad = np.einsum("pck,pc->k", jac, outcomes - weight[:, None] * probs)
+        resid = outcomes - weight[:, None] * probs
+        grad = jac.reshape(-1, k).T @ resid.ravel()
         cov = probs[:, :, None] * (np.eye(3)[None] - probs[:, None, :])  # diag P − P Pᵀ
-        hess = np.einsum("p,pck,pcd,pdl->kl", weight, jac, cov, jac)
+        hess = _quadratic(jac, cov, weight)
         try:
             delta = np.linalg.solve(hess, grad)
         except np.linalg.LinAlgError as exc:
@@ -172,7 +181,7 @@ def fit_davidson(
             break
     probs = _probabilities(theta, counts)
     cov = probs[:, :, None] * (np.eye(3)[None] - probs[:, None, :])
-    hess = np.einsum("p,pck,pcd,pdl->kl", weight, jac, cov, jac)
+    hess = _quadratic(jac, cov, weight)
     if not np.all(np.isfinite(theta)) or np.linalg.cond(hess) > 1e12:
         raise NotInformativeError(
             "the Davidson fit has no finite maximum (a strength or the tie parameter runs "
@@ -291,7 +300,7 @@ def _sandwich(counts, theta, hessian, f, inverse_pi, lam):
     """Covariance of θ̂ at ``lam`` and the λ minimising the strengths' total variance."""
     jac = _jacobians(counts)
     s_aa, s_ab, s_bb = _unit_terms(counts, theta, f, inverse_pi, jac)
-    meat = [np.einsum("pck,pcd,pdl->kl", jac, s, jac) for s in (s_aa, s_ab, s_bb)]
+    meat = [_quadratic(jac, s) for s in (s_aa, s_ab, s_bb)]
     inv = np.linalg.inv(hessian)
     k = len(counts.models)
     t = np.vstack([np.eye(k - 1), -np.ones((1, k - 1))])  # β = T γ
