@@ -3,14 +3,15 @@
 Real data. The bundled Chatbot Arena pairs (26,919 comparisons of 20 models, both judges:
 GPT-4-0125-preview and GPT-3.5-turbo-0125). The truth is Davidson's fit to *all* human votes.
 200 random splits (seed 2920; --quick: 12) keep the human vote on a random 10% of the pairs;
-each split is fitted by ``js.pairwise`` (the default: prediction-powered, ``method="ppi"``),
-by ``method="joint-mle"`` (the joint confusion model), and the two plain Davidson fits that
-``js.pairwise`` reports beside them: the naive one (judge verdicts on every pair taken as
-human) and the human-only one (the 10% calibration pairs). Per method: the coverage of the
-truth by the 95% strength intervals per model (min and median over the 20 models), the mean
-interval width and its ratio to the human-only width on the same split, Kendall's τ with the
-truth and the mean absolute strength error. The joint fit's conditional-independence test
-(``JudgeDependenceWarning``) is counted on every split.
+each split is fitted, on its counts, by ``js.pairwise``'s default estimator (prediction-powered,
+``method="ppi"``), by the joint confusion model (``method="joint-mle"``; on the first 30
+splits only, for its cost) and by the two plain Davidson fits ``js.pairwise`` reports beside
+them: the naive one (judge verdicts on every pair taken as human) and the human-only one (the
+10% calibration pairs; the PPI fit at λ = 0 is exactly it, with its sandwich). Per method:
+the coverage of the truth by the 95% strength intervals per model (min and median over the
+20 models), the mean interval width and its ratio to the human-only width on the same
+split, Kendall's τ with the truth and the mean absolute strength error. The joint fit's conditional-independence test
+(``independence_test``, the ``JudgeDependenceWarning`` rule) is counted on every split.
 
 Simulation. Each cell draws K model strengths (evenly spaced on [−s, s]), n pairs of two
 distinct models at random (the first named shown first), human verdicts from Davidson's model
@@ -22,8 +23,8 @@ independence. Calibration pairs: at random with rate r (design "random"), or wit
 letters (design "by-judge-label": the judge's ties labelled at 2.5 r, its a/b verdicts at
 0.75 r). 16 cells on a grid and 16 drawn at random (seed 2921: K on 5–30, n on 2k–50k, r on
 5–20% with n r ≥ 12 K, ν, s, pb, th, ω, τ and the design at random); 500 data sets per cell
-(--quick: 4 cells, 25 data sets). Per cell: coverage of the 95% PPI strength intervals (pooled
-over models and the worst model), of the win-probability intervals (pooled over pairs), the
+(--quick: 4 cells, 25 data sets). Per cell: coverage of the 95% PPI strength intervals
+(pooled over models and the worst model), of the win-probability intervals (pooled over pairs), the
 rate at which the Bonferroni rank sets hold every true rank at once (stated guarantee 0.95),
 the mean standard error against the human-only fit's on the same data (under
 "by-judge-label" the human-only fit is the unweighted one of the over-sampled calibration
@@ -41,20 +42,21 @@ Run: python benchmarks/bench_pairwise.py [--quick]
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 from _common import best_of, markdown_table, publish, quick_parser, run_time
 from scipy.stats import kendalltau
 
-import judgestats as js
 from judgestats.datasets import load_arena_pairs
-from judgestats.pairwise.counting import PairCounts, verdict_code
+from judgestats.pairwise import DEPENDENCE_LEVEL
+from judgestats.pairwise.counting import PairCounts, check_pairs, verdict_code
 from judgestats.pairwise.independence import independence_test
 from judgestats.pairwise.intervals import rank_sets, ranks_of, win_probabilities
+from judgestats.pairwise.likelihood import fit_joint
 from judgestats.pairwise.prediction_powered import fit_davidson, fit_prediction_powered
 
 LEVEL = 0.95
+REPS = 500  # data sets per simulation cell (full run)
 Z = 1.959963984540054
 LETTERS = ("a", "tie", "b")
 JUDGES = {"GPT-4": "judge_gpt-4", "GPT-3.5": "judge_gpt-3.5"}
@@ -97,31 +99,54 @@ def _score(rows, name, strength, ci, truth, human_width):
     r["err"].append(np.abs(strength - truth).mean())
 
 
-def real_data(splits: int, rng: np.random.Generator):
+def _interval(fit) -> np.ndarray:
+    se = np.sqrt(np.diag(fit.strength_covariance())[: fit.strength.size])
+    return np.column_stack([fit.strength - Z * se, fit.strength + Z * se])
+
+
+def _as_human(counts: PairCounts, verdicts: np.ndarray) -> PairCounts:
+    """Counts whose every pair is 'labelled' with ``verdicts`` (P x 3): a plain Davidson fit
+    with its sandwich is then the prediction-powered fit at λ = 0 with π = 1."""
+    lab = np.zeros(counts.labelled.shape, dtype=np.int64)
+    lab[:, 0, :] = verdicts
+    return PairCounts(counts.models, counts.first, counts.second,
+                      np.zeros_like(counts.judged), lab, LETTERS)  # fmt: skip
+
+
+def real_data(splits: int, joint_splits: int, rng: np.random.Generator):
     frame = load_arena_pairs()
     models, truth = _truth(frame)
+    index = {m: i for i, m in enumerate(models)}
+    k = len(models)
+    key = frame["model_a"].map(index).to_numpy() * k + frame["model_b"].map(index).to_numpy()
+    uniq, pair = np.unique(key, return_inverse=True)
+    human = np.array([verdict_code(v) for v in frame["human"]])
     out, extra = [], []
     for label, column in JUDGES.items():
+        judge = np.array([verdict_code(v) for v in frame[column]])
         rows: dict = {}
         fired, lams = 0, []
-        data = frame[["model_a", "model_b", column, "human"]].rename(columns={column: "judge"})
-        for _ in range(splits):
-            keep = rng.random(len(data)) < 0.10
-            split = data.assign(human=data["human"].where(keep))
-            board = js.pairwise(split, confidence_level=LEVEL, rng=0)
-            assert board.models == models
-            human = board.human_only
-            hw = float((human.ci[:, 1] - human.ci[:, 0]).mean())
-            _score(rows, "prediction-powered (ppi, default)", board.strength,
-                   board.strength_ci, truth, hw)  # fmt: skip
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                joint = js.pairwise(split, method="joint-mle", confidence_level=LEVEL, rng=0)
-            fired += any(issubclass(w.category, js.JudgeDependenceWarning) for w in caught)
-            _score(rows, "joint confusion MLE", joint.strength, joint.strength_ci, truth, hw)
-            _score(rows, "naive judge BT", board.naive.strength, board.naive.ci, truth, hw)
-            _score(rows, "human-only BT (10%)", human.strength, human.ci, truth, hw)
-            lams.append(board.lam)
+        for split in range(splits):
+            keep = rng.random(pair.size) < 0.10
+            counts = _counts(models, pair, uniq // k, uniq % k, judge, human, keep)
+            check_pairs(counts, strengths_from_labels=True)
+            ppi = fit_prediction_powered(counts)
+            # the human-only fit: λ = 0 (the Davidson MLE of the calibration pairs, sandwich)
+            own = fit_prediction_powered(counts, lam=0.0)
+            naive_counts = counts.judged + counts.labelled.sum(axis=2)
+            naive = fit_prediction_powered(_as_human(counts, naive_counts), lam=0.0)
+            h_ci = _interval(own)
+            hw = float((h_ci[:, 1] - h_ci[:, 0]).mean())
+            _score(rows, "prediction-powered (ppi, default)", ppi.strength, _interval(ppi),
+                   truth, hw)  # fmt: skip
+            fired += independence_test(counts).pvalue < DEPENDENCE_LEVEL
+            if split < joint_splits:
+                joint = fit_joint(counts)
+                _score(rows, f"joint confusion MLE (first {joint_splits} splits)",
+                       joint.strength, _interval(joint), truth, hw)  # fmt: skip
+            _score(rows, "naive judge BT", naive.strength, _interval(naive), truth, hw)
+            _score(rows, "human-only BT (10%)", own.strength, h_ci, truth, hw)
+            lams.append(ppi.lam)
         for name, r in rows.items():
             cover = np.mean(r["hit"], axis=0)
             out.append([label, name, f"{cover.min():.3f}", f"{np.median(cover):.3f}",
@@ -198,7 +223,7 @@ def _run_cell(cell, reps, rng):
         ratio.append(se[: k - 1].mean() / h_se.mean())
         lams.append(fit.lam)
         if cell["omega"] == 0:
-            fired += independence_test(counts).pvalue < 0.01
+            fired += independence_test(counts).pvalue < DEPENDENCE_LEVEL
     done = reps - failed
     cover = np.mean(hits, axis=0)
     return {
@@ -240,7 +265,7 @@ def _grid_cells(quick: bool) -> list[dict]:
 
 
 def simulation(quick: bool, rng: np.random.Generator):
-    reps = 25 if quick else 500
+    reps = 25 if quick else REPS
     rows, summary = [], []
     for cell in _grid_cells(quick):
         res = _run_cell(cell, reps, rng)
@@ -269,7 +294,7 @@ def main() -> None:
     args = quick_parser(__doc__.splitlines()[0], "12 splits, 4 cells x 25 data sets").parse_args()
     start = time.time()
     rng = np.random.default_rng(2920)
-    real, extra = real_data(12 if args.quick else 200, rng)
+    real, extra = real_data(12 if args.quick else 200, 3 if args.quick else 30, rng)
     sim_rows, summary = simulation(args.quick, np.random.default_rng(2921))
     t_ppi, t_bt = speed(np.random.default_rng(2922))
     body = _text(real, extra, sim_rows, summary, (t_ppi, t_bt), args.quick)

@@ -12,6 +12,7 @@ from pathlib import Path
 from .._validation import JudgeStatsError
 from .correct import _correct_parser, _run_correct
 from .options import CLIError, _Parser, cli_words
+from .pairwise import _pairwise_parser, run_pairwise
 from .plan import _plan_parser, _plan_text, _run_plan
 from .report import _report_parser, _run_report
 from .sequential import _sequential_parsers, run_sequential
@@ -28,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         "errors with a small human-labelled calibration set, with an interval that accounts "
         "for both samples (correct); size the calibration set (plan); report a whole "
         "leaderboard (report); label in rounds with an interval valid at every look (next-batch, "
-        "monitor).",
+        "monitor); rank models from pairwise verdicts (pairwise).",
     )
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     _plan_parser(sub)
     _report_parser(sub)
     _sequential_parsers(sub)
+    _pairwise_parser(sub)
     return parser
 
 
@@ -75,6 +77,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             out = _run_plan(args)
             print(json.dumps(out, indent=2) if args.json else _plan_text(out))
+            return 0
+        if args.command == "pairwise":
+            print(run_pairwise(args), end="")
             return 0
         if args.command in ("next-batch", "monitor"):
             print(run_sequential(args), end="")

@@ -59,18 +59,19 @@ def win_probabilities(strength, log_tie: float, covariance, confidence_level: fl
     g_d = (0.5 - abar) / (1.0 - p)
     g_nu = -probs[..., 1] / (1.0 - p)
     z = normal_quantile(confidence_level)
-    low = np.full((k, k), np.nan)
-    high = np.full((k, k), np.nan)
-    for i in range(k):
-        for j in range(k):
-            if i == j:
-                continue
-            grad = np.zeros(k + 1)
-            grad[i], grad[j], grad[k] = g_d[i, j], -g_d[i, j], g_nu[i, j]
-            se = float(np.sqrt(max(grad @ covariance @ grad, 0.0)))
-            logit = np.log(p[i, j] / (1.0 - p[i, j]))
-            low[i, j] = 1.0 / (1.0 + np.exp(-(logit - z * se)))
-            high[i, j] = 1.0 / (1.0 + np.exp(-(logit + z * se)))
+    # gradient e_i g_d − e_j g_d + e_ν g_ν: its quadratic form in the covariance, for all (i, j)
+    var_b = np.diag(covariance)[:k]
+    var_d = var_b[:, None] + var_b[None, :] - 2.0 * covariance[:k, :k]
+    cov_nu = covariance[:k, k]
+    var = (g_d**2 * var_d + 2.0 * g_d * g_nu * (cov_nu[:, None] - cov_nu[None, :])
+           + g_nu**2 * covariance[k, k])  # fmt: skip
+    se = np.sqrt(np.clip(var, 0.0, None))
+    with np.errstate(divide="ignore"):
+        logit = np.log(p / (1.0 - p))
+    low = 1.0 / (1.0 + np.exp(-(logit - z * se)))
+    high = 1.0 / (1.0 + np.exp(-(logit + z * se)))
+    np.fill_diagonal(low, np.nan)
+    np.fill_diagonal(high, np.nan)
     np.fill_diagonal(p, np.nan)
     return p, np.stack([low, high], axis=-1)
 
