@@ -10,8 +10,9 @@ them: the naive one (judge verdicts on every pair taken as human) and the human-
 10% calibration pairs; the PPI fit at λ = 0 is exactly it, with its sandwich). Per method:
 the coverage of the truth by the 95% strength intervals per model (min and median over the
 20 models), the mean interval width and its ratio to the human-only width on the same
-split, Kendall's τ with the truth and the mean absolute strength error. The joint fit's conditional-independence test
-(``independence_test``, the ``JudgeDependenceWarning`` rule) is counted on every split.
+split, Kendall's τ with the truth and the mean absolute strength error. The joint fit's
+conditional-independence test (``independence_test``, the ``JudgeDependenceWarning`` rule) is
+counted on every split.
 
 Simulation. Each cell draws K model strengths (evenly spaced on [−s, s]), n pairs of two
 distinct models at random (the first named shown first), human verdicts from Davidson's model
