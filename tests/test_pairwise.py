@@ -383,3 +383,22 @@ def test_ppi_named_errors():
     frame.loc[frame["judge"] == "tie", "human"] = None
     with pytest.raises(js.CountError, match="by-judge-label"):
         js.pairwise(frame, design="by-judge-label")
+
+
+def test_plot_draws_the_strengths_and_the_rank_heat_map():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(2917)
+    board = js.pairwise(simulate(rng, np.array([0.6, 0.0, -0.6]), n=1500, labelled=0.2), rng=0)
+    fig = board.plot()
+    left, right = fig.axes[:2]
+    # the corrected points are the Elo strengths, strongest at the top (largest y)
+    order = np.argsort(board.rank)
+    np.testing.assert_allclose(left.lines[0].get_xdata(), board.elo[order])
+    np.testing.assert_allclose(right.images[0].get_array(), board.rank_probabilities[order])
+    plt.close(fig)
+    with pytest.raises(js.MethodError, match="scale"):
+        board.plot(scale="percent")

@@ -12,7 +12,8 @@ strengths and the judge's confusion matrix is an option. The modules, bottom up:
 * :mod:`~judgestats.pairwise.independence`: a test of the joint model's assumption;
 * :mod:`~judgestats.pairwise.intervals`: Wald, delta-method and rank intervals;
 * :mod:`~judgestats.pairwise.leaderboard`: :func:`pairwise` and its
-  :class:`PairwiseLeaderboard`; :mod:`~judgestats.pairwise.tables` its table and text.
+  :class:`PairwiseLeaderboard`; :mod:`~judgestats.pairwise.tables` its table and text,
+  :mod:`~judgestats.pairwise.figure` its figure.
 """
 
 from __future__ import annotations

@@ -210,6 +210,15 @@ class PairwiseLeaderboard:
 
         return leaderboard_frame(self)
 
+    def plot(self, *, scale: str = "elo", show_fits: bool = True) -> Any:
+        """Figure: strengths with intervals and rank sets, and the P(rank = r) heat map.
+
+        See :func:`~judgestats.pairwise.figure.plot_pairwise`; returns the Figure.
+        """
+        from .figure import plot_pairwise
+
+        return plot_pairwise(self, scale=scale, show_fits=show_fits)
+
     def summary(self) -> str:
         """Return the leaderboard as text, naming the estimator, the intervals and the design."""
         from .tables import leaderboard_summary
