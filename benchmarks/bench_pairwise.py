@@ -26,8 +26,8 @@ letters (design "by-judge-label": the judge's ties labelled at 2.5 r, its a/b ve
 5–20% with n r ≥ 12 K, ν, s, pb, th, ω, τ and the design at random); 300 data sets per cell
 (the issue asks for 500: cut for the shared machine's time; each cell its own stream
 spawned from seed 2921; --quick: 4 cells, 25 data sets). Per cell: coverage of the 95% PPI strength intervals
-(pooled over models and the worst model), of the win-probability intervals (pooled over pairs), the
-rate at which the Bonferroni rank sets hold every true rank at once (stated guarantee 0.95),
+(pooled over models and the worst model), of the win-probability intervals (pooled over
+pairs), the rate at which the Bonferroni rank sets hold every true rank at once (stated guarantee 0.95),
 the mean standard error against the human-only fit's on the same data (under
 "by-judge-label" the human-only fit is the unweighted one of the over-sampled calibration
 pairs, shown for scale only), λ, and (cells with ω = 0) the rate at which the joint model's
