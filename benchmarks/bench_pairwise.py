@@ -23,16 +23,15 @@ scaled), and with probability ω from Davidson's model with the judge's own per-
 independence. Calibration pairs: at random with rate r (design "random"), or within judge
 letters (design "by-judge-label": the judge's ties labelled at 2.5 r, its a/b verdicts at 0.75
 r). 16 cells on a grid and 16 drawn at random (seed 2921: K on 5–30, n on 2k–50k, r on 5–20%
-with n r ≥ 12 K, ν, s, pb, th, ω, τ and the design at random); 300 data sets per cell (the issue
-asks for 500: cut for the shared machine's time; each cell its own stream spawned from seed
-2921; --quick: 4 cells, 25 data sets). Per cell: coverage of the 95% PPI strength intervals
-(pooled over models and the worst model), of the win-probability intervals (pooled over pairs),
-the rate at which the Bonferroni rank sets hold every true rank at once (stated guarantee 0.95),
-the mean standard error against the human-only fit's on the same data (under "by-judge-label"
-the human-only fit is the unweighted one of the over-sampled calibration pairs, shown for scale
-only), λ, and (cells with ω = 0) the rate at which the joint model's conditional-independence
-test (``independence_test``, p < 0.01) fires although it holds. The joint confusion MLE is not
-run on the grid (its cost); the real data show it.
+with n r ≥ 12 K, ν, s, pb, th, ω, τ and the design at random); 500 data sets per cell (each cell
+its own stream spawned from seed 2921; --quick: 4 cells, 25 data sets). Per cell: coverage of
+the 95% PPI strength intervals (pooled over models and the worst model), of the win-probability
+intervals (pooled over pairs), the rate at which the Bonferroni rank sets hold every true rank
+at once (stated guarantee 0.95), the mean standard error against the human-only fit's on the
+same data (under "by-judge-label" the human-only fit is the unweighted one of the over-sampled
+calibration pairs, shown for scale only), λ, and (cells with ω = 0) the rate at which the joint
+model's conditional-independence test (``independence_test``, p < 0.01) fires although it holds.
+The joint confusion MLE is not run on the grid (its cost); the real data show it.
 
 Speed. 50 models x 200k pairs (10% labelled): ``fit_prediction_powered`` on the counts
 against a plain Davidson (Bradley–Terry with ties) Newton fit of the same counts, best of 5.
@@ -59,7 +58,7 @@ from judgestats.pairwise.likelihood import fit_joint
 from judgestats.pairwise.prediction_powered import fit_davidson, fit_prediction_powered
 
 LEVEL = 0.95
-REPS = 300  # data sets per simulation cell (full run)
+REPS = 500  # data sets per simulation cell (full run)
 Z = 1.959963984540054
 LETTERS = ("a", "tie", "b")
 JUDGES = {"GPT-4": "judge_gpt-4", "GPT-3.5": "judge_gpt-3.5"}
