@@ -660,6 +660,26 @@ def check_agreement(tables):
         assert num(rows[0]["min coverage"]) < 0.93, rows[0]
 
 
+def check_pairwise(tables):
+    err = r"mean \|error\|"  # the pipes escaped in the Markdown cell
+    real = find(tables, "judge", "method", "coverage min", err, "width / human-only",
+                min_rows=8)  # 2 judges x 4 methods  # fmt: skip
+    for judge in ("GPT-4", "GPT-3.5"):
+        rows = {r["method"]: r for r in real.records() if r["judge"] == judge}
+        ppi, naive = rows["prediction-powered (ppi, default)"], rows["naive judge BT"]
+        # the naive judge BT is biased (issue 29: error 0.30 for GPT-4); PPI is not
+        assert num(ppi[err]) < num(naive[err]), (judge, ppi, naive)
+        assert num(ppi["coverage median"]) >= 0.8, ppi  # quick: 12 splits
+        # power tuning never does worse than the human-only fit, up to noise
+        assert num(ppi["width / human-only"]) <= 1.05, ppi
+    sim = find(tables, "cells", "strength coverage", "worst model", "rank sets hold", min_rows=4)
+    assert {r["cells"] for r in sim.records()} == {"grid", "random"}
+    for r in sim.records():  # quick: 25 data sets a cell, pooled over 5-30 models
+        assert num(r["strength coverage"]) >= 0.85, r
+    speed = find(tables, "seconds", "ratio to plain BT", min_rows=2)
+    assert num(speed.rows[0][2]) < 50  # ten times the issue's bound of 5
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
@@ -674,6 +694,7 @@ CHECKS = {
     "bench_judge_shift.py": ("judge_shift", ["judge_shift.png"], check_judge_shift),
     "bench_coverage.py": ("coverage", ["coverage.png"], check_coverage),
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
+    "bench_pairwise.py": ("pairwise", [], check_pairwise),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
     "bench_repeated.py": ("repeated", [], check_repeated),
     "bench_repeated_compare.py": ("repeated_compare", [], check_repeated_compare),

@@ -16,17 +16,21 @@ from typing import Any
 from . import report  # registers report() behind every result's .report()
 from ._validation import (
     ArgumentTypeError,
+    CalibrationOnlyModelError,
     ClippedEstimateWarning,
     ClusteredCountsError,
     ColumnError,
+    ComparisonGraphError,
     ConfidenceLevelError,
     ConfusedCategoriesError,
     CountError,
     DesignWarning,
+    DisconnectedComparisonsError,
     EmptyGroupError,
     GroupError,
     GroupLabelError,
     IllConditionedError,
+    JudgeDependenceWarning,
     JudgeShiftWarning,
     JudgeStatsError,
     JudgeStatsWarning,
@@ -42,6 +46,7 @@ from ._validation import (
     ProjectedEstimateWarning,
     RepeatedItemsWarning,
     SamplingWarning,
+    SelfComparisonError,
     SequentialError,
     SparseStratumError,
     StrataMismatchError,
@@ -70,6 +75,10 @@ from .intervals import (
     wald_interval,
 )
 from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
+
+# the function js.pairwise shares its name with the subpackage: imported here (numpy only)
+# so that importing judgestats.pairwise.* later can never rebind js.pairwise to the module
+from .pairwise import PairwiseLeaderboard, pairwise
 from .results import ConfidenceInterval
 from .shift import LabelShiftDiagnostic, label_shift_test
 
@@ -77,11 +86,13 @@ __all__ = [
     "Agreement",
     "AlphabetCorrection",
     "ArgumentTypeError",
+    "CalibrationOnlyModelError",
     "CategoryCounts",
     "ClippedEstimateWarning",
     "ClusteredCountsError",
     "ColumnError",
     "Comparison",
+    "ComparisonGraphError",
     "ConfidenceInterval",
     "ConfidenceLevelError",
     "ConfusedCategoriesError",
@@ -90,12 +101,14 @@ __all__ = [
     "Correction",
     "CountError",
     "DesignWarning",
+    "DisconnectedComparisonsError",
     "DistributionCorrection",
     "EmptyGroupError",
     "Evaluation",
     "GroupError",
     "GroupLabelError",
     "IllConditionedError",
+    "JudgeDependenceWarning",
     "JudgeShiftDiagnostic",
     "JudgeShiftWarning",
     "JudgeStatsError",
@@ -108,6 +121,7 @@ __all__ = [
     "MethodError",
     "ModelKeyError",
     "NotInformativeError",
+    "PairwiseLeaderboard",
     "PlanningWarning",
     "PriorError",
     "Priors",
@@ -116,6 +130,7 @@ __all__ = [
     "Ranking",
     "RepeatedItemsWarning",
     "SamplingWarning",
+    "SelfComparisonError",
     "SequentialError",
     "SparseLettersWarning",
     "SparseStratumError",
@@ -152,6 +167,7 @@ __all__ = [
     "label_shift_test",
     "misclassification_adjusted",
     "naive",
+    "pairwise",
     "plan",
     "plots",
     "prediction_powered",

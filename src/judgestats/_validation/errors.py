@@ -8,15 +8,45 @@ Errors subclass :class:`JudgeStatsError` (a ``ValueError``); wrong types raise
 from __future__ import annotations
 
 __all__ = [  # every public name, re-exported by the package
-    "ArgumentTypeError", "ClippedEstimateWarning", "ClusteredCountsError", "ColumnError",
-    "ConfidenceLevelError", "ConfusedCategoriesError", "CountError", "DesignWarning",
-    "EmptyGroupError", "GroupError", "GroupLabelError", "IllConditionedError",
-    "JudgeShiftWarning", "JudgeStatsError", "JudgeStatsWarning", "LabelError", "LabelShiftWarning",
-    "LookalikeGroupsWarning", "MethodError",
-    "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
-    "ProjectedEstimateWarning", "RepeatedItemsWarning", "SamplingWarning", "SequentialError",
-    "SparseStratumError", "StrataMismatchError", "ToolOutputError", "VerdictError",
-    "WeakCalibrationWarning", "WeightsError",
+    "ArgumentTypeError",
+    "CalibrationOnlyModelError",
+    "ClippedEstimateWarning",
+    "ClusteredCountsError",
+    "ColumnError",
+    "ComparisonGraphError",
+    "ConfidenceLevelError",
+    "ConfusedCategoriesError",
+    "CountError",
+    "DesignWarning",
+    "DisconnectedComparisonsError",
+    "EmptyGroupError",
+    "GroupError",
+    "GroupLabelError",
+    "IllConditionedError",
+    "JudgeDependenceWarning",
+    "JudgeShiftWarning",
+    "JudgeStatsError",
+    "JudgeStatsWarning",
+    "LabelError",
+    "LabelShiftWarning",
+    "LookalikeGroupsWarning",
+    "MethodError",
+    "ModelKeyError",
+    "NotInformativeError",
+    "PlanningWarning",
+    "PriorError",
+    "ProbabilityError",
+    "ProjectedEstimateWarning",
+    "RepeatedItemsWarning",
+    "SamplingWarning",
+    "SelfComparisonError",
+    "SequentialError",
+    "SparseStratumError",
+    "StrataMismatchError",
+    "ToolOutputError",
+    "VerdictError",
+    "WeakCalibrationWarning",
+    "WeightsError",
 ]
 
 
@@ -250,4 +280,43 @@ class VerdictError(LabelError):
 
     The message lists every such value seen (with its number of rows) and the ``mapping=``
     to pass, e.g. ``mapping={'P': 0}``; ``verdicts="letters"`` keeps every value as a letter.
+    :func:`judgestats.pairwise` raises it too, for a judge or human verdict outside its
+    alphabet (the message echoes the values).
+    """
+
+
+# ------------------------------------------------------------------ pairwise leaderboards: pairwise
+class SelfComparisonError(LabelError):
+    """A pair compares a model with itself (``model_a == model_b``); the message names it."""
+
+
+class ComparisonGraphError(JudgeStatsError):
+    """The compared pairs do not determine every model's strength (base of the two below)."""
+
+
+class CalibrationOnlyModelError(ComparisonGraphError):
+    """A model appears only in human-labelled (calibration) pairs, never in a judged-only pair.
+
+    The corrected leaderboard ranks the models the judge scored; a model seen only in the
+    calibration pairs has no judged comparisons to correct (and, when the calibration pairs
+    were chosen by their human verdict, no usable information on its strength at all).
+    """
+
+
+class DisconnectedComparisonsError(ComparisonGraphError):
+    """The comparison graph falls apart: strengths in different parts cannot be compared.
+
+    Bradley–Terry strengths are identified only up to one constant per connected part of the
+    graph whose edges are the compared pairs; the message lists the parts.
+    """
+
+
+class JudgeDependenceWarning(JudgeStatsWarning):
+    """The judge's verdict depends on the models beyond the human verdict (calibration pairs).
+
+    Issued by :func:`judgestats.pairwise` with ``method="joint-mle"`` when the test of
+    :func:`judgestats.pairwise.independence_test` rejects, at level 0.01, that the judge's
+    letter given the human verdict is the same whichever model is shown first or second: the
+    joint confusion model's conditional-independence assumption fails, its strengths are
+    biased and its intervals too short; ``method="ppi"`` does not need the assumption.
     """

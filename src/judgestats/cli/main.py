@@ -14,6 +14,7 @@ from .._validation import JudgeStatsError
 from .agreement import _agreement_parser, run_agreement
 from .correct import _correct_parser, _run_correct
 from .options import CLIError, _Parser, cli_words
+from .pairwise import _pairwise_parser, run_pairwise
 from .plan import _plan_parser, _plan_text, _run_plan
 from .report import _report_parser, _run_report
 from .sequential import _sequential_parsers, run_sequential
@@ -30,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
         "errors with a small human-labelled calibration set, with an interval that accounts "
         "for both samples (correct); size the calibration set (plan); report a whole "
         "leaderboard (report); label in rounds with an interval valid at every look (next-batch, "
-        "monitor); how well the judge agrees with the humans (agreement).",
+        "monitor); how well the judge agrees with the humans (agreement); rank models from "
+        "pairwise verdicts (pairwise).",
     )
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     _report_parser(sub)
     _sequential_parsers(sub)
     _agreement_parser(sub)
+    _pairwise_parser(sub)
     return parser
 
 
@@ -81,6 +84,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "agreement":
             print(run_agreement(args), end="")
+            return 0
+        if args.command == "pairwise":
+            print(run_pairwise(args), end="")
             return 0
         if args.command in ("next-batch", "monitor"):
             print(run_sequential(args), end="")

@@ -33,6 +33,7 @@ __all__ = [
     "ARENA_TARGETS",
     "citation",
     "judge_rates",
+    "load_arena_pairs",
     "load_chatbot_arena",
     "load_nq301",
 ]
@@ -263,6 +264,54 @@ def load_chatbot_arena(judge: str = "gpt-4") -> pd.DataFrame:
     with resources.files(__name__).joinpath(_ARENA_FILE).open("rb") as fh:
         comparisons = _read_arena_store(fh)
     return _expand_arena(comparisons, _JUDGE_ALIASES[key])
+
+
+def load_arena_pairs() -> pd.DataFrame:
+    """Chatbot Arena comparisons as pairs: one row per comparison, both judges' verdicts.
+
+    The 26,919 comparisons of :func:`load_chatbot_arena` in the layout of
+    :func:`judgestats.pairwise` (``model_a`` was shown first, to the voter and to the
+    judges): the stored file, unchanged, with its verdict columns renamed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        26,919 rows in ``item_id`` order, with columns
+
+        ``item_id`` (int)
+            Comparison id (``num`` in the source files).
+        ``model_a``, ``model_b`` (str)
+            The two models (20 in all), ``model_a`` shown first.
+        ``human`` (str)
+            The crowd vote: ``"model_a"``, ``"model_b"``, ``"tie"`` or ``"tie (bothbad)"``.
+        ``judge_gpt-4``, ``judge_gpt-3.5`` (str)
+            The verdicts of GPT-4-0125-preview and GPT-3.5-turbo-0125: ``"model_a"``,
+            ``"model_b"`` or ``"tie"``.
+
+    Notes
+    -----
+    Every comparison carries the human vote; to play the calibration setting, blank it
+    (``None``) outside a random subset. Source, licences and changes: :func:`citation`
+    (``citation("chatbot-arena")``) and the data README.
+
+    Examples
+    --------
+    >>> from judgestats.datasets import load_arena_pairs
+    >>> pairs = load_arena_pairs()
+    >>> len(pairs), pairs["model_a"].nunique(), int((pairs["human"] == "tie (bothbad)").sum())
+    (26919, 20, 5132)
+    """
+    with resources.files(__name__).joinpath(_ARENA_FILE).open("rb") as fh:
+        comparisons = _read_arena_store(fh)
+    renamed = comparisons.rename(
+        columns={
+            "human_winner": "human",
+            _judge_column("gpt-4-0125-preview"): "judge_gpt-4",
+            _judge_column("gpt-3.5-turbo-0125"): "judge_gpt-3.5",
+        }
+    )
+    columns = ["item_id", "model_a", "model_b", "human", "judge_gpt-4", "judge_gpt-3.5"]
+    return renamed[columns].sort_values("item_id", kind="stable").reset_index(drop=True)
 
 
 def _read_nq301_store(source, compression: str | None = "xz") -> pd.DataFrame:

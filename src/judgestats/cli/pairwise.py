@@ -1,0 +1,81 @@
+"""``judgestats pairwise``: a corrected leaderboard from a file of pairwise verdicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..pairwise.leaderboard import DESIGNS, METHODS
+from ..pairwise.prediction_powered import PREDICTIONS
+from .inputs import _pandas
+from .options import CLIError, _level
+
+
+def _pairwise_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "pairwise",
+        help="a leaderboard from pairwise judge verdicts, corrected with human-labelled pairs",
+        description="Fit Davidson's Bradley-Terry model with ties to pairwise verdicts: one row "
+        "per comparison (model_a, model_b, the judge's verdict a/tie/b, and the human verdict "
+        "on the calibration pairs, empty elsewhere). Prints the leaderboard with intervals, "
+        "rank sets, and the naive and human-only fits beside it.",
+    )
+    p.add_argument("pairs", help="the pairs: CSV or Parquet")
+    for name in ("model_a", "model_b", "judge", "human"):
+        flag = name.replace("_", "-")
+        p.add_argument(f"--{flag}-column", dest=name, default=name,
+                       help=f"column of {name} (default {name})")  # fmt: skip
+    p.add_argument("--position-column", dest="position", default=None,
+                   help="column saying which model was shown first (a or b)")  # fmt: skip
+    p.add_argument("--design", choices=DESIGNS, default="random",
+                   help="how the calibration pairs were chosen (default random)")  # fmt: skip
+    p.add_argument("--method", choices=METHODS, default=None,
+                   help="ppi (default) or joint-mle (default under by-human-label)")  # fmt: skip
+    p.add_argument("--prediction", choices=PREDICTIONS, default="judge-letter",
+                   help="ppi's prediction of the human verdict (default judge-letter)")  # fmt: skip
+    p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
+    p.add_argument("--seed", type=int, default=None, help="seed of the rank draws")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _read_pairs(path: str) -> Any:
+    pd = _pandas()
+    if not Path(path).exists():
+        raise CLIError(f"no such file: {path}")
+    if path.endswith((".parquet", ".pq")):
+        return pd.read_parquet(path)
+    return pd.read_csv(path, dtype=str, keep_default_na=True)
+
+
+def run_pairwise(args: Any) -> str:
+    """Run ``judgestats pairwise``; returns the text to print."""
+    from ..pairwise.leaderboard import pairwise
+
+    board = pairwise(
+        _read_pairs(args.pairs),
+        model_a=args.model_a,
+        model_b=args.model_b,
+        judge=args.judge,
+        human=args.human,
+        position=args.position,
+        design=args.design,
+        method=args.method,
+        prediction=args.prediction,
+        confidence_level=args.confidence_level,
+        rng=args.seed,
+    )
+    if not args.json:
+        return board.summary() + "\n"
+    frame = board.to_dataframe()
+    payload = {
+        "estimator": board.estimator,
+        "method": board.method,
+        "interval": board.interval,
+        "design": board.design,
+        "confidence_level": board.confidence_level,
+        "lambda": board.lam,
+        "notes": list(board.notes),
+        "rows": json.loads(frame.to_json(orient="records")),
+    }
+    return json.dumps(payload, indent=2) + "\n"

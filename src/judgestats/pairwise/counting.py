@@ -1,0 +1,386 @@
+"""Pairwise frames → counts per ordered pair of models and verdict (the sufficient statistics).
+
+A pairwise frame has one row per comparison: the two models, the judge's verdict, optionally
+the position (which model the judge saw first) and, on the calibration pairs only, the human
+verdict. Everything the pairwise model needs is a count per *ordered* pair of models (the
+model shown first, the model shown second):
+
+* ``judged[p, j]``: unlabelled pairs (no human verdict) on which the judge said letter ``j``;
+* ``labelled[p, j, h]``: calibration pairs with judge letter ``j`` and human verdict ``h``.
+
+The one pass over the rows is the engine's own grouped count of the distinct (model_a,
+model_b[, position], judge, human) values (through narwhals, as :func:`judgestats.evaluate`
+counts); only that small table reaches Python, where the verdicts are read by the rules below.
+
+Verdict rules
+-------------
+Verdicts name the model of the ``model_a`` or ``model_b`` column (not the screen position):
+
+* ``"a"`` or ``"model_a"`` → a wins; ``"b"`` or ``"model_b"`` → b wins (any case, spaces
+  stripped);
+* a tie is any text that starts with ``"tie"``: ``"tie"``, ``"tie (bothbad)"``,
+  ``"tie_bothbad"``, … **All human tie kinds are merged into one tie.** Davidson's model has
+  one tie outcome; "both good" and "both bad" ties both say the two answers were judged
+  equal, and the difference between them is about absolute quality, which a comparison
+  model of relative strength does not have.
+* A missing human verdict (``None``, NaN) marks a pair without a human label; any other
+  value is an error (:class:`~judgestats.VerdictError`).
+
+With ``judge_labels=`` the judge's verdicts are letters of its own alphabet (e.g. ``"A>>B"``,
+``"A>B"``, ``"A=B"``, …), taken as written; the human verdicts still follow the rules above.
+
+Position
+--------
+Without ``position=`` every pair is taken as shown with ``model_a`` first (as in Chatbot
+Arena). With it, the column says which model the judge saw first (``"a"``/``"model_a"`` or
+``"b"``/``"model_b"``); pairs shown ``b`` first are turned round (models and a/b verdicts
+swapped), so that every count is in the order shown and a judge's preference for the first
+answer it reads is one and the same term of its confusion matrix for every pair.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    ArgumentTypeError,
+    CalibrationOnlyModelError,
+    CountError,
+    DisconnectedComparisonsError,
+    SelfComparisonError,
+    VerdictError,
+    check_column_names,
+    check_frame_columns,
+    check_instance,
+)
+
+__all__ = [
+    "HUMAN_VERDICTS",
+    "JUDGE_VERDICTS",
+    "PairCounts",
+    "check_pairs",
+    "count_pairs",
+    "verdict_code",
+]
+
+#: The human verdicts, in the order of the confusion matrix's columns (first shown wins, tie,
+#: second shown wins).
+HUMAN_VERDICTS: tuple[str, ...] = ("a", "tie", "b")
+
+#: The judge's verdicts when no ``judge_labels`` are given (rows of the confusion matrix).
+JUDGE_VERDICTS: tuple[str, ...] = HUMAN_VERDICTS
+
+_A_NAMES = frozenset({"a", "model_a"})
+_B_NAMES = frozenset({"b", "model_b"})
+_SWAP = np.array([2, 1, 0])  # a <-> b, tie stays
+_SHOW = 5  # bad values echoed in a message
+
+
+def verdict_code(value: Any) -> int | None:
+    """Read one a/tie/b verdict by the module's rules: 0 (a), 1 (tie), 2 (b), None if unknown.
+
+    Examples
+    --------
+    >>> [verdict_code(v) for v in ("model_a", "Tie (bothbad)", "B", "draw")]
+    [0, 1, 2, None]
+    """
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower()
+    if text in _A_NAMES:
+        return 0
+    if text in _B_NAMES:
+        return 2
+    if text.startswith("tie"):
+        return 1
+    return None
+
+
+def _is_missing(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PairCounts:
+    """Counts of a pairwise frame per ordered pair of models (shown first, shown second).
+
+    Attributes
+    ----------
+    models : tuple of str
+        The models, sorted; ``first`` and ``second`` index into it.
+    first, second : ndarray of int, shape (P,)
+        The ordered pairs that occur (the model shown first, the model shown second).
+    judged : ndarray of int, shape (P, J)
+        Pairs without a human verdict, by judge letter (rows of ``judge_labels``).
+    labelled : ndarray of int, shape (P, J, 3)
+        Calibration pairs by judge letter and human verdict (``HUMAN_VERDICTS`` order).
+    judge_labels : tuple of str
+        The judge's alphabet (``JUDGE_VERDICTS`` unless ``judge_labels=`` was given).
+    """
+
+    models: tuple
+    first: np.ndarray
+    second: np.ndarray
+    judged: np.ndarray
+    labelled: np.ndarray
+    judge_labels: tuple
+
+    @property
+    def n_judged(self) -> int:
+        """Number of pairs without a human verdict."""
+        return int(self.judged.sum())
+
+    @property
+    def n_labelled(self) -> int:
+        """Number of calibration pairs (with a human verdict)."""
+        return int(self.labelled.sum())
+
+    def confusion_table(self) -> np.ndarray:
+        """Judge letter × human verdict counts over every calibration pair, shape (J, 3)."""
+        return self.labelled.sum(axis=0)
+
+
+def _judge_reader(judge_labels: Sequence[str] | None):
+    """Return (alphabet, function value -> letter index or None)."""
+    if judge_labels is None:
+        return JUDGE_VERDICTS, verdict_code
+    if isinstance(judge_labels, str) or not isinstance(judge_labels, Sequence):
+        raise ArgumentTypeError(
+            f"judge_labels must be a sequence of the judge's letters, got {judge_labels!r}"
+        )
+    letters = tuple(judge_labels)
+    if len(set(letters)) != len(letters) or len(letters) < 2:
+        raise VerdictError(f"judge_labels must hold at least two distinct letters, got {letters!r}")
+    index = {v: i for i, v in enumerate(letters)}
+    return letters, index.get
+
+
+def _grouped_rows(frame: Any, columns: tuple[str, ...]) -> list[tuple]:
+    """Return the engine's grouped count of the distinct ``columns`` values (values..., rows)."""
+    from ..frames import _collect, _engine_warnings, _narwhals, open_frame
+
+    nw = _narwhals()
+    with _engine_warnings():
+        nf = open_frame(nw, frame, columns[:2])
+        check_frame_columns(list(nf.columns), {"columns": columns})
+        grouped = nf.group_by(*columns, drop_null_keys=False).agg(nw.len().alias("__rows__"))
+        table = _collect(nw, grouped)
+        return [tuple(row) for row in table.rows()]
+
+
+def _bad(values: list, what: str, allowed: str) -> VerdictError:
+    shown = ", ".join(repr(v) for v in values[:_SHOW])
+    more = f" (and {len(values) - _SHOW} more)" if len(values) > _SHOW else ""
+    return VerdictError(f"{what} must be {allowed}; got {shown}{more}")
+
+
+def _read_rows(rows: list[tuple], has_position: bool, judge_letter, names: dict):
+    """Decode each distinct row: (a, b, judge index, human index or -1, count), shown order."""
+    out: list[tuple] = []
+    bad: dict[str, list] = {"judge": [], "human": [], "position": [], "self": []}
+    for row in rows:
+        a, b = row[0], row[1]
+        pos = row[2] if has_position else "a"
+        jv, hv, n = row[-3], row[-2], int(row[-1])
+        if a == b or _is_missing(a) or _is_missing(b):
+            bad["self"].append((a, b))
+            continue
+        j = None if _is_missing(jv) else judge_letter(jv)
+        h = -1 if _is_missing(hv) else verdict_code(hv)
+        p = verdict_code(pos) if isinstance(pos, str) else None
+        if j is None:
+            bad["judge"].append(jv)
+        if h is None:
+            bad["human"].append(hv)
+        if p not in (0, 2):
+            bad["position"].append(pos)
+        if j is None or h is None or p not in (0, 2):
+            continue
+        if p == 2:  # shown b first: turn the pair round
+            a, b = b, a
+            h = -1 if h == -1 else int(_SWAP[h])
+            j = int(names["swap"](j))
+        out.append((a, b, j, h, n))
+    return out, bad
+
+
+def _raise_bad(bad: dict, names: dict) -> None:
+    if bad["self"]:
+        a, b = bad["self"][0]
+        raise SelfComparisonError(
+            f"{names['model_a']} and {names['model_b']} must name two different models on "
+            f"every pair; got {len(bad['self'])} distinct pair(s) such as ({a!r}, {b!r})"
+        )
+    if bad["judge"]:
+        raise _bad(bad["judge"], f"judge verdicts ({names['judge']!r})", names["judge_allowed"])
+    if bad["human"]:
+        raise _bad(
+            bad["human"],
+            f"human verdicts ({names['human']!r})",
+            "'a'/'model_a', 'b'/'model_b', a text starting with 'tie', or missing",
+        )
+    if bad["position"]:
+        raise _bad(
+            bad["position"],
+            f"positions ({names['position']!r})",
+            "'a'/'model_a' or 'b'/'model_b' (the model shown first)",
+        )
+
+
+def count_pairs(
+    frame: Any,
+    *,
+    model_a: str = "model_a",
+    model_b: str = "model_b",
+    judge: str = "judge",
+    human: str = "human",
+    position: str | None = None,
+    judge_labels: Sequence[str] | None = None,
+) -> PairCounts:
+    """Count a pairwise frame per ordered pair of models, on the frame's own engine.
+
+    The counting half of :func:`judgestats.pairwise.pairwise`; see it (and this module's
+    docstring for how verdicts and positions are read) for the arguments.
+
+    Returns
+    -------
+    PairCounts
+
+    Raises
+    ------
+    ColumnError
+        A named column is missing.
+    SelfComparisonError
+        A pair has ``model_a == model_b`` (or a missing model name).
+    VerdictError
+        A verdict or position outside its alphabet (the values are echoed).
+    """
+    for name, value in (("model_a", model_a), ("model_b", model_b), ("judge", judge)):
+        check_instance(name, value, str)
+    check_instance("human", human, str)
+    columns: tuple[str, ...] = (model_a, model_b)
+    if position is not None:
+        check_instance("position", position, str)
+        columns += (position,)
+    columns += (judge, human)
+    check_column_names("columns", columns)
+    letters, judge_letter = _judge_reader(judge_labels)
+    if position is not None and judge_labels is not None:
+        raise VerdictError(
+            "position= with judge_labels= needs to know which letter each letter becomes when "
+            "the pair is turned round; not supported yet (give a/tie/b judge verdicts)"
+        )
+    names = {
+        "model_a": model_a,
+        "model_b": model_b,
+        "judge": judge,
+        "human": human,
+        "position": position,
+        "swap": lambda j: int(_SWAP[j]),
+        "judge_allowed": (
+            "'a'/'model_a', 'b'/'model_b' or a text starting with 'tie'"
+            if judge_labels is None
+            else f"one of judge_labels {letters!r}"
+        ),
+    }
+    decoded, bad = _read_rows(
+        _grouped_rows(frame, columns), position is not None, judge_letter, names
+    )
+    _raise_bad(bad, names)
+    return _assemble(decoded, letters)
+
+
+def _assemble(decoded: list[tuple], letters: tuple) -> PairCounts:
+    """Turn decoded rows into the count arrays (models and ordered pairs sorted)."""
+    models = tuple(sorted({str(r[0]) for r in decoded} | {str(r[1]) for r in decoded}))
+    index = {m: i for i, m in enumerate(models)}
+    pairs: dict[tuple[int, int], int] = {}
+    for a, b, *_ in decoded:
+        pairs.setdefault((index[str(a)], index[str(b)]), len(pairs))
+    order = sorted(pairs)
+    where = {key: k for k, key in enumerate(order)}
+    judged = np.zeros((len(order), len(letters)), dtype=np.int64)
+    labelled = np.zeros((len(order), len(letters), len(HUMAN_VERDICTS)), dtype=np.int64)
+    for a, b, j, h, n in decoded:
+        p = where[(index[str(a)], index[str(b)])]
+        if h == -1:
+            judged[p, j] += n
+        else:
+            labelled[p, j, h] += n
+    first = np.array([key[0] for key in order], dtype=np.int64)
+    second = np.array([key[1] for key in order], dtype=np.int64)
+    return PairCounts(models, first, second, judged, labelled, letters)
+
+
+def _components(n: int, first: np.ndarray, second: np.ndarray) -> list[list[int]]:
+    """Return the connected parts of the graph on ``n`` nodes with edges (first, second)."""
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in zip(first.tolist(), second.tolist(), strict=True):
+        parent[root(a)] = root(b)
+    parts: dict[int, list[int]] = {}
+    for i in range(n):
+        parts.setdefault(root(i), []).append(i)
+    return sorted(parts.values(), key=lambda part: (-len(part), part))
+
+
+def check_pairs(
+    counts: PairCounts, *, strengths_from_labels: bool, confusion_known: bool = False
+) -> None:
+    """Raise a named error unless the pairs determine every strength and the judge's confusion.
+
+    Every model must occur in a pair without a human verdict
+    (:class:`~judgestats.CalibrationOnlyModelError`); the graph of the pairs that inform the
+    strengths (every pair, or with ``strengths_from_labels=False`` the unlabelled pairs only)
+    must be connected (:class:`~judgestats.DisconnectedComparisonsError`); every human
+    verdict (a, tie, b) must occur among the calibration pairs (:class:`~judgestats.CountError`),
+    else its column of the confusion matrix is not estimable (not checked when
+    ``confusion_known``).
+    """
+    models = counts.models
+    judged_pair = counts.judged.sum(axis=1) > 0
+    seen = np.zeros(len(models), dtype=bool)
+    seen[counts.first[judged_pair]] = True
+    seen[counts.second[judged_pair]] = True
+    if not seen.all():
+        missing = [models[i] for i in np.flatnonzero(~seen)]
+        raise CalibrationOnlyModelError(
+            f"model(s) {missing[:_SHOW]!r} occur only in human-labelled pairs; every model "
+            "must have pairs the judge alone scored (drop it, or add its judged pairs)"
+        )
+    use = np.ones_like(judged_pair) if strengths_from_labels else judged_pair
+    parts = _components(len(models), counts.first[use], counts.second[use])
+    if len(parts) > 1:
+        shown = "; ".join(
+            "{"
+            + ", ".join(repr(models[i]) for i in part[:_SHOW])
+            + (", ...}" if len(part) > _SHOW else "}")
+            for part in parts[:_SHOW]
+        )
+        raise DisconnectedComparisonsError(
+            f"the comparison graph has {len(parts)} separate parts ({shown}): no pair links "
+            "them, so their strengths cannot be put on one scale; fit each part on its own "
+            "or add pairs across them"
+        )
+    present = counts.confusion_table().sum(axis=0)
+    if not confusion_known and (present == 0).any():
+        absent = [HUMAN_VERDICTS[h] for h in np.flatnonzero(present == 0)]
+        raise CountError(
+            f"no calibration pair has the human verdict(s) {absent!r}: that column of the "
+            "judge's confusion matrix cannot be estimated (label more pairs)"
+        )

@@ -1,0 +1,609 @@
+"""``pairwise()``: a leaderboard from pairwise judge verdicts, corrected for the judge's errors.
+
+The strengths of Davidson's Bradley–Terry model with ties are fitted jointly with the judge's
+confusion matrix (:mod:`judgestats.pairwise.likelihood`) from the judge's verdicts on every
+pair and the human verdicts on a calibration subset; beside them, the two fits people make
+today: the naive one (the judge's verdicts taken as human) and the human-only one (the
+calibration pairs alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from .._validation import (
+    JudgeDependenceWarning,
+    MethodError,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_rng,
+)
+from .counting import HUMAN_VERDICTS, PairCounts, _components, check_pairs, count_pairs
+from .independence import IndependenceTest, independence_test
+from .intervals import (
+    normal_quantile,
+    rank_probabilities,
+    rank_sets,
+    ranks_of,
+    strength_intervals,
+    win_probabilities,
+)
+from .likelihood import ELO_PER_LOGIT, JointFit, fit_joint
+from .prediction_powered import PREDICTIONS, PredictionPoweredFit, fit_prediction_powered
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["DESIGNS", "INTERVALS", "METHODS", "DavidsonFit", "PairwiseLeaderboard", "pairwise"]
+
+#: How the calibration pairs were chosen (``design=``).
+DESIGNS = ("random", "by-judge-label", "by-human-label")
+
+#: Covariances behind the Wald intervals (``interval=``).
+INTERVALS = ("sandwich", "observed-information")
+
+#: Estimators of the strengths (``method=``).
+METHODS = ("ppi", "joint-mle")
+
+_ESTIMATORS = {
+    "ppi": "Davidson Bradley-Terry with ties, prediction-powered (PPI++) estimating equation",
+    "joint-mle": "Davidson Bradley-Terry with ties, judge confusion, joint maximum likelihood",
+}
+#: p-value below which ``method="joint-mle"`` warns (:class:`~judgestats.JudgeDependenceWarning`).
+DEPENDENCE_LEVEL = 0.01
+
+
+@dataclass(frozen=True, slots=True)
+class DavidsonFit:
+    """A plain Davidson (1970) fit, shown beside the corrected leaderboard.
+
+    Attributes
+    ----------
+    source : str
+        ``"judge"`` (the judge's verdicts on every pair taken as human: the naive leaderboard)
+        or ``"human"`` (the human verdicts of the calibration pairs only).
+    models : tuple of str
+    strength : ndarray, shape (K,)
+        Log strengths (sum zero).
+    ci : ndarray, shape (K, 2)
+        Sandwich Wald intervals of the strengths at ``confidence_level``.
+    tie : float
+        Davidson's ν.
+    n : int
+        Number of pairs fitted.
+    confidence_level : float
+    """
+
+    source: str
+    models: tuple
+    strength: np.ndarray
+    ci: np.ndarray
+    tie: float
+    n: int
+    confidence_level: float
+
+    @property
+    def elo(self) -> np.ndarray:
+        """Strengths on the Elo scale (``400/ln 10`` per unit; sum zero)."""
+        return ELO_PER_LOGIT * self.strength
+
+
+@dataclass(frozen=True, slots=True)
+class PairwiseLeaderboard:
+    """A leaderboard from pairwise judge verdicts, corrected for the judge's errors.
+
+    Made by :func:`pairwise`. Arrays follow ``models`` (sorted names); ``order`` is the
+    point ranking, strongest first.
+
+    Attributes
+    ----------
+    models : tuple of str
+    strength, strength_se : ndarray, shape (K,)
+        Log strengths ``β`` (``Σ β = 0``; ``β_i − β_j`` = log odds that a human prefers i to
+        j, ties aside) and their standard errors.
+    strength_ci : ndarray, shape (K, 2)
+        Wald intervals of ``β`` at ``confidence_level`` (lower, upper).
+    elo, elo_ci : ndarray
+        The same on the Elo scale (``× 400/ln 10``; centred at 0).
+    tie, tie_ci : float, ndarray (2,)
+        Davidson's ν and its interval.
+    confusion : ndarray, shape (J, 3)
+        The judge's confusion, ``P(judge letter | human verdict)`` (rows ``judge_labels``,
+        columns a/tie/b in the order shown).
+    win_probability, win_probability_ci : ndarray, shapes (K, K) and (K, K, 2)
+        ``P(a human prefers i to j)`` and its delta-method interval (diagonal NaN).
+    rank : ndarray of int, shape (K,)
+        Point rank, 1 = strongest.
+    rank_set : ndarray of int, shape (K, 2)
+        Best and worst rank of each model; all K sets hold the true ranks at once with
+        probability ≥ ``confidence_level`` (see ``rank_method``).
+    rank_probabilities : ndarray, shape (K, K)
+        ``[i, r]`` = P(model i has rank r + 1) over the draws of ``rank_method``.
+    naive, human_only : DavidsonFit or None
+        The judge's verdicts taken as human, and the calibration pairs' human verdicts alone
+        (None where it cannot be fitted: see ``notes``).
+    method : str
+        ``"ppi"`` (prediction-powered estimating equation) or ``"joint-mle"`` (the joint
+        confusion model); see :func:`pairwise`.
+    estimator, interval, rank_method, design, confusion_kind : str
+        What was fitted, the covariance behind the intervals, how the ranks were drawn, how
+        the calibration pairs were chosen, how the confusion was parametrised (``"empirical"``
+        under ``"ppi"``: the calibration pairs' table, shown but not used by the estimator).
+    lam : float or None
+        PPI++'s power-tuning weight ``λ`` (0: human verdicts only; 1: plain PPI); None for
+        ``"joint-mle"``.
+    prediction : str or None
+        The prediction of the human verdict behind ``"ppi"`` (``PREDICTIONS``).
+    independence : IndependenceTest
+        The test, on the calibration pairs, of the joint model's conditional independence
+        (:func:`~judgestats.pairwise.independence_test`).
+    confidence_level : float
+    n_judged, n_labelled : int
+        Pairs without and with a human verdict.
+    covariance : ndarray, shape (K + 1, K + 1)
+        Covariance of ``(β_1, …, β_K, log ν)`` (``interval``).
+    converged : bool
+        The optimiser's gradient vanished (max |score| / pairs < 1e-6).
+    notes : tuple of str
+        What to know when reading the result.
+    """
+
+    kind: ClassVar[str] = "pairwise-leaderboard"
+
+    models: tuple
+    strength: np.ndarray
+    strength_se: np.ndarray
+    strength_ci: np.ndarray
+    tie: float
+    tie_ci: np.ndarray
+    confusion: np.ndarray
+    judge_labels: tuple
+    win_probability: np.ndarray
+    win_probability_ci: np.ndarray
+    rank: np.ndarray
+    rank_set: np.ndarray
+    rank_probabilities: np.ndarray
+    naive: DavidsonFit | None
+    human_only: DavidsonFit | None
+    method: str
+    estimator: str
+    interval: str
+    rank_method: str
+    design: str
+    confusion_kind: str
+    lam: float | None
+    prediction: str | None
+    independence: IndependenceTest
+    confidence_level: float
+    n_judged: int
+    n_labelled: int
+    covariance: np.ndarray
+    converged: bool
+    notes: tuple
+
+    @property
+    def elo(self) -> np.ndarray:
+        """Strengths on the Elo scale (``400/ln 10`` per unit of log strength; sum zero)."""
+        return ELO_PER_LOGIT * self.strength
+
+    @property
+    def elo_ci(self) -> np.ndarray:
+        """Intervals of the strengths on the Elo scale."""
+        return ELO_PER_LOGIT * self.strength_ci
+
+    @property
+    def order(self) -> tuple:
+        """Models by point rank, strongest first."""
+        return tuple(self.models[i] for i in np.argsort(self.rank))
+
+    def prob_win(self, a: str, b: str) -> float:
+        """P(a human prefers model ``a`` to model ``b``) (a tie counts as neither)."""
+        return float(self.win_probability[self.models.index(a), self.models.index(b)])
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per model, strongest first: rank, rank set, strengths, Elo, naive, human-only."""
+        from .tables import leaderboard_frame
+
+        return leaderboard_frame(self)
+
+    def plot(self, *, scale: str = "elo", show_fits: bool = True) -> Any:
+        """Figure: strengths with intervals and rank sets, and the P(rank = r) heat map.
+
+        See :func:`~judgestats.pairwise.figure.plot_pairwise`; returns the Figure.
+        """
+        from .figure import plot_pairwise
+
+        return plot_pairwise(self, scale=scale, show_fits=show_fits)
+
+    def summary(self) -> str:
+        """Return the leaderboard as text, naming the estimator, the intervals and the design."""
+        from .tables import leaderboard_summary
+
+        return leaderboard_summary(self)
+
+    def __repr__(self) -> str:
+        top = ", ".join(f"{m}" for m in self.order[:3])
+        return (
+            f"PairwiseLeaderboard({len(self.models)} models, top: {top}; method={self.method!r}, "
+            f"design={self.design!r}, interval={self.interval!r}, "
+            f"confidence_level={self.confidence_level})"
+        )
+
+
+_IDENTITY = np.eye(3)
+
+
+def _plain_fit(source: str, counts: PairCounts, confidence_level: float) -> DavidsonFit:
+    """Davidson's model on verdicts taken as human (confusion fixed to the identity)."""
+    fit = fit_joint(counts, confusion=_IDENTITY)
+    strength = fit.strength
+    _, ci = strength_intervals(strength, fit.strength_covariance("sandwich"), confidence_level)
+    return DavidsonFit(source, fit.models, strength, ci, fit.tie, fit.n, confidence_level)
+
+
+def _as_verdicts(counts: PairCounts, judged: np.ndarray) -> PairCounts:
+    """Return ``counts`` with ``judged`` (P × 3 verdicts) as its only, unlabelled, pairs."""
+    empty = np.zeros((judged.shape[0], 3, 3), dtype=np.int64)
+    return PairCounts(counts.models, counts.first, counts.second, judged, empty, HUMAN_VERDICTS)
+
+
+def _naive_fit(counts: PairCounts, confidence_level: float, notes: list) -> DavidsonFit | None:
+    if counts.judge_labels != HUMAN_VERDICTS:
+        notes.append("naive: not fitted (the judge's alphabet is not a/tie/b)")
+        return None
+    verdicts = counts.judged + counts.labelled.sum(axis=2)
+    return _plain_fit("judge", _as_verdicts(counts, verdicts), confidence_level)
+
+
+def _human_fit(
+    counts: PairCounts, confidence_level: float, design: str, notes: list
+) -> DavidsonFit | None:
+    if design == "by-human-label":
+        notes.append("human-only: not fitted (pairs chosen by their human verdict are biased)")
+        return None
+    verdicts = counts.labelled.sum(axis=1)
+    keep = verdicts.sum(axis=1) > 0
+    parts = _components(len(counts.models), counts.first[keep], counts.second[keep])
+    if len(parts) > 1:
+        notes.append("human-only: not fitted (the calibration pairs do not connect every model)")
+        return None
+    sub = PairCounts(
+        counts.models,
+        counts.first[keep],
+        counts.second[keep],
+        verdicts[keep],
+        np.zeros((int(keep.sum()), 3, 3), dtype=np.int64),
+        HUMAN_VERDICTS,
+    )
+    try:
+        return _plain_fit("human", sub, confidence_level)
+    except ValueError as exc:  # e.g. a singular information on very few pairs
+        notes.append(f"human-only: not fitted ({exc})")
+        return None
+
+
+def _resample(counts: PairCounts, rng: np.random.Generator) -> PairCounts:
+    """Draw the pairs again with replacement, within the unlabelled and the calibration pairs."""
+    judged = rng.multinomial(counts.n_judged, (counts.judged / counts.n_judged).ravel())
+    lab = counts.labelled
+    labelled = rng.multinomial(counts.n_labelled, (lab / counts.n_labelled).ravel())
+    return PairCounts(
+        counts.models,
+        counts.first,
+        counts.second,
+        judged.reshape(counts.judged.shape),
+        labelled.reshape(lab.shape),
+        counts.judge_labels,
+    )
+
+
+def _fit(counts: PairCounts, options: dict, start=None) -> JointFit | PredictionPoweredFit:
+    """Fit what ``options`` ask for (``method``, ``design``, ``confusion``, ``prediction``)."""
+    joint = None
+    if options["method"] == "joint-mle" or options["prediction"] == "confusion":
+        joint = fit_joint(
+            counts,
+            confusion=options["confusion"],
+            strengths_from_labels=options["design"] != "by-human-label",
+            start=start if options["method"] == "joint-mle" else None,
+        )
+    if joint is not None and options["method"] == "joint-mle":
+        return joint
+    return fit_prediction_powered(
+        counts, design=options["design"], prediction=options["prediction"], joint=joint
+    )
+
+
+def _bootstrap_draws(fit, counts, reps, rng, options) -> tuple[np.ndarray, int]:
+    """Refitted strengths of ``reps`` bootstrap samples (rows); failed refits are counted."""
+    draws, failed = [], 0
+    for _ in range(reps):
+        try:
+            refit = _fit(_resample(counts, rng), options, start=fit.theta)
+        except ValueError:
+            failed += 1
+        else:
+            draws.append(refit.strength)
+    return np.array(draws), failed
+
+
+def _ranks(fit: JointFit, cov: np.ndarray, options: dict, counts: PairCounts, notes: list):
+    """Rank sets and rank probabilities: normal draws, or the pair bootstrap if asked."""
+    level, rng, reps = options["confidence_level"], options["rng"], options["bootstrap"]
+    strength = fit.strength
+    if not reps:
+        draws = rng.multivariate_normal(strength, cov[:-1, :-1], size=4000, method="eigh")
+        return rank_sets(strength, cov, level), rank_probabilities(draws), "normal"
+    draws, failed = _bootstrap_draws(fit, counts, reps, rng, options)
+    if failed:
+        notes.append(f"bootstrap: {failed} of {reps} refits failed and were left out")
+    k = strength.size
+    ranks = ranks_of(draws)
+    tail = (1.0 - level) / (2.0 * k)  # Bonferroni over the K models
+    sets = np.column_stack(
+        [
+            np.floor(np.quantile(ranks, tail, axis=0, method="inverted_cdf")),
+            np.ceil(np.quantile(ranks, 1.0 - tail, axis=0, method="inverted_cdf")),
+        ]
+    ).astype(int)
+    return sets, rank_probabilities(draws), "bootstrap"
+
+
+def pairwise(
+    frame: Any,
+    *,
+    model_a: str = "model_a",
+    model_b: str = "model_b",
+    judge: str = "judge",
+    human: str = "human",
+    position: str | None = None,
+    judge_labels: Any = None,
+    confidence_level: float = 0.95,
+    design: str = "random",
+    method: str | None = None,
+    prediction: str = "judge-letter",
+    confusion: Any = "general",
+    interval: str = "sandwich",
+    bootstrap: int = 0,
+    rng: Any = None,
+) -> PairwiseLeaderboard:
+    """Rank models from pairwise judge verdicts, corrected for the judge's errors.
+
+    The human verdict on a pair follows Davidson's (1970) Bradley–Terry model with ties. By
+    default (``method="ppi"``) its strengths solve the prediction-powered (PPI++) estimating
+    equation (:mod:`judgestats.pairwise.prediction_powered`): the judge's verdicts on every
+    pair predict the human verdict, and the calibration pairs correct the prediction's error,
+    so the estimate is consistent and its sandwich intervals valid *whatever the judge does*,
+    as long as the calibration pairs were drawn at random (or at random within judge
+    letters). ``method="joint-mle"`` instead fits a judge confusion matrix jointly with the
+    strengths by maximum likelihood (:mod:`judgestats.pairwise.likelihood`): narrower when its
+    assumption holds -- the judge's letter depends on the pair only through the human
+    verdict -- and biased when it fails, which it does on the Chatbot Arena data (a
+    :class:`~judgestats.JudgeDependenceWarning` fires when the calibration pairs reject it,
+    :func:`~judgestats.pairwise.independence_test`). Every model gets a strength with an
+    interval (sum-to-zero log strengths, also on the Elo scale), every pair a win probability
+    with an interval, and ranks come with probabilities and simultaneous rank sets
+    (:mod:`judgestats.pairwise.intervals`).
+
+    Parameters
+    ----------
+    frame : data frame
+        One row per comparison, of any engine narwhals reads (pandas, polars, pyarrow,
+        DuckDB, ...); counted on the engine (:func:`~judgestats.pairwise.count_pairs`).
+    model_a, model_b : str
+        Columns naming the two models compared.
+    judge : str
+        Column of the judge's verdict: ``"a"``/``"model_a"``, ``"b"``/``"model_b"`` or a tie
+        (any text starting with ``"tie"``), or letters of ``judge_labels``.
+    human : str
+        Column of the human verdict, missing on pairs without one; all tie kinds (``"tie"``,
+        ``"tie (bothbad)"``, …) are merged into one tie
+        (:mod:`judgestats.pairwise.counting`).
+    position : str, optional
+        Column saying which model the judge saw first (``"a"`` or ``"b"``); without it,
+        ``model_a`` was shown first on every pair.
+    judge_labels : sequence of str, optional
+        The judge's own alphabet (rows of its J × 3 confusion), instead of a/tie/b.
+    confidence_level : float, default 0.95
+        Level of every interval and of the rank sets' simultaneous guarantee; stored.
+    design : {"random", "by-judge-label", "by-human-label"}, default "random"
+        How the calibration pairs were chosen. ``"random"`` (a random subset of the pairs)
+        and ``"by-judge-label"`` (random within judge verdicts; ``"ppi"`` weights each
+        calibration pair by the inverse of its letter's labelled share, the joint likelihood
+        is unchanged). Under ``"by-human-label"`` (pairs chosen by their *human* outcome,
+        e.g. a set with as many ties as wins) their human verdicts would bias the strengths:
+        ``"ppi"`` is refused, and ``"joint-mle"`` (the default there) uses the calibration
+        pairs for the judge's confusion only, the strengths coming from the judged pairs
+        through the confusion model (valid only under its assumption); no human-only fit is
+        shown.
+    method : {"ppi", "joint-mle"}, optional
+        The estimator (above); default ``"ppi"``, or ``"joint-mle"`` under
+        ``design="by-human-label"``.
+    prediction : {"judge-letter", "confusion"}, default "judge-letter"
+        ``"ppi"``'s prediction of the human verdict: the calibration pairs' distribution of
+        the human verdict given the judge's letter (in the order shown), or the joint
+        confusion model's posterior given the letter and the pair.
+        (:mod:`judgestats.pairwise.prediction_powered`).
+    confusion : {"general", "symmetric"} or array_like, default "general"
+        The joint model's confusion (``"joint-mle"``, or ``prediction="confusion"``):
+        ``"general"``: a free J × 3 confusion in the order shown (a judge that prefers the
+        first answer is expressible); ``"symmetric"``: swap-symmetric (no position bias;
+        a/tie/b judges); a J × 3 matrix: the confusion is known and held fixed.
+    interval : {"sandwich", "observed-information"}, default "sandwich"
+        Covariance behind the Wald intervals: the sandwich ``I⁻¹ (Σ s sᵀ) I⁻¹`` or ``I⁻¹``
+        (``"joint-mle"`` only; ``"ppi"`` is always a sandwich).
+    bootstrap : int, default 0
+        Bootstrap replicates (pairs resampled within unlabelled and calibration pairs, each
+        refitted) for ``P(rank = r)`` and the rank sets (percentiles at ``α/(2K)`` and
+        ``1 − α/(2K)``: Bonferroni over the K models). 0: rank probabilities from 4,000
+        normal draws of the strengths, rank sets from the pairwise differences' intervals
+        (Bonferroni over the ``K(K−1)/2`` pairs).
+    rng : int or numpy.random.Generator, optional
+        Seed of the rank draws.
+
+    Returns
+    -------
+    PairwiseLeaderboard
+
+    Raises
+    ------
+    ColumnError
+        A named column is missing.
+    SelfComparisonError
+        A pair compares a model with itself.
+    VerdictError
+        A judge, human or position value outside its alphabet.
+    CalibrationOnlyModelError, DisconnectedComparisonsError
+        A model occurs only in calibration pairs; the comparison graph is disconnected.
+    CountError
+        A human verdict (a, tie or b) never occurs among the calibration pairs.
+    NotInformativeError
+        The data do not determine every strength and the confusion.
+    MethodError
+        ``method="ppi"`` with ``design="by-human-label"`` or ``interval="observed-information"``.
+
+    Warns
+    -----
+    JudgeDependenceWarning
+        ``method="joint-mle"`` and the calibration pairs reject its conditional independence
+        (p < ``DEPENDENCE_LEVEL`` = 0.01).
+
+    References
+    ----------
+    R. R. Davidson, "On extending the Bradley–Terry model to accommodate ties in paired
+    comparison experiments", JASA 65 (1970) 317–328. R. A. Bradley and M. E. Terry, "Rank
+    analysis of incomplete block designs I", Biometrika 39 (1952) 324–345. H. White, "Maximum
+    likelihood estimation of misspecified models", Econometrica 50 (1982) 1–25 (sandwich).
+    A. N. Angelopoulos, J. C. Duchi, T. Zrnic, "PPI++: Efficient prediction-powered
+    inference", arXiv:2311.01453 (2023).
+    """
+    level = float(check_confidence_level(confidence_level))
+    check_choice("design", design, DESIGNS)
+    check_choice("interval", interval, INTERVALS)
+    check_choice("prediction", prediction, PREDICTIONS)
+    chosen = _check_method(method, design, interval)
+    if isinstance(confusion, str):
+        check_choice("confusion", confusion, ("general", "symmetric"))
+    reps = 0 if bootstrap == 0 else check_positive_int("bootstrap", bootstrap)
+    generator = check_rng(rng)
+    counts = count_pairs(
+        frame,
+        model_a=model_a,
+        model_b=model_b,
+        judge=judge,
+        human=human,
+        position=position,
+        judge_labels=judge_labels,
+    )
+    from_labels = design != "by-human-label"
+    known = not isinstance(confusion, str)
+    check_pairs(counts, strengths_from_labels=from_labels, confusion_known=known)
+    options = {
+        "confidence_level": level,
+        "rng": generator,
+        "bootstrap": reps,
+        "confusion": confusion,
+        "design": design,
+        "method": chosen,
+        "prediction": prediction,
+    }
+    return _leaderboard(_fit(counts, options), counts, options, interval)
+
+
+def _check_method(method: str | None, design: str, interval: str) -> str:
+    """Return the method to use (``method`` or ``design``'s default); refuse bad pairings."""
+    if method is None:
+        method = "joint-mle" if design == "by-human-label" else "ppi"
+    check_choice("method", method, METHODS)
+    if method == "ppi" and design == "by-human-label":
+        raise MethodError(
+            "method='ppi' needs calibration pairs drawn at random (or at random within judge "
+            "letters); under design='by-human-label' their human verdicts would bias it. Use "
+            "method='joint-mle', which uses them for the judge's confusion only"
+        )
+    if method == "ppi" and interval != "sandwich":
+        raise MethodError(f"method='ppi' has sandwich intervals only, got interval={interval!r}")
+    return method
+
+
+def _method_notes(fit, counts: PairCounts, options: dict, notes: list) -> IndependenceTest:
+    """Add notes on the method; run the independence test (warning under joint-mle)."""
+    import warnings
+
+    test = independence_test(counts)
+    if options["method"] == "ppi":
+        notes.append(
+            f"prediction-powered: lambda = {fit.lam:.3f} (0 = human verdicts only, 1 = plain "
+            f"PPI); prediction {fit.prediction!r}; valid whatever the judge does when the "
+            "calibration pairs are random (within judge letters under 'by-judge-label')"
+        )
+        return test
+    if options["design"] == "by-human-label":
+        notes.append(
+            "strengths from the judged pairs; calibration pairs used for the confusion only"
+        )
+    if test.pvalue < DEPENDENCE_LEVEL:
+        message = (
+            "the judge's verdict depends on the models beyond the human verdict on the "
+            f"calibration pairs (conditional-independence test p = {test.pvalue:.2g}, X2 = "
+            f"{test.statistic[0]:.1f}/{test.statistic[1]:.1f} on {test.df[0]}/{test.df[1]} df): "
+            "the joint confusion model is misspecified and its strengths biased; "
+            "use method='ppi'"
+        )
+        notes.append(message)
+        warnings.warn(message, JudgeDependenceWarning, stacklevel=4)
+    return test
+
+
+def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> PairwiseLeaderboard:
+    level = options["confidence_level"]
+    notes: list[str] = []
+    test = _method_notes(fit, counts, options, notes)
+    cov = fit.strength_covariance("sandwich" if interval == "sandwich" else "observed")
+    strength = fit.strength
+    se, ci = strength_intervals(strength, cov, level)
+    k = strength.size
+    log_tie = float(np.log(fit.tie))
+    tie_half = float(normal_quantile(level) * np.sqrt(max(cov[k, k], 0.0)))
+    win, win_ci = win_probabilities(strength, log_tie, cov, level)
+    sets, probs, rank_method = _ranks(fit, cov, options, counts, notes)
+    if not fit.converged:
+        notes.append("the optimiser stopped before the score vanished: check the fit")
+    kind = options["confusion"] if isinstance(options["confusion"], str) else "fixed"
+    ppi = options["method"] == "ppi"
+    return PairwiseLeaderboard(
+        models=fit.models,
+        strength=strength,
+        strength_se=se,
+        strength_ci=ci,
+        tie=fit.tie,
+        tie_ci=np.exp([log_tie - tie_half, log_tie + tie_half]),
+        confusion=fit.confusion,
+        judge_labels=counts.judge_labels,
+        win_probability=win,
+        win_probability_ci=win_ci,
+        rank=ranks_of(strength),
+        rank_set=sets,
+        rank_probabilities=probs,
+        naive=_naive_fit(counts, level, notes),
+        human_only=_human_fit(counts, level, options["design"], notes),
+        method=options["method"],
+        estimator=_ESTIMATORS[options["method"]],
+        interval="sandwich" if ppi else interval,
+        rank_method=rank_method,
+        design=options["design"],
+        confusion_kind="empirical" if ppi else kind,
+        lam=fit.lam if ppi else None,
+        prediction=options["prediction"] if ppi else None,
+        independence=test,
+        confidence_level=level,
+        n_judged=counts.n_judged,
+        n_labelled=counts.n_labelled,
+        covariance=cov,
+        converged=fit.converged,
+        notes=tuple(notes),
+    )

@@ -1,0 +1,81 @@
+"""A :class:`~judgestats.pairwise.PairwiseLeaderboard` as a table and as text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .likelihood import ELO_PER_LOGIT
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["leaderboard_frame", "leaderboard_rows", "leaderboard_summary"]
+
+
+def leaderboard_rows(board: Any) -> list[dict]:
+    """One dict per model, strongest first (the columns of :func:`leaderboard_frame`)."""
+    rows = []
+    for i in np.argsort(board.rank, kind="stable"):
+        row = {
+            "model": board.models[i],
+            "rank": int(board.rank[i]),
+            "rank_best": int(board.rank_set[i, 0]),
+            "rank_worst": int(board.rank_set[i, 1]),
+            "p_rank_1": float(board.rank_probabilities[i, 0]),
+            "strength": float(board.strength[i]),
+            "strength_lower": float(board.strength_ci[i, 0]),
+            "strength_upper": float(board.strength_ci[i, 1]),
+            "elo": float(board.elo[i]),
+            "elo_lower": float(board.elo_ci[i, 0]),
+            "elo_upper": float(board.elo_ci[i, 1]),
+        }
+        for name, fit in (("naive", board.naive), ("human_only", board.human_only)):
+            row[f"{name}_strength"] = np.nan if fit is None else float(fit.strength[i])
+        rows.append(row)
+    return rows
+
+
+def leaderboard_frame(board: Any) -> pd.DataFrame:
+    """Return the leaderboard as a pandas DataFrame, one row per model, strongest first."""
+    import pandas as pd
+
+    frame = pd.DataFrame(leaderboard_rows(board))
+    frame.attrs.update(
+        estimator=board.estimator,
+        interval=board.interval,
+        design=board.design,
+        confidence_level=board.confidence_level,
+        rank_method=board.rank_method,
+    )
+    return frame
+
+
+def leaderboard_summary(board: Any) -> str:
+    """Return the leaderboard as text: the fit, a line per model, the confusion, the notes."""
+    pct = f"{100 * board.confidence_level:g}%"
+    lines = [
+        f"Pairwise leaderboard: {board.estimator}",
+        f"{len(board.models)} models; {board.n_judged} judged-only pairs, {board.n_labelled} "
+        f"calibration pairs (design {board.design!r}); confusion {board.confusion_kind!r}",
+        f"{pct} {board.interval} intervals; rank sets simultaneous at {pct} "
+        f"({board.rank_method}); Davidson tie ν = {board.tie:.3f}",
+        "",
+        f"{'rank':>4} {'set':>7}  {'model':<24} {'strength':>8} {pct + ' interval':>19} "
+        f"{'Elo':>6} {'naive':>7} {'human':>7}",
+    ]
+    for row in leaderboard_rows(board):
+        rank_set = f"{row['rank_best']}-{row['rank_worst']}"
+        interval = f"[{row['strength_lower']:.3f}, {row['strength_upper']:.3f}]"
+        lines.append(
+            f"{row['rank']:>4} {rank_set:>7}  {row['model']:<24} {row['strength']:>8.3f} "
+            f"{interval:>19} {row['elo']:>6.0f} {row['naive_strength']:>7.3f} "
+            f"{row['human_only_strength']:>7.3f}"
+        )
+    lines += ["", "Judge confusion P(judge letter | human a / tie / b):"]
+    for letter, values in zip(board.judge_labels, board.confusion, strict=True):
+        lines.append(f"  {letter!s:<8}" + " ".join(f"{v:6.3f}" for v in values))
+    lines += [f"Note: {note}" for note in board.notes]
+    lines.append(f"(Elo = {ELO_PER_LOGIT:.2f} x strength; naive = judge taken as human.)")
+    return "\n".join(lines)

@@ -1,0 +1,51 @@
+"""CLI: ``judgestats pairwise`` (issue 29): the command gives js.pairwise's numbers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+import judgestats as js
+from judgestats.cli import main
+
+
+def _pairs(tmp_path):
+    g = np.random.default_rng(2930)
+    n, beta = 3000, np.array([0.6, 0.1, -0.7])
+    a = g.integers(0, 3, n)
+    b = (a + g.integers(1, 3, n)) % 3
+    d = beta[a] - beta[b]
+    w = np.stack([np.exp(d / 2), np.full(n, 0.6), np.exp(-d / 2)], 1)
+    human = (g.random(n)[:, None] > np.cumsum(w / w.sum(1, keepdims=True), 1)).sum(1)
+    judge = np.where(g.random(n) < 0.7, human, g.integers(0, 3, n))
+    names = np.array(["model_a", "tie", "model_b"], dtype=object)
+    frame = pd.DataFrame({"model_a": [f"m{i}" for i in a], "model_b": [f"m{i}" for i in b],
+                          "verdict": names[judge],
+                          "human": np.where(g.random(n) < 0.15, names[human], None)})  # fmt: skip
+    path = tmp_path / "pairs.csv"
+    frame.to_csv(path, index=False)
+    return frame, str(path)
+
+
+def test_pairwise_command_matches_the_function(tmp_path, capsys):
+    frame, path = _pairs(tmp_path)
+    assert main(["pairwise", path, "--judge-column", "verdict", "--json", "--seed", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    board = js.pairwise(frame, judge="verdict", rng=0)
+    assert out["method"] == "ppi" and out["design"] == "random"
+    got = {r["model"]: r["strength"] for r in out["rows"]}
+    for m, s in zip(board.models, board.strength, strict=True):
+        assert abs(got[m] - s) < 1e-9  # to_json keeps 10 significant digits
+    assert main(["pairwise", path, "--judge-column", "verdict"]) == 0
+    assert "prediction-powered" in capsys.readouterr().out
+
+
+def test_pairwise_command_errors_are_one_line(tmp_path, capsys):
+    _, path = _pairs(tmp_path)
+    assert main(["pairwise", path]) == 2  # no 'judge' column
+    assert "judge" in capsys.readouterr().err
+    assert main(["pairwise", path, "--judge-column", "verdict", "--method", "ppi",
+                 "--design", "by-human-label"]) == 2  # fmt: skip
+    assert "by-human-label" in capsys.readouterr().err
