@@ -89,8 +89,9 @@ def davidson_probabilities(difference, tie) -> np.ndarray:
 
     Returns
     -------
-    ndarray, shape ``broadcast(difference, tie).shape + (3,)``
-        ``(e^{d/2}, ν, e^{−d/2}) / (e^{d/2} + ν + e^{−d/2})``.
+    ndarray
+        ``(e^{d/2}, ν, e^{−d/2}) / (e^{d/2} + ν + e^{−d/2})``, of shape
+        ``np.broadcast_shapes(np.shape(difference), np.shape(tie)) + (3,)``.
 
     References
     ----------
