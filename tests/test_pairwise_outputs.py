@@ -72,3 +72,14 @@ def test_html_report_embeds_the_figure_and_rate_options_are_refused(board):
         board.report(metric="win rate", reference={"m0": 0.1})
     with pytest.raises(ValueError, match="format"):
         board.report("pdf")
+
+
+def test_to_xarray_marks_fits_not_made(board):
+    """Under design="by-human-label" no human-only fit is made (NaN) and λ is not an attr."""
+    rng = np.random.default_rng(2932)
+    frame = simulate(rng, np.array([-0.5, 0.0, 0.5]), n=2000, labelled=0.2)
+    chosen = js.pairwise(frame, design="by-human-label", rng=0)
+    ds = chosen.to_xarray()
+    assert chosen.human_only is None and np.isnan(ds["human_only_strength"]).all()
+    assert "lam" not in ds.attrs and ds.attrs["method"] == "joint-mle"
+    assert board.to_xarray().attrs["lam"] == board.lam
