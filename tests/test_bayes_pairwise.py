@@ -28,7 +28,9 @@ pytest.importorskip("arviz")
 
 import judgestats as js
 import judgestats.bayes as jb
-from tests.test_pairwise import BIASED, simulate
+from judgestats.pairwise.counting import count_pairs
+from judgestats.pairwise.independence import independence_test
+from tests.test_pairwise import BIASED, favouring, simulate
 
 BETA = np.array([-0.8, -0.2, 0.3, 0.7])
 
@@ -92,3 +94,21 @@ def test_named_errors_before_anything_is_compiled(data):
             judge_labels=["A", "T", "B"],
             confusion="symmetric",
         )
+
+
+def test_warns_where_the_calibration_pairs_reject_its_assumption(monkeypatch):
+    """A judge favouring one model (tests/test_pairwise.favouring) breaks the assumption it
+    shares with joint-mle; the warning comes before sampling (stubbed out here: no compile)."""
+    import judgestats.bayes.pairwise as module
+
+    class Stop(Exception):
+        pass
+
+    def stop(*args, **kwargs):
+        raise Stop
+
+    monkeypatch.setattr(module, "sample_checked", stop)
+    frame = favouring(np.random.default_rng(3), BETA, n=4000, labelled=0.25)
+    assert independence_test(count_pairs(frame)).pvalue < 0.01
+    with pytest.warns(js.JudgeDependenceWarning, match="method='ppi'"), pytest.raises(Stop):
+        jb.fit_pairwise(frame)
