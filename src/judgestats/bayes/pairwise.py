@@ -89,11 +89,17 @@ def _model(counts: PairCounts, options: dict) -> Any:
         "opponent": list(counts.models),
         "judge_label": [str(v) for v in counts.judge_labels],
         "human_verdict": list(HUMAN_VERDICTS),
-    }
-    judged = counts.judged.astype(float)
-    humans = counts.labelled.sum(axis=1).astype(float)
-    table = counts.confusion_table().astype(float)
+        "pair": [f"{counts.models[f]} | {counts.models[s]}"
+                 for f, s in zip(counts.first, counts.second, strict=True)],
+    }  # fmt: skip
     with pm.Model(coords=coords) as model:
+        # counts as data: pymc.set_data swaps in another data set of the same pairs (and
+        # the compiled sampler is reused)
+        judged = pm.Data("judged", counts.judged.astype(float), dims=("pair", "judge_label"))
+        humans = pm.Data("human_verdict_counts", counts.labelled.sum(axis=1).astype(float),
+                         dims=("pair", "human_verdict"))  # fmt: skip
+        table = pm.Data("confusion_counts", counts.confusion_table().astype(float),
+                        dims=("judge_label", "human_verdict"))  # fmt: skip
         beta = pm.ZeroSumNormal("strength", sigma=options["strength_sd"], dims="model")
         log_tie = pm.Normal("log_tie", mu=0.0, sigma=options["tie_sd"])
         pm.Deterministic("tie", pt.exp(log_tie))
@@ -173,7 +179,11 @@ def build_pairwise_model(
         Coordinates ``model``, ``judge_label``, ``human_verdict``; free variables
         ``strength`` (ZeroSumNormal, dim ``model``), ``log_tie`` and the confusion's
         (``confusion_columns``, or ``confusion_a`` and ``confusion_tie_stays``);
-        deterministics ``tie`` and ``confusion`` (``judge_label`` × ``human_verdict``).
+        deterministics ``tie``, ``confusion`` (``judge_label`` × ``human_verdict``) and
+        ``win_probability`` (``model`` × ``opponent``); data ``judged`` (``pair`` ×
+        ``judge_label``), ``human_verdict_counts`` (``pair`` × ``human_verdict``) and
+        ``confusion_counts``, which :func:`pymc.set_data` can replace (the ordered pairs are
+        the coordinate ``pair``, "first | second" in the order shown).
 
     Examples
     --------
