@@ -335,6 +335,15 @@ def test_plot_leaderboard_on_each_result_kind(ev):
     assert len(plot_leaderboard(c).get_yticks()) == 1
 
 
+def test_plot_leaderboard_keeps_the_group_order_when_asked(ev):
+    """Notebook 09's two designs side by side listed the targets in two different orders."""
+    top_down = [t.get_text().split("  (")[0]
+                for t in plot_leaderboard(ev, sort=False).get_yticklabels()]  # top first
+    assert top_down == [str(g) for g in ev.groups]
+    ranked = [t.get_text().split("  (")[0] for t in plot_leaderboard(ev).get_yticklabels()]
+    assert ranked == sorted(top_down, key=lambda g: -ev[g].estimate)  # the default: best first
+
+
 # ============================================================================ CLI
 def run(capsys, *argv):
     code = main(list(argv))
