@@ -10,7 +10,9 @@ fixed θ the stationary conditions give each q in closed form as a function of t
 ∂ℓ/∂π, which leaves one monotone equation in π, solved by bracketed Newton steps
 (:func:`_maximise_q`); the maximiser is exact on the boundary q = 0 or 1 (zero calibration
 cells). The interval is {θ ∈ [0, 1] : 2(ℓp(θ̂) − ℓp(θ)) <= χ²₁(level)} (Wilks), found on a θ
-grid and refined by bisection. The point estimate is the maximum-likelihood θ̂ over [0, 1]: it
+grid and each end refined by Newton's method on the likelihood-ratio equation with the
+envelope-theorem derivative dℓp/dθ = g·(q0 + q1 − 1) (:func:`_solve_cut`; bisection where a
+step would leave the grid cell). The point estimate is the maximum-likelihood θ̂ over [0, 1]: it
 equals the clipped Rogan–Gladen estimate whenever that is defined, and it exists (possibly with
 a very wide interval) when the judge looks no better than chance on the calibration set, where
 Rogan–Gladen is undefined. Everything is vectorised over batches of data sets.
@@ -33,7 +35,8 @@ __all__ = ["critical_value", "profile_likelihood_bounds", "profile_loglik"]
 _EPS = 1e-12
 _GRID = 33  # θ grid for locating the maximum and the accepted set
 _NEWTON = 60  # safeguarded Newton steps of the 1-D stationary equation
-_BISECT = 32
+_SOLVE = 60  # safeguarded Newton steps of each interval end (bisection when Newton strays)
+_STEP_TOL = 1e-12  # stop once a step of θ is below this
 
 
 def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -81,7 +84,7 @@ def _rate_at_slope(c, a, b):
     return q, omq, slope
 
 
-def _maximise_q(theta, x, n, tn, fp, tp, fn, *, iters: int = _NEWTON):
+def _maximise_q(theta, x, n, tn, fp, tp, fn, *, iters: int = _NEWTON, start=None):
     """Exact maximiser (q0, q1) of ℓ(θ, ·) at fixed θ, and ℓ there (arrays broadcast).
 
     With g = ∂ℓ/∂π = x/π − (n − x)/(1 − π), the stationary conditions decouple:
@@ -91,11 +94,15 @@ def _maximise_q(theta, x, n, tn, fp, tp, fn, *, iters: int = _NEWTON):
     (1 − θ)(1 − q0(g(π))) − π = 0, where G is strictly decreasing (G' <= −1), with its root
     bracketed by the judged rate x/n and the calibration-implied rate θ·q̂1 + (1 − θ)(1 − q̂0).
     It is solved by Newton's method kept inside the bracket (bisection otherwise), so the
-    maximiser is exact on the boundary q = 0 or 1 too (zero calibration cells).
+    maximiser is exact on the boundary q = 0 or 1 too (zero calibration cells). ``start``: a
+    guess of the root π (a warm start, used where it lies inside the bracket; the root found is
+    the same, only fewer steps are taken).
     """
-    theta, x, n, tn, fp, tp, fn = np.broadcast_arrays(
+    arrays = np.broadcast_arrays(
         *(np.asarray(a, dtype=float) for a in (theta, x, n, tn, fp, tp, fn))
     )
+    shape = arrays[0].shape
+    theta, x, n, tn, fp, tp, fn = (a.reshape(-1) for a in arrays)
     p_hat = x / n
     with np.errstate(divide="ignore", invalid="ignore"):
         q0_hat = np.where(tn + fp > 0, tn / (tn + fp), 0.5)
@@ -104,38 +111,92 @@ def _maximise_q(theta, x, n, tn, fp, tp, fn, *, iters: int = _NEWTON):
     lo = np.minimum(p_hat, pi_cal)
     hi = np.maximum(p_hat, pi_cal)
 
-    def at(pi):
+    def at(pi, k):
+        """G, G' and (q0, q1) at π for the problems ``k``."""
+        th, xx, nn = theta[k], x[k], n[k]
         with np.errstate(divide="ignore", invalid="ignore"):
-            g = np.where(x > 0, x / pi, 0.0) - np.where(n > x, (n - x) / (1.0 - pi), 0.0)
-            dh = -np.where(x > 0, x / pi**2, 0.0) - np.where(n > x, (n - x) / (1.0 - pi) ** 2, 0.0)
-        q0, omq0, s0 = _rate_at_slope((1.0 - theta) * g, tn, fp)
-        q1, _, s1 = _rate_at_slope(-theta * g, tp, fn)
-        value = theta * q1 + (1.0 - theta) * omq0 - pi
+            g = np.where(xx > 0, xx / pi, 0.0) - np.where(nn > xx, (nn - xx) / (1.0 - pi), 0.0)
+            dh = -np.where(xx > 0, xx / pi**2, 0.0) - np.where(
+                nn > xx, (nn - xx) / (1.0 - pi) ** 2, 0.0
+            )
+        q0, omq0, s0 = _rate_at_slope((1.0 - th) * g, tn[k], fp[k])
+        q1, _, s1 = _rate_at_slope(-th * g, tp[k], fn[k])
+        value = th * q1 + (1.0 - th) * omq0 - pi
         with np.errstate(invalid="ignore"):
-            deriv = (theta**2 * s1 + (1.0 - theta) ** 2 * s0) * dh - 1.0
+            deriv = (th**2 * s1 + (1.0 - th) ** 2 * s0) * dh - 1.0
         return value, np.where(np.isfinite(deriv), deriv, -np.inf), q0, q1
 
     # start at the judged-rate end of the bracket, where g = 0 and G = π_cal − p̂ exactly
     pi = p_hat.copy()
-    val, der, _, _ = at(pi)
-    active = lo < hi
+    if start is not None:
+        guess = np.broadcast_to(np.asarray(start, dtype=float), shape).reshape(-1)
+        pi = np.where((guess > lo) & (guess < hi), guess, pi)
+    everything = np.arange(pi.size)
+    val, der, q0, q1 = at(pi, everything)
+    # Newton's step is taken when it stays inside the bracket and is under half the step
+    # before the last one (Press et al.'s rtsafe rule); else bisection. Where a q leaves its
+    # bound G has a kink, and plain Newton can bounce across it for hundreds of steps.
+    # Only the problems not yet solved are computed (k).
+    k = np.flatnonzero(lo < hi)
+    step = step_before = (hi - lo)[k]
+    pk, vk, dk = pi[k], val[k], der[k]
     for _ in range(iters):
-        if not active.any():
+        if not k.size:
             break
+        lk, hk = lo[k], hi[k]
         with np.errstate(divide="ignore", invalid="ignore"):
-            newton = pi - val / der
-        inside = (newton > lo) & (newton < hi)
-        new = np.where(inside, newton, 0.5 * (lo + hi))
-        new = np.where(active, new, pi)
-        val_n, der_n, _, _ = at(new)
-        lo = np.where(active & (val_n >= 0), new, lo)
-        hi = np.where(active & (val_n <= 0), new, hi)
+            newton = pk - vk / dk
+        fast = (newton > lk) & (newton < hk) & (np.abs(newton - pk) <= 0.5 * step_before)
+        new = np.where(fast, newton, 0.5 * (lk + hk))
+        step_before, step = step, np.abs(new - pk)
+        val_n, der_n, q0_n, q1_n = at(new, k)
+        pi[k], q0[k], q1[k] = new, q0_n, q1_n
+        lo[k] = np.where(val_n >= 0, new, lk)
+        hi[k] = np.where(val_n <= 0, new, hk)
         # G' <= −1, so |G(π)| bounds the distance to the root
         tol = 1e-13 * np.minimum(new, 1.0 - new) + 1e-300
-        active &= (np.abs(val_n) > tol) & (hi - lo > tol)
-        pi, val, der = new, val_n, der_n
-    _, _, q0, q1 = at(pi)
-    return q0, q1, _loglik(theta, q0, q1, x, n, tn, fp, tp, fn)
+        going = (np.abs(val_n) > tol) & (hi[k] - lo[k] > tol)
+        k, step, step_before = k[going], step[going], step_before[going]
+        pk, vk, dk = new[going], val_n[going], der_n[going]
+    ll = _loglik(theta, q0, q1, x, n, tn, fp, tp, fn)
+    return q0.reshape(shape), q1.reshape(shape), ll.reshape(shape)
+
+
+def _solve_cut(inside, outside, level, data) -> np.ndarray:
+    """Return the θ between ``inside`` and ``outside`` where ℓp(θ) = ``level`` (Newton).
+
+    ``inside`` is accepted (ℓp >= level), ``outside`` rejected (or equal to ``inside`` at the
+    edge of [0, 1], which is then the answer). The derivative is the envelope theorem's:
+    dℓp/dθ = ∂ℓ/∂θ at the profiled (q0, q1) = g·(q0 + q1 − 1), g = ∂ℓ/∂π (:func:`_maximise_q`);
+    a Newton step that leaves the bracket is replaced by bisection. Each profile is warm-started
+    at the judged rate π implied by the previous θ's (q0, q1). Stops when the step is below
+    :data:`_STEP_TOL` (the error after it is of the order of its square).
+    """
+    acc, rej = inside.copy(), outside.copy()
+    t = inside.copy()
+    k = np.flatnonzero(acc != rej)  # the ends still moving
+    guess = None
+    for _ in range(_SOLVE):
+        if not k.size:
+            break
+        tk, ak, rk = t[k], acc[k], rej[k]
+        sub = tuple(a[k] for a in data)
+        q0, q1, ll = _maximise_q(tk, *sub, start=guess)
+        f = level[k] - ll  # <= 0: accepted
+        ak = np.where(f <= 0, tk, ak)
+        rk = np.where(f <= 0, rk, tk)
+        pi = tk * q1 + (1.0 - tk) * (1.0 - q0)
+        x, n = sub[0], sub[1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = np.where(x > 0, x / pi, 0.0) - np.where(n > x, (n - x) / (1.0 - pi), 0.0)
+            newton = tk + f / (g * (q0 + q1 - 1.0))
+        inside_bracket = (newton - ak) * (newton - rk) < 0  # False for NaN too
+        nxt = np.where(inside_bracket, newton, 0.5 * (ak + rk))
+        acc[k], rej[k], t[k] = ak, rk, nxt
+        going = (np.abs(nxt - tk) > _STEP_TOL) & (np.abs(ak - rk) > _STEP_TOL)
+        guess = (nxt * q1 + (1.0 - nxt) * (1.0 - q0))[going]
+        k = k[going]
+    return t
 
 
 def profile_loglik(theta: Any, x, n, tn, fp, tp, fn) -> np.ndarray:
@@ -215,14 +276,13 @@ def profile_likelihood_bounds(
     high = np.maximum(np.where(any_acc, grid[last], mle), mle)
     step = 1.0 / (_GRID - 1)
 
-    def refine(inside, outside):
-        for _ in range(_BISECT):
-            mid = (inside + outside) / 2
-            ok = (lmax - _maximise_q(mid, *data)[2]) <= cut
-            inside = np.where(ok, mid, inside)
-            outside = np.where(ok, outside, mid)
-        return inside
-
-    low = refine(low, np.maximum(low - step, 0.0))
-    high = refine(high, np.minimum(high + step, 1.0))
+    # both ends at once: between the outermost accepted grid point and its rejected neighbour
+    b = low.size
+    ends = _solve_cut(
+        np.concatenate([low, high]),
+        np.concatenate([np.maximum(low - step, 0.0), np.minimum(high + step, 1.0)]),
+        np.tile(lmax - cut, 2),
+        tuple(np.tile(a, 2) for a in data),
+    )
+    low, high = ends[:b], ends[b:]
     return low.reshape(shape), high.reshape(shape), mle.reshape(shape)
