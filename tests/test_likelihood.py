@@ -239,13 +239,23 @@ def test_profile_at_the_boundary_q_equal_one():
     assert q1 == pytest.approx(0.4709, abs=1e-4)
     assert ll == pytest.approx(brute_profile(0.8, counts), abs=1e-6)
     assert ll == pytest.approx(-3351.398, abs=1e-3)
-    res = js.correct(
-        js.JudgedCounts(1878, 5000), js.ConfusionCounts(tn=15, fp=0, tp=33, fn=27),
-        method="profile-likelihood",
-    )
+    from judgestats.likelihood import profile_likelihood_bounds
+
+    test, cal = js.JudgedCounts(1878, 5000), js.ConfusionCounts(tn=15, fp=0, tp=33, fn=27)
+    plain = profile_likelihood_bounds(test, cal, 0.95, boundary_rule=False)[:2]
     low, high = scipy_interval(counts)
-    assert (res.ci.low, res.ci.high) == pytest.approx((low, high), abs=2e-4)
-    assert (res.ci.low, res.ci.high) == pytest.approx((0.5426, 0.8878), abs=5e-4)
+    assert tuple(map(float, plain)) == pytest.approx((low, high), abs=2e-4)
+    assert tuple(map(float, plain)) == pytest.approx((0.5426, 0.8878), abs=5e-4)
+    # fp = 0: the reported interval is the plain one of the counts with fp = ½ (issue 27 §3)
+    from judgestats.likelihood import _bounds, critical_value
+
+    res = js.correct(test, cal, method="profile-likelihood")
+    half = tuple(np.array([v]) for v in (1878.0, 5000.0, 15.0, 0.5, 33.0, 27.0))
+    ref = _bounds(half, np.array([critical_value(0.95) / 2]), np.array([res.estimate]))
+    assert res.ci.widened
+    assert (res.ci.low, res.ci.high) == pytest.approx((ref[0][0], ref[1][0]), abs=1e-12)
+    # q̂0 = 15/15.5 now: the interval moves down (to [0.465, 0.880]) and holds the MLE
+    assert res.ci.low < float(plain[0]) and res.ci.low <= res.estimate <= res.ci.high
 
 
 @pytest.mark.parametrize(

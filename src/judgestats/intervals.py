@@ -12,8 +12,8 @@ name                           method (point estimate it reports)
                                undefined replicates (q0* + q1* <= 1) are counted and
                                reported (Rogan–Gladen)
 ``profile-likelihood``         inverted likelihood-ratio test in the joint binomial model, q0
-                               and q1 profiled out (:mod:`judgestats.likelihood`; maximum
-                               likelihood)
+                               and q1 profiled out, ½ in place of a zero count
+                               (:mod:`judgestats.likelihood`; maximum likelihood)
 ``profile-likelihood-t``       the same with the small-calibration cut-off t²(min(m0, m1) − 1)
 ``profile-map``                the profile-likelihood-t interval widened to contain the
                                marginal posterior mode of θ under flat priors
