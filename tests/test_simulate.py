@@ -306,8 +306,14 @@ def test_coverage_progress_counts_every_cell_and_keeps_the_numbers(monkeypatch):
               methods=("adjusted-wald", "bootstrap", "profile-likelihood"),
               method_options={"bootstrap": {"n_resamples": 100}})  # fmt: skip
     shown = js.simulate.coverage(**kw, rng=7, progress=True)
-    # six cells fit in one batch of draws; the bar still moves once per cell, then closes
+    # six cells fit in one batch of draws; the bar still moves at every step of whole cells
+    # (2,000 data sets a step: 10 cells of 200; here all 6), and closes
+    assert updates == [6, 0]
+    monkeypatch.setattr(simulate, "_STEP_ELEMENTS", 200)  # one cell of 200 data sets a step
+    updates.clear()
+    stepped = js.simulate.coverage(**kw, rng=7, progress=True)
     assert updates == [1] * 6 + [0]
     quiet = js.simulate.coverage(**kw, rng=7, progress=False)
     for v in ("coverage", "mean_length", "bias", "rmse", "undefined"):
         np.testing.assert_array_equal(shown[v].values, quiet[v].values)
+        np.testing.assert_allclose(stepped[v].values, quiet[v].values, rtol=0, atol=1e-12)

@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 _CHUNK_ELEMENTS = 2_000_000  # replications held in memory at once (per array)
+_STEP_ELEMENTS = 2_000  # data sets per step of the progress bar (whole cells, at least one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,8 +282,9 @@ def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilo
     """Draw ``reps`` data sets for each cell of ``params`` and accumulate every method's stats.
 
     The methods that draw from the generator run on the whole chunk (so a seed gives the same
-    numbers whatever the progress display); the others cell by cell, and ``done(1)`` counts
-    each cell as its last replications are accumulated.
+    numbers whatever the progress display); the others in steps of whole cells of about
+    :data:`_STEP_ELEMENTS` data sets, and ``done(k)`` counts the k cells of a step as their
+    last replications are accumulated.
     """
     draw_alloc = "algorithm1" if allocation == "algorithm1" else "fixed"
     random = [i for i, mth in enumerate(methods) if _draws_randomness(mth)]
@@ -297,16 +299,17 @@ def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilo
         for i in random:
             low, high, est, undef = _method_arrays(methods[i], data, level, gen, options)
             _accumulate(out, i, cols, r0, nr, reps, low, high, est, undef, truth)
-        for j in range(truth.shape[0]):
-            one = slice(j, j + 1)
-            cell = _wrap(*(_rows(a, one) for a in arrays))
-            at = slice(cols.start + j, cols.start + j + 1)
+        step = max(1, _STEP_ELEMENTS // nr)  # cells per step of the deterministic methods
+        for j in range(0, truth.shape[0], step):
+            some = slice(j, min(j + step, truth.shape[0]))
+            cell = _wrap(*(_rows(a, some) for a in arrays))
+            at = slice(cols.start + some.start, cols.start + some.stop)
             for i, mth in enumerate(methods):
                 if i not in random:
                     low, high, est, undef = _method_arrays(mth, cell, level, gen, options)
-                    _accumulate(out, i, at, r0, nr, reps, low, high, est, undef, truth[one])
+                    _accumulate(out, i, at, r0, nr, reps, low, high, est, undef, truth[some])
             if r0 + nr == reps:
-                done(1)
+                done(some.stop - some.start)
 
 
 def coverage(
