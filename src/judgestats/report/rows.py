@@ -63,6 +63,7 @@ class _Content:
     estimator: str = "Rogan–Gladen"
     reference_name: str | None = None
     rows_line: str | None = None  # an Evaluation's: where every counted row went
+    agreement: Any = None  # the judge-agreement section (.agreement.AgreementSection) or None
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
