@@ -259,7 +259,8 @@ class RepeatedItemsWarning(JudgeStatsWarning):
 
     Issued by :func:`judgestats.evaluate` when a frame has an item column
     (``judgestats.evaluate.ITEM_COLUMNS``: ``sample_id``, ``item_id``, ``question_id``, or
-    ``item``, the item column of the eval-tool readers' frames) whose values repeat within a group and the repeats' design effect on θ̂ is measurably above
+    ``item``, the item column of the eval-tool readers' frames) whose values repeat within a
+    group and the repeats' design effect on θ̂ is measurably above
     :data:`judgestats.repeated.REPEAT_BOUND`: the intervals, which count rows as items, are
     then too short. The message names the column to pass as ``cluster=``.
     """

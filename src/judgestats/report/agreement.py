@@ -44,7 +44,7 @@ class AgreementSection:
 
 
 def _calibration(c: Any) -> Any:
-    """The calibration counts of one correction (a mapping of strata for a stratified one)."""
+    """Return one correction's calibration counts (a mapping of strata for a stratified one)."""
     if _kind(c) == "stratified":
         return {s: c.corrections[s].calibration for s in c.strata}
     if _kind(c) == "alphabet":
@@ -53,7 +53,7 @@ def _calibration(c: Any) -> Any:
 
 
 def _key(cal: Any) -> tuple:
-    """What makes two calibration sets' cards equal: their tables and per-item totals."""
+    """Return what makes two calibration sets' cards equal: their tables and item totals."""
     if isinstance(cal, dict):
         return tuple((str(s), _key(v)) for s, v in cal.items())
     counts = getattr(cal, "counts", None)

@@ -15,7 +15,7 @@ from .rows import _TEXT_COLUMNS, _capital, _cells, _Content, _level_text
 
 
 def _agreement_lead(c: _Content) -> bool:
-    """Does the agreement table start with a label column (the report's, or several rows)?"""
+    """Tell whether the agreement table starts with a label column (the report's, or rows)."""
     return bool(c.label_header) or (c.agreement is not None and len(c.agreement.rows) > 1)
 
 
@@ -25,8 +25,10 @@ def _agreement_spec(c: _Content, head: list[str]) -> str:
 
 
 def _agreement_table(c: _Content, d: int) -> tuple[str, list[str], list[list[str]]] | None:
-    """The agreement section's sentence, column names and cells (no label column when the
-    report has none), or None."""
+    """Return the agreement section's sentence, column names and cells, or None.
+
+    The label column is left out when the report has none and the section one row.
+    """
     s = c.agreement
     if s is None:
         return None
@@ -258,15 +260,18 @@ def _caption(c: _Content) -> str:
 
 
 def _html_agreement(c: _Content, d: int) -> list[str]:
-    """The agreement section as HTML: a heading, its sentence and a lean table (no classes
-    per cell, so that thousands of groups stay small), scrolling when tall."""
+    """Write the agreement section as HTML: a heading, its sentence and a lean table.
+
+    No class per cell, so that thousands of groups stay small; a tall table scrolls.
+    """
     card = _agreement_table(c, d)
     if card is None:
         return []
     esc = html.escape
     sentence, head, cells = card
     lead = _agreement_lead(c)
-    th = "".join(f'<th scope="col"{" class=\"label\"" if i == 0 and lead else ""}>{esc(h)}</th>'
+    label = ' class="label"'
+    th = "".join(f'<th scope="col"{label if i == 0 and lead else ""}>{esc(h)}</th>'
                  for i, h in enumerate(head))  # fmt: skip
     body = ["<tr>" + "".join(_html_cell("label", v) if i == 0 and lead else f"<td>{esc(v)}</td>"
                              for i, v in enumerate(row)) + "</tr>" for row in cells]  # fmt: skip
