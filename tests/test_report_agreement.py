@@ -131,6 +131,8 @@ def test_repeated_items_give_effective_size_intervals():
                                             tn=ev["m"].calibration.tn, fp=ev["m"].calibration.fp))
     assert card.sensitivity.ci.high - card.sensitivity.ci.low > 1.3 * (
         naive.sensitivity.ci.high - naive.sensitivity.ci.low)
+    once = _evaluate(frame.drop_duplicates("item"), cluster="item").report()  # one row per item
+    assert "Items repeat" not in once and _section(once)[0][2] == "TP"
 
 
 def test_2000_distinct_groups_keep_the_html_small():

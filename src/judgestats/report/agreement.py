@@ -39,7 +39,7 @@ class AgreementSection:
     level: float
     design: str
     shared: int | None = None  # number of groups whose one shared table is the only row
-    repeated: bool = False  # some card counts repeated items (effective sizes)
+    repeated: bool = False  # some card has fewer items than rows (effective sizes)
     strata_added: bool = False  # an Evaluation's groups with strata: their tables added
 
 
@@ -112,7 +112,7 @@ def agreement_section(result: Any, labels: list[str] | None = None) -> Agreement
         return None
     return AgreementSection(
         rows=rows, binary=all(c.binary for c in found), level=level, design=design,
-        shared=shared, repeated=any(c.items is not None for c in found),
+        shared=shared, repeated=any(c.items is not None and c.items < c.m for c in found),
         strata_added=kind == "evaluation" and bool(result.strata),
     )  # fmt: skip
 
