@@ -146,3 +146,29 @@ def test_2000_distinct_groups_keep_the_html_small():
     page = ev.report("html")
     assert "all 2000 groups" not in page and page.count("<tr>") >= 2000 + 2000
     assert len(page) < 1_500_000
+
+
+def test_a_judge_that_does_not_shorten_the_interval_is_tagged_so():
+    """The random design's notes (``chance.py``) had no tag and showed as 'undefined draws'."""
+    from pathlib import Path
+
+    frame = js.readers.read_lm_eval(Path(__file__).parent / "data" / "readers" / "lm_eval",
+                                    scorer="judge_correct")  # fmt: skip
+    labelled = frame["item"].astype(int) < 20
+    tags = {"the judge does not shorten the interval": "judge does not help",
+            "the judge is too close to chance": "judge near chance"}
+    seen = set()
+    for seed in range(40):  # humans disagreeing with the judge on a random 15% of rows
+        flip = np.random.default_rng(seed).random(len(frame)) < 0.15
+        human = np.where(flip, 1 - frame["judge"], frame["judge"])
+        md = _evaluate(frame.assign(human=np.where(labelled, human, np.nan)),
+                       design="random", errors="mark").report()  # fmt: skip
+        assert "undefined draws" not in md
+        for line in md.splitlines():
+            for start, tag in tags.items():
+                if line.startswith("- ") and start in line:
+                    model = line[2:9]  # dummy-a / dummy-b
+                    row = next(r for r in md.splitlines() if r.startswith(f"| {model} |"))
+                    assert tag in row.split("|")[-2]
+                    seen.add(tag)
+    assert seen == set(tags.values())

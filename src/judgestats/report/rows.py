@@ -162,6 +162,8 @@ NOTE_TAGS = {
     "weak calibration": "weak calibration",
     "weak judge": "weak judge",
     "the judge is no better than chance": "judge at chance",
+    "the judge is too close to chance": "judge near chance",
+    "the judge does not shorten the interval": "judge does not help",
     "label-mix difference": "label shift",
     "the calibration items' judge-positive rate": "design check",
     "no calibration item has judge label": "empty judge class",
