@@ -172,3 +172,17 @@ def test_a_judge_that_does_not_shorten_the_interval_is_tagged_so():
                     assert tag in row.split("|")[-2]
                     seen.add(tag)
     assert seen == set(tags.values())
+
+
+def test_a_judge_alphabet_shows_each_letters_counts_per_human_class():
+    gen = np.random.default_rng(2)
+    h = gen.integers(0, 2, 400)
+    score = np.clip(np.round(1 + 3 * h + gen.normal(0, 1, 400)), 1, 5).astype(int)
+    frame = pd.DataFrame({"model": "a", "judge": score,
+                          "human": np.where(np.arange(400) < 200, h, np.nan)})  # fmt: skip
+    ev = _evaluate(frame, judge_labels="observed")
+    head, rows = _section(ev.report())
+    assert head == ["model", "m", "judge letter: human 0 / human 1"]
+    table = pd.crosstab(score[:200], h[:200])  # letters × human class, counted here
+    assert rows == [["a", "200", "; ".join(f"{a}: {table.loc[a, 0]} / {table.loc[a, 1]}"
+                                           for a in table.index)]]  # fmt: skip
