@@ -233,8 +233,9 @@ def _corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list
 
 
 #: Columns that identify items: one whose values repeat within a group while ``cluster=`` is not
-#: given is checked for correlated repeats (:class:`~judgestats.RepeatedItemsWarning`).
-ITEM_COLUMNS = ("sample_id", "item_id", "question_id")
+#: given is checked for correlated repeats (:class:`~judgestats.RepeatedItemsWarning`);
+#: ``item`` is the item column of every reader's frame (:mod:`judgestats.readers`).
+ITEM_COLUMNS = ("sample_id", "item_id", "question_id", "item")
 
 
 def _counts_checking_repeats(frame: Any, columns: dict[str, Any], design: str) -> GroupCounts:
