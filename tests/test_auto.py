@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -104,3 +106,41 @@ def test_evaluate_and_the_cli_take_auto(capsys):
     assert main(["correct", "--example", "chatbot-arena", "--method", "auto"]) == 0
     out = capsys.readouterr().out
     assert "95% CI (auto, by-human-label)" in out
+
+
+@pytest.mark.parametrize(
+    ("cells", "answer"),
+    [
+        ((150, 10, 140, 10), "adjusted-wald"),  # m >= 100, profile-map within 0.1 of AW
+        ((20, 10, 25, 5), "adjusted-wald+profile-map"),  # a class under 100 items
+    ],
+)
+def test_auto_computes_each_interval_once(monkeypatch, cells, answer):
+    """Issue 31 §2: the answer takes the bounds the choice computed (no second profile-map)."""
+    import sys
+
+    import judgestats.auto as auto_module
+
+    correct_module = sys.modules["judgestats.correct"]  # the package's name is the function
+
+    tp, fn, tn, fp = cells
+    test, cal = js.JudgedCounts(400, 1000), js.ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
+    calls = []
+    real = auto_module.compute_bounds
+
+    def counting(*args, method, **kwargs):
+        calls.append(method)
+        return real(*args, method=method, **kwargs)
+
+    monkeypatch.setattr(auto_module, "compute_bounds", counting)
+    monkeypatch.setattr(correct_module, "compute_bounds", counting)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = js.correct(test, cal, method="auto")
+        ref = js.correct(test, cal, method=answer)
+    assert res.method == answer
+    assert (res.ci.low, res.ci.high, res.estimate) == (ref.ci.low, ref.ci.high, ref.estimate)
+    auto_calls = calls[: len(calls) - 1]  # the last call is the reference's
+    # profile-map runs once: alone for the choice, or inside the hull when nothing was chosen
+    assert auto_calls.count("profile-map") + auto_calls.count(HULL) == 1
+    assert auto_calls.count("adjusted-wald") + auto_calls.count(HULL) == 1

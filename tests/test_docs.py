@@ -303,6 +303,20 @@ def test_notebook_claims_match_their_committed_outputs():
     assert ("DesignWarning" in shown) == ("shows no `DesignWarning`" not in said)
 
 
+def test_notebooks_have_one_learning_path_and_the_site_follows_it():
+    # issue 31: the README asks "how did you sample your calibration set?" first, but that was
+    # notebook 08, listed eighth; the index gives a reading order and the site's nav follows it
+    index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
+    path = re.findall(r"^\| (\d+) \| [^|]+ \| \[\w+\]\((\w+)\.ipynb\)", index, flags=re.MULTILINE)
+    assert [int(step) for step, _ in path] == list(range(1, len(path) + 1))
+    order = [stem for _, stem in path]
+    assert sorted(order) == sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert order.index("08_calibration_designs") == 1  # right after the quickstart
+    nav = re.findall(r"^\s+- notebooks/(\w+)\.ipynb$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
+                     flags=re.MULTILINE)  # fmt: skip
+    assert nav == order
+
+
 def test_plots_page_shows_the_figures_its_functions_draw(site):
     page = _page(site, "api/plots.html")
     source = (API / "plots.md").read_text(encoding="utf-8")

@@ -64,6 +64,17 @@ def test_coverage_and_bias_plots():
     assert len(ax.get_lines()) == 6  # five estimators + zero line
 
 
+def test_estimator_bias_plot_divides_by_the_test_rate_and_names_estimators_in_words():
+    """Notebook 06's figure: raw identifiers in the legend, and θ_P read from a stale attribute."""
+    eb = simulate.estimator_bias(theta=0.4, reps=50, theta_calibration=[0.2, 0.6], rng=0)
+    ax = plots.estimator_bias_plot(eb)
+    np.testing.assert_allclose(ax.get_lines()[0].get_xdata(), [0.2 / 0.4, 0.6 / 0.4])
+    names = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "misclassification-adjusted (Rogan–Gladen)" in names
+    assert not any("_" in n for n in names)
+    assert "θ_P = 0.4" in ax.get_xlabel()
+
+
 def test_regime_map_labels_do_not_overlap_and_every_judge_is_on_the_axes():
     """Notebook 05's map: close judges' labels overprinted and q1 = 0.349 fell off the axes."""
     judges = {f"judge-{i}": (0.70 + 0.004 * i, 0.80 + 0.003 * i) for i in range(8)}

@@ -699,3 +699,28 @@ def test_prompts_judged_for_both_models_enter_as_pairs():
     apart = js.compare.difference(ta, cal, _tagged(tb, "b"), shared_calibration=True)
     assert both.estimate == pytest.approx(apart.estimate)
     assert both.standard_error < 0.6 * apart.standard_error
+
+
+def test_the_guard_rail_reads_the_readers_item_column():
+    """``item`` (every eval-tool reader's item column) is an item column like ``sample_id``."""
+    gen = np.random.default_rng(8)
+    frame = _items_frame(gen, 300, 5, correlated=True).rename(columns={"sample_id": "item"})
+    _, found = _warned(frame)
+    assert len(found) == 1 and "cluster='item'" in str(found[0].message)
+    assert not _warned(frame, cluster="item")[1]
+    assert not _warned(frame.rename(columns={"item": "prompt"}))[1]  # not an item column
+
+
+def test_a_readers_frame_whose_items_repeat_across_models_only_does_not_warn():
+    """lm-eval's fixture: 30 items judged once per model (ids repeat across the 2 models only)."""
+    from pathlib import Path
+
+    frame = js.readers.read_lm_eval(Path(__file__).parent / "data" / "readers" / "lm_eval",
+                                    scorer="judge_correct")  # fmt: skip
+    frame["human"] = np.where(frame["item"].astype(str).str[-1].isin(list("02468")),
+                              frame["judge"], np.nan).astype(float)  # fmt: skip
+    frame.loc[frame.index[::7], "human"] = 1 - frame.loc[frame.index[::7], "human"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.WeakCalibrationWarning)
+        ev, found = _warned(frame)
+    assert not found and len(ev) == 2

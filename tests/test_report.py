@@ -2,6 +2,7 @@
 
 import base64
 import io
+import itertools
 import re
 import subprocess
 import sys
@@ -68,7 +69,8 @@ def parse_markdown(text):
     lines = text.splitlines()
     title = lines[0].removeprefix("## ")
     sentence = lines[2]
-    table = [ln for ln in lines if ln.startswith("|")]
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("|"))
+    table = list(itertools.takewhile(lambda ln: ln.startswith("|"), lines[start:]))
 
     def cells(line):
         parts = re.split(r"(?<!\\)\|", line)[1:-1]
@@ -284,8 +286,8 @@ def test_html_has_table_sentence_and_embedded_png(ev):
     p = _Page()
     p.feed(page)
     assert p.methods == [methods_sentence(ev)]
-    n_cols = 10
-    assert len(p.cells) == n_cols * (1 + len(ev))
+    n_cols, card_cols = 10, 8  # the agreement table: model, m, TP, FN, FP, TN, sens., spec.
+    assert len(p.cells) == (n_cols + card_cols) * (1 + len(ev))
     assert p.cells[:2] == ["model", "n"] and "llama|13b" in p.cells
     (img,) = p.imgs
     head, data = img["src"].split(",", 1)
@@ -311,7 +313,8 @@ def test_html_report_renders_in_headless_chromium(ev, tmp_path):
     )
     found = re.search(r'data-check="(\d+),(\d+)"', dom.stdout)
     assert found, dom.stderr[-2000:]
-    assert int(found[1]) == len(ev) and int(found[2]) > 300  # rows, PNG decoded (px wide)
+    # rows (the leaderboard's and the agreement table's, one per model), PNG decoded (px wide)
+    assert int(found[1]) == 2 * len(ev) and int(found[2]) > 300
     shot = tmp_path / "report.png"
     subprocess.run(
         [*flags, "--window-size=1100,1500", f"--screenshot={shot}", path.as_uri()],
@@ -333,6 +336,15 @@ def test_plot_leaderboard_on_each_result_kind(ev):
     assert any("P(rank 1)" in t.get_text() for t in ax.get_yticklabels())
     c = ev[ev.groups[0]]
     assert len(plot_leaderboard(c).get_yticks()) == 1
+
+
+def test_plot_leaderboard_keeps_the_group_order_when_asked(ev):
+    """Notebook 09's two designs side by side listed the targets in two different orders."""
+    top_down = [t.get_text().split("  (")[0]
+                for t in plot_leaderboard(ev, sort=False).get_yticklabels()]  # top first
+    assert top_down == [str(g) for g in ev.groups]
+    ranked = [t.get_text().split("  (")[0] for t in plot_leaderboard(ev).get_yticklabels()]
+    assert ranked == sorted(top_down, key=lambda g: -ev[g].estimate)  # the default: best first
 
 
 # ============================================================================ CLI

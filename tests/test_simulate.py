@@ -282,3 +282,38 @@ def test_draw_strata_bad_input():
             m=10,
             reps=2,
         )
+
+
+def test_coverage_progress_counts_every_cell_and_keeps_the_numbers(monkeypatch):
+    """Issue 31 §2: the bar sat at 0/1 while one batch of cells ran, then jumped."""
+    from judgestats import progress as prog
+
+    updates: list[int] = []
+
+    class Bar:  # records what tqdm would be told
+        def __init__(self, total, **kwargs):
+            self.total = total
+
+        def update(self, k):
+            updates.append(k)
+
+        def close(self):
+            updates.append(0)
+
+    monkeypatch.setattr(prog, "_tqdm", lambda: Bar)
+    monkeypatch.setattr(prog, "wanted", lambda enabled: bool(enabled))
+    kw = dict(theta=[0.1, 0.5, 0.9], q0=[0.8, 0.95], q1=0.9, n=300, m0=30, m1=40, reps=200,
+              methods=("adjusted-wald", "bootstrap", "profile-likelihood"),
+              method_options={"bootstrap": {"n_resamples": 100}})  # fmt: skip
+    shown = js.simulate.coverage(**kw, rng=7, progress=True)
+    # six cells fit in one batch of draws; the bar still moves at every step of whole cells
+    # (2,000 data sets a step: 10 cells of 200; here all 6), and closes
+    assert updates == [6, 0]
+    monkeypatch.setattr(simulate, "_STEP_ELEMENTS", 200)  # one cell of 200 data sets a step
+    updates.clear()
+    stepped = js.simulate.coverage(**kw, rng=7, progress=True)
+    assert updates == [1] * 6 + [0]
+    quiet = js.simulate.coverage(**kw, rng=7, progress=False)
+    for v in ("coverage", "mean_length", "bias", "rmse", "undefined"):
+        np.testing.assert_array_equal(shown[v].values, quiet[v].values)
+        np.testing.assert_allclose(stepped[v].values, quiet[v].values, rtol=0, atol=1e-12)

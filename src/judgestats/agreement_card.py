@@ -1,8 +1,9 @@
 """An :class:`~judgestats.judge_agreement.Agreement` written out: text, reports, heat map.
 
-The card's own faces (the corrected-rate reports of :mod:`judgestats.report` do not list it):
-the judge × human table, every figure with its interval and the method that made it, the
-sentence on what the agreement buys and the notes. matplotlib is imported only to draw.
+The card's own faces (the corrected-rate reports of :mod:`judgestats.report` show a compact row
+of it per group, :mod:`judgestats.report.agreement`): the judge × human table, every figure with
+its interval and the method that made it, the sentence on what the agreement buys and the notes.
+matplotlib is imported only to draw.
 """
 
 from __future__ import annotations

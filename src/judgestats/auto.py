@@ -69,6 +69,24 @@ def choose_method(
     (str, str)
         The registered method and a sentence saying why it was chosen.
     """
+    return _choose(test, calibration, confidence_level=confidence_level, design=design,
+                   known={})  # fmt: skip
+
+
+def _choose(test, calibration, *, confidence_level, design, known) -> tuple[str, str]:
+    """:func:`choose_method`, taking bounds from ``known`` and recording the ones it computes.
+
+    ``known``: method name → bounds of this data set at this level (see
+    :func:`judgestats.intervals.known_bounds`); the caller answers with them, so a method is
+    computed once.
+    """
+
+    def bounds(method: str) -> Any:
+        if method not in known:
+            known[method] = compute_bounds(test, calibration, method=method,
+                                           confidence_level=confidence_level)  # fmt: skip
+        return known[method]
+
     if design != DEFAULT_DESIGN or is_clustered(test, calibration):
         what = "repeated items" if design == DEFAULT_DESIGN else f"design={design!r}"
         return "adjusted-wald", f"{what}: adjusted-Wald is the interval measured there"
@@ -78,13 +96,11 @@ def choose_method(
             f"a human class has {m_min} calibration items (< {MIN_PER_CLASS}), where "
             "adjusted-Wald's coverage depends on the judge's true error rates"
         )
-    aw = compute_bounds(test, calibration, method="adjusted-wald",
-                        confidence_level=confidence_level)  # fmt: skip
+    aw = bounds("adjusted-wald")
     low, high = float(aw.low), float(aw.high)
     if not np.isfinite(low):
         return HULL, "adjusted-Wald is undefined (q̃0 + q̃1 <= 1): profile-map's interval"
-    pm = compute_bounds(test, calibration, method="profile-map",
-                        confidence_level=confidence_level)  # fmt: skip
+    pm = bounds("profile-map")
     reach = max(low - float(pm.low), float(pm.high) - high) / max(high - low, 1e-12)
     if reach > BEYOND:
         return HULL, (
@@ -97,8 +113,14 @@ def choose_method(
     )
 
 
-def resolve(method: str, test: Any, calibration: Any, **kwargs: Any) -> tuple[str, str | None]:
-    """Return ``(method, None)``, or for :data:`AUTO` the chosen method and why."""
+def resolve(
+    method: str, test: Any, calibration: Any, *, known: dict | None = None, **kwargs: Any
+) -> tuple[str, str | None]:
+    """Return ``(method, None)``, or for :data:`AUTO` the chosen method and why.
+
+    ``known`` (method name → bounds of this data set): bounds already computed, used by the
+    choice; the ones the choice computes are added to it.
+    """
     if method != AUTO:
         return method, None
-    return choose_method(test, calibration, **kwargs)
+    return _choose(test, calibration, known={} if known is None else known, **kwargs)

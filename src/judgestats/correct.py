@@ -29,6 +29,7 @@ from .intervals import (
     check_bounds_defined,
     compute_bounds,
     get_method,
+    known_bounds,
     warn_undefined_replicates,
     weak_calibration,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "MIN_PER_CLASS",
     "Correction",
     "correct",
+    "correct_known",
     "interval_for",
     "weak_calibration",
     "weak_regime",
@@ -176,8 +178,10 @@ def _interval_and_bounds(
     stacklevel: int = 2,
     design: str = DEFAULT_DESIGN,
     estimand: str = "rows",
+    known: Bounds | None = None,
     **options: Any,
 ) -> tuple[ConfidenceInterval, Bounds]:
+    """Validate, compute the bounds (or take ``known`` ones for this data set), check them."""
     _check_single(test, calibration)
     design = check_design(design)
     if design == DEFAULT_DESIGN:
@@ -192,10 +196,10 @@ def _interval_and_bounds(
                 "(with a wide interval)"
             ) from None
     level = check_confidence_level(confidence_level)
-    bounds = compute_bounds(
+    bounds = known if known is not None else compute_bounds(
         test, calibration, method=method, confidence_level=level, rng=rng, design=design,
         estimand=estimand, **options,
-    )
+    )  # fmt: skip
     check_bounds_defined(bounds, method)
     warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)
     return ConfidenceInterval.from_bounds(bounds, method, level), bounds
@@ -307,32 +311,61 @@ def correct(
     >>> round(res.estimate, 4)
     0.5
     """
+    return correct_known(
+        test, calibration, {}, method=method, confidence_level=confidence_level, rng=rng,
+        design=design, estimand=estimand, stacklevel=3, **options,
+    )  # fmt: skip
+
+
+def correct_known(
+    test: JudgedCounts,
+    calibration: ConfusionCounts,
+    known: dict[str, Bounds],
+    *,
+    method: str,
+    confidence_level: float,
+    rng: Any = None,
+    design: str = DEFAULT_DESIGN,
+    estimand: str = "rows",
+    stacklevel: int = 2,
+    **options: Any,
+) -> Correction:
+    """:func:`correct`, answering with bounds already computed for this data set where known.
+
+    ``known`` maps method names to this data set's bounds at ``confidence_level`` and
+    ``design``, computed without method options (:func:`judgestats.intervals.known_bounds`):
+    :func:`judgestats.evaluate` computes every group's in one batched call, and ``"auto"``
+    answers with the bounds its choice computed. Every check, warning and result field is
+    :func:`correct`'s; only the interval method is not run a second time.
+    """
     chosen = None
+    known = dict(known)
     if method == AUTO:
         _check_single(test, calibration)
         if options:
             raise ArgumentTypeError(f"method='auto' takes no method options, got {sorted(options)}")
         method, chosen = resolve(
             method, test, calibration, design=check_design(design),
-            confidence_level=check_confidence_level(confidence_level),
+            confidence_level=check_confidence_level(confidence_level), known=known,
         )  # fmt: skip
+    given = None if options else known_bounds(known, method)
     ci, bounds = _interval_and_bounds(
         test, calibration, method=method, confidence_level=confidence_level, rng=rng,
-        stacklevel=3, design=design, estimand=estimand, **options,
+        stacklevel=stacklevel + 1, design=design, estimand=estimand, known=given, **options,
     )  # fmt: skip
     point, clusters = bounds.estimate, bounds.clusters
     # the class-size rule counts rows and advises methods that refuse clustered counts
     why = None if clusters is not None else weak_regime(calibration, method, test, design)
     if why is not None:
-        warnings.warn(why, WeakCalibrationWarning, stacklevel=2)
+        warnings.warn(why, WeakCalibrationWarning, stacklevel=stacklevel)
     sizes = None if clusters is None else clusters.sizes
     check = design_check(test, calibration, sizes=sizes) if design == "random" else None
     if check is not None:
-        warn_if_implausible(check, stacklevel=3)
+        warn_if_implausible(check, stacklevel=stacklevel + 1)
     if point is None or clusters is not None:  # Rogan–Gladen (paper eq. (7))
         raw = float(rogan_gladen_counts(test, calibration) if point is None else point)
         note = "; interval widened at the boundary" if ci.widened else ""
-        _warn_clipped(np.asarray(raw), stacklevel=3, note=note)
+        _warn_clipped(np.asarray(raw), stacklevel=stacklevel + 1, note=note)
     else:  # the method's own point estimate (an MLE or a posterior summary), in [0, 1]
         raw = float(point)
     shift = None
@@ -568,6 +601,9 @@ class Correction(Tabular, Reportable, Recomputable):
             and "calibration and test true rates differ; RG stays valid, estimators assuming "
             "equal mixes do not",
             self.ci.undefined_note(),
+            self.ci.widened and self.method != "adjusted-wald"
+            and "a count is 0 (p̂, q̂0 or q̂1 at 0 or 1): the interval was computed with ½ in "
+            "its place, where the likelihood-ratio bound alone stops short",
             self.judge is not None and self.judge.sentence(),
             self.chosen_by and f"method='auto' chose {self.method!r}: {self.chosen_by}",
         )  # fmt: skip

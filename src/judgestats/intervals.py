@@ -12,8 +12,8 @@ name                           method (point estimate it reports)
                                undefined replicates (q0* + q1* <= 1) are counted and
                                reported (Rogan–Gladen)
 ``profile-likelihood``         inverted likelihood-ratio test in the joint binomial model, q0
-                               and q1 profiled out (:mod:`judgestats.likelihood`; maximum
-                               likelihood)
+                               and q1 profiled out, ½ in place of a zero count
+                               (:mod:`judgestats.likelihood`; maximum likelihood)
 ``profile-likelihood-t``       the same with the small-calibration cut-off t²(min(m0, m1) − 1)
 ``profile-map``                the profile-likelihood-t interval widened to contain the
                                marginal posterior mode of θ under flat priors
@@ -79,7 +79,7 @@ from .kernels import (
     wald_bounds,
     z_value,
 )
-from .likelihood import profile_likelihood_bounds
+from .likelihood import boundary_cells, profile_likelihood_bounds
 from .posterior import INTERVALS, POINTS, theta_posterior
 from .profile_map import profile_map_bounds
 from .repeated import ESTIMANDS, clustered_bounds, is_clustered
@@ -93,9 +93,12 @@ __all__ = [
     "Bounds",
     "IntervalMethod",
     "adjusted_wald_interval",
+    "bounds_at",
     "compute_bounds",
     "get_method",
+    "hull_bounds",
     "interval_methods",
+    "known_bounds",
     "register_interval_method",
     "rogan_gladen_variance",
     "wald_interval",
@@ -336,27 +339,63 @@ def _bootstrap_method(
 
 def _profile_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
     low, high, mle = profile_likelihood_bounds(test, calibration, confidence_level)
-    return Bounds(low, high, _none_undefined(low), estimate=mle)
+    widened = boundary_cells(test, calibration)  # the zero-cell rule
+    return Bounds(low, high, _none_undefined(low), estimate=mle, widened=widened)
 
 
 def _profile_t_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
     low, high, mle = profile_likelihood_bounds(
         test, calibration, confidence_level, small_sample=True
     )
-    return Bounds(low, high, _none_undefined(low), estimate=mle)
+    widened = boundary_cells(test, calibration)
+    return Bounds(low, high, _none_undefined(low), estimate=mle, widened=widened)
 
 
 def _profile_map_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
     low, high, mode = profile_map_bounds(test, calibration, confidence_level)
-    return Bounds(low, high, _none_undefined(low), estimate=mode)
+    widened = boundary_cells(test, calibration)
+    return Bounds(low, high, _none_undefined(low), estimate=mode, widened=widened)
 
 
 def _hull_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
     """Return the smallest interval holding adjusted-Wald's and profile-map's (with PM's mode)."""
     aw = _adjusted_wald_method(test, calibration, confidence_level=confidence_level)
     pm = _profile_map_method(test, calibration, confidence_level=confidence_level)
+    return hull_bounds(aw, pm)
+
+
+def hull_bounds(aw: Bounds, pm: Bounds) -> Bounds:
+    """:data:`HULL` from the adjusted-Wald and profile-map bounds of the same data sets."""
     low, high = np.fmin(aw.low, pm.low), np.fmax(aw.high, pm.high)  # AW may be NaN: PM's
-    return Bounds(low, high, _none_undefined(low), estimate=pm.estimate)
+    flags = [np.asarray(b.widened) for b in (aw, pm) if b.widened is not None]
+    widened = np.logical_or.reduce(flags) if flags else None
+    return Bounds(low, high, _none_undefined(low), estimate=pm.estimate, widened=widened)
+
+
+def bounds_at(bounds: Bounds, index: Any) -> Bounds:
+    """Return the bounds of the data set(s) at ``index`` of a batch (every per-set array)."""
+    def take(a: Any) -> Any:
+        return None if a is None else np.asarray(a)[index]
+
+    return bounds._replace(
+        low=take(bounds.low), high=take(bounds.high), undefined=take(bounds.undefined),
+        estimate=take(bounds.estimate), widened=take(bounds.widened),
+    )  # fmt: skip
+
+
+def known_bounds(known: dict[str, Bounds], method: str) -> Bounds | None:
+    """Return ``method``'s bounds from ones already computed for the same data, or None.
+
+    ``known`` maps method names to bounds computed at the same level and design without
+    method options (:func:`judgestats.auto.choose_method` records the two it compares;
+    :func:`judgestats.evaluate` computes every group's in one batch); :data:`HULL` is built
+    from adjusted-Wald's and profile-map's.
+    """
+    if method in known:
+        return known[method]
+    if method == HULL and "adjusted-wald" in known and "profile-map" in known:
+        return hull_bounds(known["adjusted-wald"], known["profile-map"])
+    return None
 
 
 def _bayes_method(

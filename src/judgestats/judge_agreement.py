@@ -549,7 +549,7 @@ def agreement(
         stratum in ``strata`` and the card of the strata added together.
     test : JudgedCounts, CategoryCounts or mapping of them, optional
         The judged test set (per stratum, for a mapping). Under ``"by-human-label"`` it gives
-        the corrected rate θ̂ (paper eq. point-estimator, clipped; k categories
+        the corrected rate θ̂ (paper eq. (7), clipped; k categories
         :func:`judgestats.correct_distribution`) through which PPV/NPV, κ and AC1 are derived;
         under ``"by-judge-label"`` the judged mix π̂.
     design : {"by-human-label", "random", "by-judge-label"}

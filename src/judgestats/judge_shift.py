@@ -5,7 +5,7 @@ today's judge. :func:`judge_shift_test` compares an earlier batch ``a`` with the
 ``b`` (the companion of :func:`judgestats.label_shift_test`, which compares the human rates of
 the calibration and test sets). Under the paper's by-human-label design the items per human
 class are fixed, so what can move is each column of the confusion matrix,
-C[·, k] = P(judge | human = k) (paper eq. multi_category_confusion; for two classes its columns
+C[·, k] = P(judge | human = k) (paper eq. (24); for two classes its columns
 are (q0, 1 − q0) and (1 − q1, q1), eq. (point-estimator)).
 
 **The test** (null: every column is the same in both batches). For each human class k the

@@ -206,17 +206,32 @@ def coverage_plot(
     return ax
 
 
+_ESTIMATOR_NAMES = {
+    "naive": "naive judged rate p̂",
+    "calibration_only": "human labels of the calibration set only",
+    "prediction_powered": "prediction-powered (PPI)",
+    "conditional_calibration": "conditional calibration",
+    "misclassification_adjusted": "misclassification-adjusted (Rogan–Gladen)",
+}
+
+
 def estimator_bias_plot(ds: Any, *, ax: Any = None):
-    """Bias of each estimator vs θ_Q from :func:`judgestats.simulate.estimator_bias`."""
+    """Bias of each estimator vs θ_Q / θ_P from :func:`judgestats.simulate.estimator_bias`.
+
+    θ_P is the test set's true rate (``ds.attrs["theta"]``), θ_Q the calibration set's; the
+    legend names the estimators in words (the paper's Figure 8).
+    """
     ax = _axes(ax)
-    ratio = ds["theta_calibration"].values / ds.attrs.get("theta_test", 0.5)
+    theta_p = float(ds.attrs.get("theta", ds.attrs.get("theta_test", 0.5)))
+    ratio = ds["theta_calibration"].values / theta_p
     for e in ds["estimator"].values:
-        ax.plot(ratio, ds["bias"].sel(estimator=e).values, marker="o", ms=3, label=str(e))
+        ax.plot(ratio, ds["bias"].sel(estimator=e).values, marker="o", ms=3,
+                label=_ESTIMATOR_NAMES.get(str(e), str(e)))  # fmt: skip
     ax.axhline(0, color="k", lw=0.8)
-    ax.set_xlabel("distribution-shift ratio θ_Q / θ_P")
-    ax.set_ylabel("bias")
+    ax.set_xlabel(f"label shift θ_Q / θ_P (calibration-set rate / test-set rate θ_P = {theta_p:g})")
+    ax.set_ylabel("bias: mean estimate − θ_P")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, title="estimator", title_fontsize=7)
     return ax
 
 

@@ -10,9 +10,10 @@ tp ~ Bin(m1, q1)):
   instead of maximising over the judge's rates keeps the estimate away from the ratio's
   blow-ups when q̂0 + q̂1 is close to 1;
 * **interval**: the profile-likelihood interval with the cut-off t²_ν, ν = min(m0, m1) − 1
-  (``"profile-likelihood-t"``). When the mode lies outside that interval (it can: the two
-  summarise the likelihood differently), the interval is widened to reach it, so the reported
-  interval always contains the estimate; coverage can only rise.
+  (``"profile-likelihood-t"``; a zero count is replaced by ½ for it,
+  :func:`judgestats.likelihood.profile_likelihood_bounds`). When the mode lies outside that
+  interval (it can: the two summarise the likelihood differently), the interval is widened to
+  reach it, so the reported interval always contains the estimate; coverage can only rise.
 
 It never fails on valid counts, including q̂0 + q̂1 <= 1.
 """

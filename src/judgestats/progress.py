@@ -17,7 +17,7 @@ from typing import Any
 
 from ._validation import ArgumentTypeError
 
-__all__ = ["DELAY", "progress", "wanted"]
+__all__ = ["DELAY", "Counter", "counter", "progress", "wanted"]
 
 #: Seconds of work before a bar appears (short calls stay quiet).
 DELAY = 2.0
@@ -39,14 +39,45 @@ def wanted(progress: Any) -> bool:
     return show and importlib.util.find_spec("tqdm") is not None
 
 
+def _tqdm() -> Any:
+    if importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.auto import tqdm  # a widget in a notebook, text in a terminal
+    else:  # tqdm.auto warns (TqdmWarning) in a notebook without ipywidgets; text bar instead
+        from tqdm.std import tqdm
+    return tqdm
+
+
 def progress(iterable: Iterable, *, total: int | None = None, desc: str = "",
              enabled: Any = None) -> Iterable:  # fmt: skip
     """Return ``iterable`` wrapped in a tqdm bar when :func:`wanted`, else unchanged."""
     if not wanted(enabled):
         return iterable
-    if importlib.util.find_spec("ipywidgets") is not None:
-        from tqdm.auto import tqdm  # a widget in a notebook, text in a terminal
-    else:  # tqdm.auto warns (TqdmWarning) in a notebook without ipywidgets; text bar instead
-        from tqdm.std import tqdm
+    return _tqdm()(iterable, total=total, desc=desc, delay=DELAY, leave=False)
 
-    return tqdm(iterable, total=total, desc=desc, delay=DELAY, leave=False)
+
+class Counter:
+    """A bar advanced by hand (``update(k)``, then ``close()``); silent without a bar."""
+
+    def __init__(self, bar: Any = None) -> None:
+        self._bar = bar
+
+    def update(self, k: int = 1) -> None:
+        """Count ``k`` more units done."""
+        if self._bar is not None:
+            self._bar.update(k)
+
+    def close(self) -> None:
+        """Remove the bar."""
+        if self._bar is not None:
+            self._bar.close()
+
+
+def counter(*, total: int, desc: str = "", enabled: Any = None) -> Counter:
+    """Return a :class:`Counter` of ``total`` units, shown as a tqdm bar when :func:`wanted`.
+
+    For work whose units finish inside one call (the cells of a simulated batch), where
+    wrapping an iterable would only count the batches.
+    """
+    if not wanted(enabled):
+        return Counter()
+    return Counter(_tqdm()(total=total, desc=desc, delay=DELAY, leave=False))

@@ -53,8 +53,10 @@ class ConfidenceInterval:
     confidence_level: float
     undefined: int = 0
     n_resamples: int | None = None
-    #: True when a boundary rule replaced an interval that truncation would have collapsed to
-    #: the single point 0 or 1 (see :func:`judgestats.adjusted_wald_interval`)
+    #: True when a boundary rule made the interval: adjusted-Wald's when truncation would have
+    #: collapsed it to the single point 0 or 1 (see :func:`judgestats.adjusted_wald_interval`),
+    #: the profile-likelihood methods' when a count was 0 (computed with ½ in its place, which
+    #: widens it or moves it; see :func:`judgestats.likelihood.profile_likelihood_bounds`)
     widened: bool = False
 
     def __iter__(self):

@@ -39,8 +39,8 @@ from ._validation import (
 )
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import RAW_ESTIMATORS
-from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
-from .progress import progress as progress_bar
+from .intervals import METHODS, NAIVE, compute_bounds, get_method, interval_methods, naive_bounds
+from .progress import counter
 
 __all__ = [
     "SimulatedCategories",
@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 _CHUNK_ELEMENTS = 2_000_000  # replications held in memory at once (per array)
+_STEP_ELEMENTS = 2_000  # data sets per step of the progress bar (whole cells, at least one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,20 +262,54 @@ def _methods(methods: Any) -> tuple[str, ...]:
     return methods
 
 
-def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilot, gen, options):
-    """Draw ``reps`` data sets for each cell of ``params`` and accumulate every method's stats."""
+def _rows(a: Any, cells: slice) -> Any:
+    """Rows ``cells`` of a count array of shape (cells, reps); unbroadcast counts stay."""
+    a = np.asarray(a)
+    return a[cells] if a.ndim and a.shape[0] > 1 else a
+
+
+def _draws_randomness(method: str) -> bool:
+    """Whether a method draws from the generator (resampling, or a user's method)."""
+    if method == NAIVE:
+        return False
+    spec = get_method(method)
+    builtin = any(m is spec for m in METHODS)
+    return not builtin or "n_resamples" in spec.options
+
+
+def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilot, gen, options,
+                    done):  # fmt: skip
+    """Draw ``reps`` data sets for each cell of ``params`` and accumulate every method's stats.
+
+    The methods that draw from the generator run on the whole chunk (so a seed gives the same
+    numbers whatever the progress display); the others in steps of whole cells of about
+    :data:`_STEP_ELEMENTS` data sets, and ``done(k)`` counts the k cells of a step as their
+    last replications are accumulated.
+    """
     draw_alloc = "algorithm1" if allocation == "algorithm1" else "fixed"
+    random = [i for i, mth in enumerate(methods) if _draws_randomness(mth)]
     for r0 in range(0, reps, _CHUNK_ELEMENTS):  # bound memory for huge reps
         nr = min(reps - r0, _CHUNK_ELEMENTS)
         arrays = _draw_arrays(
             params["theta"], params["q0"], params["q1"], params["n"], params["m0"],
             params["m1"], nr, params.get("theta_calibration"), draw_alloc, pilot, gen,
         )  # fmt: skip
-        data = _wrap(*arrays)
         truth = params["theta"][:, None]
-        for i, mth in enumerate(methods):
-            low, high, est, undef = _method_arrays(mth, data, level, gen, options)
+        data = _wrap(*arrays)
+        for i in random:
+            low, high, est, undef = _method_arrays(methods[i], data, level, gen, options)
             _accumulate(out, i, cols, r0, nr, reps, low, high, est, undef, truth)
+        step = max(1, _STEP_ELEMENTS // nr)  # cells per step of the deterministic methods
+        for j in range(0, truth.shape[0], step):
+            some = slice(j, min(j + step, truth.shape[0]))
+            cell = _wrap(*(_rows(a, some) for a in arrays))
+            at = slice(cols.start + some.start, cols.start + some.stop)
+            for i, mth in enumerate(methods):
+                if i not in random:
+                    low, high, est, undef = _method_arrays(mth, cell, level, gen, options)
+                    _accumulate(out, i, at, r0, nr, reps, low, high, est, undef, truth[some])
+            if r0 + nr == reps:
+                done(some.stop - some.start)
 
 
 def coverage(
@@ -362,8 +397,8 @@ def coverage(
         for v in ("coverage", "mean_length", "bias", "rmse", "undefined")
     }
     rows_per_chunk = max(1, _CHUNK_ELEMENTS // reps)
-    starts = range(0, len(grid), rows_per_chunk)
-    for start in progress_bar(starts, total=len(starts), desc="cells", enabled=progress):
+    bar = counter(total=len(grid), desc="cells", enabled=progress)  # advanced per cell
+    for start in range(0, len(grid), rows_per_chunk):
         cells = grid[start : start + rows_per_chunk]
         params = {k: np.full(len(cells), v) for k, v in fixed.items()}
         params.update({k: np.array([swept[k][c[i]] for c in cells]) for i, k in enumerate(names)})
@@ -371,8 +406,9 @@ def coverage(
             params["m0"], params["m1"] = _oracle_splits(params, level)
         _simulate_chunk(
             out, slice(start, start + len(cells)), params, methods, reps=reps, level=level,
-            allocation=allocation, pilot=pilot, gen=gen, options=options,
+            allocation=allocation, pilot=pilot, gen=gen, options=options, done=bar.update,
         )  # fmt: skip
+    bar.close()
     ds = xr.Dataset(
         {k: (("method", *names), v.reshape((len(methods), *shape))) for k, v in out.items()},
         coords={"method": list(methods), **{k: swept[k] for k in names}},

@@ -258,8 +258,9 @@ class RepeatedItemsWarning(JudgeStatsWarning):
     """A column identifies items that repeat, their repeats are correlated, and no cluster= given.
 
     Issued by :func:`judgestats.evaluate` when a frame has an item column
-    (``judgestats.evaluate.ITEM_COLUMNS``: ``sample_id``, ``item_id``, ``question_id``) whose
-    values repeat within a group and the repeats' design effect on θ̂ is measurably above
+    (``judgestats.evaluate.ITEM_COLUMNS``: ``sample_id``, ``item_id``, ``question_id``, or
+    ``item``, the item column of the eval-tool readers' frames) whose values repeat within a
+    group and the repeats' design effect on θ̂ is measurably above
     :data:`judgestats.repeated.REPEAT_BOUND`: the intervals, which count rows as items, are
     then too short. The message names the column to pass as ``cluster=``.
     """

@@ -12,6 +12,8 @@ import warnings
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import numpy as np
+
 from .._validation import (
     ArgumentTypeError,
     ClusteredCountsError,
@@ -33,7 +35,8 @@ from .._validation import (
 )
 from ..auto import AUTO
 from ..compare import Ranking
-from ..correct import Correction, correct
+from ..correct import Correction, correct_known
+from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, check_design
 from ..frames import (
     GroupCounts,
@@ -43,7 +46,7 @@ from ..frames import (
     repeating_column,
     sort_keys,
 )
-from ..intervals import HULL, get_method
+from ..intervals import HULL, bounds_at, compute_bounds, get_method
 from ..progress import progress as progress_bar
 from ..repeated import ESTIMANDS, cluster_summary, repeats_matter
 from ..results import Reportable, group_label
@@ -107,10 +110,11 @@ def _stratum_key(key: tuple, k: int) -> Any:
 
 
 def _correct_one(group_counts_, label, split, *, method, level, gen, options, design,
-                 items=None, estimand="rows"):  # fmt: skip
+                 items=None, estimand="rows", known=None):  # fmt: skip
     """Correction of one group: ``group_counts_`` maps stratum (or None) → cell counts.
 
-    ``items``: the group's per-item cell counts when items repeat (``cluster=``).
+    ``items``: the group's per-item cell counts when items repeat (``cluster=``). ``known``:
+    the group's bounds computed beforehand (:func:`_batched_bounds`).
     """
     total = sum(group_counts_.values())
     check_group_sizes(
@@ -122,14 +126,50 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options, de
         both_classes=design == DEFAULT_DESIGN,
     )
     if list(group_counts_) == [None]:
-        return correct(
-            *counts_of(total, items), method=method, confidence_level=level, rng=gen,
-            design=design, estimand=estimand, **options,
+        return correct_known(
+            *counts_of(total, items), known or {}, method=method, confidence_level=level,
+            rng=gen, design=design, estimand=estimand, **options,
         )  # fmt: skip
     tests, cals = stratum_pairs(group_counts_)
     return correct_stratified(
         tests, cals, method=method, confidence_level=level, rng=gen, design=design, **options
     )
+
+
+#: Methods whose bounds :func:`evaluate` computes for every group in one batched call (each
+#: group's correction then takes its own): deterministic, and slow one group at a time.
+#: ``"auto"`` gets adjusted-Wald's and profile-map's, the two it compares.
+BATCHED = {
+    "profile-likelihood": ("profile-likelihood",),
+    "profile-likelihood-t": ("profile-likelihood-t",),
+    "profile-map": ("profile-map",),
+    HULL: ("adjusted-wald", "profile-map"),
+    AUTO: ("adjusted-wald", "profile-map"),
+}
+
+
+def _batched_bounds(per_group: dict, groups: list, *, method: str, level: float,
+                    design: str, options: dict, clustered: bool) -> dict:  # fmt: skip
+    """Return group → {method: bounds} for the groups a batched call can serve, else {}.
+
+    Only unstratified groups without repeated items, under the paper's design, without method
+    options, with test rows and both human classes (the rest are corrected, and refused, one
+    at a time as before). The bounds are those the correction would compute itself: every
+    method here is computed independently per data set.
+    """
+    if method not in BATCHED or options or clustered or design != DEFAULT_DESIGN:
+        return {}
+    cells = {g: per_group[g][None] for g in groups if list(per_group[g]) == [None]}
+    ready = [g for g, c in cells.items()
+             if c[0] + c[1] > 0 and c[2] + c[3] > 0 and c[4] + c[5] > 0]  # fmt: skip
+    if len(ready) < 2:
+        return {}
+    c = np.array([cells[g] for g in ready], dtype=np.int64).T  # cell codes, as named_counts
+    test = JudgedCounts(positive=c[1], n=c[0] + c[1])
+    cal = ConfusionCounts(tp=c[5], fn=c[4], tn=c[2], fp=c[3])
+    batch = {m: compute_bounds(test, cal, method=m, confidence_level=level)
+             for m in BATCHED[method]}  # fmt: skip
+    return {g: {m: bounds_at(b, i) for m, b in batch.items()} for i, g in enumerate(ready)}
 
 
 def evaluate_counts(counts: GroupCounts, **kwargs: Any) -> Evaluation:
@@ -193,8 +233,9 @@ def _corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list
 
 
 #: Columns that identify items: one whose values repeat within a group while ``cluster=`` is not
-#: given is checked for correlated repeats (:class:`~judgestats.RepeatedItemsWarning`).
-ITEM_COLUMNS = ("sample_id", "item_id", "question_id")
+#: given is checked for correlated repeats (:class:`~judgestats.RepeatedItemsWarning`);
+#: ``item`` is the item column of every reader's frame (:mod:`judgestats.readers`).
+ITEM_COLUMNS = ("sample_id", "item_id", "question_id", "item")
 
 
 def _counts_checking_repeats(frame: Any, columns: dict[str, Any], design: str) -> GroupCounts:
@@ -267,11 +308,14 @@ def _evaluate_counts(
     groups = sort_keys(list(per_group))
     if not groups:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
+    known = _batched_bounds(per_group, groups, method=method, level=level, design=design,
+                            options=options, clustered=counts.clusters is not None)  # fmt: skip
+
     def correct_group(g: Any, label: str) -> Correction | StratifiedCorrection:
         items = None if counts.clusters is None else counts.clusters[(g,) if k == 1 else g]
         return _correct_one(per_group[g], label, counts.split, method=method, level=level,
                             gen=gen, options=options, design=design, items=items,
-                            estimand=estimand)  # fmt: skip
+                            estimand=estimand, known=known.get(g))  # fmt: skip
 
     corrections, issued, marked = _correct_groups(
         counts.by, groups, correct_group, errors=errors, stacklevel=stacklevel + 1,

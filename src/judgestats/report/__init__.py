@@ -13,11 +13,13 @@ caveats that apply. :func:`report` renders a :class:`~judgestats.Correction`, a
 
 The table has one row per model (group), stratum or result: n, the naive judged rate, the
 corrected rate and its interval, the judge's sensitivity and specificity and the calibration
-sizes m0 and m1. The notes state the warnings in force: clipped estimates, weak calibration
-(fewer than :data:`WEAK_CLASS_SIZE` human-labelled items of a class, or a judge with
-sensitivity + specificity − 1 below :data:`WEAK_YOUDEN`), a calibration label mix that differs
-from the corrected test rate, merged or heterogeneous strata, and any warning issued while
-correcting.
+sizes m0 and m1. Beside it, a judge-agreement table (:mod:`.agreement`) gives each group's judge
+× human table and the judge's sensitivity and specificity with Clopper–Pearson intervals
+(:func:`judgestats.agreement`; one row when every group shares one table). The notes state the
+warnings in force: clipped estimates, weak calibration (fewer than :data:`WEAK_CLASS_SIZE`
+human-labelled items of a class, or a judge with sensitivity + specificity − 1 below
+:data:`WEAK_YOUDEN`), a calibration label mix that differs from the corrected test rate, merged
+or heterogeneous strata, and any warning issued while correcting.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from .._validation import (
 )
 from ..evaluate.tables import rows_sentence
 from ..results import group_label
+from .agreement import agreement_section
 from .rows import (
     _check_text,
     _Content,
@@ -62,6 +63,7 @@ def _content(
         estimator=_estimator_of(result),
         reference_name=_with_reference(rows, reference, reference_name),
         rows_line=rows_sentence(result) if _kind(result) == "evaluation" else None,
+        agreement=agreement_section(result, [r.label for r in rows]),
     )
 
 

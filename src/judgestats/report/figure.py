@@ -48,6 +48,7 @@ def plot_leaderboard(
     show_naive: bool = True,
     ranking: Any = None,
     reference: Any = None,
+    sort: bool = True,
 ):
     """Leaderboard figure: corrected rates with their intervals, best at the top.
 
@@ -55,8 +56,9 @@ def plot_leaderboard(
     :class:`StratifiedCorrection` and its pooled rate, or the one :class:`Correction`: the
     corrected rate with the interval the result reports, and the judge's naive rate as a
     hollow marker. With a ``ranking`` (default: the Evaluation's own), the labels carry
-    P(rank 1). ``reference`` (label → known true rate) adds black crosses. matplotlib is
-    imported here; returns the Axes.
+    P(rank 1). ``reference`` (label → known true rate) adds black crosses. ``sort=False``
+    keeps the groups' own order, top to bottom (two panels side by side then share their
+    rows). matplotlib is imported here; returns the Axes.
     """
     _kind(result)
     if ax is None:
@@ -65,7 +67,7 @@ def plot_leaderboard(
 
         k = len(result) if _kind(result) == "evaluation" else 2
         _, ax = plt.subplots(figsize=(7.0, 1.4 + 0.4 * k), layout="constrained")
-    content = _content(result, metric="rate", title=None, label=None, strata_name=None, sort=True,
+    content = _content(result, metric="rate", title=None, label=None, strata_name=None, sort=sort,
                        reference=reference)  # fmt: skip
     rows = content.rows
     if ranking is None and _kind(result) == "evaluation":

@@ -10,7 +10,34 @@ import base64
 import html
 import math
 
+from .agreement import agreement_cells, agreement_sentence
 from .rows import _TEXT_COLUMNS, _capital, _cells, _Content, _level_text
+
+
+def _agreement_lead(c: _Content) -> bool:
+    """Tell whether the agreement table starts with a label column (the report's, or rows)."""
+    return bool(c.label_header) or (c.agreement is not None and len(c.agreement.rows) > 1)
+
+
+def _agreement_spec(c: _Content, head: list[str]) -> str:
+    lead = _agreement_lead(c)
+    return "l" * lead + "r" * (len(head) - lead)
+
+
+def _agreement_table(c: _Content, d: int) -> tuple[str, list[str], list[list[str]]] | None:
+    """Return the agreement section's sentence, column names and cells, or None.
+
+    The label column is left out when the report has none and the section one row.
+    """
+    s = c.agreement
+    if s is None:
+        return None
+    head, cells = agreement_cells(s, d)
+    if _agreement_lead(c):
+        head = [c.label_header or "", *head]
+    else:
+        cells = [row[1:] for row in cells]
+    return agreement_sentence(s, c.label_header), head, cells
 
 
 # ---------------------------------------------------------------------------- markdown
@@ -53,6 +80,14 @@ def _markdown(c: _Content, d: int) -> str:
     ]
     if c.rows_line:
         lines += ["", _md_escape(c.rows_line)]
+    card = _agreement_table(c, d)
+    if card is not None:
+        sentence, head, cells = card
+        lines += ["", "### Judge agreement", "", _md_escape(sentence), "",
+                  "| " + " | ".join(_md_escape(h) for h in head) + " |",
+                  "|" + "|".join(":---" if ch == "l" else "---:"
+                                 for ch in _agreement_spec(c, head)) + "|"]  # fmt: skip
+        lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in cells]
     if c.notes:
         lines += ["", "**Notes**", ""] + [f"- {_md_escape(n)}" for n in c.notes]
     return "\n".join(lines) + "\n"
@@ -156,6 +191,17 @@ def _latex(c: _Content, d: int) -> str:
             + r"\par}",
         ]
     lines.append(r"\end{table}")
+    card = _agreement_table(c, d)
+    if card is not None:
+        sentence, head, cells = card
+        lines += [
+            "", r"\begin{table}[ht]", r"\centering", r"\caption{Judge agreement}",
+            f"\\begin{{tabular}}{{{_agreement_spec(c, head)}}}",
+            r"\toprule", " & ".join(_tex(h) for h in head) + r" \\", r"\midrule",
+            *(" & ".join(_tex(v) for v in row) + r" \\" for row in cells),
+            r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
+            r"{\footnotesize " + _tex(sentence) + r"\par}", r"\end{table}",
+        ]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
@@ -213,6 +259,28 @@ def _caption(c: _Content) -> str:
     return "".join(parts) + "."
 
 
+def _html_agreement(c: _Content, d: int) -> list[str]:
+    """Write the agreement section as HTML: a heading, its sentence and a lean table.
+
+    No class per cell, so that thousands of groups stay small; a tall table scrolls.
+    """
+    card = _agreement_table(c, d)
+    if card is None:
+        return []
+    esc = html.escape
+    sentence, head, cells = card
+    lead = _agreement_lead(c)
+    label = ' class="label"'
+    th = "".join(f'<th scope="col"{label if i == 0 and lead else ""}>{esc(h)}</th>'
+                 for i, h in enumerate(head))  # fmt: skip
+    body = ["<tr>" + "".join(_html_cell("label", v) if i == 0 and lead else f"<td>{esc(v)}</td>"
+                             for i, v in enumerate(row)) + "</tr>" for row in cells]  # fmt: skip
+    tall = len(cells) > TALL_TABLE
+    return ['<h2 id="agreement">Judge agreement</h2>', f'<p class="agreement">{esc(sentence)}</p>',
+            f'<div class="table{" tall" if tall else ""}">', '<table class="judgestats agreement">',
+            f"<thead><tr>{th}</tr></thead>", "<tbody>", *body, "</tbody>", "</table>", "</div>"]
+
+
 def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -> str:
     from .._version import __version__
 
@@ -264,6 +332,7 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
     ]
     if c.rows_line:
         parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')
+    parts += _html_agreement(c, d)
     if c.notes:
         parts += ["<h2>Notes</h2>", '<ul class="notes">']
         parts += [f"<li>{esc(n)}</li>" for n in c.notes]

@@ -63,6 +63,7 @@ class _Content:
     estimator: str = "Rogan–Gladen"
     reference_name: str | None = None
     rows_line: str | None = None  # an Evaluation's: where every counted row went
+    agreement: Any = None  # the judge-agreement section (.agreement.AgreementSection) or None
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
@@ -161,6 +162,8 @@ NOTE_TAGS = {
     "weak calibration": "weak calibration",
     "weak judge": "weak judge",
     "the judge is no better than chance": "judge at chance",
+    "the judge is too close to chance": "judge near chance",
+    "the judge does not shorten the interval": "judge does not help",
     "label-mix difference": "label shift",
     "the calibration items' judge-positive rate": "design check",
     "no calibration item has judge label": "empty judge class",
