@@ -40,6 +40,9 @@ def test_pairwise_command_matches_the_function(tmp_path, capsys):
         assert abs(got[m] - s) < 1e-9  # to_json keeps 10 significant digits
     assert main(["pairwise", path, "--judge-column", "verdict"]) == 0
     assert "prediction-powered" in capsys.readouterr().out
+    assert main(["pairwise", path, "--judge-column", "verdict", "--report", "latex",
+                 "--seed", "0"]) == 0  # fmt: skip
+    assert capsys.readouterr().out == board.report("latex")
 
 
 def test_pairwise_command_errors_are_one_line(tmp_path, capsys):

@@ -9,6 +9,9 @@
 * :func:`fit_stratified` / :func:`build_stratified_model` — covariate strata with the judge's
   rates partially pooled across strata (hierarchical), none or completely pooled; returns a
   :class:`BayesianStratifiedCorrection` shaped like ``js.correct_stratified``'s result.
+* :func:`fit_pairwise` / :func:`build_pairwise_model` — the twin of ``js.pairwise(...,
+  method="joint-mle")``: Davidson strengths (sum zero), ties and a Dirichlet judge confusion;
+  returns a :class:`BayesianPairwiseLeaderboard` with posterior rank distributions.
 * :class:`Beta`, :class:`Dirichlet`, :class:`Priors`, :class:`HyperPriors` — declarative
   priors, shared with the exact (quadrature) posterior behind ``js.correct(..., method="bayes")``.
 
@@ -29,6 +32,7 @@ from ..priors import Beta, Dirichlet, HyperPriors, Priors
 from .fit import SAMPLERS, SAMPLING_DEFAULTS, TARGET_ACCEPT, SamplingOptions, fit, sample
 from .hierarchical import POOLINGS, build_stratified_model, fit_stratified
 from .models import build_model
+from .pairwise import BayesianPairwiseLeaderboard, build_pairwise_model, fit_pairwise
 from .results import (
     BayesianCorrection,
     BayesianDistributionCorrection,
@@ -43,6 +47,7 @@ __all__ = [
     "TARGET_ACCEPT",
     "BayesianCorrection",
     "BayesianDistributionCorrection",
+    "BayesianPairwiseLeaderboard",
     "BayesianStratifiedCorrection",
     "Beta",
     "Dirichlet",
@@ -52,8 +57,10 @@ __all__ = [
     "SamplingDiagnostics",
     "SamplingOptions",
     "build_model",
+    "build_pairwise_model",
     "build_stratified_model",
     "fit",
+    "fit_pairwise",
     "fit_stratified",
     "sample",
 ]

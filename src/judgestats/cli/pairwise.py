@@ -36,7 +36,11 @@ def _pairwise_parser(sub: Any) -> None:
                    help="ppi's prediction of the human verdict (default judge-letter)")  # fmt: skip
     p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
     p.add_argument("--seed", type=int, default=None, help="seed of the rank draws")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON instead of text")
+    out.add_argument("--report", choices=("markdown", "latex", "html"), default=None,
+                     help="print the leaderboard's report in this format instead of text "
+                     "(html: a standalone page with the figure)")  # fmt: skip
 
 
 def _read_pairs(path: str) -> Any:
@@ -65,6 +69,8 @@ def run_pairwise(args: Any) -> str:
         confidence_level=args.confidence_level,
         rng=args.seed,
     )
+    if args.report is not None:
+        return board.report(args.report)
     if not args.json:
         return board.summary() + "\n"
     frame = board.to_dataframe()

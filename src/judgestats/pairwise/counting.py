@@ -164,8 +164,11 @@ def _judge_reader(judge_labels: Sequence[str] | None):
     return letters, index.get
 
 
-def _grouped_rows(frame: Any, columns: tuple[str, ...]) -> list[tuple]:
-    """Return the engine's grouped count of the distinct ``columns`` values (values..., rows)."""
+def _grouped_columns(frame: Any, columns: tuple[str, ...]) -> list[list]:
+    """Return the engine's grouped count of the distinct ``columns`` values, column by column.
+
+    The last list holds the rows of each distinct combination.
+    """
     from ..frames import _collect, _engine_warnings, _narwhals, open_frame
 
     nw = _narwhals()
@@ -174,7 +177,13 @@ def _grouped_rows(frame: Any, columns: tuple[str, ...]) -> list[tuple]:
         check_frame_columns(list(nf.columns), {"columns": columns})
         grouped = nf.group_by(*columns, drop_null_keys=False).agg(nw.len().alias("__rows__"))
         table = _collect(nw, grouped)
-        return [tuple(row) for row in table.rows()]
+        return [table.get_column(c).to_list() for c in (*columns, "__rows__")]
+
+
+def _decode(values: list, read) -> list:
+    """``read`` applied to each value, computed once per distinct value (a dict lookup each)."""
+    table = {v: read(v) for v in dict.fromkeys(values)}
+    return [table[v] for v in values]
 
 
 def _bad(values: list, what: str, allowed: str) -> VerdictError:
@@ -183,34 +192,54 @@ def _bad(values: list, what: str, allowed: str) -> VerdictError:
     return VerdictError(f"{what} must be {allowed}; got {shown}{more}")
 
 
-def _read_rows(rows: list[tuple], has_position: bool, judge_letter, names: dict):
-    """Decode each distinct row: (a, b, judge index, human index or -1, count), shown order."""
-    out: list[tuple] = []
-    bad: dict[str, list] = {"judge": [], "human": [], "position": [], "self": []}
-    for row in rows:
-        a, b = row[0], row[1]
-        pos = row[2] if has_position else "a"
-        jv, hv, n = row[-3], row[-2], int(row[-1])
-        if a == b or _is_missing(a) or _is_missing(b):
-            bad["self"].append((a, b))
-            continue
-        j = None if _is_missing(jv) else judge_letter(jv)
-        h = -1 if _is_missing(hv) else verdict_code(hv)
-        p = verdict_code(pos) if isinstance(pos, str) else None
-        if j is None:
-            bad["judge"].append(jv)
-        if h is None:
-            bad["human"].append(hv)
-        if p not in (0, 2):
-            bad["position"].append(pos)
-        if j is None or h is None or p not in (0, 2):
-            continue
-        if p == 2:  # shown b first: turn the pair round
-            a, b = b, a
-            h = -1 if h == -1 else int(_SWAP[h])
-            j = int(names["swap"](j))
-        out.append((a, b, j, h, n))
-    return out, bad
+_BAD = -9  # a value outside its alphabet
+
+
+def _codes(values: list, read) -> np.ndarray:
+    """Integer codes of ``values`` by ``read`` (missing −1, unreadable ``_BAD``)."""
+
+    def code(v: Any) -> int:
+        if _is_missing(v):
+            return -1
+        c = read(v)
+        return _BAD if c is None else int(c)
+
+    return np.array(_decode(values, code), dtype=np.int64).reshape(len(values))
+
+
+def _read_columns(columns: list[list], has_position: bool, judge_letter):
+    """Decode the grouped count (vectorised over its distinct rows), in the order shown.
+
+    Returns (models, first, second, judge index, human index or −1, rows) for the readable
+    rows, and the bad values by kind (``self``, ``judge``, ``human``, ``position``).
+    """
+    a_vals, b_vals = columns[0], columns[1]
+    pos_vals = columns[2] if has_position else ["a"] * len(a_vals)
+    j_vals, h_vals, rows = columns[-3], columns[-2], np.asarray(columns[-1], dtype=np.int64)
+    names = {v: str(v) for v in dict.fromkeys(a_vals + b_vals) if not _is_missing(v)}
+    models = tuple(sorted(set(names.values())))
+    place = {name: i for i, name in enumerate(models)}
+    index = {v: place[name] for v, name in names.items()}
+    a = np.array(_decode(a_vals, lambda v: index.get(v, -1)), dtype=np.int64).reshape(-1)
+    b = np.array(_decode(b_vals, lambda v: index.get(v, -1)), dtype=np.int64).reshape(-1)
+    self_ = (a == b) | (a < 0) | (b < 0)
+    j, h = _codes(j_vals, judge_letter), _codes(h_vals, verdict_code)
+    pos = _codes(pos_vals, lambda v: verdict_code(v) if isinstance(v, str) else None)
+    ok = ~self_
+    bad_j, bad_h, bad_p = ok & (j < 0), ok & (h == _BAD), ok & ~np.isin(pos, (0, 2))
+    bad = {
+        "self": [(a_vals[i], b_vals[i]) for i in np.flatnonzero(self_)],
+        "judge": [j_vals[i] for i in np.flatnonzero(bad_j)],
+        "human": [h_vals[i] for i in np.flatnonzero(bad_h)],
+        "position": [pos_vals[i] for i in np.flatnonzero(bad_p)],
+    }
+    keep = ok & ~bad_j & ~bad_h & ~bad_p
+    a, b, j, h, pos, rows = a[keep], b[keep], j[keep], h[keep], pos[keep], rows[keep]
+    turn = pos == 2  # shown b first: turn the pair round
+    first, second = np.where(turn, b, a), np.where(turn, a, b)
+    h = np.where(turn & (h >= 0), _SWAP[np.clip(h, 0, 2)], h)
+    j = np.where(turn, _SWAP[np.clip(j, 0, 2)], j)  # position= needs the a/tie/b alphabet
+    return (models, first, second, j, h, rows), bad
 
 
 def _raise_bad(bad: dict, names: dict) -> None:
@@ -285,40 +314,33 @@ def count_pairs(
         "judge": judge,
         "human": human,
         "position": position,
-        "swap": lambda j: int(_SWAP[j]),
         "judge_allowed": (
             "'a'/'model_a', 'b'/'model_b' or a text starting with 'tie'"
             if judge_labels is None
             else f"one of judge_labels {letters!r}"
         ),
     }
-    decoded, bad = _read_rows(
-        _grouped_rows(frame, columns), position is not None, judge_letter, names
+    decoded, bad = _read_columns(
+        _grouped_columns(frame, columns), position is not None, judge_letter
     )
     _raise_bad(bad, names)
     return _assemble(decoded, letters)
 
 
-def _assemble(decoded: list[tuple], letters: tuple) -> PairCounts:
-    """Turn decoded rows into the count arrays (models and ordered pairs sorted)."""
-    models = tuple(sorted({str(r[0]) for r in decoded} | {str(r[1]) for r in decoded}))
-    index = {m: i for i, m in enumerate(models)}
-    pairs: dict[tuple[int, int], int] = {}
-    for a, b, *_ in decoded:
-        pairs.setdefault((index[str(a)], index[str(b)]), len(pairs))
-    order = sorted(pairs)
-    where = {key: k for k, key in enumerate(order)}
-    judged = np.zeros((len(order), len(letters)), dtype=np.int64)
-    labelled = np.zeros((len(order), len(letters), len(HUMAN_VERDICTS)), dtype=np.int64)
-    for a, b, j, h, n in decoded:
-        p = where[(index[str(a)], index[str(b)])]
-        if h == -1:
-            judged[p, j] += n
-        else:
-            labelled[p, j, h] += n
-    first = np.array([key[0] for key in order], dtype=np.int64)
-    second = np.array([key[1] for key in order], dtype=np.int64)
-    return PairCounts(models, first, second, judged, labelled, letters)
+def _assemble(decoded: tuple, letters: tuple) -> PairCounts:
+    """Turn decoded columns into the count arrays (ordered pairs sorted)."""
+    models, first, second, j, h, rows = decoded
+    k = len(models)
+    pair, where = np.unique(first * k + second, return_inverse=True)
+    judged = np.zeros((pair.size, len(letters)), dtype=np.int64)
+    labelled = np.zeros((pair.size, len(letters), len(HUMAN_VERDICTS)), dtype=np.int64)
+    u = h < 0
+    np.add.at(judged, (where[u], j[u]), rows[u])
+    np.add.at(labelled, (where[~u], j[~u], h[~u]), rows[~u])
+    return PairCounts(
+        models, (pair // max(k, 1)).astype(np.int64), (pair % max(k, 1)).astype(np.int64),
+        judged, labelled, letters,
+    )  # fmt: skip
 
 
 def _components(n: int, first: np.ndarray, second: np.ndarray) -> list[list[int]]:

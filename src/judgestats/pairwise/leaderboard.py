@@ -22,6 +22,7 @@ from .._validation import (
     check_positive_int,
     check_rng,
 )
+from ..results import Reportable
 from .counting import HUMAN_VERDICTS, PairCounts, _components, check_pairs, count_pairs
 from .independence import IndependenceTest, independence_test
 from .intervals import (
@@ -37,6 +38,7 @@ from .prediction_powered import PREDICTIONS, PredictionPoweredFit, fit_predictio
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    import xarray as xr
 
 __all__ = ["DESIGNS", "INTERVALS", "METHODS", "DavidsonFit", "PairwiseLeaderboard", "pairwise"]
 
@@ -93,7 +95,7 @@ class DavidsonFit:
 
 
 @dataclass(frozen=True, slots=True)
-class PairwiseLeaderboard:
+class PairwiseLeaderboard(Reportable):
     """A leaderboard from pairwise judge verdicts, corrected for the judge's errors.
 
     Made by :func:`pairwise`. Arrays follow ``models`` (sorted names); ``order`` is the
@@ -209,6 +211,15 @@ class PairwiseLeaderboard:
         from .tables import leaderboard_frame
 
         return leaderboard_frame(self)
+
+    def to_xarray(self) -> xr.Dataset:
+        """Return the leaderboard as an xarray Dataset (ArviZ's ``ci_bound`` layout).
+
+        See :func:`~judgestats.pairwise.tables.leaderboard_xarray` for the variables.
+        """
+        from .tables import leaderboard_xarray
+
+        return leaderboard_xarray(self)
 
     def plot(self, *, scale: str = "elo", show_fits: bool = True) -> Any:
         """Figure: strengths with intervals and rank sets, and the P(rank = r) heat map.

@@ -6,12 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .counting import HUMAN_VERDICTS
 from .likelihood import ELO_PER_LOGIT
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    import xarray as xr
 
-__all__ = ["leaderboard_frame", "leaderboard_rows", "leaderboard_summary"]
+__all__ = ["leaderboard_frame", "leaderboard_rows", "leaderboard_summary", "leaderboard_xarray"]
 
 
 def leaderboard_rows(board: Any) -> list[dict]:
@@ -50,6 +52,67 @@ def leaderboard_frame(board: Any) -> pd.DataFrame:
         rank_method=board.rank_method,
     )
     return frame
+
+
+def _fit_strength(fit: Any, k: int) -> np.ndarray:
+    return np.full(k, np.nan) if fit is None else np.asarray(fit.strength, dtype=float)
+
+
+def leaderboard_xarray(board: Any) -> xr.Dataset:
+    """Return the leaderboard as an xarray Dataset in ArviZ's interval layout.
+
+    Dims ``model`` (the sorted names), ``opponent`` (the same names), ``rank`` (1..K),
+    ``ci_bound = ["lower", "upper"]``, ``rank_bound = ["best", "worst"]``, ``judge_label``
+    and ``human_verdict`` (a/tie/b). Attrs ``ci_kind`` (the interval), ``ci_prob`` (the
+    level) and what was fitted (estimator, method, design, rank method, counts).
+    """
+    from .._validation import require_extra
+
+    require_extra("xarray", "to_xarray()")
+    import xarray as xr
+
+    k = len(board.models)
+    model = ("model",)
+    data: dict[str, Any] = {
+        "strength": (model, board.strength),
+        "strength_se": (model, board.strength_se),
+        "strength_ci": (("model", "ci_bound"), board.strength_ci),
+        "elo": (model, board.elo),
+        "elo_ci": (("model", "ci_bound"), board.elo_ci),
+        "rank_point": (model, np.asarray(board.rank, dtype=np.int64)),
+        "rank_set": (("model", "rank_bound"), np.asarray(board.rank_set, dtype=np.int64)),
+        "rank_probability": (("model", "rank"), board.rank_probabilities),
+        "win_probability": (("model", "opponent"), board.win_probability),
+        "win_probability_ci": (("model", "opponent", "ci_bound"), board.win_probability_ci),
+        "tie": board.tie,
+        "tie_ci": (("ci_bound",), np.asarray(board.tie_ci, dtype=float)),
+        "confusion": (("judge_label", "human_verdict"), board.confusion),
+        "naive_strength": (model, _fit_strength(board.naive, k)),
+        "human_only_strength": (model, _fit_strength(board.human_only, k)),
+    }
+    coords = {
+        "model": list(board.models),
+        "opponent": list(board.models),
+        "rank": np.arange(1, k + 1),
+        "ci_bound": ["lower", "upper"],
+        "rank_bound": ["best", "worst"],
+        "judge_label": [str(v) for v in board.judge_labels],
+        "human_verdict": list(HUMAN_VERDICTS),
+    }
+    ds = xr.Dataset(data, coords=coords)
+    ds.attrs.update(
+        ci_kind=board.interval,
+        ci_prob=board.confidence_level,
+        estimator=board.estimator,
+        method=board.method,
+        design=board.design,
+        rank_method=board.rank_method,
+        confusion_kind=board.confusion_kind,
+        n_judged=board.n_judged,
+        n_labelled=board.n_labelled,
+        **({} if board.lam is None else {"lam": board.lam}),
+    )
+    return ds
 
 
 def leaderboard_summary(board: Any) -> str:

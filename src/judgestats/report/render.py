@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._validation import (
+    ArgumentTypeError,
+    check_bool,
     check_choice,
     check_positive_int,
 )
@@ -18,6 +20,7 @@ from ..results import set_renderer
 from .content import _content
 from .figure import _figure_png
 from .formats import FIGURE_ROWS, _html, _latex, _markdown
+from .pairwise import PAIRWISE_KIND, pairwise_report
 from .rows import _check_text, _kind
 
 __all__ = [
@@ -48,9 +51,11 @@ def report(
 
     Parameters
     ----------
-    result : Correction, StratifiedCorrection or Evaluation
+    result : Correction, StratifiedCorrection, Evaluation or PairwiseLeaderboard
         What to report. An Evaluation gives one row per group, a StratifiedCorrection one row
-        per stratum plus the pooled row, a Correction one row.
+        per stratum plus the pooled row, a Correction one row, a pairwise leaderboard one row
+        per model by rank and its judge's confusion (:mod:`judgestats.report.pairwise`; only
+        ``format``, ``title``, ``digits`` and ``figure`` apply to it).
     format : {"markdown", "latex", "html"}, default "markdown"
         Output format (see the module docstring).
     metric : str, default "accuracy"
@@ -79,6 +84,11 @@ def report(
     str
         The document (Markdown, a LaTeX fragment, or a standalone HTML page).
     """
+    if getattr(type(result), "kind", None) == PAIRWISE_KIND:
+        rate_only = {"metric": metric != "accuracy", "label": label is not None,
+                     "strata_name": strata_name is not None, "sort": sort is not True,
+                     "reference": reference is not None}  # fmt: skip
+        return _pairwise(result, format, title, digits, figure, rate_only)
     _kind(result)
     check_choice("format", format, FORMATS)
     _check_text("metric", metric)
@@ -99,6 +109,23 @@ def report(
     many = len(result) if _kind(result) == "evaluation" and len(result) > FIGURE_ROWS else None
     png = _figure_png(result, ranking=ranking, reference=reference) if figure and not many else None
     return _html(content, digits, png, left_out=many if figure else None)
+
+
+def _pairwise(board: Any, format: str, title: Any, digits: Any, figure: Any,
+              rate_only: dict) -> str:  # fmt: skip
+    """Check the options that apply to a pairwise leaderboard and write its report."""
+    given = [name for name, set_ in rate_only.items() if set_]
+    if given:
+        raise ArgumentTypeError(
+            f"{', '.join(given)} apply to corrected rates, not to a pairwise leaderboard "
+            "(its options are format, title, digits and figure)"
+        )
+    check_choice("format", format, FORMATS)
+    if title is not None:
+        _check_text("title", title)
+    digits = check_positive_int("digits", digits, minimum=1)
+    return pairwise_report(board, format, title=title, digits=digits,
+                           figure=check_bool("figure", figure))  # fmt: skip
 
 
 set_renderer(report)  # Reportable.report() of every result calls report()
