@@ -39,3 +39,8 @@ def chromium_flags(profile_dir) -> list[str]:
         "--hide-scrollbars",
         "--virtual-time-budget=5000",
     ]
+
+
+# tests/data/ holds fixtures and the scripts that made them with the real tools (which the suite
+# does not install): --doctest-modules must not import those scripts
+collect_ignore_glob = ["data/*"]

@@ -546,6 +546,27 @@ def check_repeated_categories(tables):
         assert num(r["bootstrap of rows as items"]) < 0.85, r
 
 
+def check_warning_bound(tables):
+    t = find(tables, "A: θ, (q0, q1)", "adjusted-Wald covers at B", "best unwarned coverage at A",
+             min_rows=2)  # fmt: skip
+    first = t.records()[0]
+    # the worst cell of the seed-2713 grid: 0.846 simulated there (1,000 data sets, about 740
+    # defined: s.e. 0.013); the exact enumeration must agree within 3 s.e.
+    assert abs(num(first["adjusted-Wald covers at A"]) - 0.846) < 0.04, first
+    # exact (no noise): a B inside the ranges where adjusted-Wald covers, and no rule that
+    # fires on <= 5% of B's data sets brings A's unwarned data sets to 0.93 (full run 0.884)
+    assert num(first["adjusted-Wald covers at B"]) >= 0.945, first
+    assert num(first["best unwarned coverage at A"]) < 0.93, first
+    assert num(first["least unwarned share at A"]) >= 0.1, first
+    assert first["no rule meets both"] == "yes", first
+    for r in t.records():  # a bound is a coverage; "yes" only where it is below 0.93
+        if r["no rule meets both"] in ("yes", "no"):
+            assert 0 <= num(r["best unwarned coverage at A"]) <= 1, r
+            assert (r["no rule meets both"] == "yes") == (
+                num(r["best unwarned coverage at A"]) < 0.93
+                and num(r["least unwarned share at A"]) >= 0.1), r
+
+
 def check_warning_rules(tables):
     rules = find(tables, "rule", "warns where", "fail (a)", "fail (b)", min_rows=9)
     today = rules.records()[0]
@@ -765,6 +786,7 @@ CHECKS = {
     "bench_profile_boundary.py": ("profile_boundary", [], check_profile_boundary),
     "bench_profile_speed.py": ("profile_speed", [], check_profile_speed),
     "bench_strata.py": ("strata", ["strata.png"], check_strata),
+    "bench_warning_bound.py": ("warning_bound", [], check_warning_bound),
     "bench_warning_rules.py": ("warning_rules", [], check_warning_rules),
     "bench_weak_judge.py": ("weak_judge", ["weak_judge_coverage.png"], check_weak_judge),
 }  # fmt: skip
