@@ -63,27 +63,39 @@ def test_one_row_per_item_is_the_unclustered_interval(method):
     assert items.ci["pass"].low == pytest.approx(flat.ci["pass"].low, abs=1e-9)
 
 
-def test_design_effects_scale_the_likelihood():
-    test, cal = _data(np.random.default_rng(2), rows=5, conc=1.0)
-    res = js.correct_distribution(test, cal)
-    assert res.method == "profile-likelihood-t"
-    # independent: d = tr(G/(G-1) Σ_g e_g e_gᵀ) / tr((diag x − x xᵀ)/(R − 1)), e_g = (a_g − x b_g)/R
-    tot = test.clusters.totals.astype(float)
+def _sandwich_and_multinomial(tot):
+    """S = G/(G − 1) Σ_g e_g e_gᵀ, e_g = (a_g − x̂ b_g)/R, and Σ = (diag x̂ − x̂x̂ᵀ)/(R − 1)."""
     rows = tot.sum()
     x = tot.sum(axis=0) / rows
     e = (tot - np.outer(tot.sum(axis=1), x)) / rows
     g = tot.shape[0]
-    d = g / (g - 1) * np.sum(e * e) / ((1 - np.sum(x * x)) / (rows - 1))
-    assert res.clusters.design_effect[0] == pytest.approx(d, rel=1e-10)
-    assert d > 1.5  # five rows per item sharing a letter distribution
-    flat = js.correct_distribution(*_flat(test, cal))
-    # the scaled likelihood: the unclustered method at counts / max(d_i, 1)
-    shrink = np.maximum(res.clusters.design_effect, 1.0)
-    from judgestats.multiclass.likelihood import alphabet_profile_bounds
+    return g / (g - 1) * e.T @ e, (np.diag(x) - np.outer(x, x)) / (rows - 1)
+
+
+def test_design_effects_along_the_estimate_scale_the_likelihood():
+    from judgestats.multiclass.likelihood import alphabet_mle, alphabet_profile_bounds
+
+    test, cal = _data(np.random.default_rng(2), rows=5, conc=1.0)
+    res = js.correct_distribution(test, cal)
+    assert res.method == "profile-likelihood-t"
+    # independent: the direction in which p̂ moves θ̂_pass, v = row of (CᵀWC)⁻¹CᵀW,
+    # W = diag(1/Cθ), then d = vᵀSv / vᵀΣv over the test items' letter totals
+    theta, c, _ = alphabet_mle(test.counts, cal.counts)
+    w = np.diag(1.0 / (c @ theta))
+    v = (np.linalg.inv(c.T @ w @ c) @ c.T @ w)[1]
+    s, sigma = _sandwich_and_multinomial(test.clusters.totals.astype(float))
+    d = (v @ s @ v) / (v @ sigma @ v)
+    assert res.clusters.design_effect[0] == pytest.approx(d, rel=1e-8)
+    trace = np.trace(s) / np.trace(sigma)
+    assert d > trace > 1.5  # every row of an item shares its human class: θ's direction
+    # the scaled likelihood: the unclustered profile at counts / d_i
+    shrink = np.asarray(res.clusters.design_effect)
     low, high, _ = alphabet_profile_bounds(test.counts / shrink[0], cal.counts / shrink[1:],
-                                             0.95, small_sample=True)
-    assert res.ci["pass"].low == pytest.approx(low[1], abs=1e-12)
-    assert res.ci["pass"].high == pytest.approx(high[1], abs=1e-12)
+                                           0.95, small_sample=True)
+    assert res.ci["pass"].low == pytest.approx(min(low[1], res.estimate["pass"]), abs=1e-12)
+    assert res.ci["pass"].high == pytest.approx(max(high[1], res.estimate["pass"]), abs=1e-12)
+    assert res.estimate["pass"] == pytest.approx(theta[1], abs=1e-12)  # the unscaled fit
+    flat = js.correct_distribution(*_flat(test, cal))
     assert res.ci["pass"].width > 1.2 * flat.ci["pass"].width
     assert "design effects" in res.summary()
 
@@ -121,3 +133,24 @@ def test_seeded_coverage_cluster_aware_against_rows_as_items():
     assert cov["cluster"] >= 0.91
     assert cov["bootstrap"] >= 0.89
     assert cov["rows"] <= 0.88
+
+
+def test_three_categories_one_row_per_item_is_the_unclustered_interval():
+    gen = np.random.default_rng(5)
+    lean = np.array([[0.6, 0.2, 0.1], [0.2, 0.5, 0.2], [0.1, 0.2, 0.5], [0.1, 0.1, 0.2]])
+    h = gen.choice(3, size=240, p=[0.4, 0.35, 0.25])
+    letter = np.array([gen.choice(4, p=lean[:, b]) for b in h])
+    names = ["w", "x", "y", "z"]
+    lab = np.arange(240) < 140
+    test = js.CategoryCounts.from_labels(np.array(names)[letter[~lab]], labels=names,
+                                         cluster=np.arange(240)[~lab])
+    cal = js.ConfusionMatrix.from_labels(human=h[lab], judge=np.array(names)[letter[lab]],
+                                         labels=[0, 1, 2], judge_labels=names,
+                                         cluster=np.arange(240)[lab])
+    res = js.correct_distribution(test, cal, separation_level=None)
+    flat = js.correct_distribution(
+        js.CategoryCounts(test.counts, names),
+        js.ConfusionMatrix(cal.counts, [0, 1, 2], judge_labels=names), separation_level=None)
+    for b in range(3):
+        assert (res.ci[b].low, res.ci[b].high, res.estimate[b]) == pytest.approx(
+            (flat.ci[b].low, flat.ci[b].high, flat.estimate[b]), abs=1e-12)

@@ -95,3 +95,18 @@ def test_an_item_in_two_strata_is_named(engine):
     frame.loc[first, "length"] = other
     with pytest.raises(js.StrataMismatchError, match="'m1-5'"):
         js.evaluate(_native(frame, engine), strata="length", cluster="item")
+
+
+def test_cli_report_with_strata_and_cluster(tmp_path, capsys):
+    from judgestats.cli import main
+
+    frame = _frame()
+    path = tmp_path / "judged.csv"
+    frame.to_csv(path, index=False)
+    assert main(["report", str(path), "--strata", "length", "--cluster", "item"]) == 0
+    out = capsys.readouterr().out
+    ev = js.evaluate(frame, strata="length", cluster="item")
+    items = sum(k.calibration_items for g in ev.groups for k in ev[g].clusters.values())
+    assert f"({items} in all, " in out and "counting repeated items once each" in out
+    low, high = ev["m1"].ci
+    assert f"{low:.3f}–{high:.3f}" in out

@@ -48,36 +48,53 @@ import numpy as np
 
 from .._validation import check_positive_int, check_rng
 from .clustered import CategoryClusterSummary, _sizes, category_moments, item_bootstrap_bounds
-from .methods import DistributionBounds, _get_method
+from .likelihood import alphabet_mle, alphabet_profile_bounds
+from .methods import DistributionBounds
 
-__all__ = ["ALPHABET_CLUSTER_METHODS", "alphabet_effective_counts", "clustered_alphabet_bounds"]
+__all__ = ["ALPHABET_CLUSTER_METHODS", "alphabet_design_effects", "clustered_alphabet_bounds"]
 
 #: The judge-alphabet (J ≠ K) interval methods that account for repeated items; the first is
 #: the default.
 ALPHABET_CLUSTER_METHODS = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
 
 
-def alphabet_effective_counts(
-    test: Any, calibration: Any, estimand: str
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any], tuple[np.ndarray, ...]]:
-    """Return the design-effect-scaled test (J,) and calibration (J, K) counts (see module).
+def _directions(test: np.ndarray, cal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """θ̂ and L = (ĈᵀWĈ)⁻¹ĈᵀW, W = diag(1/π̂), π̂ = Ĉθ̂: row b is how θ̂_b moves with p̂."""
+    theta, matrix, _ = alphabet_mle(test, cal)
+    pi = matrix @ theta
+    w = np.where(pi > 0, 1.0 / np.where(pi > 0, pi, 1.0), 0.0)
+    gram = matrix.T @ (w[:, None] * matrix)
+    return theta, np.linalg.pinv(gram) @ (matrix.T * w[None, :])
 
-    Returns them with :func:`~judgestats.multiclass.clustered.category_moments`' moments and
-    the components' (design effects, pooled mask, effective sizes). Under ``"rows"`` each
-    component's counts are divided by max(d_i, 1), so with one row per item they are the
-    counts themselves, bit for bit.
+
+def alphabet_design_effects(test: Any, calibration: Any, estimand: str) -> dict[str, Any]:
+    """Each category's design effects of the K + 1 components along its direction (module).
+
+    Returns ``deff`` (K, K + 1): d_i^(b) = v_bᵀ S_i v_b / v_bᵀ Σ_i v_b, v_b = row b of L
+    (:func:`_directions`, at the counts under the estimand), S_i the sandwich over item
+    totals and Σ_i = (diag x̂_i − x̂_i x̂_iᵀ)/(R_i − 1); the component's trace design effect
+    (:mod:`judgestats.multiclass.clustered`, with its 0/0 rule) where that ratio is undefined;
+    values within 1e-12 of 1 or below are 1. Also ``rate``, ``rows``, ``theta`` (the fit to
+    the counts under the estimand), the moments ``m`` and the trace design effects ``trace``.
     """
     m = category_moments(test, calibration, estimand)
-    deff, pooled, effective, _ = _sizes(m)
-    shrink = np.maximum(np.nan_to_num(deff, nan=1.0), 1.0)
+    trace, pooled, _, _ = _sizes(m)
+    rate, rows = np.nan_to_num(m["rate"]), m["rows"]
     if estimand == "rows":
-        t_eff = np.asarray(test.counts, dtype=float) / shrink[0]
-        c_eff = np.asarray(calibration.counts, dtype=float) / shrink[None, 1:]
-    else:  # the item-weighted rates at the effective sizes
-        rate = np.nan_to_num(m["rate"])
-        t_eff = rate[0] * effective[0]
-        c_eff = (rate[1:] * effective[1:, None]).T
-    return t_eff, c_eff, m, (deff, pooled, effective)
+        t, c = np.asarray(test.counts, dtype=float), np.asarray(calibration.counts, dtype=float)
+    else:
+        t, c = rate[0] * rows[0], (rate[1:] * rows[1:, None]).T
+    theta, lin = _directions(t, c)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        multi = (np.einsum("ia,ac->iac", rate, np.eye(rate.shape[1]))
+                 - np.einsum("ia,ic->iac", rate, rate)) / (rows - 1.0)[:, None, None]
+        num = np.einsum("ba,iac,bc->bi", lin, np.nan_to_num(m["sandwich"]), lin)
+        den = np.einsum("ba,iac,bc->bi", lin, np.nan_to_num(multi), lin)
+        deff = np.where((den > 0) & ~pooled[None, :] & (m["items"] >= 2)[None, :],
+                        num / den, trace[None, :])  # fmt: skip
+    deff = np.where(np.nan_to_num(deff, nan=1.0) <= 1.0 + 1e-12, 1.0, deff)
+    return {"deff": deff, "trace": trace, "pooled": pooled, "rate": rate, "rows": rows,
+            "theta": theta, "m": m, "counts": (t, c)}  # fmt: skip
 
 
 def clustered_alphabet_bounds(
@@ -86,33 +103,48 @@ def clustered_alphabet_bounds(
 ) -> tuple[DistributionBounds, CategoryClusterSummary]:  # fmt: skip
     """Cluster-aware bounds and estimate of a judge alphabet's θ (see module).
 
-    ``method``: one of :data:`ALPHABET_CLUSTER_METHODS`. The likelihood methods run the
-    registered unclustered method at the design-effect-scaled counts; ``"bootstrap"``
-    resamples items. Returns the bounds (``estimate`` set) and the
-    :class:`~judgestats.multiclass.clustered.CategoryClusterSummary` (``df``: the t cut-off's
-    ν per category, ∞ for χ² and the bootstrap).
+    ``method``: one of :data:`ALPHABET_CLUSTER_METHODS`. The likelihood methods profile each
+    category b at the counts scaled by its design effects (one run for K = 2, whose two
+    categories share them); ``"bootstrap"`` resamples items. The estimate is the fit to the
+    counts under the estimand (the unscaled maximum likelihood under ``"rows"``); an
+    interval that misses it by the scaling's shift is widened to hold it. Returns the bounds
+    (``estimate`` set) and the :class:`~judgestats.multiclass.clustered.CategoryClusterSummary`
+    (design effects and effective sizes: category 0's for K = 2, the largest over the
+    categories otherwise; ``df``: the t cut-off's ν per category, ∞ for χ² and the bootstrap).
     """
-    t_eff, c_eff, m, (deff, pooled, effective) = alphabet_effective_counts(
-        test, calibration, estimand)  # fmt: skip
-    j, k = c_eff.shape
+    d = alphabet_design_effects(test, calibration, estimand)
+    m, deff, (t, c) = d["m"], d["deff"], d["counts"]
+    k = c.shape[1]
     if method == "bootstrap":
         reps = check_positive_int("n_resamples", n_resamples, minimum=2)
         bounds = item_bootstrap_bounds(test, calibration, confidence_level=confidence_level,
                                        estimand=estimand, max_condition=max_condition,
                                        reps=reps, gen=check_rng(rng))  # fmt: skip
-        df = float("inf")
+        df = np.full(k, np.inf)
     else:
-        spec, _ = _get_method(method, {})
-        bounds = spec.func(t_eff, c_eff, confidence_level=confidence_level,
-                           max_condition=max_condition)  # fmt: skip
-        df = (float(c_eff.sum(axis=0).min() / (j - 1) - 1.0)
-              if method == "profile-likelihood-t" else float("inf"))  # fmt: skip
+        low, high, df = np.full(k, np.nan), np.full(k, np.nan), np.full(k, np.inf)
+        for b in range(k if k > 2 else 1):
+            t_b, c_b = t / deff[b, 0], c / deff[b, None, 1:]
+            lo, hi, _ = alphabet_profile_bounds(
+                t_b, c_b, confidence_level, small_sample=method == "profile-likelihood-t",
+                only=b)  # fmt: skip
+            span = range(k) if k == 2 else (b,)
+            low[span], high[span] = lo[span], hi[span]
+            if method == "profile-likelihood-t":
+                df[span] = c_b.sum(axis=0).min() / (c.shape[0] - 1) - 1.0
+        if (m["rows"][1:] == 0).any():  # a human class without calibration rows
+            low[:], high[:] = np.nan, np.nan
+        est = d["theta"]
+        bounds = DistributionBounds(np.minimum(low, est), np.maximum(high, est),
+                                    np.zeros((), dtype=np.int64), estimate=est)  # fmt: skip
+    shown = deff[0] if k == 2 else deff.max(axis=0)
     summary = CategoryClusterSummary(
         estimand=estimand, items=m["n_items"], test_items=m["test_items"],
         calibration_items=m["calibration_items"],
         components=("p", *(f"C[:, {lab!r}]" for lab in calibration.labels)),
         rows=tuple(m["rows"].tolist()), items_per_component=tuple(m["items"].tolist()),
-        design_effect=tuple(deff.tolist()), effective=tuple(effective.tolist()),
-        pooled=tuple(bool(v) for v in pooled), df=(df,) * k,
+        design_effect=tuple(shown.tolist()),
+        effective=tuple((m["rows"] / np.maximum(shown, 1.0)).tolist()),
+        pooled=tuple(bool(v) for v in d["pooled"]), df=tuple(float(v) for v in df),
     )  # fmt: skip
     return bounds, summary

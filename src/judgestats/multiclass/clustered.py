@@ -135,7 +135,10 @@ class CategoryClusterSummary:
                                       self.effective, self.pooled, strict=True)
         )  # fmt: skip
         finite = [d for d in self.df if np.isfinite(d)]
-        crit = f"; critical values t({min(finite):.0f}–{max(finite):.0f})" if finite else ""
+        span = f"{min(finite):.0f}–{max(finite):.0f}" if finite else ""
+        if finite and f"{min(finite):.0f}" == f"{max(finite):.0f}":
+            span = f"{min(finite):.0f}"
+        crit = f"; critical values t({span})" if finite else ""
         return [
             f"  repeated items       {self.items} items ({self.test_items} with test rows, "
             f"{self.calibration_items} with calibration rows); estimand: mean over "

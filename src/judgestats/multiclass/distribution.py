@@ -411,8 +411,11 @@ def correct_distribution(
         ``res.clusters`` says what they did; under the random and by-judge-label designs the
         same for π̂ and the rows of R̂ (:mod:`judgestats.multiclass.clustered`);
         ``"bootstrap"`` (by-human-label) resamples whole items; the profile-likelihood methods
-        and judge alphabets of their own refuse such counts
-        (:class:`~judgestats.ClusteredCountsError`). The
+        of a square matrix refuse such counts (:class:`~judgestats.ClusteredCountsError`).
+        A judge alphabet of its own (J ≠ K letters, by-human-label) takes them with
+        ``"profile-likelihood-t"`` (default) and ``"profile-likelihood"`` of the
+        design-effect-scaled likelihood, or ``"bootstrap"`` (items resampled, the likelihood
+        refitted per replicate) (:mod:`judgestats.multiclass.alphabet_clusters`). The
         separation test divides its G statistic by the pair's design effect (first-order
         Rao–Scott, :func:`~judgestats.multiclass.separation.confused_pairs`). Without clusters
         every row is an item and the two are the same.
@@ -445,8 +448,10 @@ def correct_distribution(
     MethodError, ConfidenceLevelError
         On an unknown method or estimand, or a bad level.
     ClusteredCountsError
-        (a :class:`MethodError`) Counts built with ``cluster=`` with a method other than
-        ``"adjusted-delta"``/``"wald"``, another design or a judge alphabet of its own.
+        (a :class:`MethodError`) Counts built with ``cluster=`` with a method that does not
+        account for them: other than ``"adjusted-delta"``/``"wald"``/``"bootstrap"`` (square
+        Ĉ), other than ``"profile-likelihood-t"``/``"profile-likelihood"``/``"bootstrap"``
+        (a judge alphabet of its own), or a design they do not support.
 
     Warns
     -----
