@@ -9,23 +9,31 @@ multinomials; this module gives the likelihood methods and the bootstrap version
 account for it.
 
 **The design-effect-scaled likelihood** (``"profile-likelihood-t"``, the alphabet's default,
-and ``"profile-likelihood"``). Each of the K + 1 multinomial components x̂_i ∈ {p̂, ĉ_1, …,
-ĉ_K} (p̂ the J-letter distribution of the test rows, ĉ_b that of the human-b calibration rows)
-gets the design effect of :mod:`judgestats.multiclass.clustered`, d_i = tr S_ii / tr Σ_i:
-the sandwich over item totals against the multinomial covariance of its R_i rows (exactly 1
-with one row per item; the pooled rule where 0/0), and the effective size R_i / max(d_i, 1).
-The likelihood is then the one of the effective counts, x̂_i · R_i / max(d_i, 1) (under
-``estimand="rows"`` the counts divided by max(d_i, 1)): each component's log-likelihood
-divided by its design effect, a first-order Rao–Scott correction (Rao & Scott 1981), whose
-curvature at the maximum is the component's cluster-robust information. The profile interval
-of each θ_b inverts the likelihood-ratio test of that likelihood with the unclustered cut-off
-(χ²₁, or t²_ν with ν = min_b m̃_b/(J − 1) − 1 at the effective column sizes m̃_b). The point
-estimate is that likelihood's maximum (a weighted maximum-likelihood estimate, consistent for
-θ as the unweighted one is). With one row per item every d_i = 1, the counts are unchanged,
-and estimate and interval are the unclustered ones exactly. What it does not carry: the
-covariances between components through items with rows in several of them (an item with test
-and calibration rows; raters of one item who give different human labels). The item
-bootstrap keeps them.
+and ``"profile-likelihood"``). The K + 1 multinomial components x̂_i ∈ {p̂, ĉ_1, …, ĉ_K} (p̂
+the J-letter distribution of the test rows, ĉ_b that of the human-b calibration rows) have
+the sandwich covariance over item totals S_i of :mod:`judgestats.multiclass.clustered` where
+independent rows would give Σ_i = (diag x̂_i − x̂_i x̂_iᵀ)/(R_i − 1) (R_i rows). What matters
+for θ̂_b is the direction in which a component moves it: to first order θ̂ moves with p̂ as
+L = (ĈᵀWĈ)⁻¹ĈᵀW, W = diag(1/π̂), π̂ = Ĉθ̂ (the multinomial least-squares inverse of Ĉ; for
+J = K it is Ĉ⁻¹), and with ĉ_b as −θ̂_b L. Category b's design effect of component i is
+therefore d_i^(b) = v_bᵀ S_i v_b / v_bᵀ Σ_i v_b, v_b = row b of L: the trace design effect of
+:mod:`judgestats.multiclass.clustered` would average over directions, and understates p̂'s
+along θ's, because every row of a test item shares its human class (measured: coverage
+0.895 instead of 0.95 on the first grid cell of benchmarks/results/repeated_categories.md).
+Where the ratio is undefined (0/0) the component's trace design effect with its rule is
+used; values within 1e-12 of 1, or below 1, are 1 (rows never count as more than items).
+Category b's likelihood is then that of each component's counts divided by d_i^(b) (the
+item-weighted counts under ``estimand="items"``): each component's log-likelihood divided by
+its design effect, a first-order Rao–Scott correction (Rao & Scott 1981) whose curvature
+along v_b is the component's cluster-robust variance. Its profile interval inverts the
+likelihood-ratio test with the unclustered cut-off (χ²₁, or t²_ν with ν = min_b m̃_b/(J − 1) −
+1 at the scaled column sizes m̃_b). For K = 2 both categories share one direction and one
+run. The point estimate is the maximum-likelihood θ̂ of the counts under the estimand
+(unscaled); an interval that misses it by the scaling's small shift is widened to hold it.
+With one row per item S_i = Σ_i, every d_i^(b) = 1, and estimate and interval are the
+unclustered ones. What it does not carry: the covariances between components through items
+with rows in several of them (an item with test and calibration rows; raters of one item who
+give different human labels). The item bootstrap keeps them.
 
 **The item bootstrap** (``"bootstrap"``): whole items resampled within their roles
 (:func:`judgestats.multiclass.clustered.item_bootstrap_bounds`), the joint likelihood refitted
