@@ -18,8 +18,9 @@ L = (ĈᵀWĈ)⁻¹ĈᵀW, W = diag(1/π̂), π̂ = Ĉθ̂ (the multinomial leas
 J = K it is Ĉ⁻¹), and with ĉ_b as −θ̂_b L. Category b's design effect of component i is
 therefore d_i^(b) = v_bᵀ S_i v_b / v_bᵀ Σ_i v_b, v_b = row b of L: the trace design effect of
 :mod:`judgestats.multiclass.clustered` would average over directions, and understates p̂'s
-along θ's, because every row of a test item shares its human class (measured: coverage
-0.895 instead of 0.95 on the first grid cell of benchmarks/results/repeated_categories.md).
+along θ's, because every row of a test item shares its human class (measured on the first
+grid cell of benchmarks/results/repeated_categories.md, the same 200 data sets: coverage
+0.895 with the trace design effects, 0.960 with these).
 Where the ratio is undefined (0/0) the component's trace design effect with its rule is
 used; values within 1e-12 of 1, or below 1, are 1 (rows never count as more than items).
 Category b's likelihood is then that of each component's counts divided by d_i^(b) (the
