@@ -15,6 +15,21 @@ propensity Beta with intra-item correlation ρ, m labelled items per stratum), p
 ``js.correct_stratified`` with the test mix as weights: the item bootstrap (``"bootstrap"``),
 the cluster-robust ``"adjusted-wald"``, and the stratified bootstrap of rows as items.
 
+**A judge alphabet of its own** (J letters for K human categories: a score). C[:, b] puts
+the J letters of a scale around b's place on it (Gaussian weights of width ``spread``); an
+item's letter distribution is Dirichlet(C[:, h]·κ), κ = 1/ρ − 1, k rows per item, a random m
+of the N items labelled. Corrected by ``js.correct_distribution`` on counts built with
+``cluster=``: the default ``"profile-likelihood-t"`` of the design-effect-scaled likelihood
+(:mod:`judgestats.multiclass.alphabet_clusters`), the item ``"bootstrap"`` (199 draws in
+--quick, 299 otherwise; the likelihood refitted per replicate), and the rows counted as items
+(``"profile-likelihood-t"``). Reported: the smallest coverage over the K categories, and the
+mean width of the default over the item bootstrap's (averaged over categories and data sets).
+Grid: (J, K, k, ρ) in {(5, 2, 4, 0.3), (5, 2, 8, 0.6), (4, 3, 5, 0.5)}, N = 400, m = 150,
+spread 0.9, and 3 cells drawn at random (seed 2715: K uniform on 2–3, J on K + 1–6, k on
+2–10, ρ on (0.1, 0.8), N on 250–600, m on 100–N/2, spread on (0.6, 1.2), θ a
+Dirichlet(2, …, 2) draw with entries at least 0.1 before renormalising). 200 data sets per cell
+(--quick: 1 cell, 40 data sets).
+
 Grid (k categories): K in {3, 4}, k in {3, 5, 10}, ρ in {0.3, 0.6} varied together (4 cells)
 and 4 cells drawn at random (seed 2713: K uniform on 3–4, k on 2–10, ρ on (0.1, 0.8), N on
 200–800, m on 60–N/2, θ a Dirichlet(2, …, 2) draw, C's diagonal on (0.6, 0.9)). Strata: 2 grid
@@ -105,6 +120,83 @@ def run_categories(cell: dict, reps: int, boot: int, seed: int) -> dict:
     return {"done": done, **{key: float(v.min()) / max(done, 1) for key, v in hits.items()}}
 
 
+def alphabet_cells(count: int, seed: int = 2715) -> list[tuple[str, dict]]:
+    out = [("grid", {"J": j, "K": kk, "k": k, "rho": rho, "N": 400, "m": 150, "spread": 0.9,
+                     "theta": tuple(np.round(np.linspace(1.5, 1, kk) / np.linspace(1.5, 1, kk)
+                                             .sum(), 3))})
+           for j, kk, k, rho in ((5, 2, 4, 0.3), (5, 2, 8, 0.6), (4, 3, 5, 0.5))]  # fmt: skip
+    gen = np.random.default_rng(seed)
+    for _ in range(count):
+        kk = int(gen.integers(2, 4))
+        n = int(gen.integers(250, 601))
+        theta = gen.dirichlet(np.full(kk, 2.0))
+        theta = np.clip(theta, 0.1, None)
+        out.append(("random", {"J": int(gen.integers(kk + 1, 7)), "K": kk,
+                               "k": int(gen.integers(2, 11)),
+                               "rho": round(float(gen.uniform(0.1, 0.8)), 3), "N": n,
+                               "m": int(gen.integers(100, n // 2 + 1)),
+                               "spread": round(float(gen.uniform(0.6, 1.2)), 3),
+                               "theta": tuple(np.round(theta / theta.sum(), 3))}))  # fmt: skip
+    return out
+
+
+def letter_matrix(j: int, kk: int, spread: float) -> np.ndarray:
+    """C[:, b]: a score's J letters peaked at b's place on the scale, Gaussian of ``spread``."""
+    loc = np.arange(kk) * (j - 1) / (kk - 1)
+    c = np.exp(-((np.arange(j)[:, None] - loc[None, :]) ** 2) / (2 * spread**2))
+    return c / c.sum(axis=0)
+
+
+def alphabet_data(gen, cell: dict):
+    j, kk, k, n = cell["J"], cell["K"], cell["k"], cell["N"]
+    theta = np.asarray(cell["theta"]) / np.sum(cell["theta"])
+    c = letter_matrix(j, kk, cell["spread"])
+    kappa = 1.0 / cell["rho"] - 1.0
+    h = gen.choice(kk, size=n, p=theta)
+    probs = np.stack([gen.dirichlet(c[:, b] * kappa) for b in h])
+    u = gen.random((n, k))
+    letter = (u[..., None] > np.cumsum(probs, axis=1)[:, None, :-1]).sum(axis=2).ravel()
+    ids, hr = np.repeat(np.arange(n), k), np.repeat(h, k)
+    lab = np.repeat(np.isin(np.arange(n), gen.choice(n, cell["m"], replace=False)), k)
+    letters = [f"s{a}" for a in range(j)]
+    names = np.array(letters)
+    test = js.CategoryCounts.from_labels(names[letter[~lab]], labels=letters, cluster=ids[~lab])
+    cal = js.ConfusionMatrix.from_labels(human=hr[lab], judge=names[letter[lab]],
+                                         labels=list(range(kk)), judge_labels=letters,
+                                         cluster=ids[lab])  # fmt: skip
+    return test, cal, theta
+
+
+def run_alphabet(cell: dict, reps: int, boot: int, seed: int) -> dict:
+    gen = np.random.default_rng(seed)
+    keys = ("aware", "boot", "rows")
+    hits = {key: np.zeros(cell["K"]) for key in keys}
+    width = {key: 0.0 for key in keys}
+    done = 0
+    for _ in range(reps):
+        test, cal, theta = alphabet_data(gen, cell)
+        flat = (js.CategoryCounts(test.counts, test.labels),
+                js.ConfusionMatrix(cal.counts, cal.labels, judge_labels=cal.judge_labels))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fits = {
+                    "aware": js.correct_distribution(test, cal, separation_level=None),
+                    "boot": js.correct_distribution(test, cal, method="bootstrap", rng=gen,
+                                                    n_resamples=boot, separation_level=None),
+                    "rows": js.correct_distribution(*flat, separation_level=None),
+                }  # fmt: skip
+        except js.JudgeStatsError:  # a letter on test rows only, a class without items
+            continue
+        done += 1
+        for key, res in fits.items():
+            hits[key] += [res.ci[b].low <= theta[b] <= res.ci[b].high for b in range(cell["K"])]
+            width[key] += float(np.mean([res.ci[b].width for b in range(cell["K"])]))
+    out = {"done": done, **{key: float(v.min()) / max(done, 1) for key, v in hits.items()}}
+    out["ratio"] = width["aware"] / max(width["boot"], 1e-300)
+    return out
+
+
 def strata_cells(count: int, seed: int = 2714) -> list[tuple[str, dict]]:
     out = [("grid", {"k": 5, "rho": 0.5, "N": 500, "m": 100}),
            ("grid", {"k": 10, "rho": 0.3, "N": 400, "m": 80})]
@@ -183,6 +275,17 @@ def main() -> None:
                      *(f"{r[key]:.3f}" for key in ("aware", "boot", "random", "by-judge",
                                                    "rows"))])  # fmt: skip
         print(rows[-1], flush=True)
+    letters = alphabet_cells(3)
+    letters, a_reps, a_boot = (letters[:1], 40, 199) if args.quick else (letters, 200, 299)
+    arows = []
+    for i, (source, cell) in enumerate(letters):
+        r = run_alphabet(cell, a_reps, a_boot, seed=9300 + i)
+        arows.append([source, cell["J"], cell["K"], cell["k"], f"{cell['rho']:g}", cell["N"],
+                      cell["m"], f"{cell['spread']:g}",
+                      " ".join(f"{v:g}" for v in cell["theta"]), r["done"],
+                      *(f"{r[key]:.3f}" for key in ("aware", "boot", "rows")),
+                      f"{r['ratio']:.2f}"])  # fmt: skip
+        print(arows[-1], flush=True)
     srows = []
     for i, (source, cell) in enumerate(str_cells):
         r = run_strata(cell, reps, boot, seed=9200 + i)
@@ -194,6 +297,11 @@ def main() -> None:
         ["cells", "K", "rows per item k", "ρ", "items N", "labelled m", "C diagonal", "θ",
          "data sets", "adjusted-delta (clusters)", "item bootstrap", "random design (clusters)",
          "by-judge-label design (clusters)", "rows as items"], rows)  # fmt: skip
+    body += ("\n\n## A judge alphabet of its own (J letters, K categories): smallest coverage "
+             "over the categories\n\n") + markdown_table(
+        ["cells", "letters J", "categories K", "rows per item k", "ρ", "items N", "labelled m",
+         "spread", "θ", "data sets", "profile-likelihood-t (clusters)", "item bootstrap (refit)",
+         "profile-likelihood-t, rows as items", "width / bootstrap's"], arows)  # fmt: skip
     body += "\n\n## Strata: coverage of the pooled rate\n\n" + markdown_table(
         ["cells", "rows per item k", "ρ", "items per stratum N", "labelled m", "data sets",
          "item bootstrap", "adjusted-wald (clusters)", "bootstrap of rows as items"], srows)

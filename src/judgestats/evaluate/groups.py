@@ -113,8 +113,9 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options, de
                  items=None, estimand="rows", known=None):  # fmt: skip
     """Correction of one group: ``group_counts_`` maps stratum (or None) → cell counts.
 
-    ``items``: the group's per-item cell counts when items repeat (``cluster=``). ``known``:
-    the group's bounds computed beforehand (:func:`_batched_bounds`).
+    ``items``: the group's per-item cell counts when items repeat (``cluster=``), per
+    stratum (stratum → (ids, cell counts)) as ``group_counts_`` is. ``known``: the group's
+    bounds computed beforehand (:func:`_batched_bounds`).
     """
     total = sum(group_counts_.values())
     check_group_sizes(
@@ -127,13 +128,16 @@ def _correct_one(group_counts_, label, split, *, method, level, gen, options, de
     )
     if list(group_counts_) == [None]:
         return correct_known(
-            *counts_of(total, items), known or {}, method=method, confidence_level=level,
-            rng=gen, design=design, estimand=estimand, **options,
+            *counts_of(total, None if items is None else items[None]), known or {},
+            method=method, confidence_level=level, rng=gen, design=design, estimand=estimand,
+            **options,
         )  # fmt: skip
-    tests, cals = stratum_pairs(group_counts_)
+    tests, cals = stratum_pairs(group_counts_, items)  # an item in two strata: StrataMismatch
+    clustered = {} if items is None else {"estimand": estimand}
     return correct_stratified(
-        tests, cals, method=method, confidence_level=level, rng=gen, design=design, **options
-    )
+        tests, cals, method=method, confidence_level=level, rng=gen, design=design,
+        **clustered, **options,
+    )  # fmt: skip
 
 
 #: Methods whose bounds :func:`evaluate` computes for every group in one batched call (each
@@ -279,11 +283,6 @@ def _check_repeated(counts: GroupCounts, *, estimand: str) -> None:
     check_choice("estimand", estimand, ESTIMANDS)
     if counts.cluster is None:
         return
-    if counts.strata:
-        raise ClusteredCountsError(
-            "strata= with cluster= is not supported yet (its pooled interval counts rows as "
-            "items); evaluate without it, or per stratum with js.correct_stratified"
-        )
 
 
 def _evaluate_counts(
@@ -302,9 +301,12 @@ def _evaluate_counts(
     _check_repeated(counts, estimand=estimand)
     k = len(counts.by)
     per_group: dict[Any, dict] = {}
+    per_items: dict[Any, dict] = {}  # with cluster=: group → stratum → (item ids, cell counts)
     for key, c in counts.counts.items():
         stratum = _stratum_key(key, k) if stratified else None
         per_group.setdefault(_group_key(key, k), {})[stratum] = c
+        if counts.clusters is not None:
+            per_items.setdefault(_group_key(key, k), {})[stratum] = counts.clusters[key]
     groups = sort_keys(list(per_group))
     if not groups:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
@@ -312,7 +314,7 @@ def _evaluate_counts(
                             options=options, clustered=counts.clusters is not None)  # fmt: skip
 
     def correct_group(g: Any, label: str) -> Correction | StratifiedCorrection:
-        items = None if counts.clusters is None else counts.clusters[(g,) if k == 1 else g]
+        items = per_items.get(g) if counts.clusters is not None else None
         return _correct_one(per_group[g], label, counts.split, method=method, level=level,
                             gen=gen, options=options, design=design, items=items,
                             estimand=estimand, known=known.get(g))  # fmt: skip
@@ -556,7 +558,10 @@ def evaluate(
         prompt, turns, raters): the engine counts each item's cells too (at most groups ×
         items rows reach Python) and every interval accounts for the repeats (design effects,
         :mod:`judgestats.repeated`; methods ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"``).
-        Not yet with ``strata`` or a judge alphabet.
+        With ``strata`` the engine counts per (group, stratum, item) (at most groups × strata
+        × items rows) and each group's strata go to :func:`judgestats.correct_stratified` as
+        clustered counts; an item with rows in two strata of a group raises
+        :class:`~judgestats.StrataMismatchError` naming it. Not yet with a judge alphabet.
     estimand : {"rows", "items"}, default "rows"
         With ``cluster``: the rate over rows (each verdict weight 1) or over items (each item
         weight 1); see :func:`judgestats.correct`.

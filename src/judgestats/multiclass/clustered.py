@@ -75,6 +75,7 @@ from ..repeated import (
     welch_df,
 )
 from .arrays import _multinomial_cov, _solve, _usable
+from .likelihood import alphabet_mle
 from .methods import DistributionBounds
 
 __all__ = [
@@ -134,7 +135,10 @@ class CategoryClusterSummary:
                                       self.effective, self.pooled, strict=True)
         )  # fmt: skip
         finite = [d for d in self.df if np.isfinite(d)]
-        crit = f"; critical values t({min(finite):.0f}–{max(finite):.0f})" if finite else ""
+        span = f"{min(finite):.0f}–{max(finite):.0f}" if finite else ""
+        if finite and f"{min(finite):.0f}" == f"{max(finite):.0f}":
+            span = f"{min(finite):.0f}"
+        crit = f"; critical values t({span})" if finite else ""
         return [
             f"  repeated items       {self.items} items ({self.test_items} with test rows, "
             f"{self.calibration_items} with calibration rows); estimand: mean over "
@@ -145,13 +149,13 @@ class CategoryClusterSummary:
 
 # ----------------------------------------------------------------------------- item table
 def _item_table(test: Any, calibration: Any) -> tuple[np.ndarray, np.ndarray]:
-    """One row per item: its k test counts then its k × k calibration counts (row-major).
+    """One row per item: its J test counts then its J × K calibration counts (row-major).
 
     An id on both sides is one item; a side without clusters enters as one item per row.
     Identical rows are merged; returns (rows (U, k + k²), weight (U,): items per row).
     """
-    k = len(test.counts)
-    width = k + k * k
+    k = len(test.counts)  # J judge letters (= k but for a judge alphabet of its own)
+    width = k + np.asarray(calibration.counts).size
     index: dict[Any, int] = {}
     blocks: list[tuple[np.ndarray, int, np.ndarray]] = []
     parts: list[np.ndarray] = []
@@ -191,24 +195,25 @@ def category_moments(test: Any, calibration: Any, estimand: str,
     (k + 1, k, k) = G/(G − 1) Σ_g e_g e_gᵀ, and the item counts.
     """
     table, weight = _item_table(test, calibration)
-    k = len(test.counts)
-    t = table[:, :k].astype(float)
-    c = table[:, k:].reshape(-1, k, k).astype(float)  # (U, judge a, human b)
+    j, k = np.asarray(calibration.counts).shape  # J letters (J = k without an alphabet)
+    t = table[:, :j].astype(float)
+    c = table[:, j:].reshape(-1, j, k).astype(float)  # (U, judge a, human b)
     if design == "by-human-label":
-        first, parts = t, np.swapaxes(c, 1, 2)  # component b + 1: column b of Ĉ
+        first, parts = t, np.swapaxes(c, 1, 2)  # component b + 1: column b of Ĉ (J letters)
     else:
         first, parts = (t + c.sum(axis=2) if design == "random" else t), c  # rows R[j]
+    size, width = parts.shape[1] + 1, parts.shape[2]  # components, and each one's length
     den = np.concatenate([first.sum(axis=1)[:, None], parts.sum(axis=2)], axis=1)
     scale = item_weights(t.sum(axis=1) + c.sum(axis=(1, 2)), estimand)[:, None]
-    num = np.concatenate([first, parts.reshape(-1, k * k)], axis=1)
-    rate, e, _ = ratio_residuals(num * scale, np.repeat(den, k, axis=1) * scale, weight)
-    e = e.reshape(-1, k + 1, k)
+    num = np.concatenate([first, parts.reshape(-1, (size - 1) * width)], axis=1)
+    rate, e, _ = ratio_residuals(num * scale, np.repeat(den, width, axis=1) * scale, weight)
+    e = e.reshape(-1, size, width)
     items = weight @ (den > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         factor = np.where(items >= 2, items / (items - 1.0), np.nan)
     sandwich = factor[:, None, None] * np.einsum("g,gia,gic->iac", weight, e, e)
     return {
-        "rate": rate.reshape(k + 1, k), "e": e, "weight": weight, "rows": weight @ den,
+        "rate": rate.reshape(size, width), "e": e, "weight": weight, "rows": weight @ den,
         "items": items, "repeated": ((den > 1) & (weight[:, None] > 0)).any(axis=0),
         "sandwich": sandwich, "n_items": int(weight.sum()),
         "test_items": int(weight[den[:, 0] > 0].sum()),
@@ -239,35 +244,48 @@ def column_design_effects(test: Any, calibration: Any) -> np.ndarray:
 def item_bootstrap_bounds(test: Any, calibration: Any, *, confidence_level: float,
                           estimand: str, max_condition: float, reps: int,
                           gen: Any) -> DistributionBounds:  # fmt: skip
-    """Percentile bounds of θ* = C*⁻¹p* over item resamples (``"bootstrap"``, see module).
+    """Percentile bounds of θ* over item resamples (``"bootstrap"``, see module).
 
     Whole items are drawn with replacement (:func:`judgestats.repeated.resample_totals`)
     within strata of their roles: test items; calibration items by the set of human classes
-    among their rows; items with both. With one row per item this is the parametric bootstrap
-    (test counts multinomial, each column of Ĉ multinomial) in distribution. Replicates whose
-    C* is not usable are left out and counted in ``undefined``.
+    among their rows; items with both. θ* = C*⁻¹p* for k categories; with a judge alphabet of
+    its own (J ≠ K letters) each replicate's totals are refitted by maximum likelihood
+    (:func:`judgestats.multiclass.likelihood.alphabet_mle`, weighted totals under
+    ``estimand="items"``). With one row per item this is the parametric bootstrap (test
+    counts multinomial, each column of Ĉ multinomial) in distribution. Replicates whose C* is
+    not usable are left out and counted in ``undefined``; the alphabet's ``estimate`` is the
+    fit to the observed totals.
     """
     table, weight = _item_table(test, calibration)
-    k = len(test.counts)
-    c = table[:, k:].reshape(-1, k, k)
-    role = np.concatenate([table[:, :k].sum(axis=1, keepdims=True) > 0, c.sum(axis=1) > 0],
+    j, k = np.asarray(calibration.counts).shape
+    c = table[:, j:].reshape(-1, j, k)
+    role = np.concatenate([table[:, :j].sum(axis=1, keepdims=True) > 0, c.sum(axis=1) > 0],
                           axis=1)  # fmt: skip
     strata = np.unique(role, axis=0, return_inverse=True)[1].reshape(-1)
     scale = item_weights(table.sum(axis=1), estimand)[:, None]
     totals = resample_totals(table * scale, weight, strata, reps, gen)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p_star = totals[:, :k] / totals[:, :k].sum(axis=1, keepdims=True)
-        c_star = totals[:, k:].reshape(-1, k, k)
-        c_star = c_star / c_star.sum(axis=1, keepdims=True)
-    good = np.isfinite(c_star).all(axis=(1, 2))
-    good[good] = _usable(c_star[good], max_condition)[0]
-    theta = _solve(np.nan_to_num(c_star), p_star, good)
+    estimate = None
+    if j != k:  # a judge alphabet of its own: refit the joint likelihood per replicate
+        observed = (table * scale * weight[:, None]).sum(axis=0)
+        estimate = alphabet_mle(observed[:j], observed[j:].reshape(j, k))[0]
+        theta = alphabet_mle(totals[:, :j], totals[:, j:].reshape(-1, j, k))[0]
+        good = np.isfinite(theta).all(axis=1)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p_star = totals[:, :k] / totals[:, :k].sum(axis=1, keepdims=True)
+            c_star = totals[:, k:].reshape(-1, k, k)
+            c_star = c_star / c_star.sum(axis=1, keepdims=True)
+        good = np.isfinite(c_star).all(axis=(1, 2))
+        good[good] = _usable(c_star[good], max_condition)[0]
+        theta = _solve(np.nan_to_num(c_star), p_star, good)
+    theta = np.where(good[:, None], theta, np.nan)
     theta.sort(axis=0)  # NaN (undefined replicates) last
     valid = np.broadcast_to(np.count_nonzero(good), (k,))
     alpha = 1.0 - float(confidence_level)
     low = np.clip(percentile_nan_last(theta, valid, alpha / 2.0), 0.0, 1.0)
     high = np.clip(percentile_nan_last(theta, valid, 1.0 - alpha / 2.0), 0.0, 1.0)
-    return DistributionBounds(low, high, np.asarray(reps - int(valid[0])), reps)
+    return DistributionBounds(low, high, np.asarray(reps - int(valid[0])), reps,
+                              estimate=estimate)  # fmt: skip
 
 
 def clustered_distribution_bounds(
@@ -413,14 +431,18 @@ def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
             f"item, but these counts were built with cluster= (repeated items); {handles}, "
             "which account for them"
         )
-    if not calibration.square:
-        raise ClusteredCountsError(
-            f"a judge alphabet of its own (J = {calibration.j} letters for K = {calibration.k} "
-            "categories) is fitted by likelihood, which treats every row as an independent "
-            "item, but these counts were built with cluster= (repeated items); merge the "
-            f"letters into the human categories (calibration.merge(...), test.merge(...)) and "
-            f"{handles}"
-        )
+    if not calibration.square:  # :mod:`.alphabet_clusters`
+        alphabet = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
+        if design != "by-human-label" or method not in (None, *alphabet):
+            raise ClusteredCountsError(
+                f"method {method!r} with design={design!r} and a judge alphabet of its own "
+                f"(J = {calibration.j} letters for K = {calibration.k} categories) does not "
+                "account for repeated items (these counts were built with cluster=); use "
+                "design='by-human-label' with method 'profile-likelihood-t' (default), "
+                "'profile-likelihood' (design-effect-scaled likelihood) or 'bootstrap' "
+                "(resamples items)"
+            )
+        return alphabet[0] if method is None else str(method)
     method = CATEGORY_CLUSTER_METHODS[0] if method is None else method
     if method not in CATEGORY_CLUSTER_METHODS:
         raise ClusteredCountsError(

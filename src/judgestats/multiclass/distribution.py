@@ -39,6 +39,7 @@ from ..designs import (
 )
 from ..repeated import ESTIMANDS, is_clustered
 from ..results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines
+from .alphabet_clusters import clustered_alphabet_bounds
 from .arrays import MAX_CONDITION, _simplex_ml
 from .clustered import (
     check_clustered_call,
@@ -216,6 +217,9 @@ def _clustered_distribution(test, calibration, method, confidence_level, max_con
     if design != DEFAULT_DESIGN:
         return _clustered_design(test, calibration, method, level, design, estimand)
     _check_letters(test, calibration)
+    if not calibration.square:
+        return _clustered_alphabet(test, calibration, method, level, max_condition,
+                                   separation_level, estimand, options, rng)  # fmt: skip
     deff = None
     if separation_level is not None:  # the separation test counts an item's rows by its deff
         deff = column_design_effects(test, calibration)
@@ -248,6 +252,29 @@ def _clustered_distribution(test, calibration, method, confidence_level, max_con
         projected=outside, method=method, confidence_level=level, test=test,
         calibration=calibration, condition_number=calibration.condition_number,
         max_condition=max_condition, covariance=cov, clusters=summary,
+    )  # fmt: skip
+
+
+def _clustered_alphabet(test, calibration, method, level, max_condition, separation_level,
+                        estimand, options, rng):  # fmt: skip
+    """Repeated items with a judge alphabet of its own (:mod:`.alphabet_clusters`)."""
+    deff = None if separation_level is None else column_design_effects(test, calibration)
+    max_condition = _check_pair(test, calibration, max_condition, separation_level, deff)
+    bounds, summary = clustered_alphabet_bounds(
+        test, calibration, method=method, confidence_level=level, estimand=estimand,
+        max_condition=max_condition, rng=rng, **options,
+    )  # fmt: skip
+    labels = calibration.labels
+    estimate = {lab: float(v) for lab, v in zip(labels, bounds.estimate, strict=True)}
+    return DistributionCorrection(
+        labels=labels, estimate=estimate,
+        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i,
+                                                undefined=int(np.asarray(bounds.undefined)))
+            for i, lab in enumerate(labels)},
+        estimate_unconstrained=dict(estimate), projected=False, method=method,
+        confidence_level=level, test=test, calibration=calibration,
+        condition_number=calibration.condition_number, max_condition=max_condition,
+        covariance=None, clusters=summary,
     )  # fmt: skip
 
 
@@ -384,8 +411,11 @@ def correct_distribution(
         ``res.clusters`` says what they did; under the random and by-judge-label designs the
         same for π̂ and the rows of R̂ (:mod:`judgestats.multiclass.clustered`);
         ``"bootstrap"`` (by-human-label) resamples whole items; the profile-likelihood methods
-        and judge alphabets of their own refuse such counts
-        (:class:`~judgestats.ClusteredCountsError`). The
+        of a square matrix refuse such counts (:class:`~judgestats.ClusteredCountsError`).
+        A judge alphabet of its own (J ≠ K letters, by-human-label) takes them with
+        ``"profile-likelihood-t"`` (default) and ``"profile-likelihood"`` of the
+        design-effect-scaled likelihood, or ``"bootstrap"`` (items resampled, the likelihood
+        refitted per replicate) (:mod:`judgestats.multiclass.alphabet_clusters`). The
         separation test divides its G statistic by the pair's design effect (first-order
         Rao–Scott, :func:`~judgestats.multiclass.separation.confused_pairs`). Without clusters
         every row is an item and the two are the same.
@@ -418,8 +448,10 @@ def correct_distribution(
     MethodError, ConfidenceLevelError
         On an unknown method or estimand, or a bad level.
     ClusteredCountsError
-        (a :class:`MethodError`) Counts built with ``cluster=`` with a method other than
-        ``"adjusted-delta"``/``"wald"``, another design or a judge alphabet of its own.
+        (a :class:`MethodError`) Counts built with ``cluster=`` with a method that does not
+        account for them: other than ``"adjusted-delta"``/``"wald"``/``"bootstrap"`` (square
+        Ĉ), other than ``"profile-likelihood-t"``/``"profile-likelihood"``/``"bootstrap"``
+        (a judge alphabet of its own), or a design they do not support.
 
     Warns
     -----

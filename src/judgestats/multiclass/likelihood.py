@@ -344,7 +344,8 @@ def _profile_bound(test, cal, b, end, fit, top, crit):
 
 
 def alphabet_profile_bounds(
-    test: Any, calibration: Any, confidence_level: float, *, small_sample: bool = False
+    test: Any, calibration: Any, confidence_level: float, *, small_sample: bool = False,
+    only: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Profile-likelihood interval of each θ_b: {t : 2(ℓ̂ − ℓ_p(t)) <= cut-off}, batched.
 
@@ -364,6 +365,9 @@ def alphabet_profile_bounds(
     neighbour, then bisection of the crossing beyond the outermost grid point inside (the
     interval is the smallest one holding the whole set).
 
+    ``only``: profile category ``only`` alone (the other bounds are NaN; for K = 2 both
+    categories, as always).
+
     Returns
     -------
     low, high, estimate : ndarray, shape (..., K)
@@ -376,9 +380,9 @@ def alphabet_profile_bounds(
     # items per free parameter of a calibration column, minus one (J = 2: min_b m_b − 1)
     df_t = (cal.sum(-2).min(-1) / (j - 1) - 1.0) if small_sample else None
     crit = np.broadcast_to(_critical(confidence_level, df_t), shape)
-    low = np.empty_like(theta_hat)
-    high = np.empty_like(theta_hat)
-    for b in range(k if k > 2 else 1):
+    low = np.full_like(theta_hat, np.nan)
+    high = np.full_like(theta_hat, np.nan)
+    for b in (range(k) if only is None else (only,)) if k > 2 else (0,):
         for side, out in ((0.0, low), (1.0, high)):
             out[..., b] = _profile_bound(
                 test, cal, b, np.full(shape, side), (theta_hat, matrix_hat), top, crit

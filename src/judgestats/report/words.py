@@ -132,6 +132,20 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
     )
 
 
+def _item_summary(c: Any) -> tuple[int, float] | None:
+    """(calibration items, design effect on θ̂) of a correction of repeated items, else None.
+
+    A stratified correction's ``clusters`` is one summary per stratum (items summed, the
+    pool's design effect).
+    """
+    k = getattr(c, "clusters", None)
+    if k is None:
+        return None
+    if isinstance(k, dict):
+        return sum(s.calibration_items for s in k.values()), float(c.design_effect)
+    return k.calibration_items, k.theta_design_effect
+
+
 def _repeats(k: Any, span: str | None = None) -> str:
     """Clause saying the interval counts items, not rows, when items repeat."""
     if k is None:
@@ -244,13 +258,13 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         )
     pooled = f", and pooled by each {per}'s test mix" if stratified else ""
     where = " pooled over strata" if stratified else ""
-    found = [getattr(ev.corrections[g], "clusters", None) for g in ev.groups]
+    found = [_item_summary(ev.corrections[g]) for g in ev.groups]
     items = [k for k in found if k is not None]
     if len(items) == len(found):  # repeated items: count items, say the rows
-        labelled = (f"{_int_span([k.calibration_items for k in items])} human-labelled items "
-                    f"per {per} ({sum(k.calibration_items for k in items)} in all, "
+        labelled = (f"{_int_span([k[0] for k in items])} human-labelled items "
+                    f"per {per} ({sum(k[0] for k in items)} in all, "
                     f"{sum(r.m0 + r.m1 for r in rows)} rows)")  # fmt: skip
-        where += _repeats(items[0], _span([k.theta_design_effect for k in items], 2))
+        where += _repeats(True, _span([k[1] for k in items], 2))
     else:
         labelled = (f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
                     f"({sum(r.m0 + r.m1 for r in rows)} in all)")  # fmt: skip

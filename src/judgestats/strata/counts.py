@@ -104,9 +104,11 @@ def stratified_counts(
     return stratum_pairs({s: cells[s] for s in named})
 
 
-def stratum_pairs(cells: dict[Any, np.ndarray]) -> tuple[dict, dict]:
+def stratum_pairs(cells: dict[Any, np.ndarray], items: dict | None = None) -> tuple[dict, dict]:
     """Per-stratum test and calibration counts of cell-code arrays (frames module docstring).
 
+    ``items``: stratum → (item ids, their cell counts) when items repeat (``cluster=``): the
+    counts then keep each stratum's item totals (:func:`judgestats.frames.counts_of`).
     A stratum with calibration items of one human class only raises
     :class:`SparseStratumError`; a stratum without test (calibration) rows is left out of the
     tests (calibrations).
@@ -120,7 +122,7 @@ def stratum_pairs(cells: dict[Any, np.ndarray]) -> tuple[dict, dict]:
     check_sparse_strata(
         present, 1, fix="merge each such stratum into another with merge={stratum: other}"
     )
-    pairs = {s: counts_of(c) for s, c in cells.items()}
+    pairs = {s: counts_of(c, None if items is None else items[s]) for s, c in cells.items()}
     tests = {s: test for s, (test, _) in pairs.items() if test is not None}
     cals = {s: cal for s, (_, cal) in pairs.items() if cal is not None}
     return tests, cals
