@@ -60,6 +60,7 @@ WORST_2713 = [
 BUDGET = 0.05  # criterion (b): the rule fires on at most 5% of B's data sets
 TARGET = 0.93  # criterion (a)
 SPREAD = 7.0
+TINY = 1e-14  # data sets less likely than this under both A and B are left out of the knapsack
 
 
 def _range(rate: float, size: int) -> np.ndarray:
@@ -85,7 +86,8 @@ class Space:
         self.n, self.m0, self.m1 = n, m0, m1
         self.x, self.tn, self.tp = support(cells, n, m0, m1)
         q0, q1 = self.tn / m0, self.tp / m1
-        self.defined = q0 + q1 > 1
+        # js.correct refuses q̂0 + q̂1 <= 1, and eq. (8) its adjusted q̃0 + q̃1 <= 1
+        self.defined = (q0 + q1 > 1) & ((self.tn + 1) / (m0 + 2) + (self.tp + 1) / (m1 + 2) > 1)
         lo, hi = js.adjusted_wald_interval(
             self.x / n, np.where(self.defined, q0, 0.9), np.where(self.defined, q1, 0.9),
             n, m0, m1, confidence_level=0.95,
@@ -122,7 +124,7 @@ def knapsack(gain: np.ndarray, cost: np.ndarray, budget: float) -> float:
 def best_unwarned_coverage(pa: np.ndarray, miss: np.ndarray, pb: np.ndarray) -> float:
     """Largest coverage of A's unwarned data sets over rules with P_B(warn) <= BUDGET."""
     lo, hi = 0.0, 1.0
-    for _ in range(40):
+    for _ in range(30):
         c = (lo + hi) / 2
         weight = pa * (miss - (1 - c))  # Σ pa (1 − w) weight <= 0  <=>  coverage >= c
         if weight.sum() - knapsack(weight, pb, BUDGET) <= 0:
@@ -173,9 +175,10 @@ def study(cell: tuple, quick: bool) -> list:
         cov_b = 1 - float((pb * space.miss(b[0])).sum())
         if cov_b < 0.945:
             continue
-        bound = best_unwarned_coverage(pa, miss_a, pb)
+        keep = (pa > TINY) | (pb > TINY)  # the rest moves no bound by more than ~1e-7
+        bound = best_unwarned_coverage(pa[keep], miss_a[keep], pb[keep])
         if best is None or bound < best[2]:
-            unwarned = 1 - knapsack(pa, pb, BUDGET)
+            unwarned = 1 - knapsack(pa[keep], pb[keep], BUDGET)
             best = (b, cov_b, bound, unwarned)
     if best is None:
         return [f"{th:.3f}, ({q0:.3f}, {q1:.3f})", n, f"{m0}, {m1}", f"{cov_a:.3f}",
