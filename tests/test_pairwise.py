@@ -413,16 +413,19 @@ def test_plot_draws_the_strengths_and_the_rank_heat_map():
 # population Davidson fit of the shift-averaged verdict probabilities (Gauss-Hermite, 40 nodes).
 
 
-@pytest.mark.parametrize("engine", ["pandas", "polars"])
-def test_one_row_per_cluster_is_the_unclustered_fit(engine):
+@pytest.mark.parametrize(
+    ("engine", "design"), [("pandas", "random"), ("polars", "random"), ("pandas", "by-judge-label")]
+)
+def test_one_row_per_cluster_is_the_unclustered_fit(engine, design):
     rng = np.random.default_rng(2920)
     frame = favouring(rng, np.array([0.6, 0.2, -0.1, -0.7]), n=2000, labelled=0.2)
     frame["prompt"] = [f"p{i}" for i in range(len(frame))]
-    plain = js.pairwise(frame, rng=0)
+    frame["shown"] = np.where(rng.random(len(frame)) < 0.5, "a", "b")
+    plain = js.pairwise(frame, position="shown", design=design, rng=0)
     if engine == "polars":
         pl = pytest.importorskip("polars")
         frame = pl.from_pandas(frame)
-    board = js.pairwise(frame, cluster="prompt", rng=0)
+    board = js.pairwise(frame, position="shown", cluster="prompt", design=design, rng=0)
     np.testing.assert_allclose(board.strength, plain.strength, rtol=0, atol=1e-12)
     np.testing.assert_allclose(board.covariance, plain.covariance, rtol=0, atol=1e-12)
     assert abs(board.lam - plain.lam) < 1e-12
