@@ -52,3 +52,20 @@ def test_pairwise_command_errors_are_one_line(tmp_path, capsys):
     assert main(["pairwise", path, "--judge-column", "verdict", "--method", "ppi",
                  "--design", "by-human-label"]) == 2  # fmt: skip
     assert "by-human-label" in capsys.readouterr().err
+
+
+def test_pairwise_command_cluster_column(tmp_path, capsys):
+    frame, _ = _pairs(tmp_path)
+    frame["prompt"] = np.arange(len(frame)) // 3  # three rows per prompt
+    path = tmp_path / "clustered.csv"
+    frame.to_csv(path, index=False)
+    args = ["pairwise", str(path), "--judge-column", "verdict", "--cluster", "prompt"]
+    assert main([*args, "--json", "--seed", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    board = js.pairwise(pd.read_csv(path, dtype=str), judge="verdict", cluster="prompt", rng=0)
+    assert board.n_clusters == 1000
+    got = {r["model"]: r["strength"] for r in out["rows"]}
+    for m, s in zip(board.models, board.strength, strict=True):
+        assert abs(got[m] - s) < 1e-9
+    assert any("sampling units" in note for note in out["notes"])
+    assert main([*args, "--method", "joint-mle"]) != 0  # ClusteredCountsError, one line

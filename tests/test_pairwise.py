@@ -269,7 +269,7 @@ def _row_equation(frame, board, lam, inverse_pi):
 
     y = np.eye(3)[h]
     g = lam * psi(f) + (lab / inverse_pi ** -1)[:, None] * (psi(y) - lam * psi(f))
-    return g.sum(0), g.T @ g
+    return g.sum(0), g.T @ g, g
 
 
 @pytest.mark.parametrize("lam", [0.0, 0.4, 1.0])
@@ -280,7 +280,7 @@ def test_ppi_solves_its_equation_row_by_row(lam):
     fit = fit_prediction_powered(counts, lam=lam)
     board = type("B", (), {"models": fit.models, "strength": fit.strength, "tie": fit.tie})
     inverse_pi = 3000 / frame["human"].notna().sum()
-    total, meat = _row_equation(frame, board, lam, inverse_pi)
+    total, meat, _ = _row_equation(frame, board, lam, inverse_pi)
     assert np.max(np.abs(total)) < 1e-7 * 3000
     # the sandwich's meat: (θ covariance) = H⁻¹ meat H⁻¹ with H the Jacobian, so
     # H cov H = meat; H by central differences of the row equation would need refits: check
@@ -402,3 +402,128 @@ def test_plot_draws_the_strengths_and_the_rank_heat_map():
     plt.close(fig)
     with pytest.raises(js.MethodError, match="scale"):
         board.plot(scale="percent")
+
+
+# --- clusters (issue 29: repeated votes on one prompt are one sampling unit) ---------------
+#
+# Provenance: with one row per cluster the clustered sandwich is today's, to 1e-12; with
+# clusters, H cov H equals Σ_c G_c G_cᵀ with G_c the sum over the cluster's rows of the row
+# equation g_i written out in _row_equation (the cluster-robust sandwich, Liang and Zeger
+# 1986); coverage by a seeded simulation with a per-prompt shared random shift, its truth the
+# population Davidson fit of the shift-averaged verdict probabilities (Gauss-Hermite, 40 nodes).
+
+
+@pytest.mark.parametrize(
+    ("engine", "design"), [("pandas", "random"), ("polars", "random"), ("pandas", "by-judge-label")]
+)
+def test_one_row_per_cluster_is_the_unclustered_fit(engine, design):
+    rng = np.random.default_rng(2920)
+    frame = favouring(rng, np.array([0.6, 0.2, -0.1, -0.7]), n=2000, labelled=0.2)
+    frame["prompt"] = [f"p{i}" for i in range(len(frame))]
+    frame["shown"] = np.where(rng.random(len(frame)) < 0.5, "a", "b")
+    plain = js.pairwise(frame, position="shown", design=design, rng=0)
+    if engine == "polars":
+        pl = pytest.importorskip("polars")
+        frame = pl.from_pandas(frame)
+    board = js.pairwise(frame, position="shown", cluster="prompt", design=design, rng=0)
+    np.testing.assert_allclose(board.strength, plain.strength, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(board.covariance, plain.covariance, rtol=0, atol=1e-12)
+    assert abs(board.lam - plain.lam) < 1e-12
+    assert board.cluster == "prompt" and board.n_clusters == 2000
+    assert any("sampling units" in note for note in board.notes)
+
+
+def test_clustered_sandwich_sums_each_clusters_row_scores():
+    rng = np.random.default_rng(2921)
+    frame = favouring(rng, np.array([0.6, 0.2, -0.1, -0.7]), n=3000, labelled=0.15)
+    cluster = rng.integers(0, 700, len(frame))  # clusters span pairs, labelled and not
+    frame["prompt"] = cluster
+    board = js.pairwise(frame, cluster="prompt", rng=0)
+    plain = fit_prediction_powered(count_pairs(frame), lam=board.lam)  # same equation at λ
+    np.testing.assert_allclose(board.strength, plain.strength, rtol=0, atol=1e-10)
+    counts = count_pairs(frame, cluster="prompt")
+    fit = fit_prediction_powered(counts)
+    inverse_pi = 3000 / frame["human"].notna().sum()
+    _, row_meat, g = _row_equation(frame, board, fit.lam, inverse_pi)
+    sums = np.zeros((700, g.shape[1]))
+    np.add.at(sums, cluster, g)
+    from judgestats.pairwise.prediction_powered import _pseudo_counts, fit_davidson
+
+    f = _letter_prediction(counts)
+    pseudo = _pseudo_counts(counts, f, np.full(3, inverse_pi), fit.lam)
+    hess = fit_davidson(counts, pseudo, start=fit.theta).hessian
+    np.testing.assert_allclose(hess @ fit.theta_covariance @ hess, sums.T @ sums, rtol=1e-6,
+                               atol=1e-8)  # fmt: skip
+    assert not np.allclose(sums.T @ sums, row_meat, rtol=1e-2)  # the clusters matter here
+
+
+_BETA3, _NU3 = np.array([0.4, 0.0, -0.4]), 0.6
+_FIRST3, _SECOND3 = np.array([0, 0, 1]), np.array([1, 2, 2])
+
+
+def _shifted_truth(sd):
+    """Population strengths: the Davidson fit of E_u P(d + u), u ~ N(0, sd²), per pair."""
+    from judgestats.pairwise.counting import PairCounts
+    from judgestats.pairwise.likelihood import davidson_probabilities
+    from judgestats.pairwise.prediction_powered import fit_davidson
+
+    x, w = np.polynomial.hermite_e.hermegauss(40)
+    d = _BETA3[_FIRST3] - _BETA3[_SECOND3]
+    pbar = sum(wi * davidson_probabilities(d + sd * xi, _NU3) for xi, wi in zip(x, w / w.sum(), strict=True))
+    empty = PairCounts(("m0", "m1", "m2"), _FIRST3, _SECOND3, np.zeros((3, 3), int),
+                       np.zeros((3, 3, 3), int), ("a", "tie", "b"))  # fmt: skip
+    theta = fit_davidson(empty, pbar).theta
+    return np.append(theta[:2], -theta[:2].sum())
+
+
+def _prompts(rng, *, clusters, k, sd, share):
+    """``clusters`` prompts, each one pair judged ``k`` times; the prompt's shift u_c of the
+    strength difference is seen by humans and judge; whole prompts labelled with ``share``."""
+    from judgestats.pairwise.counting import PairCounts
+    from judgestats.pairwise.likelihood import davidson_probabilities
+
+    pair, u = rng.integers(0, 3, clusters), rng.normal(0.0, sd, clusters)
+    rows = np.repeat(np.arange(clusters), k)
+    d = ((_BETA3[_FIRST3] - _BETA3[_SECOND3])[pair] + u)[rows]
+    human = (rng.random(d.size)[:, None] > np.cumsum(davidson_probabilities(d, _NU3), 1)).sum(1)
+    other = rng.random(d.size)[:, None] > np.cumsum(davidson_probabilities(d + 0.3, _NU3), 1)
+    judge = np.where(rng.random(d.size) < 0.7, human, other.sum(1))
+    human = np.where((rng.random(clusters) < share)[rows], human, -1)
+    p, u_ = pair[rows], human < 0
+    judged, labelled = np.zeros((3, 3), int), np.zeros((3, 3, 3), int)
+    np.add.at(judged, (p[u_], judge[u_]), 1)
+    np.add.at(labelled, (p[~u_], judge[~u_], human[~u_]), 1)
+    units = np.column_stack([rows, p, judge, human, np.ones_like(p)])
+    parts = (("m0", "m1", "m2"), _FIRST3, _SECOND3, judged, labelled, ("a", "tie", "b"))
+    return PairCounts(*parts), PairCounts(*parts, units)
+
+
+def test_clusters_restore_coverage_when_prompts_are_judged_repeatedly():
+    # 400 data sets of 150 prompts (one pair each, judged k = 6 times: 900 rows), shared
+    # prompt shift sd 1.5, 30% of prompts labelled; 95% intervals of the three strengths
+    rng = np.random.default_rng(2922)
+    truth, z = _shifted_truth(1.5), 1.959963984540054
+    hits = np.zeros((2, 3))
+    for _ in range(400):
+        for i, counts in enumerate(_prompts(rng, clusters=150, k=6, sd=1.5, share=0.3)):
+            fit = fit_prediction_powered(counts)
+            se = np.sqrt(np.diag(fit.strength_covariance())[:3])
+            hits[i] += np.abs(fit.strength - truth) <= z * se
+    rows, clustered = hits.mean(axis=1) / 400
+    assert rows < 0.90  # rows as pairs: too narrow
+    assert 0.93 <= clustered <= 0.97  # Monte Carlo SE about 0.007
+
+
+def test_cluster_named_errors():
+    rng = np.random.default_rng(2923)
+    frame = simulate(rng, np.array([0.5, 0.0, -0.5]), n=600, labelled=0.3)
+    frame["prompt"] = rng.integers(0, 200, len(frame)).astype(float)
+    with pytest.raises(js.ClusteredCountsError, match="method='ppi'"):
+        js.pairwise(frame, cluster="prompt", method="joint-mle")
+    with pytest.raises(js.ClusteredCountsError, match="bootstrap"):
+        js.pairwise(frame, cluster="prompt", bootstrap=20)
+    with pytest.raises(js.ColumnError, match="'nope'"):
+        js.pairwise(frame, cluster="nope")
+    frame.loc[3, "prompt"] = np.nan
+    with pytest.raises(js.ColumnError, match="cluster ids"):
+        js.pairwise(frame, cluster="prompt")

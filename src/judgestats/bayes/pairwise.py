@@ -405,7 +405,8 @@ def _leaderboard(tree, counts, options, summary, diagnostics) -> BayesianPairwis
         confusion_kind=f"dirichlet, {options['confusion']}", lam=None, prediction=None,
         independence=summary["test"], confidence_level=level, n_judged=counts.n_judged,
         n_labelled=counts.n_labelled, covariance=cov, converged=diagnostics.ok,
-        notes=tuple(notes), posterior=tree, point=point, sampler=summary["sampler"],
+        notes=tuple(notes), cluster=None, n_clusters=None, posterior=tree, point=point,
+        sampler=summary["sampler"],
         diagnostics=diagnostics, priors={k: options[k] for k in (
             "strength_sd", "tie_sd", "confusion_concentration", "confusion")},
     )  # fmt: skip

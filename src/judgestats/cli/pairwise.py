@@ -28,6 +28,9 @@ def _pairwise_parser(sub: Any) -> None:
                        help=f"column of {name} (default {name})")  # fmt: skip
     p.add_argument("--position-column", dest="position", default=None,
                    help="column saying which model was shown first (a or b)")  # fmt: skip
+    p.add_argument("--cluster", default=None, metavar="COLUMN",
+                   help="column of a cluster id (e.g. the prompt): rows sharing it are one "
+                   "sampling unit (ppi only)")  # fmt: skip
     p.add_argument("--design", choices=DESIGNS, default="random",
                    help="how the calibration pairs were chosen (default random)")  # fmt: skip
     p.add_argument("--method", choices=METHODS, default=None,
@@ -63,6 +66,7 @@ def run_pairwise(args: Any) -> str:
         judge=args.judge,
         human=args.human,
         position=args.position,
+        cluster=args.cluster,
         design=args.design,
         method=args.method,
         prediction=args.prediction,

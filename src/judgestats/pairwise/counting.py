@@ -50,6 +50,7 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     CalibrationOnlyModelError,
+    ColumnError,
     CountError,
     DisconnectedComparisonsError,
     SelfComparisonError,
@@ -125,6 +126,10 @@ class PairCounts:
         Calibration pairs by judge letter and human verdict (``HUMAN_VERDICTS`` order).
     judge_labels : tuple of str
         The judge's alphabet (``JUDGE_VERDICTS`` unless ``judge_labels=`` was given).
+    clusters : ndarray of int, shape (R, 5), or None
+        With ``cluster=``: one row per distinct (cluster, ordered pair, judge letter, human
+        verdict) -- the cluster's code, the pair's index into ``first``, the letter, the
+        verdict (−1 without one) and the number of rows; None when every row is its own unit.
     """
 
     models: tuple
@@ -133,6 +138,12 @@ class PairCounts:
     judged: np.ndarray
     labelled: np.ndarray
     judge_labels: tuple
+    clusters: np.ndarray | None = None
+
+    @property
+    def n_clusters(self) -> int | None:
+        """Number of clusters (sampling units) with ``cluster=``, else None."""
+        return None if self.clusters is None else int(np.unique(self.clusters[:, 0]).size)
 
     @property
     def n_judged(self) -> int:
@@ -207,11 +218,18 @@ def _codes(values: list, read) -> np.ndarray:
     return np.array(_decode(values, code), dtype=np.int64).reshape(len(values))
 
 
-def _read_columns(columns: list[list], has_position: bool, judge_letter):
+def _cluster_codes(values: list) -> np.ndarray:
+    """Integer codes of the cluster ids (order of first appearance; missing −1)."""
+    place = {v: i for i, v in enumerate(v for v in dict.fromkeys(values) if not _is_missing(v))}
+    return np.array(_decode(values, lambda v: place.get(v, -1)), dtype=np.int64).reshape(-1)
+
+
+def _read_columns(columns: list[list], has_position: bool, judge_letter, has_cluster=False):
     """Decode the grouped count (vectorised over its distinct rows), in the order shown.
 
-    Returns (models, first, second, judge index, human index or −1, rows) for the readable
-    rows, and the bad values by kind (``self``, ``judge``, ``human``, ``position``).
+    Returns (models, first, second, judge index, human index or −1, rows, cluster code or
+    None) for the readable rows, and the bad values by kind (``self``, ``judge``, ``human``,
+    ``position``, ``cluster``).
     """
     a_vals, b_vals = columns[0], columns[1]
     pos_vals = columns[2] if has_position else ["a"] * len(a_vals)
@@ -233,13 +251,15 @@ def _read_columns(columns: list[list], has_position: bool, judge_letter):
         "human": [h_vals[i] for i in np.flatnonzero(bad_h)],
         "position": [pos_vals[i] for i in np.flatnonzero(bad_p)],
     }
-    keep = ok & ~bad_j & ~bad_h & ~bad_p
+    cl = _cluster_codes(columns[-4]) if has_cluster else np.zeros(a.size, dtype=np.int64)
+    bad["cluster"] = [columns[-4][i] for i in np.flatnonzero(ok & (cl < 0))]
+    keep = ok & ~bad_j & ~bad_h & ~bad_p & (cl >= 0)
     a, b, j, h, pos, rows = a[keep], b[keep], j[keep], h[keep], pos[keep], rows[keep]
     turn = pos == 2  # shown b first: turn the pair round
     first, second = np.where(turn, b, a), np.where(turn, a, b)
     h = np.where(turn & (h >= 0), _SWAP[np.clip(h, 0, 2)], h)
     j = np.where(turn, _SWAP[np.clip(j, 0, 2)], j)  # position= needs the a/tie/b alphabet
-    return (models, first, second, j, h, rows), bad
+    return (models, first, second, j, h, rows, cl[keep] if has_cluster else None), bad
 
 
 def _raise_bad(bad: dict, names: dict) -> None:
@@ -263,6 +283,11 @@ def _raise_bad(bad: dict, names: dict) -> None:
             f"positions ({names['position']!r})",
             "'a'/'model_a' or 'b'/'model_b' (the model shown first)",
         )
+    if bad["cluster"]:
+        raise ColumnError(
+            f"cluster ids ({names['cluster']!r}) must not be missing; {len(bad['cluster'])} "
+            "distinct row group(s) have none (give every row its cluster, e.g. its prompt)"
+        )
 
 
 def count_pairs(
@@ -274,11 +299,13 @@ def count_pairs(
     human: str = "human",
     position: str | None = None,
     judge_labels: Sequence[str] | None = None,
+    cluster: str | None = None,
 ) -> PairCounts:
     """Count a pairwise frame per ordered pair of models, on the frame's own engine.
 
     The counting half of :func:`judgestats.pairwise.pairwise`; see it (and this module's
-    docstring for how verdicts and positions are read) for the arguments.
+    docstring for how verdicts and positions are read) for the arguments. With ``cluster=``
+    the cluster column joins the engine's grouped count and the counts carry ``clusters``.
 
     Returns
     -------
@@ -300,6 +327,9 @@ def count_pairs(
     if position is not None:
         check_instance("position", position, str)
         columns += (position,)
+    if cluster is not None:
+        check_instance("cluster", cluster, str)
+        columns += (cluster,)
     columns += (judge, human)
     check_column_names("columns", columns)
     letters, judge_letter = _judge_reader(judge_labels)
@@ -314,6 +344,7 @@ def count_pairs(
         "judge": judge,
         "human": human,
         "position": position,
+        "cluster": cluster,
         "judge_allowed": (
             "'a'/'model_a', 'b'/'model_b' or a text starting with 'tie'"
             if judge_labels is None
@@ -321,7 +352,7 @@ def count_pairs(
         ),
     }
     decoded, bad = _read_columns(
-        _grouped_columns(frame, columns), position is not None, judge_letter
+        _grouped_columns(frame, columns), position is not None, judge_letter, cluster is not None
     )
     _raise_bad(bad, names)
     return _assemble(decoded, letters)
@@ -329,7 +360,7 @@ def count_pairs(
 
 def _assemble(decoded: tuple, letters: tuple) -> PairCounts:
     """Turn decoded columns into the count arrays (ordered pairs sorted)."""
-    models, first, second, j, h, rows = decoded
+    models, first, second, j, h, rows, cl = decoded
     k = len(models)
     pair, where = np.unique(first * k + second, return_inverse=True)
     judged = np.zeros((pair.size, len(letters)), dtype=np.int64)
@@ -337,9 +368,10 @@ def _assemble(decoded: tuple, letters: tuple) -> PairCounts:
     u = h < 0
     np.add.at(judged, (where[u], j[u]), rows[u])
     np.add.at(labelled, (where[~u], j[~u], h[~u]), rows[~u])
+    units = None if cl is None else np.column_stack([cl, where, j, h, rows]).astype(np.int64)
     return PairCounts(
         models, (pair // max(k, 1)).astype(np.int64), (pair % max(k, 1)).astype(np.int64),
-        judged, labelled, letters,
+        judged, labelled, letters, units,
     )  # fmt: skip
 
 

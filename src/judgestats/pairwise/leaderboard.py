@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._validation import (
+    ClusteredCountsError,
     JudgeDependenceWarning,
     MethodError,
     check_choice,
@@ -152,6 +153,10 @@ class PairwiseLeaderboard(Reportable):
         The optimiser's gradient vanished (max |score| / pairs < 1e-6).
     notes : tuple of str
         What to know when reading the result.
+    cluster : str or None
+        The column whose values are the sampling units (``cluster=``); None: every row is one.
+    n_clusters : int or None
+        Number of clusters with ``cluster=``.
     """
 
     kind: ClassVar[str] = "pairwise-leaderboard"
@@ -186,6 +191,8 @@ class PairwiseLeaderboard(Reportable):
     covariance: np.ndarray
     converged: bool
     notes: tuple
+    cluster: str | None
+    n_clusters: int | None
 
     @property
     def elo(self) -> np.ndarray:
@@ -381,6 +388,7 @@ def pairwise(
     interval: str = "sandwich",
     bootstrap: int = 0,
     rng: Any = None,
+    cluster: str | None = None,
 ) -> PairwiseLeaderboard:
     """Rank models from pairwise judge verdicts, corrected for the judge's errors.
 
@@ -455,6 +463,14 @@ def pairwise(
         (Bonferroni over the ``K(K−1)/2`` pairs).
     rng : int or numpy.random.Generator, optional
         Seed of the rank draws.
+    cluster : str, optional
+        Column of a cluster id (e.g. the prompt): rows sharing it -- the same prompt judged
+        several times, several human votes on one prompt -- are one sampling unit, and
+        ``"ppi"``'s sandwich sums each cluster's score before the middle matrix
+        (:mod:`judgestats.pairwise.prediction_powered`, "Clusters"). Rows are assumed labelled
+        with the design's probability independently of other clusters (whole clusters, or
+        rows within clusters, at random). ``"ppi"`` only, without ``bootstrap``; the naive and
+        human-only fits shown beside still count rows.
 
     Returns
     -------
@@ -476,6 +492,8 @@ def pairwise(
         The data do not determine every strength and the confusion.
     MethodError
         ``method="ppi"`` with ``design="by-human-label"`` or ``interval="observed-information"``.
+    ClusteredCountsError
+        ``cluster=`` with ``method="joint-mle"`` or ``bootstrap`` (both count rows as pairs).
 
     Warns
     -----
@@ -497,6 +515,12 @@ def pairwise(
     check_choice("interval", interval, INTERVALS)
     check_choice("prediction", prediction, PREDICTIONS)
     chosen = _check_method(method, design, interval)
+    if cluster is not None and (chosen != "ppi" or bootstrap):
+        raise ClusteredCountsError(
+            f"cluster={cluster!r} is handled by method='ppi' without bootstrap only; got "
+            f"method={chosen!r}, bootstrap={bootstrap!r} (these treat every row as an "
+            "independent pair)"
+        )
     if isinstance(confusion, str):
         check_choice("confusion", confusion, ("general", "symmetric"))
     reps = 0 if bootstrap == 0 else check_positive_int("bootstrap", bootstrap)
@@ -509,6 +533,7 @@ def pairwise(
         human=human,
         position=position,
         judge_labels=judge_labels,
+        cluster=cluster,
     )
     from_labels = design != "by-human-label"
     known = not isinstance(confusion, str)
@@ -521,6 +546,7 @@ def pairwise(
         "design": design,
         "method": chosen,
         "prediction": prediction,
+        "cluster": cluster,
     }
     return _leaderboard(_fit(counts, options), counts, options, interval)
 
@@ -582,6 +608,11 @@ def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> Pairw
     tie_half = float(normal_quantile(level) * np.sqrt(max(cov[k, k], 0.0)))
     win, win_ci = win_probabilities(strength, log_tie, cov, level)
     sets, probs, rank_method = _ranks(fit, cov, options, counts, notes)
+    if counts.clusters is not None:
+        notes.append(
+            f"clustered: the {counts.n_clusters} values of {options['cluster']!r} are the "
+            "sampling units (cluster-robust sandwich); the naive and human-only fits count rows"
+        )
     if not fit.converged:
         notes.append("the optimiser stopped before the score vanished: check the fit")
     kind = options["confusion"] if isinstance(options["confusion"], str) else "fixed"
@@ -617,4 +648,6 @@ def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> Pairw
         covariance=cov,
         converged=fit.converged,
         notes=tuple(notes),
+        cluster=options["cluster"],
+        n_clusters=counts.n_clusters,
     )

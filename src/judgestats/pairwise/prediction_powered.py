@@ -43,6 +43,19 @@ trace of the strengths' covariance)
 
 is computed at a pilot fit (``λ = 1``), clipped to ``[0, 1]`` and the equation solved again.
 
+Clusters
+--------
+With ``cluster=`` (rows sharing a prompt: the same pair judged several times, several human
+votes on one prompt) the clusters, not the rows, are the independent units: each cluster's
+rows' score parts are summed, ``A_c = Σ_{i∈c} a_i``, ``B_c = Σ_{i∈c} b_i``, and the middle
+of the sandwich is ``Σ_c (A_c + λ B_c)(A_c + λ B_c)ᵀ`` (the cluster-robust sandwich of Liang
+and Zeger 1986). The equation is unchanged; ``λ*`` is tuned on this middle, so the estimate
+moves only through ``λ``. It
+assumes the clusters independent and every row labelled with the same probability
+``π_i`` as above independently of the other clusters -- whole clusters labelled at random,
+or rows labelled at random within clusters; a cluster may hold labelled and unlabelled rows.
+With one row per cluster the sandwich is the one above.
+
 The prediction
 --------------
 ``prediction="judge-letter"`` (default): ``f`` = the calibration pairs' distribution of the
@@ -60,7 +73,8 @@ A. N. Angelopoulos, J. C. Duchi, T. Zrnic, "PPI++: Efficient prediction-powered 
 arXiv:2311.01453 (2023). A. N. Angelopoulos, S. Bates, C. Fannjiang, M. I. Jordan,
 T. Zrnic, "Prediction-powered inference", Science 382 (2023). I. Chatzi, E. Straitouri,
 S. Thejaswi, M. Gomez-Rodriguez, "Prediction-powered ranking of large language models",
-NeurIPS 2024, arXiv:2402.17826.
+NeurIPS 2024, arXiv:2402.17826. K.-Y. Liang, S. L. Zeger, "Longitudinal data analysis using
+generalized linear models", Biometrika 73 (1986) 13–22.
 """
 
 from __future__ import annotations
@@ -288,6 +302,28 @@ def _unit_terms(counts, theta, f, inverse_pi, jac):
     return s_aa, s_ab + s_ab.transpose(0, 2, 1), s_bb
 
 
+def _cluster_meat(counts, theta, f, inverse_pi, jac):
+    """``Σ_c A_c A_cᵀ``, ``Σ_c (A_c B_cᵀ + B_c A_cᵀ)``, ``Σ_c B_c B_cᵀ`` over the clusters.
+
+    ``A_c = Σ_{i∈c} L_iᵀ a_i`` and ``B_c = Σ_{i∈c} L_iᵀ b_i`` sum the rows' score parts (the
+    ``a_i``, ``b_i`` of :func:`_unit_terms`) within each cluster before the outer products:
+    the cluster-robust middle of the sandwich (Liang and Zeger 1986).
+    """
+    c, p, j, h, n = counts.clusters.T
+    probs = _probabilities(theta, counts)
+    fp = f[p, j] - probs[p]  # (R, 3)
+    lab = h >= 0
+    a = (np.eye(3)[np.clip(h, 0, 2)] - probs[p]) * (lab * inverse_pi[j] * n)[:, None]
+    b = fp * (np.where(lab, 1.0 - inverse_pi[j], 1.0) * n)[:, None]
+    size = int(c.max()) + 1
+    a_c = np.zeros((size, jac.shape[2]))
+    b_c = np.zeros_like(a_c)
+    np.add.at(a_c, c, np.einsum("rck,rc->rk", jac[p], a))
+    np.add.at(b_c, c, np.einsum("rck,rc->rk", jac[p], b))
+    cross = a_c.T @ b_c
+    return [a_c.T @ a_c, cross + cross.T, b_c.T @ b_c]
+
+
 def _pseudo_counts(counts, f, inverse_pi, lam) -> np.ndarray:
     """``Y_p = Σ_{i∈p} [λ f_i + (R_i/π_i)(y_i − λ f_i)]``, shape (P, 3)."""
     n_all = counts.judged + counts.labelled.sum(axis=2)  # (P, J)
@@ -299,8 +335,10 @@ def _pseudo_counts(counts, f, inverse_pi, lam) -> np.ndarray:
 def _sandwich(counts, theta, hessian, f, inverse_pi, lam):
     """Covariance of θ̂ at ``lam`` and the λ minimising the strengths' total variance."""
     jac = _jacobians(counts)
-    s_aa, s_ab, s_bb = _unit_terms(counts, theta, f, inverse_pi, jac)
-    meat = [_quadratic(jac, s) for s in (s_aa, s_ab, s_bb)]
+    if counts.clusters is not None:
+        meat = _cluster_meat(counts, theta, f, inverse_pi, jac)
+    else:
+        meat = [_quadratic(jac, s) for s in _unit_terms(counts, theta, f, inverse_pi, jac)]
     inv = np.linalg.inv(hessian)
     k = len(counts.models)
     t = np.vstack([np.eye(k - 1), -np.ones((1, k - 1))])  # β = T γ
