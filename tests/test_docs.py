@@ -387,6 +387,19 @@ def test_docstring_roles_become_links(site):
     assert ":func:" not in _text(page) and ":class:" not in _text(page)
 
 
+def test_see_also_names_become_links(site):
+    # issue 31 §4: correct()'s See Also lists "evaluate : ..." and "plan.calibration_size : ...";
+    # js.evaluate is the function (not the module of that name) and each entry links to its entry
+    page = _page(site, "api/correct.html")
+    see_also = re.search(r'<details class="see-also".*?</details>', page, flags=re.DOTALL)
+    assert see_also is not None
+    for href in ("evaluate\\.html#judgestats\\.evaluate\\.evaluate",
+                 "plan\\.html#judgestats\\.plan\\.calibration_size"):  # fmt: skip
+        assert re.search(f'href="{href}"', see_also[0]), href
+    items = re.findall(r"<li>(.*?)</li>", see_also[0], flags=re.DOTALL)
+    assert len(items) == 5 and all(item.startswith("<a ") for item in items)  # each entry a link
+
+
 # --- the guides' examples --------------------------------------------------------------------
 
 
