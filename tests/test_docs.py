@@ -171,6 +171,38 @@ def test_notebooks_rendered_with_their_outputs(site):
         assert html.escape(title.split("`")[0][:30], quote=False) in page, path.name
 
 
+def test_notebook_gallery_shows_each_notebooks_first_figure(site):
+    # issue 31 §4: the notebooks page ends with a gallery, in the learning-path order, of each
+    # notebook's first committed PNG figure (shrunk; the notebooks are not re-run)
+    import base64
+    import io
+
+    from PIL import Image
+
+    index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
+    order = re.findall(r"^\| \d+ \| [^|]+ \| \[\w+\]\((\w+)\.ipynb\)", index, flags=re.MULTILINE)
+    page = _page(site, "notebooks/index.html")
+    gallery = page[page.index('id="gallery"') :]
+    cards = re.findall(r"<td>(.*?)</td>", gallery, flags=re.DOTALL)
+    cards = [card for card in cards if card.strip()]
+    assert [re.findall(r'href="(\w+)\.html"', card)[-1] for card in cards] == order
+    for stem, card in zip(order, cards, strict=True):
+        cells = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+        pngs = [o["data"]["image/png"] for c in cells if c["cell_type"] == "code"
+                for o in c.get("outputs", ()) if "image/png" in o.get("data", {})]  # fmt: skip
+        shown = re.findall(r'src="data:image/png;base64,([^"]+)"', card)
+        assert len(shown) == min(len(pngs), 1), stem
+        if pngs:
+            full = Image.open(io.BytesIO(base64.b64decode("".join(pngs[0]))))
+            thumb_bytes = base64.b64decode(shown[0])
+            thumb = Image.open(io.BytesIO(thumb_bytes))
+            assert max(thumb.size) <= 240 and len(thumb_bytes) <= 30_000, stem
+            # the same picture: the aspect ratio of the first figure, to the rounding of a pixel
+            assert thumb.width / thumb.height == pytest.approx(full.width / full.height, rel=0.02)
+        else:
+            assert "(no figure)" in card, stem
+
+
 def test_readme_sections_and_benchmarks_are_included_not_copied(site):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     # a sentence of each included README section appears on its page, verbatim
