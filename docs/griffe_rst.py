@@ -17,6 +17,11 @@ renders a docstring, this extension rewrites them:
    - a judgestats target that names nothing, in a docstring the site renders, is a broken
      reference: logged as a warning, which fails ``mkdocs build --strict``. (Docstrings of internal
      objects the site does not show are left to the code review.)
+3. A numpydoc ``See Also`` section, whose entries are plain ``name : description`` lines (as
+   ``help()`` shows them), becomes a Markdown list of links. A name is read as the attribute
+   path after ``judgestats.`` (``evaluate``, ``compare.rank``, as ``js.`` spells them), else
+   resolved like a role of 2:
+   ``- [`evaluate`][judgestats.evaluate.evaluate]: description``.
 
 Names are looked up the way Sphinx does for the Python domain: in the scope of the documented
 object (its class, then its module and the modules above it), then from the package root.
@@ -40,6 +45,10 @@ PACKAGE = "judgestats"
 
 _ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|data|mod|obj|exc|const):`([^`]+)`")
 _DIRECTIVE = re.compile(r"^::: +([\w.]+)", re.MULTILINE)
+
+#: a See Also section: its entries run from the underline to the first blank line
+_SEE_ALSO = re.compile(r"^See Also\n-{8,}\n((?:[^\n]+\n?)+)", re.MULTILINE)
+_SEE_ENTRY = re.compile(r"^(\S[^:]*?)(?: +: +(.*))?$")
 
 _BORDER = re.compile(r"^( *)=+(?: +=+)+ *$")
 
@@ -153,6 +162,7 @@ class RstToMarkdown(griffe.Extension):
                 except TableError as error:
                     logger.warning("%s: docstring table: %s (%s)", obj.path, error, obj.filepath)
                     continue
+                text = _SEE_ALSO.sub(lambda m, o=obj: self._see_also(o, m[1]), text)
                 obj.docstring.value = _ROLE.sub(lambda m, o=obj: self._rewrite(o, m[1]), text)
 
     def _walk(self, obj: griffe.Object):
@@ -217,6 +227,33 @@ class RstToMarkdown(griffe.Extension):
                 return resolved
             scope = scope.parent
         return self._resolve_absolute(f"{PACKAGE}.{target}")
+
+    def _see_also(self, obj: griffe.Object, block: str) -> str:
+        """Rewrite the entries of a See Also section as a Markdown list of cross-references."""
+        items: list[str] = []
+        for line in block.rstrip("\n").split("\n"):
+            entry = _SEE_ENTRY.match(line)
+            if line.startswith(" ") and items:
+                items[-1] += " " + line.strip()  # a description's continuation line
+            elif entry is None:
+                items.append(line)  # not an entry: keep it as written
+            else:
+                names = ", ".join(self._see(obj, n.strip()) for n in entry[1].split(","))
+                items.append(f"- {names}" + (f": {entry[2]}" if entry[2] else ""))
+        return "See Also\n--------\n" + "\n".join(items) + "\n"
+
+    def _see(self, obj: griffe.Object, name: str) -> str:
+        """One See Also name: as ``js.NAME`` would name it, else resolved like a role."""
+        value: object = importlib.import_module(PACKAGE)
+        for part in name.split("."):  # attributes first: js.correct is the function, not the module
+            value = getattr(value, part, None)
+        path = f"{PACKAGE}.{name}"
+        if inspect.isclass(value) or inspect.isfunction(value):
+            path = f"{value.__module__}.{value.__qualname__}"
+        found = self._resolve_absolute(path)
+        if found is not None and found.path in self.rendered:
+            return f"[`{name}`][{found.path}]"
+        return self._rewrite(obj, name)
 
     def _rewrite(self, obj: griffe.Object, text: str) -> str:
         title, _, explicit = text.partition(" <")

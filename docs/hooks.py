@@ -19,6 +19,9 @@
 5. mkdocs-jupyter's MathJax loader (a script that fetches MathJax from a CDN on every page) is
    taken out: no page or notebook writes TeX (formulas are Unicode text), and the site must
    work offline.
+6. ``<!-- notebook-gallery -->`` (in ``notebooks/README.md``) is replaced by a gallery: for every
+   notebook the page links to, in the page's order, a thumbnail of its first PNG figure (taken
+   from the committed outputs, not re-executed) linking to the notebook.
 """
 
 from __future__ import annotations
@@ -53,6 +56,10 @@ logger = logging.getLogger("mkdocs.plugins.judgestats.hooks")
 _CLI_HELP = re.compile(r"<!-- cli-help: ?([a-z]*) -->")
 _CLI_RUN = re.compile(r"<!-- cli-run: (.+?) -->")
 _FIGURE = re.compile(r"<!-- figure: (.+?) -->", re.DOTALL)
+_GALLERY = "<!-- notebook-gallery -->"
+_NOTEBOOK_LINK = re.compile(r"\[\w+\]\((\w+)\.ipynb\)")
+#: width of a gallery thumbnail in pixels, and gallery cards per row
+THUMB_WIDTH, GALLERY_COLUMNS = 240, 3
 
 
 @event_priority(100)  # before mkdocs-jupyter turns the added notebooks into pages
@@ -128,8 +135,45 @@ def _figure(code: str) -> str:
     return f'<img alt="figure drawn by: {shown}" src="data:image/png;base64,{data}">'
 
 
+def _thumbnail(notebook: Path) -> str | None:
+    """Shrink the first ``image/png`` output of ``notebook`` to a small PNG data URI."""
+    import base64
+    import json
+
+    from PIL import Image
+
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    for output in (o for c in cells if c["cell_type"] == "code" for o in c.get("outputs", [])):
+        png = output.get("data", {}).get("image/png")
+        if png is None:
+            continue
+        image = Image.open(io.BytesIO(base64.b64decode("".join(png)))).convert("RGB")
+        image.thumbnail((THUMB_WIDTH, THUMB_WIDTH))  # keeps the aspect ratio
+        out = io.BytesIO()
+        image.quantize(colors=64).save(out, format="PNG", optimize=True)
+        return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    return None
+
+
+def _gallery(markdown: str, folder: Path) -> str:
+    """Lay out a thumbnail per notebook linked from ``markdown`` (page order) as a table."""
+    stems = list(dict.fromkeys(_NOTEBOOK_LINK.findall(markdown)))
+    cards = []
+    for step, stem in enumerate(stems, start=1):
+        uri = _thumbnail(folder / f"{stem}.ipynb")
+        picture = f"[![first figure of {stem}]({uri})]({stem}.ipynb)<br>" if uri else ""
+        cards.append(f"{picture}{step}. [{stem}]({stem}.ipynb)" + ("" if uri else " (no figure)"))
+    cards += [""] * (-len(cards) % GALLERY_COLUMNS)
+    rows = [cards[i : i + GALLERY_COLUMNS] for i in range(0, len(cards), GALLERY_COLUMNS)]
+    head = ["| " + " | ".join([" "] * GALLERY_COLUMNS) + " |", "|---" * GALLERY_COLUMNS + "|"]
+    return "\n".join(head + ["| " + " | ".join(row) + " |" for row in rows])
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """Replace the ``cli-help``, ``cli-run`` and ``figure`` markers by what they produce."""
+    """Replace the ``cli-help``, ``cli-run``, ``figure`` and gallery markers by what they make."""
+    if _GALLERY in markdown:
+        folder = ROOT / Path(page.file.src_uri).parent
+        markdown = markdown.replace(_GALLERY, _gallery(markdown, folder))
     markdown = _CLI_HELP.sub(lambda m: f"```text\n{_cli_help(m[1])}```", markdown)
     markdown = _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
     return _FIGURE.sub(lambda m: f"```python\n{m[1].strip()}\n```\n\n{_figure(m[1])}", markdown)

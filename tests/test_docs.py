@@ -171,6 +171,38 @@ def test_notebooks_rendered_with_their_outputs(site):
         assert html.escape(title.split("`")[0][:30], quote=False) in page, path.name
 
 
+def test_notebook_gallery_shows_each_notebooks_first_figure(site):
+    # issue 31 §4: the notebooks page ends with a gallery, in the learning-path order, of each
+    # notebook's first committed PNG figure (shrunk; the notebooks are not re-run)
+    import base64
+    import io
+
+    from PIL import Image
+
+    index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
+    order = re.findall(r"^\| \d+ \| [^|]+ \| \[\w+\]\((\w+)\.ipynb\)", index, flags=re.MULTILINE)
+    page = _page(site, "notebooks/index.html")
+    gallery = page[page.index('id="gallery"') :]
+    cards = re.findall(r"<td>(.*?)</td>", gallery, flags=re.DOTALL)
+    cards = [card for card in cards if card.strip()]
+    assert [re.findall(r'href="(\w+)\.html"', card)[-1] for card in cards] == order
+    for stem, card in zip(order, cards, strict=True):
+        cells = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+        pngs = [o["data"]["image/png"] for c in cells if c["cell_type"] == "code"
+                for o in c.get("outputs", ()) if "image/png" in o.get("data", {})]  # fmt: skip
+        shown = re.findall(r'src="data:image/png;base64,([^"]+)"', card)
+        assert len(shown) == min(len(pngs), 1), stem
+        if pngs:
+            full = Image.open(io.BytesIO(base64.b64decode("".join(pngs[0]))))
+            thumb_bytes = base64.b64decode(shown[0])
+            thumb = Image.open(io.BytesIO(thumb_bytes))
+            assert max(thumb.size) <= 240 and len(thumb_bytes) <= 30_000, stem
+            # the same picture: the aspect ratio of the first figure, to the rounding of a pixel
+            assert thumb.width / thumb.height == pytest.approx(full.width / full.height, rel=0.02)
+        else:
+            assert "(no figure)" in card, stem
+
+
 def test_readme_sections_and_benchmarks_are_included_not_copied(site):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     # a sentence of each included README section appears on its page, verbatim
@@ -385,6 +417,19 @@ def test_docstring_roles_become_links(site):
     page = _page(site, "api/correct.html")
     assert re.search(r'href="intervals\.html#judgestats\.interval_methods"', page)
     assert ":func:" not in _text(page) and ":class:" not in _text(page)
+
+
+def test_see_also_names_become_links(site):
+    # issue 31 §4: correct()'s See Also lists "evaluate : ..." and "plan.calibration_size : ...";
+    # js.evaluate is the function (not the module of that name) and each entry links to its entry
+    page = _page(site, "api/correct.html")
+    see_also = re.search(r'<details class="see-also".*?</details>', page, flags=re.DOTALL)
+    assert see_also is not None
+    for href in ("evaluate\\.html#judgestats\\.evaluate\\.evaluate",
+                 "plan\\.html#judgestats\\.plan\\.calibration_size"):  # fmt: skip
+        assert re.search(f'href="{href}"', see_also[0]), href
+    items = re.findall(r"<li>(.*?)</li>", see_also[0], flags=re.DOTALL)
+    assert len(items) == 5 and all(item.startswith("<a ") for item in items)  # each entry a link
 
 
 # --- the guides' examples --------------------------------------------------------------------

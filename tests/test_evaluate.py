@@ -557,24 +557,8 @@ def test_dask_distributed_cluster_gives_the_pandas_result(frame, pandas_result):
 
 
 # ----------------------------------------------------------------------------- issue 31 §1
-def _marked_frame(seed=9):
-    """500 rows each of 'good', 'no-cal' (no human label), 'one-class' (human labels all 1)."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for model in ("good", "no-cal", "one-class"):
-        human = rng.integers(0, 2, 500)
-        judge = np.where(rng.random(500) < 0.85, human, 1 - human)
-        label = np.where(np.arange(500) < 150, human.astype(float), np.nan)
-        if model == "no-cal":
-            label[:] = np.nan
-        if model == "one-class":
-            label = np.where(np.arange(500) < 150, 1.0, np.nan)
-        rows.append(pd.DataFrame({"model": model, "judge": judge, "human": label}))
-    return pd.concat(rows, ignore_index=True)
-
-
-def test_marked_groups_keep_their_counts_so_every_row_is_accounted_for():
-    frame = _marked_frame()
+def test_marked_groups_keep_their_counts_so_every_row_is_accounted_for(marked_frame):
+    frame = marked_frame
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ev = js.evaluate(frame, errors="mark")

@@ -303,6 +303,14 @@ def correct(
     SamplingWarning
         When bootstrap replicates were undefined (counted on ``ci.undefined``).
 
+    See Also
+    --------
+    evaluate : The same correction for every group of a table.
+    correct_distribution : Several categories instead of a pass/fail verdict.
+    correct_stratified : One correction per stratum, combined with weights.
+    plan.calibration_size : How many human labels a target interval width needs.
+    bayes.fit : The Bayesian model of the same counts.
+
     Examples
     --------
     >>> import judgestats as js

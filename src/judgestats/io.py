@@ -341,6 +341,12 @@ def read_table(
         Duplicate column names.
     LabelError
         A label value outside 0/1, true/false and booleans (its line is named).
+
+    See Also
+    --------
+    io.read_inspect_logs : Read Inspect AI evaluation logs.
+    readers.read_lm_eval : Read lm-evaluation-harness samples.
+    evaluate : Correct every group of the table.
     """
     p = Path(path)
     kind = sniff_format(p) if format is None else format
@@ -450,6 +456,11 @@ def read_inspect_logs(
         A sample that ended in error, without a score (the message names it and the error).
     ColumnError
         A log without the scorer, or with several scorers and ``scorer=None``.
+
+    See Also
+    --------
+    io.read_table : Read a CSV, JSON Lines or Parquet file.
+    evaluate : Correct every group of the table.
     """
     try:
         from inspect_ai.log import read_eval_log

@@ -562,6 +562,12 @@ def agreement(
     Agreement
         The table, the rates with their intervals, what the agreement buys, the notes.
 
+    See Also
+    --------
+    judge_shift_test : Whether the judge's error rates moved between two samples.
+    chance.judge_value : What the judge is worth over human labels alone.
+    correct : Correct the judge's pass rate.
+
     Examples
     --------
     >>> card = agreement(ConfusionCounts(tp=90, fn=10, tn=70, fp=30), design="random")

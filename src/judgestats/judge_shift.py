@@ -364,6 +364,12 @@ def judge_shift_test(
         A batch without items of some human class, categories that differ, a batch of data
         sets, or an item in both batches.
 
+    See Also
+    --------
+    label_shift_test : Whether the calibration sample looks like the test sample.
+    agreement : Agreement of judge and human beyond chance.
+    correct : Correct the judge's pass rate.
+
     Examples
     --------
     >>> import judgestats as js

@@ -198,6 +198,12 @@ def allocate(
     Allocation
         ``m0``, ``m1`` and the ``kappa`` used.
 
+    See Also
+    --------
+    plan.calibration_size : The total number of labels.
+    plan.optimal_allocation : The allocation formula itself.
+    correct_stratified : The stratified correction the labels feed.
+
     Notes
     -----
     The add-one estimates keep q̃0, q̃1 strictly inside (0, 1), so κ̂ is always finite and
@@ -356,6 +362,13 @@ def calibration_size(
     -------
     CalibrationPlan
 
+    See Also
+    --------
+    plan.interval_width : The width a given number of labels gives.
+    plan.allocate : Share the labels among strata.
+    plan.compare_designs : Compare the calibration designs.
+    sequential.Monitor : Label in batches until the interval is narrow enough.
+
     Notes
     -----
     The paper says that for p̂ = 0.3, q̂0 = 0.7, q̂1 = 0.9 (n → ∞) an interval shorter than 0.1
@@ -509,6 +522,11 @@ def judge_vs_human(
     -------
     Regime or None
         None when no θ qualifies (e.g. q0 = 0.7, q1 = 0.9).
+
+    See Also
+    --------
+    plan.calibration_size : Labels needed for a target width.
+    chance.judge_value : What the judge is worth over human labels alone.
     """
     q0, q1 = judge_rates(q0, q1)
     if check_choice("design", design, ("by-human-label", "random")) == "random":

@@ -88,6 +88,11 @@ def label_shift_test(
     LabelShiftDiagnostic
         ``calibration_rate`` (m1/m), ``test_rate`` (unclipped Rogan–Gladen θ̂; NaN when the
         judge is not informative), ``z`` and the two-sided normal ``pvalue``.
+
+    See Also
+    --------
+    judge_shift_test : Whether the judge's error rates moved.
+    correct : Correct the judge's pass rate.
     """
     check_instance("test", test, JudgedCounts)
     check_instance("calibration", calibration, ConfusionCounts)

@@ -215,6 +215,11 @@ def compare_alphabets(
     AlphabetComparison
         ``summary()``, ``to_dataframe()``, ``rows``, ``best_threshold``.
 
+    See Also
+    --------
+    alphabet_groups.correct_alphabet : Correct with a judge alphabet wider than the human one.
+    plan.calibration_size : Labels needed for a target width.
+
     Examples
     --------
     >>> cal = ConfusionMatrix([[60, 5], [50, 10], [25, 25], [10, 50], [5, 60]],

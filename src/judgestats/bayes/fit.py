@@ -334,6 +334,12 @@ def fit(
         When the fit looks unreliable: max r_hat > 1.01, bulk or tail ESS < 400, or any
         divergent transition (the result is returned all the same; ``diagnostics`` says which).
 
+    See Also
+    --------
+    correct : The frequentist correction.
+    bayes.fit_stratified : The Bayesian stratified model.
+    bayes.fit_pairwise : The Bayesian pairwise model.
+
     Examples
     --------
     MCMC takes a while, so this example is not run by the test suite (tests/test_bayes.py

@@ -239,6 +239,12 @@ def difference(
     SamplingWarning
         Bootstrap replicates undefined, or a low effective sample in the posterior.
 
+    See Also
+    --------
+    compare.rank : Rank many groups at once.
+    correct : The corrected estimate of one group.
+    evaluate : Correct every group of a table.
+
     Examples
     --------
     >>> import judgestats as js

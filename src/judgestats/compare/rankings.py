@@ -311,6 +311,12 @@ def rank(
     SamplingWarning
         Bootstrap replicates with an undefined estimate (excluded, counted in ``undefined``),
         or a low effective sample of the posterior draws.
+
+    See Also
+    --------
+    compare.difference : The gap between two groups.
+    compare.plot_ranking : Draw a ranking with its intervals.
+    pairwise : A leaderboard from pairwise verdicts.
     """
     tests = check_model_mapping("tests", tests, JudgedCounts, minimum=2)
     shared = isinstance(calibrations, ConfusionCounts)

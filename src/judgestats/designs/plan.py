@@ -178,6 +178,11 @@ def allocate_by_judge(m: int, *, p: float, pilot: ConfusionCounts) -> JudgeAlloc
     -------
     JudgeAllocation
 
+    See Also
+    --------
+    plan.compare_designs : Compare the calibration designs.
+    plan.allocate : Share the labels among strata.
+
     Examples
     --------
     >>> a = allocate_by_judge(200, p=0.3, pilot=ConfusionCounts(tp=9, fn=1, tn=8, fp=2))
@@ -263,6 +268,12 @@ def compare_designs(
     Returns
     -------
     DesignComparison
+
+    See Also
+    --------
+    plan.allocate_by_judge : Share the labels by judge verdict.
+    plan.calibration_size : Labels needed for a target width.
+    designs.check_design : Check a design name.
 
     Examples
     --------

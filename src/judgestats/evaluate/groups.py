@@ -609,6 +609,13 @@ def evaluate(
         From a group's correction, re-issued with the group named (and kept in
         ``result.warnings``).
 
+    See Also
+    --------
+    correct : One group from its counts.
+    compare.difference : The gap between two groups, with its interval.
+    compare.rank : Rank the groups with simultaneous intervals.
+    io.read_table : Read a CSV, JSON Lines or Parquet file of labels.
+
     Examples
     --------
     >>> import pandas as pd

@@ -468,6 +468,12 @@ def correct_distribution(
     SamplingWarning
         When bootstrap replicates were undefined.
 
+    See Also
+    --------
+    correct : The binary (pass/fail) case.
+    alphabet_groups.correct_alphabet : A judge alphabet wider than the human one.
+    bayes.fit : The Bayesian model of the same counts.
+
     Examples
     --------
     >>> import judgestats.multiclass as mc

@@ -501,6 +501,12 @@ def pairwise(
         ``method="joint-mle"`` and the calibration pairs reject its conditional independence
         (p < ``DEPENDENCE_LEVEL`` = 0.01).
 
+    See Also
+    --------
+    pairwise.independence_test : Whether judge and human verdicts are dependent.
+    bayes.fit_pairwise : The Bayesian pairwise model.
+    compare.rank : Rank groups of pass/fail verdicts.
+
     References
     ----------
     R. R. Davidson, "On extending the Bradley–Terry model to accommodate ties in paired

@@ -63,6 +63,12 @@ def read_deepeval(
         Several metrics and no ``scorer=``, or a ``scorer=`` no test case has.
     VerdictError
         A verdict (``success``) that is neither boolean nor mapped.
+
+    See Also
+    --------
+    io.read_table : Read a CSV, JSON Lines or Parquet file.
+    readers.read_lm_eval : Another tool's output.
+    evaluate : Correct every group of the table.
     """
     rows: list[dict] = []
     for path in find_files(paths, "test_run_*.json", "DeepEval"):

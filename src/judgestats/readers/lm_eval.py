@@ -90,6 +90,12 @@ def read_lm_eval(
         No ``scorer=`` with several metrics; a metric or filter the file lacks.
     VerdictError
         Metric values other than 0/1 that ``mapping=`` does not name (the message lists them).
+
+    See Also
+    --------
+    io.read_table : Read a CSV, JSON Lines or Parquet file.
+    readers.read_promptfoo : Another tool's output.
+    evaluate : Correct every group of the table.
     """
     rows: list[dict] = []
     for path in find_files(paths, "samples_*.jsonl", "lm-eval"):

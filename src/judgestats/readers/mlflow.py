@@ -109,6 +109,12 @@ def read_mlflow(
         Several scorers and no ``scorer=``, or a ``scorer=`` the results lack.
     VerdictError
         A feedback value outside ``yes``/``no``, booleans, 0/1 and ``mapping``.
+
+    See Also
+    --------
+    io.read_table : Read a CSV, JSON Lines or Parquet file.
+    readers.read_lm_eval : Another tool's output.
+    evaluate : Correct every group of the table.
     """
     sources = results.items() if isinstance(results, Mapping) else [(None, results)]
     rows: list[dict] = []

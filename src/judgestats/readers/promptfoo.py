@@ -92,6 +92,12 @@ def read_promptfoo(
         ``scorer=None`` and a test with no model-graded assertion or several.
     VerdictError
         A result without a verdict (``None``) and no ``mapping=`` for it.
+
+    See Also
+    --------
+    io.read_table : Read a CSV, JSON Lines or Parquet file.
+    readers.read_lm_eval : Another tool's output.
+    evaluate : Correct every group of the table.
     """
     rows: list[dict] = []
     for path in find_files(paths, "*.json", "promptfoo"):

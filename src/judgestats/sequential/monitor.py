@@ -116,6 +116,12 @@ class Monitor:
         Orders a batch given without a draw order (design ``"random"`` only) and draws the
         items of :meth:`next_batch`.
 
+    See Also
+    --------
+    sequential.replay : Replay a finished labelling run.
+    plan.next_batch : Choose the next items to label.
+    plan.calibration_size : Labels needed for a fixed-size study.
+
     Notes
     -----
     The guarantee (Ville's inequality on a betting martingale; Waudby-Smith & Ramdas 2024,

@@ -141,6 +141,11 @@ def labelling_plan(
     Returns
     -------
     LabellingPlan
+
+    See Also
+    --------
+    plan.next_batch : The next batch of items to label.
+    sequential.Monitor : Follow the interval as labels arrive.
     """
     level = float(check_confidence_level(confidence_level))
     width = float(check_probability("target_width", target_width))

@@ -139,6 +139,11 @@ def next_batch(
         In draw order: the ``by`` columns, ``item``, ``round``, ``draw``,
         ``inclusion_probability``, ``strategy`` and ``seed``. Fill ``human`` on those rows of
         the frame (keeping these columns) and call :func:`replay` or :func:`next_batch` again.
+
+    See Also
+    --------
+    plan.labelling_plan : The whole labelling plan.
+    sequential.Monitor : Follow the interval as labels arrive.
     """
     strategy = check_choice("strategy", strategy, STRATEGY_NAMES)
     seed = rng if isinstance(rng, int | np.integer) and not isinstance(rng, bool) else None

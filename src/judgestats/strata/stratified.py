@@ -329,6 +329,13 @@ def correct_stratified(
     SamplingWarning
         When bootstrap replicates were undefined.
 
+    See Also
+    --------
+    correct : One unstratified correction.
+    strata.judge_homogeneity : Whether the judge's error rates differ across strata.
+    plan.allocate : How to share the human labels among the strata.
+    bayes.fit_stratified : The Bayesian stratified model.
+
     Examples
     --------
     >>> import judgestats as js
