@@ -75,17 +75,26 @@ def category_cells(count: int, seed: int = 2713) -> list[tuple[str, dict]]:
     return out
 
 
-def category_data(gen, cell: dict):
-    kk, k, n = cell["K"], cell["k"], cell["N"]
-    theta = np.asarray(cell["theta"]) / np.sum(cell["theta"])
-    c = _confusion(kk, cell["diag"])
+def _draw_items(gen, c: np.ndarray, theta: np.ndarray, cell: dict):
+    """N items with true class ~ θ, each judged k times: the item's letter probabilities are
+    Dirichlet(column of c × κ), κ = 1/ρ − 1 (intra-item correlation ρ); a random m of the items
+    labelled. Returns (letter per row, item id per row, human class per row, labelled row)."""
+    k, n = cell["k"], cell["N"]
     kappa = 1.0 / cell["rho"] - 1.0
-    h = gen.choice(kk, size=n, p=theta)
+    h = gen.choice(c.shape[1], size=n, p=theta)
     probs = np.stack([gen.dirichlet(c[:, b] * kappa) for b in h])
     u = gen.random((n, k))
-    j = (u[..., None] > np.cumsum(probs, axis=1)[:, None, :-1]).sum(axis=2).ravel()
+    letter = (u[..., None] > np.cumsum(probs, axis=1)[:, None, :-1]).sum(axis=2).ravel()
     ids, hr = np.repeat(np.arange(n), k), np.repeat(h, k)
     lab = np.repeat(np.isin(np.arange(n), gen.choice(n, cell["m"], replace=False)), k)
+    return letter, ids, hr, lab
+
+
+def category_data(gen, cell: dict):
+    kk = cell["K"]
+    theta = np.asarray(cell["theta"]) / np.sum(cell["theta"])
+    c = _confusion(kk, cell["diag"])
+    j, ids, hr, lab = _draw_items(gen, c, theta, cell)
     labels = list(range(kk))
     test = js.CategoryCounts.from_labels(j[~lab], labels=labels, cluster=ids[~lab])
     cal = js.ConfusionMatrix.from_labels(human=hr[lab], judge=j[lab], labels=labels,
@@ -148,16 +157,10 @@ def letter_matrix(j: int, kk: int, spread: float) -> np.ndarray:
 
 
 def alphabet_data(gen, cell: dict):
-    j, kk, k, n = cell["J"], cell["K"], cell["k"], cell["N"]
+    j, kk = cell["J"], cell["K"]
     theta = np.asarray(cell["theta"]) / np.sum(cell["theta"])
     c = letter_matrix(j, kk, cell["spread"])
-    kappa = 1.0 / cell["rho"] - 1.0
-    h = gen.choice(kk, size=n, p=theta)
-    probs = np.stack([gen.dirichlet(c[:, b] * kappa) for b in h])
-    u = gen.random((n, k))
-    letter = (u[..., None] > np.cumsum(probs, axis=1)[:, None, :-1]).sum(axis=2).ravel()
-    ids, hr = np.repeat(np.arange(n), k), np.repeat(h, k)
-    lab = np.repeat(np.isin(np.arange(n), gen.choice(n, cell["m"], replace=False)), k)
+    letter, ids, hr, lab = _draw_items(gen, c, theta, cell)
     letters = [f"s{a}" for a in range(j)]
     names = np.array(letters)
     test = js.CategoryCounts.from_labels(names[letter[~lab]], labels=letters, cluster=ids[~lab])

@@ -530,6 +530,15 @@ def test_difference_with_one_row_per_item_is_the_unclustered_difference(method, 
     assert got.t_df == np.inf and got.clusters is not None
 
 
+def _pool_truth(tests, weights):
+    """The pooled rate :func:`_two_strata` targets: θ = 0.3 and 0.6 in the strata, mixed by the
+    drawn test rows (``weights="test"``, the estimand) or equally (given weights 0.5/0.5)."""
+    if weights == "test":
+        n = {s: t.n for s, t in tests.items()}
+        return (0.3 * n["a"] + 0.6 * n["b"]) / (n["a"] + n["b"])
+    return 0.45
+
+
 def _two_strata(gen, k=5, rho=0.5):
     tests, cals = {}, {}
     for s, theta in (("a", 0.3), ("b", 0.6)):
@@ -552,11 +561,7 @@ def test_cluster_aware_stratified_interval_covers(weights):
     reps, hit, flat_hit = 400, 0, 0
     for _ in range(reps):
         tests, cals = _two_strata(gen)
-        if weights == "test":
-            n = {s: t.n for s, t in tests.items()}
-            truth = (0.3 * n["a"] + 0.6 * n["b"]) / (n["a"] + n["b"])
-        else:
-            truth = 0.45
+        truth = _pool_truth(tests, weights)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = js.correct_stratified(tests, cals, weights=weights)

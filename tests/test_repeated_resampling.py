@@ -14,7 +14,16 @@ import pytest
 
 import judgestats as js
 
-from .test_repeated import STRATA, _flat, _frame, _one_row_each, _tagged, _two_strata, draw
+from .test_repeated import (
+    STRATA,
+    _flat,
+    _frame,
+    _one_row_each,
+    _pool_truth,
+    _tagged,
+    _two_strata,
+    draw,
+)
 
 MODELS = {
     "a": (js.JudgedCounts(180, 300), js.ConfusionCounts(tp=126, fn=14, tn=55, fp=15)),
@@ -240,11 +249,7 @@ def test_stratified_item_bootstrap_covers(weights):
     reps, hit, flat_hit = 300, 0, 0
     for _ in range(reps):
         tests, cals = _two_strata(gen)
-        if weights == "test":
-            n = {s: t.n for s, t in tests.items()}
-            truth = (0.3 * n["a"] + 0.6 * n["b"]) / (n["a"] + n["b"])
-        else:
-            truth = 0.45
+        truth = _pool_truth(tests, weights)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = js.correct_stratified(tests, cals, weights=weights, method="bootstrap",
