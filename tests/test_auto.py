@@ -126,14 +126,14 @@ def test_auto_computes_each_interval_once(monkeypatch, cells, answer):
     tp, fn, tn, fp = cells
     test, cal = js.JudgedCounts(400, 1000), js.ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
     calls = []
-    real = auto_module.compute_bounds
+    real = auto_module.spec_bounds
 
-    def counting(*args, method, **kwargs):
-        calls.append(method)
-        return real(*args, method=method, **kwargs)
+    def counting(spec, *args, **kwargs):
+        calls.append(spec.method)
+        return real(spec, *args, **kwargs)
 
-    monkeypatch.setattr(auto_module, "compute_bounds", counting)
-    monkeypatch.setattr(correct_module, "compute_bounds", counting)
+    monkeypatch.setattr(auto_module, "spec_bounds", counting)
+    monkeypatch.setattr(correct_module, "spec_bounds", counting)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = js.correct(test, cal, method="auto")

@@ -35,6 +35,7 @@ import numpy as np
 
 from .._validation import ClusteredCountsError, NotInformativeError
 from ..counts.clusters import joint_arms
+from ..designs import BY_HUMAN_LABEL
 from ..estimators import clip_warned
 from ..kernels import rogan_gladen_raw
 from ..repeated import (
@@ -90,11 +91,11 @@ def clustered_bootstrap_draws(c: dict, reps: int, gen: Any, *, stacklevel: int) 
     where a replicate is undefined, and the clipped per-model estimates under the estimand.
     """
     arms = _two_arms(c)
-    summaries = [cluster_summary(t, k, "by-human-label", c["estimand"]) for t, k in arms]
+    summaries = [cluster_summary(t, k, BY_HUMAN_LABEL, c["estimand"]) for t, k in arms]
     _require_informative_arms(summaries, c["estimand"])
     raw = [float(rogan_gladen_raw(*s.rates)) for s in summaries]
     ea, eb = (float(v) for v in clip_warned(raw, stacklevel=stacklevel + 1))
-    th = arms_bootstrap(arms, design="by-human-label", estimand=c["estimand"], reps=reps,
+    th = arms_bootstrap(arms, design=BY_HUMAN_LABEL, estimand=c["estimand"], reps=reps,
                         gen=gen)  # fmt: skip
     return {"delta": th[:, 0] - th[:, 1], "estimate_a": ea, "estimate_b": eb,
             "clusters": tuple(summaries)}  # fmt: skip

@@ -32,7 +32,7 @@ from .._validation import (
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, check_design
 from ..estimators import clip_warned, rogan_gladen_counts
-from ..repeated import ESTIMANDS, arms_bootstrap, cluster_summary, design_estimate, is_clustered
+from ..repeated import ESTIMANDS, arms_bootstrap, cluster_summary, is_clustered
 from ..results import ConfidenceInterval, note_lines
 from .arms import (
     _arrays,
@@ -149,17 +149,15 @@ def _rank_clustered(tests, cal_map, design, estimand, reps, gen):
     arms = [(tests[k], cal_map[k]) for k in models]
     raw = []
     for k, (test, cal) in zip(models, arms, strict=True):
-        if design != DEFAULT_DESIGN:
-            from ..designs import judge_conditional
-
-            judge_conditional(test, cal, design)  # the design's checks
+        if not design.needs_both_classes:
+            design.check_counts(test, cal)  # the design's checks
         rates = cluster_summary(test, cal, design, estimand).rates
-        if design == DEFAULT_DESIGN and not rates[1] + rates[2] > 1.0:
+        if not design.informative(rates):
             raise NotInformativeError(
                 f"calibrations[{k!r}]: q̂0 + q̂1 = {rates[1] + rates[2]:.4g} <= 1 (over "
                 f"{estimand}), the judge is no better than chance; no ranking is possible"
             )
-        raw.append(float(design_estimate(design, rates)))
+        raw.append(float(design.estimate_from_rates(rates)))
     point = np.asarray(clip_warned(raw, stacklevel=4), dtype=float)
     th = arms_bootstrap(arms, design=design, estimand=estimand, reps=reps, gen=gen)
     th = _drop_undefined(th, models, reps)
@@ -348,7 +346,8 @@ def rank(
         raise ArgumentTypeError("priors= applies to method='bayes' only")
     gen = check_rng(rng)
     models = tuple(tests)
-    if check_design(design) != DEFAULT_DESIGN:
+    design = check_design(design)
+    if design != DEFAULT_DESIGN:
         if shared or priors is not None:
             raise JudgeStatsError(
                 f"design={design!r} ranks models with a calibration set each and Jeffreys' "

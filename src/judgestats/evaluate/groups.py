@@ -630,6 +630,7 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
+    design = check_design(design)
     check_batch_call(batch, batch_choice, counted=counted, strata=strata,
                      letters=_letters_wanted(judge, judge_labels, bins, invalid))  # fmt: skip
     if counted:

@@ -43,6 +43,7 @@ from .._validation import (
 )
 from ..correct import Correction, correct
 from ..counts import ConfusionCounts, JudgedCounts
+from ..designs import BY_HUMAN_LABEL
 from ..kernels import g_statistic, percentile_nan_last, rogan_gladen_raw, wilson_bounds
 from ..repeated import (
     ArmsClusters,
@@ -150,7 +151,7 @@ def clustered_pool_bootstrap(tests, cals, strata, fixed, *, level, estimand, rep
     left out of the percentiles and counted.
     """
     arms = [(tests[s], cals[s]) for s in strata]
-    raw, rows = arms_replicates(arms, design="by-human-label", estimand=estimand, reps=reps,
+    raw, rows = arms_replicates(arms, design=BY_HUMAN_LABEL, estimand=estimand, reps=reps,
                                 gen=gen, pool_tests=fixed is None)  # fmt: skip
     if fixed is None:
         w = rows / rows.sum(axis=1, keepdims=True)
