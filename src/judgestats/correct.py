@@ -171,8 +171,8 @@ def _check_single(test: Any, calibration: Any) -> None:
 
 
 def correction_spec(
-    test: Any, calibration: Any, *, method: Any, confidence_level: Any, design: Any = DEFAULT_DESIGN,
-    estimand: Any = "rows", options: Any = None,
+    test: Any, calibration: Any, *, method: Any, confidence_level: Any,
+    design: Any = DEFAULT_DESIGN, estimand: Any = "rows", options: Any = None,
 ) -> EstimationSpec:  # fmt: skip
     """Validate one data set and :func:`correct`'s arguments into its spec (once)."""
     _check_single(test, calibration)
@@ -202,7 +202,7 @@ def spec_interval(
     spec: EstimationSpec, test: Any, calibration: Any, *, rng: Any = None,
     known: Bounds | None = None, stacklevel: int = 2,
 ) -> tuple[ConfidenceInterval, Bounds]:  # fmt: skip
-    """The interval of one data set under a resolved spec, checked (``known``: its bounds)."""
+    """Return one data set's interval under a resolved spec, checked (``known``: its bounds)."""
     spec.design.check_counts(test, calibration)
     if implementation(spec.design, spec.method).requires_informative:
         try:
@@ -389,8 +389,9 @@ def correct_spec(
     if why is not None:
         warnings.warn(why, WeakCalibrationWarning, stacklevel=stacklevel)
     sizes = None if clusters is None else clusters.sizes
-    check = design_check(test, calibration, sizes=sizes) if design.calibration_samples_test else None
-    if check is not None:
+    check = None
+    if design.calibration_samples_test:
+        check = design_check(test, calibration, sizes=sizes)
         warn_if_implausible(check, stacklevel=stacklevel + 1)
     if point is None or clusters is not None:  # Rogan–Gladen (paper eq. (7))
         raw = float(rogan_gladen_counts(test, calibration) if point is None else point)

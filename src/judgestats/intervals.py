@@ -464,7 +464,7 @@ def _conditional_bayes(
 
 
 def _judge_class_missing(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
-    """A judge class with weight in π̂ but no calibration item (its rate enters as 1/2)."""
+    """Mask a judge class with weight in π̂ but no calibration item (its rate enters as 1/2)."""
     if test is None:
         k1 = np.asarray(calibration.tp + calibration.fp)
         k0 = np.asarray(calibration.fn + calibration.tn)
@@ -473,7 +473,7 @@ def _judge_class_missing(calibration: ConfusionCounts, test: Any, design: Any) -
 
 
 def _conditional_degenerate(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
-    """The plug-in rule: π̂, PPV̂ or FOR̂ equal to 0 or 1, or a judge class missing."""
+    """Mask the plug-in rule: π̂, PPV̂ or FOR̂ equal to 0 or 1, or a judge class missing."""
     c = calibration
     out = _judge_class_missing(c, test, design)
     for a in (c.tp, c.fp, c.fn, c.tn):
@@ -489,7 +489,7 @@ _MISSING_ADVICE = (
     "label calibration items of both judge labels, or use method='bayes' (its interval "
     "spans that rate's whole range)"
 )
-_CONDITIONAL_REF = "Lee et al. (2026), estimator table row iv"
+_CONDITIONAL_REF = "{design_reference}"
 
 
 def _conditional_methods() -> tuple[IntervalMethod, ...]:
@@ -569,6 +569,10 @@ class IntervalMethod:
         values = {k: p.default for k, p in params.items() if k in self.options}
         values.update(options or {})
         return self.estimator.format(design_estimator=design.estimator, **values)
+
+    def reference_for(self, design: Any = DEFAULT_DESIGN) -> str:
+        """Return what reports cite for the method, with the design's reference filled in."""
+        return self.reference.format(design_reference=design.reference)
 
     def run(self, test: Any, calibration: Any, *, design: Any, confidence_level: Any,
             rng: Any = None, **options: Any) -> Bounds:  # fmt: skip
@@ -686,7 +690,7 @@ def interval_methods(design: Any = DEFAULT_DESIGN) -> tuple[str, ...]:
 
 
 def implementation(design: Any, method: str) -> IntervalMethod:
-    """The implementation of a method for a design's estimator family (validated elsewhere)."""
+    """Return a method's implementation for a design's estimator family (validated elsewhere)."""
     try:
         return _REGISTRY[(design.family, method)]
     except KeyError:

@@ -64,7 +64,6 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
-    ClusteredCountsError,
     check_choice,
     check_positive_int,
     check_rng,
@@ -74,15 +73,8 @@ from .designs import BY_HUMAN_LABEL, Design
 from .kernels import (
     BOUNDARY_RULES,
     Bounds,
-    adjusted_wald_bounds,
     delta_parts,
-    delta_se,
-    judge_conditional_bounds,
-    judge_conditional_parts,
-    judge_conditional_raw,
     percentile_nan_last,
-    rogan_gladen_raw,
-    wald_bounds,
     z_value,
 )
 
@@ -405,7 +397,7 @@ def _theta_design_effect(design, rates, rows, effective, corr) -> float:
 
 # ----------------------------------------------------------------------------- intervals
 def clustered_bounds(spec: Any, test: Any, calibration: Any, rng: Any = None) -> Bounds:
-    """Interval of one clustered data set by the spec's method (see the module); NaN where undefined.
+    """Interval of one clustered data set by the spec's method (module docstring); NaN if undefined.
 
     ``spec``: a resolved :class:`~judgestats.spec.EstimationSpec` whose method accounts for the
     repeats (the capability table's row for repeated items). The returned
@@ -517,7 +509,7 @@ def combined_df(summaries: Any, coef: Any, calibrations: Any = None, extra: Any 
 
 
 # ----------------------------------------------------------------------------- bootstrap
-def _arm_strata(rows: np.ndarray, design: str) -> np.ndarray:
+def _arm_strata(rows: np.ndarray, design: Design) -> np.ndarray:
     """Return each item's resampling stratum in one arm (−1: no row there).
 
     Test items; calibration items by the design's class; items with test and calibration rows.
@@ -528,7 +520,7 @@ def _arm_strata(rows: np.ndarray, design: str) -> np.ndarray:
     return np.where(test & cal, 6, np.where(cal, 2 + sub, np.where(test, 0, -1)))
 
 
-def _strata(rows: np.ndarray, design: str, pool_tests: bool = False) -> np.ndarray:
+def _strata(rows: np.ndarray, design: Design, pool_tests: bool = False) -> np.ndarray:
     """Return each distinct item's resampling stratum over K arms (rows (U, 6K)).
 
     Items whose role (:func:`_arm_strata`) is the same in every arm form one stratum, numbered
@@ -543,7 +535,7 @@ def _strata(rows: np.ndarray, design: str, pool_tests: bool = False) -> np.ndarr
     return np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
 
 
-def _replicate_totals(joint: JointClusters, estimand: str, design: str, reps: int, gen,
+def _replicate_totals(joint: JointClusters, estimand: str, design: Design, reps: int, gen,
                       pool_tests: bool = False) -> np.ndarray:  # fmt: skip
     """Item totals (x, n, tp, fn, tn, fp) of each arm in ``reps`` resamples: (reps, K, 6).
 
@@ -579,7 +571,7 @@ def resample_totals(rows: Any, weight: Any, strata: Any, reps: int, gen: Any) ->
     return totals
 
 
-def arms_replicates(arms: Any, *, design: str, estimand: str, reps: int, gen: Any,
+def arms_replicates(arms: Any, *, design: Design, estimand: str, reps: int, gen: Any,
                     pool_tests: bool = False) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Unclipped estimates and test rows of K arms in ``reps`` joint item resamples.
 
@@ -599,7 +591,9 @@ def arms_replicates(arms: Any, *, design: str, estimand: str, reps: int, gen: An
         return design.estimate_from_rates(rates), totals[..., 1]
 
 
-def arms_bootstrap(arms: Any, *, design: str, estimand: str, reps: int, gen: Any) -> np.ndarray:
+def arms_bootstrap(
+    arms: Any, *, design: Design, estimand: str, reps: int, gen: Any
+) -> np.ndarray:
     """Clipped estimates of K (test, calibration) arms in ``reps`` joint item resamples.
 
     :func:`arms_replicates` (strata of the items' roles), clipped to [0, 1]; shape (reps, K),

@@ -83,11 +83,11 @@ class EstimationSpec:
         return self.method == AUTO
 
     def with_method(self, method: str, **options: Any) -> EstimationSpec:
-        """The same spec with another (already resolved) method and its options."""
+        """Return the same spec with another (already resolved) method and its options."""
         return replace(self, method=method, options=MappingProxyType(dict(options)))
 
     def with_level(self, confidence_level: float) -> EstimationSpec:
-        """The same spec at another (validated) level."""
+        """Return the same spec at another (validated) level."""
         return replace(self, confidence_level=check_confidence_level(confidence_level))
 
 
@@ -102,6 +102,7 @@ def resolve_spec(
     estimand: Any = "rows",
     options: Mapping[str, Any] | None = None,
     options_of: Callable[[Design, str], tuple[str, ...]] | None = None,
+    method_optional: bool = False,
 ) -> EstimationSpec:
     """Validate an entry point's arguments into an :class:`EstimationSpec`.
 
@@ -112,7 +113,8 @@ def resolve_spec(
     design : str or Design
         Validated against the registered designs.
     method : str or None
-        Validated against the path's row; None gives the row's default.
+        Validated against the path's row; None gives the row's default where
+        ``method_optional`` (an entry point whose own default is None), else is an error.
     confidence_level : float
         Two-sided level, strictly inside (0, 1).
     repeated : bool
@@ -124,6 +126,8 @@ def resolve_spec(
     options_of : callable, optional
         ``options_of(design, method)`` returns the option names the method takes; given, every
         option is checked against it (``"auto"`` takes none).
+    method_optional : bool, default False
+        Whether ``method=None`` asks for the row's default.
 
     Raises
     ------
@@ -133,6 +137,8 @@ def resolve_spec(
     """
     design = as_design(design)
     repeated = bool(repeated)
+    if method is None and not method_optional:
+        raise ArgumentTypeError("method must be a string, got None")
     method = check_method(method, judge=judge, target=target, design=design, repeated=repeated)
     level = check_confidence_level(confidence_level)
     estimand = check_choice("estimand", estimand, ESTIMANDS)

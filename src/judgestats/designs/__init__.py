@@ -40,6 +40,14 @@ still import the same objects.
 
 from __future__ import annotations
 
+from .base import (
+    Design,
+    JudgeConditionalDesign,
+    RoganGladenDesign,
+    as_design,
+    design_names,
+    register_design,
+)
 from .bounds import (
     adjusted_wald_bounds as adjusted_wald_bounds,
 )
@@ -63,14 +71,6 @@ from .check import (
 )
 from .check import (
     warn_if_implausible as warn_if_implausible,
-)
-from .base import (
-    Design,
-    JudgeConditionalDesign,
-    RoganGladenDesign,
-    as_design,
-    design_names,
-    register_design,
 )
 from .estimator import (
     BY_HUMAN_LABEL,

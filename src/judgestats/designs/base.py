@@ -103,6 +103,7 @@ class Design(str):
     is_default: ClassVar[bool] = False
 
     def __new__(cls, value: Any = None) -> Design:
+        """Return the design's instance (its name as the ``str`` value); ``value`` is ignored."""
         if not cls.name:
             raise TypeError(f"{cls.__name__} is abstract: it sets no design name")
         return super().__new__(cls, cls.name)
@@ -121,7 +122,7 @@ class Design(str):
         raise NotImplementedError
 
     def point(self, test: Any, calibration: Any) -> tuple[np.ndarray, np.ndarray]:
-        """The unclipped estimate for (batched) counts, and where it is inexact (a rate guessed)."""
+        """Return the unclipped estimate of (batched) counts, and where it is inexact (guessed)."""
         raise NotImplementedError
 
     def estimate_from_rates(self, rates: Any) -> np.ndarray:
@@ -228,7 +229,7 @@ class JudgeConditionalDesign(Design):
     refuses_missing_judge_class: ClassVar[bool] = False
 
     def binomials(self, test: Any, calibration: Any) -> tuple[np.ndarray, ...]:
-        """The three binomials (x, n_π, tp, k1, fn, k0) of π, PPV and FOR, batch-shaped.
+        """Return the three binomials (x, n_π, tp, k1, fn, k0) of π, PPV and FOR, batch-shaped.
 
         π from ``x`` of ``n_π`` judged items (:meth:`pi_counts`), PPV from ``tp`` of
         ``k1`` = tp + fp, FOR from ``fn`` of ``k0`` = fn + tn.
@@ -270,17 +271,19 @@ class JudgeConditionalDesign(Design):
 
     def variance_at(self, rates: Any, sizes: Any, corr: Any = None) -> Any:
         """Var(θ̂) of the three binomials at plain rates (``corr``: repeated items)."""
-        counts = _binomials_at(rates, sizes)
-        return judge_conditional_parts(*counts, 0.0, adjusted=False, corr=corr)["var"]
+        x, n_pi, tp, k1, fn, k0 = _binomials_at(rates, sizes)
+        return judge_conditional_parts(x, n_pi, tp, k1, fn, k0, 0.0, adjusted=False,
+                                       corr=corr)["var"]  # fmt: skip
 
     def bounds_at(self, rates: Any, sizes: Any, z: Any, *, method: str, corr: Any = None,
                   boundary: str = "widen") -> tuple[Any, Any, Any]:  # fmt: skip
-        """The pseudo-count (``"adjusted-wald"``) or plain (``"wald"``) delta-method interval.
+        """Return the pseudo-count (``"adjusted-wald"``) or plain (``"wald"``) interval.
 
         The add-one interval is widened to hold its own estimate (1/2 for an empty class).
         """
         adjusted = method == "adjusted-wald"
-        low, high = judge_conditional_bounds(*_binomials_at(rates, sizes), z, adjusted=adjusted,
+        x, n_pi, tp, k1, fn, k0 = _binomials_at(rates, sizes)
+        low, high = judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted,
                                              corr=corr)  # fmt: skip
         if adjusted:
             est = self.estimate_from_rates(rates)
@@ -290,7 +293,8 @@ class JudgeConditionalDesign(Design):
     def estimate_from_rates(self, rates: Any) -> np.ndarray:
         """π̂·PPV̂ + (1 − π̂)·FOR̂; a rate of an empty judge class (NaN) enters as 1/2."""
         a, b, c = (np.asarray(v, dtype=float) for v in rates)
-        return judge_conditional_raw(a, np.where(np.isnan(b), 0.5, b), np.where(np.isnan(c), 0.5, c))
+        b, c = np.where(np.isnan(b), 0.5, b), np.where(np.isnan(c), 0.5, c)
+        return judge_conditional_raw(a, b, c)
 
     def rate_gradient(self, rates: Any) -> np.ndarray:
         """(PPV − FOR, π, 1 − π)."""

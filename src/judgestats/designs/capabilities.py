@@ -91,7 +91,7 @@ class Capability:
     note: str = ""
 
     def matches(self, judge: str, target: str, design: str, repeated: bool) -> bool:
-        """True when the row holds for this path."""
+        """Return True when the row holds for this path."""
         return (
             self.judge == judge
             and self.target == target
@@ -100,8 +100,10 @@ class Capability:
         )
 
 
-_RATE_METHODS = ("adjusted-wald", "wald", "bootstrap", "profile-likelihood",
-                 "profile-likelihood-t", "profile-map", "adjusted-wald+profile-map", "bayes")  # fmt: skip
+_RATE_METHODS = (
+    "adjusted-wald", "wald", "bootstrap", "profile-likelihood", "profile-likelihood-t",
+    "profile-map", "adjusted-wald+profile-map", "bayes",
+)  # fmt: skip
 _CLUSTER = ("adjusted-wald", "wald", "bootstrap")
 _PROFILES = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
 
@@ -285,7 +287,7 @@ def rows() -> tuple[Capability, ...]:
 
 
 def table_markdown() -> str:
-    """The capability table as a Markdown table (the docs page renders it)."""
+    """Return the capability table as a Markdown table (the docs page renders it)."""
     head = "| judge | target | designs | repeated items | methods (default first) | note |"
     lines = [head, "|---|---|---|---|---|---|"]
     for r in _ROWS:

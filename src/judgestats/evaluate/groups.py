@@ -242,7 +242,7 @@ def _corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list
 ITEM_COLUMNS = ("sample_id", "item_id", "question_id", "item")
 
 
-def _counts_checking_repeats(frame: Any, columns: dict[str, Any], design: str) -> GroupCounts:
+def _counts_checking_repeats(frame: Any, columns: dict[str, Any], design: Any) -> GroupCounts:
     """Count the frame; where an item column repeats, warn when the repeats widen θ̂'s interval.
 
     The guard rail of repeated items: with an :data:`ITEM_COLUMNS` column whose values repeat,
