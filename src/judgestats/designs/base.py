@@ -84,6 +84,10 @@ class Design(str):
         None (one sample); the item bootstrap resamples within them.
     is_default : bool
         The design assumed where none is stated.
+    emulated_by_random_split : bool
+        A random share of fully labelled items is a calibration set of this design, so
+        :func:`judgestats.experiments.split_study` can emulate it (False where the design's
+        sampling is not what a random split does: items drawn within the judge's labels).
     """
 
     __slots__ = ()
@@ -162,6 +166,9 @@ class Design(str):
             return rows[:, 2] + rows[:, 5] > 0, rows[:, 3] + rows[:, 4] > 0
         none = np.zeros(len(rows), dtype=bool)
         return none, none
+
+    # -- compare
+    emulated_by_random_split: ClassVar[bool] = True
 
 
 class RoganGladenDesign(Design):

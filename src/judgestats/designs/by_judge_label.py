@@ -30,3 +30,8 @@ class ByJudgeLabel(JudgeConditionalDesign):
     def pi_counts(self, x: Any, n: Any, k1: Any, k0: Any) -> tuple[Any, Any]:
         """Judged 1 and judged among the test items."""
         return x, n
+
+    # -- compare
+    #: its calibration items were drawn within the judge's labels, which a random split of
+    #: labelled items does not fix
+    emulated_by_random_split = False
