@@ -55,7 +55,6 @@ __all__ = [
     "draw_categories",
     "draw_strata",
     "estimator_bias",
-    "study_specs",
 ]
 
 _CHUNK_ELEMENTS = 2_000_000  # replications held in memory at once (per array)
