@@ -12,7 +12,7 @@ against both.
 
 Everything is vectorised over splits: the counts of all splits and targets form one batch of
 shape (splits, targets), and every interval method is called once on it through the registry
-(:func:`judgestats.intervals.compute_bounds`).
+(:func:`judgestats.intervals.spec_bounds`, one resolved spec per method).
 """
 
 from __future__ import annotations

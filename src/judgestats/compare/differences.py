@@ -82,7 +82,7 @@ from .._validation.arguments import _show
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, Design, as_design
 from ..estimators import clip_warned
-from ..intervals import implementation, spec_bounds
+from ..intervals import IntervalMethod, implementation, spec_bounds
 from ..repeated import ClusterSummary, is_clustered
 from ..results import ConfidenceInterval, Tabular, note_lines
 from ..spec import EstimationSpec, resolve_spec
@@ -294,7 +294,7 @@ def difference_spec(
     )  # fmt: skip
 
 
-def difference_implementation(design: Design, method: str) -> Any:
+def difference_implementation(design: Design, method: str) -> JointMethod | IntervalMethod:
     """Return the implementation of a difference method under a design.
 
     Its :class:`~judgestats.compare.joint.JointMethod` where the design's estimator family has

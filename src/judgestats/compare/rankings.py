@@ -281,7 +281,8 @@ def rank(
         Each model's calibration counts (same keys as ``tests``), or one set shared by all
         models (then the resampled q's are shared across models in every draw).
     method : {"bootstrap", "bayes"}
-        Joint resampling scheme (see :func:`difference`).
+        Joint resampling scheme (see :func:`difference`); with repeated items ``"bootstrap"``
+        only (the capability table's ``ranking`` rows, :mod:`judgestats.designs.capabilities`).
     n_resamples : int, default 10000
         ``"bootstrap"``: joint bootstrap replicates.
     draws : int, default 10000
