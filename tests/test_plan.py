@@ -286,5 +286,5 @@ def test_min_per_class_floor_keeps_the_split_within_the_warning_rule():
     assert (unfloored.m, unfloored.m1) == (226, 24) and plan.m > unfloored.m
     with pytest.raises(js.JudgeStatsError, match="cannot give each human class min_per_class"):
         js.plan.optimal_allocation(150, p=0.9, q0=0.7, q1=0.9, min_per_class=100)
-    with pytest.raises(js.JudgeStatsError, match="applies to the by-human-label design"):
+    with pytest.raises(js.JudgeStatsError, match="applies to a design that chooses the items within human labels"):
         js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, design="random", min_per_class=100)
