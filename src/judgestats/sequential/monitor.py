@@ -54,6 +54,9 @@ STRATEGIES = {str(d): d.draw_strategy for d in sequence_designs()}
 ESTIMANDS = ("items", "rows")
 #: what the monitor's interval is, as results name their method
 METHOD = "betting confidence sequence"
+#: the implementation of each interval method of the monitor's rows of the capability table
+#: (the table decides which a path offers)
+SEQUENCES = {"betting": BettingSequence}
 _RTOL = 1e-6
 
 
@@ -103,7 +106,7 @@ class _Process:
     slot: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # place in that list
 
     @classmethod
-    def build(cls, pool: PoolItems, level: float, estimand: str) -> _Process:
+    def build(cls, pool: PoolItems, level: float, estimand: str, method: str) -> _Process:
         n_cells = len(pool.cells)
         weight = np.ones(pool.items.size)
         if estimand == "rows":
@@ -112,7 +115,7 @@ class _Process:
         wsum = np.bincount(pool.cell, weights=weight, minlength=n_cells)
         wmax = np.zeros(n_cells)
         np.maximum.at(wmax, pool.cell, weight)
-        proc = cls(pool, PoolState(size, wsum, wmax), BettingSequence(level), weight)
+        proc = cls(pool, PoolState(size, wsum, wmax), SEQUENCES[method](level), weight)
         proc.index = {k: i for i, k in enumerate(pool.items.tolist())}
         proc.labelled = np.zeros(pool.items.size, bool)
         proc.available = [np.flatnonzero(pool.cell == c).tolist() for c in range(n_cells)]
@@ -239,7 +242,8 @@ class Monitor:
         level = self.confidence_level
         if self.simultaneous:
             level = 1.0 - (1.0 - level) / len(groups)
-        self._groups = {k: _Process.build(p, level, self.estimand) for k, p in groups.items()}
+        self._groups = {k: _Process.build(p, level, self.estimand, self.spec.method)
+                        for k, p in groups.items()}  # fmt: skip
         self._columns = {"item": item, "by": by_cols}
         return self
 
