@@ -513,7 +513,7 @@ class AlphabetCorrection(Reportable):
     @property
     def estimator(self) -> str:
         """Name of the point estimate."""
-        design = as_design(self.design)
+        design = self.distribution.design
         base = _ESTIMATORS.get(design.family, design.estimator)
         return f"{base} over {len(self.letters)} judge letters"
 

@@ -348,6 +348,10 @@ class DistributionCorrection(Tabular, Recomputable):
     #: with repeated items (counts built with ``cluster=``): what the clusters did
     clusters: Any = None
 
+    def __post_init__(self) -> None:
+        # the registered Design of a name, so that the presentation asks the design itself
+        object.__setattr__(self, "design", as_design(self.design))
+
     # -- derived fields ------------------------------------------------------------------
     @property
     def k(self) -> int:
@@ -490,7 +494,7 @@ class DistributionCorrection(Tabular, Recomputable):
                     [[self.ci[v].low, self.ci[v].high] for v in labs],
                 ),
                 "calibration_counts": (("judge_label", "human_label"), self.calibration.counts),
-                **({} if not as_design(self.design).needs_both_classes else {
+                **({} if not self.design.needs_both_classes else {
                     "confusion_matrix": (("judge_label", "human_label"), self.confusion_matrix)
                 }),  # Ĉ needs every true class, which only such a design has
             },
@@ -517,7 +521,7 @@ class DistributionCorrection(Tabular, Recomputable):
         lvl = f"{100 * self.confidence_level:g}%"
         width = max(8, *(len(str(v)) for v in self.labels))
         naive, recall, m_b = self.naive, self.judge_recall, self.human_counts
-        design = as_design(self.design)
+        design = self.design
         how = _FIT_WORDS[design.family][not self.calibration.square].format(design=design)
         if not self.calibration.square:
             how = f"judge alphabet of J = {self.calibration.j} letters, {how}"
