@@ -661,3 +661,17 @@ def test_evaluate_resolves_one_spec_before_reading_the_frame():
         js.evaluate(object(), method="profile-likelihood", cluster="item")
     with pytest.raises(js.ArgumentTypeError, match="unexpected option"):
         js.evaluate(object(), strata="length", n_resamples=10)
+
+
+def test_every_method_of_evaluates_paths_has_its_options_and_implementation():
+    """The rate, pooled-rate and judge-alphabet rows: each method's options are known."""
+    from judgestats.designs.capabilities import rows
+    from judgestats.evaluate import groups
+
+    paths = {(p.judge, p.target): p for p in (groups._RATE, groups._POOLED, groups._LETTERS)}
+    for row in rows():
+        path = paths.get((row.judge, row.target))
+        for name in row.designs if path is not None else ():
+            for method in row.methods:
+                if method != "auto":  # resolved per group (judgestats.auto), no options
+                    assert isinstance(path.options_of(js.designs.as_design(name), method), tuple)
