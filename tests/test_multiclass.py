@@ -1190,3 +1190,26 @@ def test_the_spec_is_resolved_once_with_the_tables_default_and_named_errors():
         with pytest.warns(DeprecationWarning, match="methods_for"):
             assert isinstance(getattr(mod, name), tuple)
         assert name not in mod.__all__
+
+
+def test_letters_unseen_in_calibration_leave_the_categories_path():
+    """A judge letter no calibration item has is dropped before the path is chosen (issue 37).
+
+    The seen letters are the human categories, so the default and the methods are those of k
+    categories (adjusted-delta), as before the estimation spec; the interval is the seen
+    letters' one widened by the unseen letter's test share s: [(1 − s)·low, (1 − s)·high + s].
+    """
+    cal = ConfusionMatrix([[40, 8], [10, 42], [0, 0]], labels=[0, 1], judge_labels=[0, 1, "x"])
+    test = CategoryCounts([300, 400, 20], labels=[0, 1, "x"])
+    seen = correct_distribution(CategoryCounts([300, 400], labels=[0, 1]),
+                                ConfusionMatrix([[40, 8], [10, 42]], labels=[0, 1]))
+    s = 20 / 720
+    for method in (None, "adjusted-delta", "profile-likelihood-t"):
+        with pytest.warns(Warning, match="on no calibration item"):  # SparseLettersWarning
+            res = correct_distribution(test, cal, method=method)
+        assert res.method == (method or "adjusted-delta")
+    with pytest.warns(Warning, match="on no calibration item"):
+        res = correct_distribution(test, cal)
+    for lab in (0, 1):
+        assert res.ci[lab].low == pytest.approx((1 - s) * seen.ci[lab].low, abs=1e-12)
+        assert res.ci[lab].high == pytest.approx((1 - s) * seen.ci[lab].high + s, abs=1e-12)

@@ -32,7 +32,7 @@ from ..results import ConfidenceInterval
 from ..spec import EstimationSpec
 from .arrays import _simplex_ml
 from .likelihood import alphabet_mle
-from .methods import DistributionBounds, implementation
+from .methods import DistributionBounds, implementation, kept_letters
 from .separation import SEPARATION_LEVEL, _check_pair
 
 __all__ = ["fit", "intervals"]
@@ -83,7 +83,7 @@ def intervals(
     With judge letters no calibration item has, the whole fit again (the seen letters' interval
     widened).
     """
-    if _unseen_mask(test, calibration).any():
+    if kept_letters(test, calibration) is not None:
         return fit(spec, test, calibration, rng=rng, max_condition=max_condition,
                    separation_level=SEPARATION_LEVEL, stacklevel=stacklevel + 1)["ci"]  # fmt: skip
     max_condition = _check_pair(test, calibration, max_condition)
@@ -156,13 +156,6 @@ def _point(
 
 
 # ----------------------------------------------------------------------------- unseen letters
-def _unseen_mask(test: Any, calibration: Any) -> np.ndarray:
-    """Judge letters on test items but on no calibration item (none for a square matrix)."""
-    if calibration.square:
-        return np.zeros(len(test.counts), dtype=bool)
-    return (np.asarray(calibration.judge_counts) == 0) & (np.asarray(test.counts) > 0)
-
-
 def _unseen_letters(test: CategoryCounts, calibration: ConfusionMatrix, stacklevel: int) -> Any:
     """Return the data without the judge letters on test items but on no calibration item.
 
@@ -170,13 +163,11 @@ def _unseen_letters(test: CategoryCounts, calibration: ConfusionMatrix, stacklev
     letter says nothing about how it relates to the truth; :func:`_with_unseen` puts its
     items' rates anywhere in [0, 1]. A warning names the letters and their test share.
     """
-    unseen = _unseen_mask(test, calibration)
-    if not unseen.any():
+    keep = kept_letters(test, calibration)
+    if keep is None:
         return None
     counts = np.asarray(test.counts)
-    keep = ~unseen & ((np.asarray(calibration.judge_counts) > 0) | (counts > 0))
-    if keep.sum() < calibration.k:  # too few letters left to identify θ: refuse, naming one
-        return None
+    unseen = (np.asarray(calibration.judge_counts) == 0) & (counts > 0)
     letters = [calibration.judge_labels[j] for j in np.flatnonzero(unseen)]
     share = counts[unseen].sum() / counts.sum()
     many = len(letters) > 1
@@ -191,7 +182,7 @@ def _unseen_letters(test: CategoryCounts, calibration: ConfusionMatrix, stacklev
         SparseLettersWarning,
         stacklevel=stacklevel,
     )
-    letters_kept = [calibration.judge_labels[j] for j in np.flatnonzero(keep)]
+    letters_kept = calibration.judge_labels_at(keep)
     sub_test = CategoryCounts(counts[keep], labels=letters_kept)
     sub_cal = ConfusionMatrix(np.asarray(calibration.counts)[keep], labels=calibration.labels,
                               judge_labels=letters_kept)  # fmt: skip

@@ -44,6 +44,7 @@ __all__ = [
     "DistributionBounds",
     "distribution_bounds",
     "distribution_spec",
+    "kept_letters",
     "register_distribution_method",
     "resolve_distribution_spec",
 ]
@@ -156,11 +157,34 @@ def distribution_spec(
     repeated items where either side was built with ``cluster=``; the rest as
     :func:`resolve_distribution_spec`.
     """
+    repeated = is_clustered(test, calibration)
+    square = calibration.square
+    if not repeated and not square:  # the fit drops letters unseen in calibration first
+        keep = kept_letters(test, calibration)
+        square = keep is not None and calibration.judge_labels_at(keep) == calibration.labels
     return resolve_distribution_spec(
-        judge=CATEGORIES if calibration.square else ALPHABET, design=design, method=method,
-        confidence_level=confidence_level, repeated=is_clustered(test, calibration),
-        estimand=estimand, options=options,
+        judge=CATEGORIES if square else ALPHABET, design=design, method=method,
+        confidence_level=confidence_level, repeated=repeated, estimand=estimand,
+        options=options,
     )  # fmt: skip
+
+
+def kept_letters(test: Any, calibration: Any) -> np.ndarray | None:
+    """Mask of the judge letters a fit keeps when some test letter has no calibration item.
+
+    None when every letter on test items is on a calibration item (or the matrix is square),
+    or when too few letters would be left to identify θ (the fit then refuses, naming one).
+    Dropped: the unseen letters, and letters on no item at all.
+    """
+    if calibration.square:
+        return None
+    seen = np.asarray(calibration.judge_counts) > 0
+    counts = np.asarray(test.counts)
+    unseen = ~seen & (counts > 0)
+    if not unseen.any():
+        return None
+    keep = ~unseen & (seen | (counts > 0))
+    return keep if keep.sum() >= calibration.k else None
 
 
 def resolve_distribution_spec(
