@@ -84,6 +84,11 @@ class Design(str):
         None (one sample); the item bootstrap resamples within them.
     is_default : bool
         The design assumed where none is stated.
+    strengths_from_labels : bool
+        Pairwise leaderboards: the calibration pairs were not chosen by their human verdict,
+        so their human verdicts may be fitted for the strengths (a human-only fit exists and
+        the prediction-powered fit is unbiased); otherwise they inform the judge's confusion
+        only.
     """
 
     __slots__ = ()
@@ -162,6 +167,9 @@ class Design(str):
             return rows[:, 2] + rows[:, 5] > 0, rows[:, 3] + rows[:, 4] > 0
         none = np.zeros(len(rows), dtype=bool)
         return none, none
+
+    # -- pairwise
+    strengths_from_labels: ClassVar[bool] = True
 
 
 class RoganGladenDesign(Design):
