@@ -84,6 +84,12 @@ class Design(str):
         None (one sample); the item bootstrap resamples within them.
     is_default : bool
         The design assumed where none is stated.
+    draw_strategy : str or None
+        How a labelling process draws its unlabelled items under this design
+        (:mod:`judgestats.sequential`): ``"uniform"`` (every unlabelled item equally likely),
+        ``"by-judge-label"`` (Neyman allocation across judge letters), or None where no draw
+        can follow the design (the human label is unknown until an item is labelled). The
+        strategy names are spelled here once.
     strengths_from_labels : bool
         Pairwise leaderboards: the calibration pairs were not chosen by their human verdict,
         so their human verdicts may be fitted for the strengths (a human-only fit exists and
@@ -168,6 +174,23 @@ class Design(str):
         none = np.zeros(len(rows), dtype=bool)
         return none, none
 
+    # -- plan-sequential
+    draw_strategy: ClassVar[str | None] = None
+
+    def plan_width(
+        self, m: int, *, p: float, q0: float, q1: float, n: float, z: float,
+        allocation: str = "balanced", floor: int = 1,
+    ) -> tuple[float, tuple[int | None, int | None]]:  # fmt: skip
+        """Return the expected width with ``m`` calibration items, and the split the design fixes.
+
+        The design's adjusted-Wald interval is evaluated as if p̂ = p, q̂0 = q0 and q̂1 = q1
+        were observed (:mod:`judgestats.designs.plan`); ``n`` is the test-set size (``inf``:
+        no test-set noise), ``z`` the critical value, ``allocation`` one of
+        :attr:`allocations` and ``floor`` the least number of items of a class the design
+        samples within. The split is (None, None) where the design fixes none.
+        """
+        raise NotImplementedError
+
     # -- pairwise
     strengths_from_labels: ClassVar[bool] = True
 
@@ -225,6 +248,27 @@ class RoganGladenDesign(Design):
         den = r[1] + r[2] - 1.0
         theta = float(np.clip(rogan_gladen_raw(*r), 0.0, 1.0)) if den > 0 else 0.5
         return np.array([1.0, 1.0 - theta, -theta]) / (den if den > 0 else 1.0)
+
+    # -- plan-sequential
+    def plan_width(
+        self, m: int, *, p: float, q0: float, q1: float, n: float, z: float,
+        allocation: str = "balanced", floor: int = 1,
+    ) -> tuple[float, tuple[int | None, int | None]]:  # fmt: skip
+        """Paper eq. (8) at the split (m0, m1) by human label, each class at least ``floor``.
+
+        ``"balanced"``: m0 = m1 = m/2; ``"optimal"``: the split of max(m, 2·floor) whose
+        interval is narrowest (every m1 from ``floor`` to m − ``floor`` searched).
+        """
+        if allocation == "balanced":
+            m0, m1 = max(m // 2, floor), max(m - m // 2, floor)
+            low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z)
+            return float(high - low), (m0, m1)
+        m = max(m, 2 * floor)
+        ones = np.arange(floor, m - floor + 1)  # every split (m − m1, m1)
+        low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m - ones, ones, z)
+        w = np.where(np.isnan(high - low), np.inf, high - low)
+        i = int(np.argmin(w))
+        return float(w[i]), (int(m - ones[i]), int(ones[i]))
 
 
 class JudgeConditionalDesign(Design):
@@ -311,6 +355,44 @@ class JudgeConditionalDesign(Design):
 
     def pi_counts(self, x: Any, n: Any, k1: Any, k0: Any) -> tuple[Any, Any]:
         """(judged 1, judged) behind π̂: the test set's, or with the calibration items too."""
+        raise NotImplementedError
+
+    # -- plan-sequential
+    #: a test set of at least this many items counts as n → ∞ in a plan (the π term vanishes)
+    plan_finite_n: ClassVar[float] = 1e15
+
+    def plan_width(
+        self, m: int, *, p: float, q0: float, q1: float, n: float, z: float,
+        allocation: str = "balanced", floor: int = 1,
+    ) -> tuple[float, tuple[int | None, int | None]]:  # fmt: skip
+        """Return the judge-conditional adjusted-Wald width at the expected counts.
+
+        The counts are :meth:`plan_counts`'s; θ = (p + q0 − 1)/(q0 + q1 − 1) (clipped),
+        PPV = θ·q1/p and FOR = θ(1 − q1)/(1 − p); ``floor`` does not apply (the design
+        samples no human class).
+        """
+        ppv, for_ = self.plan_rates(p, q0, q1)[1:]
+        k0, k1, n_pi, split = self.plan_counts(m, p=p, ppv=ppv, for_=for_,
+                                               n=min(n, self.plan_finite_n),
+                                               allocation=allocation)  # fmt: skip
+        low, high = judge_conditional_bounds(p * n_pi, n_pi, ppv * k1, k1, for_ * k0, k0, z)
+        return float(high - low), split
+
+    @staticmethod
+    def plan_rates(p: float, q0: float, q1: float) -> tuple[float, float, float]:
+        """(θ, PPV, FOR) implied by the judged rate p and the judge's (q0, q1)."""
+        theta = float(np.clip(rogan_gladen_raw(p, q0, q1), 0.0, 1.0))
+        ppv = theta * q1 / p if p > 0 else 0.5
+        for_ = theta * (1.0 - q1) / (1.0 - p) if p < 1 else 0.5
+        return theta, min(max(ppv, 0.0), 1.0), min(max(for_, 0.0), 1.0)
+
+    def plan_counts(
+        self, m: int, *, p: float, ppv: float, for_: float, n: float, allocation: str
+    ) -> tuple[Any, Any, float, tuple[int | None, int | None]]:
+        """(k0, k1, n_π, split): judge-0 and judge-1 calibration items, judged items behind π̂.
+
+        The split is the (k0, k1) the design fixes, or (None, None).
+        """
         raise NotImplementedError
 
 

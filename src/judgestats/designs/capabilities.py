@@ -14,7 +14,9 @@ axis               values
 ``target``         ``"rate"`` (θ), ``"pooled-rate"`` (θ over strata),
                    ``"distribution"`` (the K category rates), ``"difference"``
                    (θ_A − θ_B), ``"ranking"`` (ranks of several models),
-                   ``"strengths"`` (a pairwise leaderboard's Davidson strengths)
+                   ``"strengths"`` (a pairwise leaderboard's Davidson strengths),
+                   ``"rate-sequence"`` (θ of a pool while it is labelled in rounds:
+                   :class:`judgestats.sequential.Monitor`)
 ``designs``        the calibration designs the row holds for
 ``repeated``       counts with repeated items (``cluster=``): True, False, or None (either)
 =================  =====================================================================
@@ -55,7 +57,9 @@ __all__ = [
 #: What the judge says about an item (more come with judge scores and juries).
 JUDGES = ("letter", "categories", "alphabet", "pairs")
 #: What is estimated.
-TARGETS = ("rate", "pooled-rate", "distribution", "difference", "ranking", "strengths")
+TARGETS = (
+    "rate", "pooled-rate", "distribution", "difference", "ranking", "strengths", "rate-sequence",
+)  # fmt: skip
 
 _HUMAN = "by-human-label"
 _CONDITIONAL = ("random", "by-judge-label")
@@ -153,6 +157,9 @@ _ROWS: list[Capability] = [
                "(prediction-powered would be biased)"),
     Capability("pairs", "strengths", _CONDITIONAL, True, ("ppi",), "ppi",
                "cluster-robust prediction-powered sandwich"),
+    Capability("letter", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
+               "the betting confidence sequence while labelling in rounds; no labelling "
+               "process draws within human labels, unknown until an item is labelled"),
 ]  # fmt: skip
 
 
@@ -201,6 +208,7 @@ _WHAT = {
     ("letter", "difference"): "differences",
     ("letter", "ranking"): "rankings",
     ("pairs", "strengths"): "pairwise leaderboards",
+    ("letter", "rate-sequence"): "labelling processes",
 }
 
 

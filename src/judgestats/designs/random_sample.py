@@ -34,3 +34,12 @@ class RandomSample(JudgeConditionalDesign):
     def pi_counts(self, x: Any, n: Any, k1: Any, k0: Any) -> tuple[Any, Any]:
         """Judged 1 and judged among test and calibration items."""
         return x + k1, n + k1 + k0
+
+    # -- plan-sequential
+    draw_strategy = "uniform"
+
+    def plan_counts(
+        self, m: int, *, p: float, ppv: float, for_: float, n: float, allocation: str
+    ) -> tuple[Any, Any, float, tuple[int | None, int | None]]:
+        """k1 = m·p judge-1 and k0 = m·(1 − p) judge-0 items expected; π from n + m; no split."""
+        return m * (1.0 - p), m * p, n + m, (None, None)
