@@ -291,8 +291,18 @@ def fit_stratified(
         both mappings from a labelled frame).
     calibrations : mapping stratum → ConfusionCounts
         Human-vs-judge calibration counts per stratum; the same strata as ``tests``.
+    confidence_level : float, default 0.95
+        Mass of the credible intervals; stored on the result.
+    point : {"mean", "median", "map"}, default "mean"
+        Posterior summary reported as the estimates (per stratum and pooled).
+    interval : {"eti", "hdi"}, default "eti"
+        Equal-tailed or highest-density credible intervals.
     **options
-        Keywords (:class:`FitStratifiedOptions`): the model's below and how to run NUTS.
+        Keywords (:class:`FitStratifiedOptions`, under Other Parameters): the model's and how
+        to run NUTS.
+
+    Other Parameters
+    ----------------
     pooling : {"partial", "none", "complete"}, default "partial"
         How the strata share the judge's specificity and sensitivity: hierarchical
         logit-normal, independent Betas, or one shared pair.
@@ -305,13 +315,7 @@ def fit_stratified(
     hyperpriors : HyperPriors, optional
         Hyperpriors of the partially pooled logits (default Normal(0, 1.5) locations,
         HalfNormal(1) scales).
-    confidence_level : float, default 0.95
-        Mass of the credible intervals; stored on the result.
-    point : {"mean", "median", "map"}, default "mean"
-        Posterior summary reported as the estimates (per stratum and pooled).
-    interval : {"eti", "hdi"}, default "eti"
-        Equal-tailed or highest-density credible intervals.
-    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs
+    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs : Any
         How to run NUTS: the :class:`~judgestats.bayes.fit.SamplingOptions` of
         :func:`judgestats.bayes.fit`; NUTS's ``target_accept`` is
         :data:`~judgestats.bayes.TARGET_ACCEPT`, 0.995, as there (hierarchical scales with few

@@ -351,10 +351,19 @@ def fit_pairwise(
     ----------
     frame : data frame
         The pairwise frame, as in :func:`judgestats.pairwise.pairwise`.
+    confidence_level : float, default 0.95
+        Mass of every credible interval and of the rank sets' joint guarantee; stored.
+    point : {"mean", "median", "map"}, default "mean"
+        Posterior summary reported as ``strength`` and ``tie``.
+    interval : {"eti", "hdi"}, default "eti"
+        Credible intervals of the strengths, ``ν`` and the win probabilities (ArviZ).
     **options
-        Keywords (:class:`FitPairwiseOptions`): the frame's columns, the model's options
-        below and how to run NUTS.
-    model_a, model_b, judge, human, position, judge_labels
+        Keywords (:class:`FitPairwiseOptions`, under Other Parameters): the frame's columns,
+        the model's options and how to run NUTS.
+
+    Other Parameters
+    ----------------
+    model_a, model_b, judge, human, position, judge_labels : str or None
         The frame's columns (:class:`~judgestats.pairwise.counting.PairColumns`), as in
         :func:`judgestats.pairwise.pairwise`.
     design : {"random", "by-judge-label", "by-human-label"}, default "random"
@@ -370,13 +379,7 @@ def fit_pairwise(
         Scale of the Normal(0, ·) prior of ``log ν``.
     confusion_concentration : float, default 1.0
         Every Dirichlet parameter of the confusion's columns (1: flat on each column).
-    confidence_level : float, default 0.95
-        Mass of every credible interval and of the rank sets' joint guarantee; stored.
-    point : {"mean", "median", "map"}, default "mean"
-        Posterior summary reported as ``strength`` and ``tie``.
-    interval : {"eti", "hdi"}, default "eti"
-        Credible intervals of the strengths, ``ν`` and the win probabilities (ArviZ).
-    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs
+    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs : Any
         How to run NUTS (:class:`~judgestats.bayes.fit.SamplingOptions`, as in
         :func:`judgestats.bayes.fit`); ``target_accept`` is
         :data:`~judgestats.bayes.TARGET_ACCEPT` unless ``sample_kwargs`` sets it.

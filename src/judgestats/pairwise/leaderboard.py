@@ -504,22 +504,6 @@ def pairwise(
     frame : data frame
         One row per comparison, of any engine narwhals reads (pandas, polars, pyarrow,
         DuckDB, ...); counted on the engine (:func:`~judgestats.pairwise.count_pairs`).
-    **columns
-        The frame's columns, as keywords (:class:`~judgestats.pairwise.counting.PairColumns`):
-    model_a, model_b : str, default "model_a", "model_b"
-        Columns naming the two models compared.
-    judge : str, default "judge"
-        Column of the judge's verdict: ``"a"``/``"model_a"``, ``"b"``/``"model_b"`` or a tie
-        (any text starting with ``"tie"``), or letters of ``judge_labels``.
-    human : str, default "human"
-        Column of the human verdict, missing on pairs without one; all tie kinds (``"tie"``,
-        ``"tie (bothbad)"``, …) are merged into one tie
-        (:mod:`judgestats.pairwise.counting`).
-    position : str, optional
-        Column saying which model the judge saw first (``"a"`` or ``"b"``); without it,
-        ``model_a`` was shown first on every pair.
-    judge_labels : sequence of str, optional
-        The judge's own alphabet (rows of its J × 3 confusion), instead of a/tie/b.
     confidence_level : float, default 0.95
         Level of every interval and of the rank sets' simultaneous guarantee; stored.
     design : {"random", "by-judge-label", "by-human-label"}, default "random"
@@ -565,6 +549,26 @@ def pairwise(
         with the design's probability independently of other clusters (whole clusters, or
         rows within clusters, at random). ``"ppi"`` only, without ``bootstrap``; the naive and
         human-only fits shown beside still count rows.
+    **columns
+        The frame's columns, by keyword (:class:`~judgestats.pairwise.counting.PairColumns`,
+        under Other Parameters).
+
+    Other Parameters
+    ----------------
+    model_a, model_b : str, default "model_a", "model_b"
+        Columns naming the two models compared.
+    judge : str, default "judge"
+        Column of the judge's verdict: ``"a"``/``"model_a"``, ``"b"``/``"model_b"`` or a tie
+        (any text starting with ``"tie"``), or letters of ``judge_labels``.
+    human : str, default "human"
+        Column of the human verdict, missing on pairs without one; all tie kinds (``"tie"``,
+        ``"tie (bothbad)"``, …) are merged into one tie
+        (:mod:`judgestats.pairwise.counting`).
+    position : str, optional
+        Column saying which model the judge saw first (``"a"`` or ``"b"``); without it,
+        ``model_a`` was shown first on every pair.
+    judge_labels : sequence of str, optional
+        The judge's own alphabet (rows of its J × 3 confusion), instead of a/tie/b.
 
     Returns
     -------
