@@ -81,6 +81,10 @@ def _rows() -> list[Capability]:
 
 
 _DEPRECATED = {"DESIGNS": designs, "METHODS": methods}
+_REPLACEMENTS = {
+    "DESIGNS": "the designs of judgestats.designs.capabilities.rows() whose judge is 'pairs'",
+    "METHODS": "judgestats.designs.capabilities.methods_for('pairs', 'strengths', design)",
+}
 
 
 def deprecated(module: str, name: str) -> tuple[str, ...]:
@@ -95,7 +99,7 @@ def deprecated(module: str, name: str) -> tuple[str, ...]:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     warnings.warn(
         f"{module}.{name} is deprecated: the capability table says what each design allows; "
-        "use judgestats.designs.capabilities.methods_for('pairs', 'strengths', design)",
+        f"use {_REPLACEMENTS[name]}",
         DeprecationWarning,
         stacklevel=3,
     )
