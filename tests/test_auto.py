@@ -101,7 +101,7 @@ def test_evaluate_and_the_cli_take_auto(capsys):
         ref = js.correct(c.test, c.calibration, method="auto")
         assert (c.method, c.chosen_by, c.ci) == (ref.method, ref.chosen_by, ref.ci)
     assert ev["small"].method == HULL  # about 24 human-1 items: a class under 100
-    with pytest.raises(js.ArgumentTypeError, match="method 'auto'"):
+    with pytest.raises(js.ArgumentTypeError, match="method='auto' takes no method options"):
         js.evaluate(frame, method="auto", by="model", n_resamples=99)
     assert main(["correct", "--example", "chatbot-arena", "--method", "auto"]) == 0
     out = capsys.readouterr().out

@@ -646,7 +646,7 @@ def test_an_item_in_two_strata_is_a_named_error():
 def test_stratified_refuses_what_has_no_cluster_aware_pool():
     gen = np.random.default_rng(6)
     tests, cals = _two_strata(gen)
-    with pytest.raises(js.ClusteredCountsError, match="design='by-human-label'"):
+    with pytest.raises(js.ClusteredCountsError, match="design='random' treat every row"):
         js.correct_stratified(tests, cals, design="random")
     with pytest.raises(js.JudgeStatsError, match="estimand"):
         js.correct_stratified(tests, cals, estimand="verdicts")

@@ -374,6 +374,7 @@ def fit_stratified(
 
 def _result(inputs: _Inputs, tree: Any, summary: dict) -> BayesianStratifiedCorrection:
     from ..strata.diagnostics import _diagnostics
+    from ..strata.pooled import pooled_spec
 
     tests, cals, strata, fixed = inputs.tests, inputs.cals, inputs.strata, inputs.fixed
     level, point, interval = summary["level"], summary["point"], summary["interval"]
@@ -403,8 +404,8 @@ def _result(inputs: _Inputs, tree: Any, summary: dict) -> BayesianStratifiedCorr
     else:
         w = dict(fixed)
     diagnostics = _diagnostics(
-        tests, cals, strata, method="adjusted-wald", level=level,
-        gen=np.random.default_rng(0), options={},
+        tests, cals, strata, spec=pooled_spec(method="adjusted-wald", confidence_level=level),
+        gen=np.random.default_rng(0),
     )
     return BayesianStratifiedCorrection(
         strata=tuple(strata),

@@ -90,6 +90,10 @@ class Design(str):
         ``"by-judge-label"`` (Neyman allocation across judge letters), or None where no draw
         can follow the design (the human label is unknown until an item is labelled). The
         strategy names are spelled here once.
+    emulated_by_random_split : bool
+        A random share of fully labelled items is a calibration set of this design, so
+        :func:`judgestats.experiments.split_study` can emulate it (False where the design's
+        sampling is not what a random split does: items drawn within the judge's labels).
     strengths_from_labels : bool
         Pairwise leaderboards: the calibration pairs were not chosen by their human verdict,
         so their human verdicts may be fitted for the strengths (a human-only fit exists and
@@ -190,6 +194,9 @@ class Design(str):
         samples within. The split is (None, None) where the design fixes none.
         """
         raise NotImplementedError
+
+    # -- compare
+    emulated_by_random_split: ClassVar[bool] = True
 
     # -- pairwise
     strengths_from_labels: ClassVar[bool] = True

@@ -45,6 +45,11 @@ class ByJudgeLabel(JudgeConditionalDesign):
             k0, k1 = judge_allocation(m, p=p, ppv=ppv, for_=for_)
         return k0, k1, n, (k0, k1)
 
+    # -- compare
+    #: its calibration items were drawn within the judge's labels, which a random split of
+    #: labelled items does not fix
+    emulated_by_random_split = False
+
 
 def judge_allocation(m: int, *, p: float, ppv: float, for_: float) -> tuple[int, int]:
     """Neyman split (k0, k1) of m by-judge-label items: k1 ∝ p·√(PPV(1 − PPV)).

@@ -12,8 +12,8 @@ reads); this module corrects the counts group by group.
 from __future__ import annotations
 
 from ..frames import GroupCounts, group_counts
+from .evaluation import Evaluation
 from .groups import (
-    Evaluation,
     evaluate,
     evaluate_counts,
 )
