@@ -18,13 +18,13 @@ strengths and the judge's confusion matrix is an option. The modules, bottom up:
 
 from __future__ import annotations
 
+from typing import Any
+
 from .counting import HUMAN_VERDICTS, JUDGE_VERDICTS, PairCounts, count_pairs, verdict_code
 from .independence import IndependenceTest, independence_test
 from .leaderboard import (
     DEPENDENCE_LEVEL,
-    DESIGNS,
     INTERVALS,
-    METHODS,
     DavidsonFit,
     PairwiseLeaderboard,
     pairwise,
@@ -34,12 +34,10 @@ from .prediction_powered import PREDICTIONS
 
 __all__ = [
     "DEPENDENCE_LEVEL",
-    "DESIGNS",
     "ELO_PER_LOGIT",
     "HUMAN_VERDICTS",
     "INTERVALS",
     "JUDGE_VERDICTS",
-    "METHODS",
     "PREDICTIONS",
     "DavidsonFit",
     "IndependenceTest",
@@ -51,3 +49,10 @@ __all__ = [
     "pairwise",
     "verdict_code",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # DESIGNS and METHODS: the capability table's pairwise rows now (deprecated names)
+    from .leaderboard import deprecated
+
+    return deprecated(__name__, name)
