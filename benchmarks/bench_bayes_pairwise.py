@@ -37,7 +37,7 @@ from _common import markdown_table, publish, quick_parser, run_time
 import judgestats as js
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.test_pairwise import BIASED, SYMMETRIC, simulate
+from tests.pairwise.test_leaderboard import BIASED, SYMMETRIC, simulate
 
 SEED = 2934
 TIE = 0.6

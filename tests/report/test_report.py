@@ -32,7 +32,7 @@ from judgestats.report import (
 )
 from judgestats.strata import correct_stratified
 
-from .conftest import chromium, chromium_flags, needs_chromium
+from ..conftest import chromium, chromium_flags, needs_chromium
 
 # awkward names on purpose: Markdown pipes, LaTeX specials
 MODELS = ("gpt_4 & co", "llama|13b", "100% vicuna", "alpaca")

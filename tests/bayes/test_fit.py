@@ -32,7 +32,7 @@ from judgestats.bayes.results import diagnose, summarise
 from judgestats.multiclass import CategoryCounts, ConfusionMatrix, DistributionCorrection
 from judgestats.posterior import theta_posterior
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 SAMPLING = dict(chains=2, cores=1, tune=1000)
 REF_TEST = js.JudgedCounts(positive=600, n=1000)
 REF_CAL = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)

@@ -275,7 +275,7 @@ def test_readme_snippet_runs_as_written(capsys):
     """The README's "Label in rounds" example, executed verbatim."""
     from pathlib import Path
 
-    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     section = text.split("## Label in rounds", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(code, "README.md", "exec"), {})

@@ -152,7 +152,7 @@ def test_a_judge_that_does_not_shorten_the_interval_is_tagged_so():
     """The random design's notes (``chance.py``) had no tag and showed as 'undefined draws'."""
     from pathlib import Path
 
-    frame = js.readers.read_lm_eval(Path(__file__).parent / "data" / "readers" / "lm_eval",
+    frame = js.readers.read_lm_eval(Path(__file__).parents[1] / "data" / "readers" / "lm_eval",
                                     scorer="judge_correct")  # fmt: skip
     labelled = frame["item"].astype(int) < 20
     tags = {"the judge does not shorten the interval": "judge does not help",

@@ -15,7 +15,7 @@ import pytest
 import judgestats as js
 from judgestats._validation import GroupLabelError, JudgeStatsError, LabelError, MethodError
 
-from .test_evaluate import to_engine
+from tests.evaluate.test_groups import to_engine
 
 SCORES = (1, 2, 3, 4, 5)
 

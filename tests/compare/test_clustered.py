@@ -14,7 +14,7 @@ import pytest
 
 import judgestats as js
 
-from .test_repeated import (
+from tests.test_repeated import (
     STRATA,
     _flat,
     _frame,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import judgestats as js
-from tests.test_pairwise import simulate
+from tests.pairwise.test_leaderboard import simulate
 
 pytest.importorskip("xarray")
 

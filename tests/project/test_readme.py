@@ -19,7 +19,7 @@ import pytest
 import judgestats as js
 from judgestats import experiments
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SNIPPETS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
 

@@ -30,7 +30,7 @@ import judgestats as js
 import judgestats.bayes as jb
 from judgestats.pairwise.counting import count_pairs
 from judgestats.pairwise.independence import independence_test
-from tests.test_pairwise import BIASED, favouring, simulate
+from tests.pairwise.test_leaderboard import BIASED, favouring, simulate
 
 BETA = np.array([-0.8, -0.2, 0.3, 0.7])
 

@@ -22,7 +22,7 @@ import judgestats as js
 from judgestats.cli import main
 from judgestats.readers import COLUMNS, read_deepeval, read_lm_eval, read_mlflow, read_promptfoo
 
-DATA = Path(__file__).parent / "data" / "readers"
+DATA = Path(__file__).parents[1] / "data" / "readers"
 LM_EVAL = DATA / "lm_eval"
 PROMPTFOO = DATA / "promptfoo" / "results.json"
 

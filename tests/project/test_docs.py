@@ -34,9 +34,9 @@ import pytest
 
 import judgestats
 
-from .conftest import chromium_flags, needs_chromium
+from ..conftest import chromium_flags, needs_chromium
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 API = DOCS / "api"
 SITE = ROOT / "site"

@@ -132,7 +132,7 @@ def test_code_layout_page_lists_every_module():
     import re
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parents[1] / "docs" / "code-layout.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "code-layout.md").read_text()
     listed = set(re.findall(r"^\| [\w/ -]+ \| `([\w.]+)` \|", page, flags=re.M))
     modules = {m.removeprefix("judgestats.") for m in _package_import_graph()} - {"judgestats"}
     modules -= {"datasets._build"}  # a build script, named in the datasets row

@@ -19,7 +19,7 @@ from judgestats.datasets import (  # noqa: E402
     load_nq301,
 )
 
-REFERENCE = Path(__file__).parent / "reference"
+REFERENCE = Path(__file__).parents[1] / "reference"
 CONVENTION = "A_ties_are_not_wins"
 ARENA_JUDGES = ("gpt-4-0125-preview", "gpt-3.5-turbo-0125")
 RATE_TOL = 5e-5  # the summaries round rates to 4 decimals
