@@ -14,7 +14,6 @@ import pytest
 
 import judgestats as js
 from judgestats._validation import GroupLabelError, JudgeStatsError, LabelError, MethodError
-
 from tests.evaluate.test_groups import to_engine
 
 SCORES = (1, 2, 3, 4, 5)
@@ -113,22 +112,6 @@ def test_two_judges_make_the_product_alphabet_and_split_hides_test_labels():
     assert g.ci.high == pytest.approx(ref.ci[1].high, abs=1e-12)
 
 
-def test_reports_name_the_estimator_and_the_letters():
-    ev = js.evaluate(_score_frame(seed=4).drop(columns="truth"), judge="score", bins=[1, 3, 5])
-    assert ev["a"].letters == ("[1, 3)", "[3, 5]")
-    text = ev.summary()
-    assert "judge alphabet of 'score', joint maximum likelihood over every letter" in text
-    assert "profile-likelihood-t" in text and "     –" in text  # no naive rate for bins
-    sentence = js.report.methods_sentence(ev)
-    assert "joint maximum likelihood over every letter" in sentence
-    assert "(2 letters: [1, 3), [3, 5])" in sentence
-    md = ev.report(format="markdown")
-    assert "joint maximum likelihood over 2 judge letters" in md
-    frame = ev.to_dataframe()
-    assert frame.loc[0, "estimator"] == "joint maximum likelihood over 2 judge letters"
-    assert "sensitivity" not in ev.to_xarray()
-
-
 def test_bad_calls_are_named_errors():
     df = _score_frame(seed=5).drop(columns="truth")
     with pytest.raises(MethodError, match="not available for a judge alphabet"):
@@ -165,34 +148,6 @@ def test_sparse_letters_warn_naming_the_group():
     messages = sorted(str(w.message) for w in caught)
     assert [m[:35] for m in messages] == [f"group model='{g}': judge letters with" for g in "ab"]
     assert ev.warnings["a"][0][0] == "SparseLettersWarning"  # kept for the report
-
-
-def test_cli_report_with_letters_invalid_and_two_judges(tmp_path, capsys):
-    from judgestats.cli import main
-
-    df = _score_frame(seed=8).drop(columns="truth")
-    df["score"] = df["score"].astype(int).astype(object)
-    df.loc[df.index[::50], "score"] = "refused"  # on test and calibration rows alike
-    df["second"] = (df["score"].astype(str) >= "4").astype(int)
-    path = tmp_path / "scores.csv"
-    df.to_csv(path, index=False)
-    # without --letters the judge column must be 0/1; the error says what to add
-    assert main(["report", str(path), "--judge-column", "score"]) == 2
-    assert "add --letters" in capsys.readouterr().err
-    assert main(["report", str(path), "--judge-column", "score", "--invalid", "refused"]) == 0
-    out = capsys.readouterr().out
-    with pytest.warns(js.SparseLettersWarning):  # 2 and 4 refusals among the labelled items
-        ev = js.evaluate(df, judge="score", invalid=["refused"])  # the same numbers, by the API
-    for g in ("a", "b"):
-        c = ev[g]
-        assert f"| {g} | {c.n} | {c.estimate:.3f} | {c.ci.low:.3f}–{c.ci.high:.3f} |" in out
-    assert "sensitivity" not in out.split("**Notes**")[0]  # no such column for letters
-    assert "6 letters: 1, 2, 3, 4, 5, invalid" in out
-    assert main(["report", str(path), "--judge-column", "score,second", "--invalid", "refused",
-                 "--method", "profile-likelihood"]) == 0  # fmt: skip
-    assert "profile-likelihood intervals" in capsys.readouterr().out
-    assert main(["report", "--example", "nq301", "--letters"]) == 2
-    assert "--letters and --invalid apply to a FILE" in capsys.readouterr().err
 
 
 def test_random_design_takes_the_judge_conditional_methods():
@@ -240,16 +195,6 @@ def test_numeric_scores_are_binned_on_the_engine(engine):
                     bins=[1, 2, 3, 4, 5], invalid=[None, -1])  # fmt: skip
     with pytest.raises(GroupLabelError, match="missing value in group"):
         js.evaluate(frame, judge="score", bins=[1, 2, 3, 4, 5], invalid=[-1])
-
-
-def test_one_group_result_reports_itself():
-    ev = js.evaluate(_score_frame(seed=11).drop(columns="truth"), judge="score",
-                     judge_labels="observed")  # fmt: skip
-    text = ev["a"].report("markdown")
-    c = ev["a"]
-    assert f"| {c.n} | {c.estimate:.3f} | {c.ci.low:.3f}–{c.ci.high:.3f} |" in text
-    assert "corrected by joint maximum likelihood over every letter" in text
-    assert "(5 letters: 1.0, 2.0, 3.0, 4.0, 5.0)" in text
 
 
 # ----------------------------------------------------------------------------- review findings
@@ -303,38 +248,6 @@ def test_decimal_scores_split_missing_labels_and_nan_letters():
         js.evaluate(bad, judge="score", judge_labels="observed", split="split")
     assert js.alphabets._sorted_alphabet(["2", "nan", "1"]) == ("1", "2", "nan")
     assert js.alphabets._sorted_alphabet(["nan", "2", "1"]) == ("1", "2", "nan")
-
-
-def test_random_design_reports_name_the_judge_conditional_estimator():
-    ev = js.evaluate(_score_frame(seed=16).drop(columns="truth"), judge="score",
-                     judge_labels="observed", design="random")  # fmt: skip
-    sentence = js.report.methods_sentence(ev)
-    assert "judge-conditional (π̂ from all judged items) estimator (design 'random')" in sentence
-    assert "joint maximum likelihood" not in sentence
-    assert "judge-conditional, design random over every letter" in ev.summary()
-
-
-def test_cli_reads_numeric_letters_and_invalid_numbers_on_every_engine(tmp_path, capsys):
-    from judgestats.cli import main
-
-    df = _score_frame(seed=17).drop(columns="truth")
-    df["verdict"] = (df["score"] >= 4).astype(int)
-    df.loc[df.index[::40], "verdict"] = -1  # a refusal code
-    path = tmp_path / "v.csv"
-    df.to_csv(path, index=False)
-    tables = {}
-    for engine in ("pandas", "polars", "duckdb"):
-        assert main(["report", str(path), "--judge-column", "verdict", "--invalid", "-1",
-                     "--engine", engine]) == 0  # fmt: skip
-        out = capsys.readouterr().out
-        assert "3 letters: 0, 1, invalid" in out, engine
-        assert "| naive |" in out  # letters 0 and 1 are the judge's own verdicts
-        tables[engine] = out.split("**Notes**")[0]
-    assert tables["pandas"] == tables["polars"] == tables["duckdb"]
-    assert main(["report", str(path), "--judge-column", "score", "--engine", "polars"]) == 2
-    assert "add --letters" in capsys.readouterr().err
-    assert main(["report", str(path), "--judge-column", "score", "--letters", "--design",
-                 "random", "--method", "adjusted-delta"]) == 0  # fmt: skip
 
 
 def test_a_marked_group_of_letters_keeps_its_letter_counts():

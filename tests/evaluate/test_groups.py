@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display in CI; set before pyplot is imported
 
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -626,3 +627,78 @@ def test_rank_honours_errors_mark_and_names_the_groups(tmp_path, capsys):
         assert main(["report", str(path), "--rank"]) == 0
     out = capsys.readouterr().out
     assert "- no ranking (P(rank 1)): NotInformativeError" in out and "Rows: 7200 counted" in out
+
+
+# ----------------------------------------------------------------------------- guard rail
+def _items_frame(gen, items, k, *, correlated):
+    import pandas as pd
+
+    if correlated:  # an item's rows share its truth and its judge propensity
+        y = np.repeat(gen.random(items) < 0.5, k)
+        mu = np.where(y[::k], 0.85, 0.15)
+        prop = np.repeat(gen.beta(mu * 1.0, (1 - mu) * 1.0), k)  # rho = 0.5
+        judge = gen.random(items * k) < prop
+    else:  # every row its own draw: the ids repeat, the rows are independent
+        y = gen.random(items * k) < 0.5
+        judge = np.where(y, gen.random(items * k) < 0.85, gen.random(items * k) < 0.15)
+    labelled = np.repeat(gen.random(items) < 0.3, k)
+    return pd.DataFrame({"model": "m", "sample_id": np.repeat(np.arange(items), k),
+                         "judge": judge.astype(int),
+                         "human": np.where(labelled, y.astype(float), np.nan)})  # fmt: skip
+
+
+def _warned(frame, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = js.evaluate(frame, **kwargs)
+    found = [w for w in caught if issubclass(w.category, js.RepeatedItemsWarning)]
+    return ev, found
+
+
+@pytest.mark.parametrize(("items", "k"), [(60, 2), (200, 5), (1000, 10)])
+def test_the_guard_rail_is_silent_where_repeats_carry_no_correlation(items, k):
+    """≤ 5% of frames warn where the rows are independent (measured: 0 of 300 per cell)."""
+    gen = np.random.default_rng(items + k)
+    warned = sum(bool(_warned(_items_frame(gen, items, k, correlated=False))[1])
+                 for _ in range(60))  # fmt: skip
+    assert warned <= 3
+
+
+def test_the_guard_rail_names_the_column_where_repeats_matter():
+    gen = np.random.default_rng(8)
+    frame = _items_frame(gen, 300, 5, correlated=True)
+    ev, found = _warned(frame)
+    assert len(found) == 1
+    text = str(found[0].message)
+    assert "'sample_id'" in text and "cluster='sample_id'" in text and "design effect" in text
+    assert ev["m"].clusters is None  # the corrections count rows, as asked
+    clustered, found = _warned(frame, cluster="sample_id")
+    assert not found and clustered["m"].ci.high - clustered["m"].ci.low > ev["m"].ci.high - ev[
+        "m"].ci.low  # fmt: skip
+    unique = frame.assign(sample_id=np.arange(len(frame)))  # every row its own item
+    assert not _warned(unique)[1]
+
+
+def test_the_guard_rail_reads_the_readers_item_column():
+    """``item`` (every eval-tool reader's item column) is an item column like ``sample_id``."""
+    gen = np.random.default_rng(8)
+    frame = _items_frame(gen, 300, 5, correlated=True).rename(columns={"sample_id": "item"})
+    _, found = _warned(frame)
+    assert len(found) == 1 and "cluster='item'" in str(found[0].message)
+    assert not _warned(frame, cluster="item")[1]
+    assert not _warned(frame.rename(columns={"item": "prompt"}))[1]  # not an item column
+
+
+def test_a_readers_frame_whose_items_repeat_across_models_only_does_not_warn():
+    """lm-eval's fixture: 30 items judged once per model (ids repeat across the 2 models only)."""
+    from pathlib import Path
+
+    frame = js.readers.read_lm_eval(Path(__file__).parents[1] / "data" / "readers" / "lm_eval",
+                                    scorer="judge_correct")  # fmt: skip
+    frame["human"] = np.where(frame["item"].astype(str).str[-1].isin(list("02468")),
+                              frame["judge"], np.nan).astype(float)  # fmt: skip
+    frame.loc[frame.index[::7], "human"] = 1 - frame.loc[frame.index[::7], "human"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.WeakCalibrationWarning)
+        ev, found = _warned(frame)
+    assert not found and len(ev) == 2
