@@ -65,7 +65,7 @@ def test_grouped_item_counts_add_over_chunks_and_refuse_what_is_not_written():
     halves = halves + group_counts(frame.iloc[500:], cluster="item")
     chunked = js.evaluate(halves)
     assert chunked["m1"].ci == whole["m1"].ci and chunked["m2"].ci == whole["m2"].ci
-    # strata= with cluster=: tests/test_repeated_strata_frames.py
+    # strata= with cluster=: tests/strata/test_counts.py
     with pytest.raises(js.ColumnError, match="cluster="):
         js.evaluate(frame, cluster="sample")
     bad = frame.assign(item=frame["item"].where(frame.index != 3, None))

@@ -1,7 +1,7 @@
 """The Inspect AI metric ``corrected_accuracy``: inside a real eval, and called directly.
 
 The eval is Inspect's own (``mockllm/model``, a canned solver, a scorer returning each sample's
-fixed verdict, in a subprocess as in tests/test_inspect.py); the reference is ``js.correct`` on
+fixed verdict, in a subprocess as in tests/test_io_inspect.py); the reference is ``js.correct`` on
 the counts tallied here from the same seeded verdicts and labels.
 """
 

@@ -1,7 +1,7 @@
 """js.bayes.fit_pairwise: the Bayesian twin of js.pairwise(method="joint-mle") (issue 29).
 
 Provenance and tolerances. The data are simulated (seeded) from the model both fits assume:
-Davidson's model for the human verdict and a judge confusion (tests/test_pairwise.BIASED: a
+Davidson's model for the human verdict and a judge confusion (tests/pairwise/test_leaderboard.BIASED: a
 judge preferring the first answer) that depends on the pair only through the human verdict.
 Both fits have the same likelihood; the posterior adds weak priors (strength sd 2, log ν sd 2,
 flat Dirichlet columns). By the Bernstein–von Mises theorem the posterior mean differs from
@@ -97,7 +97,7 @@ def test_named_errors_before_anything_is_compiled(data):
 
 
 def test_warns_where_the_calibration_pairs_reject_its_assumption(monkeypatch):
-    """A judge favouring one model (tests/test_pairwise.favouring) breaks the assumption it
+    """A judge favouring one model (tests/pairwise/test_leaderboard.favouring) breaks the assumption it
     shares with joint-mle; the warning comes before sampling (stubbed out here: no compile)."""
     import judgestats.bayes.pairwise as module
 

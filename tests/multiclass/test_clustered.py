@@ -200,7 +200,7 @@ def test_clustered_counts_refuse_methods_that_count_rows_as_items():
                                            cluster=np.arange(h.size) // 2)
     letters = js.CategoryCounts.from_labels(np.r_[t, 12], labels=score.judge_labels)
     with pytest.raises(js.ClusteredCountsError, match=r"judge alphabet.*'profile-likelihood-t'"):
-        js.correct_distribution(letters, score, method="wald")  # alphabets: tests/test_repeated_alphabets.py
+        js.correct_distribution(letters, score, method="wald")  # alphabets: test_alphabet_clusters.py
 
 
 def test_cluster_ids_are_validated():

@@ -1,7 +1,7 @@
 """PairwiseLeaderboard's outputs: to_xarray (ArviZ's interval layout) and report() in 3 formats.
 
 Provenance: every number read back from the Dataset and the reports is the leaderboard's own
-field (computed by js.pairwise, whose values tests/test_pairwise.py checks), so these tests
+field (computed by js.pairwise, whose values tests/pairwise/test_leaderboard.py checks), so these tests
 check the layout and the routing: the Dataset's variables against the fields one by one, the
 reports' rows against to_dataframe() rounded to ``digits``.
 """

@@ -278,7 +278,7 @@ def fit_stratified(
 
     Examples
     --------
-    MCMC takes a while, so this example is not run by the test suite (tests/test_bayes_strata.py
+    MCMC takes a while, so this example is not run by the test suite (tests/bayes/test_hierarchical.py
     checks the fits):
 
     >>> import judgestats as js
