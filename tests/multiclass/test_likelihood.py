@@ -28,7 +28,12 @@ from judgestats.alphabet_likelihood import (
     alphabet_profile_bounds,
 )
 from judgestats.likelihood import profile_likelihood_bounds
-from judgestats.multiclass import CategoryCounts, ConfusionMatrix, correct_distribution
+from judgestats.multiclass import (
+    CategoryCounts,
+    ConfusionMatrix,
+    correct_distribution,
+    distribution_bounds,
+)
 
 # a 5-point score judge against pass/fail: P(score | fail), P(score | pass) (columns)
 SCORE_C = np.array([[0.40, 0.03], [0.30, 0.07], [0.15, 0.15], [0.10, 0.30], [0.05, 0.45]])
@@ -261,17 +266,21 @@ def test_from_labels_with_a_judge_alphabet():
 TWO_JUDGES = ["0|0", "0|1", "1|0", "1|1"]
 
 
-def _two_judges(gen, items=3000, theta=0.4, labelled=0.1, agree=0.99):
-    """Two binary judges that rarely disagree (letters "a|b"); a random share labelled."""
-    y = gen.random(items) < theta
-    a = np.where(y, gen.random(items) < 0.85, gen.random(items) < 0.15)
-    b = np.where(gen.random(items) < agree, a, ~a)
+def _two_judges_batch(gen, reps, items=3000, theta=0.4, labelled=0.1, agree=0.99):
+    """Two binary judges that rarely disagree (letters "a|b"); a random share labelled.
+
+    ``reps`` data sets drawn as arrays: test letter counts (reps, 4) and calibration counts
+    (reps, 4, 2), rows the letters, columns the human class.
+    """
+    y = gen.random((reps, items)) < theta
+    a = np.where(y, gen.random((reps, items)) < 0.85, gen.random((reps, items)) < 0.15)
+    b = np.where(gen.random((reps, items)) < agree, a, ~a)
     code = 2 * a.astype(int) + b.astype(int)
-    cal = gen.random(items) < labelled
-    c = np.zeros((4, 2), int)
-    np.add.at(c, (code[cal], y[cal].astype(int)), 1)
-    return (CategoryCounts(np.bincount(code[~cal], minlength=4), labels=TWO_JUDGES),
-            ConfusionMatrix(c, labels=[0, 1], judge_labels=TWO_JUDGES))  # fmt: skip
+    cal = gen.random((reps, items)) < labelled
+    letter = code[..., None] == np.arange(4)  # (reps, items, 4)
+    test = (letter & ~cal[..., None]).sum(axis=1)
+    human = np.stack([~y, y], axis=-1) & cal[..., None]  # (reps, items, 2)
+    return test, np.einsum("rij,rik->rjk", letter.astype(np.int64), human.astype(np.int64))
 
 
 def test_a_letter_without_calibration_items_widens_instead_of_refusing():
@@ -300,16 +309,28 @@ def test_a_letter_without_calibration_items_widens_instead_of_refusing():
 
 
 def test_rare_letters_cover_without_refusals():
-    """Two judges, 10% of ~3000 items labelled: letters on no calibration item in 112 of 300
-    splits (they raised CountError before); coverage 0.967 (asserted >= 0.92, s.e. 0.013)."""
+    """Two judges, 10% of ~3000 items labelled: letters on no calibration item in 108 of 300
+    splits (they raised CountError before); coverage 0.940 (asserted >= 0.92, s.e. 0.013; the
+    per-split draws this test made before covered 0.967 with 112 such splits).
+
+    The 300 splits are drawn as arrays with one Generator (:func:`_two_judges_batch`). Those
+    with a letter on no calibration item go through correct_distribution one at a time (the
+    path under test: no refusal, the interval widened by the letters' share); the others
+    through its batched kernel, distribution_bounds with correct_distribution's method for a
+    judge alphabet ("profile-likelihood-t"), in one call.
+    """
     gen = np.random.default_rng(27)
-    hit = unseen = 0
-    for _ in range(300):
-        test, cal = _two_judges(gen)
+    tests, cals = _two_judges_batch(gen, 300)
+    unseen = ((cals.sum(axis=-1) == 0) & (tests > 0)).any(axis=-1)
+    seen = distribution_bounds(tests[~unseen], cals[~unseen], method="profile-likelihood-t")
+    hit = int(np.sum((seen.low[:, 1] <= 0.4) & (0.4 <= seen.high[:, 1])))
+    for r in np.flatnonzero(unseen):
+        test = CategoryCounts(tests[r], labels=TWO_JUDGES)
+        cal = ConfusionMatrix(cals[r], labels=[0, 1], judge_labels=TWO_JUDGES)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             res = correct_distribution(test, cal)
-        unseen += res.unseen_share > 0
+        assert res.unseen_share > 0
         hit += res.ci[1].low <= 0.4 <= res.ci[1].high
         assert not [w for w in caught if issubclass(w.category, js.JudgeStatsError)]
-    assert unseen >= 60 and hit / 300 >= 0.92
+    assert unseen.sum() >= 60 and hit / 300 >= 0.92

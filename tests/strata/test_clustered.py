@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 
 import judgestats as js
+from judgestats.strata import pooled_bounds
 from tests.test_repeated import (
     STRATA,
-    _flat,
     _one_row_each,
     _tagged,
+    clustered_at,
     draw,
+    draw_batch,
 )
 
 
@@ -67,6 +69,27 @@ def _two_strata(gen, k=5, rho=0.5):
     return tests, cals
 
 
+def _two_strata_batch(gen, reps, k=5, rho=0.5):
+    """``reps`` data sets of :func:`_two_strata` drawn as arrays (:func:`draw_batch`).
+
+    Returns a function giving data set r as clustered counts per stratum (item ids 0–499 in
+    'a', 1000–1499 in 'b': disjoint, as ``_tagged`` makes them), the data sets' test counts
+    per stratum (batched, for :func:`_pool_truth`), and the data sets with rows counted as
+    items as batched counts of shape (reps, 2), strata on the last axis (the layout of
+    :func:`judgestats.strata.pooled_bounds`).
+    """
+    cells = {s: draw_batch(gen, reps, theta, 0.85, 0.85, 500, 100, k, rho)
+             for s, theta in (("a", 0.3), ("b", 0.6))}  # fmt: skip
+
+    def clustered(r):
+        pairs = {s: clustered_at(c, r, offset=1000 * i) for i, (s, c) in enumerate(cells.items())}
+        return {s: t for s, (t, _) in pairs.items()}, {s: c for s, (_, c) in pairs.items()}
+
+    x, n, tp, fn, tn, fp = np.moveaxis(np.stack([c.sum(axis=1) for c in cells.values()], 1), -1, 0)
+    per_stratum = {s: js.JudgedCounts(x[:, i], n[:, i]) for i, s in enumerate(cells)}
+    return clustered, per_stratum, (js.JudgedCounts(x, n), js.ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp))
+
+
 @pytest.mark.parametrize("weights", ["test", {"a": 0.5, "b": 0.5}])
 def test_cluster_aware_stratified_interval_covers(weights):
     """400 data sets of two strata (500 items, 100 labelled, k = 5 verdicts, ρ = 0.5).
@@ -76,21 +99,29 @@ def test_cluster_aware_stratified_interval_covers(weights):
     must not reach 0.90. Over 1,500 data sets (seed 7) the cluster-aware pool covered 0.949
     (test mix) and 0.948 (given weights), rows as items 0.728 and 0.725. With weights="test"
     the truth is the mix of the drawn test rows (the estimand).
+
+    The data sets are drawn as arrays (:func:`_two_strata_batch`, one seeded Generator); the
+    rows-as-items pool is one batched :func:`judgestats.strata.pooled_bounds` call (the pool
+    correct_stratified reports), the cluster-aware pool one correct_stratified call per data
+    set (clustered counts hold one data set each). These draws cover 0.965 (test mix) and 0.938
+    (given weights), rows as items 0.725 and 0.710.
     """
     gen = np.random.default_rng(zlib.crc32(repr(("strata", weights)).encode()))
-    reps, hit, flat_hit = 400, 0, 0
-    for _ in range(reps):
-        tests, cals = _two_strata(gen)
-        truth = _pool_truth(tests, weights)
+    reps = 400
+    clustered, per_stratum, (test_b, cal_b) = _two_strata_batch(gen, reps)
+    truth = np.broadcast_to(_pool_truth(per_stratum, weights), reps)
+    fixed = None if weights == "test" else [weights["a"], weights["b"]]
+    flat = pooled_bounds(test_b, cal_b, weights=fixed)  # adjusted-wald, 0.95
+    assert not np.isnan(flat.low).any()  # correct_stratified would raise
+    hit = 0
+    for r in range(reps):
+        tests, cals = clustered(r)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = js.correct_stratified(tests, cals, weights=weights)
-            flat = js.correct_stratified({s: _flat(t) for s, t in tests.items()},
-                                         {s: _flat(c) for s, c in cals.items()}, weights=weights)
-        hit += res.ci.low <= truth <= res.ci.high
-        flat_hit += flat.ci.low <= truth <= flat.ci.high
+        hit += res.ci.low <= truth[r] <= res.ci.high
     assert hit / reps >= 0.917
-    assert flat_hit / reps <= 0.90
+    assert np.mean((flat.low <= truth) & (truth <= flat.high)) <= 0.90
 
 
 def test_stratified_result_reports_the_repeats_and_recomputes_with_them():
@@ -189,21 +220,27 @@ def test_stratified_item_bootstrap_covers(weights):
     """300 data sets of two strata (500 items, 100 labelled, k = 5, ρ = 0.5), 400 resamples.
 
     The item bootstrap of the pool must cover >= 0.91 (0.95 − 3 s.e.); the unclustered
-    stratified bootstrap (rows as items) must stay below 0.90 on the same data.
+    stratified bootstrap (rows as items) must stay below 0.90 on the same data. Drawn as
+    arrays (:func:`_two_strata_batch`); the rows-as-items bootstrap is one batched
+    :func:`judgestats.strata.pooled_bounds` call, the item bootstrap one correct_stratified
+    call per data set. These draws cover 0.967 (test mix) and 0.950 (given weights), rows as
+    items 0.747 and 0.693.
     """
     gen = np.random.default_rng(zlib.crc32(repr(("strata-boot", weights)).encode()))
-    reps, hit, flat_hit = 300, 0, 0
-    for _ in range(reps):
-        tests, cals = _two_strata(gen)
-        truth = _pool_truth(tests, weights)
+    reps = 300
+    clustered, per_stratum, (test_b, cal_b) = _two_strata_batch(gen, reps)
+    truth = np.broadcast_to(_pool_truth(per_stratum, weights), reps)
+    fixed = None if weights == "test" else [weights["a"], weights["b"]]
+    flat = pooled_bounds(test_b, cal_b, weights=fixed, method="bootstrap", rng=gen,
+                         n_resamples=400)  # fmt: skip
+    assert not np.isnan(flat.low).any()
+    hit = 0
+    for r in range(reps):
+        tests, cals = clustered(r)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = js.correct_stratified(tests, cals, weights=weights, method="bootstrap",
                                         rng=gen, n_resamples=400)  # fmt: skip
-            flat = js.correct_stratified({s: _flat(t) for s, t in tests.items()},
-                                         {s: _flat(c) for s, c in cals.items()}, weights=weights,
-                                         method="bootstrap", rng=gen, n_resamples=400)  # fmt: skip
-        hit += res.ci.low <= truth <= res.ci.high
-        flat_hit += flat.ci.low <= truth <= flat.ci.high
+        hit += res.ci.low <= truth[r] <= res.ci.high
     assert hit / reps >= 0.91
-    assert flat_hit / reps <= 0.90
+    assert np.mean((flat.low <= truth) & (truth <= flat.high)) <= 0.90
