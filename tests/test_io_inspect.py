@@ -181,6 +181,7 @@ WRITER_EPOCHS = WRITER.replace(
 )
 
 
+@pytest.mark.slow
 def test_report_inspect_counts_samples_not_epochs(tmp_path, capsys):
     """A 5-epoch log: ``report --inspect`` clusters on the sample (issue 27 §1)."""
     gen = np.random.default_rng(27)

@@ -32,6 +32,10 @@ from judgestats.bayes.results import diagnose, summarise
 from judgestats.multiclass import CategoryCounts, ConfusionMatrix, DistributionCorrection
 from judgestats.posterior import theta_posterior
 
+# Every test here compiles or samples a PyMC model, or needs a fixture that does: the slow tier
+# (make test runs it, make test-fast leaves it out).
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 SAMPLING = dict(chains=2, cores=1, tune=1000)
 REF_TEST = js.JudgedCounts(positive=600, n=1000)
@@ -189,7 +193,6 @@ def test_one_chain_skips_rhat_without_warnings():
 
 
 # ----------------------------------------------------------------------------- k categories
-@pytest.mark.slow
 def test_k3_fit_from_labels(k3_fit):
     res = k3_fit
     assert isinstance(res, DistributionCorrection)
@@ -216,7 +219,6 @@ def test_k3_fit_from_labels(k3_fit):
         )
 
 
-@pytest.mark.slow
 def test_k2_dirichlet_model_from_arrays_matches_the_exact_binary_posterior():
     # with flat priors the k = 2 Dirichlet model is the binary Beta model:
     # θ = P(human = 1), confusion row b = P(judge = · | human = b)

@@ -30,6 +30,10 @@ from judgestats.correct import Correction
 from judgestats.posterior import theta_posterior
 from judgestats.strata import StratifiedCorrection
 
+# Every test here compiles or samples a PyMC model, or needs a fixture that does: the slow tier
+# (make test runs it, make test-fast leaves it out).
+pytestmark = pytest.mark.slow
+
 SAMPLING = dict(chains=2, cores=1, tune=1000)
 TESTS = {
     "short": js.JudgedCounts(180, 300),

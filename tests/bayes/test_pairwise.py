@@ -32,6 +32,10 @@ from judgestats.pairwise.counting import count_pairs
 from judgestats.pairwise.independence import independence_test
 from tests.pairwise.test_leaderboard import BIASED, favouring, simulate
 
+# Every test here compiles or samples a PyMC model, or needs a fixture that does: the slow tier
+# (make test runs it, make test-fast leaves it out).
+pytestmark = pytest.mark.slow
+
 BETA = np.array([-0.8, -0.2, 0.3, 0.7])
 
 

@@ -134,6 +134,7 @@ def _coverage(seed, reps, **kw):
     return {k: v / reps for k, v in hit.items()}
 
 
+@pytest.mark.slow
 def test_seeded_coverage_cluster_aware_against_rows_as_items():
     # 4 rows per item, Dirichlet concentration 2 (intra-item correlation 1/3), 150 test items,
     # 40 + 40 calibration items, θ = 0.6; 100 data sets, bootstrap 300 replicates. Measured at

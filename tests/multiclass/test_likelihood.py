@@ -308,6 +308,7 @@ def test_a_letter_without_calibration_items_widens_instead_of_refusing():
         assert res.confidence_interval(method="profile-likelihood")[1].high > seen.ci[1].high
 
 
+@pytest.mark.slow
 def test_rare_letters_cover_without_refusals():
     """Two judges, 10% of ~3000 items labelled: letters on no calibration item in 108 of 300
     splits (they raised CountError before); coverage 0.940 (asserted >= 0.92, s.e. 0.013; the

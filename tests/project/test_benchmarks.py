@@ -798,6 +798,7 @@ CHECKS = {
 }  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_benchmark_quick_mode(script, tmp_path):
     assert script in CHECKS, f"{script} has no content check in CHECKS"

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytest.importorskip("build")
 
+# Builds the sdist and wheel, installs the wheel into a fresh virtual environment: the slow tier.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:

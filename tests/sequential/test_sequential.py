@@ -94,6 +94,7 @@ def test_time_uniform_coverage(strategy, cell):
     assert 1.2 < ratio < 2.0  # the price of validity at 600 labels
 
 
+@pytest.mark.slow
 def test_monitor_covers_at_every_look():
     """The Monitor itself (frames, next_batch, update), 150 processes of 300 labels."""
     misses = 0

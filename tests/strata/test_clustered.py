@@ -215,6 +215,7 @@ def test_stratified_bootstrap_with_one_row_per_item_is_the_parametric_one(weight
         assert got[s].ci.method == "bootstrap"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weights", ["test", {"a": 0.5, "b": 0.5}])
 def test_stratified_item_bootstrap_covers(weights):
     """300 data sets of two strata (500 items, 100 labelled, k = 5, ρ = 0.5), 400 resamples.
