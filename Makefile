@@ -8,7 +8,7 @@ export PYTENSOR_FLAGS ?= base_compiledir=$(CURDIR)/.pytensor,generated_src_dir=$
 # MkDocs 1.6 prints a banner about MkDocs 2 on every build; the site builds with 1.6 (pyproject)
 export NO_MKDOCS_2_WARNING ?= 1
 
-.PHONY: demo test lint docs bench venv clean
+.PHONY: demo test test-fast lint docs bench venv clean
 
 define FIND_PYTHON
 for c in python3.13 python3.12 python3 $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3; do \
@@ -41,9 +41,22 @@ docs: $(STAMP)
 
 # Two workers (the CI machine has 2 cores): the suite is CPU-bound numpy, notebooks and PyMC
 # compiles. Whole files per worker (--dist loadfile), so a module's compiled models and fits
-# (module-scoped fixtures) are built once, not once per worker.
+# (module-scoped fixtures) are built once, not once per worker. One BLAS thread per process:
+# OpenBLAS's own threads on top of two workers oversubscribe the two cores (the three pairwise
+# coverage cells of tests/pairwise/test_leaderboard.py took 130 s with the default threads, 13 s
+# with one, on the same loaded machine).
+test test-fast: export OMP_NUM_THREADS ?= 1
+test test-fast: export OPENBLAS_NUM_THREADS ?= 1
+test test-fast: export MKL_NUM_THREADS ?= 1
+
+# Everything: ruff and mypy, the docs build, then every test (the slow tier included).
 test: lint docs
 	$(PY) -m pytest -n 2 --dist loadfile
+
+# The fast tier: every test not marked slow (pyproject.toml; tests/conftest.py says which), no
+# lint and no docs build. For quick feedback while working; `make test` is what CI runs.
+test-fast: $(STAMP)
+	$(PY) -m pytest -n 2 --dist loadfile -m "not slow"
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) "$$f" || exit 1; done

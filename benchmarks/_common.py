@@ -3,7 +3,7 @@
 Every script builds its tables with :func:`markdown_table`, saves its figures with
 :func:`save_figure` and writes its results file with :func:`write_markdown` (or
 :func:`publish`), so the results files share one table format that the test suite parses
-(tests/test_benchmarks.py).
+(tests/project/test_benchmarks.py).
 """
 
 from __future__ import annotations

@@ -257,7 +257,7 @@ def zero_cell_data(i: int) -> tuple[js.JudgedCounts, js.ConfusionCounts]:
 
     m0, m1 from 10 to 300, n from 50 to 2000, judges q from 0.6 to 1, θ from 0 to 1; the test
     count is set to 0 for a quarter of the data sets and to n for another quarter.
-    tests/test_bayes.py fits the first of them.
+    tests/bayes/test_fit.py fits the first of them.
     """
     rng = np.random.default_rng([31, i])
     m0, m1 = (int(m) for m in rng.choice([10, 20, 60, 100, 300], 2))

@@ -8,9 +8,9 @@ from a confusion that depends on the pair only through the human verdict (the mo
 assume); a share r of the pairs keeps its human verdict (design "random"). Cells:
 
   grid A    K = 4, β = (−0.8, −0.2, 0.3, 0.7), n = 2000, r = 25%, a judge preferring the first
-            answer and under-calling ties (tests/test_pairwise.BIASED);
+            answer and under-calling ties (tests/pairwise/test_leaderboard.BIASED);
   grid B    K = 6, β evenly on [−1, 1], n = 4000, r = 15%, a swap-symmetric judge
-            (tests/test_pairwise.SYMMETRIC);
+            (tests/pairwise/test_leaderboard.SYMMETRIC);
   random    K on 3–8, β evenly on [−s, s] with s on 0.5–1.5, n on 1500–5000, r on 10–30%, the
             confusion a Dirichlet draw around BIASED (seed 2933).
 
@@ -37,7 +37,7 @@ from _common import markdown_table, publish, quick_parser, run_time
 import judgestats as js
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.test_pairwise import BIASED, SYMMETRIC, simulate
+from tests.pairwise.test_leaderboard import BIASED, SYMMETRIC, simulate
 
 SEED = 2934
 TIE = 0.6

@@ -1,4 +1,5 @@
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -67,3 +68,33 @@ def chromium_flags(profile_dir) -> list[str]:
 # tests/data/ holds fixtures and the scripts that made them with the real tools (which the suite
 # does not install): --doctest-modules must not import those scripts
 collect_ignore_glob = ["data/*"]
+
+
+# ----------------------------------------------------------------------------- the slow tier
+# `make test` runs every test; `make test-fast` (pytest -m "not slow") leaves out the slow tier:
+# the tests that take more than about 5 s of one core. Most are marked where they are defined
+# (@pytest.mark.slow, or pytestmark for a whole module); the two kinds below are marked here.
+ROOT = Path(__file__).resolve().parent.parent
+
+#: module-scoped fixtures that take more than 5 s to build: every test that requests one is in
+#: the slow tier (else the fast tier would pay the build in whichever of them ran first)
+SLOW_FIXTURES = {
+    "tests/project/test_docs.py": {"site"},  # builds the site (~20 s) unless `make docs` just did
+    "tests/test_io_inspect.py": {"logs"},  # runs Inspect AI evals in a subprocess (~8 s)
+}
+
+#: notebooks (run by nbmake) that take more than 5 s; 01, 02, 08 and 12 stay in the fast tier
+SLOW_NOTEBOOKS = {
+    "03_compare_interval_methods.ipynb", "04_bayesian_models.ipynb", "05_planning.ipynb",
+    "06_strata_and_shift.ipynb", "07_more_than_two_grades.ipynb", "09_scores_ties_two_judges.ipynb",
+    "10_label_in_rounds.ipynb", "11_corrected_leaderboard.ipynb",
+}  # fmt: skip
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(item.path)
+        where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else ""
+        fixtures = SLOW_FIXTURES.get(where, set()) & set(getattr(item, "fixturenames", ()))
+        if fixtures or (path.suffix == ".ipynb" and path.name in SLOW_NOTEBOOKS):
+            item.add_marker(pytest.mark.slow)

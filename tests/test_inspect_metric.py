@@ -1,7 +1,7 @@
 """The Inspect AI metric ``corrected_accuracy``: inside a real eval, and called directly.
 
 The eval is Inspect's own (``mockllm/model``, a canned solver, a scorer returning each sample's
-fixed verdict, in a subprocess as in tests/test_inspect.py); the reference is ``js.correct`` on
+fixed verdict, in a subprocess as in tests/test_io_inspect.py); the reference is ``js.correct`` on
 the counts tallied here from the same seeded verdicts and labels.
 """
 
@@ -68,6 +68,7 @@ def _run_eval(log_dir, verdicts, humans, mapping=None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_metric_inside_a_real_eval_equals_correct_on_the_same_counts(tmp_path):
     rng = np.random.default_rng(12)
     truth = rng.random(240) < 0.4
@@ -140,6 +141,7 @@ def test_mapping_values_unhashable_scores_and_a_seeded_bootstrap():
     assert one == two and 0 < one["ci_low"] < one["corrected"] < one["ci_high"] < 1
 
 
+@pytest.mark.slow
 def test_partial_credit_mapped_by_its_letter_inside_a_one_epoch_eval(tmp_path):
     # Inspect's default reducer hands the metric 0.5 for "P" even with one epoch (issue 31):
     # mapping={"P": 0} must cover it. Reference: js.correct on the counts with P tallied as 0.

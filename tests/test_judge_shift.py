@@ -1,4 +1,5 @@
-"""js.judge_shift_test and evaluate(batch=): the judge's confusion matrix across calibration batches.
+"""js.judge_shift_test: the judge's confusion matrix across calibration batches (evaluate(batch=)
+is tested in tests/evaluate/test_batches.py).
 
 Reference values: Newcombe (1998), Statistics in Medicine 17, 873-890, Table II (method 10,
 the hybrid score interval), printed to 4 decimals; exact p-values recomputed here by brute
@@ -9,11 +10,9 @@ lambda_="log-likelihood"), an implementation independent of the package's.
 from __future__ import annotations
 
 import itertools
-import warnings
 from math import comb
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy.stats import chi2_contingency, hypergeom
 
@@ -209,98 +208,3 @@ def test_bad_input_named_errors():
     with pytest.raises(js.CountError, match="same categories"):
         js.judge_shift_test(js.ConfusionMatrix([[8, 1], [2, 9]], labels=["x", "y"]),
                             js.ConfusionMatrix([[8, 1], [2, 9]]))  # fmt: skip
-
-
-# ----------------------------------------------------------------------------- evaluate
-def _frame(seed: int = 3) -> pd.DataFrame:
-    gen = np.random.default_rng(seed)
-    parts = []
-    for model, drop in (("a", 0.0), ("b", 0.25)):
-        for batch, q1 in (("2025-1", 0.9), ("2025-2", 0.9 - drop)):
-            h = gen.integers(0, 2, 300)
-            j = np.where(h == 1, gen.random(300) < q1, gen.random(300) < 0.15).astype(int)
-            parts.append(pd.DataFrame({"model": model, "batch": batch, "human": h.astype(float),
-                                       "judge": j, "item": [f"{model}{batch}{i}" for i in
-                                                            range(300)]}))  # fmt: skip
-        jt = (gen.random(800) < 0.6).astype(int)
-        parts.append(pd.DataFrame({"model": model, "batch": None, "human": np.nan, "judge": jt,
-                                   "item": [f"{model}t{i}" for i in range(800)]}))  # fmt: skip
-    return pd.concat(parts, ignore_index=True)
-
-
-def _cal(frame, model, batch=None):
-    rows = frame[(frame.model == model) & frame.human.notna()]
-    if batch is not None:
-        rows = rows[rows.batch.isin(batch)]
-    return C.from_labels(human=rows.human.astype(int).to_numpy(), judge=rows.judge.to_numpy())
-
-
-def test_evaluate_batch_tests_each_group_and_warns_where_the_judge_moved():
-    frame = _frame()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        ev = js.evaluate(frame, batch="batch")
-    shift_warnings = [w for w in caught if issubclass(w.category, js.JudgeShiftWarning)]
-    assert len(shift_warnings) == 1 and "model='b'" in str(shift_warnings[0].message)
-    assert shift_warnings[0].filename == __file__
-    for g in ("a", "b"):
-        hand = js.judge_shift_test(_cal(frame, g, ["2025-1"]), _cal(frame, g, ["2025-2"]))
-        assert ev.judge_shift[g].pvalue == pytest.approx(hand.pvalue, rel=1e-12)
-    assert ev.judge_shift["b"].recommendation == "latest"
-    assert any(name == "JudgeShiftWarning" for name, _ in ev.warnings["b"])
-    plain = js.evaluate(frame)  # the default pools: the numbers without batch=
-    assert ev.estimate == plain.estimate
-    assert ev.batch == "batch" and ev.batch_choice == "pool"
-
-
-def test_evaluate_latest_batch_equals_dropping_earlier_rows():
-    frame = _frame()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", js.JudgeShiftWarning)
-        ev = js.evaluate(frame, batch="batch", batch_choice="latest")
-    kept = frame[frame.human.isna() | (frame.batch == "2025-2")]
-    ref = js.evaluate(kept)
-    assert ev.estimate == pytest.approx(ref.estimate)
-    assert ev["b"].m1 == ref["b"].m1 and ev["b"].ci.low == pytest.approx(ref["b"].ci.low)
-
-
-def test_evaluate_batch_with_clusters_and_refusals():
-    frame = _frame()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", js.JudgeShiftWarning)
-        ev = js.evaluate(frame, batch="batch", cluster="item", batch_choice="latest", rng=0)
-        ref = js.evaluate(frame[frame.human.isna() | (frame.batch == "2025-2")], cluster="item")
-    assert ev.judge_shift["a"].test == "cluster permutation"
-    assert ev.estimate == pytest.approx(ref.estimate)
-    assert ev["a"].ci.high == pytest.approx(ref["a"].ci.high)
-    one = frame[(frame.batch != "2025-1")]
-    assert "one calibration batch" in js.evaluate(one, batch="batch").judge_shift["a"]
-    with pytest.raises(js.JudgeStatsError, match="strata"):
-        js.evaluate(frame, batch="batch", strata="item")
-    with pytest.raises(js.JudgeStatsError, match="batch_choice"):
-        js.evaluate(frame, batch="batch", batch_choice="newest")
-    with pytest.raises(js.JudgeStatsError, match="needs batch"):
-        js.evaluate(frame, batch_choice="latest")
-
-
-def test_cli_report_batch_notes_the_shift(tmp_path):
-    from judgestats.cli import main
-
-    path = tmp_path / "items.csv"
-    _frame().drop(columns="item").to_csv(path, index=False)
-    out = tmp_path / "report.md"
-    assert main(["report", str(path), "--batch", "batch", "--out", str(out)]) == 0
-    text = out.read_text()
-    assert "b: the judge's confusion matrix differs between calibration batch '2025-2'" in text
-
-
-def test_evaluate_batch_with_split_on_polars():
-    pl = pytest.importorskip("polars")
-    frame = _frame().assign(split=lambda f: np.where(f.human.isna(), "test", "calibration"))
-    frame["human"] = frame.human.fillna(0)  # hidden truth on test rows: ignored with split=
-    frame["batch"] = frame.batch.fillna("none")  # test rows' batch: not counted
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", js.JudgeShiftWarning)
-        ev = js.evaluate(pl.from_pandas(frame).lazy(), split="split", batch="batch")
-    hand = js.judge_shift_test(_cal(_frame(), "b", ["2025-1"]), _cal(_frame(), "b", ["2025-2"]))
-    assert ev.judge_shift["b"].pvalue == pytest.approx(hand.pvalue, rel=1e-12)

@@ -334,7 +334,7 @@ def fit(
 
     Examples
     --------
-    MCMC takes a while, so this example is not run by the test suite (tests/test_bayes.py
+    MCMC takes a while, so this example is not run by the test suite (tests/bayes/test_fit.py
     checks the fits against the exact posterior):
 
     >>> import judgestats as js

@@ -346,8 +346,8 @@ def fit_stratified(
 
     Examples
     --------
-    MCMC takes a while, so this example is not run by the test suite (tests/test_bayes_strata.py
-    checks the fits):
+    MCMC takes a while, so this example is not run by the test suite
+    (tests/bayes/test_hierarchical.py checks the fits):
 
     >>> import judgestats as js
     >>> tests = {"short": js.JudgedCounts(180, 300), "long": js.JudgedCounts(560, 700)}

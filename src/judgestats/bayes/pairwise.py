@@ -343,7 +343,7 @@ def fit_pairwise(
     The posterior twin of ``js.pairwise(frame, method="joint-mle")`` (module docstring): the
     same likelihood, with priors; where the joint model holds, its posterior means agree with
     the joint maximum likelihood within a fraction of a standard error
-    (``tests/test_bayes_pairwise.py``). It shares that fit's assumption, that the judge's
+    (``tests/bayes/test_pairwise.py``). It shares that fit's assumption, that the judge's
     letter depends on the pair only through the human verdict, and warns where the
     calibration pairs reject it.
 

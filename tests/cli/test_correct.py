@@ -1,0 +1,261 @@
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import judgestats as js
+from judgestats.cli import main
+from judgestats.datasets import ARENA_TARGETS, load_chatbot_arena
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_counts_mode_table_and_json(capsys):
+    code, out, _ = run(
+        capsys,
+        "correct",
+        "--positive",
+        "600",
+        "--n",
+        "1000",
+        "--tp",
+        "90",
+        "--fn",
+        "10",
+        "--tn",
+        "70",
+        "--fp",
+        "30",
+    )
+    assert code == 0 and "[0.3935, 0.6033]" in out and "0.5000" in out
+    code, out, _ = run(
+        capsys,
+        "correct",
+        "--positive",
+        "600",
+        "--n",
+        "1000",
+        "--tp",
+        "90",
+        "--fn",
+        "10",
+        "--tn",
+        "70",
+        "--fp",
+        "30",
+        "--json",
+        "--confidence-level",
+        "0.9",
+    )
+    payload = json.loads(out)
+    row = payload["rows"][0]
+    lo, hi = js.adjusted_wald_interval(0.6, 0.7, 0.9, 1000, 100, 100, confidence_level=0.9)
+    assert payload["confidence_level"] == 0.9
+    assert row["ci_low"] == pytest.approx(lo, abs=1e-15) and row["ci_high"] == pytest.approx(
+        hi, abs=1e-15
+    )
+
+
+@pytest.fixture
+def files(tmp_path, rng):
+    n, m = 3000, 400
+    model = rng.choice(["a", "b"], n + m)
+    human = (rng.random(n + m) < np.where(model == "a", 0.3, 0.6)).astype(int)
+    judge = np.where(human == 1, rng.random(n + m) < 0.9, rng.random(n + m) < 0.25).astype(int)
+    test = pd.DataFrame({"model": model[:n], "verdict": judge[:n]})
+    cal = pd.DataFrame({"model": model[n:], "verdict": judge[n:], "gold": human[n:]})
+    test.to_csv(tmp_path / "test.csv", index=False)
+    cal.to_parquet(tmp_path / "cal.parquet")
+    return tmp_path, test, cal
+
+
+def test_file_mode_csv_and_parquet_matches_api(capsys, files):
+    path, test, cal = files
+    code, out, _ = run(
+        capsys,
+        "correct",
+        "--test",
+        str(path / "test.csv"),
+        "--calibration",
+        str(path / "cal.parquet"),
+        "--judge-column",
+        "verdict",
+        "--human-column",
+        "gold",
+        "--json",
+    )
+    assert code == 0
+    row = json.loads(out)["rows"][0]
+    res = js.correct(
+        js.JudgedCounts.from_frame(test, judge="verdict"),
+        js.ConfusionCounts.from_frame(cal, human="gold", judge="verdict"),
+    )
+    assert row["estimate"] == pytest.approx(res.estimate, abs=1e-15)
+    assert row["ci_low"] == pytest.approx(res.ci.low, abs=1e-15)
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_file_mode_by_group(capsys, files):
+    path, test, cal = files
+    code, out, _ = run(
+        capsys,
+        "correct",
+        "--test",
+        str(path / "test.csv"),
+        "--calibration",
+        str(path / "cal.parquet"),
+        "--judge-column",
+        "verdict",
+        "--human-column",
+        "gold",
+        "--by",
+        "model",
+        "--json",
+    )
+    assert code == 0
+    rows = {r["group"]: r for r in json.loads(out)["rows"]}
+    assert set(rows) == {"a", "b"}
+    sub_t, sub_c = test[test.model == "b"], cal[cal.model == "b"]
+    res = js.correct(
+        js.JudgedCounts.from_frame(sub_t, judge="verdict"),
+        js.ConfusionCounts.from_frame(sub_c, human="gold", judge="verdict"),
+    )
+    assert rows["b"]["estimate"] == pytest.approx(res.estimate, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "argv_tail",
+    [
+        ["--test", "missing.csv", "--calibration", "missing.csv"],
+        ["--positive", "600", "--n", "1000"],
+        [
+            "--positive",
+            "600",
+            "--n",
+            "1000",
+            "--tp",
+            "5",
+            "--fn",
+            "5",
+            "--tn",
+            "4",
+            "--fp",
+            "6",
+        ],  # q0+q1 = .9
+        [
+            "--positive",
+            "2000",
+            "--n",
+            "1000",
+            "--tp",
+            "90",
+            "--fn",
+            "10",
+            "--tn",
+            "70",
+            "--fp",
+            "30",
+        ],
+    ],
+)
+def test_errors_are_one_line_and_exit_2(capsys, argv_tail):
+    code, out, err = run(capsys, "correct", *argv_tail)
+    assert code == 2 and out == ""
+    assert err.startswith("judgestats: error: ") and err.count("\n") == 1
+
+
+def test_bad_column_exit_2(capsys, files):
+    path, _, _ = files
+    code, _, err = run(
+        capsys,
+        "correct",
+        "--test",
+        str(path / "test.csv"),
+        "--calibration",
+        str(path / "cal.parquet"),
+    )
+    assert code == 2 and "has no column 'judge'" in err
+
+
+def test_bad_option_value_is_one_line_exit_2(capsys):
+    assert main(["correct", "--example", "chatbot-arena", "--confidence-level", "1.5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "must be strictly between 0 and 1, got 1.5" in err
+
+
+def test_example_chatbot_arena_reproducible_split(capsys):
+    code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--json", "--seed", "3")
+    assert code == 0
+    rows = json.loads(out)["rows"]
+    assert [r["group"] for r in rows] == list(ARENA_TARGETS)
+    frame = load_chatbot_arena(judge="gpt-4")
+    rng = np.random.default_rng(3)
+    for r in rows:
+        sub = frame[frame.target_model == r["group"]]
+        k = round(0.1 * len(sub))
+        is_cal = np.zeros(len(sub), bool)
+        is_cal[rng.permutation(len(sub))[:k]] = True
+        assert r["human_rate"] == pytest.approx(sub["human"].mean(), abs=1e-15)
+        assert r["naive"] == pytest.approx(sub["judge"].to_numpy()[~is_cal].mean(), abs=1e-15)
+        assert r["m0"] + r["m1"] == k and r["n"] == len(sub) - k
+        assert 0 <= r["ci_low"] <= r["ci_high"] <= 1 and 0 <= r["estimate"] <= 1
+
+
+# ----------------------------------------------------------------------------- issue 31 §1
+def test_rows_not_used_say_why_in_the_text_output(capsys, tmp_path):
+    rng = np.random.default_rng(2)
+    pd.DataFrame({"model": np.repeat(["a", "b"], 50), "judge": rng.integers(0, 2, 100)}).to_csv(
+        tmp_path / "t.csv", index=False)  # fmt: skip
+    human = rng.integers(0, 2, 90)
+    judge = np.where(rng.random(90) < 0.85, human, 1 - human)
+    pd.DataFrame({"model": np.repeat(["a", "b", "calonly"], 30), "judge": judge,
+                  "human": human}).to_csv(tmp_path / "c.csv", index=False)  # fmt: skip
+    argv = ["correct", "--test", str(tmp_path / "t.csv"), "--calibration", str(tmp_path / "c.csv"),
+            "--by", "model"]  # fmt: skip
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert out.splitlines()[-1] == (
+        "input rows: test file rows 100, calibration file rows 90, used as test 100, used as "
+        "calibration 60, not used 30 (model='calonly': 30 calibration rows, no test rows)"
+    )
+    code, out, _ = run(capsys, *argv, "--json")  # JSON keeps its numbers (and the row's reason)
+    payload = json.loads(out)
+    assert payload["input_rows"]["not used"] == 30
+    assert payload["rows"][-1]["error"] == "no test rows; its 30 calibration rows are not used"
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    """``judgestats ... | head -3``: the reader stops early; no BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "judgestats.cli", "correct", "--example",
+                             "nq301"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    proc.stdout.close()  # before the command writes a line: its first write meets a closed pipe
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""
+
+
+def test_example_explains_the_noisy_point_of_the_papers_design(capsys):
+    # issue 31: `make demo` shows points far from the human rate and a miss; one sentence says why
+    code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--json")
+    payload = json.loads(out)
+    rows = payload["rows"]
+    worst = max(rows, key=lambda r: abs(r["estimate"] - r["human_rate"]))
+    missed = [r["group"] for r in rows if not r["covered"]]
+    note = payload["note"]
+    assert f"here {worst['group']} {worst['estimate']:.4f} against {worst['human_rate']:.4f}" in note
+    assert f"missed here on {len(missed)} of {len(rows)}: {', '.join(missed)}" in note
+    assert all(r["random_covered"] for r in rows) and "use it only when yours are" in note
+    code, text, _ = run(capsys, "correct", "--example", "chatbot-arena")
+    assert code == 0 and " ".join(text.split()).endswith(" ".join(note.split()))
+    code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--json", "--design",
+                       "random")  # fmt: skip
+    assert code == 0 and "note" not in json.loads(out)  # nothing to explain when random is the design shown
