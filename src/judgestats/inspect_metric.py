@@ -47,8 +47,8 @@ from inspect_ai.scorer import (
 from ._validation import (
     ArgumentTypeError,
     CountError,
-    JudgeStatsWarning,
     LabelError,
+    MetricUndefinedWarning,
     NotInformativeError,
     binary_value,
     check_confidence_level,
@@ -65,15 +65,6 @@ __all__ = ["MetricUndefinedWarning", "corrected_accuracy"]
 
 #: The entries of the metric's value.
 _KEYS = ("corrected", "ci_low", "ci_high", "naive", "n", "m0", "m1")
-
-
-class MetricUndefinedWarning(JudgeStatsWarning):
-    """The corrected accuracy is undefined on the samples given; its entries are NaN.
-
-    Too few human-labelled samples (none, or one human class), no test sample, or a judge no
-    better than chance on them (``method="profile-map"`` still answers there). Inspect also
-    computes metrics on the samples scored so far, so this may appear during an eval and pass.
-    """
 
 
 def _human(value: Any, sample_id: Any, key: str) -> int | None:

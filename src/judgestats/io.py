@@ -31,8 +31,8 @@ import numpy as np
 
 from ._validation import (
     ColumnError,
-    JudgeStatsError,
     LabelError,
+    TableError,
     check_one_key_type,
     check_unique_columns,
 )
@@ -53,10 +53,6 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _JSON_ARRAY = re.compile(r"\[\s*(\{|\]|$)")
 _TRUE = {"1", "true", "1.0"}
 _FALSE = {"0", "false", "0.0"}
-
-
-class TableError(JudgeStatsError):
-    """A file that cannot be read as a table (missing, a directory, not CSV/Parquet/JSON)."""
 
 
 def is_gzip(path: str | Path) -> bool:
