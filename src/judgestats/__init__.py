@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from . import report  # registers report() behind every result's .report()
 from ._validation import (
     ArgumentTypeError,
     CalibrationOnlyModelError,
@@ -200,6 +199,7 @@ _LAZY_SUBMODULES = {
     "plots",
     "prediction_powered",
     "readers",
+    "report",
     "sequential",
     "simulate",
     "strata",
