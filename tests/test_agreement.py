@@ -119,17 +119,17 @@ def test_clusters_widen_and_singletons_agree():
 
 
 def test_bad_input_names_the_argument():
-    with pytest.raises(js.ArgumentTypeError, match="calibration"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="calibration"):
         js.agreement([[1, 2], [3, 4]])
-    with pytest.raises(js.CountError, match="empty"):
+    with pytest.raises(js.errors.CountError, match="empty"):
         js.agreement(js.ConfusionCounts(tp=0, fn=0, tn=0, fp=0))
-    with pytest.raises(js.MethodError):
+    with pytest.raises(js.errors.MethodError):
         js.agreement(CAL, design="nope")
-    with pytest.raises(js.ConfidenceLevelError):
+    with pytest.raises(js.errors.ConfidenceLevelError):
         js.agreement(CAL, confidence_level=1.5)
-    with pytest.raises(js.StrataMismatchError):
+    with pytest.raises(js.errors.StrataMismatchError):
         js.agreement({})
-    with pytest.raises(js.ArgumentTypeError, match="two-class"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="two-class"):
         _ = js.agreement(js.ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]])).sensitivity
 
 

@@ -84,11 +84,11 @@ def test_rank_distributions_and_the_leaderboard_faces(fits):
 
 
 def test_named_errors_before_anything_is_compiled(data):
-    with pytest.raises(js.PriorError, match="strength_sd"):
+    with pytest.raises(js.errors.PriorError, match="strength_sd"):
         jb.fit_pairwise(data, strength_sd=0.0)
     with pytest.raises(ValueError, match="confusion"):
         jb.fit_pairwise(data, confusion="diagonal")
-    with pytest.raises(js.VerdictError, match="symmetric"):
+    with pytest.raises(js.errors.VerdictError, match="symmetric"):
         jb.fit_pairwise(
             data.assign(judge=data.judge.map({"a": "A", "tie": "T", "b": "B"})),
             judge_labels=["A", "T", "B"],

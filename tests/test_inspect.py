@@ -78,7 +78,7 @@ def logs(tmp_path_factory):
 
 def test_read_inspect_logs_gives_one_row_per_sample_and_epoch(logs):
     log_dir, verdicts = logs
-    with pytest.raises(js.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
+    with pytest.raises(js.errors.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
         js.io.read_inspect_logs(log_dir)
     frame = js.io.read_inspect_logs(log_dir, mapping={"P": 0})
     # the readers' schema (issue 30), then the old sample_id column (equal to item)
@@ -91,7 +91,7 @@ def test_read_inspect_logs_gives_one_row_per_sample_and_epoch(logs):
         expect = [1 if x == "C" else 0 for x in v]
         assert [int(part.loc[f"q{i}", "judge"]) for i in range(N_SAMPLES)] == expect
         assert set(part["score"]) <= {"C", "I", "P"}
-    with pytest.raises(js.ColumnError, match="no scorer 'other'"):
+    with pytest.raises(js.errors.ColumnError, match="no scorer 'other'"):
         js.io.read_inspect_logs(log_dir, scorer="other")
 
 
@@ -143,7 +143,7 @@ def test_inspect_verdicts_as_letters(logs, tmp_path, capsys):
     assert set(frame["judge"]) == {"C", "I", "P"} and (frame["judge"] == frame["score"]).all()
     renamed = js.io.read_inspect_logs(log_dir, verdicts="letters", mapping={"P": "partial"})
     assert set(renamed["judge"]) == {"C", "I", "partial"}
-    with pytest.raises(js.MethodError, match="verdicts"):
+    with pytest.raises(js.errors.MethodError, match="verdicts"):
         js.io.read_inspect_logs(log_dir, verdicts="raw")
     rng = np.random.default_rng(6)
     rows = [{"task": f"qa-{tag}", "sample_id": f"q{i}",

@@ -22,13 +22,13 @@ from judgestats._validation import (
     LabelError,
     MethodError,
 )
-from judgestats.alphabet_likelihood import (
+from judgestats.likelihood import profile_likelihood_bounds
+from judgestats.multiclass import CategoryCounts, ConfusionMatrix, correct_distribution
+from judgestats.multiclass.likelihood import (
     alphabet_loglik,
     alphabet_mle,
     alphabet_profile_bounds,
 )
-from judgestats.likelihood import profile_likelihood_bounds
-from judgestats.multiclass import CategoryCounts, ConfusionMatrix, correct_distribution
 
 # a 5-point score judge against pass/fail: P(score | fail), P(score | pass) (columns)
 SCORE_C = np.array([[0.40, 0.03], [0.30, 0.07], [0.15, 0.15], [0.10, 0.30], [0.05, 0.45]])
@@ -271,7 +271,7 @@ def test_judge_letters_keep_every_verdict():
         js.judge_letters([11], bins=[0, 5, 10])
     with pytest.raises(LabelError, match="'n/a' at index 0 is not a number to bin"):
         js.judge_letters(["n/a"], bins=[0, 5, 10])
-    with pytest.raises(js.ArgumentTypeError, match="increasing edges"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="increasing edges"):
         js.judge_letters([1], bins=[5, 0])
 
 
@@ -326,7 +326,7 @@ def test_two_judges_product_alphabet_on_arena_runs_end_to_end():
 # ----------------------------------------------------------------------------- planning
 def test_two_letter_covariance_is_the_papers_variance():
     """J = K = 2: the inverse Fisher information is the paper's eq. (15) (delta method)."""
-    from judgestats.alphabet_plan import alphabet_covariance
+    from judgestats.alphabets.plan import alphabet_covariance
 
     th, q0, q1, n, m0, m1 = 0.3, 0.85, 0.9, 1000, 80, 120
     p = th * q1 + (1 - th) * (1 - q0)

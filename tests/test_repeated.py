@@ -79,7 +79,7 @@ def test_counts_keep_each_items_totals():
     ],
 )
 def test_bad_item_ids_are_named_errors(ids, match):
-    with pytest.raises(js.LabelError, match=match):
+    with pytest.raises(js.errors.LabelError, match=match):
         js.JudgedCounts.from_labels([1, 0, 1], cluster=ids)
 
 
@@ -88,11 +88,11 @@ def test_cluster_totals_must_add_up_to_the_counts():
 
     good = ClusterTotals(["a", "b"], [[1, 2], [0, 1]], ("positive", "n"))
     assert js.JudgedCounts(1, 3, clusters=good).clusters.size == 2
-    with pytest.raises(js.CountError, match="sum to"):
+    with pytest.raises(js.errors.CountError, match="sum to"):
         js.JudgedCounts(2, 3, clusters=good)
-    with pytest.raises(js.CountError, match="batch"):
+    with pytest.raises(js.errors.CountError, match="batch"):
         js.JudgedCounts(np.array([1, 1]), np.array([3, 3]), clusters=good)
-    with pytest.raises(js.CountError, match="must count"):
+    with pytest.raises(js.errors.CountError, match="must count"):
         js.ConfusionCounts(tp=1, fn=2, tn=0, fp=0, clusters=good)
 
 
@@ -275,18 +275,18 @@ def test_the_result_says_what_the_repeats_did():
 def test_methods_for_independent_rows_refuse_clustered_counts(method):
     gen = np.random.default_rng(4)
     test, cal = draw(gen, 0.5, 0.85, 0.85, 400, 100, 3, 0.5)
-    with pytest.raises(js.ClusteredCountsError, match=r"'adjusted-wald' .*'bootstrap'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"'adjusted-wald' .*'bootstrap'"):
         js.correct(test, cal, method=method)
 
 
 def test_functions_without_a_cluster_aware_version_refuse_clustered_counts():
     gen = np.random.default_rng(4)
     test, cal = draw(gen, 0.5, 0.85, 0.85, 400, 100, 3, 0.5)
-    with pytest.raises(js.ClusteredCountsError, match=r"method='bootstrap'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"method='bootstrap'"):
         js.compare.rank({"a": test, "b": test}, {"a": cal, "b": cal}, method="bayes")
-    with pytest.raises(js.ClusteredCountsError, match=r"js\.correct"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"js\.correct"):
         js.posterior.theta_posterior(test, cal)
-    assert issubclass(js.ClusteredCountsError, js.MethodError)
+    assert issubclass(js.errors.ClusteredCountsError, js.errors.MethodError)
 
 
 def test_diagnostics_use_the_effective_sizes():
@@ -361,10 +361,10 @@ def test_grouped_item_counts_add_over_chunks_and_refuse_what_is_not_written():
     chunked = js.evaluate(halves)
     assert chunked["m1"].ci == whole["m1"].ci and chunked["m2"].ci == whole["m2"].ci
     # strata= with cluster=: tests/test_repeated_strata_frames.py
-    with pytest.raises(js.ColumnError, match="cluster="):
+    with pytest.raises(js.errors.ColumnError, match="cluster="):
         js.evaluate(frame, cluster="sample")
     bad = frame.assign(item=frame["item"].where(frame.index != 3, None))
-    with pytest.raises(js.ColumnError, match="item"):
+    with pytest.raises(js.errors.ColumnError, match="item"):
         js.evaluate(bad, cluster="item")
 
 
@@ -444,7 +444,7 @@ def test_several_raters_each_rating_a_row_or_one_majority_label_per_item():
     # a: 2 of 3 say 1, judge 1 (tp); b: 1 of 3, judge 0 (tn); c: 1 of 2, a tie, left out;
     # d: 2 of 2, judge 0 (fn)
     assert (major.tp, major.fn, major.tn, major.fp) == (1, 1, 1, 0) and not major.clustered
-    with pytest.raises(js.LabelError, match="item 'a' has both"):
+    with pytest.raises(js.errors.LabelError, match="item 'a' has both"):
         js.ConfusionCounts.from_ratings(human=human, judge=[0, *judge[1:]], item=item,
                                         rule="majority")  # fmt: skip
     with pytest.raises(js.JudgeStatsError, match="rule"):
@@ -636,16 +636,16 @@ def test_an_item_in_two_strata_is_a_named_error():
     first = tests["a"].clusters.ids[0]
     cals["b"] = js.ConfusionCounts.from_labels(human=[1, 0, 1], judge=[1, 0, 0],
                                                cluster=[first, first, ("b", -1)])  # fmt: skip
-    with pytest.raises(js.StrataMismatchError, match=rf"item id \('a', {first[1]}\) has rows "
+    with pytest.raises(js.errors.StrataMismatchError, match=rf"item id \('a', {first[1]}\) has rows "
                        r"in tests\['a'\] and in calibrations\['b'\]"):  # fmt: skip
         js.correct_stratified(tests, cals, min_per_class=1)
-    assert issubclass(js.StrataMismatchError, ValueError)
+    assert issubclass(js.errors.StrataMismatchError, ValueError)
 
 
 def test_stratified_refuses_what_has_no_cluster_aware_pool():
     gen = np.random.default_rng(6)
     tests, cals = _two_strata(gen)
-    with pytest.raises(js.ClusteredCountsError, match="design='by-human-label'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="design='by-human-label'"):
         js.correct_stratified(tests, cals, design="random")
     with pytest.raises(js.JudgeStatsError, match="estimand"):
         js.correct_stratified(tests, cals, estimand="verdicts")
@@ -678,11 +678,11 @@ def test_difference_of_repeated_items_reports_and_refuses():
     assert res.clusters[0].theta_design_effect > 1.5 and np.isfinite(res.t_df)
     assert "design effect on θ̂" in res.summary() and res.to_dict()["items_a"] == 400
     for method in ("bayes", "profile-likelihood"):
-        with pytest.raises(js.ClusteredCountsError, match=r"'adjusted-wald'.*'bootstrap'"):
+        with pytest.raises(js.errors.ClusteredCountsError, match=r"'adjusted-wald'.*'bootstrap'"):
             js.compare.difference(ta, ca, tb, cb, method=method, rng=0)
     mover = js.compare.difference(ta, ca, tb, cb, design="random")
     assert mover.ci.low < mover.estimate < mover.ci.high
-    with pytest.raises(js.ClusteredCountsError, match="MOVER"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="MOVER"):
         js.compare.difference(ta, ca, _tagged(tb, "x"), ca, design="random")
     with pytest.raises(js.JudgeStatsError, match="estimand"):
         js.compare.difference(ta, ca, tb, cb, estimand="verdicts")

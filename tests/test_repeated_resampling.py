@@ -104,13 +104,13 @@ def test_shared_items_move_together_in_the_cluster_bootstrap():
 def test_rank_refuses_and_checks_clustered_counts():
     gen = np.random.default_rng(4)
     test, cal = draw(gen, 0.5, 0.85, 0.85, 400, 100, 3, 0.5)
-    with pytest.raises(js.ClusteredCountsError, match="method='bootstrap'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="method='bootstrap'"):
         js.compare.rank({"a": test, "b": test}, {"a": cal, "b": cal}, method="bayes")
     with pytest.raises(js.JudgeStatsError, match="estimand"):
         js.compare.rank({"a": test, "b": test}, cal, estimand="verdicts")
     chance = js.ConfusionCounts.from_labels(human=[1, 1, 0, 0], judge=[1, 0, 1, 0],
                                             cluster=[1, 1, 2, 2])  # fmt: skip
-    with pytest.raises(js.NotInformativeError, match="calibrations\\['b'\\]"):
+    with pytest.raises(js.errors.NotInformativeError, match="calibrations\\['b'\\]"):
         js.compare.rank({"a": test, "b": test}, {"a": cal, "b": chance})
     for design in ("random", "by-judge-label"):
         r = js.compare.rank({"a": test, "b": _tagged(test, "b")}, {"a": cal, "b": _tagged(cal, "b")},

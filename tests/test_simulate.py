@@ -147,18 +147,18 @@ def test_estimator_bias_paper_setting_matches_theory():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"reps": 0}, js.CountError, r"reps must be >= 1"),
-        ({"q0": 1.3}, js.ProbabilityError, r"q0 must be a probability"),
+        ({"reps": 0}, js.errors.CountError, r"reps must be >= 1"),
+        ({"q0": 1.3}, js.errors.ProbabilityError, r"q0 must be a probability"),
         (
             {"theta": [0.2, 1.2]},
-            js.ProbabilityError,
+            js.errors.ProbabilityError,
             r"theta must be a probability.*1\.2 at index 1",
         ),
-        ({"methods": ["exact"]}, js.MethodError, r"method 'exact' is not available for simul"),
+        ({"methods": ["exact"]}, js.errors.MethodError, r"method 'exact' is not available for simul"),
         ({"methods": []}, js.JudgeStatsError, r"at least one method"),
         ({"theta": [[0.1, 0.2]]}, js.JudgeStatsError, r"1-D array to sweep"),
-        ({"allocation": "greedy"}, js.MethodError, r"allocation"),
-        ({"n": 0}, js.CountError, r"n must be >= 1"),
+        ({"allocation": "greedy"}, js.errors.MethodError, r"allocation"),
+        ({"n": 0}, js.errors.CountError, r"n must be >= 1"),
     ],
 )
 def test_coverage_bad_input(kwargs, error, match):

@@ -208,7 +208,7 @@ def prediction_powered(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
 
 def difference(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
     """Estimate by :func:`prediction_powered` (deprecated name; compare.difference is θ_A − θ_B)."""
-    warn_deprecated("js.difference (the PPI estimator)", "js.prediction_powered")
+    warn_deprecated("js.difference (the PPI estimator)", "js.estimators.prediction_powered")
     return prediction_powered(test, calibration)
 
 

@@ -10,7 +10,7 @@ text), not from its suffix, and reads gzip-compressed text files (``.csv.gz``,
   and ``7`` stay two groups; only an empty cell is missing;
 * label columns (``labels=``) are converted by :func:`parse_labels`: 0/1, true/false (any case)
   and booleans, nothing else; an empty cell is missing (a test row's human label); anything
-  else is a :class:`~judgestats.LabelError` naming the column, the value and its line;
+  else is a :class:`~judgestats.errors.LabelError` naming the column, the value and its line;
 * duplicate column names are an error (pandas would rename one and use the other silently);
 * a CSV line with more or fewer fields than the header has columns is an error naming the line
   (pandas and polars would fill a short line with empty cells: a silent unlabelled row), and
@@ -446,7 +446,7 @@ def read_inspect_logs(
     ImportError
         Without inspect-ai (``pip install "judgestats[inspect]"``).
     VerdictError
-        A verdict outside the mapping (a :class:`~judgestats.LabelError`): the message lists
+        A verdict outside the mapping (a :class:`~judgestats.errors.LabelError`): the message lists
         every unmapped value seen and the ``mapping=`` to pass.
     LabelError
         A sample that ended in error, without a score (the message names it and the error).

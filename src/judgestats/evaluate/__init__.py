@@ -11,12 +11,13 @@ reads); this module corrects the counts group by group.
 
 from __future__ import annotations
 
-from ..frames import GroupCounts, group_counts
-from .groups import (
-    Evaluation,
-    evaluate,
-    evaluate_counts,
-)
+from typing import TYPE_CHECKING
+
+from .._lazy import face
+
+if TYPE_CHECKING:  # loaded on first use (``import judgestats`` imports this face only)
+    from ..frames import GroupCounts, group_counts
+    from .groups import Evaluation, evaluate, evaluate_counts
 
 __all__ = [
     "Evaluation",
@@ -25,3 +26,13 @@ __all__ = [
     "evaluate_counts",
     "group_counts",
 ]
+
+__getattr__, __dir__ = face(
+    __name__,
+    names={
+        "frames": ("GroupCounts", "group_counts"),
+        "evaluate.groups": ("Evaluation", "evaluate", "evaluate_counts"),
+    },
+    modules=("evaluate.batches", "evaluate.groups", "evaluate.tables"),
+    shown=__all__,
+)

@@ -497,7 +497,7 @@ def evaluate(
         *judge alphabet*: any values (a 1–5 score, win/tie/lose, an ``"invalid"`` letter,
         the pairs ``"1|0"`` of two judges), each group's rate then being the joint
         maximum-likelihood estimate over every letter
-        (:func:`judgestats.alphabet_groups.correct_alphabet`; one
+        (:func:`judgestats.alphabets.groups.correct_alphabet`; one
         :class:`~judgestats.AlphabetCorrection` per group).
     human : str, default "human"
         Column of the human labels, 0/1 or booleans. Without ``split``, a missing value (null,
@@ -561,7 +561,7 @@ def evaluate(
         With ``strata`` the engine counts per (group, stratum, item) (at most groups × strata
         × items rows) and each group's strata go to :func:`judgestats.correct_stratified` as
         clustered counts; an item with rows in two strata of a group raises
-        :class:`~judgestats.StrataMismatchError` naming it. Not yet with a judge alphabet.
+        :class:`~judgestats.errors.StrataMismatchError` naming it. Not yet with a judge alphabet.
     estimand : {"rows", "items"}, default "rows"
         With ``cluster``: the rate over rows (each verdict weight 1) or over items (each item
         weight 1); see :func:`judgestats.correct`.

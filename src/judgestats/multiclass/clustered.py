@@ -418,7 +418,7 @@ def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
                          estimand: str) -> str:  # fmt: skip
     """Return the method for clustered counts; refuse what does not account for the repeats.
 
-    Raises :class:`~judgestats.ClusteredCountsError` for a method, design or judge alphabet
+    Raises :class:`~judgestats.errors.ClusteredCountsError` for a method, design or judge alphabet
     that would count rows as independent items, and ``ArgumentTypeError``/``ValueError``
     (via :func:`~judgestats._validation.check_choice`) for a bad ``estimand``.
     """
