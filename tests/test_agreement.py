@@ -7,7 +7,7 @@ import pytest
 from scipy.stats import binomtest
 
 import judgestats as js
-from judgestats.judge_agreement import (
+from judgestats.agreement.measures import (
     MIN_KAPPA_MARGIN,
     coefficient,
     coefficient_bounds,

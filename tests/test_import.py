@@ -38,7 +38,7 @@ def test_public_names():
     assert set(js.__all__) - {"__version__"} <= set(public)
 
 
-FACES = ("judgestats", "judgestats.evaluate", "judgestats.pairwise")
+FACES = ("judgestats", "judgestats.agreement", "judgestats.evaluate", "judgestats.pairwise")
 
 
 @pytest.mark.parametrize("face", FACES)
@@ -59,13 +59,16 @@ def test_a_face_loads_the_names_its_type_checking_imports_name(face):
         assert name in module.__all__, (face, name)
 
 
-def test_evaluate_and_pairwise_stay_functions_after_their_modules_load():
+def test_agreement_evaluate_and_pairwise_stay_functions_after_their_modules_load():
     code = (
         "import judgestats as js, judgestats.pairwise.counting, judgestats.evaluate.tables\n"
-        "import judgestats.evaluate.batches\n"
-        "print(callable(js.pairwise), callable(js.evaluate), js.pairwise.__module__)\n"
+        "import judgestats.evaluate.batches, judgestats.agreement.card\n"
+        "print(*(f.__module__ for f in (js.agreement, js.evaluate, js.pairwise)))\n"
     )
-    assert _printed(code) == ["True", "True", "judgestats.pairwise.leaderboard"]
+    assert _printed(code) == [
+        "judgestats.agreement.measures", "judgestats.evaluate.groups",
+        "judgestats.pairwise.leaderboard",
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(js._MOVED))
@@ -193,3 +196,38 @@ def test_code_layout_page_lists_every_module():
     modules = {m.removeprefix("judgestats.") for m in _package_import_graph()} - {"judgestats"}
     modules -= {"datasets._build"}  # a build script, named in the datasets row
     assert listed == modules, (sorted(modules - listed), sorted(listed - modules))
+
+
+@pytest.fixture
+def old_module_paths():
+    """Forget the old module paths before and after a test (importing one binds it)."""
+
+    def forget():
+        for old in js._MOVED_MODULES:
+            sys.modules.pop(f"judgestats.{old}", None)
+            js.__dict__.pop(old, None)
+
+    forget()
+    yield
+    forget()
+
+
+@pytest.mark.parametrize("old", sorted(js._MOVED_MODULES))
+def test_an_old_module_path_imports_its_new_home_with_a_warning(old, old_module_paths):
+    import importlib
+
+    new = f"judgestats.{js._MOVED_MODULES[old]}"
+    with pytest.warns(DeprecationWarning, match=f"judgestats.{old} is deprecated; use {new}$"):
+        module = importlib.import_module(f"judgestats.{old}")
+    assert module is importlib.import_module(new)
+    assert module.__spec__.name == new  # the module keeps its own spec
+    assert f"judgestats.{old}" not in js.__all__ and old not in dir(js)
+
+
+def test_from_an_old_module_path_imports_its_names(old_module_paths):
+    with pytest.warns(DeprecationWarning, match="judgestats.alphabet_groups is deprecated"):
+        from judgestats.alphabet_groups import AlphabetCorrection
+    assert AlphabetCorrection is js.AlphabetCorrection
+    with pytest.warns(DeprecationWarning, match="use judgestats.label_shift$"):
+        from judgestats.shift import label_shift_test
+    assert label_shift_test is js.label_shift_test

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from ._lazy import face
+from ._lazy import MovedModules, face
 from ._validation import (
     ClippedEstimateWarning,
     DesignWarning,
@@ -35,16 +35,16 @@ from .correct import Correction, correct
 from .counts import ConfusionCounts, JudgedCounts
 from .estimators import rogan_gladen
 from .intervals import adjusted_wald_interval, interval_methods
+from .label_shift import LabelShiftDiagnostic, label_shift_test
 from .results import ConfidenceInterval
-from .shift import LabelShiftDiagnostic, label_shift_test
 
 if TYPE_CHECKING:  # loaded on first use (_NAMES below lists the same names)
+    from .agreement import Agreement, agreement
     from .alphabets import alphabet_counts, judge_letters
     from .alphabets.groups import AlphabetCorrection
     from .compare import Comparison, Ranking
     from .counts.categories import CategoryCounts, ConfusionMatrix
     from .evaluate import Evaluation, evaluate
-    from .judge_agreement import Agreement, agreement
     from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
     from .multiclass import DistributionCorrection, correct_distribution
     from .pairwise import PairwiseLeaderboard, pairwise
@@ -113,12 +113,12 @@ __all__ = [
 
 #: Names loaded on first use, by the module that holds them.
 _NAMES = {
+    "agreement": ("Agreement", "agreement"),
     "alphabets": ("alphabet_counts", "judge_letters"),
     "alphabets.groups": ("AlphabetCorrection",),
     "compare": ("Comparison", "Ranking"),
     "counts.categories": ("CategoryCounts", "ConfusionMatrix"),
     "evaluate": ("Evaluation", "evaluate"),
-    "judge_agreement": ("Agreement", "agreement"),
     "judge_shift": ("JudgeShiftDiagnostic", "judge_shift_test"),
     "multiclass": ("DistributionCorrection", "correct_distribution"),
     "pairwise": ("PairwiseLeaderboard", "pairwise"),
@@ -158,17 +158,27 @@ _MOVED = {
     "wald_interval": "intervals:wald_interval",
     "Priors": "priors:Priors",
     "SplitStudy": "experiments:SplitStudy",
+}
+
+#: Old module paths → their new homes: ``import judgestats.shift`` and ``js.shift`` still work,
+#: with a DeprecationWarning (the first five were modules that only re-exported, issue 37).
+_MOVED_MODULES = {
     "alphabet_groups": "alphabets.groups",
     "alphabet_likelihood": "multiclass.likelihood",
     "alphabet_plan": "alphabets.plan",
     "design_plan": "designs.plan",
     "design_posterior": "designs.posterior",
+    "agreement_card": "agreement.card",
+    "judge_agreement": "agreement.measures",
+    "shift": "label_shift",
 }
+_MOVED |= _MOVED_MODULES
+MovedModules.install(_MOVED_MODULES)
 
-# js.evaluate and js.pairwise are functions named like their subpackages. The subpackages are
-# imported here (their faces load nothing), so that importing one of their modules later cannot
-# set the package over the function; the functions themselves load on first use (_NAMES).
-for _package in ("evaluate", "pairwise"):
+# js.agreement, js.evaluate and js.pairwise are functions named like their subpackages. The
+# subpackages are imported here (their faces load nothing), so that importing one of their
+# modules later cannot set the package over the function; the functions load on first use.
+for _package in ("agreement", "evaluate", "pairwise"):
     importlib.import_module(f"{__name__}.{_package}")
     del globals()[_package]
 

@@ -33,6 +33,7 @@ from .intervals import (
     warn_undefined_replicates,
     weak_calibration,
 )
+from .label_shift import LabelShiftDiagnostic, label_shift_test
 from .repeated import ClusterSummary
 from .results import (
     ConfidenceInterval,
@@ -43,7 +44,6 @@ from .results import (
     note_lines,
     rate_repr,
 )
-from .shift import LabelShiftDiagnostic, label_shift_test
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr

@@ -23,9 +23,9 @@ from .._validation import (
 )
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, check_design
+from ..label_shift import label_shift_test
 from ..priors import Priors
 from ..results import ConfidenceInterval
-from ..shift import label_shift_test
 from .models import (
     BINARY_FREE,
     CATEGORICAL_FREE,

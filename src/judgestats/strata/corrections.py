@@ -29,7 +29,7 @@ from ..results import (
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
-from ..shift import label_shift_test
+from ..label_shift import label_shift_test
 
 
 # ============================================================================ per stratum

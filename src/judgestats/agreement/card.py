@@ -1,4 +1,4 @@
-"""An :class:`~judgestats.judge_agreement.Agreement` written out: text, reports, heat map.
+"""An :class:`~judgestats.agreement.Agreement` written out: text, reports, heat map.
 
 The card's own faces (the corrected-rate reports of :mod:`judgestats.report` show a compact row
 of it per group, :mod:`judgestats.report.agreement`): the judge × human table, every figure with
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_choice, check_positive_int
+from .._validation import check_choice, check_positive_int
 
 __all__ = ["FORMATS", "heatmap", "report_text", "summary_text"]
 
@@ -144,7 +144,7 @@ def _png(card: Any) -> str:
 
 def heatmap(card: Any, ax: Any = None) -> Any:
     """Heat map of the judge × human table, coloured by the share of each human class."""
-    from ._validation import require_extra
+    from .._validation import require_extra
 
     require_extra("matplotlib", "plotting")
     import matplotlib.pyplot as plt
