@@ -171,7 +171,7 @@ def test_a_log_whose_scorer_failed_names_the_sample_and_the_error(tmp_path):
     with pytest.raises(LabelError, match=r"sample 'q\d+' has no score: it ended in error "
                                          r"\(RuntimeError\('the scorer broke'\)\); the eval's "
                                          r"status is 'error'"):  # fmt: skip
-        js.io.read_inspect_logs(tmp_path)
+        js.readers.read_inspect(tmp_path)
 
 
 def test_reduced_letters_the_message_and_help():

@@ -503,3 +503,14 @@ def test_pandas_object_labels_of_booleans_with_gaps_agree_with_polars_and_duckdb
     with pytest.raises(js.errors.ColumnError, match=r"its values are text \(such as 'yes'") as info:
         js.evaluate(pl.from_pandas(texts))
     assert "no values (or only empty cells)" not in str(info.value)
+
+
+def test_the_old_reader_name_warns_naming_its_new_home():
+    """Issue 37: js.io.read_inspect_logs moved to js.readers.read_inspect (one minor release)."""
+    with pytest.warns(DeprecationWarning, match="js.io.read_inspect_logs is deprecated; use "
+                      "js.readers.read_inspect$"):  # fmt: skip
+        reader = js.io.read_inspect_logs
+    assert reader is js.readers.read_inspect
+    with pytest.warns(DeprecationWarning, match="use js.readers.INSPECT_VERDICTS$"):
+        assert js.io.INSPECT_VERDICTS is js.readers.INSPECT_VERDICTS
+    assert "read_inspect_logs" not in js.io.__all__

@@ -14,14 +14,15 @@ beside the judge's own rate::
     @scorer(metrics=[accuracy(), corrected_accuracy()])
     def judge(): ...
 
-The scorer's verdicts are read as :func:`judgestats.io.read_inspect_logs` reads them: Inspect's
-``C``/``I``, booleans or 0/1, anything else through ``mapping=``. A metric sees each value after
-Inspect's score reducer, which runs even with one epoch: the default (``"mean"``) turns the
-letters ``C``, ``I``, ``P``, ``N`` into 1, 0, 0.5 and 0 (Inspect's ``value_to_float``), so a
-letter in ``mapping`` also maps its number (``{"P": 0}`` covers 0.5). With several epochs, give
-the scorer a reducer that keeps a verdict (``epochs=Epochs(3, "mode")``): the mean of C and I
-is a fraction, which is refused (and the mean of two epochs, 0.5, would read as ``P``). Needs
-``judgestats[inspect]``; this module imports Inspect, which ``import judgestats`` never does.
+The scorer's verdicts are read as :func:`judgestats.readers.read_inspect` reads them:
+Inspect's ``C``/``I``, booleans or 0/1, anything else through ``mapping=``. A metric sees each
+value after Inspect's score reducer, which runs even with one epoch: the default (``"mean"``)
+turns the letters ``C``, ``I``, ``P``, ``N`` into 1, 0, 0.5 and 0 (Inspect's
+``value_to_float``), so a letter in ``mapping`` also maps its number (``{"P": 0}`` covers
+0.5). With several epochs, give the scorer a reducer that keeps a verdict
+(``epochs=Epochs(3, "mode")``): the mean of C and I is a fraction, which is refused (and the
+mean of two epochs, 0.5, would read as ``P``). Needs ``judgestats[inspect]``; this module
+imports Inspect, which ``import judgestats`` never does.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ from .correct import correct
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN, check_design
 from .intervals import get_method
-from .io import _verdict
+from .readers.inspect import _verdict
 
 __all__ = ["MetricUndefinedWarning", "corrected_accuracy"]
 
