@@ -137,7 +137,13 @@ def test_reports_and_figure(tmp_path):
     card = js.agreement(CAL, design="random")
     md = card.report()
     assert "| kappa |" in md and "clopper-pearson" in md and "judge_vs_human" in md
-    assert r"\toprule" in card.report("latex")
+    latex = card.report("latex")
+    assert r"\toprule" in latex
+    # issue 37: the card writes its tables with the report's writers, escaping as they do for
+    # pdflatex (θ, →, ∞ and the en dash are not left for a Unicode engine)
+    assert r"Judge--human agreement" in latex and r"At $\theta$ = 0.50" in latex
+    assert not {"θ", "→", "∞", "–"} & set(latex)
+    assert "| judge \\\\ human | 0 | 1 |" in md  # a backslash escaped, as in the reports
     pytest.importorskip("matplotlib")
     import matplotlib
 
