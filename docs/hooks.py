@@ -22,6 +22,9 @@
 6. ``<!-- notebook-gallery -->`` (in ``notebooks/README.md``) is replaced by a gallery: for every
    notebook the page links to, in the page's order, a thumbnail of its first PNG figure (taken
    from the committed outputs, not re-executed) linking to the notebook.
+7. ``<!-- capability-table -->`` is replaced by the capability table
+   (:func:`judgestats.designs.capabilities.table_markdown`): which interval methods each path
+   allows, rendered from the one table the package reads.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ _CLI_HELP = re.compile(r"<!-- cli-help: ?([a-z]*) -->")
 _CLI_RUN = re.compile(r"<!-- cli-run: (.+?) -->")
 _FIGURE = re.compile(r"<!-- figure: (.+?) -->", re.DOTALL)
 _GALLERY = "<!-- notebook-gallery -->"
+_CAPABILITIES = "<!-- capability-table -->"
 _NOTEBOOK_LINK = re.compile(r"\[\w+\]\((\w+)\.ipynb\)")
 #: width of a gallery thumbnail in pixels, and gallery cards per row
 THUMB_WIDTH, GALLERY_COLUMNS = 240, 3
@@ -174,6 +178,10 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if _GALLERY in markdown:
         folder = ROOT / Path(page.file.src_uri).parent
         markdown = markdown.replace(_GALLERY, _gallery(markdown, folder))
+    if _CAPABILITIES in markdown:  # the capability table, from the package that is documented
+        from judgestats.designs.capabilities import table_markdown
+
+        markdown = markdown.replace(_CAPABILITIES, table_markdown())
     markdown = _CLI_HELP.sub(lambda m: f"```text\n{_cli_help(m[1])}```", markdown)
     markdown = _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
     return _FIGURE.sub(lambda m: f"```python\n{m[1].strip()}\n```\n\n{_figure(m[1])}", markdown)

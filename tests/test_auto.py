@@ -101,7 +101,7 @@ def test_evaluate_and_the_cli_take_auto(capsys):
         ref = js.correct(c.test, c.calibration, method="auto")
         assert (c.method, c.chosen_by, c.ci) == (ref.method, ref.chosen_by, ref.ci)
     assert ev["small"].method == HULL  # about 24 human-1 items: a class under 100
-    with pytest.raises(js.errors.ArgumentTypeError, match="method 'auto'"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="method='auto' takes no method options"):
         js.evaluate(frame, method="auto", by="model", n_resamples=99)
     assert main(["correct", "--example", "chatbot-arena", "--method", "auto"]) == 0
     out = capsys.readouterr().out
@@ -126,14 +126,14 @@ def test_auto_computes_each_interval_once(monkeypatch, cells, answer):
     tp, fn, tn, fp = cells
     test, cal = js.JudgedCounts(400, 1000), js.ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
     calls = []
-    real = auto_module.compute_bounds
+    real = auto_module.spec_bounds
 
-    def counting(*args, method, **kwargs):
-        calls.append(method)
-        return real(*args, method=method, **kwargs)
+    def counting(spec, *args, **kwargs):
+        calls.append(spec.method)
+        return real(spec, *args, **kwargs)
 
-    monkeypatch.setattr(auto_module, "compute_bounds", counting)
-    monkeypatch.setattr(correct_module, "compute_bounds", counting)
+    monkeypatch.setattr(auto_module, "spec_bounds", counting)
+    monkeypatch.setattr(correct_module, "spec_bounds", counting)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = js.correct(test, cal, method="auto")

@@ -556,3 +556,56 @@ def test_cal_a_and_cal_b_are_deprecated_names_of_calibration_a_and_b():
     assert old.estimate == new.estimate and old.ci == new.ci
     with pytest.raises(js.errors.ArgumentTypeError, match="pass calibration_a= only"):
         compare.difference(a, cal, b, cal_a=cal)
+
+
+# ----------------------------------------------------------------------------- the spec
+def test_every_method_of_the_table_has_an_implementation():
+    """The capability table decides what a difference or a ranking allows; each method it lists
+    has an implementation: a joint one (repeated items too, where the row has them), MOVER of
+    the design's own interval of one model (a method of the rate path), or draws of θ."""
+    from judgestats.compare.differences import difference_implementation
+    from judgestats.compare.joint import JointMethod
+    from judgestats.compare.rankings import ranking_implementation
+    from judgestats.designs.capabilities import methods_for, rows
+    from judgestats.spec import resolve_spec
+
+    seen = set()
+    for row in rows():
+        if row.judge != "letter" or row.target not in ("difference", "ranking"):
+            continue
+        for name in row.designs:
+            for repeated in (False, True) if row.repeated is None else (row.repeated,):
+                for method in row.methods:
+                    spec = resolve_spec(judge="letter", target=row.target, design=name,
+                                        method=method, confidence_level=0.95,
+                                        repeated=repeated)  # fmt: skip
+                    seen.add((row.target, name, repeated, method))
+                    if row.target == "ranking":
+                        assert callable(ranking_implementation(spec))
+                        continue
+                    impl = difference_implementation(spec.design, method)
+                    if isinstance(impl, JointMethod):
+                        assert impl.repeated or not repeated
+                    else:  # MOVER of the two models' intervals
+                        assert method in methods_for("letter", "rate", spec.design, repeated)
+    assert len({(t, d) for t, d, _, _ in seen}) == 6  # both targets under the three designs
+
+
+def test_the_method_lists_of_old_warn_and_read_the_table():
+    from judgestats.designs.capabilities import methods_for
+
+    assert "DIFFERENCE_METHODS" not in compare.__all__ and "RANK_METHODS" not in compare.__all__
+    with pytest.warns(DeprecationWarning, match=r"capabilities\.methods_for"):
+        assert compare.DIFFERENCE_METHODS == ("adjusted-wald", "wald", "bootstrap", "bayes")
+    with pytest.warns(DeprecationWarning, match=r"RANK_METHODS is deprecated"):
+        assert compare.RANK_METHODS == methods_for("letter", "ranking", "by-human-label")
+    with pytest.raises(AttributeError):
+        compare.NO_SUCH_NAME  # noqa: B018
+
+
+def test_results_record_the_design_object():
+    res = compare.difference(TA, CAL_A, TB, CAL_B, design="random", method="wald")
+    assert res.calibration_design is js.designs.RANDOM and res.calibration_design == "random"
+    r = compare.rank({"a": TA, "b": TB}, {"a": CAL_A, "b": CAL_B}, design="random",
+                     n_resamples=200, rng=0)  # fmt: skip
+    assert r.design is js.designs.RANDOM

@@ -251,7 +251,7 @@ def test_bad_designs_are_named_errors():
                        r"'random' or 'by-judge-label'"):  # fmt: skip
         js.correct(TEST, CAL, design="rnd")
     with pytest.raises(js.errors.MethodError, match=r"method 'profile-map' is not available for "
-                       r"design='random'; the methods there are 'adjusted-wald'"):  # fmt: skip
+                       r"corrections with design='random'; available: 'adjusted-wald'"):  # fmt: skip
         js.correct(TEST, CAL, design="random", method="profile-map")
     no_judge1 = js.ConfusionCounts(tp=0, fn=10, tn=40, fp=0)
     with pytest.raises(js.errors.CountError, match=r"no calibration item has judge label 1 \(tp \+ fp"):

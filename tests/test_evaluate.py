@@ -626,3 +626,52 @@ def test_rank_honours_errors_mark_and_names_the_groups(tmp_path, capsys):
         assert main(["report", str(path), "--rank"]) == 0
     out = capsys.readouterr().out
     assert "- no ranking (P(rank 1)): NotInformativeError" in out and "Rows: 7200 counted" in out
+
+
+def test_the_batched_methods_are_read_against_the_table():
+    """evaluate batches a method where the spec's path has every method it runs, no more."""
+    from judgestats.designs.capabilities import methods_for
+    from judgestats.evaluate.binary import BATCHED
+    from judgestats.intervals import implementation
+
+    paper = methods_for("letter", "rate", "by-human-label")
+    assert all(m in paper and set(b) <= set(paper) for m, b in BATCHED.items())
+    for design in js.designs.design_names():
+        methods = methods_for("letter", "rate", design)
+        for batched in BATCHED.values():
+            for m in set(batched) & set(methods):
+                implementation(js.designs.as_design(design), m)
+
+
+def test_rank_under_a_judge_conditional_design_with_auto_ranks_by_the_bootstrap():
+    df = make_frame(np.random.default_rng(3), n=4000)
+    ev = js.evaluate(df, design="random", method="auto", rank=True, rank_resamples=200, rng=1)
+    assert ev.ranking.method == "bootstrap" and ev.design == "random"
+    paper = js.evaluate(df, method="profile-map", rank=True, rank_resamples=200, rng=1)
+    assert paper.ranking.method == "bayes"
+
+
+def test_evaluate_resolves_one_spec_before_reading_the_frame():
+    """Method, level, options and repeated items are refused before any column is read."""
+    with pytest.raises(js.errors.MethodError, match="stratified corrections with design='random'"):
+        js.evaluate(object(), strata="length", design="random", method="bootstrap")
+    with pytest.raises(js.errors.ClusteredCountsError, match="design='random'"):
+        js.evaluate(object(), strata="length", design="random", cluster="item")
+    with pytest.raises(js.errors.ClusteredCountsError, match="cluster="):
+        js.evaluate(object(), method="profile-likelihood", cluster="item")
+    with pytest.raises(js.errors.ArgumentTypeError, match="unexpected option"):
+        js.evaluate(object(), strata="length", n_resamples=10)
+
+
+def test_every_method_of_evaluates_paths_has_its_options_and_implementation():
+    """The rate, pooled-rate and judge-alphabet rows: each method's options are known."""
+    from judgestats.designs.capabilities import rows
+    from judgestats.evaluate import groups
+
+    paths = {(p.judge, p.target): p for p in (groups._RATE, groups._POOLED, groups._LETTERS)}
+    for row in rows():
+        path = paths.get((row.judge, row.target))
+        for name in row.designs if path is not None else ():
+            for method in row.methods:
+                if method != "auto":  # resolved per group (judgestats.auto), no options
+                    assert isinstance(path.options_of(js.designs.as_design(name), method), tuple)

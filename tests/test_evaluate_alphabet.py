@@ -131,7 +131,7 @@ def test_reports_name_the_estimator_and_the_letters():
 
 def test_bad_calls_are_named_errors():
     df = _score_frame(seed=5).drop(columns="truth")
-    with pytest.raises(MethodError, match="not available for a judge alphabet"):
+    with pytest.raises(MethodError, match="not available for corrections with a judge alphabet"):
         js.evaluate(df, judge="score", judge_labels="observed", method="adjusted-wald")
     with pytest.raises(JudgeStatsError, match="strata= is not available with a judge alphabet"):
         js.evaluate(df.assign(s=1), judge=["score"], strata="s")

@@ -221,3 +221,10 @@ def test_split_study_design_errors(rng):
         experiments.split_study(df, by="model", design="by-judge-label")
     with pytest.raises(js.errors.MethodError, match="split studies with design='random'"):
         experiments.split_study(df, by="model", design="random", methods=("profile-map",))
+
+
+def test_a_design_a_random_split_cannot_emulate_is_refused_by_its_attribute():
+    from judgestats.designs import DESIGNS, as_design
+
+    emulated = {d: as_design(d).emulated_by_random_split for d in DESIGNS}
+    assert emulated == {"by-human-label": True, "random": True, "by-judge-label": False}

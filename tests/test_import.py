@@ -18,14 +18,14 @@ def test_import_is_light():
 
 
 def test_import_loads_a_small_face():
-    """Issue 37: import judgestats loads at most 34 of its modules, never the report."""
+    """Issue 37: import judgestats loads at most 40 of its modules (issue 37), never the report."""
     code = (
         "import sys, judgestats\n"
         "mods = [m for m in sys.modules if m.startswith('judgestats')]\n"
         "print(len(mods), 'judgestats.report' in sys.modules)\n"
     )
     count, report = _printed(code)
-    assert int(count) <= 34 and report == "False", (count, report)
+    assert int(count) <= 40 and report == "False", (count, report)
 
 
 def test_public_names():

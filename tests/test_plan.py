@@ -286,5 +286,42 @@ def test_min_per_class_floor_keeps_the_split_within_the_warning_rule():
     assert (unfloored.m, unfloored.m1) == (226, 24) and plan.m > unfloored.m
     with pytest.raises(js.JudgeStatsError, match="cannot give each human class min_per_class"):
         js.plan.optimal_allocation(150, p=0.9, q0=0.7, q1=0.9, min_per_class=100)
-    with pytest.raises(js.JudgeStatsError, match="applies to the by-human-label design"):
+    with pytest.raises(js.JudgeStatsError, match="applies to a design that chooses the items within human labels"):
         js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, design="random", min_per_class=100)
+
+
+# ----------------------------------------------------------------------------- designs
+def test_each_design_plans_its_own_width_through_the_spec():
+    """Every plan resolves the adjusted-Wald rate of its design; each design has a planner."""
+    from judgestats.designs import as_design, design_names
+    from judgestats.designs.capabilities import check_method
+    from judgestats.designs.plan import PLANNED_METHOD, design_width, plan_spec
+
+    kw = dict(p=0.3, q0=0.75, q1=0.9, n=5000.0, z=1.959963984540054)
+    c = plan.compare_designs(p=0.3, q0=0.75, q1=0.9, m=200, n=5000)
+    for name in design_names():
+        design = as_design(name)
+        spec = plan_spec(name, 0.95)
+        assert (spec.design, spec.method, spec.target) == (design, PLANNED_METHOD, "rate")
+        assert check_method(PLANNED_METHOD, judge="letter", target="rate", design=design)
+        for allocation in design.allocations:
+            w, split = design.plan_width(200, allocation=allocation, **kw)
+            assert (w, split) == design_width(200, design=name, allocation=allocation, **kw)
+            row = next(r for r in c.rows if r["design"] is design
+                       and r["allocation"] == allocation)  # fmt: skip
+            assert row["width"] == pytest.approx(w, rel=1e-12)
+    with pytest.raises(js.JudgeStatsError, match="must be a scalar"):
+        plan_spec("random", [0.9, 0.95])
+
+
+def test_calibration_size_with_an_odd_max_m_stops():
+    """The balanced paper split walks even totals; an odd max_m used to loop for ever."""
+    with pytest.raises(js.JudgeStatsError, match=r"max_m = 1001 \(width there"):
+        plan.calibration_size(0.01, p=0.3, q0=0.7, q1=0.9, n=100, max_m=1001)
+
+
+def test_judge_vs_human_names_the_designs_it_takes():
+    with pytest.raises(js.errors.MethodError, match=r"'by-human-label', 'random'$"):
+        plan.judge_vs_human(0.9, 0.9, design="by-judge-label")
+    with pytest.raises(js.errors.MethodError, match="must be one of"):
+        plan.judge_vs_human(0.9, 0.9, design="stratified")

@@ -197,8 +197,10 @@ def test_next_batch_probabilities_and_replay():
 # ------------------------------------------------------------------ bad input
 def test_named_errors():
     frame, _ = _pool(100, 0.5, 0.8, 0.8, seed=0)
-    with pytest.raises(js.errors.SequentialError, match="by-human-label"):
+    with pytest.raises(js.errors.SequentialError, match=r"by-human-label.*within human labels"):
         js.sequential.Monitor(design="by-human-label")
+    with pytest.raises(js.errors.MethodError, match=r"must be one of 'random' or 'by-judge-label'$"):
+        js.sequential.Monitor(design="stratified")
     with pytest.raises(TypeError):
         js.sequential.Monitor()  # the design is not inherited from the package default
     mon = js.sequential.Monitor(design="random", rng=0)
@@ -221,6 +223,29 @@ def test_named_errors():
         active.update(b, inclusion_probability="inclusion_probability")
     with pytest.raises(js.errors.MethodError, match="strategy"):
         js.plan.next_batch(frame, budget=5, strategy="greedy")
+
+
+def test_the_monitor_resolves_its_spec_in_the_capability_table():
+    """The table's rate-sequence rows say which designs a labelling process may have."""
+    from judgestats.designs import as_design
+    from judgestats.designs.capabilities import rows
+    from judgestats.sequential.monitor import SEQUENCES
+    from judgestats.sequential.pool import STRATEGY_NAMES
+
+    table = [r for r in rows() if (r.judge, r.target) == ("letter", "rate-sequence")]
+    designs = [d for r in table for d in r.designs]
+    assert tuple(designs) == js.sequential.DESIGNS
+    for row in table:  # every method of the rows has an implementation
+        assert set(row.methods) <= set(SEQUENCES) and row.default in row.methods
+    for name in designs:  # and every design a strategy that draws its labels
+        assert as_design(name).draw_strategy in STRATEGY_NAMES
+        assert js.sequential.STRATEGIES[name] == as_design(name).draw_strategy
+    mon = js.sequential.Monitor(design="by-judge-label", confidence_level=0.9, estimand="rows")
+    assert (mon.spec.method, mon.spec.target, mon.spec.estimand) == ("betting", "rate-sequence",
+                                                                     "rows")  # fmt: skip
+    assert mon.design is as_design("by-judge-label") and mon.strategy == "by-judge-label"
+    with pytest.raises(js.errors.MethodError, match="estimand"):
+        js.sequential.Monitor(design="random", estimand="groups")
 
 
 # ------------------------------------------------------------------ planning

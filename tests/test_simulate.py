@@ -317,3 +317,28 @@ def test_coverage_progress_counts_every_cell_and_keeps_the_numbers(monkeypatch):
     for v in ("coverage", "mean_length", "bias", "rmse", "undefined"):
         np.testing.assert_array_equal(shown[v].values, quiet[v].values)
         np.testing.assert_allclose(stepped[v].values, quiet[v].values, rtol=0, atol=1e-12)
+
+
+def test_study_methods_are_the_capability_table_row_but_auto():
+    """A study runs the rate path's methods of its design (each with its implementation) and
+    the naive contrast; 'auto' chooses per data set and is refused."""
+    from judgestats.designs import DESIGNS, as_design
+    from judgestats.designs.capabilities import methods_for
+    from judgestats.intervals import NAIVE, implementation
+
+    for name in DESIGNS:
+        design = as_design(name)
+        methods, specs = simulate.study_specs(None, design=design, confidence_level=0.9,
+                                              method_options=None, capability="tests")  # fmt: skip
+        assert methods == (*(m for m in methods_for("letter", "rate", design) if m != "auto"),
+                           NAIVE)  # fmt: skip
+        for method, spec in zip(methods, specs, strict=True):
+            assert (spec is None) == (method == NAIVE)
+            if spec is not None:
+                assert spec.design is design and spec.confidence_level == 0.9
+                assert implementation(design, method).name == method
+    args = dict(theta=0.5, q0=0.7, q1=0.9, n=100, m0=20, m1=20, reps=10)
+    with pytest.raises(js.errors.MethodError, match="'auto' is not available for simulations"):
+        simulate.coverage(**args, methods=("auto",))
+    with pytest.raises(js.errors.ArgumentTypeError, match="unexpected option"):
+        simulate.coverage(**args, methods=("wald",), method_options={"wald": {"n_resamples": 9}})

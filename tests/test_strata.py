@@ -432,8 +432,9 @@ def test_bad_arguments():
         correct_stratified(TESTS, {**CALS, "long": TESTS["long"]})
     with pytest.raises(ArgumentTypeError, match=r"tests\['short'\] holds a batch"):
         correct_stratified({**TESTS, "short": J(positive=[1, 2], n=10)}, CALS)
-    with pytest.raises(MethodError, match=r"method 'profile-likelihood' is not available for stratified corrections; the "
-        r"methods there are 'adjusted-wald', 'wald' or 'bootstrap'"):
+    with pytest.raises(MethodError, match=r"method 'profile-likelihood' is not available for "
+                       r"stratified corrections with design='by-human-label'; available: "
+                       r"'adjusted-wald', 'wald' or 'bootstrap'"):  # fmt: skip
         correct_stratified(TESTS, CALS, method="profile-likelihood")
     with pytest.raises(ArgumentTypeError, match="unexpected option"):
         correct_stratified(TESTS, CALS, n_resamples=100)
@@ -559,3 +560,47 @@ def test_confidence_interval_recomputes_the_pooled_interval():
     )
     given = correct_stratified(TESTS, CALS, weights={"short": 0.3, "long": 0.7})
     assert given.confidence_interval() == given.ci
+
+
+def test_every_pooled_method_of_the_capability_table_has_an_implementation():
+    """The table decides what a stratified correction allows; each method has its pieces."""
+    from judgestats.designs import as_design
+    from judgestats.designs.capabilities import methods_for, rows
+    from judgestats.intervals import implementation
+    from judgestats.strata.pooled import pooled_options
+
+    pooled = [r for r in rows() if (r.judge, r.target) == ("letter", "pooled-rate")]
+    assert {d for r in pooled for d in r.designs} == set(js.designs.design_names())
+    for row in pooled:
+        for name in row.designs:
+            design = as_design(name)
+            for repeated in (False, True) if row.repeated is None else (row.repeated,):
+                per_stratum = methods_for("letter", "rate", design, repeated)
+                for method in row.methods:
+                    assert isinstance(pooled_options(design, method), tuple)
+                    assert method in per_stratum  # each stratum's own correction
+                    implementation(design, method)
+
+
+def test_stratified_methods_is_deprecated_and_read_from_the_table():
+    import judgestats.strata as strata
+    import judgestats.strata.pooled as pooled
+    from judgestats.designs.capabilities import methods_for
+
+    for module in (strata, pooled):
+        with pytest.warns(DeprecationWarning, match=r"methods_for\('letter', 'pooled-rate'"):
+            value = module.STRATIFIED_METHODS
+        assert value == methods_for("letter", "pooled-rate", "by-human-label")
+        assert "STRATIFIED_METHODS" not in module.__all__
+    with pytest.raises(AttributeError):
+        strata.NO_SUCH_NAME  # noqa: B018
+
+
+def test_recomputing_a_judge_conditional_pool_stays_judge_conditional():
+    res = correct_stratified(TESTS, CALS, design="random")
+    assert res.confidence_interval() == res.ci
+    again = res.confidence_interval(method="wald", confidence_level=0.9)
+    assert again == correct_stratified(TESTS, CALS, design="random", method="wald",
+                                       confidence_level=0.9).ci  # fmt: skip
+    with pytest.raises(MethodError, match="design='random'"):
+        res.confidence_interval(method="bootstrap")

@@ -207,8 +207,8 @@ def test_shape_clash_names_arguments():
 def test_unknown_method_lists_valid_ones():
     with pytest.raises(
         js.errors.MethodError,
-        match=r"method 'exact' is not available for corrections; the methods there are "
-        r"'adjusted-wald', 'wald'.* or "
+        match=r"method 'exact' is not available for corrections with design='by-human-label'; "
+        r"available: 'adjusted-wald', 'wald'.* or "
     ):
         js.correct(TEST, CAL, method="exact")
 

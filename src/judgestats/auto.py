@@ -33,13 +33,12 @@ import numpy as np
 
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN
-from .intervals import HULL, MIN_PER_CLASS, compute_bounds
+from .intervals import HULL, MIN_PER_CLASS, rate_spec, spec_bounds
 from .repeated import is_clustered
+from .spec import AUTO, EstimationSpec
 
-__all__ = ["AUTO", "BEYOND", "choose_method", "resolve"]
+__all__ = ["AUTO", "BEYOND", "choose", "choose_method"]
 
-#: The method name that asks for the choice.
-AUTO = "auto"
 #: How far (share of the adjusted-Wald width) profile-map may reach outside adjusted-Wald
 #: before auto answers with both (chosen among 0.05, 0.1 and 0.2 for profile-map alone on one
 #: random grid; the answer with both checked on two: benchmarks/results/warning_rules.md).
@@ -51,7 +50,7 @@ def choose_method(
     calibration: ConfusionCounts,
     *,
     confidence_level: float,
-    design: str = DEFAULT_DESIGN,
+    design: Any = DEFAULT_DESIGN,
 ) -> tuple[str, str]:
     """Return the method ``method="auto"`` answers with, and why.
 
@@ -61,7 +60,7 @@ def choose_method(
         One data set.
     confidence_level : float
         The level of both intervals compared.
-    design : str, default "by-human-label"
+    design : str or Design, default "by-human-label"
         The calibration design.
 
     Returns
@@ -69,58 +68,53 @@ def choose_method(
     (str, str)
         The registered method and a sentence saying why it was chosen.
     """
-    return _choose(test, calibration, confidence_level=confidence_level, design=design,
-                   known={})  # fmt: skip
+    spec = rate_spec(method=AUTO, confidence_level=confidence_level, design=design,
+                     repeated=is_clustered(test, calibration))  # fmt: skip
+    chosen, why = choose(spec, test, calibration, known={})
+    return chosen.method, why
 
 
-def _choose(test, calibration, *, confidence_level, design, known) -> tuple[str, str]:
-    """:func:`choose_method`, taking bounds from ``known`` and recording the ones it computes.
+def choose(
+    spec: EstimationSpec, test: Any, calibration: Any, *, known: dict
+) -> tuple[EstimationSpec, str]:
+    """Resolve a spec whose method is ``"auto"`` for one data set: the spec answering, and why.
 
     ``known``: method name → bounds of this data set at this level (see
-    :func:`judgestats.intervals.known_bounds`); the caller answers with them, so a method is
-    computed once.
+    :func:`judgestats.intervals.known_bounds`); the ones the choice computes are added to it,
+    so the caller answers with them and a method is computed once. Where the path has no
+    :data:`~judgestats.intervals.HULL` (another design, repeated items: the capability table),
+    auto answers with adjusted-Wald, the interval measured there.
     """
 
     def bounds(method: str) -> Any:
         if method not in known:
-            known[method] = compute_bounds(test, calibration, method=method,
-                                           confidence_level=confidence_level)  # fmt: skip
+            known[method] = spec_bounds(spec.with_method(method), test, calibration)
         return known[method]
 
-    if design != DEFAULT_DESIGN or is_clustered(test, calibration):
-        what = "repeated items" if design == DEFAULT_DESIGN else f"design={design!r}"
-        return "adjusted-wald", f"{what}: adjusted-Wald is the interval measured there"
+    def answer(method: str, why: str) -> tuple[EstimationSpec, str]:
+        return spec.with_method(method), why
+
+    if HULL not in spec.methods:
+        what = "repeated items" if spec.design.is_default else f"design={str(spec.design)!r}"
+        return answer("adjusted-wald", f"{what}: adjusted-Wald is the interval measured there")
     m_min = min(calibration.m0, calibration.m1)
     if m_min < MIN_PER_CLASS:
-        return HULL, (
+        return answer(HULL, (
             f"a human class has {m_min} calibration items (< {MIN_PER_CLASS}), where "
             "adjusted-Wald's coverage depends on the judge's true error rates"
-        )
+        ))  # fmt: skip
     aw = bounds("adjusted-wald")
     low, high = float(aw.low), float(aw.high)
     if not np.isfinite(low):
-        return HULL, "adjusted-Wald is undefined (q̃0 + q̃1 <= 1): profile-map's interval"
+        return answer(HULL, "adjusted-Wald is undefined (q̃0 + q̃1 <= 1): profile-map's interval")
     pm = bounds("profile-map")
     reach = max(low - float(pm.low), float(pm.high) - high) / max(high - low, 1e-12)
     if reach > BEYOND:
-        return HULL, (
+        return answer(HULL, (
             f"the profile-map interval reaches {reach:.2f} of the adjusted-Wald width outside "
             f"it (> {BEYOND:g}): a weak or lopsided judge, where adjusted-Wald can miss"
-        )
-    return "adjusted-wald", (
+        ))  # fmt: skip
+    return answer("adjusted-wald", (
         f"at least {MIN_PER_CLASS} calibration items per human class ({m_min} in the smaller) "
         f"and the profile-map interval within {BEYOND:g} of the adjusted-Wald width of it"
-    )
-
-
-def resolve(
-    method: str, test: Any, calibration: Any, *, known: dict | None = None, **kwargs: Any
-) -> tuple[str, str | None]:
-    """Return ``(method, None)``, or for :data:`AUTO` the chosen method and why.
-
-    ``known`` (method name → bounds of this data set): bounds already computed, used by the
-    choice; the ones the choice computes are added to it.
-    """
-    if method != AUTO:
-        return method, None
-    return _choose(test, calibration, known={} if known is None else known, **kwargs)
+    ))  # fmt: skip

@@ -40,13 +40,11 @@ from typing import Any
 import numpy as np
 
 from .counts import ConfusionCounts
+from .designs import as_design
 from .kernels import delta_parts, wilson_bounds, z_value
 from .results import ConfidenceInterval
 
 __all__ = ["JudgeValue", "judge_value", "youden_interval"]
-
-#: the designs on which q̂0 and q̂1 are estimable (both human classes sampled at random)
-_YOUDEN_DESIGNS = ("by-human-label", "random")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,12 +185,13 @@ def judge_value(
     youden = youden_ci = humans = share = None
     near = False
     c = calibration
-    if design in _YOUDEN_DESIGNS and c.m0 and c.m1:
+    design = as_design(design)
+    if design.youden_estimable and c.m0 and c.m1:
         j, lo, hi = (float(v) for v in youden_interval(c, confidence_level))
         youden = j
         youden_ci = ConfidenceInterval(lo, hi, "agresti-caffo", confidence_level)
         near = lo <= 0.0
-    if design == "random":
+    if design.calibration_samples_test:
         m = c.m0 + c.m1
         lo, hi = (float(v) for v in wilson_bounds(c.m1, m, z_value(confidence_level)))
         humans = ConfidenceInterval(lo, hi, "wilson", confidence_level)
@@ -200,7 +199,7 @@ def judge_value(
     width = ci.high - ci.low
     if humans is not None:  # "random": the judge helps when it is not near chance and shortens
         helps: bool | None = not near and width < humans.high - humans.low
-    elif design in _YOUDEN_DESIGNS:  # the paper's design: the estimator divides by J
+    elif design.youden_estimable:  # the paper's design: the estimator divides by J
         helps = youden_ci is not None and not near
     else:
         helps = None

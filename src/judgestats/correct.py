@@ -9,32 +9,41 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ._validation import (
-    ArgumentTypeError,
     NotInformativeError,
     WeakCalibrationWarning,
-    check_confidence_level,
     check_informative,
     check_single,
     require_extra,
 )
-from .auto import AUTO, resolve
+from .auto import choose
 from .chance import JudgeValue, judge_value
 from .counts import ConfusionCounts, JudgedCounts
-from .designs import DEFAULT_DESIGN, DesignCheck, check_design, design_check, warn_if_implausible
+from .designs import (
+    DEFAULT_DESIGN,
+    Design,
+    DesignCheck,
+    as_design,
+    design_check,
+    warn_if_implausible,
+)
 from .estimators import _warn_clipped, rogan_gladen_counts
 from .intervals import (
+    CONDITIONAL,
     MIN_PER_CLASS,
+    PAPER,
     PLUG_IN_ADVICE,
     Bounds,
     check_bounds_defined,
-    compute_bounds,
     get_method,
+    implementation,
     known_bounds,
+    rate_spec,
+    spec_bounds,
     warn_undefined_replicates,
     weak_calibration,
 )
 from .label_shift import LabelShiftDiagnostic, label_shift_test
-from .repeated import ClusterSummary
+from .repeated import ClusterSummary, is_clustered
 from .results import (
     ConfidenceInterval,
     Recomputable,
@@ -44,6 +53,7 @@ from .results import (
     note_lines,
     rate_repr,
 )
+from .spec import EstimationSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
@@ -53,7 +63,10 @@ __all__ = [
     "Correction",
     "correct",
     "correct_known",
+    "correct_spec",
+    "correction_spec",
     "interval_for",
+    "spec_interval",
     "weak_calibration",
     "weak_regime",
 ]
@@ -62,7 +75,7 @@ _DEPRECATED = {"WEAK_MIN_PER_CLASS": 10, "WEAK_SUM": 1.2}
 
 
 def weak_regime(
-    calibration: ConfusionCounts, method: str, test: Any = None, design: str = DEFAULT_DESIGN
+    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN
 ) -> str | None:
     """Why ``method`` is in its weak regime for this data set, or None.
 
@@ -77,7 +90,7 @@ def weak_regime(
         A registered interval method.
     test : JudgedCounts, optional
         The test counts (for the p̂ ∈ {0, 1} rule of ``"wald"`` and ``"bootstrap"``).
-    design : str, default "by-human-label"
+    design : str or Design, default "by-human-label"
         The calibration design.
 
     Returns
@@ -85,17 +98,20 @@ def weak_regime(
     str or None
         The reason and the method's advice, or None outside the weak regime.
     """
+    design = as_design(design)
     spec = get_method(method, design)
     if not bool(weak_calibration(calibration, method, test, design)):
         return None
-    if design != DEFAULT_DESIGN:
-        return _design_weak_reason(calibration, method, test, spec.weak_advice)
+    return _WEAK_REASONS[design.family](calibration, method, test, spec.weak_advice)
+
+
+def _paper_weak_reason(calibration: ConfusionCounts, method: str, test: Any, advice: str) -> str:
     m_min = min(calibration.m0, calibration.m1)
     if m_min < MIN_PER_CLASS:
         cls = int(calibration.m1 == m_min)
         return (
             f"only {m_min} calibration items of human class {cls} (< {MIN_PER_CLASS}): "
-            f"{method!r} may under-cover; {spec.weak_advice}"
+            f"{method!r} may under-cover; {advice}"
         )
     return (
         f"{_degenerate_what(calibration, test)}: the {method!r} interval collapses; "
@@ -116,6 +132,10 @@ def _design_weak_reason(calibration: ConfusionCounts, method: str, test: Any, ad
     if test is not None and test.positive in (0, test.n):
         cells.append(f"p̂ = {test.p_hat:g}")
     return f"{', '.join(cells)}: the {method!r} interval collapses; {advice}"
+
+
+#: The weak-regime message of each estimator family (:attr:`judgestats.designs.Design.family`).
+_WEAK_REASONS = {PAPER: _paper_weak_reason, CONDITIONAL: _design_weak_reason}
 
 
 def _degenerate_what(calibration: ConfusionCounts, test: Any) -> str:
@@ -150,43 +170,41 @@ def _check_single(test: Any, calibration: Any) -> None:
     check_single("calibration", calibration, ConfusionCounts, batch_hint=hint)
 
 
+def correction_spec(
+    test: Any, calibration: Any, *, method: Any, confidence_level: Any,
+    design: Any = DEFAULT_DESIGN, estimand: Any = "rows", options: Any = None,
+) -> EstimationSpec:  # fmt: skip
+    """Validate one data set and :func:`correct`'s arguments into its spec (once)."""
+    _check_single(test, calibration)
+    return rate_spec(method=method, confidence_level=confidence_level, design=design,
+                     repeated=is_clustered(test, calibration), estimand=estimand,
+                     options=options)  # fmt: skip
+
+
 def interval_for(test: JudgedCounts, calibration: ConfusionCounts, **kwargs: Any) -> Any:
     """Interval for one data set by a registered method (validated, warns, never NaN).
 
-    Keywords as :func:`correct` (``method``, ``confidence_level``, ``rng``, method options)
-    plus ``stacklevel`` for the warnings.
+    Keywords as :func:`correct` (``method``, ``confidence_level``, ``rng``, ``design``,
+    ``estimand``, method options) plus ``stacklevel`` for the warnings.
     """
-    kwargs["stacklevel"] = kwargs.get("stacklevel", 2) + 1
-    return _interval_and_bounds(test, calibration, **kwargs)[0]
+    stacklevel = kwargs.pop("stacklevel", 2) + 1
+    rng = kwargs.pop("rng", None)
+    spec = correction_spec(
+        test, calibration, method=kwargs.pop("method"),
+        confidence_level=kwargs.pop("confidence_level"),
+        design=kwargs.pop("design", DEFAULT_DESIGN), estimand=kwargs.pop("estimand", "rows"),
+        options=kwargs,
+    )  # fmt: skip
+    return spec_interval(spec, test, calibration, rng=rng, stacklevel=stacklevel)[0]
 
 
-def _interval_and_point(
-    test: JudgedCounts, calibration: ConfusionCounts, **kwargs: Any
-) -> tuple[ConfidenceInterval, float | None]:
-    """Return the interval and the method's own point estimate (None: the Rogan–Gladen θ̂)."""
-    ci, bounds = _interval_and_bounds(test, calibration, **kwargs)
-    return ci, (None if bounds.estimate is None else float(bounds.estimate))
-
-
-def _interval_and_bounds(
-    test: JudgedCounts,
-    calibration: ConfusionCounts,
-    *,
-    method: str,
-    confidence_level: float,
-    rng: Any = None,
-    stacklevel: int = 2,
-    design: str = DEFAULT_DESIGN,
-    estimand: str = "rows",
-    known: Bounds | None = None,
-    **options: Any,
-) -> tuple[ConfidenceInterval, Bounds]:
-    """Validate, compute the bounds (or take ``known`` ones for this data set), check them."""
-    _check_single(test, calibration)
-    design = check_design(design)
-    if design == DEFAULT_DESIGN:
-        calibration.check_both_classes()
-    if get_method(method, design).requires_informative:
+def spec_interval(
+    spec: EstimationSpec, test: Any, calibration: Any, *, rng: Any = None,
+    known: Bounds | None = None, stacklevel: int = 2,
+) -> tuple[ConfidenceInterval, Bounds]:  # fmt: skip
+    """Return one data set's interval under a resolved spec, checked (``known``: its bounds)."""
+    spec.design.check_counts(test, calibration)
+    if implementation(spec.design, spec.method).requires_informative:
         try:
             check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
         except NotInformativeError as exc:
@@ -195,14 +213,10 @@ def _interval_and_bounds(
                 "'bayes' still answer "
                 "(with a wide interval)"
             ) from None
-    level = check_confidence_level(confidence_level)
-    bounds = known if known is not None else compute_bounds(
-        test, calibration, method=method, confidence_level=level, rng=rng, design=design,
-        estimand=estimand, **options,
-    )  # fmt: skip
-    check_bounds_defined(bounds, method)
+    bounds = known if known is not None else spec_bounds(spec, test, calibration, rng)
+    check_bounds_defined(bounds, spec.method)
     warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)
-    return ConfidenceInterval.from_bounds(bounds, method, level), bounds
+    return ConfidenceInterval.from_bounds(bounds, spec.method, spec.confidence_level), bounds
 
 
 def correct(
@@ -233,9 +247,11 @@ def correct(
     method : str, default "adjusted-wald"
         Interval method: ``"adjusted-wald"`` (paper), ``"wald"``, ``"bootstrap"``,
         ``"profile-likelihood"``, ``"profile-likelihood-t"``, ``"profile-map"``, ``"bayes"`` or
-        any name in :func:`judgestats.interval_methods`. Which one when (m = calibration items
-        of the smaller human class, s = q̂0 + q̂1; the measured coverage, length and RMSE of
-        each choice are in the README, "Which interval method when"):
+        any name in :func:`judgestats.interval_methods` (the capability table,
+        :mod:`judgestats.designs.capabilities`, lists which the design and repeated items
+        allow). Which one when (m = calibration items of the smaller human class,
+        s = q̂0 + q̂1; the measured coverage, length and RMSE of each choice are in the README,
+        "Which interval method when"):
 
         ===========================  ==========================================================
         calibration set              method
@@ -257,7 +273,7 @@ def correct(
         Two-sided level, strictly inside (0, 1); stored on the result.
     rng : None, int, SeedSequence or Generator
         Randomness for resampling methods (ignored by the closed forms).
-    design : {"by-human-label", "random", "by-judge-label"}, default "by-human-label"
+    design : {"by-human-label", "random", "by-judge-label"} or Design, default "by-human-label"
         How the calibration items were chosen (:mod:`judgestats.designs`). The default, the
         paper's, is valid whatever the calibration set's label mix and needs both human classes.
         ``"random"`` (a simple random sample of the test population) and ``"by-judge-label"``
@@ -319,10 +335,9 @@ def correct(
     >>> round(res.estimate, 4)
     0.5
     """
-    return correct_known(
-        test, calibration, {}, method=method, confidence_level=confidence_level, rng=rng,
-        design=design, estimand=estimand, stacklevel=3, **options,
-    )  # fmt: skip
+    spec = correction_spec(test, calibration, method=method, confidence_level=confidence_level,
+                           design=design, estimand=estimand, options=options)  # fmt: skip
+    return correct_spec(spec, test, calibration, rng=rng, stacklevel=3)
 
 
 def correct_known(
@@ -333,7 +348,7 @@ def correct_known(
     method: str,
     confidence_level: float,
     rng: Any = None,
-    design: str = DEFAULT_DESIGN,
+    design: Any = DEFAULT_DESIGN,
     estimand: str = "rows",
     stacklevel: int = 2,
     **options: Any,
@@ -341,34 +356,42 @@ def correct_known(
     """:func:`correct`, answering with bounds already computed for this data set where known.
 
     ``known`` maps method names to this data set's bounds at ``confidence_level`` and
-    ``design``, computed without method options (:func:`judgestats.intervals.known_bounds`):
+    ``design``, computed without method options (:func:`judgestats.intervals.known_bounds`).
+    """
+    spec = correction_spec(test, calibration, method=method, confidence_level=confidence_level,
+                           design=design, estimand=estimand, options=options)  # fmt: skip
+    return correct_spec(spec, test, calibration, rng=rng, known=known, stacklevel=stacklevel + 1)
+
+
+def correct_spec(
+    spec: EstimationSpec, test: Any, calibration: Any, *, rng: Any = None,
+    known: dict[str, Bounds] | None = None, stacklevel: int = 2,
+) -> Correction:  # fmt: skip
+    """:func:`correct` of one validated data set under a resolved spec.
+
+    ``known`` maps method names to this data set's bounds at the spec's level and design,
+    computed without method options (:func:`judgestats.intervals.known_bounds`):
     :func:`judgestats.evaluate` computes every group's in one batched call, and ``"auto"``
     answers with the bounds its choice computed. Every check, warning and result field is
     :func:`correct`'s; only the interval method is not run a second time.
     """
     chosen = None
-    known = dict(known)
-    if method == AUTO:
-        _check_single(test, calibration)
-        if options:
-            raise ArgumentTypeError(f"method='auto' takes no method options, got {sorted(options)}")
-        method, chosen = resolve(
-            method, test, calibration, design=check_design(design),
-            confidence_level=check_confidence_level(confidence_level), known=known,
-        )  # fmt: skip
-    given = None if options else known_bounds(known, method)
-    ci, bounds = _interval_and_bounds(
-        test, calibration, method=method, confidence_level=confidence_level, rng=rng,
-        stacklevel=stacklevel + 1, design=design, estimand=estimand, known=given, **options,
-    )  # fmt: skip
+    known = dict(known or {})
+    if spec.is_auto:
+        spec, chosen = choose(spec, test, calibration, known=known)
+    given = None if spec.options else known_bounds(known, spec.method)
+    ci, bounds = spec_interval(spec, test, calibration, rng=rng, known=given,
+                               stacklevel=stacklevel + 1)  # fmt: skip
+    design, method = spec.design, spec.method
     point, clusters = bounds.estimate, bounds.clusters
     # the class-size rule counts rows and advises methods that refuse clustered counts
     why = None if clusters is not None else weak_regime(calibration, method, test, design)
     if why is not None:
         warnings.warn(why, WeakCalibrationWarning, stacklevel=stacklevel)
     sizes = None if clusters is None else clusters.sizes
-    check = design_check(test, calibration, sizes=sizes) if design == "random" else None
-    if check is not None:
+    check = None
+    if design.calibration_samples_test:
+        check = design_check(test, calibration, sizes=sizes)
         warn_if_implausible(check, stacklevel=stacklevel + 1)
     if point is None or clusters is not None:  # Rogan–Gladen (paper eq. (7))
         raw = float(rogan_gladen_counts(test, calibration) if point is None else point)
@@ -392,7 +415,7 @@ def correct_known(
         test=test,
         calibration=calibration,
         label_shift=shift,
-        estimator=get_method(method, design).estimator_name(options),
+        estimator=implementation(design, method).estimator_name(spec.options, design),
         design=design,
         design_check=check,
         clusters=clusters,
@@ -462,11 +485,14 @@ class Correction(Tabular, Reportable, Recomputable):
     calibration: ConfusionCounts
     label_shift: LabelShiftDiagnostic | None
     estimator: str
-    design: str = field(default=DEFAULT_DESIGN, kw_only=True)
+    design: Design = field(default=DEFAULT_DESIGN, kw_only=True)
     design_check: DesignCheck | None = field(default=None, kw_only=True)
     clusters: ClusterSummary | None = field(default=None, kw_only=True)
     judge: JudgeValue | None = field(default=None, kw_only=True)
     chosen_by: str | None = field(default=None, kw_only=True)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "design", as_design(self.design))  # a name given: its Design
 
     # -- derived fields (the contract's names) -----------------------------------------
     n = forward("test.n", "Test-set size (rows, when items repeat).")
@@ -605,7 +631,7 @@ class Correction(Tabular, Reportable, Recomputable):
             f"{d.test_rate:.3f} (p = {d.pvalue:.2g}): not a random sample of the test set",
             self.clipped and f"the {self.estimator} estimate {self.estimate_unclipped:.4f} was "
             "clipped to [0, 1]",
-            s is not None and s.shifted and self.design == DEFAULT_DESIGN
+            s is not None and s.shifted and self.design.robust_to_label_shift
             and "calibration and test true rates differ; RG stays valid, estimators assuming "
             "equal mixes do not",
             self.ci.undefined_note(),
@@ -628,13 +654,20 @@ class Correction(Tabular, Reportable, Recomputable):
 
 def _rate_lines(res: Correction) -> list[str]:
     """Describe the judge's rates behind the estimate (sensitivity/specificity, or PPV/FOR)."""
-    c = res.calibration
     unit = "items" if res.clusters is None else "rows"
-    if res.design == DEFAULT_DESIGN:
-        return [
-            f"  judge sensitivity    {res.sensitivity:.4f}  ({c.tp} of m1 = {c.m1} human-1 {unit})",
-            f"  judge specificity    {res.specificity:.4f}  ({c.tn} of m0 = {c.m0} human-0 {unit})",
-        ]
+    return _RATE_LINES[res.design.family](res, unit)
+
+
+def _paper_rate_lines(res: Correction, unit: str) -> list[str]:
+    c = res.calibration
+    return [
+        f"  judge sensitivity    {res.sensitivity:.4f}  ({c.tp} of m1 = {c.m1} human-1 {unit})",
+        f"  judge specificity    {res.specificity:.4f}  ({c.tn} of m0 = {c.m0} human-0 {unit})",
+    ]
+
+
+def _conditional_rate_lines(res: Correction, unit: str) -> list[str]:
+    c = res.calibration
     k1, k0 = c.tp + c.fp, c.fn + c.tn
     return [
         f"  P(human 1 | judge 1) {c.tp / k1:.4f}  ({c.tp} of {k1} judge-1 calibration {unit})"
@@ -642,3 +675,7 @@ def _rate_lines(res: Correction) -> list[str]:
         f"  P(human 1 | judge 0) {c.fn / k0:.4f}  ({c.fn} of {k0} judge-0 calibration {unit})"
         if k0 else "  P(human 1 | judge 0) unknown (no judge-0 calibration item)",
     ]
+
+
+#: The rates each estimator family rests on, as the summary describes them.
+_RATE_LINES = {PAPER: _paper_rate_lines, CONDITIONAL: _conditional_rate_lines}

@@ -38,7 +38,7 @@ from ._validation import (
     warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .designs import design_counts
+from .designs import BY_JUDGE_LABEL, design_counts
 from .kernels import judge_conditional_parts, rogan_gladen_raw
 
 __all__ = [
@@ -158,7 +158,7 @@ def _difference_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
 
 def _conditional_raw(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
     """Judge-conditional θ̂ with π̂ = p̂ (the by-judge-label design); NaN where PPV or FOR is."""
-    x, n, tp, k1, fn, k0 = design_counts(test, cal, "by-judge-label")
+    x, n, tp, k1, fn, k0 = design_counts(test, cal, BY_JUDGE_LABEL)
     return judge_conditional_parts(x, n, tp, k1, fn, k0, 0.0, adjusted=False)["theta"]
 
 

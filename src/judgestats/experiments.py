@@ -12,7 +12,7 @@ against both.
 
 Everything is vectorised over splits: the counts of all splits and targets form one batch of
 shape (splits, targets), and every interval method is called once on it through the registry
-(:func:`judgestats.intervals.compute_bounds`).
+(:func:`judgestats.intervals.spec_bounds`, one resolved spec per method).
 """
 
 from __future__ import annotations
@@ -30,17 +30,16 @@ from ._validation import (
     check_columns,
     check_confidence_level,
     check_labels,
-    check_method,
     check_open_unit,
     check_positive_int,
     check_rng,
     pop_renamed,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .designs import DEFAULT_DESIGN, ESTIMATOR, check_design, judge_conditional
-from .intervals import NAIVE, compute_bounds, interval_methods, naive_bounds
-from .kernels import rogan_gladen_raw
+from .designs import DEFAULT_DESIGN, Design, as_design
+from .intervals import NAIVE, naive_bounds, spec_bounds
 from .progress import progress as progress_bar
+from .simulate import study_specs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -85,19 +84,6 @@ def _resolve_targets(tgt: np.ndarray, targets: Any, target_column: str) -> tuple
     return targets
 
 
-def _resolve_methods(methods: Any, design: str = DEFAULT_DESIGN) -> tuple[str, ...]:
-    registered = interval_methods(design)
-    if methods is None:
-        return (*registered, NAIVE)
-    methods = (methods,) if isinstance(methods, str) else tuple(methods)
-    if not methods:
-        raise JudgeStatsError("methods must name at least one method")
-    for mth in methods:
-        where = "" if design == DEFAULT_DESIGN else f" with design={design!r}"
-        check_method(mth, (*registered, NAIVE), capability=f"split studies{where}")
-    return methods
-
-
 def _all_splits(human, judge, tgt, targets, frac, splits, gen):
     """Count every split of every target: (S, T, 7) counts, targets' sizes and truths."""
     per_target, rows, sizes, theta_full = [], [], [], []
@@ -117,46 +103,45 @@ def _all_splits(human, judge, tgt, targets, frac, splits, gen):
     return np.stack(per_target, axis=1), rows, sizes, theta_full
 
 
-def _estimates(counts: np.ndarray, design: str) -> tuple:
+def _estimates(counts: np.ndarray, design: Design) -> tuple:
     """Return the counts objects, both-classes and informative masks, and θ̂ of every split.
 
-    ``"by-human-label"``: Rogan–Gladen (paper eq. (7)), defined where both human
-    classes are in the calibration part and q̂0 + q̂1 > 1. ``"random"``: the judge-conditional
-    estimate, defined unless a judge class that π̂ weighs has no calibration item.
+    The design's estimator (:meth:`judgestats.designs.Design.point`): under
+    ``"by-human-label"`` Rogan–Gladen (paper eq. (7)), defined where both human classes are in
+    the calibration part (:attr:`~judgestats.designs.Design.needs_both_classes`) and
+    q̂0 + q̂1 > 1 (:attr:`~judgestats.designs.Design.divides_by_youden`); under ``"random"``
+    the judge-conditional estimate, defined unless a judge class that π̂ weighs has no
+    calibration item (an inexact estimate).
     """
     positive, n, tp, fn, tn, fp = (counts[..., i] for i in range(6))
     test = JudgedCounts(positive=positive, n=n)
-    if design != DEFAULT_DESIGN:
-        cal = ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp)
-        raw, inexact = judge_conditional(test, cal, design)
-        both = np.ones(np.shape(tp), dtype=bool)  # the estimator needs no human class
-        return test, cal, both, ~inexact, np.where(inexact, np.nan, np.clip(raw, 0.0, 1.0))
     both = (tp + fn > 0) & (tn + fp > 0)
+    if not design.needs_both_classes:
+        both = np.ones(np.shape(tp), dtype=bool)
     # placeholder counts where a calibration class is empty (masked as undefined below)
     cal = ConfusionCounts(tp=np.where(both, tp, 1), fn=np.where(both, fn, 0),
                           tn=np.where(both, tn, 1), fp=np.where(both, fp, 0))  # fmt: skip
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q0, q1 = tn / (tn + fp), tp / (tp + fn)
-    informative = both & (q0 + q1 > 1.0)
-    raw = rogan_gladen_raw(positive / n, np.where(both, q0, 1.0), np.where(both, q1, 1.0))
+    raw, inexact = design.point(test, cal)
+    informative = both & ~inexact
+    if design.divides_by_youden:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            informative &= tn / (tn + fp) + tp / (tp + fn) > 1.0
     return test, cal, both, informative, np.where(informative, np.clip(raw, 0.0, 1.0), np.nan)
 
 
-def _intervals(methods, test, cal, both, corrected, *, level, gen, options, show=None,
-               design=DEFAULT_DESIGN):  # fmt: skip
+def _intervals(specs, test, cal, both, corrected, *, level, gen, show=None):
     """(low, high, point) arrays (M, S, T) of every method and whether each has its own point."""
-    shape = (len(methods), *np.shape(corrected))
+    shape = (len(specs), *np.shape(corrected))
     low, high, point = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
     own_point = []
-    for i, mth in progress_bar(enumerate(methods), total=len(methods), desc="methods",
-                               enabled=show):  # fmt: skip
-        if mth == NAIVE:
+    for i, spec in progress_bar(enumerate(specs), total=len(specs), desc="methods",
+                                enabled=show):  # fmt: skip
+        if spec is None:  # the naive p̂ with its Wilson interval
             b = naive_bounds(test, level)
             low[i], high[i], point[i] = b.low, b.high, b.estimate
             own_point.append(True)
             continue
-        b = compute_bounds(test, cal, method=mth, confidence_level=level, rng=gen,
-                           design=design, **options.get(mth, {}))  # fmt: skip
+        b = spec_bounds(spec, test, cal, gen)
         low[i] = np.where(both, b.low, np.nan)
         high[i] = np.where(both, b.high, np.nan)
         own_point.append(b.estimate is not None)
@@ -278,14 +263,16 @@ def split_study(
             f"confidence_level must be a scalar here, got an array of shape {np.shape(level)}"
         )
     level = float(level)
-    design = check_design(design)
-    if design == "by-judge-label":
+    design = as_design(design)
+    if not design.emulated_by_random_split:
         raise JudgeStatsError(
             "split_study draws each calibration part as a random share of the target's rows; "
-            "design='by-judge-label' does not describe it (use 'random' or the default)"
+            f"design={str(design)!r} does not describe it (use 'random' or the default)"
         )
-    methods = _resolve_methods(methods, design)
-    options = method_options or {}
+    where = "" if design.is_default else f" with design={str(design)!r}"
+    methods, specs = study_specs(methods, design=design, confidence_level=level,
+                                 method_options=method_options,
+                                 capability=f"split studies{where}")  # fmt: skip
     gen = check_rng(rng)
     c, rows, sizes, theta_full = _all_splits(
         human_labels, judge_labels, tgt, targets, frac, splits, gen
@@ -294,10 +281,8 @@ def split_study(
     test, cal, both, informative, corrected = _estimates(counts, design)
     naive, theta_test = counts[..., 0] / counts[..., 1], c[..., 6] / counts[..., 1]
 
-    low, high, point, own_point = _intervals(
-        methods, test, cal, both, corrected, level=level, gen=gen, options=options,
-        show=progress, design=design,
-    )  # fmt: skip
+    low, high, point, own_point = _intervals(specs, test, cal, both, corrected, level=level,
+                                             gen=gen, show=progress)  # fmt: skip
     return SplitStudy(
         label=label,
         targets=tuple(targets),
@@ -512,7 +497,7 @@ def study_summary(study: SplitStudy) -> str:
         f"{study.label or 'split study'}: {len(study.targets)} targets, {study.splits} random "
         f"splits, {100 * study.calibration_fraction:g}% calibration, "
         f"{100 * study.confidence_level:g}% intervals, design {study.design!r} (θ̂ "
-        f"{ESTIMATOR[study.design]}; truth: full-data human rate)",
+        f"{as_design(study.design).estimator}; truth: full-data human rate)",
         f"  mean |bias|  naive {b.naive_bias.abs().mean():.4f}   corrected "
         f"{b.corrected_bias.abs().mean():.4f}   (θ̂ undefined on "
         f"{int(b.not_informative.sum())} of {cells} target-splits)",

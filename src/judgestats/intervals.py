@@ -55,20 +55,28 @@ import numpy as np
 from . import designs, kernels
 from ._validation import (
     ArgumentTypeError,
+    MethodError,
     NotInformativeError,
     SamplingWarning,
     broadcast,
     check_choice,
     check_confidence_level,
     check_informative,
-    check_method,
     check_positive_int,
     check_probability,
     check_rng,
     check_sample_size,
 )
 from .counts import ConfusionCounts, JudgedCounts
-from .designs import DEFAULT_DESIGN, DESIGNS, check_design
+from .designs import (
+    DEFAULT_DESIGN,
+    DESIGNS,
+    JudgeConditionalDesign,
+    RoganGladenDesign,
+    as_design,
+)
+from .designs.capabilities import add_method, methods_for
+from .designs.capabilities import check_method as check_table
 from .designs.posterior import design_posterior_bounds
 from .kernels import (
     BOUNDARY_RULES,
@@ -82,7 +90,8 @@ from .kernels import (
 from .likelihood import boundary_cells, profile_likelihood_bounds
 from .posterior import INTERVALS, POINTS, theta_posterior
 from .profile_map import profile_map_bounds
-from .repeated import ESTIMANDS, clustered_bounds, is_clustered
+from .repeated import clustered_bounds, is_clustered
+from .spec import AUTO, EstimationSpec, resolve_spec
 
 __all__ = [
     "DESIGNS",
@@ -97,10 +106,13 @@ __all__ = [
     "compute_bounds",
     "get_method",
     "hull_bounds",
+    "implementation",
     "interval_methods",
     "known_bounds",
+    "rate_spec",
     "register_interval_method",
     "rogan_gladen_variance",
+    "spec_bounds",
     "wald_interval",
     "weak_calibration",
     "z_value",
@@ -115,6 +127,9 @@ __all__ = [
 #: benchmarks/results/warning_rules.md.
 MIN_PER_CLASS = 100
 
+
+#: The estimator families the implementations are for (:attr:`judgestats.designs.Design.family`).
+PAPER, CONDITIONAL = RoganGladenDesign.family, JudgeConditionalDesign.family
 
 #: The method that holds both adjusted-Wald's and profile-map's interval (``method="auto"``
 #: answers with it where adjusted-Wald may miss: :mod:`judgestats.auto`).
@@ -253,12 +268,12 @@ def rogan_gladen_variance(p: Any, q0: Any, q1: Any, n: Any, m0: Any, m1: Any) ->
 
 
 # ----------------------------------------------------------------------------- weak regimes
-def _small_class(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+def _small_class(calibration: ConfusionCounts, test: Any = None, design: Any = None) -> np.ndarray:
     """min(m0, m1) < MIN_PER_CLASS (batch mask)."""
     return np.minimum(np.asarray(calibration.m0), np.asarray(calibration.m1)) < MIN_PER_CLASS
 
 
-def _degenerate(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+def _degenerate(calibration: ConfusionCounts, test: Any = None, design: Any = None) -> np.ndarray:
     """q̂0 or q̂1 in {0, 1}, or (``test`` given) p̂ in {0, 1} (batch mask)."""
     c = calibration
     cells = [np.asarray(a) for a in (c.tn, c.fp, c.tp, c.fn)]
@@ -271,7 +286,9 @@ def _degenerate(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
     return out
 
 
-def _small_or_degenerate(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
+def _small_or_degenerate(
+    calibration: ConfusionCounts, test: Any = None, design: Any = None
+) -> np.ndarray:
     return _small_class(calibration) | _degenerate(calibration, test)
 
 
@@ -418,70 +435,53 @@ def _bayes_method(
 
 
 # ----------------------------------------------------------------------------- designs
-def _design_adjusted_wald(design: str) -> Callable[..., Bounds]:
-    def func(test, calibration, *, confidence_level, rng=None) -> Bounds:
-        return designs.adjusted_wald_bounds(test, calibration, design, confidence_level)
-
-    return func
-
-
-def _design_wald(design: str) -> Callable[..., Bounds]:
-    def func(test, calibration, *, confidence_level, rng=None) -> Bounds:
-        return designs.wald_bounds(test, calibration, design, confidence_level)
-
-    return func
+# The same interval ideas for the judge-conditional estimator (the random and by-judge-label
+# designs): each function takes the design, whose π̂ it uses (:mod:`judgestats.designs`).
+def _conditional_adjusted_wald(test, calibration, *, confidence_level, design, rng=None) -> Bounds:
+    return designs.adjusted_wald_bounds(test, calibration, design, confidence_level)
 
 
-def _design_bootstrap(design: str) -> Callable[..., Bounds]:
-    def func(test, calibration, *, confidence_level, rng=None, n_resamples: int = 9999) -> Bounds:
-        return designs.bootstrap_bounds(
-            test, calibration, design, confidence_level, rng=rng, n_resamples=n_resamples
-        )
-
-    return func
+def _conditional_wald(test, calibration, *, confidence_level, design, rng=None) -> Bounds:
+    return designs.wald_bounds(test, calibration, design, confidence_level)
 
 
-def _design_bayes(design: str) -> Callable[..., Bounds]:
-    def func(
-        test, calibration, *, confidence_level, rng=None, point: str = "mean",
-        interval: str = "eti", prior: Any = (0.5, 0.5),
-    ) -> Bounds:  # fmt: skip
-        return design_posterior_bounds(
-            test, calibration, design, confidence_level, point=point, interval=interval,
-            prior=prior,
-        )
-
-    return func
+def _conditional_bootstrap(
+    test, calibration, *, confidence_level, design, rng=None, n_resamples: int = 9999
+) -> Bounds:
+    return designs.bootstrap_bounds(
+        test, calibration, design, confidence_level, rng=rng, n_resamples=n_resamples
+    )
 
 
-def _judge_class_missing(design: str) -> Callable[..., np.ndarray]:
-    """Build the rule: a judge class with weight in π̂ but no calibration item (rate 1/2)."""
-
-    def rule(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
-        if test is None:
-            k1 = np.asarray(calibration.tp + calibration.fp)
-            k0 = np.asarray(calibration.fn + calibration.tn)
-            return (k1 == 0) | (k0 == 0)
-        return designs.judge_conditional(test, calibration, design)[1]
-
-    return rule
+def _conditional_bayes(
+    test, calibration, *, confidence_level, design, rng=None, point: str = "mean",
+    interval: str = "eti", prior: Any = (0.5, 0.5),
+) -> Bounds:  # fmt: skip
+    return design_posterior_bounds(
+        test, calibration, design, confidence_level, point=point, interval=interval,
+        prior=prior,
+    )
 
 
-def _design_degenerate(design: str) -> Callable[..., np.ndarray]:
-    """Build the plug-in rule: π̂, PPV̂ or FOR̂ equal to 0 or 1, or a judge class missing."""
-    missing = _judge_class_missing(design)
+def _judge_class_missing(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
+    """Mask a judge class with weight in π̂ but no calibration item (its rate enters as 1/2)."""
+    if test is None:
+        k1 = np.asarray(calibration.tp + calibration.fp)
+        k0 = np.asarray(calibration.fn + calibration.tn)
+        return (k1 == 0) | (k0 == 0)
+    return designs.judge_conditional(test, calibration, design)[1]
 
-    def rule(calibration: ConfusionCounts, test: Any = None) -> np.ndarray:
-        c = calibration
-        out = missing(c, test)
-        for a in (c.tp, c.fp, c.fn, c.tn):
-            out = out | (np.asarray(a) == 0)
-        if test is not None:
-            x, n = np.asarray(test.positive), np.asarray(test.n)
-            out = out | (x == 0) | (x == n)
-        return out
 
-    return rule
+def _conditional_degenerate(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
+    """Mask the plug-in rule: π̂, PPV̂ or FOR̂ equal to 0 or 1, or a judge class missing."""
+    c = calibration
+    out = _judge_class_missing(c, test, design)
+    for a in (c.tp, c.fp, c.fn, c.tn):
+        out = out | (np.asarray(a) == 0)
+    if test is not None:
+        x, n = np.asarray(test.positive), np.asarray(test.n)
+        out = out | (x == 0) | (x == n)
+    return out
 
 
 _DESIGN_ADVICE = "use method='adjusted-wald' or 'bayes'"
@@ -489,37 +489,39 @@ _MISSING_ADVICE = (
     "label calibration items of both judge labels, or use method='bayes' (its interval "
     "spans that rate's whole range)"
 )
+_CONDITIONAL_REF = "{design_reference}"
 
 
-def _design_methods(design: str) -> tuple[IntervalMethod, ...]:
-    est, ref = designs.ESTIMATOR[design], designs.REFERENCE[design]
-    common = {"requires_informative": False, "design": design}
+def _conditional_methods() -> tuple[IntervalMethod, ...]:
+    common = {"requires_informative": False, "family": CONDITIONAL}
     return (
         _method(
-            "adjusted-wald", _design_adjusted_wald(design),
+            "adjusted-wald", _conditional_adjusted_wald,
             "delta-method interval of the judge-conditional θ with pseudo-counts (one success "
             "and one failure added to PPV and FOR, Wilson's z²/2 to π)",
-            estimator=est, reference=f"{ref}; Agresti & Caffo (2000) pseudo-counts",
-            weak_rule=_judge_class_missing(design), weak_advice=_MISSING_ADVICE, **common,
+            estimator="{design_estimator}",
+            reference=f"{_CONDITIONAL_REF}; Agresti & Caffo (2000) pseudo-counts",
+            weak_rule=_judge_class_missing, weak_advice=_MISSING_ADVICE, **common,
         ),
         _method(
-            "wald", _design_wald(design),
+            "wald", _conditional_wald,
             "delta-method Wald interval of the judge-conditional θ at the plain estimates",
-            estimator=est, reference=f"{ref} (delta method)",
-            weak_rule=_design_degenerate(design), weak_advice=_DESIGN_ADVICE, **common,
+            estimator="{design_estimator}", reference=f"{_CONDITIONAL_REF} (delta method)",
+            weak_rule=_conditional_degenerate, weak_advice=_DESIGN_ADVICE, **common,
         ),
         _method(
-            "bootstrap", _design_bootstrap(design),
+            "bootstrap", _conditional_bootstrap,
             "parametric percentile bootstrap of the three binomials (π, PPV, FOR)",
-            estimator=est, reference=f"{ref}; parametric percentile bootstrap",
-            weak_rule=_design_degenerate(design), weak_advice=_DESIGN_ADVICE, **common,
+            estimator="{design_estimator}",
+            reference=f"{_CONDITIONAL_REF}; parametric percentile bootstrap",
+            weak_rule=_conditional_degenerate, weak_advice=_DESIGN_ADVICE, **common,
         ),
         _method(
-            "bayes", _design_bayes(design),
+            "bayes", _conditional_bayes,
             "exact posterior of θ = π·PPV + (1 − π)·FOR under independent Beta priors "
             "(Jeffreys' Beta(1/2, 1/2) by default), equal-tailed credible interval, by quadrature",
             estimator="posterior {point} (Beta priors on π, PPV, FOR)",
-            reference=f"{ref}; exact Beta posteriors by quadrature", **common,
+            reference=f"{_CONDITIONAL_REF}; exact Beta posteriors by quadrature", **common,
         ),
     )  # fmt: skip
 
@@ -535,17 +537,19 @@ PLUG_IN_ADVICE = "use method='adjusted-wald' or 'profile-map'"
 
 @dataclass(frozen=True, slots=True)
 class IntervalMethod:
-    """An interval method and what it needs and reports.
+    """An interval method's implementation, and what it needs and reports.
 
     ``func(test, calibration, *, confidence_level, rng, **options) -> Bounds`` on (batched)
-    counts; ``options`` are the keyword arguments beyond those. ``requires_informative``: the
-    method is undefined when q̂0 + q̂1 <= 1 (it rests on the Rogan–Gladen ratio). ``estimator``
-    names the point estimate reported with it (``{point}`` is filled from the options).
-    ``reference`` is what reports cite. ``weak_rule(calibration, test)`` returns the batch mask
-    where :func:`judgestats.correct` warns ``WeakCalibrationWarning`` (None: never), and
-    ``weak_advice`` what the warning recommends. ``design`` is the calibration design the
-    method is for (:mod:`judgestats.designs`): the same name under another design is another
-    entry, the same interval idea applied to that design's estimator.
+    counts (the judge-conditional family's also take ``design``); ``options`` are the keyword
+    arguments beyond those. ``requires_informative``: the method is undefined when
+    q̂0 + q̂1 <= 1 (it rests on the Rogan–Gladen ratio). ``estimator`` names the point estimate
+    reported with it (``{point}`` is filled from the options, ``{design_estimator}`` from the
+    design). ``reference`` is what reports cite. ``weak_rule(calibration, test, design)``
+    returns the batch mask where :func:`judgestats.correct` warns ``WeakCalibrationWarning``
+    (None: never), and ``weak_advice`` what the warning recommends. ``family`` is the
+    estimator family it implements (:attr:`judgestats.designs.Design.family`): the same name in
+    another family is another entry, the same interval idea applied to that estimator. Which
+    methods a path allows is the capability table's (:mod:`judgestats.designs.capabilities`).
     """
 
     name: str
@@ -557,26 +561,41 @@ class IntervalMethod:
     reference: str = ""
     weak_rule: Callable[..., np.ndarray] | None = None
     weak_advice: str = ""
-    design: str = DEFAULT_DESIGN
+    family: str = PAPER
 
-    def estimator_name(self, options: dict[str, Any] | None = None) -> str:
+    def estimator_name(self, options: Any = None, design: Any = DEFAULT_DESIGN) -> str:
         """Return the point estimate's name, with the method's option values filled in."""
         params = inspect.signature(self.func).parameters
         values = {k: p.default for k, p in params.items() if k in self.options}
         values.update(options or {})
-        return self.estimator.format(**values)
+        return self.estimator.format(design_estimator=design.estimator, **values)
+
+    def reference_for(self, design: Any = DEFAULT_DESIGN) -> str:
+        """Return what reports cite for the method, with the design's reference filled in."""
+        return self.reference.format(design_reference=design.reference)
+
+    def run(self, test: Any, calibration: Any, *, design: Any, confidence_level: Any,
+            rng: Any = None, **options: Any) -> Bounds:  # fmt: skip
+        """Call the implementation (with the design where its family needs one)."""
+        if self.family == CONDITIONAL:
+            options["design"] = design
+        return self.func(test, calibration, confidence_level=confidence_level, rng=rng,
+                         **options)  # fmt: skip
+
+
+_STANDARD = ("test", "calibration", "confidence_level", "rng", "design")
 
 
 def _options_of(func: Callable[..., Bounds]) -> tuple[str, ...]:
     params = inspect.signature(func).parameters
-    return tuple(k for k in params if k not in ("test", "calibration", "confidence_level", "rng"))
+    return tuple(k for k in params if k not in _STANDARD)
 
 
 def _method(name: str, func: Callable[..., Bounds], description: str, **meta: Any):
     return IntervalMethod(name, func, description, _options_of(func), **meta)
 
 
-#: Every built-in interval method, in one place.
+#: Every built-in interval method implementation, in one place.
 METHODS: tuple[IntervalMethod, ...] = (
     _method(
         "adjusted-wald", _adjusted_wald_method,
@@ -628,11 +647,10 @@ METHODS: tuple[IntervalMethod, ...] = (
         requires_informative=False, estimator="posterior {point}", reference=_BAYES,
     ),
     # the same interval ideas for the judge-conditional estimator of the other designs
-    *_design_methods("random"),
-    *_design_methods("by-judge-label"),
+    *_conditional_methods(),
 )  # fmt: skip
 
-_REGISTRY: dict[tuple[str, str], IntervalMethod] = {(m.design, m.name): m for m in METHODS}
+_REGISTRY: dict[tuple[str, str], IntervalMethod] = {(m.family, m.name): m for m in METHODS}
 
 
 def register_interval_method(
@@ -645,36 +663,63 @@ def register_interval_method(
     judge looks no better than chance (q̂0 + q̂1 <= 1); the others get NaN bounds there and
     :func:`judgestats.correct` raises :class:`NotInformativeError` before calling them. Further
     keywords are :class:`IntervalMethod` fields (``estimator``, ``reference``, ``weak_rule``,
-    ``weak_advice``). The built-in methods cannot be replaced.
+    ``weak_advice``). The built-in methods cannot be replaced. The method joins the capability
+    table's rows of corrections and differences under the paper's design, independent rows.
     """
-    if name in {m.name for m in METHODS}:
+    if name in {m.name for m in METHODS} or name == AUTO:
         raise ArgumentTypeError(f"{name!r} is a built-in interval method and cannot be replaced")
 
     def deco(func: Callable[..., Bounds]) -> Callable[..., Bounds]:
-        _REGISTRY[(DEFAULT_DESIGN, name)] = _method(
+        _REGISTRY[(PAPER, name)] = _method(
             name, func, description, requires_informative=requires_informative, **meta
         )
+        for target in ("rate", "difference"):
+            add_method(name, judge="letter", target=target, design=DEFAULT_DESIGN,
+                       repeated=False)  # fmt: skip
         return func
 
     return deco
 
 
-def interval_methods(design: str = DEFAULT_DESIGN) -> tuple[str, ...]:
-    """Names of the interval methods registered for ``design`` (built-ins first)."""
-    check_design(design)
-    return tuple(name for d, name in _REGISTRY if d == design)
+def interval_methods(design: Any = DEFAULT_DESIGN) -> tuple[str, ...]:
+    """Names of the interval methods of ``js.correct`` under ``design`` (built-ins first).
+
+    ``"auto"`` (a choice between them per data set) is not listed.
+    """
+    return tuple(m for m in methods_for("letter", "rate", as_design(design)) if m != AUTO)
 
 
-def get_method(method: str, design: str = DEFAULT_DESIGN) -> IntervalMethod:
-    """Look up a registered method for a design; an unknown name lists the valid ones."""
-    check_design(design)
-    capability = "corrections" if design == DEFAULT_DESIGN else f"design={design!r}"
-    check_method(method, interval_methods(design), capability=capability)
-    return _REGISTRY[(design, method)]
+def implementation(design: Any, method: str) -> IntervalMethod:
+    """Return a method's implementation for a design's estimator family (validated elsewhere)."""
+    try:
+        return _REGISTRY[(design.family, method)]
+    except KeyError:
+        raise MethodError(
+            f"method {method!r} has no implementation for design={str(design)!r}"
+        ) from None
+
+
+def get_method(method: str, design: Any = DEFAULT_DESIGN) -> IntervalMethod:
+    """Look up a method of ``js.correct`` for a design; an unknown name lists the valid ones."""
+    design = as_design(design)
+    check_table(method, judge="letter", target="rate", design=design)
+    return implementation(design, method)
+
+
+def rate_spec(
+    *, method: Any, confidence_level: Any, design: Any = DEFAULT_DESIGN, repeated: bool = False,
+    estimand: Any = "rows", options: Any = None,
+) -> EstimationSpec:  # fmt: skip
+    """Resolve the spec of a corrected rate (``js.correct``'s path), options checked."""
+    return resolve_spec(
+        judge="letter", target="rate", design=design, method=method,
+        confidence_level=confidence_level, repeated=repeated, estimand=estimand,
+        options=options, options_of=lambda d, m: implementation(d, m).options,
+    )  # fmt: skip
 
 
 def weak_calibration(
-    calibration: ConfusionCounts, method: str, test: Any = None, design: str = DEFAULT_DESIGN
+    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN
 ) -> np.ndarray:
     """Boolean mask (batch shape) of the data sets where ``method`` is in its weak regime.
 
@@ -699,14 +744,34 @@ def weak_calibration(
         A registered interval method.
     test : JudgedCounts, optional
         The test counts, for the p̂ ∈ {0, 1} part of the plug-in rule.
-    design : str, default "by-human-label"
-        The calibration design (:data:`judgestats.designs.DESIGNS`).
+    design : str or Design, default "by-human-label"
+        The calibration design (:mod:`judgestats.designs`).
     """
+    design = as_design(design)
     spec = get_method(method, design)
     shape = np.broadcast_shapes(np.shape(calibration.m0), np.shape(calibration.m1))
     if spec.weak_rule is None:
         return np.zeros(shape, dtype=bool)
-    return np.broadcast_to(spec.weak_rule(calibration, test), shape)
+    return np.broadcast_to(spec.weak_rule(calibration, test, design), shape)
+
+
+def spec_bounds(spec: EstimationSpec, test: Any, calibration: Any, rng: Any = None) -> Bounds:
+    """Run a resolved spec's method on (possibly batched) counts; NaN where not informative.
+
+    The design's implementation of the method (:func:`implementation`); counts with repeated
+    items go to the cluster-robust intervals of :mod:`judgestats.repeated`. ``"auto"`` must be
+    resolved per data set first (:mod:`judgestats.auto`).
+    """
+    if spec.is_auto:
+        raise MethodError("method='auto' chooses per data set: resolve it (judgestats.auto) first")
+    if spec.design.needs_both_classes:
+        calibration.check_both_classes()
+    if spec.repeated:
+        return clustered_bounds(spec, test, calibration, rng)
+    return implementation(spec.design, spec.method).run(
+        test, calibration, design=spec.design, confidence_level=spec.confidence_level, rng=rng,
+        **spec.options,
+    )  # fmt: skip
 
 
 def compute_bounds(
@@ -716,33 +781,22 @@ def compute_bounds(
     method: str,
     confidence_level: Any,
     rng: Any = None,
-    design: str = DEFAULT_DESIGN,
+    design: Any = DEFAULT_DESIGN,
     estimand: str = "rows",
     **options: Any,
 ) -> Bounds:
-    """Run a registered method on (possibly batched) counts; NaN where not informative.
+    """Run a method on (possibly batched) counts; NaN where not informative.
 
-    ``design`` picks the method's variant for how the calibration items were chosen
-    (:mod:`judgestats.designs`); the by-human-label design needs both human classes. Counts
+    Resolves the spec (:func:`rate_spec`) and calls :func:`spec_bounds`: ``design`` picks the
+    method's implementation for how the calibration items were chosen
+    (:mod:`judgestats.designs`; the by-human-label design needs both human classes), and counts
     with repeated items (built with ``cluster=``) go to the cluster-robust intervals of
     :mod:`judgestats.repeated`, for the mean over ``estimand`` (``"rows"`` or ``"items"``).
     """
-    spec = get_method(method, design)
-    check_choice("estimand", estimand, ESTIMANDS)
-    if design == DEFAULT_DESIGN:
-        calibration.check_both_classes()
-    unknown = sorted(set(options) - set(spec.options))
-    if unknown:
-        takes = ", ".join(spec.options) if spec.options else "no options"
-        raise ArgumentTypeError(
-            f"method {method!r} got unexpected option(s) {unknown}; it takes {takes}"
-        )
-    cl = check_confidence_level(confidence_level)
-    if is_clustered(test, calibration):
-        return clustered_bounds(test, calibration, method=method, design=design,
-                                estimand=estimand, confidence_level=cl, rng=rng,
-                                **options)  # fmt: skip
-    return spec.func(test, calibration, confidence_level=cl, rng=rng, **options)
+    spec = rate_spec(method=method, confidence_level=confidence_level, design=design,
+                     repeated=is_clustered(test, calibration), estimand=estimand,
+                     options=options)  # fmt: skip
+    return spec_bounds(spec, test, calibration, rng)
 
 
 def warn_undefined_replicates(bounds: Bounds, stacklevel: int = 3) -> None:

@@ -27,10 +27,9 @@ import numpy as np
 from ._validation import (
     ArgumentTypeError,
     JudgeStatsError,
+    MethodError,
     PlanningWarning,
     check_budget,
-    check_choice,
-    check_confidence_level,
     check_informative,
     check_instance,
     check_open_unit,
@@ -40,14 +39,15 @@ from ._validation import (
 )
 from .alphabets.plan import AlphabetComparison, compare_alphabets
 from .counts import ConfusionCounts
+from .designs import BY_HUMAN_LABEL, DEFAULT_DESIGN, Design, as_design, design_names
 from .designs.plan import (
     DesignComparison,
     JudgeAllocation,
     allocate_by_judge,
-    check_plan_design,
+    check_allocation,
     compare_designs,
-    design_width,
     judge_rates,
+    plan_spec,
 )
 from .designs.plan import n_value as _n_value
 from .designs.plan import planning_inputs as _scalar_inputs
@@ -115,7 +115,7 @@ class CalibrationPlan:
     width: float
     allocation: str
     confidence_level: float
-    design: str = "by-human-label"
+    design: str = DEFAULT_DESIGN
     judge0: int | None = None
     judge1: int | None = None
 
@@ -162,8 +162,8 @@ def interval_width(
     check_informative(q0, q1)
     m0 = check_sample_size("m0", m0, positive=False)
     m1 = check_sample_size("m1", m1, positive=False)
-    z = z_value(check_confidence_level(confidence_level))
-    out = _width(p, q0, q1, _n_value(n), m0, m1, z)
+    spec = plan_spec(BY_HUMAN_LABEL, confidence_level, scalar=False)
+    out = _width(p, q0, q1, _n_value(n), m0, m1, z_value(spec.confidence_level))
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -256,14 +256,6 @@ def allocate(
     return Allocation(m0=m - m1, m1=m1, kappa=kappa)
 
 
-def _best_split(m: int, p, q0, q1, n, z, floor: int = 1) -> tuple[int, float]:
-    m1 = np.arange(floor, m - floor + 1)
-    w = _width(p, q0, q1, n, m - m1, m1, z)
-    w = np.where(np.isnan(w), np.inf, w)
-    i = int(np.argmin(w))
-    return int(m1[i]), float(w[i])
-
-
 def _check_floor(min_per_class: Any, m: int | None = None) -> int:
     floor = check_budget("min_per_class", min_per_class, minimum=1)
     if m is not None and m < 2 * floor:
@@ -310,9 +302,11 @@ def optimal_allocation(
     """
     m = check_budget("m", m, minimum=2)
     floor = _check_floor(min_per_class, m)
-    p, q0, q1, n, _, z = _scalar_inputs(p, q0, q1, n, confidence_level)
-    m1, w = _best_split(m, p, q0, q1, n, z, floor)
-    return Allocation(m0=m - m1, m1=m1, width=w)
+    p, q0, q1, n = _scalar_inputs(p, q0, q1, n)
+    spec = plan_spec(BY_HUMAN_LABEL, confidence_level)
+    w, (m0, m1) = spec.design.plan_width(m, p=p, q0=q0, q1=q1, n=n, allocation="optimal",
+                                         z=float(z_value(spec.confidence_level)), floor=floor)
+    return Allocation(m0=int(m0 or 0), m1=int(m1 or 0), width=w)
 
 
 # ----------------------------------------------------------------------------- size
@@ -326,7 +320,7 @@ def calibration_size(
     allocation: str = "balanced",
     confidence_level: float = 0.95,
     max_m: int = 1_000_000,
-    design: str = "by-human-label",
+    design: Any = DEFAULT_DESIGN,
     min_per_class: int = 1,
 ) -> CalibrationPlan:
     """Smallest calibration set whose interval is no wider than ``width``.
@@ -382,45 +376,46 @@ def calibration_size(
     (roughly); a target below what m = ``max_m`` reaches raises :class:`JudgeStatsError`.
     """
     target = check_open_unit("width", width)
-    check_choice("allocation", allocation, ("balanced", "optimal"))
-    design = check_plan_design(design, allocation)
-    p, q0, q1, n, level, z = _scalar_inputs(p, q0, q1, n, confidence_level)
+    p, q0, q1, n = _scalar_inputs(p, q0, q1, n)
     max_m = check_budget("max_m", max_m, minimum=4)
     floor = _check_floor(min_per_class)
-    if floor > 1 and design != "by-human-label":
+    spec = plan_spec(design, confidence_level)
+    design = spec.design
+    allocation = check_allocation(design, allocation)
+    by_human = design.sampled_within == "human"  # the split is (m0, m1), else (k0, k1) or none
+    if floor > 1 and not by_human:
         raise JudgeStatsError(
-            f"min_per_class applies to the by-human-label design, not design={design!r}"
+            "min_per_class applies to a design that chooses the items within human labels "
+            f"(the split m0, m1), not design={str(design)!r}"
         )
+    z = float(z_value(spec.confidence_level))
 
-    if design != "by-human-label":
+    def best(m_total: int) -> tuple[Any, Any, float]:
+        w, (a, b) = design.plan_width(m_total, p=p, q0=q0, q1=q1, n=n, z=z,
+                                      allocation=allocation, floor=floor)  # fmt: skip
+        return a, b, w
 
-        def best(m_total: int) -> tuple[Any, Any, float]:
-            w, split = design_width(m_total, p=p, q0=q0, q1=q1, n=n, z=float(z), design=design,
-                                    allocation=allocation)  # fmt: skip
-            return (*split, w)
+    step = 2 if by_human and allocation == "balanced" else 1  # m0 = m1: an even total
+    hi = _smallest(best, target, step, max_m, n)
+    a, b, w = best(hi)
+    level = float(spec.confidence_level)
+    if by_human:
+        return CalibrationPlan(m=a + b, m0=a, m1=b, width=w, allocation=allocation,
+                               confidence_level=level, design=design)  # fmt: skip
+    return CalibrationPlan(m=hi, m0=None, m1=None, width=w, allocation=allocation,
+                           confidence_level=level, design=design, judge0=a, judge1=b)  # fmt: skip
 
-        step = 1
-    elif allocation == "balanced":
 
-        def best(m_total: int) -> tuple[Any, Any, float]:
-            k = max(m_total // 2, floor)
-            return k, k, float(_width(p, q0, q1, n, k, k, z))
+def _smallest(best: Any, target: float, step: int, max_m: int, n: float) -> int:
+    """Return the smallest total (a multiple of ``step``) whose width ``best(m)[2]`` <= target.
 
-        step = 2
-    else:
-
-        def best(m_total: int) -> tuple[Any, Any, float]:
-            m_total = max(m_total, 2 * floor)
-            m1, w = _best_split(m_total, p, q0, q1, n, z, floor)
-            return m_total - m1, m1, w
-
-        step = 1
-
-    # Bracket by doubling, then bisect; the width is non-increasing in m (checked in tests).
+    Brackets by doubling, then bisects; the width is non-increasing in m (checked in tests).
+    """
+    top = max_m - max_m % step
     hi = 4
     while best(hi)[2] > target:
-        if hi >= max_m:
-            reached = best(max_m)[2]
+        if hi >= top:
+            reached = best(top)[2]
             raise JudgeStatsError(
                 f"width {target:g} is not reached with m <= max_m = {max_m} (width there: "
                 f"{reached:.4g})"
@@ -441,13 +436,7 @@ def calibration_size(
             hi = mid
         else:
             lo = mid
-    a, b, w = best(hi)
-    if design == "by-human-label":
-        return CalibrationPlan(
-            m=a + b, m0=a, m1=b, width=w, allocation=allocation, confidence_level=level
-        )
-    return CalibrationPlan(m=hi, m0=None, m1=None, width=w, allocation=allocation,
-                           confidence_level=level, design=design, judge0=a, judge1=b)  # fmt: skip
+    return hi
 
 
 # ----------------------------------------------------------------------------- regime
@@ -488,7 +477,7 @@ def _regime_finite(q0, q1, eps, grid: int = 20_001) -> tuple[np.ndarray, np.ndar
 
 def judge_vs_human(
     q0: float, q1: float, *, m: int | None = None, delta: float = 0.05,
-    design: str = "by-human-label",
+    design: Any = DEFAULT_DESIGN,
 ) -> Regime | None:  # fmt: skip
     """θ range where a calibrated judge has lower variance than human-only labelling.
 
@@ -529,8 +518,15 @@ def judge_vs_human(
     chance.judge_value : What the judge is worth over human labels alone.
     """
     q0, q1 = judge_rates(q0, q1)
-    if check_choice("design", design, ("by-human-label", "random")) == "random":
+    design = as_design(design)
+    if design.calibration_samples_test:  # the judge-conditional estimator never loses
         return Regime(0.0, 1.0)
+    if not design.divides_by_youden:
+        raise MethodError(
+            f"judge_vs_human compares human labels with a judge corrected through its "
+            f"sensitivity and specificity, which design={str(design)!r} does not estimate; "
+            f"the designs it takes: {', '.join(repr(str(d)) for d in _regime_designs())}"
+        )
     if m is None:
         low, high = _regime_infinite(np.asarray(q0), np.asarray(q1))
     else:
@@ -538,6 +534,12 @@ def judge_vs_human(
     if np.isnan(low) or not high > low:
         return None
     return Regime(float(low), float(high))
+
+
+def _regime_designs() -> list[Design]:
+    """Return the designs :func:`judge_vs_human` takes (Rogan–Gladen's; random test samples)."""
+    designs = (as_design(d) for d in design_names())
+    return [d for d in designs if d.calibration_samples_test or d.divides_by_youden]
 
 
 def _hoeffding_eps(m: Any, delta: Any) -> float:

@@ -235,6 +235,10 @@ def estimator_bias_plot(ds: Any, *, ax: Any = None):
     return ax
 
 
+#: marker, dash and size of each design's line, in the registered designs' order
+_DESIGN_STYLES = (("o", "-", 5), ("s", "--", 7), ("^", ":", 5))
+
+
 def design_widths(
     *, p: float, q0: float, q1: float, n: Any = None, m_values: Sequence[int] = (20, 50, 100,
     200, 500, 1000), confidence_level: float = 0.95, ax: Any = None,
@@ -250,17 +254,17 @@ def design_widths(
     m_values = list(m_values)
     comps = [compare_designs(p=p, q0=q0, q1=q1, m=m, n=n, confidence_level=confidence_level)
              for m in m_values]  # fmt: skip
-    styles = {"by-human-label": ("o", "-", 5), "random": ("s", "--", 7),
-              "by-judge-label": ("^", ":", 5)}  # fmt: skip
-    for design, allocation in (("by-human-label", "optimal"), ("random", "-"),
-                               ("by-judge-label", "optimal")):  # fmt: skip
+    designs = list(dict.fromkeys(r["design"] for r in comps[0].rows))  # registered order
+    for i, design in enumerate(designs):
+        # the optimal split where the design has one, else the one it allows
+        allocation = "optimal" if "optimal" in design.allocations else design.allocations[0]
         widths = [next(r["width"] for r in c.rows
-                       if r["design"] == design and r["allocation"] == allocation)
+                       if r["design"] is design and r["allocation"] == allocation)
                   for c in comps]  # fmt: skip
         # distinct markers and dashes: the random and by-judge-label lines can coincide
-        marker, dash, size = styles[design]
+        marker, dash, size = _DESIGN_STYLES[i % len(_DESIGN_STYLES)]
         ax.plot(m_values, widths, marker=marker, ls=dash, ms=size, mfc="none",
-                label=f"design={design!r}")  # fmt: skip
+                label=f"design={str(design)!r}")  # fmt: skip
     ax.plot(m_values, [c.human_only for c in comps], "k--", label="human labels alone")
     ax.set_xscale("log")
     ax.set_xlabel("calibration items m")

@@ -64,30 +64,21 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
-    ClusteredCountsError,
     check_choice,
     check_positive_int,
     check_rng,
 )
 from .counts.clusters import JointClusters, joint_arms, joint_clusters
-from .designs import DEFAULT_DESIGN, judge_conditional
+from .designs import BY_HUMAN_LABEL, Design
 from .kernels import (
     BOUNDARY_RULES,
     Bounds,
-    adjusted_wald_bounds,
     delta_parts,
-    delta_se,
-    judge_conditional_bounds,
-    judge_conditional_parts,
-    judge_conditional_raw,
     percentile_nan_last,
-    rogan_gladen_raw,
-    wald_bounds,
     z_value,
 )
 
 __all__ = [
-    "CLUSTER_METHODS",
     "ESTIMANDS",
     "REPEAT_BOUND",
     "ArmsClusters",
@@ -100,7 +91,6 @@ __all__ = [
     "clustered_bounds",
     "combined_df",
     "combined_variance",
-    "design_estimate",
     "is_clustered",
     "item_weights",
     "pooled_design_effects",
@@ -112,8 +102,6 @@ __all__ = [
 
 #: What a clustered correction estimates: the rate over rows or over items.
 ESTIMANDS = ("rows", "items")
-#: The interval methods that account for repeated items.
-CLUSTER_METHODS = ("adjusted-wald", "wald", "bootstrap")
 #: The guard rail's bound on the design effect of θ̂ (:func:`repeats_matter`): above it,
 #: counting rows as items makes the interval more than √1.2 ≈ 1.1 times too short.
 REPEAT_BOUND = 1.2
@@ -133,12 +121,6 @@ _NAMES = tuple(_CELLS)
 _NUM = np.array([_CELLS[c][0] for c in _NAMES], dtype=float).T  # (6, C)
 _DEN = np.array([_CELLS[c][1] for c in _NAMES], dtype=float).T
 
-#: The three rates of each design's estimator.
-DESIGN_CELLS = {
-    "by-human-label": ("p", "q0", "q1"),
-    "random": ("pi", "ppv", "for"),
-    "by-judge-label": ("p", "ppv", "for"),
-}
 
 
 def is_clustered(*counts: Any) -> bool:
@@ -334,12 +316,12 @@ def _correlations(cross: np.ndarray, idx: list[int]) -> tuple[float, float, floa
     return out[0], out[1], out[2]
 
 
-def cluster_summary(test: Any, calibration: Any, design: str, estimand: str) -> ClusterSummary:
+def cluster_summary(test: Any, calibration: Any, design: Design, estimand: str) -> ClusterSummary:
     """Design effects, effective sizes and correlations of a design's rates (see module)."""
     estimand = check_choice("estimand", estimand, ESTIMANDS)
     joint = joint_clusters(test, calibration)
     m = _moments(joint, estimand)
-    cells = DESIGN_CELLS[design]
+    cells = design.cells
     idx = [_NAMES.index(c) for c in cells]
     deff, pooled = _design_effects(m, idx)
     per_item = joint.rows @ _DEN[:, idx]
@@ -377,12 +359,7 @@ def _satterthwaite(design, rates, effective, items, repeated) -> float:
 def _df_terms(design, rates, effective) -> tuple[np.ndarray, np.ndarray]:
     """Gradient of θ in the design's three rates and their variances r(1 − r)/effective size."""
     r = np.nan_to_num(np.asarray(rates, dtype=float), nan=0.5)
-    if design == DEFAULT_DESIGN:
-        den = r[1] + r[2] - 1.0
-        theta = float(np.clip(rogan_gladen_raw(*r), 0.0, 1.0)) if den > 0 else 0.5
-        grad = np.array([1.0, 1.0 - theta, -theta]) / (den if den > 0 else 1.0)
-    else:
-        grad = np.array([r[1] - r[2], r[0], 1.0 - r[0]])
+    grad = design.rate_gradient(rates)
     with np.errstate(divide="ignore", invalid="ignore"):
         var = np.nan_to_num(r * (1.0 - r) / np.asarray(effective, dtype=float))
     return grad, var
@@ -414,88 +391,34 @@ def t_critical(confidence_level: float, df: float) -> float:
 
 def _theta_design_effect(design, rates, rows, effective, corr) -> float:
     """Var(θ̂) with clusters / Var(θ̂) with independent rows, delta method at plain rates."""
-    p, q0, q1 = rates
-    if design == DEFAULT_DESIGN:
-        n, m0, m1 = effective
-        wide = delta_se(delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False), corr=corr)
-        n, m0, m1 = rows
-        narrow = delta_se(delta_parts(p, q0, q1, n, m0, m1, 0.0, adjusted=False))
-        ratio = (wide / narrow) ** 2
-    else:
-        x, n_pi, tp, k1, fn, k0 = _effective_counts(rates, effective)
-        wide = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, 0.0, adjusted=False,
-                                       corr=corr)["var"]  # fmt: skip
-        x, n_pi, tp, k1, fn, k0 = _effective_counts(rates, rows)
-        narrow = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, 0.0, adjusted=False)["var"]
-        ratio = wide / narrow
+    ratio = design.variance_at(rates, effective, corr) / design.variance_at(rates, rows)
     return float(ratio) if np.isfinite(ratio) else float("nan")
 
 
-def _effective_counts(rates, sizes) -> tuple[float, ...]:
-    """(x, n_π, tp, k1, fn, k0) of the judge-conditional binomials at effective sizes."""
-    (pi, ppv, fo), (n_pi, k1, k0) = rates, sizes
-    return (pi * n_pi, n_pi, np.nan_to_num(ppv) * k1, k1, np.nan_to_num(fo) * k0, k0)
-
-
 # ----------------------------------------------------------------------------- intervals
-def design_estimate(design: str, rates: Any) -> np.ndarray:
-    """Return the design's estimator at (batched) rates; an empty judge class enters as 1/2."""
-    a, b, c = (np.asarray(v, dtype=float) for v in rates)
-    if design == DEFAULT_DESIGN:
-        return rogan_gladen_raw(a, b, c)
-    return judge_conditional_raw(a, np.where(np.isnan(b), 0.5, b), np.where(np.isnan(c), 0.5, c))
+def clustered_bounds(spec: Any, test: Any, calibration: Any, rng: Any = None) -> Bounds:
+    """Interval of one clustered data set by the spec's method (module docstring); NaN if undefined.
 
-
-def clustered_bounds(
-    test: Any,
-    calibration: Any,
-    *,
-    method: str,
-    design: str,
-    estimand: str,
-    confidence_level: float,
-    rng: Any = None,
-    **options: Any,
-) -> Bounds:
-    """Interval of one clustered data set by ``method`` (see the module); NaN where undefined.
-
-    The returned :class:`~judgestats.kernels.Bounds` carry the estimate (unclipped) and the
+    ``spec``: a resolved :class:`~judgestats.spec.EstimationSpec` whose method accounts for the
+    repeats (the capability table's row for repeated items). The returned
+    :class:`~judgestats.kernels.Bounds` carry the estimate (unclipped) and the
     :class:`ClusterSummary` (``clusters``).
     """
-    if method not in CLUSTER_METHODS:
-        raise ClusteredCountsError(
-            f"method {method!r} models every row as an independent item, but these counts were "
-            f"built with cluster= (repeated items); use method 'adjusted-wald' (default), "
-            "'wald' or 'bootstrap', which account for the repeats"
-        )
-    if design != DEFAULT_DESIGN:
-        judge_conditional(test, calibration, design)  # its checks (by-judge-label: both classes)
-    summary = cluster_summary(test, calibration, design, estimand)
-    est = design_estimate(design, summary.rates)
-    if method == "bootstrap":
-        return _cluster_bootstrap(test, calibration, design, estimand, confidence_level, rng,
-                                  est, summary, **options)  # fmt: skip
-    z = t_critical(confidence_level, summary.df)
-    rates, corr = summary.rates, summary.correlation
-    (p, q0, q1), (n, m0, m1) = rates, summary.effective
-    widened = np.zeros((), dtype=bool)
-    if design == DEFAULT_DESIGN and method == "adjusted-wald":
-        boundary = check_choice("boundary", options.pop("boundary", "widen"), BOUNDARY_RULES)
-        low, high, widened = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z, boundary=boundary,
-                                                  corr=corr)  # fmt: skip
-    elif design == DEFAULT_DESIGN:
-        low, high = wald_bounds(p, q0, q1, n, m0, m1, z, corr=corr)
-    else:
-        adjusted = method == "adjusted-wald"
-        x, n_pi, tp, k1, fn, k0 = _effective_counts(rates, summary.effective)
-        low, high = judge_conditional_bounds(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted,
-                                             corr=corr)  # fmt: skip
-        if adjusted:  # the add-one interval holds its own (1/2 where inexact) estimate
-            low, high = np.minimum(low, est), np.maximum(high, est)
-    if design == DEFAULT_DESIGN and not rates[1] + rates[2] > 1.0:
+    design, options = spec.design, dict(spec.options)
+    design.check_counts(test, calibration)
+    summary = cluster_summary(test, calibration, design, spec.estimand)
+    est = design.estimate_from_rates(summary.rates)
+    if spec.method == "bootstrap":
+        return _cluster_bootstrap(test, calibration, spec, rng, est, summary, **options)
+    boundary = check_choice("boundary", options.pop("boundary", "widen"), BOUNDARY_RULES)
+    z = t_critical(spec.confidence_level, summary.df)
+    low, high, widened = design.bounds_at(summary.rates, summary.effective, z, method=spec.method,
+                                          corr=summary.correlation, boundary=boundary)  # fmt: skip
+    if not design.informative(summary.rates):
         low = high = np.asarray(np.nan)
     return Bounds(np.asarray(low), np.asarray(high), np.zeros((), dtype=np.int64),
-                  estimate=np.asarray(est), widened=widened, clusters=summary)  # fmt: skip
+                  estimate=np.asarray(est), widened=np.asarray(widened),
+                  clusters=summary)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- several arms
@@ -517,9 +440,9 @@ class ArmsClusters:
 def arms_clusters(arms: Any, estimand: str) -> ArmsClusters:
     """Cluster summaries and rate correlations of (test, calibration) arms (by-human-label)."""
     arms = list(arms)
-    summaries = tuple(cluster_summary(t, c, DEFAULT_DESIGN, estimand) for t, c in arms)
+    summaries = tuple(cluster_summary(t, c, BY_HUMAN_LABEL, estimand) for t, c in arms)
     m = _moments(joint_arms(arms), estimand)
-    cells = [_NAMES.index(c) for c in DESIGN_CELLS[DEFAULT_DESIGN]]
+    cells = [_NAMES.index(c) for c in BY_HUMAN_LABEL.cells]
     idx = [k * len(_NAMES) + c for k in range(len(arms)) for c in cells]
     cross = m["cross"][np.ix_(idx, idx)]
     sd = np.sqrt(np.diag(cross))
@@ -571,7 +494,7 @@ def combined_df(summaries: Any, coef: Any, calibrations: Any = None, extra: Any 
     parts, items = [], []
     shared: dict[Any, list] = {}
     for s, c, label in zip(summaries, coef, labels, strict=True):
-        grad, var = _df_terms(DEFAULT_DESIGN, s.rates, s.effective)
+        grad, var = _df_terms(BY_HUMAN_LABEL, s.rates, s.effective)
         parts.append((c * grad[0]) ** 2 * var[0])
         items.append(s.repeats[0])
         slot = shared.setdefault(label, [np.zeros(2), var[1:], np.asarray(s.repeats[1:])])
@@ -586,23 +509,18 @@ def combined_df(summaries: Any, coef: Any, calibrations: Any = None, extra: Any 
 
 
 # ----------------------------------------------------------------------------- bootstrap
-def _arm_strata(rows: np.ndarray, design: str) -> np.ndarray:
+def _arm_strata(rows: np.ndarray, design: Design) -> np.ndarray:
     """Return each item's resampling stratum in one arm (−1: no row there).
 
     Test items; calibration items by the design's class; items with test and calibration rows.
     """
     test, cal = rows[:, 1] > 0, rows[:, 2:].sum(axis=1) > 0
-    if design == DEFAULT_DESIGN:  # by human class: (tp, fn) vs (tn, fp)
-        one, zero = rows[:, 2] + rows[:, 3] > 0, rows[:, 4] + rows[:, 5] > 0
-    elif design == "by-judge-label":  # by judge class: (tp, fp) vs (fn, tn)
-        one, zero = rows[:, 2] + rows[:, 5] > 0, rows[:, 3] + rows[:, 4] > 0
-    else:  # random: the calibration items are one sample
-        one = zero = np.zeros(len(rows), dtype=bool)
+    one, zero = design.calibration_classes(rows)
     sub = np.where(one & zero, 2, np.where(one, 1, 0))
     return np.where(test & cal, 6, np.where(cal, 2 + sub, np.where(test, 0, -1)))
 
 
-def _strata(rows: np.ndarray, design: str, pool_tests: bool = False) -> np.ndarray:
+def _strata(rows: np.ndarray, design: Design, pool_tests: bool = False) -> np.ndarray:
     """Return each distinct item's resampling stratum over K arms (rows (U, 6K)).
 
     Items whose role (:func:`_arm_strata`) is the same in every arm form one stratum, numbered
@@ -617,7 +535,7 @@ def _strata(rows: np.ndarray, design: str, pool_tests: bool = False) -> np.ndarr
     return np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
 
 
-def _replicate_totals(joint: JointClusters, estimand: str, design: str, reps: int, gen,
+def _replicate_totals(joint: JointClusters, estimand: str, design: Design, reps: int, gen,
                       pool_tests: bool = False) -> np.ndarray:  # fmt: skip
     """Item totals (x, n, tp, fn, tn, fp) of each arm in ``reps`` resamples: (reps, K, 6).
 
@@ -653,7 +571,7 @@ def resample_totals(rows: Any, weight: Any, strata: Any, reps: int, gen: Any) ->
     return totals
 
 
-def arms_replicates(arms: Any, *, design: str, estimand: str, reps: int, gen: Any,
+def arms_replicates(arms: Any, *, design: Design, estimand: str, reps: int, gen: Any,
                     pool_tests: bool = False) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Unclipped estimates and test rows of K arms in ``reps`` joint item resamples.
 
@@ -667,13 +585,15 @@ def arms_replicates(arms: Any, *, design: str, estimand: str, reps: int, gen: An
     (q0* + q1* <= 1), and the test rows (weighted by the estimand) (reps, K).
     """
     totals = _replicate_totals(joint_arms(arms), estimand, design, reps, gen, pool_tests)
-    idx = [_NAMES.index(c) for c in DESIGN_CELLS[design]]
+    idx = [_NAMES.index(c) for c in design.cells]
     with np.errstate(divide="ignore", invalid="ignore"):
         rates = np.moveaxis(totals @ _NUM[:, idx] / (totals @ _DEN[:, idx]), -1, 0)
-        return design_estimate(design, rates), totals[..., 1]
+        return design.estimate_from_rates(rates), totals[..., 1]
 
 
-def arms_bootstrap(arms: Any, *, design: str, estimand: str, reps: int, gen: Any) -> np.ndarray:
+def arms_bootstrap(
+    arms: Any, *, design: Design, estimand: str, reps: int, gen: Any
+) -> np.ndarray:
     """Clipped estimates of K (test, calibration) arms in ``reps`` joint item resamples.
 
     :func:`arms_replicates` (strata of the items' roles), clipped to [0, 1]; shape (reps, K),
@@ -684,19 +604,19 @@ def arms_bootstrap(arms: Any, *, design: str, estimand: str, reps: int, gen: Any
         return np.clip(raw, 0.0, 1.0)
 
 
-def _cluster_bootstrap(test, calibration, design, estimand, level, rng, est, summary,
+def _cluster_bootstrap(test, calibration, spec, rng, est, summary,
                        n_resamples: int = 9999) -> Bounds:  # fmt: skip
     """Percentile interval of the clipped estimate over item resamples (undefined counted)."""
     reps = check_positive_int("n_resamples", n_resamples, minimum=2)
     gen = check_rng(rng)
-    theta = arms_bootstrap([(test, calibration)], design=design, estimand=estimand, reps=reps,
-                           gen=gen)[:, 0]
+    theta = arms_bootstrap([(test, calibration)], design=spec.design, estimand=spec.estimand,
+                           reps=reps, gen=gen)[:, 0]
     theta = np.sort(theta)  # NaN (undefined) last
     valid = np.asarray(np.count_nonzero(~np.isnan(theta)))
-    alpha = 1.0 - float(level)
+    alpha = 1.0 - float(spec.confidence_level)
     low = percentile_nan_last(theta[:, None], valid[None], alpha / 2.0)[0]
     high = percentile_nan_last(theta[:, None], valid[None], 1.0 - alpha / 2.0)[0]
-    if design == DEFAULT_DESIGN and not summary.rates[1] + summary.rates[2] > 1.0:
+    if not spec.design.informative(summary.rates):
         low = high = np.asarray(np.nan)
     return Bounds(np.asarray(low), np.asarray(high), np.asarray(reps - valid), reps,
                   estimate=np.asarray(est), clusters=summary)  # fmt: skip

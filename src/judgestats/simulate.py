@@ -19,6 +19,7 @@ are :class:`xarray.Dataset` objects (xarray is imported lazily).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,9 +39,12 @@ from ._validation import (
     warn_deprecated,
 )
 from .counts import ConfusionCounts, JudgedCounts
+from .designs import BY_HUMAN_LABEL, Design
+from .designs.capabilities import methods_for
 from .estimators import RAW_ESTIMATORS
-from .intervals import METHODS, NAIVE, compute_bounds, get_method, interval_methods, naive_bounds
+from .intervals import METHODS, NAIVE, implementation, naive_bounds, rate_spec, spec_bounds
 from .progress import counter
+from .spec import AUTO, EstimationSpec
 
 __all__ = [
     "SimulatedCategories",
@@ -55,6 +59,9 @@ __all__ = [
 
 _CHUNK_ELEMENTS = 2_000_000  # replications held in memory at once (per array)
 _STEP_ELEMENTS = 2_000  # data sets per step of the progress bar (whole cells, at least one)
+#: The design :func:`draw` simulates: classes fixed (or split at random under label shift),
+#: corrected by Rogan–Gladen.
+_DESIGN = BY_HUMAN_LABEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,20 +222,13 @@ def _wrap(positive, n, tp, fn, tn, fp) -> SimulatedData:
 
 
 # ----------------------------------------------------------------------------- coverage
-def _method_arrays(method, data: SimulatedData, level, gen, options):
+def _method_arrays(spec: EstimationSpec | None, data: SimulatedData, level, gen):
     est: Any
-    if method == NAIVE:
+    if spec is None:  # the naive p̂ with its Wilson interval
         b = naive_bounds(data.test, level)
         low, high, est = b.low, b.high, b.estimate
     else:
-        b = compute_bounds(
-            data.test,
-            data.calibration,
-            method=method,
-            confidence_level=level,
-            rng=gen,
-            **options.get(method, {}),
-        )
+        b = spec_bounds(spec, data.test, data.calibration, gen)
         low, high = b.low, b.high
         if b.estimate is not None:
             est = b.estimate
@@ -252,14 +252,32 @@ def _as_axis(name: str, value: Any) -> np.ndarray | None:
     return arr if arr.ndim == 1 else None
 
 
-def _methods(methods: Any) -> tuple[str, ...]:
+def study_specs(
+    methods: Any, *, design: Design, confidence_level: Any,
+    method_options: Mapping[str, Any] | None, capability: str,
+) -> tuple[tuple[str, ...], tuple[EstimationSpec | None, ...]]:  # fmt: skip
+    """Resolve a study's interval methods into their specs, once (None: ``"naive-wilson"``).
+
+    A study runs the methods of :func:`judgestats.correct` under ``design`` (its row of the
+    capability table, :mod:`judgestats.designs.capabilities`, but ``"auto"``, which chooses
+    per data set) and ``"naive-wilson"``; ``methods=None`` runs them all. Each method's
+    options (``method_options[name]``) are checked against what it takes; ``capability``
+    names the study in the error of a method it cannot run.
+    """
+    available = (*(m for m in methods_for("letter", "rate", design) if m != AUTO), NAIVE)
+    if methods is None:
+        methods = available
     methods = (methods,) if isinstance(methods, str) else tuple(methods)
     if not methods:
         raise JudgeStatsError("methods must name at least one method")
-    valid_methods = (*interval_methods(), NAIVE)
+    options = method_options or {}
+    specs: list[EstimationSpec | None] = []
     for mth in methods:
-        check_method(mth, valid_methods, capability="simulations")
-    return methods
+        check_method(mth, available, capability=capability)
+        specs.append(None if mth == NAIVE else rate_spec(
+            method=mth, confidence_level=confidence_level, design=design,
+            options=options.get(mth)))  # fmt: skip
+    return methods, tuple(specs)
 
 
 def _rows(a: Any, cells: slice) -> Any:
@@ -268,17 +286,16 @@ def _rows(a: Any, cells: slice) -> Any:
     return a[cells] if a.ndim and a.shape[0] > 1 else a
 
 
-def _draws_randomness(method: str) -> bool:
+def _draws_randomness(spec: EstimationSpec | None) -> bool:
     """Whether a method draws from the generator (resampling, or a user's method)."""
-    if method == NAIVE:
+    if spec is None:
         return False
-    spec = get_method(method)
-    builtin = any(m is spec for m in METHODS)
-    return not builtin or "n_resamples" in spec.options
+    impl = implementation(spec.design, spec.method)
+    builtin = any(m is impl for m in METHODS)
+    return not builtin or "n_resamples" in impl.options
 
 
-def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilot, gen, options,
-                    done):  # fmt: skip
+def _simulate_chunk(out, cols, params, specs, *, reps, level, allocation, pilot, gen, done):
     """Draw ``reps`` data sets for each cell of ``params`` and accumulate every method's stats.
 
     The methods that draw from the generator run on the whole chunk (so a seed gives the same
@@ -287,7 +304,7 @@ def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilo
     last replications are accumulated.
     """
     draw_alloc = "algorithm1" if allocation == "algorithm1" else "fixed"
-    random = [i for i, mth in enumerate(methods) if _draws_randomness(mth)]
+    random = [i for i, spec in enumerate(specs) if _draws_randomness(spec)]
     for r0 in range(0, reps, _CHUNK_ELEMENTS):  # bound memory for huge reps
         nr = min(reps - r0, _CHUNK_ELEMENTS)
         arrays = _draw_arrays(
@@ -297,16 +314,16 @@ def _simulate_chunk(out, cols, params, methods, *, reps, level, allocation, pilo
         truth = params["theta"][:, None]
         data = _wrap(*arrays)
         for i in random:
-            low, high, est, undef = _method_arrays(methods[i], data, level, gen, options)
+            low, high, est, undef = _method_arrays(specs[i], data, level, gen)
             _accumulate(out, i, cols, r0, nr, reps, low, high, est, undef, truth)
         step = max(1, _STEP_ELEMENTS // nr)  # cells per step of the deterministic methods
         for j in range(0, truth.shape[0], step):
             some = slice(j, min(j + step, truth.shape[0]))
             cell = _wrap(*(_rows(a, some) for a in arrays))
             at = slice(cols.start + some.start, cols.start + some.stop)
-            for i, mth in enumerate(methods):
+            for i, spec in enumerate(specs):
                 if i not in random:
-                    low, high, est, undef = _method_arrays(mth, cell, level, gen, options)
+                    low, high, est, undef = _method_arrays(spec, cell, level, gen)
                     _accumulate(out, i, at, r0, nr, reps, low, high, est, undef, truth[some])
             if r0 + nr == reps:
                 done(some.stop - some.start)
@@ -379,8 +396,8 @@ def coverage(
     if np.ndim(level):
         raise JudgeStatsError("confidence_level must be a scalar here")
     check_choice("allocation", allocation, ("fixed", "algorithm1", "optimal"))
-    methods = _methods(methods)
-    options = method_options or {}
+    methods, specs = study_specs(methods, design=_DESIGN, confidence_level=level,
+                                 method_options=method_options, capability="simulations")
     gen = check_rng(rng)
 
     args = {"theta": theta, "q0": q0, "q1": q1, "n": n, "m0": m0, "m1": m1}
@@ -405,8 +422,8 @@ def coverage(
         if allocation == "optimal":
             params["m0"], params["m1"] = _oracle_splits(params, level)
         _simulate_chunk(
-            out, slice(start, start + len(cells)), params, methods, reps=reps, level=level,
-            allocation=allocation, pilot=pilot, gen=gen, options=options, done=bar.update,
+            out, slice(start, start + len(cells)), params, specs, reps=reps, level=level,
+            allocation=allocation, pilot=pilot, gen=gen, done=bar.update,
         )  # fmt: skip
     bar.close()
     ds = xr.Dataset(

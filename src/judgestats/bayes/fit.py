@@ -22,7 +22,7 @@ from .._validation import (
     check_rng,
 )
 from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN, check_design
+from ..designs import DEFAULT_DESIGN, as_design, check_design
 from ..label_shift import label_shift_test
 from ..priors import Priors
 from ..results import ConfidenceInterval
@@ -411,7 +411,7 @@ def _binary_result(
         calibration=cal,
         label_shift=shift,
         estimator=f"posterior {common['point']} (PyMC)",
-        design=design,
+        design=as_design(design),
         **common,
     )
 

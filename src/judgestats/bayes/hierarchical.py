@@ -308,6 +308,7 @@ def fit_stratified(
 def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, sampler,
             sampling, hyper, priors) -> BayesianStratifiedCorrection:
     from ..strata.diagnostics import _diagnostics
+    from ..strata.pooled import pooled_spec
 
     est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
     corrections = {}
@@ -334,8 +335,8 @@ def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, s
     else:
         w = dict(fixed)
     diagnostics = _diagnostics(
-        tests, cals, strata, method="adjusted-wald", level=level,
-        gen=np.random.default_rng(0), options={},
+        tests, cals, strata, spec=pooled_spec(method="adjusted-wald", confidence_level=level),
+        gen=np.random.default_rng(0),
     )
     return BayesianStratifiedCorrection(
         strata=tuple(strata),

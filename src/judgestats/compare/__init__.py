@@ -19,28 +19,37 @@ corrections; a leaderboard has to say how sure each position is.
   point ranking, from a joint parametric bootstrap or the joint posterior of the
   misclassification model.
 
-The package: :mod:`.differences` (θ_A − θ_B, its interval methods and :class:`Comparison`),
-:mod:`.rankings` (rank probabilities and :class:`Ranking`), and the pieces both use,
-:mod:`.arms` (one model's counts, the delta method and the joint bootstrap) and :mod:`.draws`
+Which interval methods each design allows, for differences and rankings, with and without
+repeated items, is the capability table's (:mod:`judgestats.designs.capabilities`); each entry
+point resolves its arguments once into an :class:`~judgestats.spec.EstimationSpec`.
+
+The package: :mod:`.differences` (θ_A − θ_B, MOVER and :class:`Comparison`), :mod:`.joint` (the
+joint methods of θ_A − θ_B, one data set or a batch), :mod:`.rankings` (rank probabilities and
+:class:`Ranking`), and the pieces they use, :mod:`.arms` (one model's counts, the delta method
+and the joint bootstrap), :mod:`.clustered` (repeated items of both models) and :mod:`.draws`
 (posterior draws of the misclassification model).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from .._validation import warn_deprecated
+from ..designs import DEFAULT_DESIGN
+from ..designs.capabilities import methods_for
 from .arms import _arrays as _arrays
 from .arms import (
     weighted_quantile,
 )
 from .differences import (
-    DIFFERENCE_METHODS,
     Comparison,
     difference,
     difference_bounds_batch,
 )
 from .draws import _effective_draws as _effective_draws
 from .draws import _posterior_draws as _posterior_draws
+from .joint import JOINT_METHODS
 from .rankings import (
-    RANK_METHODS,
     Ranking,
     kendall_tau,
     plot_ranking,
@@ -48,8 +57,6 @@ from .rankings import (
 )
 
 __all__ = [
-    "DIFFERENCE_METHODS",
-    "RANK_METHODS",
     "Comparison",
     "Ranking",
     "difference",
@@ -59,3 +66,18 @@ __all__ = [
     "rank",
     "weighted_quantile",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Return a method list of old, read from the capability table (``DeprecationWarning``)."""
+    if name == "DIFFERENCE_METHODS":  # the methods with a joint treatment
+        warn_deprecated(f"judgestats.compare.{name}",
+                        "judgestats.designs.capabilities.methods_for('letter', 'difference', "
+                        "design)")  # fmt: skip
+        return tuple(m for m in methods_for("letter", "difference", DEFAULT_DESIGN)
+                     if m in JOINT_METHODS)  # fmt: skip
+    if name == "RANK_METHODS":
+        warn_deprecated(f"judgestats.compare.{name}",
+                        "judgestats.designs.capabilities.methods_for('letter', 'ranking', design)")
+        return methods_for("letter", "ranking", DEFAULT_DESIGN)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

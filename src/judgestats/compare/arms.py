@@ -3,12 +3,13 @@
 An arm is one judged model's test counts with its calibration counts, as arrays. The delta-method
 centre and standard error of θ_A − θ_B (paper eqs. (8) and (15) per model, combined), the joint
 parametric bootstrap of clipped Rogan–Gladen estimates, and the weighted quantile used for
-intervals from weighted draws.
+intervals from weighted draws. These kernels treat several models jointly under the estimator
+families :func:`joint_kernels` names.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -16,19 +17,22 @@ from .. import kernels
 from .._validation import (
     ArgumentTypeError,
     JudgeStatsError,
-    check_confidence_level,
     check_informative,
     check_instance,
     check_labels,
 )
 from .._validation.arguments import _show
 from ..counts import ConfusionCounts, JudgedCounts
+from ..designs import Design
+from ..intervals import CONDITIONAL, PAPER
 from ..kernels import rogan_gladen_raw
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
+from ..results import ConfidenceInterval
+from ..spec import EstimationSpec
 
 __all__ = [
+    "difference_interval",
+    "joint_kernels",
+    "scalar_level",
     "weighted_quantile",
 ]
 
@@ -37,6 +41,22 @@ _DEFAULT_DRAWS = 20_000
 
 
 _CHUNK = 4_000_000  # array elements per resampled array
+
+#: Whether the kernels here treat several models of an estimator family
+#: (:attr:`judgestats.designs.Design.family`) jointly; see :func:`joint_kernels`.
+_JOINT_FAMILIES = {PAPER: True, CONDITIONAL: False}
+
+
+def joint_kernels(design: Design) -> bool:
+    """Whether several models' estimates under ``design`` are treated jointly here.
+
+    True for the Rogan–Gladen family (the paper's sensitivity and specificity): the delta
+    method, the bootstrap and the posterior of this package carry a calibration set shared by
+    several models, paired test items and priors on the rates. False (the judge-conditional
+    family): each model needs a calibration set of its own, and the models' intervals or draws
+    are combined as independent (MOVER, one model at a time).
+    """
+    return _JOINT_FAMILIES.get(design.family, False)
 
 
 # ============================================================================ small helpers
@@ -83,22 +103,22 @@ def _clipped_rg(arm: dict[str, np.ndarray]) -> np.ndarray:
     return np.clip(rogan_gladen_raw(p, q0, q1), 0.0, 1.0)
 
 
-def _check_options(method: str, options: dict[str, Any], allowed: tuple[str, ...]) -> None:
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        takes = ", ".join(allowed) if allowed else "no options"
+def scalar_level(spec: EstimationSpec) -> float:
+    """Return the resolved level as a float: a comparison takes one level (not an array)."""
+    if np.ndim(spec.confidence_level):
         raise ArgumentTypeError(
-            f"method {method!r} got unexpected option(s) {unknown}; it takes {takes}"
+            "confidence_level must be a scalar here, got an array of shape "
+            f"{np.shape(spec.confidence_level)}"
         )
+    return float(spec.confidence_level)
 
 
-def _scalar_level(confidence_level: Any) -> float:
-    level = check_confidence_level(confidence_level)
-    if np.ndim(level):
-        raise ArgumentTypeError(
-            f"confidence_level must be a scalar here, got an array of shape {np.shape(level)}"
-        )
-    return float(level)
+def difference_interval(low: float, high: float, spec: EstimationSpec,
+                        **extra: Any) -> ConfidenceInterval:  # fmt: skip
+    """Return the interval of θ_A − θ_B, truncated to [−1, 1] (its range), by the spec's method."""
+    low, high = float(np.clip(low, -1.0, 1.0)), float(np.clip(high, -1.0, 1.0))
+    return ConfidenceInterval(low=low, high=max(low, high), method=spec.method,
+                              confidence_level=float(spec.confidence_level), **extra)  # fmt: skip
 
 
 def _require_informative(cal: ConfusionCounts, who: str, *, adjusted: bool) -> None:

@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import ClusteredCountsError, NotInformativeError
+from .._validation import NotInformativeError
 from ..counts.clusters import joint_arms
+from ..designs import Design
 from ..estimators import clip_warned
-from ..kernels import rogan_gladen_raw
 from ..repeated import (
     arm_parts,
     arms_bootstrap,
@@ -46,14 +46,9 @@ from ..repeated import (
     combined_variance,
     t_critical,
 )
+from ..spec import EstimationSpec
 
 __all__ = ["clustered_bootstrap_draws", "clustered_difference", "share_items"]
-
-#: What a clustered difference says to a method that models independent rows.
-CLUSTER_HANDLES = (
-    "use method 'adjusted-wald' (default), 'wald' or 'bootstrap', which account for the "
-    "repeats in both models and in a shared calibration set"
-)
 
 
 def share_items(c: dict) -> bool:
@@ -73,43 +68,51 @@ def _two_arms(c: dict) -> list[tuple[Any, Any]]:
     return [(c["test_a"], c["calibration_a"]), (c["test_b"], cal_b)]
 
 
-def _require_informative_arms(summaries: Any, estimand: str) -> None:
+def _require_informative_arms(design: Design, summaries: Any, estimand: str) -> None:
     for name, s in zip(("calibration_a", "calibration_b"), summaries, strict=True):
-        if not s.rates[1] + s.rates[2] > 1.0:
+        if not design.informative(s.rates):
             raise NotInformativeError(
                 f"{name}: q̂0 + q̂1 = {s.rates[1] + s.rates[2]:.4g} <= 1 (over {estimand}), "
                 "the judge is no better than chance; no correction is possible"
             )
 
 
-def clustered_bootstrap_draws(c: dict, reps: int, gen: Any, *, stacklevel: int) -> dict:
+def _estimates(design: Design, summaries: Any, stacklevel: int) -> tuple[float, float]:
+    """Return the two models' clipped estimates at their rates (warning where clipped)."""
+    raw = [float(design.estimate_from_rates(s.rates)) for s in summaries]
+    ea, eb = (float(v) for v in clip_warned(raw, stacklevel=stacklevel + 1))
+    return ea, eb
+
+
+def clustered_bootstrap_draws(spec: EstimationSpec, c: dict, reps: int, gen: Any, *,
+                              stacklevel: int) -> dict:  # fmt: skip
     """Cluster bootstrap of Δ = θ_A − θ_B: whole items resampled jointly for both models.
 
     :func:`judgestats.repeated.arms_bootstrap` over the two arms (an item id in both models'
     data, or a shared calibration set, is drawn once for both); ``"delta"`` (reps,) with NaN
     where a replicate is undefined, and the clipped per-model estimates under the estimand.
     """
+    design, estimand = spec.design, spec.estimand
     arms = _two_arms(c)
-    summaries = [cluster_summary(t, k, "by-human-label", c["estimand"]) for t, k in arms]
-    _require_informative_arms(summaries, c["estimand"])
-    raw = [float(rogan_gladen_raw(*s.rates)) for s in summaries]
-    ea, eb = (float(v) for v in clip_warned(raw, stacklevel=stacklevel + 1))
-    th = arms_bootstrap(arms, design="by-human-label", estimand=c["estimand"], reps=reps,
-                        gen=gen)  # fmt: skip
+    summaries = [cluster_summary(t, k, design, estimand) for t, k in arms]
+    _require_informative_arms(design, summaries, estimand)
+    ea, eb = _estimates(design, summaries, stacklevel + 1)
+    th = arms_bootstrap(arms, design=design, estimand=estimand, reps=reps, gen=gen)
     return {"delta": th[:, 0] - th[:, 1], "estimate_a": ea, "estimate_b": eb,
             "clusters": tuple(summaries)}  # fmt: skip
 
 
-def clustered_difference(c: dict, *, adjusted: bool, stacklevel: int) -> dict[str, Any]:
+def clustered_difference(spec: EstimationSpec, c: dict, *, adjusted: bool,
+                         stacklevel: int) -> dict[str, Any]:  # fmt: skip
     """Centre, standard error, critical value, df, estimates and summaries of a clustered Δ."""
     from scipy.special import ndtr, stdtr
 
-    arms = arms_clusters(_two_arms(c), c["estimand"])
+    arms = arms_clusters(_two_arms(c), spec.estimand)
     sa, sb = arms.summaries
-    _require_informative_arms((sa, sb), c["estimand"])
+    _require_informative_arms(spec.design, (sa, sb), spec.estimand)
     coef = (1.0, -1.0)
     df = combined_df(arms.summaries, coef, (0, 0) if c["shared_calibration"] else (0, 1))
-    z = t_critical(c["confidence_level"], df)
+    z = t_critical(spec.confidence_level, df)
     parts = [arm_parts(s, z, adjusted=adjusted) for s in (sa, sb)]
     var = combined_variance(parts, coef, arms.correlation)[0]
     pa, pb = parts
@@ -120,8 +123,7 @@ def clustered_difference(c: dict, *, adjusted: bool, stacklevel: int) -> dict[st
             "method='wald'"
         )
     se = float(np.sqrt(max(var, 0.0)))
-    raw = [float(rogan_gladen_raw(*s.rates)) for s in (sa, sb)]
-    ea, eb = (float(v) for v in clip_warned(raw, stacklevel=stacklevel + 1))
+    ea, eb = _estimates(spec.design, (sa, sb), stacklevel + 1)
     if se > 0:
         tail = ndtr(-abs(centre) / se) if not np.isfinite(df) else stdtr(df, -abs(centre) / se)
         pvalue = float(2.0 * tail)
@@ -130,10 +132,3 @@ def clustered_difference(c: dict, *, adjusted: bool, stacklevel: int) -> dict[st
     return {"centre": centre, "se": se, "z": z, "df": df, "estimate_a": ea, "estimate_b": eb,
             "pvalue": pvalue, "clusters": (sa, sb)}  # fmt: skip
 
-
-def refuse_method(method: str) -> None:
-    """Raise :class:`ClusteredCountsError` for a difference method without clusters."""
-    raise ClusteredCountsError(
-        f"method {method!r} models every row of the two models' data as an independent item, but "
-        f"these counts were built with cluster= (repeated items); {CLUSTER_HANDLES}"
-    )

@@ -61,9 +61,8 @@ estimated sensitivity and specificity. Preventive Veterinary Medicine 113, 13–
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -74,58 +73,36 @@ from .._validation import (
     LabelError,
     MethodError,
     NotInformativeError,
-    SamplingWarning,
     check_bool,
-    check_choice,
-    check_method,
-    check_positive_int,
     check_rng,
     check_same_length,
     take_renamed,
 )
 from .._validation.arguments import _show
 from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN, check_design
-from ..estimators import clip_warned, rogan_gladen_counts
-from ..intervals import compute_bounds, get_method, interval_methods
-from ..kernels import z_value
-from ..repeated import ESTIMANDS, ClusterSummary, is_clustered
+from ..designs import DEFAULT_DESIGN, Design, as_design
+from ..estimators import clip_warned
+from ..intervals import IntervalMethod, implementation, spec_bounds
+from ..repeated import ClusterSummary, is_clustered
 from ..results import ConfidenceInterval, Tabular, note_lines
+from ..spec import EstimationSpec, resolve_spec
 from .arms import (
-    _CHUNK,
-    _DEFAULT_DRAWS,
-    _arrays,
-    _bootstrap_thetas,
-    _check_options,
-    _clipped_rg,
-    _delta_kernel,
     _require_informative,
-    _scalar_level,
     _single,
     _test_arg,
-    weighted_quantile,
+    difference_interval,
+    joint_kernels,
+    scalar_level,
 )
-from .clustered import (
-    clustered_bootstrap_draws,
-    clustered_difference,
-    refuse_method,
-    share_items,
-)
-from .draws import _effective_draws, _posterior_draws, _warn_low_ess
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
+from .clustered import share_items
+from .joint import JOINT_METHODS, JointMethod, difference_bounds_batch
 
 __all__ = [
-    "DIFFERENCE_METHODS",
     "Comparison",
     "difference",
     "difference_bounds_batch",
+    "difference_spec",
 ]
-
-
-#: Methods with a joint treatment of shared calibrations and paired items in :func:`difference`.
-DIFFERENCE_METHODS = ("adjusted-wald", "wald", "bootstrap", "bayes")
 
 
 # ============================================================================ difference
@@ -180,7 +157,9 @@ def difference(
     method : str, default "adjusted-wald"
         ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"``, ``"bayes"``, or another registered
         interval method (:func:`judgestats.interval_methods`) combined by MOVER — the latter
-        only for independent calibrations and unpaired tests.
+        only for independent calibrations and unpaired tests. The methods of each design, with
+        and without repeated items, are the capability table's
+        (:mod:`judgestats.designs.capabilities`, its ``difference`` rows).
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     rng : None, int, SeedSequence or Generator
@@ -269,22 +248,16 @@ def difference(
         isinstance(names, tuple) and len(names) == 2 and all(isinstance(s, str) for s in names)
     ):
         raise ArgumentTypeError(f"names must be a tuple of two strings, got {_show(names)}")
-    if check_design(design) != DEFAULT_DESIGN:
-        if shared or is_paired:
-            raise JudgeStatsError(
-                f"design={design!r} compares models with a calibration set each (their "
-                "intervals are combined by MOVER); a shared calibration set or paired items "
-                "need design='by-human-label'"
-            )
-        get_method(method, design)  # names the methods the design has
-    else:
-        registered = interval_methods()
-        check_method(
-            method, tuple(dict.fromkeys((*DIFFERENCE_METHODS, *registered))),
-            capability="differences",
-        )  # fmt: skip
-    level = _scalar_level(confidence_level)
-
+    design = as_design(design)
+    if (shared or is_paired) and not joint_kernels(design):
+        raise JudgeStatsError(
+            f"design={str(design)!r} compares models with a calibration set each (their "
+            "intervals are combined by MOVER); a shared calibration set or paired items "
+            "need design='by-human-label'"
+        )
+    spec = difference_spec(design=design, method=method, confidence_level=confidence_level,
+                           repeated=is_clustered(ta, tb, cal_a, cal_b), estimand=estimand,
+                           options=options)  # fmt: skip
     common = {
         "test_a": ta,
         "test_b": tb,
@@ -293,22 +266,44 @@ def difference(
         "shared_calibration": shared,
         "paired": is_paired,
         "pair_counts": pair_counts,
-        "method": method,
-        "confidence_level": level,
+        "method": spec.method,
+        "confidence_level": scalar_level(spec),
         "names": names,
         "naive": float(ta.p_hat - tb.p_hat),
-        "calibration_design": design,
-        "estimand": check_choice("estimand", estimand, ESTIMANDS),
+        "calibration_design": spec.design,
+        "estimand": spec.estimand,
     }
-    if design != DEFAULT_DESIGN:
-        if is_clustered(ta, tb, cal_a, cal_b) and share_items(common):
-            raise ClusteredCountsError(
-                f"design={design!r} combines the two models' intervals by MOVER, which needs "
-                "independent data, but an item id has rows in both models' counts; use "
-                "design='by-human-label' with method 'adjusted-wald' or 'wald'"
-            )
-        return _difference_mover(common, rng, options)
-    return _difference_by(method, common, rng, options)
+    return Comparison(**_difference_by(spec, common, rng), **common)
+
+
+def difference_spec(
+    *, design: Any, method: Any, confidence_level: Any, repeated: bool = False,
+    estimand: Any = "rows", options: Any = None,
+) -> EstimationSpec:  # fmt: skip
+    """Resolve the spec of θ_A − θ_B (:func:`difference`'s path), the method's options checked.
+
+    The method must be in the capability table's row of differences under ``design``
+    (:mod:`judgestats.designs.capabilities`); its options are those of its joint
+    implementation (:data:`judgestats.compare.joint.JOINT_METHODS`) or, combined by MOVER, of
+    the design's interval (:func:`judgestats.intervals.implementation`).
+    """
+    return resolve_spec(
+        judge="letter", target="difference", design=design, method=method,
+        confidence_level=confidence_level, repeated=repeated, estimand=estimand,
+        options=options, options_of=lambda d, m: difference_implementation(d, m).options,
+    )  # fmt: skip
+
+
+def difference_implementation(design: Design, method: str) -> JointMethod | IntervalMethod:
+    """Return the implementation of a difference method under a design.
+
+    Its :class:`~judgestats.compare.joint.JointMethod` where the design's estimator family has
+    joint kernels (:func:`.arms.joint_kernels`) and the method one; otherwise the design's
+    interval of one model (:class:`judgestats.intervals.IntervalMethod`), the two combined by
+    MOVER. Raises :class:`~judgestats.errors.MethodError` where neither exists.
+    """
+    joint = JOINT_METHODS.get(method) if joint_kernels(design) else None
+    return joint if joint is not None else implementation(design, method)
 
 
 def _two_calibrations(cal_a: Any, cal_b: Any, shared: bool) -> tuple[Any, Any]:
@@ -352,190 +347,51 @@ def _pairing(la: Any, lb: Any, paired: bool | None) -> tuple[bool, tuple | None]
     )
 
 
-def _difference_by(method: str, common: dict, rng: Any, options: dict) -> Comparison:
-    """Dispatch a validated difference to its method."""
-    if method in ("adjusted-wald", "wald"):
-        _check_options(method, options, ())
-        return _difference_delta(common, adjusted=method == "adjusted-wald")
-    if method != "bootstrap" and is_clustered(*(common[k] for k in (
-            "test_a", "test_b", "calibration_a", "calibration_b"))):  # fmt: skip
-        refuse_method(method)
-    if method == "bootstrap":
-        _check_options(method, options, ("n_resamples",))
-        reps = check_positive_int("n_resamples", options.get("n_resamples", 9999), minimum=2)
-        return _difference_bootstrap(common, reps, check_rng(rng))
-    if method == "bayes":
-        _check_options(method, options, ("draws", "priors"))
-        if common["paired"]:
-            raise JudgeStatsError(
-                "method='bayes' does not model paired test items; use 'adjusted-wald' or "
-                "'bootstrap' for paired labels, or paired=False to treat the tests as independent"
-            )
-        draws = check_positive_int("draws", options.get("draws", _DEFAULT_DRAWS), minimum=100)
-        return _difference_bayes(common, draws, check_rng(rng), options.get("priors"))
-    if common["shared_calibration"] or common["paired"]:
-        design = "a shared calibration set" if common["shared_calibration"] else "paired items"
-        opts = ", ".join(repr(m) for m in DIFFERENCE_METHODS)
+def _difference_by(spec: EstimationSpec, c: dict, rng: Any) -> dict[str, Any]:
+    """Run a resolved difference: its joint implementation, or MOVER of the two intervals."""
+    impl = difference_implementation(spec.design, spec.method)
+    if isinstance(impl, JointMethod):
+        return impl.func(spec, c, rng)
+    _check_independent(spec, c)
+    return _difference_mover(spec, c, rng)
+
+
+def _check_independent(spec: EstimationSpec, c: dict) -> None:
+    """MOVER combines two independent intervals: refuse what makes the models' data dependent."""
+    if c["shared_calibration"] or c["paired"]:  # (only the paper's family gets here)
+        what = "a shared calibration set" if c["shared_calibration"] else "paired items"
+        joint = ", ".join(repr(m) for m in spec.methods if m in JOINT_METHODS)
         raise MethodError(
-            f"method ({method!r}) combines two independent intervals (MOVER) and cannot be used "
-            f"with {design}; use one of {opts}"
+            f"method ({spec.method!r}) combines two independent intervals (MOVER) and cannot be "
+            f"used with {what}; use one of {joint}"
         )
-    return _difference_mover(common, rng, options)
-
-
-def _per_model_estimates(c: dict, stacklevel: int = 4) -> tuple[float, float]:
-    raw = [rogan_gladen_counts(c[f"test_{s}"], c[f"calibration_{s}"]) for s in "ab"]
-    est = clip_warned(raw, stacklevel=stacklevel)
-    return float(est[0]), float(est[1])
-
-
-def _interval(low: float, high: float, c: dict, **extra: Any) -> ConfidenceInterval:
-    low, high = float(np.clip(low, -1.0, 1.0)), float(np.clip(high, -1.0, 1.0))
-    return ConfidenceInterval(
-        low=low,
-        high=max(low, high),
-        method=c["method"],
-        confidence_level=c["confidence_level"],
-        **extra,
-    )
-
-
-def _difference_delta(c: dict, *, adjusted: bool) -> Comparison:
-    from scipy.special import ndtr
-
-    if is_clustered(c["test_a"], c["test_b"], c["calibration_a"], c["calibration_b"]):
-        k = clustered_difference(c, adjusted=adjusted, stacklevel=6)
-        half = k["z"] * k["se"]
-        return Comparison(
-            estimate=k["estimate_a"] - k["estimate_b"],
-            ci=_interval(k["centre"] - half, k["centre"] + half, c), estimate_a=k["estimate_a"],
-            estimate_b=k["estimate_b"], pvalue=k["pvalue"], prob_a_greater=None,
-            standard_error=k["se"], clusters=k["clusters"], t_df=k["df"], **c,
-        )  # fmt: skip
-    _require_informative(c["calibration_a"], "calibration_a", adjusted=adjusted)
-    if not c["shared_calibration"]:
-        _require_informative(c["calibration_b"], "calibration_b", adjusted=adjusted)
-    ea, eb = _per_model_estimates(c, stacklevel=6)
-    z = float(z_value(c["confidence_level"]))
-    a = _arrays(c["test_a"], c["calibration_a"])
-    b = _arrays(c["test_b"], c["calibration_b"])
-    n11 = None if c["pair_counts"] is None else float(c["pair_counts"][0])
-    centre, se = _delta_kernel(
-        a, b, z=z, adjusted=adjusted, shared=c["shared_calibration"], pair_n11=n11
-    )
-    centre, se = float(centre), float(se)
-    if se > 0:
-        pvalue = float(2.0 * ndtr(-abs(centre) / se))
-    else:
-        pvalue = 1.0 if centre == 0 else 0.0
-    return Comparison(
-        estimate=ea - eb,
-        ci=_interval(centre - z * se, centre + z * se, c),
-        estimate_a=ea,
-        estimate_b=eb,
-        pvalue=pvalue,
-        prob_a_greater=None,
-        standard_error=se,
-        **c,
-    )
-
-
-def _difference_bootstrap(c: dict, reps: int, gen: np.random.Generator) -> Comparison:
-    if is_clustered(c["test_a"], c["test_b"], c["calibration_a"], c["calibration_b"]):
-        k = clustered_bootstrap_draws(c, reps, gen, stacklevel=6)
-        return _bootstrap_comparison(c, k["delta"], k["estimate_a"], k["estimate_b"], reps,
-                                     clusters=k["clusters"])  # fmt: skip
-    _require_informative(c["calibration_a"], "calibration_a", adjusted=False)
-    if not c["shared_calibration"]:
-        _require_informative(c["calibration_b"], "calibration_b", adjusted=False)
-    ea, eb = _per_model_estimates(c, stacklevel=6)
-    a = _arrays(c["test_a"], c["calibration_a"])
-    b = _arrays(c["test_b"], c["calibration_b"])
-    cals = [a] if c["shared_calibration"] else [a, b]
-    groups = [0, 0] if c["shared_calibration"] else [0, 1]
-    th = _bootstrap_thetas([a, b], groups, cals, reps, gen, pairs=c["pair_counts"])
-    return _bootstrap_comparison(c, th[..., 0] - th[..., 1], ea, eb, reps)
-
-
-def _bootstrap_comparison(c: dict, delta: np.ndarray, ea: float, eb: float, reps: int,
-                          **extra: Any) -> Comparison:  # fmt: skip
-    """Percentile interval and bootstrap p-value of the replicates ``delta`` (NaN undefined)."""
-    valid = ~np.isnan(delta)
-    undefined = int(reps - valid.sum())
-    if undefined:
-        warnings.warn(
-            f"{undefined} of {reps} bootstrap replicates were undefined (resampled q0* + q1* <= "
-            "1, judge no better than chance) and are excluded; the interval conditions on an "
-            "informative judge and may be too narrow",
-            SamplingWarning,
-            stacklevel=5,
+    if spec.repeated and share_items(c):
+        raise ClusteredCountsError(
+            f"design={str(spec.design)!r} combines the two models' intervals by MOVER, which "
+            "needs independent data, but an item id has rows in both models' counts; use "
+            "design='by-human-label' with method 'adjusted-wald' or 'wald'"
         )
-    d = delta[valid]
-    if d.size == 0:
-        raise NotInformativeError("every bootstrap replicate was undefined (q0* + q1* <= 1)")
-    alpha = 1.0 - c["confidence_level"]
-    low, high = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0])
-    below, above = np.count_nonzero(d <= 0), np.count_nonzero(d >= 0)
-    pvalue = min(1.0, 2.0 * (1.0 + min(below, above)) / (1.0 + d.size))
-    ci = _interval(low, high, c, undefined=undefined, n_resamples=reps)
-    return Comparison(
-        estimate=ea - eb,
-        ci=ci,
-        estimate_a=ea,
-        estimate_b=eb,
-        pvalue=pvalue,
-        prob_a_greater=None,
-        standard_error=float(np.std(d, ddof=1)) if d.size > 1 else None,
-        **extra,
-        **c,
-    )
 
 
-def _difference_bayes(c: dict, draws: int, gen: np.random.Generator, priors: Any) -> Comparison:
-    a = _arrays(c["test_a"], c["calibration_a"])
-    b = _arrays(c["test_b"], c["calibration_b"])
-    cals = [a] if c["shared_calibration"] else [a, b]
-    groups = [0, 0] if c["shared_calibration"] else [0, 1]
-    th, w = _posterior_draws([a, b], groups, cals, draws, gen, priors)
-    _warn_low_ess(float(_effective_draws(w)), draws, stacklevel=5)
-    delta = th[:, 0] - th[:, 1]
-    alpha = 1.0 - c["confidence_level"]
-    low, high = weighted_quantile(delta, w, [alpha / 2.0, 1.0 - alpha / 2.0])
-    prob = float(np.sum(w * ((delta > 0) + 0.5 * (delta == 0))))
-    ea, eb = float(np.sum(w * th[:, 0])), float(np.sum(w * th[:, 1]))
-    sd = float(np.sqrt(np.sum(w * (delta - (ea - eb)) ** 2)))
-    return Comparison(
-        estimate=ea - eb,
-        ci=_interval(float(low), float(high), c),
-        estimate_a=ea,
-        estimate_b=eb,
-        pvalue=None,
-        prob_a_greater=prob,
-        standard_error=sd,
-        **c,
-    )
-
-
-def _difference_mover(c: dict, rng: Any, options: dict[str, Any]) -> Comparison:
-    method, design = c["method"], c["calibration_design"]
-    spec = get_method(method, design)
+def _difference_mover(spec: EstimationSpec, c: dict, rng: Any) -> dict[str, Any]:
+    """Each model's interval under the design, combined by MOVER (Zou & Donner 2008)."""
+    requires_informative = implementation(spec.design, spec.method).requires_informative
     gen = check_rng(rng)
     points, bounds = [], []
     for side in ("a", "b"):
         test, cal = c[f"test_{side}"], c[f"calibration_{side}"]
-        if spec.requires_informative:
+        if requires_informative:
             _require_informative(cal, f"cal_{side}", adjusted=False)
-        bnd = compute_bounds(
-            test, cal, method=method, confidence_level=c["confidence_level"], rng=gen,
-            design=design, estimand=c["estimand"], **options,
-        )  # fmt: skip
+        # the same design, method, level, estimand and options, for one model's rate
+        rate = replace(spec, target="rate", repeated=is_clustered(test, cal))
+        bnd = spec_bounds(rate, test, cal, gen)
         if np.isnan(bnd.low).any() or np.isnan(bnd.high).any():
             raise NotInformativeError(
-                f"the {method!r} interval of model {c['names'][side == 'b']!r} is undefined for "
-                "these counts (judge no better than chance after the method's adjustment)"
+                f"the {spec.method!r} interval of model {c['names'][side == 'b']!r} is undefined "
+                "for these counts (judge no better than chance after the method's adjustment)"
             )
         if bnd.estimate is None:
-            points.append(float(clip_warned(rogan_gladen_counts(test, cal), stacklevel=5)))
+            points.append(float(clip_warned(spec.design.point(test, cal)[0], stacklevel=5)))
         else:
             points.append(float(bnd.estimate))
         bounds.append((float(bnd.low), float(bnd.high)))
@@ -544,16 +400,8 @@ def _difference_mover(c: dict, rng: Any, options: dict[str, Any]) -> Comparison:
     est = ea - eb
     low = est - np.hypot(ea - la, ub - eb)
     high = est + np.hypot(ua - ea, eb - lb)
-    return Comparison(
-        estimate=est,
-        ci=_interval(low, high, c),
-        estimate_a=ea,
-        estimate_b=eb,
-        pvalue=None,
-        prob_a_greater=None,
-        standard_error=None,
-        **c,
-    )
+    return dict(estimate=est, ci=difference_interval(low, high, spec), estimate_a=ea,
+                estimate_b=eb, pvalue=None, prob_a_greater=None, standard_error=None)  # fmt: skip
 
 
 # ============================================================================ presentation
@@ -642,85 +490,6 @@ def comparison_repr(c: Comparison) -> str:
         f"method={c.method!r}, confidence_level={c.confidence_level:g}{extra}, "
         f"design={c.design!r}, calibration_design={c.calibration_design!r})"
     )
-
-
-# ============================================================================ batches
-def difference_bounds_batch(
-    a: dict[str, Any],
-    b: dict[str, Any],
-    *,
-    shared: bool,
-    method: str,
-    confidence_level: float,
-    pairs: tuple[Any, Any, Any, Any] | None = None,
-    reps: int = 2000,
-    rng: Any = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Difference intervals for a batch of data sets (no validation; for simulation studies).
-
-    ``a`` and ``b`` map ``x, n, tp, fn, tn, fp`` to arrays of one batch shape (with ``shared``,
-    ``b``'s calibration entries are ignored); ``pairs`` = (n11, n10, n01, n00) arrays for paired
-    test items. ``method`` is one of :data:`DIFFERENCE_METHODS`; ``reps`` is the number of
-    bootstrap replicates or posterior draws. Returns (low, high, estimate) arrays, NaN where the
-    interval is undefined (a calibration set with q̂0 + q̂1 <= 1 for the frequentist methods).
-    The same kernels as :func:`difference` (which adds validation, warnings and the result).
-    """
-    check_method(method, DIFFERENCE_METHODS, capability="batched differences")
-    a = {k: np.asarray(v, dtype=float) for k, v in a.items()}
-    b = {k: np.asarray(v, dtype=float) for k, v in b.items()}
-    if shared:
-        b = {**b, **{k: a[k] for k in ("tp", "fn", "tn", "fp")}}
-    level = float(confidence_level)
-    alpha = 1.0 - level
-    n11 = None if pairs is None else np.asarray(pairs[0], dtype=float)
-
-    def informative(c):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return c["tn"] / (c["tn"] + c["fp"]) + c["tp"] / (c["tp"] + c["fn"]) > 1.0
-
-    ok = informative(a) & informative(b)
-    est = _clipped_rg(a) - _clipped_rg(b)
-    if method in ("adjusted-wald", "wald"):
-        z = float(z_value(level))
-        centre, se = _delta_kernel(
-            a, b, z=z, adjusted=method == "adjusted-wald", shared=shared, pair_n11=n11
-        )
-        low, high = centre - z * se, centre + z * se
-    else:
-        gen = check_rng(rng)
-        groups = [0, 0] if shared else [0, 1]
-        shape = np.broadcast_shapes(*(np.shape(v) for v in (*a.values(), *b.values())))
-        a = {k: np.broadcast_to(v, shape) for k, v in a.items()}
-        b = {k: np.broadcast_to(v, shape) for k, v in b.items()}
-        size = int(np.prod(shape))
-        low, high = np.empty(size), np.empty(size)
-        est = np.broadcast_to(est, shape).reshape(-1).copy()
-        chunk = max(1, _CHUNK // (4 * reps))
-        flat = [{k: v.reshape(-1) for k, v in d.items()} for d in (a, b)]
-        pflat = None if pairs is None else [np.broadcast_to(p, shape).reshape(-1) for p in pairs]
-        for s in range(0, size, chunk):
-            sl = slice(s, min(s + chunk, size))
-            ca, cb = ({k: v[sl] for k, v in d.items()} for d in flat)
-            cals_s = [ca] if shared else [ca, cb]
-            if method == "bootstrap":
-                pp = None if pflat is None else tuple(p[sl] for p in pflat)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    th = _bootstrap_thetas([ca, cb], groups, cals_s, reps, gen, pairs=pp)
-                d = th[..., 0] - th[..., 1]
-                q = np.full((2, d.shape[1]), np.nan)
-                has = ~np.isnan(d).all(axis=0)
-                if has.any():
-                    q[:, has] = np.nanquantile(d[:, has], [alpha / 2, 1 - alpha / 2], axis=0)
-            else:
-                th, w = _posterior_draws([ca, cb], groups, cals_s, reps, gen)
-                d = th[..., 0] - th[..., 1]
-                q = weighted_quantile(d, w, [alpha / 2, 1 - alpha / 2])
-                est[sl] = np.sum(w * d, axis=0)
-            low[sl], high[sl] = q[0], q[1]
-        low, high, est = (v.reshape(shape) for v in (low, high, est))
-    if method != "bayes":
-        low, high = np.where(ok, low, np.nan), np.where(ok, high, np.nan)
-    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), est
 
 
 # ----------------------------------------------------------------------------- result

@@ -8,7 +8,7 @@ misclassification model; :func:`plot_ranking` draws them.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -16,12 +16,10 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
-    ClusteredCountsError,
     JudgeStatsError,
+    MethodError,
     NotInformativeError,
     SamplingWarning,
-    check_choice,
-    check_method,
     check_model_keys,
     check_model_mapping,
     check_positive_int,
@@ -30,16 +28,19 @@ from .._validation import (
     warn_deprecated,
 )
 from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN, check_design
+from ..designs import DEFAULT_DESIGN, bootstrap_draws
+from ..designs.posterior import posterior_draws
 from ..estimators import clip_warned, rogan_gladen_counts
-from ..repeated import ESTIMANDS, arms_bootstrap, cluster_summary, design_estimate, is_clustered
+from ..repeated import arms_bootstrap, cluster_summary, is_clustered
 from ..results import ConfidenceInterval, note_lines
+from ..spec import EstimationSpec, resolve_spec
 from .arms import (
     _arrays,
     _bootstrap_thetas,
     _require_informative,
-    _scalar_level,
     _single,
+    joint_kernels,
+    scalar_level,
     weighted_quantile,
 )
 from .draws import _effective_draws, _posterior_draws, _warn_low_ess
@@ -48,16 +49,12 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
-    "RANK_METHODS",
     "Ranking",
     "kendall_tau",
     "plot_ranking",
     "rank",
+    "ranking_implementation",
 ]
-
-
-#: Methods of :func:`rank`.
-RANK_METHODS = ("bootstrap", "bayes")
 
 
 # ============================================================================ ranking
@@ -106,7 +103,7 @@ def _rank_arms(tests, cal_map, shared):
     return arms, arms, list(range(len(models)))
 
 
-def _rank_bootstrap(tests, cal_map, shared, reps, gen):
+def _rank_bootstrap(tests, cal_map, spec, reps, gen, *, shared, priors):
     """Joint bootstrap draws (R, K) of the clipped RG estimates, equal weights, RG points."""
     models = tuple(tests)
     for k in models if not shared else models[:1]:
@@ -139,27 +136,28 @@ def _drop_undefined(th: np.ndarray, models: tuple, reps: int) -> np.ndarray:
     return th[valid]
 
 
-def _rank_clustered(tests, cal_map, design, estimand, reps, gen):
+def _rank_clustered(tests, cal_map, spec, reps, gen, *, shared, priors):
     """Cluster bootstrap draws (R, K) of repeated items: whole items resampled jointly.
 
     :func:`judgestats.repeated.arms_bootstrap`: an item id in several models' counts (the same
-    prompt judged for each, one shared calibration set) is drawn once for all of them.
+    prompt judged for each, one shared calibration set) is drawn once for all of them. Each
+    model's estimate must exist at its rates over the items (:meth:`Design.informative`, the
+    judge better than chance where the estimator divides by q̂0 + q̂1 − 1) and pass the
+    design's own checks of its counts (:meth:`Design.check_counts`).
     """
+    design, estimand = spec.design, spec.estimand
     models = tuple(tests)
     arms = [(tests[k], cal_map[k]) for k in models]
     raw = []
     for k, (test, cal) in zip(models, arms, strict=True):
-        if design != DEFAULT_DESIGN:
-            from ..designs import judge_conditional
-
-            judge_conditional(test, cal, design)  # the design's checks
         rates = cluster_summary(test, cal, design, estimand).rates
-        if design == DEFAULT_DESIGN and not rates[1] + rates[2] > 1.0:
+        if not design.informative(rates):
             raise NotInformativeError(
                 f"calibrations[{k!r}]: q̂0 + q̂1 = {rates[1] + rates[2]:.4g} <= 1 (over "
                 f"{estimand}), the judge is no better than chance; no ranking is possible"
             )
-        raw.append(float(design_estimate(design, rates)))
+        design.check_counts(test, cal)
+        raw.append(float(design.estimate_from_rates(rates)))
     point = np.asarray(clip_warned(raw, stacklevel=4), dtype=float)
     th = arms_bootstrap(arms, design=design, estimand=estimand, reps=reps, gen=gen)
     th = _drop_undefined(th, models, reps)
@@ -180,7 +178,7 @@ def _worst_models(models: tuple, share: np.ndarray, shown: int = 5) -> str:
     )
 
 
-def _rank_posterior(tests, cal_map, shared, draws, gen, priors):
+def _rank_posterior(tests, cal_map, spec, draws, gen, *, shared, priors):
     """Posterior draws (R, K) with their weights, posterior-mean points."""
     arms, cals, groups = _rank_arms(tests, cal_map, shared)
     th, w = _posterior_draws(arms, groups, cals, draws, gen, priors)
@@ -189,19 +187,48 @@ def _rank_posterior(tests, cal_map, shared, draws, gen, priors):
     return th, w, np.sum(w[:, None] * th, axis=0), 0, effective
 
 
-def _rank_design(tests, cal_map, design, method, reps, gen):
-    """Independent draws (R, K) of each model's judge-conditional θ under ``design``."""
-    from ..designs import bootstrap_draws, judge_conditional
-    from ..designs.posterior import posterior_draws
+def _one_at_a_time(draw: Callable[..., np.ndarray], *, posterior: bool) -> Callable:
+    """Draws (R, K) of each model's θ on its own under the spec's design, by ``draw``.
 
-    models = tuple(tests)
-    draw = bootstrap_draws if method == "bootstrap" else posterior_draws
-    th = np.concatenate([draw(tests[k], cal_map[k], design, reps, gen) for k in models], axis=1)
-    point = (
-        np.array([float(judge_conditional(tests[k], cal_map[k], design)[0]) for k in models])
-        if method == "bootstrap" else th.mean(axis=0)
-    )  # fmt: skip
-    return th, np.full(reps, 1.0 / reps), point, 0, float(reps)
+    The point is the posterior mean (``posterior``) or the design's estimate.
+    """
+
+    def ranked(tests, cal_map, spec, reps, gen, *, shared, priors):
+        models, design = tuple(tests), spec.design
+        th = np.concatenate([draw(tests[k], cal_map[k], design, reps, gen) for k in models],
+                            axis=1)  # fmt: skip
+        point = th.mean(axis=0) if posterior else np.array(
+            [float(design.point(tests[k], cal_map[k])[0]) for k in models])  # fmt: skip
+        return th, np.full(reps, 1.0 / reps), point, 0, float(reps)
+
+    return ranked
+
+
+#: How several models' θ are drawn, by method: jointly where the design's estimator family has
+#: joint kernels (:func:`.arms.joint_kernels`; a shared calibration set, priors), else one model
+#: at a time (a calibration set each, Jeffreys' priors), and over resampled items for repeated
+#: items. Which methods a path allows is the capability table's.
+_JOINT_DRAWS = {"bootstrap": _rank_bootstrap, "bayes": _rank_posterior}
+_OWN_DRAWS = {"bootstrap": _one_at_a_time(bootstrap_draws, posterior=False),
+              "bayes": _one_at_a_time(posterior_draws, posterior=True)}  # fmt: skip
+_ITEM_DRAWS = {"bootstrap": _rank_clustered}
+
+
+def ranking_implementation(spec: EstimationSpec) -> Callable[..., tuple]:
+    """Return the draws of a resolved ranking spec (:data:`_JOINT_DRAWS` and its kin).
+
+    ``draws(tests, calibrations, spec, reps, gen, *, shared, priors)`` returns the draws
+    (R, K), their weights, the point estimates, the undefined replicates and the effective
+    number of draws. Raises :class:`~judgestats.errors.MethodError` where there is none.
+    """
+    if spec.repeated:
+        table = _ITEM_DRAWS
+    else:
+        table = _JOINT_DRAWS if joint_kernels(spec.design) else _OWN_DRAWS
+    if spec.method not in table:
+        raise MethodError(f"method {spec.method!r} has no implementation for rankings with "
+                          f"design={str(spec.design)!r}")  # fmt: skip
+    return table[spec.method]
 
 
 def _rank_summary(th, w, point, level, gen) -> dict[str, Any]:
@@ -254,7 +281,8 @@ def rank(
         Each model's calibration counts (same keys as ``tests``), or one set shared by all
         models (then the resampled q's are shared across models in every draw).
     method : {"bootstrap", "bayes"}
-        Joint resampling scheme (see :func:`difference`).
+        Joint resampling scheme (see :func:`difference`); with repeated items ``"bootstrap"``
+        only (the capability table's ``ranking`` rows, :mod:`judgestats.designs.capabilities`).
     n_resamples : int, default 10000
         ``"bootstrap"``: joint bootstrap replicates.
     draws : int, default 10000
@@ -326,15 +354,11 @@ def rank(
     else:
         cal_map = check_model_mapping("calibrations", calibrations, ConfusionCounts)
         check_model_keys("tests", tests, "calibrations", cal_map)
-    check_method(method, RANK_METHODS, capability="rankings")
-    estimand = check_choice("estimand", estimand, ESTIMANDS)
     clustered = is_clustered(*tests.values(), *cal_map.values())
-    if clustered and method != "bootstrap":
-        raise ClusteredCountsError(
-            f"method {method!r} models every row as an independent item, but these counts were "
-            "built with cluster= (repeated items); use method='bootstrap', which resamples "
-            "whole items"
-        )
+    spec = resolve_spec(judge="letter", target="ranking", design=design, method=method,
+                        confidence_level=confidence_level, repeated=clustered,
+                        estimand=estimand)  # fmt: skip
+    method = spec.method
     if reps is not None:
         warn_deprecated("rank(reps=...)", "n_resamples= (bootstrap) or draws= (bayes)")
         n_resamples = draws = reps
@@ -343,29 +367,18 @@ def rank(
         n_resamples if method == "bootstrap" else draws,
         minimum=100,
     )
-    level = _scalar_level(confidence_level)
+    level = scalar_level(spec)
     if priors is not None and method != "bayes":
         raise ArgumentTypeError("priors= applies to method='bayes' only")
     gen = check_rng(rng)
     models = tuple(tests)
-    if check_design(design) != DEFAULT_DESIGN:
-        if shared or priors is not None:
-            raise JudgeStatsError(
-                f"design={design!r} ranks models with a calibration set each and Jeffreys' "
-                "priors: a shared calibration set or priors= need design='by-human-label'"
-            )
-    if clustered:
-        th, w, point, undefined, effective = _rank_clustered(tests, cal_map, design, estimand,
-                                                             reps, gen)  # fmt: skip
-    elif design != DEFAULT_DESIGN:
-        th, w, point, undefined, effective = _rank_design(tests, cal_map, design, method,
-                                                          reps, gen)  # fmt: skip
-    elif method == "bootstrap":
-        th, w, point, undefined, effective = _rank_bootstrap(tests, cal_map, shared, reps, gen)
-    else:
-        th, w, point, undefined, effective = _rank_posterior(
-            tests, cal_map, shared, reps, gen, priors
+    if not joint_kernels(spec.design) and (shared or priors is not None):
+        raise JudgeStatsError(
+            f"design={str(spec.design)!r} ranks models with a calibration set each and "
+            "Jeffreys' priors: a shared calibration set or priors= need design='by-human-label'"
         )
+    th, w, point, undefined, effective = ranking_implementation(spec)(
+        tests, cal_map, spec, reps, gen, shared=shared, priors=priors)  # fmt: skip
     summary = _rank_summary(th, w, point, level, gen)
     ci = {
         m: ConfidenceInterval(
@@ -393,8 +406,8 @@ def rank(
         undefined=undefined,
         effective_draws=effective,
         shared_calibration=shared,
-        design=design,
-        estimand=estimand,
+        design=spec.design,
+        estimand=spec.estimand,
         clustered=clustered,
     )
 

@@ -40,6 +40,14 @@ still import the same objects, with a ``DeprecationWarning``.
 
 from __future__ import annotations
 
+from .base import (
+    Design,
+    JudgeConditionalDesign,
+    RoganGladenDesign,
+    as_design,
+    design_names,
+    register_design,
+)
 from .bounds import (
     adjusted_wald_bounds as adjusted_wald_bounds,
 )
@@ -65,8 +73,11 @@ from .check import (
     warn_if_implausible as warn_if_implausible,
 )
 from .estimator import (
+    BY_HUMAN_LABEL,
+    BY_JUDGE_LABEL,
     DEFAULT_DESIGN,
     DESIGNS,
+    RANDOM,
     check_design,
     design_counts,
     judge_conditional,
@@ -82,13 +93,22 @@ from .estimator import (
 )
 
 __all__ = [
+    "BY_HUMAN_LABEL",
+    "BY_JUDGE_LABEL",
     "DEFAULT_DESIGN",
     "DESIGNS",
     "DESIGN_ALPHA",
+    "RANDOM",
+    "Design",
     "DesignCheck",
+    "JudgeConditionalDesign",
+    "RoganGladenDesign",
+    "as_design",
     "check_design",
     "design_check",
     "design_check_categories",
     "design_counts",
+    "design_names",
     "judge_conditional",
+    "register_design",
 ]

@@ -22,7 +22,7 @@ from ..kernels import (
     percentile_nan_last,
     z_value,
 )
-from .estimator import _missing_cells, design_counts, judge_conditional
+from .estimator import _conditional, design_counts, judge_conditional
 
 
 # ----------------------------------------------------------------------------- intervals
@@ -44,8 +44,7 @@ def adjusted_wald_bounds(test, calibration, design, confidence_level) -> Bounds:
 def wald_bounds(test, calibration, design, confidence_level) -> Bounds:
     """θ̂ ± z·se at the plain estimates (NaN where a judge class has no calibration item)."""
     out = _parts_bounds(test, calibration, design, confidence_level, adjusted=False)
-    x, n, _, k1, _, k0 = design_counts(test, calibration, design)
-    no1, no0 = _missing_cells(x, n, k1, k0)
+    no1, no0 = _conditional(design).missing_classes(test, calibration)
     bad = no1 | no0
     return out._replace(low=np.where(bad, np.nan, out.low), high=np.where(bad, np.nan, out.high))
 

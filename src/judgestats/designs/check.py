@@ -19,7 +19,7 @@ from ..counts import ConfusionCounts, JudgedCounts
 from ..kernels import (
     g_statistic,
 )
-from .estimator import _arrays
+from .base import count_arrays
 
 __all__ = [
     "DESIGN_ALPHA",
@@ -81,7 +81,7 @@ def design_check(
     """
     from scipy.special import ndtr  # lazy: keeps `import judgestats` light
 
-    x, n, tp, fp, fn, tn = _arrays(test, calibration)
+    x, n, tp, fp, fn, tn = count_arrays(test, calibration)
     k1, m = tp + fp, tp + fp + fn + tn
     a, b = k1 / m, x / n
     pooled = (k1 + x) / (m + n)

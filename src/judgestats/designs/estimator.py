@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import CountError, check_choice
+from .._validation import CountError
 from ..counts import ConfusionCounts, JudgedCounts
-from ..kernels import (
-    judge_conditional_categories,
-    judge_conditional_raw,
-    z_value,
-)
+from ..kernels import judge_conditional_categories, z_value
+from .base import Design, JudgeConditionalDesign, as_design, design_names, register_design
+from .by_human_label import ByHumanLabel
+from .by_judge_label import ByJudgeLabel
+from .random_sample import RandomSample
 
 __all__ = [
     "DEFAULT_DESIGN",
@@ -29,67 +29,52 @@ __all__ = [
 ]
 
 
-#: The calibration designs, the paper's first.
-DESIGNS = ("by-human-label", "random", "by-judge-label")
+#: The designs, one instance each, the paper's first (:func:`.base.as_design` looks them up).
+BY_HUMAN_LABEL = register_design(ByHumanLabel)
+RANDOM = register_design(RandomSample)
+BY_JUDGE_LABEL = register_design(ByJudgeLabel)
 
+#: The names of the built-in designs, the paper's first (:func:`.base.design_names` also
+#: lists designs registered later).
+DESIGNS = design_names()
 
 #: Used where the design is not stated: valid whatever the calibration set's label mix.
-DEFAULT_DESIGN = "by-human-label"
+DEFAULT_DESIGN = BY_HUMAN_LABEL
+
+#: What each built-in design's estimator is called in results and reports (``design.estimator``).
+ESTIMATOR = {str(d): d.estimator for d in (BY_HUMAN_LABEL, RANDOM, BY_JUDGE_LABEL)}
+
+#: What reports cite for each built-in design's estimator (``design.reference``).
+REFERENCE = {str(d): d.reference for d in (BY_HUMAN_LABEL, RANDOM, BY_JUDGE_LABEL)}
 
 
-#: What each design's estimator is called in results and reports.
-ESTIMATOR = {
-    "by-human-label": "Rogan–Gladen",
-    "random": "judge-conditional (π̂ from all judged items)",
-    "by-judge-label": "judge-conditional (π̂ from the test set)",
-}
-
-
-#: What reports cite for each design's estimator.
-REFERENCE = {
-    "by-human-label": "Lee et al. (2026), eq. (7); Rogan & Gladen (1978)",
-    "random": "Lee et al. (2026), estimator table row iv, with π from test and calibration "
-    "items, the maximum-likelihood estimator of a random calibration sample",
-    "by-judge-label": "Lee et al. (2026), estimator table row iv, conditional calibration",
-}
-
-
-def check_design(design: Any) -> str:
-    """Validate a design name (the error lists the valid ones)."""
-    return check_choice("design", design, DESIGNS)
-
-
-def _arrays(test: JudgedCounts, cal: ConfusionCounts) -> list[np.ndarray]:
-    shape = np.broadcast_shapes(test.shape, cal.shape)
-    fields = (test.positive, test.n, cal.tp, cal.fp, cal.fn, cal.tn)
-    return [np.broadcast_to(np.asarray(a, dtype=float), shape) for a in fields]
+def check_design(design: Any) -> Design:
+    """Validate a design (a name or a :class:`.base.Design`); the error lists the valid names."""
+    return as_design(design)
 
 
 def design_counts(
-    test: JudgedCounts, calibration: ConfusionCounts, design: str
+    test: JudgedCounts, calibration: ConfusionCounts, design: Any
 ) -> tuple[np.ndarray, ...]:
     """Return the three binomials of the judge-conditional estimator: (x, n_π, tp, k1, fn, k0).
 
     π = P(judge = 1) from ``x`` of ``n_π`` judged items (test and calibration items under
     ``"random"``, test items under ``"by-judge-label"``), PPV from ``tp`` of ``k1`` = tp + fp,
-    FOR from ``fn`` of ``k0`` = fn + tn. Arrays of the batch shape.
+    FOR from ``fn`` of ``k0`` = fn + tn (:meth:`.base.JudgeConditionalDesign.binomials`).
+    Arrays of the batch shape.
     """
-    x, n, tp, fp, fn, tn = _arrays(test, calibration)
-    k1, k0 = tp + fp, fn + tn
-    if design == "random":
-        x, n = x + k1, n + k1 + k0
-    elif design != "by-judge-label":
-        raise ValueError(f"design {design!r} has no judge-conditional estimator")
-    return x, n, tp, k1, fn, k0
+    return _conditional(design).binomials(test, calibration)
 
 
-def _missing_cells(x, n, k1, k0) -> tuple[np.ndarray, np.ndarray]:
-    """Masks: no judge-1 (judge-0) calibration item although π̂ > 0 (π̂ < 1)."""
-    return (k1 == 0) & (x > 0), (k0 == 0) & (x < n)
+def _conditional(design: Any) -> JudgeConditionalDesign:
+    design = as_design(design)
+    if not isinstance(design, JudgeConditionalDesign):
+        raise ValueError(f"design {str(design)!r} has no judge-conditional estimator")
+    return design
 
 
 def judge_conditional(
-    test: JudgedCounts, calibration: ConfusionCounts, design: str
+    test: JudgedCounts, calibration: ConfusionCounts, design: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """Judge-conditional θ̂ for (batched) counts, and the mask of data sets where it is inexact.
 
@@ -97,23 +82,10 @@ def judge_conditional(
     judge class that π̂ gives weight has no calibration item, its conditional rate is not
     estimable; it enters as 1/2 (the add-one estimate (0 + 1)/(0 + 2)) and the mask is True.
     ``design="by-judge-label"`` raises :class:`CountError` there instead: that design chose the
-    calibration items per judge label, so an empty judge class is a missing cell of the design.
+    calibration items per judge label, so an empty judge class is a missing cell of the design
+    (:meth:`.base.JudgeConditionalDesign.point`).
     """
-    x, n, tp, k1, fn, k0 = design_counts(test, calibration, design)
-    no1, no0 = _missing_cells(x, n, k1, k0)
-    if design == "by-judge-label" and (no1.any() or no0.any()):
-        cell = "1 (tp + fp = 0)" if no1.any() else "0 (fn + tn = 0)"
-        raise CountError(
-            f"design='by-judge-label' needs calibration items of every judge label the test "
-            f"set has, but no calibration item has judge label {cell}: P(human = 1 | judge = "
-            f"{cell[0]}) cannot be estimated; label some, or declare design='random' if the "
-            "calibration items were a random sample"
-        )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ppv = np.where(k1 > 0, tp / k1, 0.5)
-        for_ = np.where(k0 > 0, fn / k0, 0.5)
-        pi = x / n
-    return judge_conditional_raw(pi, ppv, for_), no1 | no0
+    return _conditional(design).point(test, calibration)
 
 
 # ----------------------------------------------------------------------------- k categories
@@ -132,13 +104,12 @@ def judge_conditional_distribution(
     :func:`judgestats.kernels.judge_conditional_categories` (``adjusted``), truncated to
     [0, 1] and widened to hold θ̂_k. Returns (θ̂, low, high, covariance).
     """
-    t = np.asarray(test_counts, dtype=float)
+    design = _conditional(design)
     c = np.asarray(calibration_counts, dtype=float)
-    if design == "random":
-        t = t + c.sum(axis=1)
     rows = c.sum(axis=1)
+    t, _ = design.pi_counts(np.asarray(test_counts, dtype=float), 0.0, rows, 0.0)
     missing = (rows == 0) & (t > 0)
-    if design == "by-judge-label" and missing.any():
+    if design.refuses_missing_judge_class and missing.any():
         j = int(np.argmax(missing))
         name = repr(labels[j]) if labels is not None else str(j)
         raise CountError(

@@ -30,7 +30,6 @@ from .._validation import (
     JudgeStatsError,
     check_budget,
     check_choice,
-    check_confidence_level,
     check_informative,
     check_instance,
     check_open_unit,
@@ -38,13 +37,10 @@ from .._validation import (
     check_sample_size,
 )
 from ..counts import ConfusionCounts
-from ..kernels import (
-    adjusted_wald_bounds,
-    judge_conditional_bounds,
-    rogan_gladen_raw,
-    wilson_bounds,
-    z_value,
-)
+from ..kernels import wilson_bounds, z_value
+from ..spec import EstimationSpec, resolve_spec
+from .base import Design, JudgeConditionalDesign, as_design
+from .by_judge_label import judge_allocation
 from .estimator import DESIGNS
 
 __all__ = [
@@ -56,7 +52,34 @@ __all__ = [
     "judge_allocation",
 ]
 
-_FINITE_N = 1e15  # n → ∞: the π term of the variance vanishes
+#: The interval every plan evaluates: the design's adjusted-Wald interval at the expected counts.
+PLANNED_METHOD = "adjusted-wald"
+#: How a plan may split its calibration budget (a design lists those it allows in
+#: ``design.allocations``; ``"balanced"`` is also what a design that fixes no split takes).
+ALLOCATIONS = ("balanced", "optimal")
+#: The allocation of a design that fixes no split (``design.allocations``).
+NO_SPLIT = "-"
+
+
+def plan_spec(design: Any, confidence_level: Any, *, scalar: bool = True) -> EstimationSpec:
+    """Resolve the spec of the correction a plan is for: a pass/fail judge's rate, adjusted-Wald.
+
+    ``scalar=False`` lets the level be an array (:func:`judgestats.plan.interval_width`).
+
+    Raises
+    ------
+    MethodError
+        An unknown design (the message lists the registered ones).
+    ConfidenceLevelError
+        A level outside (0, 1).
+    JudgeStatsError
+        A level that is not a scalar (plans are for one level).
+    """
+    spec = resolve_spec(judge="letter", target="rate", design=design, method=PLANNED_METHOD,
+                        confidence_level=confidence_level)  # fmt: skip
+    if scalar and np.ndim(spec.confidence_level):
+        raise JudgeStatsError("confidence_level must be a scalar for planning")
+    return spec
 
 
 def n_value(n: Any) -> float:
@@ -74,68 +97,42 @@ def judge_rates(q0: Any, q1: Any) -> tuple[float, float]:
     return q0, q1
 
 
-def planning_inputs(p, q0, q1, n, confidence_level) -> tuple:
-    """Validate scalar planning inputs: (p, q0, q1, n, level, z)."""
+def planning_inputs(p: Any, q0: Any, q1: Any, n: Any) -> tuple[float, float, float, float]:
+    """Validate scalar planning inputs: (p, q0, q1, n)."""
     p = float(check_probability("p", p))
     q0, q1 = judge_rates(q0, q1)
-    level = check_confidence_level(confidence_level)
-    if np.ndim(p) or np.ndim(level):
-        raise JudgeStatsError("p and confidence_level must be scalars for planning")
-    return p, q0, q1, n_value(n), float(level), z_value(level)
+    if np.ndim(p):
+        raise JudgeStatsError("p must be a scalar for planning")
+    return p, q0, q1, n_value(n)
 
 
-def _rates(p: float, q0: float, q1: float) -> tuple[float, float, float]:
-    """(θ, PPV, FOR) implied by the judged rate p and the judge's (q0, q1)."""
-    theta = float(np.clip(rogan_gladen_raw(p, q0, q1), 0.0, 1.0))
-    ppv = theta * q1 / p if p > 0 else 0.5
-    for_ = theta * (1.0 - q1) / (1.0 - p) if p < 1 else 0.5
-    return theta, min(max(ppv, 0.0), 1.0), min(max(for_, 0.0), 1.0)
-
-
-def judge_allocation(m: int, *, p: float, ppv: float, for_: float) -> tuple[int, int]:
-    """Neyman split (k0, k1) of m by-judge-label items: k1 ∝ p·√(PPV(1 − PPV)).
-
-    Each side gets at least one item; where both standard deviations vanish the split is even.
-    """
-    w1 = p * math.sqrt(ppv * (1.0 - ppv))
-    w0 = (1.0 - p) * math.sqrt(for_ * (1.0 - for_))
-    share = 0.5 if w0 + w1 == 0 else w1 / (w0 + w1)
-    k1 = min(max(round(m * share), 1), m - 1)
-    return m - k1, k1
+def check_allocation(design: Design, allocation: Any) -> str:
+    """Validate a plan's allocation for a design (one that fixes no split takes ``"balanced"``)."""
+    allocation = check_choice("allocation", allocation, ALLOCATIONS)
+    if allocation != ALLOCATIONS[0] and allocation not in design.allocations:
+        if NO_SPLIT in design.allocations:
+            raise JudgeStatsError(
+                f"design={str(design)!r} fixes no split (the labels fall where the sample puts "
+                f"them): leave allocation={ALLOCATIONS[0]!r}"
+            )
+        raise JudgeStatsError(
+            f"allocation={allocation!r} is not a split design={str(design)!r} can choose; it "
+            f"takes {', '.join(map(repr, design.allocations))}"
+        )
+    return allocation
 
 
 def design_width(
-    m: int, *, p: float, q0: float, q1: float, n: float, z: float, design: str,
+    m: int, *, p: float, q0: float, q1: float, n: float, z: float, design: Any,
     allocation: str = "balanced",
 ) -> tuple[float, tuple[int | None, int | None]]:  # fmt: skip
     """Return the expected interval width of ``design`` with m calibration items, and its split.
 
     The split is (m0, m1) by human label for ``"by-human-label"``, (k0, k1) by judge label
-    for ``"by-judge-label"`` and (None, None) for ``"random"`` (the design fixes none).
+    for ``"by-judge-label"`` and (None, None) for ``"random"`` (the design fixes none): the
+    design's own :meth:`~judgestats.designs.Design.plan_width`.
     """
-    split: tuple[int | None, int | None]
-    if design == "by-human-label":
-        if allocation == "balanced":
-            m0, m1 = m // 2, m - m // 2
-            low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m0, m1, z)
-            return float(high - low), (m0, m1)
-        ones = np.arange(1, m)  # every split (m − m1, m1)
-        low, high, _ = adjusted_wald_bounds(p, q0, q1, n, m - ones, ones, z)
-        w = np.where(np.isnan(high - low), np.inf, high - low)
-        i = int(np.argmin(w))
-        return float(w[i]), (int(m - ones[i]), int(ones[i]))
-    _, ppv, for_ = _rates(p, q0, q1)
-    n = min(n, _FINITE_N)
-    if design == "random":
-        k1, k0, n_pi, split = m * p, m * (1.0 - p), n + m, (None, None)
-    else:
-        if allocation == "balanced":
-            k0, k1 = m // 2, m - m // 2
-        else:
-            k0, k1 = judge_allocation(m, p=p, ppv=ppv, for_=for_)
-        n_pi, split = n, (k0, k1)
-    low, high = judge_conditional_bounds(p * n_pi, n_pi, ppv * k1, k1, for_ * k0, k0, z)
-    return float(high - low), split
+    return as_design(design).plan_width(m, p=p, q0=q0, q1=q1, n=n, z=z, allocation=allocation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,26 +278,19 @@ def compare_designs(
     >>> c.best["design"]
     'by-judge-label'
     """
-    p, q0, q1, n, level, z = planning_inputs(p, q0, q1, n, confidence_level)
+    p, q0, q1, n = planning_inputs(p, q0, q1, n)
     m = check_budget("m", m, minimum=4)
+    specs = [plan_spec(design, confidence_level) for design in DESIGNS]
+    level = float(specs[0].confidence_level)
+    z = float(z_value(level))
     rows = []
-    for design in DESIGNS:
-        for allocation in ("balanced", "optimal") if design != "random" else ("-",):
-            w, split = design_width(m, p=p, q0=q0, q1=q1, n=n, z=float(z), design=design,
-                                    allocation=allocation if allocation != "-" else "balanced")
-            rows.append({"design": design, "allocation": allocation,
+    for spec in specs:
+        for allocation in spec.design.allocations:
+            w, split = spec.design.plan_width(m, p=p, q0=q0, q1=q1, n=n, z=z,
+                                              allocation=allocation)  # fmt: skip
+            rows.append({"design": spec.design, "allocation": allocation,
                          "split": None if split[0] is None else split, "width": w})
-    theta = _rates(p, q0, q1)[0]
+    theta = JudgeConditionalDesign.plan_rates(p, q0, q1)[0]
     low, high = wilson_bounds(theta * m, m, z)
     return DesignComparison(p, q0, q1, n, m, level, theta, tuple(rows), float(high - low))
 
-
-def check_plan_design(design: Any, allocation: str) -> str:
-    """Validate a planning design and its allocation (random has none to choose)."""
-    design = check_choice("design", design, DESIGNS)
-    if design == "random" and allocation != "balanced":
-        raise JudgeStatsError(
-            "design='random' fixes no split (the labels fall where the sample puts them): "
-            "leave allocation='balanced'"
-        )
-    return design

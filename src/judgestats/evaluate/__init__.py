@@ -17,7 +17,8 @@ from .._lazy import face
 
 if TYPE_CHECKING:  # loaded on first use (``import judgestats`` imports this face only)
     from ..frames import GroupCounts, group_counts
-    from .groups import Evaluation, evaluate, evaluate_counts
+    from .evaluation import Evaluation
+    from .groups import evaluate, evaluate_counts
 
 __all__ = [
     "Evaluation",
@@ -27,12 +28,15 @@ __all__ = [
     "group_counts",
 ]
 
-__getattr__, __dir__ = face(
-    __name__,
-    names={
-        "frames": ("GroupCounts", "group_counts"),
-        "evaluate.groups": ("Evaluation", "evaluate", "evaluate_counts"),
-    },
-    modules=("evaluate.batches", "evaluate.groups", "evaluate.tables"),
-    shown=__all__,
-)
+_NAMES = {
+    "frames": ("GroupCounts", "group_counts"),
+    "evaluate.evaluation": ("Evaluation",),
+    "evaluate.groups": ("evaluate", "evaluate_counts"),
+}
+
+_MODULES = (
+    "evaluate.batches", "evaluate.binary", "evaluate.counting", "evaluate.evaluation",
+    "evaluate.groups", "evaluate.letters", "evaluate.per_group", "evaluate.tables",
+)  # fmt: skip
+
+__getattr__, __dir__ = face(__name__, names=_NAMES, modules=_MODULES, shown=__all__)

@@ -29,10 +29,20 @@ from .._validation import (
 )
 from ..counts import ConfusionCounts
 from ..counts.clusters import merged_totals
+from ..designs import Design
 from ..frames import GroupCounts, counts_of, group_counts, open_frame, sort_keys
 from ..judge_shift import JudgeShiftDiagnostic, judge_shift_test
+from ..spec import EstimationSpec
+from .binary import evaluate_binary
+from .evaluation import Evaluation
 
-__all__ = ["BATCH_CHOICES", "check_batch_call", "count_batches", "with_judge_shift"]
+__all__ = [
+    "BATCH_CHOICES",
+    "check_batch_call",
+    "count_batches",
+    "evaluate_batches",
+    "with_judge_shift",
+]
 
 #: Which calibration batches the corrections use (``evaluate(batch_choice=)``).
 BATCH_CHOICES = ("pool", "latest")
@@ -71,8 +81,25 @@ def _calibration_rows(frame: Any, *, judge: str, human: str, split: str | None) 
     return nf.filter(present)
 
 
+def evaluate_batches(frame: Any, counts: GroupCounts, spec: EstimationSpec, *, batch: str,
+                     choice: str, rng: Any, stacklevel: int, **binary: Any) -> Evaluation:
+    """``evaluate(batch=)``: test each group's calibration batches, correct, keep the tests.
+
+    ``counts``: the frame's counts (every batch; their ``cluster`` column counts the batches'
+    items too); ``binary``: the rest of :func:`judgestats.evaluate.binary.evaluate_binary`'s
+    arguments.
+    """
+    counts, shifts, notes = count_batches(
+        frame, counts, batch=batch, choice=choice, cluster=counts.cluster,
+        confidence_level=spec.confidence_level, design=spec.design, rng=rng,
+        stacklevel=stacklevel + 1,
+    )  # fmt: skip
+    ev = evaluate_binary(counts, spec, rng=rng, stacklevel=stacklevel + 1, **binary)
+    return with_judge_shift(ev, shifts, notes, batch, choice)
+
+
 def count_batches(frame: Any, counts: GroupCounts, *, batch: str, choice: str, cluster: Any,
-                  confidence_level: float, design: str, rng: Any,
+                  confidence_level: float, design: Design, rng: Any,
                   stacklevel: int) -> tuple[GroupCounts, dict, dict]:  # fmt: skip
     """Count each group's calibration batches, test the latest against the rest; pick the rows.
 
@@ -107,7 +134,7 @@ def count_batches(frame: Any, counts: GroupCounts, *, batch: str, choice: str, c
     return counts, shifts, notes
 
 
-def _group_test(per: GroupCounts, keys: list, level: float, design: str, rng: Any) -> Any:
+def _group_test(per: GroupCounts, keys: list, level: float, design: Design, rng: Any) -> Any:
     """One group's test: the latest batch (last key) against the earlier ones pooled."""
     if len(keys) < 2:
         return f"one calibration batch ({keys[0][-1]!r}): nothing to compare"

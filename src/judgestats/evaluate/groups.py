@@ -1,72 +1,49 @@
-"""``evaluate()`` and its :class:`Evaluation`: every group of a frame (or of its counts) corrected.
+"""``evaluate()``: a whole leaderboard corrected, every group of a frame (or of its counts).
+
+:func:`evaluate` validates what every mode shares, resolves the estimation spec once
+(:mod:`judgestats.spec`; the path of the capability table by mode: a rate, a pooled rate over
+strata, or a judge alphabet's distribution) and hands it to one function per mode:
+
+* 0/1 judge labels of a frame, with or without strata: :func:`.counting.count_groups`, then
+  :func:`.binary.evaluate_binary`;
+* counts already made (a ``GroupCounts``): :func:`.binary.evaluate_binary`;
+* calibration batches (``batch=``): :func:`.batches.evaluate_batches`;
+* a judge alphabet: :func:`.letters.evaluate_letters`.
 
 The frame's grouped count is :func:`judgestats.frames.group_counts` (one path for every frame
-the package reads); each group is then corrected by :func:`judgestats.correct` (with strata,
-:func:`judgestats.correct_stratified`; with a judge alphabet,
-:func:`judgestats.alphabets.groups.correct_alphabet`), errors raised or marked per group.
+the package reads); each group is then corrected (:mod:`.per_group`), errors raised or marked
+per group, into an :class:`~judgestats.Evaluation` (:mod:`.evaluation`).
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
-
-import numpy as np
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .._validation import (
     ArgumentTypeError,
     ClusteredCountsError,
-    GroupError,
-    JudgeStatsError,
-    RepeatedItemsWarning,
     check_choice,
-    check_column_names,
-    check_confidence_level,
-    check_group_sizes,
     check_instance,
-    check_method,
-    check_option_names,
-    check_positive_int,
     check_rng,
-    describe_group,
-    group_error,
     warn_deprecated,
 )
-from ..auto import AUTO
-from ..compare import Ranking
-from ..correct import Correction, correct_known
-from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN, check_design
-from ..frames import (
-    GroupCounts,
-    counts_of,
-    group_counts,
-    named_counts,
-    repeating_column,
-    sort_keys,
+from ..designs import DEFAULT_DESIGN
+from ..frames import GroupCounts
+from ..spec import EstimationSpec, resolve_spec
+from ..strata.pooled import pooled_options
+from .batches import check_batch_call, evaluate_batches
+from .binary import STRATUM_OPTIONS, evaluate_binary, rate_options
+from .counting import count_groups
+from .evaluation import Evaluation
+from .letters import (
+    LETTER_OPTIONS,
+    check_letters_call,
+    evaluate_letters,
+    letter_options,
+    letters_wanted,
 )
-from ..intervals import HULL, bounds_at, compute_bounds, get_method
-from ..progress import progress as progress_bar
-from ..repeated import ESTIMANDS, cluster_summary, repeats_matter
-from ..results import Reportable, group_label
-from ..strata import StratifiedCorrection, correct_stratified, stratum_pairs
-from .batches import check_batch_call, count_batches, with_judge_shift
-from .tables import (
-    _rank,
-    evaluation_counts_frame,
-    evaluation_frame,
-    evaluation_lookup,
-    evaluation_rank,
-    evaluation_summary,
-    evaluation_xarray,
-)
-
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
-    import xarray as xr
-
-    from ..alphabets.groups import AlphabetCorrection, LetterCounts
+from .per_group import ERRORS
 
 __all__ = [
     "Evaluation",
@@ -75,105 +52,35 @@ __all__ = [
 ]
 
 
-#: What a group that cannot be corrected does (``evaluate(errors=)``).
-ERRORS = ("raise", "mark")
+class _Path(NamedTuple):
+    """A mode's row of the capability table, its methods' options and its own beside them."""
+
+    judge: str
+    target: str
+    options_of: Callable[[Any, str], tuple[str, ...]]
+    own: tuple[str, ...]
 
 
-_STRATIFIED_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resamples",)}
+_RATE = _Path("letter", "rate", rate_options, ())
+_POOLED = _Path("letter", "pooled-rate", pooled_options, STRATUM_OPTIONS)
+_LETTERS = _Path("alphabet", "distribution", letter_options, LETTER_OPTIONS)
 
 
-# ============================================================================ corrections
-def _check_method(method: str, stratified: bool, options: dict, design: str) -> None:
-    check_design(design)
-    if stratified:
-        from ..strata import STRATIFIED_METHODS
+def _resolve(path: _Path, *, design: Any, method: Any, confidence_level: Any, estimand: Any,
+             repeated: bool, options: dict) -> tuple[EstimationSpec, dict]:  # fmt: skip
+    """Resolve every group's spec on ``path`` once: the spec, and the path's own options.
 
-        methods = STRATIFIED_METHODS if design == DEFAULT_DESIGN else ("adjusted-wald", "wald")
-        check_method(method, methods, capability="stratified corrections"
-                     + ("" if design == DEFAULT_DESIGN else f" with design={design!r}"))
-        allowed = ("weights", "min_per_class", "merge", *_STRATIFIED_OPTIONS[method])
-        check_option_names(f"stratified method {method!r}", options, allowed)
-    elif method == AUTO:  # js.correct(method="auto") per group: adjusted-Wald or the hull
-        check_option_names("method 'auto'", options, ())
-    else:
-        get_method(method, design)  # names the methods the design has
-        check_option_names(f"method {method!r}", options, get_method(method, design).options)
-
-
-def _group_key(key: tuple, k: int) -> Any:
-    return key[0] if k == 1 else key[:k]
-
-
-def _stratum_key(key: tuple, k: int) -> Any:
-    rest = key[k:]
-    return rest[0] if len(rest) == 1 else rest
-
-
-def _correct_one(group_counts_, label, split, *, method, level, gen, options, design,
-                 items=None, estimand="rows", known=None):  # fmt: skip
-    """Correction of one group: ``group_counts_`` maps stratum (or None) → cell counts.
-
-    ``items``: the group's per-item cell counts when items repeat (``cluster=``), per
-    stratum (stratum → (ids, cell counts)) as ``group_counts_`` is. ``known``: the group's
-    bounds computed beforehand (:func:`_batched_bounds`).
+    ``method`` None gives the capability table's default; the options the method takes go
+    into the spec (checked against it), those of the path's correction beside it are returned.
     """
-    total = sum(group_counts_.values())
-    check_group_sizes(
-        label,
-        n=int(total[0] + total[1]),
-        m0=int(total[2] + total[3]),
-        m1=int(total[4] + total[5]),
-        split=split,
-        both_classes=design == DEFAULT_DESIGN,
-    )
-    if list(group_counts_) == [None]:
-        return correct_known(
-            *counts_of(total, None if items is None else items[None]), known or {},
-            method=method, confidence_level=level, rng=gen, design=design, estimand=estimand,
-            **options,
-        )  # fmt: skip
-    tests, cals = stratum_pairs(group_counts_, items)  # an item in two strata: StrataMismatch
-    clustered = {} if items is None else {"estimand": estimand}
-    return correct_stratified(
-        tests, cals, method=method, confidence_level=level, rng=gen, design=design,
-        **clustered, **options,
+    own = {k: v for k, v in options.items() if k in path.own}
+    spec = resolve_spec(
+        judge=path.judge, target=path.target, design=design, method=method,
+        confidence_level=confidence_level, repeated=repeated, estimand=estimand,
+        options={k: v for k, v in options.items() if k not in own},
+        options_of=path.options_of, method_optional=True,
     )  # fmt: skip
-
-
-#: Methods whose bounds :func:`evaluate` computes for every group in one batched call (each
-#: group's correction then takes its own): deterministic, and slow one group at a time.
-#: ``"auto"`` gets adjusted-Wald's and profile-map's, the two it compares.
-BATCHED = {
-    "profile-likelihood": ("profile-likelihood",),
-    "profile-likelihood-t": ("profile-likelihood-t",),
-    "profile-map": ("profile-map",),
-    HULL: ("adjusted-wald", "profile-map"),
-    AUTO: ("adjusted-wald", "profile-map"),
-}
-
-
-def _batched_bounds(per_group: dict, groups: list, *, method: str, level: float,
-                    design: str, options: dict, clustered: bool) -> dict:  # fmt: skip
-    """Return group → {method: bounds} for the groups a batched call can serve, else {}.
-
-    Only unstratified groups without repeated items, under the paper's design, without method
-    options, with test rows and both human classes (the rest are corrected, and refused, one
-    at a time as before). The bounds are those the correction would compute itself: every
-    method here is computed independently per data set.
-    """
-    if method not in BATCHED or options or clustered or design != DEFAULT_DESIGN:
-        return {}
-    cells = {g: per_group[g][None] for g in groups if list(per_group[g]) == [None]}
-    ready = [g for g, c in cells.items()
-             if c[0] + c[1] > 0 and c[2] + c[3] > 0 and c[4] + c[5] > 0]  # fmt: skip
-    if len(ready) < 2:
-        return {}
-    c = np.array([cells[g] for g in ready], dtype=np.int64).T  # cell codes, as named_counts
-    test = JudgedCounts(positive=c[1], n=c[0] + c[1])
-    cal = ConfusionCounts(tp=c[5], fn=c[4], tn=c[2], fp=c[3])
-    batch = {m: compute_bounds(test, cal, method=m, confidence_level=level)
-             for m in BATCHED[method]}  # fmt: skip
-    return {g: {m: bounds_at(b, i) for m, b in batch.items()} for i, g in enumerate(ready)}
+    return spec, own
 
 
 def evaluate_counts(counts: GroupCounts, **kwargs: Any) -> Evaluation:
@@ -197,260 +104,6 @@ def _frame_arguments_unset(**given: Any) -> None:
             f"{', '.join(changed)} appl{'ies' if len(changed) == 1 else 'y'} to a frame: "
             "GroupCounts were counted with their columns already (see group_counts)"
         )
-
-
-def _correct_groups(by, groups, correct_group, *, errors, stacklevel, progress):
-    """Correct every group by ``correct_group(g, label)``.
-
-    Warnings are re-issued with the group named; errors are raised or marked.
-    """
-    corrections: dict[Any, Any] = {}
-    issued: dict[Any, tuple] = {}
-    marked: dict[Any, str] = {}
-    for g in progress_bar(groups, total=len(groups), desc="groups", enabled=progress):
-        label = describe_group(by, g)
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                # local: each warning is re-issued below with the group named, and kept
-                # on the result for the report
-                warnings.simplefilter("always")
-                corrections[g] = correct_group(g, label)
-        except JudgeStatsError as exc:
-            if errors == "mark":  # the group keeps a row with its reason; the rest go on
-                marked[g] = f"{type(exc).__name__}: {exc}"
-                continue
-            if isinstance(exc, GroupError):  # names its group already
-                raise
-            raise group_error(exc, label) from exc
-        issued[g] = tuple((w.category.__name__, str(w.message)) for w in caught)
-        for w in caught:
-            warnings.warn(f"group {label}: {w.message}", w.category, stacklevel=stacklevel)
-    return corrections, issued, marked
-
-
-def _corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list:
-    """Return the corrected groups, in order (an error when none could be)."""
-    if marked and not corrections:
-        why = "; ".join(f"{describe_group(by, g)}: {w}" for g, w in marked.items())
-        raise JudgeStatsError(f"no group could be corrected: {why}")
-    return [g for g in groups if g in corrections]
-
-
-#: Columns that identify items: one whose values repeat within a group while ``cluster=`` is not
-#: given is checked for correlated repeats (:class:`~judgestats.RepeatedItemsWarning`);
-#: ``item`` is the item column of every reader's frame (:mod:`judgestats.readers`).
-ITEM_COLUMNS = ("sample_id", "item_id", "question_id", "item")
-
-
-def _counts_checking_repeats(frame: Any, columns: dict[str, Any], design: str) -> GroupCounts:
-    """Count the frame; where an item column repeats, warn when the repeats widen θ̂'s interval.
-
-    The guard rail of repeated items: with an :data:`ITEM_COLUMNS` column whose values repeat,
-    the engine counts each item too, and :func:`judgestats.repeated.repeats_matter` decides per
-    group; the returned counts leave the items out (the corrections count rows, as asked).
-    """
-    groups = check_column_names("by", columns["by"])
-    strata = check_column_names("strata", columns["strata"], allow_none=True)
-    taken = (columns["judge"], columns["human"], columns["split"], *groups, *strata)
-    column = repeating_column(frame, ITEM_COLUMNS, taken)
-    if column is None:
-        return group_counts(frame, **columns)
-    counts = group_counts(frame, **columns, cluster=column)
-    items = counts.clusters or {}
-    found = []
-    for key, cells in counts.counts.items():
-        test, cal = counts_of(cells, items[key])
-        if test is None or cal is None or not (cal.has_both_classes or design != DEFAULT_DESIGN):
-            continue
-        summary = cluster_summary(test, cal, design, "rows")
-        if repeats_matter(summary):
-            found.append((summary.theta_design_effect, describe_group(groups + strata, key)))
-    if found:
-        effect, where = max(found)
-        warnings.warn(
-            f"column {column!r} identifies items that repeat, and cluster= was not given: the "
-            f"intervals count rows as independent items and are too short in {len(found)} of "
-            f"{len(counts.counts)} groups (design effect on the estimate's variance up to "
-            f"{effect:.2f}, in {where}); pass cluster={column!r}",
-            RepeatedItemsWarning,
-            stacklevel=4,
-        )
-    return replace(counts, cluster=None, clusters=None)
-
-
-def _check_repeated(counts: GroupCounts, *, estimand: str) -> None:
-    """Repeated items (``cluster=``): what the leaderboard can do with them so far."""
-    check_choice("estimand", estimand, ESTIMANDS)
-    if counts.cluster is None:
-        return
-
-
-def _evaluate_counts(
-    counts, *, method, confidence_level, rank, rank_resamples, rng, stacklevel, options, design,
-    errors, progress=None, estimand="rows",
-):  # fmt: skip
-    stratified = bool(counts.strata)
-    _check_method(method, stratified, options, design)
-    level = check_confidence_level(confidence_level)
-    gen = check_rng(rng)
-    if rank and stratified:
-        raise JudgeStatsError(
-            "rank=True needs unstratified corrections (one calibration set per group); "
-            "drop strata= or rank the groups yourself"
-        )
-    _check_repeated(counts, estimand=estimand)
-    k = len(counts.by)
-    per_group: dict[Any, dict] = {}
-    per_items: dict[Any, dict] = {}  # with cluster=: group → stratum → (item ids, cell counts)
-    for key, c in counts.counts.items():
-        stratum = _stratum_key(key, k) if stratified else None
-        per_group.setdefault(_group_key(key, k), {})[stratum] = c
-        if counts.clusters is not None:
-            per_items.setdefault(_group_key(key, k), {})[stratum] = counts.clusters[key]
-    groups = sort_keys(list(per_group))
-    if not groups:
-        raise JudgeStatsError("the frame has no rows: nothing to evaluate")
-    known = _batched_bounds(per_group, groups, method=method, level=level, design=design,
-                            options=options, clustered=counts.clusters is not None)  # fmt: skip
-
-    def correct_group(g: Any, label: str) -> Correction | StratifiedCorrection:
-        items = per_items.get(g) if counts.clusters is not None else None
-        return _correct_one(per_group[g], label, counts.split, method=method, level=level,
-                            gen=gen, options=options, design=design, items=items,
-                            estimand=estimand, known=known.get(g))  # fmt: skip
-
-    corrections, issued, marked = _correct_groups(
-        counts.by, groups, correct_group, errors=errors, stacklevel=stacklevel + 1,
-        progress=progress,
-    )  # fmt: skip
-    groups = _corrected(counts.by, groups, corrections, marked)
-    ranking, ranking_error = None, None
-    if rank:
-        try:
-            ranking = _rank_groups(corrections, groups, method=method, size=rank_resamples,
-                                   level=level, gen=gen, design=design)  # fmt: skip
-        except JudgeStatsError as exc:
-            if errors != "mark":
-                raise
-            ranking_error = f"{type(exc).__name__}: {exc}"
-    return Evaluation(
-        groups=tuple(groups),
-        corrections=corrections,
-        by=counts.by,
-        strata=counts.strata or None,
-        method=method,
-        confidence_level=level,
-        judge=counts.judge,
-        human=counts.human,
-        split=counts.split,
-        engine=counts.engine,
-        warnings=issued,
-        ranking=ranking,
-        design=design,
-        marked=marked,
-        marked_counts={g: _count_rows(per_group[g], counts.strata) for g in marked},
-        ranking_error=ranking_error,
-    )
-
-
-def _rank_groups(corrections, groups, *, method, size, level, gen, design) -> Ranking:
-    """Rank the corrected groups jointly (``rank=True``): the ranking method follows ``method``."""
-    if len(groups) < 2:
-        raise JudgeStatsError(
-            f"rank=True needs at least two groups, got {len(groups)} ({groups!r})"
-        )
-    size = check_positive_int("rank_resamples", size, minimum=100)
-    # the Rogan–Gladen bootstrap needs every judge better than chance; methods that answer
-    # without (profile likelihood, posterior) rank by the exact posterior instead
-    spec = get_method(HULL if method == AUTO else method, design)
-    rank_method = ("bootstrap" if spec.requires_informative
-                   or design != DEFAULT_DESIGN else "bayes")  # fmt: skip
-    return _rank(corrections, groups, method=rank_method, size=size, level=level, rng=gen,
-                 design=design)  # fmt: skip
-
-
-def _count_rows(per_stratum: dict, strata: tuple) -> tuple[dict, ...]:
-    """Return the counts of a group that was not corrected: a row per stratum (one without).
-
-    ``per_stratum``: stratum (None without strata) → cell counts. Kept on the result so that a
-    marked group's rows are still accounted for (``Evaluation.counts_dataframe``).
-    """
-    rows = []
-    for stratum, cells in per_stratum.items():
-        row: dict[str, Any] = {}
-        if stratum is not None and strata:
-            values = stratum if isinstance(stratum, tuple) and len(strata) > 1 else (stratum,)
-            row.update(zip(strata, values, strict=True))
-        row.update(named_counts(cells))
-        rows.append(row)
-    return tuple(rows)
-
-
-def _evaluate_letters(counts: LetterCounts, *, method, level, rng, design, errors, progress,
-                      stacklevel, options) -> Evaluation:  # fmt: skip
-    """Correct every group of a judge alphabet's :class:`LetterCounts` (see :func:`evaluate`)."""
-    from ..alphabets.groups import correct_alphabet  # loaded on first use: import stays light
-
-    gen = check_rng(rng)
-    k = len(counts.by)
-    groups = [_group_key(key, k) for key in counts.groups]
-    if not groups:
-        raise JudgeStatsError("the frame has no rows: nothing to evaluate")
-    keys = dict(zip(groups, counts.groups, strict=True))
-
-    def correct_group(g: Any, label: str) -> AlphabetCorrection:
-        m0, m1 = counts.calibration[keys[g]].sum(axis=0).tolist()
-        check_group_sizes(label, n=int(counts.test[keys[g]].sum()), m0=m0, m1=m1,
-                          split=counts.split, both_classes=design == DEFAULT_DESIGN)  # fmt: skip
-        test, cal = counts.pair(keys[g])
-        return correct_alphabet(test, cal, method=method, confidence_level=level, rng=gen,
-                                design=design, **options)  # fmt: skip
-
-    corrections, issued, marked = _correct_groups(
-        counts.by, groups, correct_group, errors=errors, stacklevel=stacklevel + 1,
-        progress=progress,
-    )  # fmt: skip
-    groups = _corrected(counts.by, groups, corrections, marked)
-    return Evaluation(
-        groups=tuple(groups), corrections=corrections, by=counts.by, strata=None, method=method,
-        confidence_level=level, judge=", ".join(counts.judge), human=counts.human,
-        split=counts.split, engine=counts.engine, warnings=issued, design=design, marked=marked,
-        marked_counts={g: _letter_rows(counts, keys[g]) for g in marked},
-    )  # fmt: skip
-
-
-def _letter_rows(counts: LetterCounts, key: tuple) -> tuple[dict, ...]:
-    """Return the letter counts of a group not corrected (as ``counts_dataframe`` has them)."""
-    t, c = counts.test[key], counts.calibration[key]
-    return tuple(
-        {"letter": letter, "n": int(t[i]), "human_0": int(c[i][0]), "human_1": int(c[i][1])}
-        for i, letter in enumerate(counts.alphabet) if t[i] or c[i].any()
-    )  # fmt: skip
-
-
-def _letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> bool:
-    """Tell a judge alphabet: several judge columns, or judge_labels=, bins= or invalid=."""
-    return not isinstance(judge, str) or any(v is not None for v in (judge_labels, bins, invalid))
-
-
-def _check_letters_call(method: str, strata: Any, rank: bool, options: dict, design: str) -> None:
-    from ..alphabets.groups import alphabet_methods
-
-    where = "" if design == DEFAULT_DESIGN else f" with design={design!r}"
-    check_method(method, alphabet_methods(design), capability=f"a judge alphabet{where}")
-    if strata is not None:
-        raise JudgeStatsError(
-            "strata= is not available with a judge alphabet; evaluate each stratum as a group "
-            "(by=[..., stratum column]) instead"
-        )
-    if rank:
-        raise JudgeStatsError(
-            "rank=True is not available with a judge alphabet; compare the groups' intervals"
-        )
-    extra = ("n_resamples",) if method == "bootstrap" else ()
-    check_option_names(f"method {method!r}", options, ("min_count", *extra))
-    if "min_count" in options:  # checked before the data are read, not once per group
-        check_positive_int("min_count", options["min_count"], minimum=1)
 
 
 def evaluate(
@@ -483,7 +136,8 @@ def evaluate(
     Rows with a human label form each group's calibration set and rows without one its test
     set (or an explicit ``split=`` column says which is which). One grouped count runs on the
     frame's engine — no rows are collected into Python — and each group is then corrected by
-    :func:`judgestats.correct` (or, with ``strata``, :func:`judgestats.correct_stratified`).
+    :func:`judgestats.correct` (or, with ``strata``, :func:`judgestats.correct_stratified`),
+    under one estimation spec resolved before the frame is read.
 
     Parameters
     ----------
@@ -512,9 +166,12 @@ def evaluate(
         Column of ``'test'``/``'calibration'`` values; then test rows' human labels are
         ignored (a hidden truth, as in a benchmark) and calibration rows need one.
     method : str, optional
-        Interval method: any name in :func:`judgestats.interval_methods` (without strata) or
-        ``"adjusted-wald"``, ``"wald"``, ``"bootstrap"`` (with strata); default
-        ``"adjusted-wald"``. ``"auto"`` (without strata): :func:`judgestats.correct`'s choice
+        Interval method, one of the capability table's row for the path
+        (:mod:`judgestats.designs.capabilities`; its default where None): a rate per group
+        without strata (:func:`judgestats.interval_methods`), a pooled rate with strata
+        (``"adjusted-wald"``, ``"wald"``, ``"bootstrap"``), a judge alphabet's distribution
+        with one; default ``"adjusted-wald"`` for 0/1 labels. ``"auto"`` (without strata):
+        :func:`judgestats.correct`'s choice
         per group (:mod:`judgestats.auto`), each group's ``method`` and ``chosen_by`` say
         which. With a judge alphabet ``"profile-likelihood-t"`` (the default
         there), ``"profile-likelihood"`` or ``"bootstrap"``; under the other designs
@@ -602,6 +259,9 @@ def evaluate(
         From a group's correction, with the group named.
     MethodError, ConfidenceLevelError, ArgumentTypeError
         On a bad method, level or option (checked before the data are touched).
+    ClusteredCountsError
+        ``cluster`` with a method or design whose row of the capability table has no
+        repeated items (checked before the data are touched), or with a judge alphabet.
 
     Warns
     -----
@@ -630,224 +290,38 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
-    check_batch_call(batch, batch_choice, counted=counted, strata=strata,
-                     letters=_letters_wanted(judge, judge_labels, bins, invalid))  # fmt: skip
+    letters = letters_wanted(judge, judge_labels, bins, invalid)
+    check_batch_call(batch, batch_choice, counted=counted, strata=strata, letters=letters)
     if counted:
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
                                cluster=cluster,
                                judge_labels=judge_labels, bins=bins, invalid=invalid)  # fmt: skip
-    elif cluster is not None and _letters_wanted(judge, judge_labels, bins, invalid):
+    elif cluster is not None and letters:
         raise ClusteredCountsError(
             "cluster= with a judge alphabet is not supported yet: evaluate with 0/1 judge labels"
         )
-    elif _letters_wanted(judge, judge_labels, bins, invalid):
-        from ..alphabets.groups import alphabet_methods, letter_counts
-
-        check_design(design)
-        method = alphabet_methods(design)[0] if method is None else method
-        _check_letters_call(method, strata, rank, options, design)
-        level = check_confidence_level(confidence_level)
-        check_rng(rng)
-        letters = letter_counts(
-            frame, judge=judge, human=human, by=by, split=split,
-            judge_labels="observed" if judge_labels is None else judge_labels, bins=bins,
-            invalid=invalid,
-        )  # fmt: skip
-        return _evaluate_letters(
-            letters, method=method, level=level, rng=rng, design=design,
-            errors=check_choice("errors", errors, ERRORS), progress=progress, stacklevel=3,
-            options=options,
-        )  # fmt: skip
-    method = "adjusted-wald" if method is None else method
-    errors = check_choice("errors", errors, ERRORS)
+    check_rng(rng)  # each mode then draws from its own generator of it
+    common: dict[str, Any] = {"rng": rng, "progress": progress, "stacklevel": 3,
+                              "errors": check_choice("errors", errors, ERRORS)}  # fmt: skip
+    if letters:  # repeated items were refused above
+        check_letters_call(strata=strata, rank=rank, options=options)
+        spec, _ = _resolve(_LETTERS, design=design, method=method,
+                           confidence_level=confidence_level, estimand=estimand,
+                           repeated=False, options=options)  # fmt: skip
+        columns = {"judge": judge, "human": human, "by": by, "split": split, "bins": bins,
+                   "judge_labels": "observed" if judge_labels is None else judge_labels,
+                   "invalid": invalid}  # fmt: skip
+        return evaluate_letters(frame, spec, columns=columns, options=options, **common)
+    stratified = bool(frame.strata) if counted else strata is not None
+    spec, own = _resolve(_POOLED if stratified else _RATE, design=design, method=method,
+                         confidence_level=confidence_level, estimand=estimand,
+                         repeated=frame.clusters is not None if counted else cluster is not None,
+                         options=options)  # fmt: skip
+    binary = {"rank": rank, "rank_resamples": rank_resamples, "strata_options": own, **common}
     if counted:
-        counts = frame
-    else:
-        _check_method(method, strata is not None, options, design)
-        check_confidence_level(confidence_level)
-        check_rng(rng)
-        columns = {"judge": str(judge), "human": human, "by": by, "strata": strata, "split": split}
-        if cluster is None:
-            counts = _counts_checking_repeats(frame, columns, design)
-        else:
-            counts = group_counts(frame, **columns, cluster=cluster)
-        if batch is not None:  # the calibration batches: judge_shift_test per group
-            counts, shifts, notes = count_batches(
-                frame, counts, batch=batch, choice=batch_choice, cluster=cluster,
-                confidence_level=confidence_level, design=design, rng=rng, stacklevel=3,
-            )  # fmt: skip
-    ev = _evaluate_counts(
-        counts, method=method, confidence_level=confidence_level, rank=rank,
-        rank_resamples=rank_resamples, rng=rng, stacklevel=3, options=options, design=design,
-        errors=errors, progress=progress, estimand=estimand,
-    )  # fmt: skip
-    return ev if batch is None else with_judge_shift(ev, shifts, notes, batch, batch_choice)
-
-
-# ----------------------------------------------------------------------------- result
-@dataclass(frozen=True, slots=True, eq=False)
-class Evaluation(Reportable):
-    """Corrected rates of every group of a frame, from :func:`judgestats.evaluate`.
-
-    One :class:`Correction` per group (or one :class:`StratifiedCorrection` per group when
-    ``strata`` were given), all computed from grouped counts that the frame's own engine
-    produced. The presentation helpers live in :mod:`judgestats.evaluate` and
-    :mod:`judgestats.report`; this class delegates to them.
-
-    Attributes
-    ----------
-    groups : tuple
-        Group labels in sorted order: the value of the ``by`` column, or a tuple of values
-        when ``by`` names several columns. Every dict below is keyed by them.
-    corrections : dict
-        Group → :class:`Correction` (or :class:`StratifiedCorrection`, or with a judge
-        alphabet :class:`~judgestats.AlphabetCorrection`).
-    by : tuple of str
-        The group column(s).
-    strata : tuple of str or None
-        The stratum column(s) within each group, or None.
-    method, confidence_level
-        How every interval was computed.
-    judge, human, split : str, str, str or None
-        The label columns and the split column (None: a missing human label marks a test
-        row).
-    engine : str
-        The engine that computed the grouped counts (``"polars"``, ``"duckdb"``, ...).
-    warnings : dict
-        Group → tuple of ``(warning class name, message)`` issued while correcting that group
-        (they were also re-issued, naming the group). Reports list them.
-    ranking : Ranking or None
-        Joint ranking of the groups (``evaluate(..., rank=True)``), else None.
-    design : str
-        How the calibration rows were chosen (:mod:`judgestats.designs`).
-    marked : dict
-        With ``errors="mark"``: group → why it was not corrected (the error's class and
-        message). Marked groups are not in ``groups``; tables, summaries and reports list them.
-    marked_counts : dict
-        With ``errors="mark"``: group → the counts of a group that was not corrected, as rows
-        of :meth:`counts_dataframe` (per stratum, or per letter of a judge alphabet); with them
-        the counts of every group add up to the rows counted.
-    ranking_error : str or None
-        With ``rank=True`` and ``errors="mark"``: why no ranking could be made (the error's
-        class and message, naming the groups at fault), else None.
-    batch, batch_choice : str or None
-        With ``evaluate(batch=)``: the batch column and which batches the corrections used.
-    judge_shift : dict
-        With ``batch=``: group → :class:`~judgestats.JudgeShiftDiagnostic` (latest batch
-        against the earlier ones), or a str saying why there is none (one batch, a batch
-        without some human class).
-    """
-
-    kind: ClassVar[str] = "evaluation"
-
-    groups: tuple
-    corrections: dict
-    by: tuple
-    strata: tuple | None
-    method: str
-    confidence_level: float
-    judge: str
-    human: str
-    split: str | None
-    engine: str
-    warnings: dict
-    ranking: Ranking | None = None
-    design: str = DEFAULT_DESIGN
-    marked: dict = field(default_factory=dict)
-    marked_counts: dict = field(default_factory=dict)
-    ranking_error: str | None = None
-    batch: str | None = None
-    batch_choice: str | None = None
-    judge_shift: dict = field(default_factory=dict)
-
-    # -- access --------------------------------------------------------------------------
-    def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:
-        return evaluation_lookup(self, group)
-
-    def __len__(self) -> int:
-        return len(self.groups)
-
-    def __iter__(self):
-        return iter(self.groups)
-
-    @property
-    def dim(self) -> str:
-        """Name of the group dimension: the ``by`` column, or ``"group"`` for several."""
-        return self.by[0] if len(self.by) == 1 else "group"
-
-    @property
-    def estimate(self) -> dict:
-        """Group → corrected estimate."""
-        return {g: self.corrections[g].estimate for g in self.groups}
-
-    def label(self, group: Any) -> str:
-        """Text label of a group (``"a / x"`` for several ``by`` columns)."""
-        return group_label(group)
-
-    # -- recomputation ------------------------------------------------------------------
-    def rank(
-        self,
-        *,
-        method: str = "bootstrap",
-        n_resamples: int = 10_000,
-        draws: int = 10_000,
-        rng: Any = None,
-        reps: int | None = None,
-    ) -> Ranking:
-        """Rank the groups jointly (:func:`judgestats.compare.rank` on their counts).
-
-        Needs unstratified corrections and at least two groups; the level is the
-        evaluation's ``confidence_level``. Models are named by :meth:`label`. ``n_resamples``
-        (bootstrap) and ``draws`` (bayes) as in :func:`~judgestats.compare.rank`; ``reps`` is
-        their deprecated name.
-        """
-        if reps is not None:
-            warn_deprecated("Evaluation.rank(reps=...)", "n_resamples= or draws=")
-            n_resamples = draws = reps
-        size = n_resamples if method == "bootstrap" else draws
-        return evaluation_rank(self, method=method, size=size, rng=rng)
-
-    # -- presentation --------------------------------------------------------------------
-    def to_dataframe(self) -> pd.DataFrame:
-        """One tidy row per group: the ``by`` columns, then the correction's columns."""
-        return evaluation_frame(self)
-
-    def counts_dataframe(self) -> pd.DataFrame:
-        """Return the counts the corrections used.
-
-        One row per group, or group × stratum; with a judge alphabet one row per group and
-        letter (``n`` test items, ``human_0``/``human_1`` calibration items). With
-        ``errors="mark"`` the groups that were not corrected keep their rows, with the reason
-        in a ``marked`` column, so the counts add up to every row counted.
-        """
-        return evaluation_counts_frame(self)
-
-    def to_xarray(self) -> xr.Dataset:
-        """Return an xarray Dataset with dims (``dim``, ``ci_bound``) in ArviZ's layout.
-
-        Variables ``estimate``, ``estimate_unclipped``, ``naive``, ``sensitivity``,
-        ``specificity``, ``n``, ``m0``, ``m1``, ``clipped`` (dim ``dim``) and ``ci`` (dims
-        ``dim``, ``ci_bound = ["lower", "upper"]``); attrs ``ci_kind``, ``ci_prob`` and the
-        columns used. A judge alphabet has no ``sensitivity``/``specificity``.
-        """
-        return evaluation_xarray(self)
-
-    def plot(self, *, ax: Any = None, show_naive: bool = True):
-        """Leaderboard of the groups: corrected rates, their intervals, the naive rates (Axes)."""
-        from ..report import plot_leaderboard
-
-        return plot_leaderboard(self, ax=ax, show_naive=show_naive)
-
-    def summary(self) -> str:
-        """Return every group's corrected rate and interval as a text table, with warnings."""
-        return evaluation_summary(self)
-
-    def __repr__(self) -> str:
-        top = ", ".join(
-            f"{self.label(g)}={self.corrections[g].estimate:.3f}" for g in self.groups[:6]
-        )
-        more = f", ... ({len(self.groups)} groups)" if len(self.groups) > 6 else ""
-        return (
-            f"Evaluation({top}{more}; by={list(self.by)!r}, method={self.method!r}, "
-            f"confidence_level={self.confidence_level:g}, engine={self.engine!r})"
-        )
+        return evaluate_binary(frame, spec, **binary)
+    columns = {"judge": str(judge), "human": human, "by": by, "strata": strata, "split": split}
+    counts = count_groups(frame, columns, cluster=cluster, design=spec.design)
+    if batch is None:
+        return evaluate_binary(counts, spec, **binary)
+    return evaluate_batches(frame, counts, spec, batch=batch, choice=batch_choice, **binary)

@@ -15,7 +15,8 @@ from .._validation import (
 )
 from ..compare import Ranking
 from ..correct import Correction
-from ..designs import DEFAULT_DESIGN
+from ..designs import DEFAULT_DESIGN, as_design
+from ..intervals import CONDITIONAL, PAPER
 from ..results import display_width, group_label, pad, shorten, shown_label, shows_point
 from ..strata import StratifiedCorrection
 
@@ -231,6 +232,13 @@ def _point(c: Any) -> str:
     return f"{c.estimate:.4f}" if shown else "–"
 
 
+#: How a judge alphabet's rate is fitted, per estimator family (:attr:`Design.family`).
+_ALPHABET_FIT = {
+    PAPER: "joint maximum likelihood",
+    CONDITIONAL: "judge-conditional, design {design}",
+}
+
+
 def evaluation_summary(ev: Any) -> str:
     """Short text leaderboard of an :class:`Evaluation` (best corrected rate first)."""
     lvl = f"{100 * ev.confidence_level:g}%"
@@ -238,8 +246,7 @@ def evaluation_summary(ev: Any) -> str:
     width = max(8, *(display_width(v) for v in labels.values()))
     strata = f", stratified by {', '.join(ev.strata)}" if ev.strata else ""
     if _is_alphabet(ev):
-        fit = ("joint maximum likelihood" if ev.design == DEFAULT_DESIGN
-               else f"judge-conditional, design {ev.design}")  # fmt: skip
+        fit = _ALPHABET_FIT[as_design(ev.design).family].format(design=ev.design)
         strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "

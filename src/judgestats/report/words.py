@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..designs import DEFAULT_DESIGN, ESTIMATOR, REFERENCE
+from ..designs import DEFAULT_DESIGN, ESTIMATOR, REFERENCE, as_design
 from ..intervals import MIN_PER_CLASS, get_method, interval_methods
 from ..results import group_label, shown_label, shows_point
 from .rows import (
@@ -57,7 +57,7 @@ def _source(method: str, design: str = DEFAULT_DESIGN) -> str:
     if method == "adjusted-wald" and design == DEFAULT_DESIGN:
         return CITATION
     if method in interval_methods(design):
-        return get_method(method, design).reference or CITATION
+        return get_method(method, design).reference_for(as_design(design)) or CITATION
     return CITATION
 
 

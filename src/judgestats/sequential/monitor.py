@@ -20,27 +20,76 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     JudgeStatsError,
+    MethodError,
     check_choice,
-    check_confidence_level,
     check_positive_int,
     check_probability,
     check_rng,
 )
 from .._validation.errors import SequentialError
+from ..designs import Design, as_design
+from ..designs.capabilities import capability, rows
 from ..results import ConfidenceInterval, group_label
+from ..spec import EstimationSpec, resolve_spec
 from .betting import BettingSequence, bet, horizon
 from .inputs import PoolItems, check_names, counts_batch, counts_pool, frame_batch, frame_pool
-from .pool import FLOOR, PoolState, cell_probabilities
+from .pool import FLOOR, UNIFORM, PoolState, cell_probabilities
 
-__all__ = ["DESIGNS", "ESTIMANDS", "METHOD", "STRATEGIES", "Monitor"]
+__all__ = ["DESIGNS", "ESTIMANDS", "METHOD", "STRATEGIES", "Monitor", "sequence_spec"]
 
-#: the designs a labelling process can have, and the strategy that draws each
-DESIGNS = ("random", "by-judge-label")
-STRATEGIES = {"random": "uniform", "by-judge-label": "by-judge-label"}
+#: the monitor's path in the capability table: a pass/fail judge, the pool's rate in rounds
+JUDGE, TARGET = "letter", "rate-sequence"
+
+
+def sequence_designs() -> tuple[Design, ...]:
+    """Return the designs a labelling process can have: the capability table's, in its order."""
+    found = (d for r in rows() if (r.judge, r.target) == (JUDGE, TARGET) for d in r.designs)
+    return tuple(dict.fromkeys(as_design(d) for d in found))
+
+
+#: the designs a labelling process can have (the capability table's), and the strategy that
+#: draws each (``design.draw_strategy``)
+DESIGNS = tuple(str(d) for d in sequence_designs())
+STRATEGIES = {str(d): d.draw_strategy for d in sequence_designs()}
 ESTIMANDS = ("items", "rows")
 #: what the monitor's interval is, as results name their method
 METHOD = "betting confidence sequence"
+#: the implementation of each interval method of the monitor's rows of the capability table
+#: (the table decides which a path offers)
+SEQUENCES = {"betting": BettingSequence}
 _RTOL = 1e-6
+
+
+def sequence_spec(design: Any, confidence_level: Any, estimand: Any) -> EstimationSpec:
+    """Resolve a labelling process's spec: its design, the betting sequence, level and estimand.
+
+    Raises
+    ------
+    SequentialError
+        A design no labelling process can have (its row of the capability table is missing:
+        ``"by-human-label"`` chooses items within human labels, unknown before labelling).
+    MethodError, ArgumentTypeError, ConfidenceLevelError
+        An unknown design or estimand, or a bad level.
+    """
+    try:
+        design = as_design(design)
+    except MethodError:  # an unknown name: the error lists the designs labelling can have
+        check_choice("design", design, [str(d) for d in sequence_designs()])
+        raise
+    try:
+        capability(JUDGE, TARGET, design, False)
+    except MethodError:
+        why = ""
+        if design.sampled_within == "human":
+            why = (" (its items are chosen within human labels, and the human label is unknown "
+                   "until an item is labelled)")  # fmt: skip
+        use = " or ".join(repr(str(d)) for d in sequence_designs())
+        raise SequentialError(
+            f"design={str(design)!r} cannot happen while labelling{why}; use design={use}"
+        ) from None
+    return resolve_spec(judge=JUDGE, target=TARGET, design=design, method=None,
+                        method_optional=True, confidence_level=confidence_level,
+                        estimand=estimand)  # fmt: skip
 
 
 @dataclass
@@ -57,7 +106,7 @@ class _Process:
     slot: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # place in that list
 
     @classmethod
-    def build(cls, pool: PoolItems, level: float, estimand: str) -> _Process:
+    def build(cls, pool: PoolItems, level: float, estimand: str, method: str) -> _Process:
         n_cells = len(pool.cells)
         weight = np.ones(pool.items.size)
         if estimand == "rows":
@@ -66,7 +115,7 @@ class _Process:
         wsum = np.bincount(pool.cell, weights=weight, minlength=n_cells)
         wmax = np.zeros(n_cells)
         np.maximum.at(wmax, pool.cell, weight)
-        proc = cls(pool, PoolState(size, wsum, wmax), BettingSequence(level), weight)
+        proc = cls(pool, PoolState(size, wsum, wmax), SEQUENCES[method](level), weight)
         proc.index = {k: i for i, k in enumerate(pool.items.tolist())}
         proc.labelled = np.zeros(pool.items.size, bool)
         proc.available = [np.flatnonzero(pool.cell == c).tolist() for c in range(n_cells)]
@@ -137,20 +186,16 @@ class Monitor:
         estimand: str = "items", tuned_for: int | None = None, floor: float = FLOOR,
         simultaneous: bool = False, rng: Any = None,
     ) -> None:  # fmt: skip
-        if design == "by-human-label":
-            raise SequentialError(
-                "design='by-human-label' cannot happen while labelling (the human label is "
-                "unknown until an item is labelled); use design='random' or 'by-judge-label'"
-            )
-        self.design = check_choice("design", design, DESIGNS)
-        self.strategy = STRATEGIES[design]
-        self.confidence_level = float(check_confidence_level(confidence_level))
+        self.spec = sequence_spec(design, confidence_level, estimand)
+        self.design: Design = self.spec.design
+        self.strategy = str(self.design.draw_strategy)
+        self.confidence_level = float(self.spec.confidence_level)
         if target_width is not None:
             target_width = float(check_probability("target_width", target_width))
             if target_width <= 0:
                 raise JudgeStatsError(f"target_width must be > 0, got {target_width!r}")
         self.target_width = target_width
-        self.estimand = check_choice("estimand", estimand, ESTIMANDS)
+        self.estimand = self.spec.estimand
         self.tuned_for = None if tuned_for is None else check_positive_int("tuned_for", tuned_for)
         self.floor = float(check_probability("floor", floor))
         if not isinstance(simultaneous, bool):
@@ -197,7 +242,8 @@ class Monitor:
         level = self.confidence_level
         if self.simultaneous:
             level = 1.0 - (1.0 - level) / len(groups)
-        self._groups = {k: _Process.build(p, level, self.estimand) for k, p in groups.items()}
+        self._groups = {k: _Process.build(p, level, self.estimand, self.spec.method)
+                        for k, p in groups.items()}  # fmt: skip
         self._columns = {"item": item, "by": by_cols}
         return self
 
@@ -252,9 +298,9 @@ class Monitor:
             without it the batch is put in random order first.
         """
         self._require_pool()
-        if self.design == "by-judge-label" and inclusion_probability is None:
+        if self.strategy != UNIFORM and inclusion_probability is None:
             raise SequentialError(
-                "design='by-judge-label' needs each item's inclusion probability: pass "
+                f"design={str(self.design)!r} needs each item's inclusion probability: pass "
                 "inclusion_probability='inclusion_probability' (the column next_batch writes)"
             )
         if self._from_counts:
@@ -265,10 +311,10 @@ class Monitor:
         return self
 
     def _update_counts(self, batch: Any) -> None:
-        if self.design != "random":
+        if self.strategy != UNIFORM:
             raise SequentialError(
                 "a ConfusionCounts batch carries no draw order or probabilities; under "
-                "design='by-judge-label' give a frame from next_batch"
+                f"design={str(self.design)!r} give a frame from next_batch"
             )
         proc = self._groups[()]
         cells, values = counts_batch(batch, self._rng)
@@ -409,7 +455,7 @@ class Monitor:
              "estimate": (("look", "group"), cols["estimate"]),
              "ci": (("look", "group", "ci_bound"), ci)},
             coords=coords,
-            attrs={"ci_kind": METHOD, "ci_prob": self.confidence_level, "design": self.design,
+            attrs={"ci_kind": METHOD, "ci_prob": self.confidence_level, "design": str(self.design),
                    "estimand": self.estimand},
         )  # fmt: skip
 

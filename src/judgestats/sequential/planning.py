@@ -26,6 +26,7 @@ from .._validation import (
     check_probability,
 )
 from ..kernels import z_value
+from .pool import NEYMAN, UNIFORM
 from .replays import replay_labelling
 
 __all__ = ["LabellingPlan", "fixed_labels", "labelling_plan", "neyman_gain"]
@@ -167,7 +168,7 @@ def labelling_plan(
         _needed(replay_labelling(size, positive, strategy=s, labels=labels, batch=batch,
                                  looks=(), reps=reps, confidence_level=level, fixed=False,
                                  target_width=width, rng=rng))
-        for s in ("uniform", "by-judge-label")
+        for s in (UNIFORM, NEYMAN)
     ]  # fmt: skip
     (mu, mu90), (mn, mn90) = runs
     return LabellingPlan(

@@ -26,11 +26,23 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FLOOR", "Increment", "PoolState", "cell_probabilities"]
+from ..designs import BY_JUDGE_LABEL, RANDOM
+
+__all__ = [
+    "FLOOR", "NEYMAN", "STRATEGY_NAMES", "UNIFORM", "Increment", "PoolState",
+    "cell_probabilities",
+]  # fmt: skip
 
 #: share of every draw's probability spread uniformly over the unlabelled items under the
 #: by-judge-label strategy (so no cell starves while its estimate is poor)
 FLOOR = 0.1
+
+#: every unlabelled item equally likely: the draws of the random design (its ``draw_strategy``)
+UNIFORM = str(RANDOM.draw_strategy)
+#: Neyman allocation across judge letters with a uniform floor: the by-judge-label design's
+NEYMAN = str(BY_JUDGE_LABEL.draw_strategy)
+#: the strategies a labelling process draws by
+STRATEGY_NAMES = (UNIFORM, NEYMAN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +166,7 @@ def cell_probabilities(
         The uniform share under ``"by-judge-label"``.
     """
     uniform = remaining / remaining.sum(axis=-1, keepdims=True)
-    if strategy == "uniform":
+    if strategy == UNIFORM:
         return uniform
     ney = remaining * np.sqrt(spread)
     total = ney.sum(axis=-1, keepdims=True)

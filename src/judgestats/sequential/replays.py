@@ -17,7 +17,7 @@ import numpy as np
 from .._validation import check_choice, check_confidence_level, check_positive_int, check_rng
 from ..kernels import z_value
 from .betting import bet, horizon, log_capital, sequence_ends
-from .pool import FLOOR, PoolState, cell_probabilities
+from .pool import FLOOR, STRATEGY_NAMES, UNIFORM, PoolState, cell_probabilities
 
 __all__ = ["ReplayResult", "replay_labelling"]
 
@@ -71,7 +71,7 @@ def _fixed_width(state: PoolState, z_crit: float) -> tuple[np.ndarray, np.ndarra
 
 
 def replay_labelling(
-    size: Any, positive: Any, *, strategy: str = "uniform", labels: int = 2000,
+    size: Any, positive: Any, *, strategy: str = UNIFORM, labels: int = 2000,
     batch: int = 20, looks: Any = (100, 500, 2000), reps: int = 1000,
     confidence_level: float = 0.95, tuned_for: int | None = None, floor: float = FLOOR,
     fixed: bool = True, target_width: float | None = None, rng: Any = None,
@@ -107,7 +107,7 @@ def replay_labelling(
     -------
     ReplayResult
     """
-    strategy = check_choice("strategy", strategy, ("uniform", "by-judge-label"))
+    strategy = check_choice("strategy", strategy, STRATEGY_NAMES)
     level = float(check_confidence_level(confidence_level))
     reps, batch = check_positive_int("reps", reps), check_positive_int("batch", batch)
     gen = check_rng(rng)

@@ -15,24 +15,21 @@ import numpy as np
 from .._validation import check_choice, check_rng
 from .._validation.errors import SequentialError
 from .inputs import _pandas, check_names
-from .monitor import STRATEGIES, Monitor
-from .pool import FLOOR
+from .monitor import Monitor, sequence_designs
+from .pool import FLOOR, STRATEGY_NAMES, UNIFORM
 
 __all__ = ["STRATEGY_NAMES", "next_batch", "replay"]
 
-STRATEGY_NAMES = ("uniform", "by-judge-label")
-_DESIGN_OF = {v: k for k, v in STRATEGIES.items()}
 
-
-def _rounds(labelled: Any, design: str) -> list[Any]:
+def _rounds(labelled: Any, mon: Monitor) -> list[Any]:
     """Split the labelled rows into rounds, each in draw order."""
     if "round" not in labelled.columns:
         return [labelled] if len(labelled) else []
     unplaced = labelled[labelled["round"].isna()]
-    if len(unplaced) and design != "random":
+    if len(unplaced) and mon.strategy != UNIFORM:
         raise SequentialError(
-            f"{len(unplaced)} labelled rows have no round; under design={design!r} every label "
-            "needs the round, draw and inclusion probability next_batch wrote"
+            f"{len(unplaced)} labelled rows have no round; under design={str(mon.design)!r} "
+            "every label needs the round, draw and inclusion probability next_batch wrote"
         )
     out = [unplaced] if len(unplaced) else []
     placed = labelled[labelled["round"].notna()]
@@ -81,7 +78,7 @@ def replay(
         item = "_item"
     labelled = _numeric(df[df[human].notna()], extra)
     prob = "inclusion_probability" if "inclusion_probability" in df.columns else None
-    for part in _rounds(labelled, mon.design):
+    for part in _rounds(labelled, mon):
         has_prob = prob is not None and part[prob].notna().all()
         mon.update(part, item=item, human=human, inclusion_probability=prob if has_prob else None)
     return mon
@@ -110,7 +107,7 @@ def _columns(frame: Any) -> list[str]:
 
 
 def next_batch(
-    frame: Any, *, budget: int, strategy: str = "uniform", rng: Any = None,
+    frame: Any, *, budget: int, strategy: str = UNIFORM, rng: Any = None,
     item: str | None = "item", judge: str = "judge", human: str = "human", by: Any = None,
     strata: Any = None, confidence_level: float = 0.95, target_width: float | None = None,
     floor: float = FLOOR,
@@ -148,7 +145,8 @@ def next_batch(
     strategy = check_choice("strategy", strategy, STRATEGY_NAMES)
     seed = rng if isinstance(rng, int | np.integer) and not isinstance(rng, bool) else None
     gen = check_rng(rng)
-    mon = replay(frame, design=_DESIGN_OF[strategy], item=item, judge=judge, human=human, by=by,
+    design = next(d for d in sequence_designs() if d.draw_strategy == strategy)
+    mon = replay(frame, design=design, item=item, judge=judge, human=human, by=by,
                  strata=strata, confidence_level=confidence_level, target_width=target_width,
                  floor=floor, rng=gen)  # fmt: skip
     out = mon.next_batch(budget, rng=gen)

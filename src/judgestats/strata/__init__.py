@@ -31,6 +31,8 @@ from a frame).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .counts import (
     stratified_counts,
 )
@@ -50,8 +52,8 @@ from .diagnostics import (
     judge_homogeneity,
 )
 from .pooled import (
-    STRATIFIED_METHODS,
     PooledBounds,
+    deprecated_methods,
     pooled_bounds,
 )
 from .stratified import (
@@ -64,10 +66,15 @@ from .stratified import (
 
 __all__ = [
     "DEFAULT_MIN_PER_CLASS",
-    "STRATIFIED_METHODS",
     "PooledBounds",
     "correct_stratified",
     "judge_homogeneity",
     "pooled_bounds",
     "stratified_counts",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "STRATIFIED_METHODS":  # removed: the capability table lists the methods
+        return deprecated_methods()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -41,7 +41,7 @@ from .._validation import (
     StrataMismatchError,
     check_informative,
 )
-from ..correct import Correction, correct
+from ..correct import Correction, correct_spec
 from ..counts import ConfusionCounts, JudgedCounts
 from ..kernels import g_statistic, percentile_nan_last, rogan_gladen_raw, wilson_bounds
 from ..repeated import (
@@ -54,8 +54,10 @@ from ..repeated import (
     t_critical,
 )
 from ..results import ConfidenceInterval
+from ..spec import EstimationSpec
 from .diagnostics import HomogeneityTest, StrataDiagnostics, _chi2_sf
 from .merge import _apply_merge
+from .pooled import stratum_spec
 
 __all__ = ["check_nested", "clustered_pool", "clustered_pool_bootstrap"]
 
@@ -77,18 +79,16 @@ def check_nested(tests: dict, cals: dict) -> None:
                     )
 
 
-def clustered_corrections(tests, cals, strata, *, method, level, estimand, stacklevel,
-                          gen=None, options=None):  # fmt: skip
-    """Each stratum's cluster-aware :func:`judgestats.correct`, warnings named by stratum."""
+def clustered_corrections(spec: EstimationSpec, tests, cals, strata, *, stacklevel, gen=None):
+    """Each stratum's cluster-aware correction (``spec``: pooled), warnings named by stratum."""
     out = {}
-    options = options or {}
+    each = stratum_spec(spec)
     for s in strata:
         c = cals[s]
         check_informative(c.specificity, c.sensitivity, what=f"in stratum {s!r}, q̂0 + q̂1")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            out[s] = correct(tests[s], c, method=method, confidence_level=level,
-                             estimand=estimand, rng=gen, **options)  # fmt: skip
+            out[s] = correct_spec(each, tests[s], c, rng=gen)
         for w_ in caught:
             warnings.warn(f"stratum {s!r}: {w_.message}", w_.category, stacklevel=stacklevel + 1)
     return out
@@ -142,15 +142,16 @@ def clustered_pool(arms: ArmsClusters, weights, mix, *, method: str, level: floa
     return estimate, float(low), float(high), float(deff)
 
 
-def clustered_pool_bootstrap(tests, cals, strata, fixed, *, level, estimand, reps, gen):
+def clustered_pool_bootstrap(spec: EstimationSpec, tests, cals, strata, fixed, *, reps, gen):
     """Percentile bootstrap of the pooled estimate over item resamples (module docstring).
 
-    ``fixed``: given weights (None: the test mix, redrawn). Returns (low, high, undefined):
+    ``spec``: the pooled spec; ``fixed``: given weights (None: the test mix, redrawn).
+    Returns (low, high, undefined):
     replicates where a stratum with weight > 0 has an undefined θ*_s (q0* + q1* <= 1) are
     left out of the percentiles and counted.
     """
     arms = [(tests[s], cals[s]) for s in strata]
-    raw, rows = arms_replicates(arms, design="by-human-label", estimand=estimand, reps=reps,
+    raw, rows = arms_replicates(arms, design=spec.design, estimand=spec.estimand, reps=reps,
                                 gen=gen, pool_tests=fixed is None)  # fmt: skip
     if fixed is None:
         w = rows / rows.sum(axis=1, keepdims=True)
@@ -160,20 +161,20 @@ def clustered_pool_bootstrap(tests, cals, strata, fixed, *, level, estimand, rep
     pooled = np.where(bad, np.nan, np.clip(np.sum(w * np.nan_to_num(raw), axis=1), 0.0, 1.0))
     pooled.sort()  # NaN last
     valid = np.asarray(np.count_nonzero(~bad))
-    alpha = 1.0 - float(level)
+    alpha = 1.0 - float(spec.confidence_level)
     low = percentile_nan_last(pooled[:, None], valid[None], alpha / 2.0)[0]
     high = percentile_nan_last(pooled[:, None], valid[None], 1.0 - alpha / 2.0)[0]
     return float(low), float(high), int(reps - valid)
 
 
-def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, estimand,
-                          gen=None, options=None):  # fmt: skip
-    """Return the strata diagnostics at the effective sizes.
+def clustered_diagnostics(spec: EstimationSpec, tests, cals, strata, summaries, *, gen=None):
+    """Return the strata diagnostics at the effective sizes (``spec``: the pooled spec).
 
     Wilson intervals and likelihood-ratio (G) tests on the effective counts q̂·m_eff (each
     stratum's counts deflated by its design effect, a first-order Rao–Scott correction), and
     the correction of all strata pooled (their items merged).
     """
+    level = spec.confidence_level
     z = float(t_critical(level, float("inf")))
     eff = summaries
     cis: dict[str, dict] = {"specificity": {}, "sensitivity": {}}
@@ -193,9 +194,8 @@ def clustered_diagnostics(tests, cals, strata, summaries, *, method, level, esti
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            unstratified: Correction | None = correct(
-                merged_t, merged_c, method=method, confidence_level=level, estimand=estimand,
-                rng=gen, **(options or {}))
+            unstratified: Correction | None = correct_spec(stratum_spec(spec), merged_t,
+                                                           merged_c, rng=gen)  # fmt: skip
     except NotInformativeError:
         unstratified = None
     return StrataDiagnostics(

@@ -8,7 +8,7 @@ and the reports read.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -20,16 +20,14 @@ from .._validation import (
 from ..chance import judge_value
 from ..correct import Correction
 from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN
-from ..intervals import compute_bounds, warn_undefined_replicates
+from ..intervals import spec_bounds, warn_undefined_replicates
 from ..kernels import rogan_gladen_raw
+from ..label_shift import label_shift_test
 from ..results import (
     ConfidenceInterval,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
-from ..label_shift import label_shift_test
+from ..spec import EstimationSpec
+from .pooled import stratum_spec
 
 
 # ============================================================================ per stratum
@@ -48,20 +46,20 @@ def _corrections(
     cals: dict,
     strata: list,
     *,
-    method: str,
-    level: float,
+    spec: EstimationSpec,
     gen: np.random.Generator,
-    options: dict,
     warn_stacklevel: int | None,
 ) -> dict[Any, Correction]:
-    """Per-stratum ``Correction`` objects, computed as one batch (same numbers as ``correct``)."""
+    """Per-stratum ``Correction`` objects, computed as one batch (same numbers as ``correct``).
+
+    ``spec``: the pooled spec of the Rogan–Gladen family without repeated items.
+    """
     for s in strata:
         c = cals[s]
         check_informative(c.specificity, c.sensitivity, what=f"in stratum {s!r}, q̂0 + q̂1")
     test_b, cal_b = _stack(tests, cals, strata)
-    bounds = compute_bounds(
-        test_b, cal_b, method=method, confidence_level=level, rng=gen, **options
-    )
+    method, level = spec.method, spec.confidence_level
+    bounds = spec_bounds(stratum_spec(spec), test_b, cal_b, gen)
     bad = np.isnan(bounds.low) | np.isnan(bounds.high)
     if bad.any():
         s = strata[int(np.argmax(bad))]
@@ -95,8 +93,9 @@ def _corrections(
             confidence_level=level,
             test=tests[s],
             calibration=cals[s],
-            estimator="Rogan–Gladen",
+            estimator=spec.design.estimator,
             label_shift=label_shift_test(tests[s], cals[s]),
-            judge=judge_value(cals[s], ci, design=DEFAULT_DESIGN, confidence_level=level),
+            judge=judge_value(cals[s], ci, design=spec.design, confidence_level=level),
+            design=spec.design,
         )
     return result

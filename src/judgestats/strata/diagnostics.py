@@ -72,7 +72,9 @@ def judge_homogeneity(
     )
 
 
-def _diagnostics(tests, cals, strata, *, method, level, gen, options) -> StrataDiagnostics:
+def _diagnostics(tests, cals, strata, *, spec, gen) -> StrataDiagnostics:
+    """Return the diagnostics of strata without repeated items (``spec``: the pooled spec)."""
+    level = spec.confidence_level
     z = float(z_value(level))
     t0, t1, tj = judge_homogeneity({s: cals[s] for s in strata})
     cis = {}
@@ -87,16 +89,8 @@ def _diagnostics(tests, cals, strata, *, method, level, gen, options) -> StrataD
     all_tests = _apply_merge(dict.fromkeys(strata, 0), tests, JudgedCounts)
     all_cals = _apply_merge(dict.fromkeys(strata, 0), cals, ConfusionCounts)
     try:
-        unstratified = _corrections(
-            all_tests,
-            all_cals,
-            [0],
-            method=method,
-            level=level,
-            gen=gen,
-            options=options,
-            warn_stacklevel=None,
-        )[0]
+        unstratified = _corrections(all_tests, all_cals, [0], spec=spec, gen=gen,
+                                    warn_stacklevel=None)[0]  # fmt: skip
     except NotInformativeError:
         unstratified = None
     n, m = all_tests[0].n, all_cals[0].m

@@ -44,36 +44,83 @@ sets with the strata on the last axis (:func:`pooled_bounds`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import kernels
 from .._validation import (
     JudgeStatsError,
-    check_confidence_level,
-    check_method,
     check_positive_int,
     check_rng,
+    warn_deprecated,
 )
 from ..counts import ConfusionCounts, JudgedCounts
+from ..designs import BY_HUMAN_LABEL, DEFAULT_DESIGN, Design
+from ..designs.capabilities import methods_for
+from ..intervals import CONDITIONAL, PAPER
 from ..kernels import percentile_nan_last, rogan_gladen_raw, z_value
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
+from ..spec import EstimationSpec, resolve_spec
 
 __all__ = [
-    "STRATIFIED_METHODS",
     "PooledBounds",
     "pooled_bounds",
+    "pooled_options",
+    "pooled_spec",
+    "spec_pooled_bounds",
+    "stratum_spec",
 ]
 
 
-#: Interval methods for the pooled θ.
-STRATIFIED_METHODS: tuple[str, ...] = ("adjusted-wald", "wald", "bootstrap")
+#: The pooled interval implementations of each estimator family (:attr:`Design.family`):
+#: method → the options it takes. Which methods a design allows is the capability table's
+#: (``judge="letter"``, ``target="pooled-rate"``); every method there has an entry here.
+_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    PAPER: {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resamples",)},
+    CONDITIONAL: {"adjusted-wald": (), "wald": ()},
+}
 
 
-_OPTIONS = {"adjusted-wald": (), "wald": (), "bootstrap": ("n_resamples",)}
+def pooled_options(design: Design, method: str) -> tuple[str, ...]:
+    """Return the options the pooled interval ``method`` takes under ``design``."""
+    return _OPTIONS[design.family][method]
+
+
+def pooled_spec(
+    *, method: Any, confidence_level: Any, design: Any = DEFAULT_DESIGN, repeated: bool = False,
+    estimand: Any = "rows", options: Any = None, method_optional: bool = False,
+) -> EstimationSpec:  # fmt: skip
+    """Resolve the spec of a pooled rate over strata (``js.correct_stratified``'s path)."""
+    return resolve_spec(
+        judge="letter", target="pooled-rate", design=design, method=method,
+        confidence_level=confidence_level, repeated=repeated, estimand=estimand,
+        options=options, options_of=pooled_options, method_optional=method_optional,
+    )  # fmt: skip
+
+
+def stratum_spec(spec: EstimationSpec) -> EstimationSpec:
+    """Return the spec of one stratum's own correction under a pooled spec.
+
+    The same design, method, level, repeated items and options on the rate path: every
+    method of a pooled-rate row of the capability table is a method of the rate row
+    (``tests/test_strata.py`` checks it).
+    """
+    return replace(spec, target="rate")
+
+
+def deprecated_methods(stacklevel: int = 3) -> tuple[str, ...]:
+    """Return the value of the removed ``STRATIFIED_METHODS``, with its DeprecationWarning."""
+    warn_deprecated("judgestats.strata.STRATIFIED_METHODS",
+                    "judgestats.designs.capabilities.methods_for('letter', 'pooled-rate', "
+                    "design)", stacklevel=stacklevel + 1)  # fmt: skip
+    return methods_for("letter", "pooled-rate", DEFAULT_DESIGN)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "STRATIFIED_METHODS":
+        return deprecated_methods()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ============================================================================ batch kernels
@@ -197,8 +244,22 @@ def pooled_bounds(
         Where a stratum with positive weight has q̂0 + q̂1 <= 1 (or the adjusted q̃0 + q̃1 <= 1)
         every output is NaN.
     """
-    check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
-    level = check_confidence_level(confidence_level)
+    spec = pooled_spec(method=method, confidence_level=confidence_level, design=BY_HUMAN_LABEL)
+    return spec_pooled_bounds(spec, test, calibration, weights=weights, rng=rng,
+                              n_resamples=n_resamples)  # fmt: skip
+
+
+def spec_pooled_bounds(
+    spec: EstimationSpec, test: JudgedCounts, calibration: ConfusionCounts, *,
+    weights: Any = None, rng: Any = None, n_resamples: int | None = None,
+) -> PooledBounds:  # fmt: skip
+    """:func:`pooled_bounds` under a resolved pooled spec of the Rogan–Gladen family.
+
+    ``n_resamples``: the bootstrap's replicates (default: the spec's option, else 9999).
+    """
+    method, level = spec.method, spec.confidence_level
+    if n_resamples is None:
+        n_resamples = spec.options.get("n_resamples", 9999)
     p, q0, q1, n, m0, m1 = _stratum_arrays(test, calibration)
     mix = weights is None
     w = n / n.sum(axis=-1, keepdims=True) if mix else np.broadcast_to(weights, p.shape)

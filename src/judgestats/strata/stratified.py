@@ -14,26 +14,23 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._validation import (
-    ArgumentTypeError,
     ClippedEstimateWarning,
     JudgeStatsError,
     NotInformativeError,
     SamplingWarning,
     check_choice,
-    check_confidence_level,
-    check_method,
     check_positive_int,
     check_rng,
     check_sparse_strata,
     check_strata_mapping,
-    check_unclustered,
     check_weights,
     require_extra,
 )
-from ..correct import Correction, correct
+from ..correct import Correction, correct_spec
 from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN, check_design, design_counts, stratified_bounds
-from ..repeated import ESTIMANDS, ClusterSummary, is_clustered
+from ..designs import DEFAULT_DESIGN, as_design, stratified_bounds
+from ..intervals import CONDITIONAL, PAPER
+from ..repeated import ClusterSummary, is_clustered
 from ..results import (
     ConfidenceInterval,
     Recomputable,
@@ -43,6 +40,7 @@ from ..results import (
     rate_repr,
     stratum_coord,
 )
+from ..spec import EstimationSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
@@ -58,11 +56,12 @@ from .clustered import (
 from .corrections import _corrections, _stack
 from .diagnostics import StrataDiagnostics, _diagnostics
 from .merge import _merged_strata, class_sizes
-from .pooled import _OPTIONS, STRATIFIED_METHODS, pooled_bounds
+from .pooled import pooled_spec, spec_pooled_bounds, stratum_spec
 
 __all__ = [
     "DEFAULT_MIN_PER_CLASS",
     "correct_stratified",
+    "stratified_correction",
 ]
 
 
@@ -73,23 +72,13 @@ DEFAULT_MIN_PER_CLASS = 10
 
 
 # ============================================================================ public entry
-def _check_options(method: str, options: dict) -> None:
-    unknown = sorted(set(options) - set(_OPTIONS[method]))
-    if unknown:
-        takes = ", ".join(_OPTIONS[method]) or "no options"
-        raise ArgumentTypeError(
-            f"method {method!r} got unexpected option(s) {unknown}; it takes {takes}"
-        )
-
-
-def _pooled_ci(test_b, cal_b, weights, *, method, level, gen, options, stacklevel):
-    bounds = pooled_bounds(
-        test_b, cal_b, weights=weights, method=method, confidence_level=level, rng=gen, **options
-    )
+def _pooled_ci(spec, test_b, cal_b, weights, gen, stacklevel):
+    """Pooled interval and unclipped estimate of the Rogan–Gladen family (no repeated items)."""
+    bounds = spec_pooled_bounds(spec, test_b, cal_b, weights=weights, rng=gen)
     if np.isnan(bounds.low) or np.isnan(bounds.high):
         raise NotInformativeError(
-            f"the pooled {method!r} interval is undefined: a stratum's judge is no better than "
-            "chance after the method's adjustment; merge that stratum into another"
+            f"the pooled {spec.method!r} interval is undefined: a stratum's judge is no better "
+            "than chance after the method's adjustment; merge that stratum into another"
         )
     if bounds.n_resamples and int(bounds.undefined):
         warnings.warn(
@@ -99,7 +88,7 @@ def _pooled_ci(test_b, cal_b, weights, *, method, level, gen, options, stackleve
             SamplingWarning,
             stacklevel=stacklevel + 1,
         )
-    ci = ConfidenceInterval.from_bounds(bounds, method, level)
+    ci = ConfidenceInterval.from_bounds(bounds, spec.method, spec.confidence_level)
     return ci, float(bounds.estimate)
 
 
@@ -119,99 +108,102 @@ def _stratum_weights(weights, tests, strata, merged, pre):
     return w, np.array([w[s] for s in strata])
 
 
-def _design_stratified(tests, cals, weights, merge, method, confidence_level, design):
-    """:func:`correct_stratified` under the random or by-judge-label design."""
-    check_method(method, ("adjusted-wald", "wald"),
-                 capability=f"stratified corrections with design={design!r}")  # fmt: skip
-    level = check_confidence_level(confidence_level)
+def _conditional_pool(spec, tests, cals, strata, fixed):
+    """(interval, estimate, weights) of the judge-conditional pool over strata.
+
+    :func:`judgestats.designs.stratified_bounds`; the test mix is that of the judged items
+    behind π̂ (:meth:`judgestats.designs.JudgeConditionalDesign.binomials`).
+    """
+    test_b, cal_b = _stack(tests, cals, strata)
+    level = spec.confidence_level
+    est, low, high = stratified_bounds(test_b, cal_b, fixed, spec.design, level,
+                                       adjusted=spec.method == "adjusted-wald")  # fmt: skip
+    n_pi = spec.design.binomials(test_b, cal_b)[1]
+    w = n_pi / n_pi.sum() if fixed is None else fixed
+    return ConfidenceInterval(low, high, spec.method, level), est, w
+
+
+def _conditional_stratified(spec, tests, cals, *, weights, min_per_class, merge, gen,
+                            stacklevel) -> StratifiedCorrection:  # fmt: skip
+    """:func:`correct_stratified` of the judge-conditional family (random, by-judge-label)."""
     if merge == "auto":
         raise JudgeStatsError(
-            f"merge='auto' merges strata by human-class size, which design={design!r} does not "
-            "need; pass a mapping stratum -> stratum"
+            f"merge='auto' merges strata by human-class size, which {spec.design.words} does "
+            "not need; pass a mapping stratum -> stratum"
         )
     tests, cals, merged, pre = _merged_strata(tests, cals, merge, 1)
     strata = list(tests)
+    each = stratum_spec(spec)
     corrections = {}
     for s in strata:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            corrections[s] = correct(tests[s], cals[s], method=method, confidence_level=level,
-                                     design=design)  # fmt: skip
+            corrections[s] = correct_spec(each, tests[s], cals[s])
         for w_ in caught:
-            warnings.warn(f"stratum {s!r}: {w_.message}", w_.category, stacklevel=3)
-    test_b, cal_b = _stack(tests, cals, strata)
-    if isinstance(weights, str):
-        check_choice("weights", weights, ("test",))
-        fixed = None
-    else:
-        fixed = _stratum_weights(weights, tests, strata, merged, pre)[1]
-    est, low, high = stratified_bounds(test_b, cal_b, fixed, design, level,
-                                       adjusted=method == "adjusted-wald")  # fmt: skip
-    n_pi = design_counts(test_b, cal_b, design)[1]
-    w = n_pi / n_pi.sum() if fixed is None else fixed
+            warnings.warn(f"stratum {s!r}: {w_.message}", w_.category, stacklevel=stacklevel + 1)
+    fixed = None if isinstance(weights, str) else _stratum_weights(weights, tests, strata,
+                                                                   merged, pre)[1]  # fmt: skip
+    ci, est, w = _conditional_pool(spec, tests, cals, strata, fixed)
     return StratifiedCorrection(
-        strata=tuple(strata), corrections=corrections, estimate=est,
-        ci=ConfidenceInterval(low, high, method, level), estimate_unclipped=est, clipped=False,
+        strata=tuple(strata), corrections=corrections, estimate=est, ci=ci,
+        estimate_unclipped=est, clipped=False,
         weights={s: float(v) for s, v in zip(strata, w, strict=True)},
-        weights_source="test" if fixed is None else "given", method=method,
-        confidence_level=level, merged=merged, diagnostics=None, min_per_class=None,
-        design=design,
+        weights_source="test" if fixed is None else "given", method=spec.method,
+        confidence_level=spec.confidence_level, merged=merged, diagnostics=None,
+        min_per_class=None, design=spec.design,
     )  # fmt: skip
 
 
-def _clustered_stratified(tests, cals, strata, fixed, *, method, level, estimand, merged,
-                          min_per_class, gen=None, options=None) -> StratifiedCorrection:
+def _clustered_stratified(spec, tests, cals, strata, fixed, *, merged, min_per_class, gen,
+                          stacklevel) -> StratifiedCorrection:  # fmt: skip
     """:func:`correct_stratified` of repeated items (:mod:`judgestats.strata.clustered`)."""
-    ci, raw, deff, summaries = _clustered_ci(tests, cals, strata, fixed, method, level, estimand,
-                                             gen, options)  # fmt: skip
-    corrections = clustered_corrections(tests, cals, strata, method=method, level=level,
-                                        estimand=estimand, stacklevel=3, gen=gen,
-                                        options=options)  # fmt: skip
-    w = mix_weights(tests, strata, estimand)[0] if fixed is None else fixed
+    ci, raw, deff, summaries = _clustered_ci(spec, tests, cals, strata, fixed, gen,
+                                             stacklevel + 1)  # fmt: skip
+    corrections = clustered_corrections(spec, tests, cals, strata, stacklevel=stacklevel + 1,
+                                        gen=gen)  # fmt: skip
+    w = mix_weights(tests, strata, spec.estimand)[0] if fixed is None else fixed
     if raw < 0 or raw > 1:
         warnings.warn(
             f"the pooled estimate Σ w_s θ̂_s = {raw:.4g} lies outside [0, 1] and was clipped",
             ClippedEstimateWarning,
-            stacklevel=3,
+            stacklevel=stacklevel + 1,
         )
-    diagnostics = clustered_diagnostics(tests, cals, strata, summaries, method=method,
-                                        level=level, estimand=estimand, gen=gen,
-                                        options=options)  # fmt: skip
+    diagnostics = clustered_diagnostics(spec, tests, cals, strata, summaries, gen=gen)
     return StratifiedCorrection(
         strata=tuple(strata), corrections=corrections, estimate=float(np.clip(raw, 0.0, 1.0)),
         ci=ci, estimate_unclipped=raw, clipped=bool(raw < 0 or raw > 1),
         weights={s: float(v) for s, v in zip(strata, w, strict=True)},
-        weights_source="test" if fixed is None else "given", method=method,
-        confidence_level=level, merged=merged, diagnostics=diagnostics,
-        min_per_class=min_per_class, estimand=estimand,
+        weights_source="test" if fixed is None else "given", method=spec.method,
+        confidence_level=spec.confidence_level, merged=merged, diagnostics=diagnostics,
+        min_per_class=min_per_class, design=spec.design, estimand=spec.estimand,
         clusters=summaries, design_effect=deff,
     )  # fmt: skip
 
 
-def _clustered_ci(tests, cals, strata, fixed, method, level, estimand, gen=None, options=None):
+def _clustered_ci(spec, tests, cals, strata, fixed, gen=None, stacklevel=3):
     """Pool clustered strata: interval, unclipped estimate, design effect, summaries.
 
     The summaries are each stratum's :class:`~judgestats.repeated.ClusterSummary`.
     """
-    w, mix = mix_weights(tests, strata, estimand)
+    method, level = spec.method, spec.confidence_level
+    w, mix = mix_weights(tests, strata, spec.estimand)
     if fixed is not None:
         w, mix = np.asarray(fixed, dtype=float), None
-    arms = pool_arms(tests, cals, strata, estimand)
+    arms = pool_arms(tests, cals, strata, spec.estimand)
     closed = "wald" if method == "bootstrap" else method
     raw, low, high, deff = clustered_pool(arms, w, mix, method=closed, level=level)
     extra: dict[str, Any] = {}
     if method == "bootstrap":
-        reps = check_positive_int("n_resamples", (options or {}).get("n_resamples", 9999),
+        reps = check_positive_int("n_resamples", spec.options.get("n_resamples", 9999),
                                   minimum=2)  # fmt: skip
-        low, high, undefined = clustered_pool_bootstrap(
-            tests, cals, strata, fixed, level=level, estimand=estimand, reps=reps,
-            gen=check_rng(gen))  # fmt: skip
+        low, high, undefined = clustered_pool_bootstrap(spec, tests, cals, strata, fixed,
+                                                        reps=reps, gen=check_rng(gen))  # fmt: skip
         extra = {"undefined": undefined, "n_resamples": reps}
         if undefined:
             warnings.warn(
                 f"{undefined} of {reps} stratified bootstrap replicates were undefined (a "
                 "stratum's resampled q0* + q1* <= 1) and are excluded from the percentiles",
-                SamplingWarning, stacklevel=4,
+                SamplingWarning, stacklevel=stacklevel + 1,
             )  # fmt: skip
     if np.isnan(low) or np.isnan(high):
         raise NotInformativeError(
@@ -220,6 +212,63 @@ def _clustered_ci(tests, cals, strata, fixed, method, level, estimand, gen=None,
         )
     summaries = dict(zip(strata, arms.summaries, strict=True))
     return ConfidenceInterval(low, high, method, level, **extra), raw, deff, summaries
+
+
+def _rogan_gladen_stratified(spec, tests, cals, *, weights, min_per_class, merge, gen,
+                             stacklevel) -> StratifiedCorrection:  # fmt: skip
+    """:func:`correct_stratified` of the Rogan–Gladen family (the by-human-label design)."""
+    min_per_class = check_positive_int("min_per_class", min_per_class, minimum=1)
+    if spec.repeated:
+        check_nested(tests, cals)
+    tests, cals, merged, pre = _merged_strata(tests, cals, merge, min_per_class)
+    strata = list(tests)
+    check_sparse_strata({s: class_sizes(cals[s]) for s in strata}, min_per_class)
+    w, fixed = _stratum_weights(weights, tests, strata, merged, pre)
+    if spec.repeated:
+        return _clustered_stratified(spec, tests, cals, strata, fixed, merged=merged,
+                                     min_per_class=min_per_class, gen=gen,
+                                     stacklevel=stacklevel + 1)  # fmt: skip
+    corrections = _corrections(tests, cals, strata, spec=spec, gen=gen,
+                               warn_stacklevel=stacklevel + 1)  # fmt: skip
+    test_b, cal_b = _stack(tests, cals, strata)
+    ci, raw = _pooled_ci(spec, test_b, cal_b, fixed, gen, stacklevel + 1)
+    if raw < 0 or raw > 1:
+        warnings.warn(
+            f"the pooled estimate Σ w_s θ̂_s = {raw:.4g} lies outside [0, 1] and was clipped",
+            ClippedEstimateWarning,
+            stacklevel=stacklevel + 1,
+        )
+    return StratifiedCorrection(
+        strata=tuple(strata), corrections=corrections, estimate=float(np.clip(raw, 0.0, 1.0)),
+        ci=ci, estimate_unclipped=raw, clipped=bool(raw < 0 or raw > 1), weights=w,
+        weights_source="test" if fixed is None else "given", method=spec.method,
+        confidence_level=spec.confidence_level, merged=merged,
+        diagnostics=_diagnostics(tests, cals, strata, spec=spec, gen=gen),
+        min_per_class=min_per_class, design=spec.design,
+    )  # fmt: skip
+
+
+#: :func:`correct_stratified` per estimator family (:attr:`judgestats.designs.Design.family`).
+_STRATIFIED = {PAPER: _rogan_gladen_stratified, CONDITIONAL: _conditional_stratified}
+
+
+def stratified_correction(
+    spec: EstimationSpec, tests: dict, cals: dict, *, weights: Any = "test",
+    min_per_class: int = DEFAULT_MIN_PER_CLASS, merge: Any = None, rng: Any = None,
+    stacklevel: int = 2,
+) -> StratifiedCorrection:  # fmt: skip
+    """:func:`correct_stratified` of validated strata under a resolved pooled spec.
+
+    ``spec`` comes from :func:`judgestats.strata.pooled.pooled_spec`; ``tests`` and ``cals``
+    are plain dicts stratum → counts of one data set each. :func:`judgestats.evaluate` calls it
+    for every stratified group.
+    """
+    if isinstance(weights, str):
+        check_choice("weights", weights, ("test",))
+    return _STRATIFIED[spec.design.family](
+        spec, tests, cals, weights=weights, min_per_class=min_per_class, merge=merge,
+        gen=check_rng(rng), stacklevel=stacklevel + 1,
+    )  # fmt: skip
 
 
 def correct_stratified(
@@ -350,73 +399,26 @@ def correct_stratified(
     """
     tests = check_strata_mapping("tests", tests, JudgedCounts)
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
-    estimand = check_choice("estimand", estimand, ESTIMANDS)
-    clustered = is_clustered(*tests.values(), *cals.values())
-    if check_design(design) != DEFAULT_DESIGN:
-        check_unclustered(
-            f"correct_stratified(design={design!r})", "use design='by-human-label', or "
-            "correct each stratum with js.correct, which accounts for the repeats",
-            *tests.values(), *cals.values(),
-        )  # fmt: skip
-        return _design_stratified(tests, cals, weights, merge, method, confidence_level, design)
-    check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
-    _check_options(method, options)
-    level = check_confidence_level(confidence_level)
-    min_per_class = check_positive_int("min_per_class", min_per_class, minimum=1)
-    if isinstance(weights, str):
-        check_choice("weights", weights, ("test",))
-    gen = check_rng(rng)
-    if clustered:
-        check_nested(tests, cals)
+    spec = pooled_spec(method=method, confidence_level=confidence_level, design=design,
+                       repeated=is_clustered(*tests.values(), *cals.values()),
+                       estimand=estimand, options=options)  # fmt: skip
+    return stratified_correction(spec, tests, cals, weights=weights, min_per_class=min_per_class,
+                                 merge=merge, rng=rng, stacklevel=2)  # fmt: skip
 
-    tests, cals, merged, pre = _merged_strata(tests, cals, merge, min_per_class)
-    strata = list(tests)
-    check_sparse_strata({s: class_sizes(cals[s]) for s in strata}, min_per_class)
-    w, fixed = _stratum_weights(weights, tests, strata, merged, pre)
-    if clustered:
-        return _clustered_stratified(
-            tests, cals, strata, fixed, method=method, level=level, estimand=estimand,
-            merged=merged, min_per_class=min_per_class, gen=gen, options=options,
-        )  # fmt: skip
 
-    corrections = _corrections(
-        tests,
-        cals,
-        strata,
-        method=method,
-        level=level,
-        gen=gen,
-        options=options,
-        warn_stacklevel=2,
-    )
+def _rogan_gladen_ci(spec, tests, cals, strata, fixed, gen):
+    if spec.repeated:
+        return _clustered_ci(spec, tests, cals, strata, fixed, gen, stacklevel=4)[0]
     test_b, cal_b = _stack(tests, cals, strata)
-    ci, raw = _pooled_ci(
-        test_b, cal_b, fixed, method=method, level=level, gen=gen, options=options, stacklevel=2
-    )
-    if raw < 0 or raw > 1:
-        warnings.warn(
-            f"the pooled estimate Σ w_s θ̂_s = {raw:.4g} lies outside [0, 1] and was clipped",
-            ClippedEstimateWarning,
-            stacklevel=2,
-        )
-    diagnostics = _diagnostics(
-        tests, cals, strata, method=method, level=level, gen=gen, options=options
-    )
-    return StratifiedCorrection(
-        strata=tuple(strata),
-        corrections=corrections,
-        estimate=float(np.clip(raw, 0.0, 1.0)),
-        ci=ci,
-        estimate_unclipped=raw,
-        clipped=bool(raw < 0 or raw > 1),
-        weights=w,
-        weights_source="test" if fixed is None else "given",
-        method=method,
-        confidence_level=level,
-        merged=merged,
-        diagnostics=diagnostics,
-        min_per_class=min_per_class,
-    )
+    return _pooled_ci(spec, test_b, cal_b, fixed, gen, stacklevel=4)[0]
+
+
+def _conditional_ci(spec, tests, cals, strata, fixed, gen):
+    return _conditional_pool(spec, tests, cals, strata, fixed)[0]
+
+
+#: The pooled interval per estimator family, for :meth:`StratifiedCorrection.confidence_interval`.
+_POOLED_CI = {PAPER: _rogan_gladen_ci, CONDITIONAL: _conditional_ci}
 
 
 def pooled_interval_for(
@@ -428,27 +430,14 @@ def pooled_interval_for(
     **options: Any,
 ) -> ConfidenceInterval:
     """Recompute the pooled interval of a :class:`StratifiedCorrection` by another method."""
-    check_method(method, STRATIFIED_METHODS, capability="stratified corrections")
-    _check_options(method, options)
-    level = check_confidence_level(confidence_level)
+    spec = pooled_spec(method=method, confidence_level=confidence_level, design=result.design,
+                       repeated=result.clusters is not None, estimand=result.estimand,
+                       options=options)  # fmt: skip
     strata = list(result.strata)
     tests = {s: result.corrections[s].test for s in strata}
     cals = {s: result.corrections[s].calibration for s in strata}
     fixed = None if result.weights_source == "test" else [result.weights[s] for s in strata]
-    if result.clusters is not None:
-        return _clustered_ci(tests, cals, strata, fixed, method, level, result.estimand,
-                             check_rng(rng), options)[0]  # fmt: skip
-    test_b, cal_b = _stack(tests, cals, strata)
-    return _pooled_ci(
-        test_b,
-        cal_b,
-        fixed,
-        method=method,
-        level=level,
-        gen=check_rng(rng),
-        options=options,
-        stacklevel=3,
-    )[0]
+    return _POOLED_CI[spec.design.family](spec, tests, cals, strata, fixed, check_rng(rng))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -704,7 +693,8 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
         """Return a short human-readable report: one line per stratum, pooled, diagnostics."""
         lvl = f"{100 * self.confidence_level:g}%"
         src = "given" if self.weights_source != "test" else (
-            "mix of all judged items" if self.design == "random" else "test mix n_s/n"
+            "mix of all judged items" if as_design(self.design).calibration_samples_test
+            else "test mix n_s/n"
         )
         width = max(12, *(len(str(s)) for s in self.strata))
         lines = [

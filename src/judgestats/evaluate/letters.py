@@ -1,0 +1,111 @@
+"""A judge alphabet per group: every group's letters corrected under one spec.
+
+With several judge columns, ``judge_labels=``, ``bins=`` or ``invalid=``, the frame is counted
+per group and letter (:func:`judgestats.alphabets.groups.letter_counts`) and each group's rate
+is the joint fit over every letter (:func:`judgestats.alphabets.groups.correct_alphabet`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._validation import (
+    JudgeStatsError,
+    check_group_sizes,
+    check_positive_int,
+    check_rng,
+)
+from ..spec import EstimationSpec
+from .evaluation import Evaluation
+from .per_group import correct_each, corrected, group_key
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..alphabets.groups import AlphabetCorrection, LetterCounts
+
+__all__ = [
+    "LETTER_OPTIONS",
+    "check_letters_call",
+    "evaluate_letters",
+    "letter_options",
+    "letters_wanted",
+]
+
+#: Options of a judge alphabet's correction beside its interval method's (``evaluate(**options)``).
+LETTER_OPTIONS = ("min_count",)
+
+
+def letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> bool:
+    """Tell a judge alphabet: several judge columns, or judge_labels=, bins= or invalid=."""
+    return not isinstance(judge, str) or any(v is not None for v in (judge_labels, bins, invalid))
+
+
+def letter_options(design: Any, method: str) -> tuple[str, ...]:
+    """Return the options an interval method of a judge alphabet takes."""
+    return ("n_resamples",) if method == "bootstrap" else ()
+
+
+def check_letters_call(*, strata: Any, rank: bool, options: dict) -> None:
+    """Refuse what a judge alphabet cannot do, and check ``min_count``, before reading data."""
+    if strata is not None:
+        raise JudgeStatsError(
+            "strata= is not available with a judge alphabet; evaluate each stratum as a group "
+            "(by=[..., stratum column]) instead"
+        )
+    if rank:
+        raise JudgeStatsError(
+            "rank=True is not available with a judge alphabet; compare the groups' intervals"
+        )
+    if "min_count" in options:  # checked before the data are read, not once per group
+        check_positive_int("min_count", options["min_count"], minimum=1)
+
+
+def _letter_rows(counts: LetterCounts, key: tuple) -> tuple[dict, ...]:
+    """Return the letter counts of a group not corrected (as ``counts_dataframe`` has them)."""
+    t, c = counts.test[key], counts.calibration[key]
+    return tuple(
+        {"letter": letter, "n": int(t[i]), "human_0": int(c[i][0]), "human_1": int(c[i][1])}
+        for i, letter in enumerate(counts.alphabet) if t[i] or c[i].any()
+    )  # fmt: skip
+
+
+def evaluate_letters(
+    frame: Any, spec: EstimationSpec, *, columns: dict[str, Any], rng: Any, errors: str,
+    progress: bool | None, stacklevel: int, options: dict,
+) -> Evaluation:  # fmt: skip
+    """Correct the judge alphabet of every group of a frame under ``spec`` (see evaluate).
+
+    ``columns``: ``judge``, ``human``, ``by``, ``split``, ``judge_labels``, ``bins`` and
+    ``invalid`` of :func:`judgestats.alphabets.groups.letter_counts`.
+    """
+    # loaded on first use: `import judgestats` stays light
+    from ..alphabets.groups import correct_alphabet, letter_counts
+
+    counts = letter_counts(frame, **columns)
+    gen = check_rng(rng)
+    k = len(counts.by)
+    groups = [group_key(key, k) for key in counts.groups]
+    if not groups:
+        raise JudgeStatsError("the frame has no rows: nothing to evaluate")
+    keys = dict(zip(groups, counts.groups, strict=True))
+
+    def correct_group(g: Any, label: str) -> AlphabetCorrection:
+        m0, m1 = counts.calibration[keys[g]].sum(axis=0).tolist()
+        check_group_sizes(label, n=int(counts.test[keys[g]].sum()), m0=m0, m1=m1,
+                          split=counts.split,
+                          both_classes=spec.design.needs_both_classes)  # fmt: skip
+        test, cal = counts.pair(keys[g])
+        return correct_alphabet(test, cal, method=spec.method,
+                                confidence_level=spec.confidence_level, rng=gen,
+                                design=spec.design, **options)  # fmt: skip
+
+    corrections, issued, marked = correct_each(counts.by, groups, correct_group, errors=errors,
+                                               stacklevel=stacklevel + 1,
+                                               progress=progress)  # fmt: skip
+    groups = corrected(counts.by, groups, corrections, marked)
+    return Evaluation(
+        groups=tuple(groups), corrections=corrections, by=counts.by, strata=None,
+        method=spec.method, confidence_level=spec.confidence_level,
+        judge=", ".join(counts.judge), human=counts.human, split=counts.split,
+        engine=counts.engine, warnings=issued, design=spec.design, marked=marked,
+        marked_counts={g: _letter_rows(counts, keys[g]) for g in marked},
+    )  # fmt: skip
