@@ -96,6 +96,22 @@ def test_named_errors_before_anything_is_compiled(data):
         )
 
 
+def test_its_keywords_are_the_frame_columns_the_model_and_the_sampler(data):
+    """One bundle of keywords (PairColumns + the model's + SamplingOptions), checked early."""
+    model = jb.build_pairwise_model(
+        data.rename(columns={"judge": "verdict"}), judge="verdict", design="by-human-label"
+    )
+    assert "human_verdicts" not in model.named_vars  # by-human-label: confusion only
+    assert "human_verdicts" in jb.build_pairwise_model(data).named_vars
+    with pytest.raises(TypeError, match="unexpected keyword argument 'draws'"):
+        jb.build_pairwise_model(data, draws=10)
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"unknown sampling option\(s\) \['judges'\]"):
+        jb.fit_pairwise(data, judges="judge")
+    with pytest.raises(js.errors.MethodError, match="design"):
+        jb.fit_pairwise(data, design="stratified")
+    assert set(jb.pairwise.MODEL_DEFAULTS) == set(jb.pairwise.PairwiseModelOptions.__annotations__)
+
+
 def test_warns_where_the_calibration_pairs_reject_its_assumption(monkeypatch):
     """A judge favouring one model (tests/test_pairwise.favouring) breaks the assumption it
     shares with joint-mle; the warning comes before sampling (stubbed out here: no compile)."""

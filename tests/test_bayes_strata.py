@@ -215,6 +215,11 @@ def test_build_model_exposes_coords_and_data():
     assert np.asarray(model["m0"].get_value()).tolist() == [70, 50, 5]
     complete = jb.build_stratified_model(TESTS, CALS, pooling="complete", weights="test")
     assert "specificity_shared" in complete.named_vars
+    with pytest.raises(TypeError, match="unexpected keyword argument 'draws'"):
+        jb.build_stratified_model(TESTS, CALS, draws=10)
+    assert set(jb.hierarchical.STRATIFIED_DEFAULTS) == set(
+        jb.hierarchical.StratifiedModelOptions.__annotations__
+    )
 
 
 # ----------------------------------------------------------------------------- errors

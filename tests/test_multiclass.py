@@ -39,7 +39,6 @@ from judgestats.multiclass import (
     correct_distribution,
     distribution_bounds,
     distribution_estimate,
-    distribution_methods,
 )
 
 Z95 = float(ndtri(0.975))
@@ -498,12 +497,12 @@ def test_wrong_types_and_options():
         correct_distribution(TEST, js.ConfusionCounts(tp=1, fn=1, tn=1, fp=1))
     with pytest.raises(
         MethodError,
-        match=r"method 'bayes' is not available for k-category corrections; the methods there "
-        r"are 'adjusted-delta', 'wald', 'bootstrap', 'profile-likelihood' or "
-        r"'profile-likelihood-t'",
+        match=r"method 'bayes' is not available for k-category corrections with "
+        r"design='by-human-label'; available: 'adjusted-delta', 'wald', 'bootstrap', "
+        r"'profile-likelihood' or 'profile-likelihood-t'",
     ):
         correct_distribution(TEST, CAL, method="bayes")
-    with pytest.raises(MethodError, match=r"'n_resamples'\) must be one of '\(no options\)'"):
+    with pytest.raises(MethodError, match=r"unexpected option\(s\) \['n_resamples'\]; it takes no"):
         correct_distribution(TEST, CAL, n_resamples=10)
     with (
         pytest.raises(ArgumentTypeError, match="adjust must be True or False"),
@@ -523,9 +522,12 @@ def test_delta_is_the_deprecated_name_of_adjusted_delta_and_wald():
     assert plain.ci == correct_distribution(TEST, CAL_BIG, method="wald").ci
     with pytest.raises(ConfidenceLevelError):
         correct_distribution(TEST, CAL, confidence_level=95)
-    assert distribution_methods() == (
+    with pytest.warns(DeprecationWarning, match="methods_for"):
+        old = js.multiclass.distribution_methods()
+    assert old == js.designs.capabilities.methods_for("categories", "distribution",
+                                                      "by-human-label") == (
         "adjusted-delta", "wald", "bootstrap", "profile-likelihood", "profile-likelihood-t"
-    )
+    )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- constructors
@@ -670,9 +672,14 @@ def test_a_registered_method_plugs_in(monkeypatch):
             est - 0.1, est + 0.1, np.zeros(test_counts.shape[:-1], int), estimate=est
         )
 
+    from judgestats.designs import capabilities
+
     monkeypatch.setattr(mc, "_METHODS", dict(mc._METHODS))
+    monkeypatch.setattr(capabilities, "_ROWS", list(capabilities._ROWS))
     mc.register_distribution_method("bayes", "test double")(fake)
-    assert "bayes" in distribution_methods()
+    for judge in ("categories", "alphabet"):  # the method joins the table's rows
+        assert "bayes" in capabilities.methods_for(judge, "distribution", "by-human-label")
+    assert "bayes" not in capabilities.methods_for("categories", "distribution", "random")
     res = correct_distribution(TEST, CAL, method="bayes", draws=5)
     assert res.method == "bayes" and res.estimate["a"] == pytest.approx(1 / 3)
     assert res.estimate_unconstrained["a"] == pytest.approx(0.5)
@@ -1120,3 +1127,89 @@ def test_designs_with_repeated_items_cover(design):
     se = np.sqrt(0.95 * 0.05 / sets)
     assert (cover[0] >= 0.95 - 3 * se).all(), cover
     assert (cover[1] < 0.95 - 5 * se).any(), cover
+
+
+# ----------------------------------------------------------------------------- capability table
+def _table_data(alphabet, repeated):
+    """A k = 3 data set (or a 4-letter alphabet for 2 categories), repeated items or not."""
+    gen = np.random.default_rng(37)
+    k, j = (2, 4) if alphabet else (3, 3)
+    human = gen.integers(0, k, 600)
+    noise = gen.integers(0, j, 600)
+    judge = np.where(gen.random(600) < 0.75, human * (j // k), noise)  # mostly the right letter
+    lab = np.arange(600) < 240
+    ids = np.arange(600) // 2 if repeated else None
+    test = js.CategoryCounts.from_labels(judge[~lab], labels=list(range(j)),
+                                         cluster=None if ids is None else ids[~lab])  # fmt: skip
+    cal = js.ConfusionMatrix.from_labels(
+        human=human[lab], judge=judge[lab], labels=list(range(k)), judge_labels=list(range(j)),
+        cluster=None if ids is None else ids[lab])  # fmt: skip
+    return test, cal
+
+
+def test_every_method_of_the_k_category_rows_of_the_capability_table_has_an_implementation():
+    """Issue 37: the table decides what each path allows; each of its methods must run there."""
+    from judgestats.designs.capabilities import rows
+
+    ran = set()
+    for row in rows():
+        if row.target != "distribution":
+            continue
+        for repeated in ((False, True) if row.repeated is None else (row.repeated,)):
+            test, cal = _table_data(row.judge == "alphabet", repeated)
+            for design in row.designs:
+                for method in row.methods:
+                    kw = {"n_resamples": 50} if method == "bootstrap" else {}
+                    res = correct_distribution(test, cal, method=method, design=design, rng=0,
+                                               separation_level=None, **kw)  # fmt: skip
+                    assert res.method == method and res.design == design
+                    assert (res.clusters is not None) == repeated
+                    assert all(0 <= ci.low <= ci.high <= 1 for ci in res.ci.values())
+                    ran.add((row.judge, design, repeated, method))
+    assert len(ran) == 26  # 5 + 3 + 2·2·2 (k categories), 3·2 + 2·2 (a judge alphabet)
+
+
+def test_the_spec_is_resolved_once_with_the_tables_default_and_named_errors():
+    test, cal = _table_data(alphabet=True, repeated=False)
+    assert correct_distribution(test, cal).method == "profile-likelihood-t"  # the row's default
+    assert correct_distribution(test, cal, design="random").method == "adjusted-delta"
+    assert correct_distribution(TEST, CAL).method == "adjusted-delta"
+    with pytest.raises(MethodError, match="design"):
+        correct_distribution(TEST, CAL, design="stratified")
+    with pytest.raises(ArgumentTypeError, match="method must be a string"):
+        correct_distribution(TEST, CAL, method=3)
+    with pytest.raises(ArgumentTypeError, match="takes no options"):
+        correct_distribution(TEST, CAL, design="random", n_resamples=9)
+    for name, module in (("DESIGN_DISTRIBUTION_METHODS", "judgestats.multiclass"),
+                         ("CATEGORY_CLUSTER_METHODS", "judgestats.multiclass.clustered"),
+                         ("ALPHABET_CLUSTER_METHODS", "judgestats.multiclass.alphabet_clusters"),
+                         ("ALPHABET_METHODS", "judgestats.alphabets.groups")):  # fmt: skip
+        import importlib
+
+        mod = importlib.import_module(module)
+        with pytest.warns(DeprecationWarning, match="methods_for"):
+            assert isinstance(getattr(mod, name), tuple)
+        assert name not in mod.__all__
+
+
+def test_letters_unseen_in_calibration_leave_the_categories_path():
+    """A judge letter no calibration item has is dropped before the path is chosen (issue 37).
+
+    The seen letters are the human categories, so the default and the methods are those of k
+    categories (adjusted-delta), as before the estimation spec; the interval is the seen
+    letters' one widened by the unseen letter's test share s: [(1 − s)·low, (1 − s)·high + s].
+    """
+    cal = ConfusionMatrix([[40, 8], [10, 42], [0, 0]], labels=[0, 1], judge_labels=[0, 1, "x"])
+    test = CategoryCounts([300, 400, 20], labels=[0, 1, "x"])
+    seen = correct_distribution(CategoryCounts([300, 400], labels=[0, 1]),
+                                ConfusionMatrix([[40, 8], [10, 42]], labels=[0, 1]))
+    s = 20 / 720
+    for method in (None, "adjusted-delta", "profile-likelihood-t"):
+        with pytest.warns(Warning, match="on no calibration item"):  # SparseLettersWarning
+            res = correct_distribution(test, cal, method=method)
+        assert res.method == (method or "adjusted-delta")
+    with pytest.warns(Warning, match="on no calibration item"):
+        res = correct_distribution(test, cal)
+    for lab in (0, 1):
+        assert res.ci[lab].low == pytest.approx((1 - s) * seen.ci[lab].low, abs=1e-12)
+        assert res.ci[lab].high == pytest.approx((1 - s) * seen.ci[lab].high + s, abs=1e-12)

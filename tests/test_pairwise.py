@@ -518,8 +518,13 @@ def test_cluster_named_errors():
     rng = np.random.default_rng(2923)
     frame = simulate(rng, np.array([0.5, 0.0, -0.5]), n=600, labelled=0.3)
     frame["prompt"] = rng.integers(0, 200, len(frame)).astype(float)
-    with pytest.raises(js.errors.ClusteredCountsError, match="method='ppi'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"'joint-mle'.*available.*'ppi'"):
         js.pairwise(frame, cluster="prompt", method="joint-mle")
+    # a method the design refuses is refused as such, before the repeated items
+    with pytest.raises(js.errors.MethodError, match="by-human-label"):
+        js.pairwise(frame, cluster="prompt", method="ppi", design="by-human-label")
+    with pytest.raises(js.errors.ClusteredCountsError, match="by-human-label"):
+        js.pairwise(frame, cluster="prompt", design="by-human-label")
     with pytest.raises(js.errors.ClusteredCountsError, match="bootstrap"):
         js.pairwise(frame, cluster="prompt", bootstrap=20)
     with pytest.raises(js.errors.ColumnError, match="'nope'"):
@@ -527,3 +532,59 @@ def test_cluster_named_errors():
     frame.loc[3, "prompt"] = np.nan
     with pytest.raises(js.errors.ColumnError, match="cluster ids"):
         js.pairwise(frame, cluster="prompt")
+
+
+# --- the estimation spec (issue 37): the capability table decides, the designs say why ----------
+
+
+def test_every_method_of_the_table_pairwise_rows_has_an_implementation():
+    from judgestats.designs.capabilities import rows
+    from judgestats.pairwise.leaderboard import IMPLEMENTATIONS, INTERVALS
+
+    pairs = [r for r in rows() if (r.judge, r.target) == ("pairs", "strengths")]
+    assert pairs and {m for r in pairs for m in r.methods} <= set(IMPLEMENTATIONS)
+    assert {r.repeated for r in pairs} == {False, True}
+    for implementation in IMPLEMENTATIONS.values():
+        assert set(implementation.covariances) <= set(INTERVALS)
+
+
+def test_the_default_method_is_the_table_row_default_per_design():
+    from judgestats.designs.capabilities import capability
+
+    frame = simulate(np.random.default_rng(2931), np.array([0.4, 0.0, -0.4]), n=900, labelled=0.3)
+    for design in js.designs.design_names():
+        board = js.pairwise(frame, design=design, rng=0)
+        assert board.method == capability("pairs", "strengths", design, False).default
+        assert board.design == design and isinstance(board.design, js.designs.Design)
+        # a design whose calibration pairs were chosen by their human verdict: no human-only fit
+        assert (board.human_only is not None) == js.designs.as_design(design).strengths_from_labels
+
+
+def test_the_old_method_lists_warn_and_come_from_the_table():
+    import importlib
+
+    from judgestats.designs.capabilities import methods_for
+
+    package = importlib.import_module("judgestats.pairwise")
+    module = importlib.import_module("judgestats.pairwise.leaderboard")
+    for where in (package, module):
+        with pytest.warns(DeprecationWarning, match="methods_for"):
+            assert where.METHODS == methods_for("pairs", "strengths", "random")
+        with pytest.warns(DeprecationWarning, match="capability table"):
+            assert set(where.DESIGNS) == set(js.designs.design_names())
+        assert "METHODS" not in where.__all__ and "DESIGNS" not in where.__all__
+    with pytest.raises(AttributeError, match="NOPE"):
+        _ = package.NOPE
+
+
+def test_the_column_keywords_stay_keywords():
+    frame = simulate(np.random.default_rng(2932), np.array([0.3, 0.0, -0.3]), n=600, labelled=0.3)
+    renamed = frame.rename(columns={"judge": "verdict", "model_a": "left"})
+    counts = count_pairs(renamed, judge="verdict", model_a="left")
+    board = js.pairwise(renamed, judge="verdict", model_a="left", rng=0)
+    assert counts.n_judged == count_pairs(frame).n_judged == board.n_judged
+    np.testing.assert_array_equal(board.strength, js.pairwise(frame, rng=0).strength)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'judges'"):
+        js.pairwise(frame, judges="verdict")
+    with pytest.raises(TypeError, match="count_pairs"):
+        count_pairs(frame, left="left")

@@ -40,7 +40,8 @@ from .._validation import (
     describe_group,
 )
 from ..counts.categories import CategoryCounts, ConfusionMatrix
-from ..designs import DEFAULT_DESIGN, ESTIMATOR
+from ..designs import DEFAULT_DESIGN, RoganGladenDesign, as_design
+from ..designs.capabilities import capability
 from ..frames import (
     _COUNT,
     _collect,
@@ -53,11 +54,13 @@ from ..frames import (
     open_frame,
     sort_keys,
 )
+from ..multiclass.arrays import MAX_CONDITION
 from ..multiclass.distribution import (
-    DESIGN_DISTRIBUTION_METHODS,
     DistributionCorrection,
-    correct_distribution,
+    correct_distribution_spec,
 )
+from ..multiclass.methods import ALPHABET, DISTRIBUTION, distribution_spec, table_lists
+from ..multiclass.separation import SEPARATION_LEVEL, _check_letters
 from ..results import ConfidenceInterval, Reportable, forward, rate_repr
 from .letters import (
     INVALID,
@@ -75,7 +78,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
-    "ALPHABET_METHODS",
     "AlphabetCorrection",
     "LetterCounts",
     "alphabet_methods",
@@ -83,14 +85,19 @@ __all__ = [
     "letter_counts",
 ]
 
-#: Interval methods of a judge alphabet's rate under the default design (the first is the
-#: default); the random and by-judge-label designs take ``"adjusted-delta"`` and ``"wald"``.
-ALPHABET_METHODS = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
+
+def alphabet_methods(design: Any = DEFAULT_DESIGN) -> tuple[str, ...]:
+    """Interval methods of a judge alphabet's rate under ``design``, the default first.
+
+    The capability table's row of judge alphabets with independent rows
+    (:func:`judgestats.designs.capabilities.capability`).
+    """
+    row = capability(ALPHABET, DISTRIBUTION, as_design(design), False)
+    return (row.default, *(m for m in row.methods if m != row.default))
 
 
-def alphabet_methods(design: str = DEFAULT_DESIGN) -> tuple[str, ...]:
-    """Interval methods of a judge alphabet's rate under ``design`` (the first is the default)."""
-    return ALPHABET_METHODS if design == DEFAULT_DESIGN else DESIGN_DISTRIBUTION_METHODS
+#: The list of methods this module held, now the capability table's row.
+__getattr__ = table_lists(__name__, {"ALPHABET_METHODS": ("alphabet", DEFAULT_DESIGN, False)})
 
 
 #: The human categories of a rate: 0 and 1 (booleans read as 0/1).
@@ -405,10 +412,10 @@ def correct_alphabet(
     calibration : ConfusionMatrix
         Letters × human (0, 1) counts, ``judge_labels`` = the test's letters.
     method : str, optional
-        Interval method, one of :func:`alphabet_methods` of the design: by default
-        ``"profile-likelihood-t"`` (also ``"profile-likelihood"``, ``"bootstrap"``); under the
-        random and by-judge-label designs ``"adjusted-delta"`` (or ``"wald"``), the
-        judge-conditional estimator's.
+        Interval method, one of the capability table's for a judge alphabet under the design
+        (:func:`alphabet_methods`): by default ``"profile-likelihood-t"`` (also
+        ``"profile-likelihood"``, ``"bootstrap"``); under the random and by-judge-label
+        designs ``"adjusted-delta"`` (or ``"wald"``), the judge-conditional estimator's.
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1).
     rng : None, int, SeedSequence or Generator
@@ -430,12 +437,19 @@ def correct_alphabet(
             "judgestats.correct_distribution for other categories"
         )
     min_count = check_positive_int("min_count", min_count, minimum=1)
+    _check_letters(test, calibration)
+    spec = distribution_spec(test, calibration, method=method, confidence_level=confidence_level,
+                             design=design, options=options)  # fmt: skip
     warn_sparse_letters(calibration, min_count, stacklevel=3)
-    dist = correct_distribution(
-        test, calibration, method=method, confidence_level=confidence_level, rng=rng,
-        design=design, **options,
-    )  # fmt: skip
-    return AlphabetCorrection(dist)
+    return AlphabetCorrection(correct_distribution_spec(
+        spec, test, calibration, rng=rng, max_condition=MAX_CONDITION,
+        separation_level=SEPARATION_LEVEL, stacklevel=3,
+    ))  # fmt: skip
+
+
+#: The point estimate of a judge alphabet, where its estimator family fits one of its own
+#: (:attr:`judgestats.designs.Design.family`); the other families' is the design's estimator.
+_ESTIMATORS = {RoganGladenDesign.family: "joint maximum likelihood"}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -499,8 +513,8 @@ class AlphabetCorrection(Reportable):
     @property
     def estimator(self) -> str:
         """Name of the point estimate."""
-        design = self.design
-        base = "joint maximum likelihood" if design == DEFAULT_DESIGN else ESTIMATOR[design]
+        design = self.distribution.design
+        base = _ESTIMATORS.get(design.family, design.estimator)
         return f"{base} over {len(self.letters)} judge letters"
 
     sensitivity = None

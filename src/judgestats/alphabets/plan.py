@@ -23,14 +23,16 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     CountError,
-    check_choice,
-    check_confidence_level,
+    MethodError,
     check_instance,
     check_sample_size,
 )
 from ..counts.categories import CategoryCounts, ConfusionMatrix, merged_alphabet
+from ..designs import DEFAULT_DESIGN
 from ..kernels import z_value
 from ..multiclass.likelihood import alphabet_mle
+from ..multiclass.methods import ALPHABET, CATEGORIES, DISTRIBUTION
+from ..spec import EstimationSpec, resolve_spec
 
 __all__ = ["AlphabetComparison", "alphabet_covariance", "compare_alphabets"]
 
@@ -162,6 +164,35 @@ def _automatic_merges(letters: tuple, k: int) -> dict[str, dict]:
     return out
 
 
+def _z_cutoff(level: float, j: int, m: Any) -> float:
+    """Return the normal quantile: χ²₁'s cut-off of the profile likelihood, as a half-width."""
+    return float(z_value(level))
+
+
+def _t_cutoff(level: float, j: int, m: Any) -> float:
+    """Return the t quantile, ν = min_b m_b/(J − 1) − 1 (at least 1): the small-sample cut-off."""
+    from scipy.stats import t as student_t  # lazy
+
+    nu = max(float(np.min(m)) / (j - 1) - 1.0, 1.0)
+    return float(student_t.ppf((1.0 + level) / 2.0, nu))
+
+
+#: The cut-off of each interval method whose width is planned (name → ``cutoff(level, J, m)``);
+#: which methods a judge alphabet allows is the capability table's.
+_CUTOFFS = {"profile-likelihood": _z_cutoff, "profile-likelihood-t": _t_cutoff}
+
+
+def _cutoff(spec: EstimationSpec) -> Any:
+    """Return the planned method's cut-off; refuse a method without one (a resampling)."""
+    if spec.method not in _CUTOFFS:
+        raise MethodError(
+            f"compare_alphabets plans the widths of the likelihood intervals (a cut-off times "
+            f"the expected standard error), but method {spec.method!r} has no cut-off; use "
+            + " or ".join(repr(m) for m in _CUTOFFS)
+        )
+    return _CUTOFFS[spec.method]
+
+
 def compare_alphabets(
     calibration: ConfusionMatrix,
     *,
@@ -229,7 +260,12 @@ def compare_alphabets(
     ('threshold: score >= 3', 1.045)
     """
     check_instance("calibration", calibration, ConfusionMatrix)
-    level = check_confidence_level(confidence_level)
+    spec = resolve_spec(
+        judge=CATEGORIES if calibration.square else ALPHABET, target=DISTRIBUTION,
+        design=DEFAULT_DESIGN, method=method, confidence_level=confidence_level,
+    )  # fmt: skip
+    cutoff = _cutoff(spec)
+    level = spec.confidence_level
     n = float(check_sample_size("n", n, positive=True))
     k = calibration.k
     if theta is None:
@@ -243,8 +279,6 @@ def compare_alphabets(
     m_plan = calibration.human_counts if m is None else np.asarray(m, dtype=float)
     if np.shape(m_plan) != (k,) or (np.asarray(m_plan) <= 0).any():
         raise CountError(f"m must give a positive count for each of the {k} categories, got {m}")
-    check_choice("method", method, ("profile-likelihood-t", "profile-likelihood"))
-    z = float(z_value(level))
     alphabets = {"all letters": None, **_automatic_merges(calibration.judge_labels, k),
                  **(merges or {})}  # fmt: skip
     counts = np.asarray(calibration.counts, dtype=float)
@@ -257,12 +291,7 @@ def compare_alphabets(
             c = np.zeros((len(letters), k))
             np.add.at(c, index, c_full)
         j = c.shape[0]
-        q = z
-        if method == "profile-likelihood-t":
-            from scipy.stats import t as student_t  # lazy
-
-            nu = max(float(np.min(m_plan)) / (j - 1) - 1.0, 1.0)
-            q = float(student_t.ppf((1.0 + level) / 2.0, nu))
+        q = cutoff(level, j, m_plan)
         cov = alphabet_covariance(theta, c, n, m_plan)
         width = 2 * q * np.sqrt(np.clip(np.diag(cov), 0.0, None))
         per = dict(zip(calibration.labels, width.tolist(), strict=True))

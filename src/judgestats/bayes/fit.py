@@ -17,23 +17,15 @@ from .._validation import (
     check_bool,
     check_choice,
     check_confidence_level,
-    check_instance,
     check_positive_int,
     check_rng,
 )
 from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN, as_design, check_design
+from ..designs import DEFAULT_DESIGN, Design, as_design
 from ..label_shift import label_shift_test
 from ..priors import Priors
 from ..results import ConfidenceInterval
-from .models import (
-    BINARY_FREE,
-    CATEGORICAL_FREE,
-    DESIGN_FREE,
-    build_model,
-    categorical_data,
-    is_binary,
-)
+from .models import categorical_data, check_model_data, design_model, is_binary
 from .results import (
     INTERVALS,
     POINTS,
@@ -353,24 +345,11 @@ def fit(
     level, point, interval = summary_options(confidence_level, point, interval)
     kwargs = sampling_arguments(sampling)
     binary = is_binary(test, calibration)
-    free: tuple[str, ...]
-    if check_design(design) != DEFAULT_DESIGN:  # validates: binary counts, no priors
-        model, free = build_model(test, calibration, labels=labels, priors=priors,
-                                  design=design), DESIGN_FREE  # fmt: skip
-    else:
-        priors = Priors() if priors is None else check_instance("priors", priors, Priors)
-        if binary:
-            if labels is not None:
-                raise ArgumentTypeError("labels apply to k-category data, not to binary counts")
-            priors.binary()  # checks the priors fit the model before compiling anything
-            free = BINARY_FREE
-        else:
-            counts, matrix, labels, letters = categorical_data(test, calibration, labels)
-            priors.categorical(len(labels), len(letters))
-            free = CATEGORICAL_FREE
-        model = None
-    if model is None:
-        model = build_model(test, calibration, priors=priors, labels=labels)
+    design = as_design(design)
+    check_model_data(test, calibration)
+    # validates the counts, labels and priors (before anything is compiled)
+    built = design_model(test, calibration, priors=priors, labels=labels, design=design)
+    model, free, priors = built.model, built.free, built.priors
     tree, diagnostics = sample_checked(
         model,
         list(free),
@@ -392,12 +371,13 @@ def fit(
     if binary:
         return _binary_result(test, calibration, float(est), float(low), float(high), common,
                               design)  # fmt: skip
+    counts, matrix, labels, letters = categorical_data(test, calibration, labels)
     return _categorical_result(counts, matrix, labels, letters, tree, est, low, high, common)
 
 
 def _binary_result(
     test: JudgedCounts, cal: ConfusionCounts, est: float, low: float, high: float, common: dict,
-    design: str = DEFAULT_DESIGN,
+    design: Design = DEFAULT_DESIGN,
 ) -> BayesianCorrection:  # fmt: skip
     ci = ConfidenceInterval(low, high, METHOD, common["confidence_level"])
     # NaN z when q̂0 + q̂1 <= 1 (no RG estimate); None with one human class
@@ -411,7 +391,7 @@ def _binary_result(
         calibration=cal,
         label_shift=shift,
         estimator=f"posterior {common['point']} (PyMC)",
-        design=as_design(design),
+        design=design,
         **common,
     )
 

@@ -31,7 +31,9 @@ data.
 
 from __future__ import annotations
 
-from typing import Any, Unpack
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -47,14 +49,21 @@ from .._validation import (
 from ..chance import judge_value
 from ..correct import Correction
 from ..counts import ConfusionCounts, JudgedCounts
-from ..designs import DEFAULT_DESIGN
+from ..designs import BY_HUMAN_LABEL
 from ..label_shift import label_shift_test
 from ..priors import HyperPriors, Priors
 from ..results import ConfidenceInterval, stratum_coord
 from .fit import SamplingOptions, sample_checked, sampling_arguments, summary_options
 from .results import BayesianStratifiedCorrection, summarise
 
-__all__ = ["POOLINGS", "build_stratified_model", "fit_stratified"]
+__all__ = [
+    "POOLINGS",
+    "STRATIFIED_DEFAULTS",
+    "FitStratifiedOptions",
+    "StratifiedModelOptions",
+    "build_stratified_model",
+    "fit_stratified",
+]
 
 #: How the strata share the judge's error rates.
 POOLINGS = ("partial", "none", "complete")
@@ -62,7 +71,57 @@ METHOD = "bayes-mcmc"
 _RATES = (("specificity", "tn", "m0"), ("sensitivity", "tp", "m1"))
 
 
-def _inputs(tests: Any, calibrations: Any, weights: Any, pooling: Any, priors: Any, hyper: Any):
+class StratifiedModelOptions(TypedDict, total=False):
+    """The keywords of :func:`build_stratified_model` (and of :func:`fit_stratified`).
+
+    Defaults in :data:`STRATIFIED_DEFAULTS`; :func:`fit_stratified` says what each means.
+
+    ``pooling`` ({"partial", "none", "complete"}): how the strata share the judge's rates.
+    ``weights`` ("test" or mapping stratum → float): the strata's mix.
+    ``priors`` (Priors or None): the Beta priors. ``hyperpriors`` (HyperPriors or None): the
+    hyperpriors of the partially pooled logits.
+    """
+
+    pooling: str
+    weights: Any
+    priors: Priors | None
+    hyperpriors: HyperPriors | None
+
+
+class FitStratifiedOptions(StratifiedModelOptions, SamplingOptions, total=False):
+    """The keywords of :func:`fit_stratified`: the model's and how to run NUTS.
+
+    :class:`StratifiedModelOptions` and :class:`~judgestats.bayes.fit.SamplingOptions`.
+    """
+
+
+#: The one home of the stratified model's defaults (see :class:`StratifiedModelOptions`).
+STRATIFIED_DEFAULTS: StratifiedModelOptions = {
+    "pooling": "partial",
+    "weights": "test",
+    "priors": None,
+    "hyperpriors": None,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Inputs:
+    """The stratified model's inputs, validated."""
+
+    tests: dict
+    cals: dict
+    strata: tuple
+    pooling: str
+    fixed: dict | None
+    priors: Priors
+    binary: Any
+    hyper: HyperPriors
+
+
+def _inputs(tests: Any, calibrations: Any, keywords: Mapping[str, Any]) -> _Inputs:
+    """Validate the data and the model's keywords (defaults filled in)."""
+    given: dict[str, Any] = {**STRATIFIED_DEFAULTS, **keywords}
+    weights, pooling, priors = given["weights"], given["pooling"], given["priors"]
     tests = check_strata_mapping("tests", tests, JudgedCounts)
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
     check_unclustered(
@@ -70,7 +129,7 @@ def _inputs(tests: Any, calibrations: Any, weights: Any, pooling: Any, priors: A
         "stratum with js.correct, which accounts for the repeats", *tests.values(), *cals.values(),
     )  # fmt: skip
     check_same_strata("tests", tests, "calibrations", cals)
-    strata = list(tests)
+    strata = tuple(tests)
     pooling = check_choice("pooling", pooling, POOLINGS)
     if isinstance(weights, str):
         check_choice("weights", weights, ("test",))
@@ -85,8 +144,15 @@ def _inputs(tests: Any, calibrations: Any, weights: Any, pooling: Any, priors: A
             "the judge's rates are logit-normal, not Beta; restrict the hyperpriors instead "
             "(HyperPriors(location_mean=...)) or fit strata one by one with js.bayes.fit"
         )
+    hyper = given["hyperpriors"]
     hyper = HyperPriors() if hyper is None else check_instance("hyperpriors", hyper, HyperPriors)
-    return tests, cals, strata, pooling, fixed, binary, hyper
+    return _Inputs(tests, cals, strata, pooling, fixed, priors, binary, hyper)
+
+
+def _split(options: Mapping[str, Any]) -> tuple[dict, dict]:
+    """Split keywords into the model's (:data:`STRATIFIED_DEFAULTS`) and the rest (NUTS's)."""
+    model = {k: v for k, v in options.items() if k in STRATIFIED_DEFAULTS}
+    return model, {k: v for k, v in options.items() if k not in STRATIFIED_DEFAULTS}
 
 
 def free_variables(pooling: str, k: int, weights_given: bool) -> list[str]:
@@ -105,20 +171,17 @@ def free_variables(pooling: str, k: int, weights_given: bool) -> list[str]:
 
 
 def build_stratified_model(
-    tests: Any,
-    calibrations: Any,
-    *,
-    pooling: str = "partial",
-    weights: Any = "test",
-    priors: Priors | None = None,
-    hyperpriors: HyperPriors | None = None,
+    tests: Any, calibrations: Any, **options: Unpack[StratifiedModelOptions]
 ) -> Any:
     """Build the unsampled stratified PyMC model (see the module docstring).
 
     Parameters
     ----------
-    tests, calibrations, pooling, weights, priors, hyperpriors
+    tests, calibrations
         As in :func:`fit_stratified`.
+    **options
+        :class:`StratifiedModelOptions`, as in :func:`fit_stratified`: ``pooling``,
+        ``weights``, ``priors``, ``hyperpriors``.
 
     Returns
     -------
@@ -140,16 +203,19 @@ def build_stratified_model(
     >>> model.coords["stratum"]
     ('short', 'long')
     """
-    tests, cals, strata, pooling, fixed, binary, hyper = _inputs(
-        tests, calibrations, weights, pooling, priors, hyperpriors
-    )
-    return _model(tests, cals, strata, pooling, fixed, binary, hyper)
+    model, rest = _split(options)
+    if rest:
+        name = next(iter(rest))
+        raise TypeError(f"build_stratified_model() got an unexpected keyword argument {name!r}")
+    return _model(_inputs(tests, calibrations, model))
 
 
-def _model(tests, cals, strata, pooling, fixed, binary, hyper) -> Any:
+def _model(inputs: _Inputs) -> Any:
     import pymc as pm
     import pytensor.tensor as pt
 
+    tests, cals, strata, pooling = inputs.tests, inputs.cals, inputs.strata, inputs.pooling
+    fixed, binary, hyper = inputs.fixed, inputs.binary, inputs.hyper
     k = len(strata)
     data = {
         "n": [tests[s].n for s in strata],
@@ -203,14 +269,10 @@ def fit_stratified(
     tests: Any,
     calibrations: Any,
     *,
-    pooling: str = "partial",
-    weights: Any = "test",
-    priors: Priors | None = None,
-    hyperpriors: HyperPriors | None = None,
     confidence_level: float = 0.95,
     point: str = "mean",
     interval: str = "eti",
-    **sampling: Unpack[SamplingOptions],
+    **options: Unpack[FitStratifiedOptions],
 ) -> BayesianStratifiedCorrection:
     """Fit the stratified Bayesian misclassification model and pool θ over the strata.
 
@@ -229,6 +291,18 @@ def fit_stratified(
         both mappings from a labelled frame).
     calibrations : mapping stratum → ConfusionCounts
         Human-vs-judge calibration counts per stratum; the same strata as ``tests``.
+    confidence_level : float, default 0.95
+        Mass of the credible intervals; stored on the result.
+    point : {"mean", "median", "map"}, default "mean"
+        Posterior summary reported as the estimates (per stratum and pooled).
+    interval : {"eti", "hdi"}, default "eti"
+        Equal-tailed or highest-density credible intervals.
+    **options
+        Keywords (:class:`FitStratifiedOptions`, under Other Parameters): the model's and how
+        to run NUTS.
+
+    Other Parameters
+    ----------------
     pooling : {"partial", "none", "complete"}, default "partial"
         How the strata share the judge's specificity and sensitivity: hierarchical
         logit-normal, independent Betas, or one shared pair.
@@ -241,13 +315,7 @@ def fit_stratified(
     hyperpriors : HyperPriors, optional
         Hyperpriors of the partially pooled logits (default Normal(0, 1.5) locations,
         HalfNormal(1) scales).
-    confidence_level : float, default 0.95
-        Mass of the credible intervals; stored on the result.
-    point : {"mean", "median", "map"}, default "mean"
-        Posterior summary reported as the estimates (per stratum and pooled).
-    interval : {"eti", "hdi"}, default "eti"
-        Equal-tailed or highest-density credible intervals.
-    **sampling
+    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs : Any
         How to run NUTS: the :class:`~judgestats.bayes.fit.SamplingOptions` of
         :func:`judgestats.bayes.fit`; NUTS's ``target_accept`` is
         :data:`~judgestats.bayes.TARGET_ACCEPT`, 0.995, as there (hierarchical scales with few
@@ -289,27 +357,27 @@ def fit_stratified(
     >>> res.estimate, res.ci, res["long"].ci  # doctest: +SKIP
     """
     level, point, interval = summary_options(confidence_level, point, interval)
-    tests, cals, strata, pooling, fixed, binary, hyper = _inputs(
-        tests, calibrations, weights, pooling, priors, hyperpriors
-    )
+    model, sampling = _split(options)
+    inputs = _inputs(tests, calibrations, model)
     kwargs = sampling_arguments(sampling)
-    model = _model(tests, cals, strata, pooling, fixed, binary, hyper)
     tree, diagnostics = sample_checked(
-        model,
-        free_variables(pooling, len(strata), fixed is not None),
+        _model(inputs),
+        free_variables(inputs.pooling, len(inputs.strata), inputs.fixed is not None),
         "try sample_kwargs={'target_accept': 0.999} or a smaller HyperPriors(scale_sd=...)",
         kwargs,
         stacklevel=3,
     )
-    return _result(tests, cals, strata, tree, pooling, fixed, level, point, interval,
-                   kwargs["nuts_sampler"], diagnostics, hyper, priors)
+    summary = {"level": level, "point": point, "interval": interval,
+               "sampler": kwargs["nuts_sampler"], "sampling": diagnostics}  # fmt: skip
+    return _result(inputs, tree, summary)
 
 
-def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, sampler,
-            sampling, hyper, priors) -> BayesianStratifiedCorrection:
+def _result(inputs: _Inputs, tree: Any, summary: dict) -> BayesianStratifiedCorrection:
     from ..strata.diagnostics import _diagnostics
     from ..strata.pooled import pooled_spec
 
+    tests, cals, strata, fixed = inputs.tests, inputs.cals, inputs.strata, inputs.fixed
+    level, point, interval = summary["level"], summary["point"], summary["interval"]
     est, low, high = summarise(tree, "theta", point=point, interval=interval, level=level)
     corrections = {}
     for i, s in enumerate(strata):
@@ -325,7 +393,8 @@ def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, s
             calibration=cals[s],
             label_shift=label_shift_test(tests[s], cals[s]),
             estimator=f"posterior {point} (PyMC)",
-            judge=judge_value(cals[s], ci_s, design=DEFAULT_DESIGN, confidence_level=level),
+            # the stratified model is the paper's (Rogan–Gladen per stratum)
+            judge=judge_value(cals[s], ci_s, design=BY_HUMAN_LABEL, confidence_level=level),
         )
     pest, plow, phigh = summarise(tree, "theta_pooled", point=point, interval=interval,
                                   level=level)
@@ -353,11 +422,11 @@ def _result(tests, cals, strata, tree, pooling, fixed, level, point, interval, s
         diagnostics=diagnostics,
         min_per_class=None,
         posterior=tree,
-        pooling=pooling,
+        pooling=inputs.pooling,
         point=point,
         interval=interval,
-        sampler=sampler,
-        sampling=sampling,
-        priors=priors if priors is not None else Priors(),
-        hyperpriors=hyper,
+        sampler=summary["sampler"],
+        sampling=summary["sampling"],
+        priors=inputs.priors,
+        hyperpriors=inputs.hyper,
     )

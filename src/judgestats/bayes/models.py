@@ -50,6 +50,7 @@ imported when a model is built.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -67,7 +68,14 @@ from .._validation import (
 )
 from ..counts import ConfusionCounts, JudgedCounts
 from ..counts.categories import CategoryCounts, ConfusionMatrix, as_confusion_matrix
-from ..designs import DEFAULT_DESIGN, check_design, design_counts
+from ..designs import (
+    DEFAULT_DESIGN,
+    Design,
+    JudgeConditionalDesign,
+    RoganGladenDesign,
+    as_design,
+    design_counts,
+)
 from ..designs.posterior import JEFFREYS
 from ..priors import Priors
 
@@ -195,26 +203,79 @@ def build_model(
     >>> sorted(model.named_vars)[:3]
     ['m0', 'm1', 'n']
     """
+    check_model_data(test, calibration)
+    return design_model(test, calibration, priors=priors, labels=labels,
+                        design=as_design(design)).model  # fmt: skip
+
+
+def check_model_data(test: Any, calibration: Any) -> None:
+    """Refuse counts with repeated items (no item random effect is modelled yet)."""
     check_unclustered(
         "js.bayes.build_model", "an item random effect is not modelled yet: use js.correct "
         "(method 'adjusted-wald' or 'bootstrap'), or for k categories js.correct_distribution "
         "(method 'adjusted-delta' or 'wald'), which account for the repeats",
         test, calibration,
     )  # fmt: skip
-    if check_design(design) != DEFAULT_DESIGN:
-        if priors is not None or labels is not None or not is_binary(test, calibration):
-            raise ArgumentTypeError(
-                f"design={design!r} takes binary counts and no priors or labels (its model has "
-                "Jeffreys' priors on the judge-positive rate, PPV and FOR)"
-            )
-        return _design_model(test, calibration, design)
+
+
+@dataclass(frozen=True, slots=True)
+class DesignModel:
+    """The unsampled model of a design (:func:`design_model`).
+
+    Attributes
+    ----------
+    model : pymc.Model
+    free : tuple of str
+        Its free (sampled) variables, for the diagnostics.
+    priors : Priors or None
+        The priors in force (None: the three-binomial model's Jeffreys priors).
+    """
+
+    model: Any
+    free: tuple[str, ...]
+    priors: Priors | None
+
+
+def design_model(
+    test: Any, calibration: Any, *, priors: Any, labels: Any, design: Design
+) -> DesignModel:
+    """Build the model of a resolved design's estimator family (:attr:`Design.family`).
+
+    :func:`build_model`'s work once the design is resolved and the data checked
+    (:func:`check_model_data`); raises its errors.
+    """
+    return _MODELS[design.family](test, calibration, priors, labels, design)
+
+
+def _paper_models(test: Any, calibration: Any, priors: Any, labels: Any, _: Design) -> DesignModel:
+    """Build Rogan–Gladen's likelihood: the Beta (binary) or Dirichlet (k categories) model."""
     priors = Priors() if priors is None else check_instance("priors", priors, Priors)
     if is_binary(test, calibration):
         if labels is not None:
             raise ArgumentTypeError("labels apply to k-category data, not to binary counts")
-        return _binary_model(test, calibration, priors)
+        return DesignModel(_binary_model(test, calibration, priors), BINARY_FREE, priors)
     counts, matrix, labels, letters = categorical_data(test, calibration, labels)
-    return _categorical_model(counts, matrix, labels, letters, priors)
+    model = _categorical_model(counts, matrix, labels, letters, priors)
+    return DesignModel(model, CATEGORICAL_FREE, priors)
+
+
+def _conditional_models(
+    test: Any, calibration: Any, priors: Any, labels: Any, design: Design
+) -> DesignModel:
+    """Build the judge-conditional likelihood: three binomials, Jeffreys priors (binary only)."""
+    if priors is not None or labels is not None or not is_binary(test, calibration):
+        raise ArgumentTypeError(
+            f"design={str(design)!r} takes binary counts and no priors or labels (its model has "
+            "Jeffreys' priors on the judge-positive rate, PPV and FOR)"
+        )
+    return DesignModel(_design_model(test, calibration, design), DESIGN_FREE, None)
+
+
+#: The model of each estimator family (:attr:`judgestats.designs.Design.family`).
+_MODELS = {
+    RoganGladenDesign.family: _paper_models,
+    JudgeConditionalDesign.family: _conditional_models,
+}
 
 
 def _count_data(*named: tuple[str, Any]) -> list[Any]:
@@ -267,7 +328,7 @@ def _binary_model(test: JudgedCounts, cal: ConfusionCounts, priors: Priors) -> p
     return model
 
 
-def _design_model(test: JudgedCounts, cal: ConfusionCounts, design: str) -> pm.Model:
+def _design_model(test: JudgedCounts, cal: ConfusionCounts, design: Design) -> pm.Model:
     import pymc as pm
 
     x, n_pi, tp, k1, fn, k0 = design_counts(test, cal, design)

@@ -32,6 +32,7 @@ warns (:class:`~judgestats.JudgeDependenceWarning`) when it rejects. ``js.pairwi
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Unpack
 
@@ -44,25 +45,75 @@ from .._validation import (
     check_choice,
     check_concentration,
 )
-from ..pairwise.counting import HUMAN_VERDICTS, PairCounts, check_pairs, count_pairs
+from ..designs import RANDOM, as_design
+from ..pairwise.counting import (
+    HUMAN_VERDICTS,
+    PAIR_COLUMNS,
+    PairColumns,
+    PairCounts,
+    check_pairs,
+    count_pairs,
+)
 from ..pairwise.independence import independence_test
 from ..pairwise.intervals import rank_probabilities, ranks_of
-from ..pairwise.leaderboard import (
-    DEPENDENCE_LEVEL,
-    DESIGNS,
-    PairwiseLeaderboard,
-    _human_fit,
-    _naive_fit,
-)
+from ..pairwise.leaderboard import DEPENDENCE_LEVEL, PairwiseLeaderboard, _human_fit, _naive_fit
 from .fit import SamplingOptions, sample_checked, sampling_arguments, summary_options
 from .results import SAMPLE_DIMS, SamplingDiagnostics
 
-__all__ = ["CONFUSIONS", "BayesianPairwiseLeaderboard", "build_pairwise_model", "fit_pairwise"]
+__all__ = [
+    "CONFUSIONS",
+    "MODEL_DEFAULTS",
+    "BayesianPairwiseLeaderboard",
+    "FitPairwiseOptions",
+    "PairwiseModelOptions",
+    "build_pairwise_model",
+    "fit_pairwise",
+]
 
 #: How the judge's confusion is parametrised (``confusion=``).
 CONFUSIONS = ("general", "symmetric")
 METHOD = "bayes-mcmc"
 _ESTIMATOR = "Davidson Bradley-Terry with ties, Dirichlet judge confusion, posterior {} (PyMC)"
+
+
+class PairwiseModelOptions(PairColumns, total=False):
+    """The keywords of :func:`build_pairwise_model` (and of :func:`fit_pairwise`).
+
+    The frame's columns (:class:`~judgestats.pairwise.counting.PairColumns`: ``model_a``,
+    ``model_b``, ``judge``, ``human``, ``position``, ``judge_labels``) and the model's; the
+    defaults are :data:`MODEL_DEFAULTS`.
+
+    ``design`` ({"random", "by-judge-label", "by-human-label"}): how the calibration pairs
+    were chosen; under ``"by-human-label"`` their human verdicts inform the confusion only.
+    ``confusion`` ({"general", "symmetric"}): a free J × 3 confusion in the order shown, or the
+    swap-symmetric one. ``strength_sd`` (float): scale of the strengths' ZeroSumNormal prior.
+    ``tie_sd`` (float): scale of the Normal(0, ·) prior of ``log ν``.
+    ``confusion_concentration`` (float): every Dirichlet parameter of the confusion's columns.
+    """
+
+    design: str
+    confusion: str
+    strength_sd: float
+    tie_sd: float
+    confusion_concentration: float
+
+
+class FitPairwiseOptions(PairwiseModelOptions, SamplingOptions, total=False):
+    """The keywords of :func:`fit_pairwise`: the model's and how to run NUTS.
+
+    :class:`PairwiseModelOptions` and :class:`~judgestats.bayes.fit.SamplingOptions`.
+    """
+
+
+#: The one home of the model's defaults (see :class:`PairwiseModelOptions`).
+MODEL_DEFAULTS: dict[str, Any] = {
+    **PAIR_COLUMNS,
+    "design": RANDOM,
+    "confusion": "general",
+    "strength_sd": 2.0,
+    "tie_sd": 2.0,
+    "confusion_concentration": 1.0,
+}
 
 
 def _confusion(pm: Any, pt: Any, kind: str, n_judge: int, concentration: float) -> Any:
@@ -133,20 +184,32 @@ def _scalar_prior(name: str, value: Any) -> float:
     return float(checked)
 
 
-def _options(design, confusion, strength_sd, tie_sd, concentration) -> dict:
-    design = check_choice("design", design, DESIGNS)
+def _options(keywords: Mapping[str, Any]) -> dict:
+    """Return the model's options (validated, defaults filled in; the design resolved once)."""
+    given = {**MODEL_DEFAULTS, **keywords}
+    design = as_design(given["design"])
     return {
+        "columns": {name: given[name] for name in PAIR_COLUMNS},
         "design": design,
-        "confusion": check_choice("confusion", confusion, CONFUSIONS),
-        "strength_sd": _scalar_prior("strength_sd", strength_sd),
-        "tie_sd": _scalar_prior("tie_sd", tie_sd),
-        "confusion_concentration": _scalar_prior("confusion_concentration", concentration),
-        "strengths_from_labels": design != "by-human-label",
+        "confusion": check_choice("confusion", given["confusion"], CONFUSIONS),
+        "strength_sd": _scalar_prior("strength_sd", given["strength_sd"]),
+        "tie_sd": _scalar_prior("tie_sd", given["tie_sd"]),
+        "confusion_concentration": _scalar_prior(
+            "confusion_concentration", given["confusion_concentration"]
+        ),
+        "strengths_from_labels": design.strengths_from_labels,
     }
 
 
-def _counts(frame: Any, columns: dict, options: dict) -> PairCounts:
-    counts = count_pairs(frame, **columns)
+def _split(options: Mapping[str, Any]) -> tuple[dict, dict]:
+    """Split keywords into the model's (:data:`MODEL_DEFAULTS`) and the rest (NUTS's)."""
+    model = {k: v for k, v in options.items() if k in MODEL_DEFAULTS}
+    rest = {k: v for k, v in options.items() if k not in MODEL_DEFAULTS}
+    return model, rest
+
+
+def _counts(frame: Any, options: dict) -> PairCounts:
+    counts = count_pairs(frame, **options["columns"])
     check_pairs(counts, strengths_from_labels=options["strengths_from_labels"])
     if options["confusion"] == "symmetric" and counts.judge_labels != HUMAN_VERDICTS:
         raise VerdictError(
@@ -156,22 +219,17 @@ def _counts(frame: Any, columns: dict, options: dict) -> PairCounts:
     return counts
 
 
-def build_pairwise_model(
-    frame: Any,
-    *,
-    model_a: str = "model_a",
-    model_b: str = "model_b",
-    judge: str = "judge",
-    human: str = "human",
-    position: str | None = None,
-    judge_labels: Any = None,
-    design: str = "random",
-    confusion: str = "general",
-    strength_sd: float = 2.0,
-    tie_sd: float = 2.0,
-    confusion_concentration: float = 1.0,
-) -> Any:
+def build_pairwise_model(frame: Any, **options: Unpack[PairwiseModelOptions]) -> Any:
     """Build the unsampled PyMC model of :func:`fit_pairwise` (see the module docstring).
+
+    Parameters
+    ----------
+    frame : data frame
+        The pairwise frame, as in :func:`judgestats.pairwise.pairwise`.
+    **options
+        :class:`PairwiseModelOptions`, as in :func:`fit_pairwise`: the frame's columns
+        (``model_a``, ``model_b``, ``judge``, ``human``, ``position``, ``judge_labels``),
+        ``design``, ``confusion``, ``strength_sd``, ``tie_sd``, ``confusion_concentration``.
 
     Returns
     -------
@@ -185,6 +243,11 @@ def build_pairwise_model(
         ``confusion_counts``, which :func:`pymc.set_data` can replace (the ordered pairs are
         the coordinate ``pair``, "first | second" in the order shown).
 
+    Raises
+    ------
+    TypeError
+        A keyword that is not among :class:`PairwiseModelOptions`.
+
     Examples
     --------
     >>> import pandas as pd
@@ -194,10 +257,12 @@ def build_pairwise_model(
     >>> js.bayes.build_pairwise_model(frame).coords["model"]  # doctest: +SKIP
     ('x', 'y', 'z')
     """
-    options = _options(design, confusion, strength_sd, tie_sd, confusion_concentration)
-    columns = {"model_a": model_a, "model_b": model_b, "judge": judge, "human": human,
-               "position": position, "judge_labels": judge_labels}  # fmt: skip
-    return _model(_counts(frame, columns, options), options)
+    model, rest = _split(options)
+    if rest:
+        name = next(iter(rest))
+        raise TypeError(f"build_pairwise_model() got an unexpected keyword argument {name!r}")
+    checked = _options(model)
+    return _model(_counts(frame, checked), checked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,21 +333,10 @@ def _rank_summary(strength: np.ndarray, level: float) -> tuple[np.ndarray, np.nd
 def fit_pairwise(
     frame: Any,
     *,
-    model_a: str = "model_a",
-    model_b: str = "model_b",
-    judge: str = "judge",
-    human: str = "human",
-    position: str | None = None,
-    judge_labels: Any = None,
-    design: str = "random",
-    confusion: str = "general",
-    strength_sd: float = 2.0,
-    tie_sd: float = 2.0,
-    confusion_concentration: float = 1.0,
     confidence_level: float = 0.95,
     point: str = "mean",
     interval: str = "eti",
-    **sampling: Unpack[SamplingOptions],
+    **options: Unpack[FitPairwiseOptions],
 ) -> BayesianPairwiseLeaderboard:
     """Fit the Bayesian pairwise leaderboard by NUTS: strengths, ties and the judge's confusion.
 
@@ -295,8 +349,23 @@ def fit_pairwise(
 
     Parameters
     ----------
-    frame, model_a, model_b, judge, human, position, judge_labels
-        The pairwise frame and its columns, as in :func:`judgestats.pairwise.pairwise`.
+    frame : data frame
+        The pairwise frame, as in :func:`judgestats.pairwise.pairwise`.
+    confidence_level : float, default 0.95
+        Mass of every credible interval and of the rank sets' joint guarantee; stored.
+    point : {"mean", "median", "map"}, default "mean"
+        Posterior summary reported as ``strength`` and ``tie``.
+    interval : {"eti", "hdi"}, default "eti"
+        Credible intervals of the strengths, ``ν`` and the win probabilities (ArviZ).
+    **options
+        Keywords (:class:`FitPairwiseOptions`, under Other Parameters): the frame's columns,
+        the model's options and how to run NUTS.
+
+    Other Parameters
+    ----------------
+    model_a, model_b, judge, human, position, judge_labels : str or None
+        The frame's columns (:class:`~judgestats.pairwise.counting.PairColumns`), as in
+        :func:`judgestats.pairwise.pairwise`.
     design : {"random", "by-judge-label", "by-human-label"}, default "random"
         How the calibration pairs were chosen; under ``"by-human-label"`` their human
         verdicts inform the confusion only (their likelihood term for the strengths is
@@ -310,13 +379,7 @@ def fit_pairwise(
         Scale of the Normal(0, ·) prior of ``log ν``.
     confusion_concentration : float, default 1.0
         Every Dirichlet parameter of the confusion's columns (1: flat on each column).
-    confidence_level : float, default 0.95
-        Mass of every credible interval and of the rank sets' joint guarantee; stored.
-    point : {"mean", "median", "map"}, default "mean"
-        Posterior summary reported as ``strength`` and ``tie``.
-    interval : {"eti", "hdi"}, default "eti"
-        Credible intervals of the strengths, ``ν`` and the win probabilities (ArviZ).
-    **sampling
+    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs : Any
         How to run NUTS (:class:`~judgestats.bayes.fit.SamplingOptions`, as in
         :func:`judgestats.bayes.fit`); ``target_accept`` is
         :data:`~judgestats.bayes.TARGET_ACCEPT` unless ``sample_kwargs`` sets it.
@@ -332,6 +395,8 @@ def fit_pairwise(
         Bad input, as in ``js.pairwise`` (checked before anything is compiled).
     PriorError
         A prior scale or concentration that is not a finite positive scalar.
+    ArgumentTypeError
+        A keyword that is neither the model's nor a sampling option (named).
 
     Warns
     -----
@@ -348,11 +413,10 @@ def fit_pairwise(
     >>> board.rank_probabilities[:, 0]  # P(rank 1) of each model  # doctest: +SKIP
     """
     level, point, interval = summary_options(confidence_level, point, interval)
-    options = _options(design, confusion, strength_sd, tie_sd, confusion_concentration)
+    model_options, sampling = _split(options)
+    checked = _options(model_options)
     kwargs = sampling_arguments(sampling)
-    columns = {"model_a": model_a, "model_b": model_b, "judge": judge, "human": human,
-               "position": position, "judge_labels": judge_labels}  # fmt: skip
-    counts = _counts(frame, columns, options)
+    counts = _counts(frame, checked)
     notes: list[str] = []
     test = independence_test(counts)
     if test.pvalue < DEPENDENCE_LEVEL:
@@ -365,13 +429,13 @@ def fit_pairwise(
         notes.append(message)
         warnings.warn(message, JudgeDependenceWarning, stacklevel=2)
     tree, diagnostics = sample_checked(
-        _model(counts, options), _free(options["confusion"]),
+        _model(counts, checked), _free(checked["confusion"]),
         "try sample_kwargs={'target_accept': 0.999} or a smaller strength_sd", kwargs,
         stacklevel=2,
     )  # fmt: skip
     summary = {"level": level, "point": point, "interval": interval, "notes": notes,
                "test": test, "sampler": kwargs["nuts_sampler"]}  # fmt: skip
-    return _leaderboard(tree, counts, options, summary, diagnostics)
+    return _leaderboard(tree, counts, checked, summary, diagnostics)
 
 
 def _leaderboard(tree, counts, options, summary, diagnostics) -> BayesianPairwiseLeaderboard:

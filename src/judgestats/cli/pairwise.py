@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..pairwise.leaderboard import DESIGNS, METHODS
+from ..designs import RANDOM
+from ..pairwise.leaderboard import designs, methods
 from ..pairwise.prediction_powered import PREDICTIONS
 from .inputs import _pandas
 from .options import CLIError, _level
@@ -31,9 +32,9 @@ def _pairwise_parser(sub: Any) -> None:
     p.add_argument("--cluster", default=None, metavar="COLUMN",
                    help="column of a cluster id (e.g. the prompt): rows sharing it are one "
                    "sampling unit (ppi only)")  # fmt: skip
-    p.add_argument("--design", choices=DESIGNS, default="random",
+    p.add_argument("--design", choices=designs(), default=str(RANDOM),
                    help="how the calibration pairs were chosen (default random)")  # fmt: skip
-    p.add_argument("--method", choices=METHODS, default=None,
+    p.add_argument("--method", choices=methods(), default=None,
                    help="ppi (default) or joint-mle (default under by-human-label)")  # fmt: skip
     p.add_argument("--prediction", choices=PREDICTIONS, default="judge-letter",
                    help="ppi's prediction of the human verdict (default judge-letter)")  # fmt: skip

@@ -441,6 +441,10 @@ class ConfusionMatrix:
         """True when the judge's alphabet is the human categories (same labels, same order)."""
         return self.judge_labels == self.labels
 
+    def judge_labels_at(self, mask: Any) -> tuple:
+        """Return the judge letters where ``mask`` (one entry per letter) is True, in order."""
+        return tuple(lab for lab, keep in zip(self.judge_labels, mask, strict=True) if keep)
+
     @property
     def m(self) -> int:
         """Calibration-set size."""

@@ -94,6 +94,11 @@ class Design(str):
         A random share of fully labelled items is a calibration set of this design, so
         :func:`judgestats.experiments.split_study` can emulate it (False where the design's
         sampling is not what a random split does: items drawn within the judge's labels).
+    strengths_from_labels : bool
+        Pairwise leaderboards: the calibration pairs were not chosen by their human verdict,
+        so their human verdicts may be fitted for the strengths (a human-only fit exists and
+        the prediction-powered fit is unbiased); otherwise they inform the judge's confusion
+        only.
     """
 
     __slots__ = ()
@@ -192,6 +197,9 @@ class Design(str):
 
     # -- compare
     emulated_by_random_split: ClassVar[bool] = True
+
+    # -- pairwise
+    strengths_from_labels: ClassVar[bool] = True
 
 
 class RoganGladenDesign(Design):

@@ -24,3 +24,6 @@ class ByHumanLabel(RoganGladenDesign):
     needs_both_classes = True
     robust_to_label_shift = True
     is_default = True
+
+    # -- pairwise
+    strengths_from_labels = False

@@ -150,9 +150,12 @@ _ROWS: list[Capability] = [
                "ranks over resampled or posterior draws"),
     Capability("letter", "ranking", _ALL, True, ("bootstrap",), "bootstrap",
                "ranks over items resampled"),
-    Capability("pairs", "strengths", _ALL, False, ("ppi", "joint-mle"), "ppi",
+    Capability("pairs", "strengths", _CONDITIONAL, False, ("ppi", "joint-mle"), "ppi",
                "Davidson strengths: prediction-powered or joint likelihood"),
-    Capability("pairs", "strengths", _ALL, True, ("ppi",), "ppi",
+    Capability("pairs", "strengths", (_HUMAN,), False, ("joint-mle",), "joint-mle",
+               "pairs chosen by their human verdict inform the judge's confusion only "
+               "(prediction-powered would be biased)"),
+    Capability("pairs", "strengths", _CONDITIONAL, True, ("ppi",), "ppi",
                "cluster-robust prediction-powered sandwich"),
     Capability("letter", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
                "the betting confidence sequence while labelling in rounds; no labelling "

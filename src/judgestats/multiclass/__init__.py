@@ -15,7 +15,8 @@ Like Rogan–Gladen (its k = 2 case) this assumes only that the judge behaves th
 true category on both sets, P_P(Ẑ | Z) = P_Q(Ẑ | Z); the calibration set's category mix may
 differ from the test set's. The paper gives no interval; this module adds three pieces:
 
-* **intervals** registered by name (:func:`distribution_methods`): ``"adjusted-delta"`` —
+* **intervals** registered by name (:mod:`.methods`; which are available on each path is the
+  capability table's, :mod:`judgestats.designs.capabilities`): ``"adjusted-delta"`` —
   delta-method covariance of Ĉ⁻¹p̂ from the multinomial covariances of p̂ and of each column of
   Ĉ, at Agresti-style adjusted estimates that reduce exactly to the paper's adjusted p̃, q̃ for
   k = 2 (see :func:`correct_distribution`); ``"wald"`` — the same at the plain estimates (for
@@ -38,9 +39,11 @@ by simulations.
 
 The package, from the ground up: :mod:`.arrays` (the batched Ĉ⁻¹p̂ kernels),
 :mod:`.likelihood` (the joint maximum likelihood of θ and a J × K confusion matrix, for any
-judge alphabet J >= K), :mod:`.methods` (the interval methods, one registry),
-:mod:`.separation` (does the judge tell the categories apart?), :mod:`.clustered` (repeated
-items: counts built with ``cluster=`` get the sandwich covariance over item totals) and
+judge alphabet J >= K), :mod:`.methods` (the interval methods, one registry, and the spec of a
+k-category path), :mod:`.separation` (does the judge tell the categories apart?),
+:mod:`.clustered` and :mod:`.alphabet_clusters` (repeated items: counts built with
+``cluster=`` get the sandwich covariance over item totals), the fits of each path
+(:mod:`.confusion_fit`, :mod:`.confusion_clusters`, :mod:`.conditional_fit`) and
 :mod:`.distribution` (:func:`correct_distribution` and its :class:`DistributionCorrection`).
 The count classes live
 with the other counts, in :mod:`judgestats.counts.categories`, and are re-exported here.
@@ -56,15 +59,13 @@ from ..counts.categories import (
 from ..counts.categories import (
     merged_alphabet as merged_alphabet,
 )
+from ..designs import RANDOM as _RANDOM
 from .arrays import (
     MAX_CONDITION,
     distribution_estimate,
 )
 from .arrays import (
     _simplex_ml as _simplex_ml,
-)
-from .distribution import (
-    DESIGN_DISTRIBUTION_METHODS as DESIGN_DISTRIBUTION_METHODS,
 )
 from .distribution import (
     DistributionCorrection,
@@ -75,10 +76,11 @@ from .methods import (
 )
 from .methods import (
     DistributionBounds,
+    _distribution_methods,
     distribution_bounds,
-    distribution_methods,
     register_distribution_method,
 )
+from .methods import table_lists as _table_lists
 from .separation import (
     SEPARATION_LEVEL,
 )
@@ -97,6 +99,12 @@ __all__ = [
     "correct_distribution",
     "distribution_bounds",
     "distribution_estimate",
-    "distribution_methods",
     "register_distribution_method",
 ]
+
+#: Names that left this package's face: each warns ``DeprecationWarning`` naming the capability
+#: table (the function when called).
+__getattr__ = _table_lists(
+    __name__, {"DESIGN_DISTRIBUTION_METHODS": ("categories", _RANDOM, False)},
+    distribution_methods=_distribution_methods,
+)  # fmt: skip

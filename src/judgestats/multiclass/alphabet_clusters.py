@@ -51,20 +51,26 @@ Kish, L. (1965). Survey Sampling, ch. 8 (design effect, effective sample size).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._validation import check_positive_int, check_rng
+from ..designs import DEFAULT_DESIGN
 from .clustered import CategoryClusterSummary, _sizes, category_moments, item_bootstrap_bounds
 from .likelihood import alphabet_mle, alphabet_profile_bounds
-from .methods import DistributionBounds
+from .methods import DistributionBounds, table_lists
 
-__all__ = ["ALPHABET_CLUSTER_METHODS", "alphabet_design_effects", "clustered_alphabet_bounds"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ..spec import EstimationSpec
 
-#: The judge-alphabet (J ≠ K) interval methods that account for repeated items; the first is
-#: the default.
-ALPHABET_CLUSTER_METHODS = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
+__all__ = ["alphabet_design_effects", "clustered_alphabet_bounds"]
+
+
+#: The lists of methods this module held, now the capability table's rows.
+__getattr__ = table_lists(__name__, {
+    "ALPHABET_CLUSTER_METHODS": ("alphabet", DEFAULT_DESIGN, True),
+})  # fmt: skip
 
 
 def _directions(test: np.ndarray, cal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -107,12 +113,12 @@ def alphabet_design_effects(test: Any, calibration: Any, estimand: str) -> dict[
 
 
 def clustered_alphabet_bounds(
-    test: Any, calibration: Any, *, method: str, confidence_level: float, estimand: str,
-    max_condition: float, rng: Any = None, n_resamples: int = 9999,
+    spec: EstimationSpec, test: Any, calibration: Any, *, max_condition: float, rng: Any = None,
 ) -> tuple[DistributionBounds, CategoryClusterSummary]:  # fmt: skip
     """Cluster-aware bounds and estimate of a judge alphabet's θ (see module).
 
-    ``method``: one of :data:`ALPHABET_CLUSTER_METHODS`. The likelihood methods profile each
+    The spec's method (a method of the capability table's row of judge alphabets with
+    repeated items), level, estimand and options. The likelihood methods profile each
     category b at the counts scaled by its design effects (one run for K = 2, whose two
     categories share them); ``"bootstrap"`` resamples items. The estimate is the fit to the
     counts under the estimand (the unscaled maximum likelihood under ``"rows"``); an
@@ -121,11 +127,12 @@ def clustered_alphabet_bounds(
     (design effects and effective sizes: category 0's for K = 2, the largest over the
     categories otherwise; ``df``: the t cut-off's ν per category, ∞ for χ² and the bootstrap).
     """
+    method, confidence_level, estimand = spec.method, spec.confidence_level, spec.estimand
     d = alphabet_design_effects(test, calibration, estimand)
     m, deff, (t, c) = d["m"], d["deff"], d["counts"]
     k = c.shape[1]
     if method == "bootstrap":
-        reps = check_positive_int("n_resamples", n_resamples, minimum=2)
+        reps = check_positive_int("n_resamples", spec.options.get("n_resamples", 9999), minimum=2)
         bounds = item_bootstrap_bounds(test, calibration, confidence_level=confidence_level,
                                        estimand=estimand, max_condition=max_condition,
                                        reps=reps, gen=check_rng(rng))  # fmt: skip

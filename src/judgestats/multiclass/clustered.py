@@ -52,21 +52,19 @@ Kish, L. (1965). Survey Sampling, ch. 8 (design effect, effective sample size).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._validation import (
-    ClusteredCountsError,
-    check_choice,
-    check_confidence_level,
     check_positive_int,
     check_rng,
 )
-from ..kernels import percentile_nan_last, z_value
+from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign
+from ..kernels import judge_conditional_categories, percentile_nan_last, z_value
 from ..repeated import (
-    ESTIMANDS,
     item_weights,
     pooled_design_effects,
     ratio_residuals,
@@ -76,10 +74,12 @@ from ..repeated import (
 )
 from .arrays import _multinomial_cov, _solve, _usable
 from .likelihood import alphabet_mle
-from .methods import DistributionBounds
+from .methods import DistributionBounds, table_lists
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..spec import EstimationSpec
 
 __all__ = [
-    "CATEGORY_CLUSTER_METHODS",
     "CategoryClusterSummary",
     "category_moments",
     "clustered_design_bounds",
@@ -87,10 +87,6 @@ __all__ = [
     "column_design_effects",
     "item_bootstrap_bounds",
 ]
-
-#: The k-category interval methods that account for repeated items.
-CATEGORY_CLUSTER_METHODS = ("adjusted-delta", "wald", "bootstrap")
-
 
 @dataclass(frozen=True, slots=True)
 class CategoryClusterSummary:
@@ -183,8 +179,28 @@ def _item_table(test: Any, calibration: Any) -> tuple[np.ndarray, np.ndarray]:
     return unique, merged.astype(np.int64)
 
 
+def _columns(t: np.ndarray, c: np.ndarray, design: Design) -> tuple[np.ndarray, np.ndarray]:
+    """p̂'s letters, and component b + 1 = column b of Ĉ (J letters): P(judge | human)."""
+    return t, np.swapaxes(c, 1, 2)
+
+
+def _rows(t: np.ndarray, c: np.ndarray, design: Any) -> tuple[Any, Any]:
+    """π̂'s judged letters, and component j + 1 = row R̂[j] = P̂(human | judge = j).
+
+    The judged letters behind π̂ are the design's (:meth:`~.JudgeConditionalDesign.pi_counts`).
+    """
+    return design.pi_counts(t, 0.0, c.sum(axis=2), 0.0)[0], c
+
+
+#: The components each estimator family rests on (:attr:`judgestats.designs.Design.family`).
+_COMPONENTS: dict[str, Callable[..., tuple[Any, Any]]] = {
+    RoganGladenDesign.family: _columns,
+    JudgeConditionalDesign.family: _rows,
+}
+
+
 def category_moments(test: Any, calibration: Any, estimand: str,
-                     design: str = "by-human-label") -> dict[str, Any]:  # fmt: skip
+                     design: Design = DEFAULT_DESIGN) -> dict[str, Any]:  # fmt: skip
     """Components' rates, residuals, rows, items and sandwich covariances (see module).
 
     By human label: component 0 is p̂, component b + 1 column b of Ĉ. Under the random and
@@ -198,10 +214,7 @@ def category_moments(test: Any, calibration: Any, estimand: str,
     j, k = np.asarray(calibration.counts).shape  # J letters (J = k without an alphabet)
     t = table[:, :j].astype(float)
     c = table[:, j:].reshape(-1, j, k).astype(float)  # (U, judge a, human b)
-    if design == "by-human-label":
-        first, parts = t, np.swapaxes(c, 1, 2)  # component b + 1: column b of Ĉ (J letters)
-    else:
-        first, parts = (t + c.sum(axis=2) if design == "random" else t), c  # rows R[j]
+    first, parts = _COMPONENTS[design.family](t, c, design)
     size, width = parts.shape[1] + 1, parts.shape[2]  # components, and each one's length
     den = np.concatenate([first.sum(axis=1)[:, None], parts.sum(axis=2)], axis=1)
     scale = item_weights(t.sum(axis=1) + c.sum(axis=(1, 2)), estimand)[:, None]
@@ -289,16 +302,16 @@ def item_bootstrap_bounds(test: Any, calibration: Any, *, confidence_level: floa
 
 
 def clustered_distribution_bounds(
-    test: Any, calibration: Any, *, method: str, confidence_level: float, estimand: str,
-    max_condition: float, rng: Any = None, n_resamples: int = 9999,
+    spec: EstimationSpec, test: Any, calibration: Any, *, max_condition: float, rng: Any = None,
 ) -> tuple[DistributionBounds, CategoryClusterSummary, np.ndarray, np.ndarray]:  # fmt: skip
     """Cluster-robust ``"adjusted-delta"``, ``"wald"`` or ``"bootstrap"`` bounds (see module).
 
-    Returns the bounds (NaN where Ĉ, or the adjusted C̃, is not usable or a true class has no
+    The spec's method, level, estimand and options (``n_resamples`` of the bootstrap). Returns
+    the bounds (NaN where Ĉ, or the adjusted C̃, is not usable or a true class has no
     calibration rows), the :class:`CategoryClusterSummary`, and p̂ and Ĉ under the estimand.
     ``"bootstrap"`` (:func:`item_bootstrap_bounds`) keeps the delta method's covariance.
     """
-    level = check_confidence_level(confidence_level)
+    level, estimand, method = spec.confidence_level, spec.estimand, spec.method
     boot, method = method == "bootstrap", "wald" if method == "bootstrap" else method
     m = category_moments(test, calibration, estimand)
     deff, pooled, effective, scale = _sizes(m)
@@ -337,7 +350,7 @@ def clustered_distribution_bounds(
                                 covariance=cov if ok else np.full((k, k), np.nan),
                                 condition_number=np.asarray(kappa))  # fmt: skip
     if boot and ok:
-        reps = check_positive_int("n_resamples", n_resamples, minimum=2)
+        reps = check_positive_int("n_resamples", spec.options.get("n_resamples", 9999), minimum=2)
         drawn = item_bootstrap_bounds(test, calibration, confidence_level=level,
                                       estimand=estimand, max_condition=max_condition,
                                       reps=reps, gen=check_rng(rng))  # fmt: skip
@@ -355,8 +368,7 @@ def clustered_distribution_bounds(
     return bounds, summary, m["rate"][0], m["rate"][1:].T
 
 
-def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method: str,
-                            confidence_level: float, estimand: str) -> tuple:  # fmt: skip
+def clustered_design_bounds(spec: EstimationSpec, test: Any, calibration: Any) -> tuple:
     """θ̂ = Σ_j π̂_j R̂[j] of repeated items under the random or by-judge-label design.
 
     π̂ and each row R̂[j] are ratios of item totals (:func:`category_moments` with the design);
@@ -368,12 +380,11 @@ def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method:
     rows the judge gives several letters puts its human label in several rows of R̂), with a
     Student t critical value per category (Welch–Satterthwaite over the repeated components).
     With one row per item every design effect is 1 and the interval is the unclustered one.
-    Returns (θ̂, low, high, covariance, :class:`CategoryClusterSummary`).
+    The spec's design, method (``"adjusted-delta"``: with the pseudo-counts), level and
+    estimand. Returns (θ̂, low, high, covariance, :class:`CategoryClusterSummary`).
     """
-    from ..kernels import judge_conditional_categories
-
-    level = check_confidence_level(confidence_level)
-    m = category_moments(test, calibration, estimand, design)
+    level, estimand = spec.confidence_level, spec.estimand
+    m = category_moments(test, calibration, estimand, spec.design)
     deff, pooled, effective, scale = _sizes(m)
     k = m["rate"].shape[1]
     rate = m["rate"]
@@ -383,7 +394,8 @@ def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method:
     z = float(z_value(level))
     t_eff = pi * effective[0]
     c_eff = np.nan_to_num(rate[1:]) * effective[1:, None]
-    centre, cov = judge_conditional_categories(t_eff, c_eff, z, adjusted=method == "adjusted-delta")
+    adjusted = spec.method == "adjusted-delta"
+    centre, cov = judge_conditional_categories(t_eff, c_eff, z, adjusted=adjusted)
     # the sandwich over items, with the components' cross-covariances (an item's rows judged
     # with several letters share its human label): u_g = s_0 R̂ᵀ e_g0 + Σ_j s_j π̂_j e_gj
     e = m["e"] * scale[None, :, None]
@@ -414,39 +426,7 @@ def clustered_design_bounds(test: Any, calibration: Any, *, design: str, method:
     return est, low, high, cov, summary
 
 
-def check_clustered_call(test: Any, calibration: Any, method: Any, design: str,
-                         estimand: str) -> str:  # fmt: skip
-    """Return the method for clustered counts; refuse what does not account for the repeats.
-
-    Raises :class:`~judgestats.errors.ClusteredCountsError` for a method, design or judge alphabet
-    that would count rows as independent items, and ``ArgumentTypeError``/``ValueError``
-    (via :func:`~judgestats._validation.check_choice`) for a bad ``estimand``.
-    """
-    check_choice("estimand", estimand, ESTIMANDS)
-    handles = ("use method 'adjusted-delta' (default) or 'wald' (any design), or 'bootstrap' "
-               "with design='by-human-label'")
-    if design != "by-human-label" and method not in (None, "adjusted-delta", "wald"):
-        raise ClusteredCountsError(
-            f"method {method!r} with design={design!r} treats every row as an independent "
-            f"item, but these counts were built with cluster= (repeated items); {handles}, "
-            "which account for them"
-        )
-    if not calibration.square:  # :mod:`.alphabet_clusters`
-        alphabet = ("profile-likelihood-t", "profile-likelihood", "bootstrap")
-        if design != "by-human-label" or method not in (None, *alphabet):
-            raise ClusteredCountsError(
-                f"method {method!r} with design={design!r} and a judge alphabet of its own "
-                f"(J = {calibration.j} letters for K = {calibration.k} categories) does not "
-                "account for repeated items (these counts were built with cluster=); use "
-                "design='by-human-label' with method 'profile-likelihood-t' (default), "
-                "'profile-likelihood' (design-effect-scaled likelihood) or 'bootstrap' "
-                "(resamples items)"
-            )
-        return alphabet[0] if method is None else str(method)
-    method = CATEGORY_CLUSTER_METHODS[0] if method is None else method
-    if method not in CATEGORY_CLUSTER_METHODS:
-        raise ClusteredCountsError(
-            f"method {method!r} treats every row as an independent item, but these counts were "
-            f"built with cluster= (repeated items); {handles}, which account for them"
-        )
-    return str(method)
+#: The lists of methods this module held, now the capability table's rows.
+__getattr__ = table_lists(__name__, {
+    "CATEGORY_CLUSTER_METHODS": ("categories", DEFAULT_DESIGN, True),
+})  # fmt: skip

@@ -1,57 +1,40 @@
 """``correct_distribution()`` and its :class:`DistributionCorrection`.
 
-One k-category data set corrected (paper eqs. (23) and
-(24)): θ̂ = Ĉ⁻¹p̂ with the interval method chosen from the registry of
-:mod:`.methods`, projected onto the simplex where Ĉ⁻¹p̂ has negative entries, refused where the
-judge does not separate the categories (:mod:`.separation`); under the random and
-by-judge-label designs, the judge-conditional estimator instead.
+One k-category data set corrected (paper eqs. (23) and (24)). The entry point resolves its
+spec once (:func:`.methods.distribution_spec`: the design, the interval method against the
+capability table, the level, repeated items and the estimand); the spec's estimator family and
+repeated items choose the module that computes the fit: θ̂ = Ĉ⁻¹p̂ (or a judge alphabet's joint
+maximum likelihood) under the by-human-label design, of independent rows
+(:mod:`.confusion_fit`) or of repeated items (:mod:`.confusion_clusters`); the judge-conditional
+estimator under the random and by-judge-label designs (:mod:`.conditional_fit`).
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import (
-    ArgumentTypeError,
-    ProjectedEstimateWarning,
-    SamplingWarning,
-    check_choice,
-    check_conditioning,
-    check_confidence_level,
-    check_method,
-    require_extra,
-)
-from ..alphabets.letters import SparseLettersWarning
+from .._validation import require_extra
 from ..counts.categories import (
     CategoryCounts,
     ConfusionMatrix,
 )
 from ..designs import (
     DEFAULT_DESIGN,
-    check_design,
-    design_check_categories,
-    judge_conditional_distribution,
-    warn_if_implausible,
+    RANDOM,
+    Design,
+    JudgeConditionalDesign,
+    RoganGladenDesign,
+    as_design,
 )
-from ..repeated import ESTIMANDS, is_clustered
-from ..results import ConfidenceInterval, Recomputable, Tabular, forward, note_lines
-from .alphabet_clusters import clustered_alphabet_bounds
-from .arrays import MAX_CONDITION, _simplex_ml
-from .clustered import (
-    check_clustered_call,
-    clustered_design_bounds,
-    clustered_distribution_bounds,
-    column_design_effects,
-)
-from .likelihood import (
-    alphabet_mle,
-)
-from .methods import DistributionBounds, _get_method
-from .separation import SEPARATION_LEVEL, _check_letters, _check_pair
+from ..results import Recomputable, Tabular, forward, note_lines
+from ..spec import EstimationSpec
+from . import conditional_fit, confusion_clusters, confusion_fit
+from .arrays import MAX_CONDITION
+from .methods import distribution_spec, table_lists
+from .separation import SEPARATION_LEVEL, _check_letters
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray as xr
@@ -59,245 +42,18 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "DistributionCorrection",
     "correct_distribution",
+    "correct_distribution_spec",
 ]
 
 
-#: Entries of Ĉ⁻¹p̂ below −_SIMPLEX_TOL count as outside the simplex (smaller ones are rounding).
-_SIMPLEX_TOL = 1e-12
-
-
-# ----------------------------------------------------------------------------- one data set
-def _interval_set(
-    test: CategoryCounts,
-    calibration: ConfusionMatrix,
-    *,
-    method: str,
-    confidence_level: float,
-    rng: Any,
-    max_condition: float,
-    stacklevel: int,
-    **options: Any,
-) -> tuple[dict[Any, ConfidenceInterval], DistributionBounds]:
-    """Intervals for one validated data set; raises when undefined, warns on bad replicates."""
-    level = check_confidence_level(confidence_level)
-    spec, options = _get_method(method, dict(options))
-    method = spec.name
-    bounds = spec.func(
-        np.asarray(test.counts),
-        np.asarray(calibration.counts),
-        confidence_level=level,
-        rng=rng,
-        max_condition=max_condition,
-        **options,
-    )
-    if np.isnan(bounds.low).any() or np.isnan(bounds.high).any():
-        kappa = np.inf if bounds.condition_number is None else float(bounds.condition_number)
-        check_conditioning(
-            kappa, max_condition, f"used by the {method!r} interval (after its adjustment)"
-        )
-        check_conditioning(np.inf, max_condition, f"in every {method!r} replicate")
-    undefined = int(np.asarray(bounds.undefined))
-    if bounds.n_resamples and undefined:
-        warnings.warn(
-            f"{undefined} of {bounds.n_resamples} bootstrap replicates were undefined (the "
-            f"resampled confusion matrix had condition number above {max_condition:g}) and are "
-            "excluded from the percentiles; the interval conditions on an invertible judge and "
-            "may be too narrow",
-            SamplingWarning,
-            stacklevel=stacklevel,
-        )
-    cis = {
-        label: ConfidenceInterval.from_bounds(bounds, method, level, i, undefined=undefined)
-        for i, label in enumerate(calibration.labels)
-    }
-    return cis, bounds
-
-
-#: Interval methods of the judge-conditional estimator (random and by-judge-label designs).
-DESIGN_DISTRIBUTION_METHODS = ("adjusted-delta", "wald")
-
-
-def _design_distribution(test, calibration, method, confidence_level, design, options):
-    """:func:`correct_distribution` under the random or by-judge-label design."""
-    _check_letters(test, calibration)
-    method = DESIGN_DISTRIBUTION_METHODS[0] if method is None else method
-    check_method(method, DESIGN_DISTRIBUTION_METHODS,
-                 capability=f"k-category corrections with design={design!r}")  # fmt: skip
-    if options:
-        raise ArgumentTypeError(f"method {method!r} takes no options, got {sorted(options)}")
-    level = check_confidence_level(confidence_level)
-    est, low, high, cov = judge_conditional_distribution(
-        test.counts, calibration.counts, design, level, adjusted=method == "adjusted-delta",
-        labels=test.labels,
-    )  # fmt: skip
-    check = None
-    if design == "random":
-        check = design_check_categories(test.counts, calibration.counts)
-        warn_if_implausible(check, stacklevel=4)
-    cov.setflags(write=False)
-    labels = calibration.labels
-    ci = {
-        lab: ConfidenceInterval(float(lo), float(hi), method, level)
-        for lab, lo, hi in zip(labels, low, high, strict=True)
-    }
-    estimate = {lab: float(v) for lab, v in zip(labels, est, strict=True)}
-    return DistributionCorrection(
-        labels=labels, estimate=estimate, ci=ci, estimate_unconstrained=dict(estimate),
-        projected=False, method=method, confidence_level=level, test=test,
-        calibration=calibration, condition_number=float("nan"), max_condition=float("inf"),
-        covariance=cov, design=design, design_check=check,
-    )
-
-
-def _unseen_letters(test: CategoryCounts, calibration: ConfusionMatrix) -> tuple | None:
-    """Return the data without the judge letters on test items but on no calibration item.
-
-    None when there are none (or the matrix is square: k categories, no alphabet). Such a
-    letter says nothing about how it relates to the truth; :func:`_with_unseen` puts its
-    items' rates anywhere in [0, 1]. A warning names the letters and their test share.
-    """
-    if not isinstance(calibration, ConfusionMatrix) or calibration.square:
-        return None
-    _check_letters(test, calibration)
-    counts = np.asarray(test.counts)
-    unseen = (np.asarray(calibration.judge_counts) == 0) & (counts > 0)
-    if not unseen.any():
-        return None
-    keep = ~unseen & ((np.asarray(calibration.judge_counts) > 0) | (counts > 0))
-    if keep.sum() < calibration.k:  # too few letters left to identify θ: refuse, naming one
-        return None
-    letters = [calibration.judge_labels[j] for j in np.flatnonzero(unseen)]
-    share = counts[unseen].sum() / counts.sum()
-    warnings.warn(
-        f"judge letter{'s' if len(letters) > 1 else ''} {', '.join(map(repr, letters))} "
-        f"{'are' if len(letters) > 1 else 'is'} on {int(counts[unseen].sum())} test items "
-        f"({share:.1%}) but on no calibration item, so how the judge uses "
-        f"{'them' if len(letters) > 1 else 'it'} for each human category is unknown: those items' "
-        "rates are taken as anywhere in [0, 1], which widens each interval by up to "
-        f"{share:.1%}; merge the letter into another (calibration.merge(...), test.merge(...)) "
-        "or label items the judge gave it",
-        SparseLettersWarning,
-        stacklevel=4,
-    )
-    letters_kept = [calibration.judge_labels[j] for j in np.flatnonzero(keep)]
-    sub_test = CategoryCounts(counts[keep], labels=letters_kept)
-    sub_cal = ConfusionMatrix(np.asarray(calibration.counts)[keep], labels=calibration.labels,
-                              judge_labels=letters_kept)  # fmt: skip
-    return sub_test, sub_cal
-
-
-def _with_unseen(seen: DistributionCorrection, test: Any, calibration: Any) -> Any:
-    """Widen the seen letters' correction by the unseen letters' test share s.
-
-    θ_k = (1 − s)·θ_k(seen) + s·θ_k(unseen) with θ_k(unseen) anywhere in [0, 1], so each
-    interval becomes [(1 − s)·low, (1 − s)·high + s]; the point estimate stays the seen letters'
-    (their items taken as alike), which lies inside.
-    """
-    counts = np.asarray(test.counts)
-    share = 1.0 - float(seen.test.counts.sum()) / float(counts.sum())
-    ci = {
-        lab: ConfidenceInterval(
-            (1 - share) * c.low, (1 - share) * c.high + share, c.method, c.confidence_level
-        )
-        for lab, c in seen.ci.items()
-    }
-    return replace(seen, ci=ci, test=test, calibration=calibration, unseen_share=share)
-
-
-def _clustered_distribution(test, calibration, method, confidence_level, max_condition,
-                            separation_level, estimand, options, rng=None,
-                            design=DEFAULT_DESIGN):  # fmt: skip
-    """:func:`correct_distribution` for counts built with ``cluster=`` (:mod:`.clustered`)."""
-    method = check_clustered_call(test, calibration, method, design, estimand)
-    allowed = ("n_resamples",) if method == "bootstrap" else ()
-    if set(options) - set(allowed):
-        takes = "n_resamples" if allowed else "no options"
-        raise ArgumentTypeError(f"method {method!r} takes {takes}, got {sorted(options)}")
-    level = check_confidence_level(confidence_level)
-    if design != DEFAULT_DESIGN:
-        return _clustered_design(test, calibration, method, level, design, estimand)
-    _check_letters(test, calibration)
-    if not calibration.square:
-        return _clustered_alphabet(test, calibration, method, level, max_condition,
-                                   separation_level, estimand, options, rng)  # fmt: skip
-    deff = None
-    if separation_level is not None:  # the separation test counts an item's rows by its deff
-        deff = column_design_effects(test, calibration)
-    max_condition = _check_pair(test, calibration, max_condition, separation_level, deff)
-    bounds, summary, p, matrix = clustered_distribution_bounds(
-        test, calibration, method=method, confidence_level=level, estimand=estimand,
-        max_condition=max_condition, rng=rng, **options,
-    )  # fmt: skip
-    if np.isnan(bounds.low).any():
-        check_conditioning(float(bounds.condition_number), max_condition,
-                           f"used by the {method!r} interval (after its adjustment)")  # fmt: skip
-    raw = np.linalg.solve(matrix, p)
-    outside = bool((raw < -_SIMPLEX_TOL).any())
-    est = _simplex_ml(p, matrix) if outside else np.clip(raw, 0.0, 1.0) / np.clip(raw, 0, 1).sum()
-    if outside:
-        warnings.warn(
-            "the corrected distribution Ĉ⁻¹p̂ lies outside the probability simplex; the "
-            "estimate reported is the constrained maximum-likelihood fit on the simplex "
-            "(estimate_unconstrained keeps Ĉ⁻¹p̂)", ProjectedEstimateWarning, stacklevel=3,
-        )  # fmt: skip
-    cov = np.array(bounds.covariance, dtype=float)
-    cov.setflags(write=False)
-    labels = calibration.labels
-    return DistributionCorrection(
-        labels=labels, estimate={lab: float(v) for lab, v in zip(labels, est, strict=True)},
-        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i,
-                                                undefined=int(np.asarray(bounds.undefined)))
-            for i, lab in enumerate(labels)},
-        estimate_unconstrained={lab: float(v) for lab, v in zip(labels, raw, strict=True)},
-        projected=outside, method=method, confidence_level=level, test=test,
-        calibration=calibration, condition_number=calibration.condition_number,
-        max_condition=max_condition, covariance=cov, clusters=summary,
-    )  # fmt: skip
-
-
-def _clustered_alphabet(test, calibration, method, level, max_condition, separation_level,
-                        estimand, options, rng):  # fmt: skip
-    """Repeated items with a judge alphabet of its own (:mod:`.alphabet_clusters`)."""
-    deff = None if separation_level is None else column_design_effects(test, calibration)
-    max_condition = _check_pair(test, calibration, max_condition, separation_level, deff)
-    bounds, summary = clustered_alphabet_bounds(
-        test, calibration, method=method, confidence_level=level, estimand=estimand,
-        max_condition=max_condition, rng=rng, **options,
-    )  # fmt: skip
-    labels = calibration.labels
-    estimate = {lab: float(v) for lab, v in zip(labels, bounds.estimate, strict=True)}
-    return DistributionCorrection(
-        labels=labels, estimate=estimate,
-        ci={lab: ConfidenceInterval.from_bounds(bounds, method, level, i,
-                                                undefined=int(np.asarray(bounds.undefined)))
-            for i, lab in enumerate(labels)},
-        estimate_unconstrained=dict(estimate), projected=False, method=method,
-        confidence_level=level, test=test, calibration=calibration,
-        condition_number=calibration.condition_number, max_condition=max_condition,
-        covariance=None, clusters=summary,
-    )  # fmt: skip
-
-
-def _clustered_design(test, calibration, method, level, design, estimand):
-    """Correct repeated items under the random or by-judge-label design (:mod:`.clustered`)."""
-    _check_letters(test, calibration)
-    judge_conditional_distribution(test.counts, calibration.counts, design, level,
-                                   labels=test.labels)  # the design's checks  # fmt: skip
-    est, low, high, cov, summary = clustered_design_bounds(
-        test, calibration, design=design, method=method, confidence_level=level,
-        estimand=estimand)  # fmt: skip
-    cov.setflags(write=False)
-    labels = calibration.labels
-    estimate = {lab: float(v) for lab, v in zip(labels, est, strict=True)}
-    return DistributionCorrection(
-        labels=labels, estimate=estimate,
-        ci={lab: ConfidenceInterval(float(lo), float(hi), method, level)
-            for lab, lo, hi in zip(labels, low, high, strict=True)},
-        estimate_unconstrained=dict(estimate), projected=False, method=method,
-        confidence_level=level, test=test, calibration=calibration,
-        condition_number=float("nan"), max_condition=float("inf"), covariance=cov,
-        design=design, clusters=summary,
-    )  # fmt: skip
+#: The fit and the recomputed intervals of each path: (estimator family
+#: (:attr:`judgestats.designs.Design.family`), repeated items) → the module that computes them.
+_PATHS: dict[tuple[str, bool], Any] = {
+    (RoganGladenDesign.family, False): confusion_fit,
+    (RoganGladenDesign.family, True): confusion_clusters,
+    (JudgeConditionalDesign.family, False): conditional_fit,
+    (JudgeConditionalDesign.family, True): conditional_fit,
+}
 
 
 def correct_distribution(
@@ -339,8 +95,10 @@ def correct_distribution(
     method : str, optional
         ``"adjusted-delta"`` (the default for a square matrix), ``"wald"``, ``"bootstrap"``,
         ``"profile-likelihood"`` or ``"profile-likelihood-t"`` (the default for a judge
-        alphabet of its own) (or any name in :func:`distribution_methods`; ``"delta"``
-        is the deprecated name of the first two):
+        alphabet of its own), or a method added with :func:`register_distribution_method`
+        (the capability table, :mod:`judgestats.designs.capabilities`, lists the methods of
+        each design, judge alphabet and repeated items; ``"delta"`` is the deprecated name of
+        the first two):
 
         * ``"adjusted-delta"`` and ``"wald"``: θ̂ ± z·se per category, truncated to [0, 1],
           with the delta-method covariance A[Σ_p + Σ_b θ_b² Σ_b]Aᵀ, A = Ĉ⁻¹,
@@ -483,82 +241,48 @@ def correct_distribution(
     >>> {k: round(v, 6) for k, v in res.estimate.items()}
     {'a': 0.5, 'b': 0.3, 'c': 0.2}
     """
-    design = check_design(design)
-    if is_clustered(test, calibration):
-        check_clustered_call(test, calibration, method, design, estimand)
-        return _clustered_distribution(test, calibration, method, confidence_level,
-                                       max_condition, separation_level, estimand, options, rng,
-                                       design)
-    check_choice("estimand", estimand, ESTIMANDS)  # without clusters every row is an item
-    if design != DEFAULT_DESIGN:
-        return _design_distribution(test, calibration, method, confidence_level, design, options)
-    unseen = _unseen_letters(test, calibration)
-    if unseen is not None:
-        seen = correct_distribution(
-            *unseen, method=method, confidence_level=confidence_level, rng=rng,
-            max_condition=max_condition, separation_level=separation_level, **options,
-        )  # fmt: skip
-        return _with_unseen(seen, test, calibration)
-    max_condition = _check_pair(test, calibration, max_condition, separation_level)
-    if method is None:
-        method = "adjusted-delta" if calibration.square else "profile-likelihood-t"
-    spec, options = _get_method(method, dict(options))
-    method = spec.name
-    cis, bounds = _interval_set(
-        test,
-        calibration,
-        method=method,
-        confidence_level=confidence_level,
-        rng=rng,
-        max_condition=max_condition,
-        stacklevel=3,
-        **options,
-    )
-    matrix, p = calibration.matrix, test.p_hat
-    if calibration.square:
-        raw = np.linalg.solve(matrix, p)
-    else:  # no inverse: the joint maximum-likelihood estimate, on the simplex by construction
-        raw = alphabet_mle(test.counts, calibration.counts)[0]
-    outside = bool((raw < -_SIMPLEX_TOL).any())
-    if bounds.estimate is not None:  # the method's own point estimate (e.g. posterior mean)
-        est = np.asarray(bounds.estimate, dtype=float)
-    elif outside:
-        est = _simplex_ml(p, matrix)
-    else:
-        est = np.clip(raw, 0.0, 1.0)
-        est = est / est.sum()
-    if outside:
-        shown = ", ".join(
-            f"{lab!r}: {v:.4g}" for lab, v in zip(calibration.labels, raw, strict=True)
-        )
-        warnings.warn(
-            f"the corrected distribution Ĉ⁻¹p̂ = {{{shown}}} lies outside the probability "
-            "simplex; the estimate reported is the constrained maximum-likelihood fit on the "
-            "simplex (estimate_unconstrained keeps Ĉ⁻¹p̂)",
-            ProjectedEstimateWarning,
-            stacklevel=2,
-        )
-    cov = None if bounds.covariance is None else np.array(bounds.covariance, dtype=float)
-    if cov is not None:
-        cov.setflags(write=False)
-    labels = calibration.labels
-    return DistributionCorrection(
-        labels=labels,
-        estimate={lab: float(v) for lab, v in zip(labels, est, strict=True)},
-        ci=cis,
-        estimate_unconstrained={lab: float(v) for lab, v in zip(labels, raw, strict=True)},
-        projected=outside,
-        method=method,
-        confidence_level=cis[labels[0]].confidence_level,
-        test=test,
-        calibration=calibration,
-        condition_number=calibration.condition_number,
-        max_condition=max_condition,
-        covariance=cov,
-    )
+    _check_letters(test, calibration)
+    spec = distribution_spec(test, calibration, method=method, confidence_level=confidence_level,
+                             design=design, estimand=estimand, options=options)  # fmt: skip
+    return correct_distribution_spec(spec, test, calibration, rng=rng,
+                                     max_condition=max_condition,
+                                     separation_level=separation_level, stacklevel=3)  # fmt: skip
+
+
+def correct_distribution_spec(
+    spec: EstimationSpec, test: Any, calibration: Any, *, rng: Any = None,
+    max_condition: Any = MAX_CONDITION, separation_level: Any = SEPARATION_LEVEL,
+    stacklevel: int = 2,
+) -> DistributionCorrection:  # fmt: skip
+    """:func:`correct_distribution` of validated counts under a resolved spec.
+
+    The spec's design family and repeated items choose the path that computes it:
+    :mod:`.confusion_fit` (by human label, independent rows), :mod:`.confusion_clusters` (by
+    human label, repeated items) and :mod:`.conditional_fit` (the judge-conditional designs).
+    ``stacklevel`` is the one a warning takes to point at the caller of this function's caller.
+    """
+    path = _PATHS[spec.design.family, spec.repeated]
+    return DistributionCorrection(**path.fit(
+        spec, test, calibration, rng=rng, max_condition=max_condition,
+        separation_level=separation_level, stacklevel=stacklevel + 1,
+    ))  # fmt: skip
+
+
+#: The lists of methods this module held, now the capability table's rows.
+__getattr__ = table_lists(__name__, {
+    "DESIGN_DISTRIBUTION_METHODS": ("categories", RANDOM, False),  # the judge-conditional row
+})  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- result
+#: How the summary names each estimator family's fit (:attr:`judgestats.designs.Design.family`):
+#: (one judge letter per category, a judge alphabet of its own).
+_FIT_WORDS = {
+    RoganGladenDesign.family: ("Ĉ⁻¹p̂", "joint maximum likelihood"),
+    JudgeConditionalDesign.family: ("judge-conditional, design {design}",) * 2,
+}
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class DistributionCorrection(Tabular, Recomputable):
     """A corrected k-category distribution with per-category intervals.
@@ -616,13 +340,17 @@ class DistributionCorrection(Tabular, Recomputable):
     condition_number: float
     max_condition: float
     covariance: Any = None
-    design: str = DEFAULT_DESIGN
+    design: Design = DEFAULT_DESIGN
     design_check: Any = None
     #: test share of the judge letters without calibration items (their rates unknown in
     #: [0, 1]; every interval is widened by up to this share)
     unseen_share: float = 0.0
     #: with repeated items (counts built with ``cluster=``): what the clusters did
     clusters: Any = None
+
+    def __post_init__(self) -> None:
+        # the registered Design of a name, so that the presentation asks the design itself
+        object.__setattr__(self, "design", as_design(self.design))
 
     # -- derived fields ------------------------------------------------------------------
     @property
@@ -681,24 +409,14 @@ class DistributionCorrection(Tabular, Recomputable):
     default_method = "adjusted-delta"
 
     def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
-        if self.clusters is not None:
-            return _clustered_distribution(
-                self.test, self.calibration, method, level, self.max_condition, None,
-                self.clusters.estimand, options, rng, self.design,
-            ).ci  # fmt: skip
-        if self.design != DEFAULT_DESIGN:
-            return _design_distribution(self.test, self.calibration, method, level, self.design,
-                                        options).ci  # fmt: skip
-        if self.unseen_share:  # letters without calibration items: widen the seen ones' interval
-            return correct_distribution(
-                self.test, self.calibration, method=method, confidence_level=level, rng=rng,
-                max_condition=self.max_condition, **options,
-            ).ci  # fmt: skip
-        max_condition = _check_pair(self.test, self.calibration, self.max_condition)
-        return _interval_set(
-            self.test, self.calibration, method=method, confidence_level=level, rng=rng,
-            max_condition=max_condition, stacklevel=4, **options,
-        )[0]  # fmt: skip
+        estimand = "rows" if self.clusters is None else self.clusters.estimand
+        spec = distribution_spec(self.test, self.calibration, method=method,
+                                 confidence_level=level, design=self.design, estimand=estimand,
+                                 options=options)  # fmt: skip
+        return _PATHS[spec.design.family, spec.repeated].intervals(
+            spec, self.test, self.calibration, rng=rng, max_condition=self.max_condition,
+            stacklevel=4,
+        )  # fmt: skip
 
     # -- presentation --------------------------------------------------------------------
     def _rows(self) -> list[dict[str, Any]]:
@@ -776,9 +494,9 @@ class DistributionCorrection(Tabular, Recomputable):
                     [[self.ci[v].low, self.ci[v].high] for v in labs],
                 ),
                 "calibration_counts": (("judge_label", "human_label"), self.calibration.counts),
-                **({} if self.design != DEFAULT_DESIGN else {
+                **({} if not self.design.needs_both_classes else {
                     "confusion_matrix": (("judge_label", "human_label"), self.confusion_matrix)
-                }),  # Ĉ needs every true class, which the other designs do not
+                }),  # Ĉ needs every true class, which only such a design has
             },
             coords={
                 "category": labs,
@@ -803,12 +521,10 @@ class DistributionCorrection(Tabular, Recomputable):
         lvl = f"{100 * self.confidence_level:g}%"
         width = max(8, *(len(str(v)) for v in self.labels))
         naive, recall, m_b = self.naive, self.judge_recall, self.human_counts
-        how = "Ĉ⁻¹p̂" if self.design == DEFAULT_DESIGN else (
-            f"judge-conditional, design {self.design}"
-        )
+        design = self.design
+        how = _FIT_WORDS[design.family][not self.calibration.square].format(design=design)
         if not self.calibration.square:
-            fit = "joint maximum likelihood" if self.design == DEFAULT_DESIGN else how
-            how = f"judge alphabet of J = {self.calibration.j} letters, {fit}"
+            how = f"judge alphabet of J = {self.calibration.j} letters, {how}"
         lines = [
             f"Corrected distribution over k = {self.k} categories ({how}), {lvl} intervals "
             f"by {self.method}",
@@ -825,7 +541,7 @@ class DistributionCorrection(Tabular, Recomputable):
         unit = "items" if self.clusters is None else "rows"
         lines.append(
             f"  test {unit} n = {self.n}; calibration {unit} m = {self.m}"
-            + ("" if self.design != DEFAULT_DESIGN else
+            + ("" if not design.divides_by_youden else  # k categories: the estimator inverts Ĉ
                f"; condition number of Ĉ ({self.calibration.j} × {self.k}) = "
                f"{self.condition_number:.3g}")
         )  # fmt: skip

@@ -18,7 +18,7 @@ strengths and the judge's confusion matrix is an option. The modules, bottom up:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._lazy import face
 
@@ -27,9 +27,7 @@ if TYPE_CHECKING:  # loaded on first use (``import judgestats`` imports this fac
     from .independence import IndependenceTest, independence_test
     from .leaderboard import (
         DEPENDENCE_LEVEL,
-        DESIGNS,
         INTERVALS,
-        METHODS,
         DavidsonFit,
         PairwiseLeaderboard,
         pairwise,
@@ -39,12 +37,10 @@ if TYPE_CHECKING:  # loaded on first use (``import judgestats`` imports this fac
 
 __all__ = [
     "DEPENDENCE_LEVEL",
-    "DESIGNS",
     "ELO_PER_LOGIT",
     "HUMAN_VERDICTS",
     "INTERVALS",
     "JUDGE_VERDICTS",
-    "METHODS",
     "PREDICTIONS",
     "DavidsonFit",
     "IndependenceTest",
@@ -61,8 +57,8 @@ _NAMES = {
     "pairwise.counting": (
         "HUMAN_VERDICTS", "JUDGE_VERDICTS", "PairCounts", "count_pairs", "verdict_code"),
     "pairwise.independence": ("IndependenceTest", "independence_test"),
-    "pairwise.leaderboard": ("DEPENDENCE_LEVEL", "DESIGNS", "INTERVALS", "METHODS", "DavidsonFit",
-                             "PairwiseLeaderboard", "pairwise"),
+    "pairwise.leaderboard": ("DEPENDENCE_LEVEL", "INTERVALS", "DavidsonFit", "PairwiseLeaderboard",
+                             "pairwise"),
     "pairwise.likelihood": ("ELO_PER_LOGIT", "davidson_probabilities"),
     "pairwise.prediction_powered": ("PREDICTIONS",),
 }  # fmt: skip
@@ -73,4 +69,12 @@ _MODULES = (
     "pairwise.tables",
 )  # fmt: skip
 
-__getattr__, __dir__ = face(__name__, names=_NAMES, modules=_MODULES, shown=__all__)
+_face_getattr, __dir__ = face(__name__, names=_NAMES, modules=_MODULES, shown=__all__)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("DESIGNS", "METHODS"):  # the capability table's pairwise rows now (deprecated)
+        from .leaderboard import deprecated
+
+        return deprecated(__name__, name)
+    return _face_getattr(name)

@@ -41,9 +41,9 @@ answer it reads is one and the same term of its confusion matrix for every pair.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -63,9 +63,12 @@ from .._validation import (
 __all__ = [
     "HUMAN_VERDICTS",
     "JUDGE_VERDICTS",
+    "PAIR_COLUMNS",
+    "PairColumns",
     "PairCounts",
     "check_pairs",
     "count_pairs",
+    "pair_columns",
     "verdict_code",
 ]
 
@@ -75,6 +78,59 @@ HUMAN_VERDICTS: tuple[str, ...] = ("a", "tie", "b")
 
 #: The judge's verdicts when no ``judge_labels`` are given (rows of the confusion matrix).
 JUDGE_VERDICTS: tuple[str, ...] = HUMAN_VERDICTS
+
+
+
+class PairColumns(TypedDict, total=False):
+    """The columns of a pairwise frame: keywords of every function that reads one.
+
+    :func:`count_pairs`, :func:`judgestats.pairwise.pairwise`,
+    :func:`judgestats.bayes.build_pairwise_model` and :func:`judgestats.bayes.fit_pairwise`
+    take them as keyword arguments; the defaults are :data:`PAIR_COLUMNS`.
+
+    ``model_a``, ``model_b`` (str): the columns naming the two models compared.
+    ``judge`` (str): the judge's verdict (``"a"``/``"model_a"``, ``"b"``/``"model_b"`` or a
+    tie, or letters of ``judge_labels``).
+    ``human`` (str): the human verdict, missing on pairs without one.
+    ``position`` (str or None): which model the judge saw first (``"a"`` or ``"b"``); None:
+    ``model_a`` on every pair.
+    ``judge_labels`` (sequence of str or None): the judge's own alphabet instead of a/tie/b.
+    """
+
+    model_a: str
+    model_b: str
+    judge: str
+    human: str
+    position: str | None
+    judge_labels: Sequence[str] | None
+
+
+#: The one home of the column defaults (see :class:`PairColumns`).
+PAIR_COLUMNS: PairColumns = {
+    "model_a": "model_a",
+    "model_b": "model_b",
+    "judge": "judge",
+    "human": "human",
+    "position": None,
+    "judge_labels": None,
+}
+
+
+def pair_columns(keywords: Mapping[str, Any], function: str) -> PairColumns:
+    """Return the :class:`PairColumns` a function was called with, defaults filled in.
+
+    Raises
+    ------
+    TypeError
+        A keyword that names no column, as Python says it for ``function``.
+    """
+    unknown = [name for name in keywords if name not in PAIR_COLUMNS]
+    if unknown:
+        raise TypeError(f"{function}() got an unexpected keyword argument {unknown[0]!r}")
+    columns = PAIR_COLUMNS.copy()
+    columns.update(keywords)  # type: ignore[typeddict-item]
+    return columns
+
 
 _A_NAMES = frozenset({"a", "model_a"})
 _B_NAMES = frozenset({"b", "model_b"})
@@ -291,21 +347,15 @@ def _raise_bad(bad: dict, names: dict) -> None:
 
 
 def count_pairs(
-    frame: Any,
-    *,
-    model_a: str = "model_a",
-    model_b: str = "model_b",
-    judge: str = "judge",
-    human: str = "human",
-    position: str | None = None,
-    judge_labels: Sequence[str] | None = None,
-    cluster: str | None = None,
+    frame: Any, *, cluster: str | None = None, **columns: Unpack[PairColumns]
 ) -> PairCounts:
     """Count a pairwise frame per ordered pair of models, on the frame's own engine.
 
     The counting half of :func:`judgestats.pairwise.pairwise`; see it (and this module's
-    docstring for how verdicts and positions are read) for the arguments. With ``cluster=``
-    the cluster column joins the engine's grouped count and the counts carry ``clusters``.
+    docstring for how verdicts and positions are read) for the arguments: the frame's columns
+    (:class:`PairColumns`: ``model_a``, ``model_b``, ``judge``, ``human``, ``position``,
+    ``judge_labels``) and ``cluster``. With ``cluster=`` the cluster column joins the
+    engine's grouped count and the counts carry ``clusters``.
 
     Returns
     -------
@@ -320,39 +370,32 @@ def count_pairs(
     VerdictError
         A verdict or position outside its alphabet (the values are echoed).
     """
-    for name, value in (("model_a", model_a), ("model_b", model_b), ("judge", judge)):
-        check_instance(name, value, str)
-    check_instance("human", human, str)
-    columns: tuple[str, ...] = (model_a, model_b)
+    names: dict[str, Any] = {**pair_columns(columns, "count_pairs"), "cluster": cluster}
+    for name in ("model_a", "model_b", "judge", "human"):
+        check_instance(name, names[name], str)
+    position, judge_labels = names["position"], names["judge_labels"]
+    read: tuple[str, ...] = (names["model_a"], names["model_b"])
     if position is not None:
         check_instance("position", position, str)
-        columns += (position,)
+        read += (position,)
     if cluster is not None:
         check_instance("cluster", cluster, str)
-        columns += (cluster,)
-    columns += (judge, human)
-    check_column_names("columns", columns)
+        read += (cluster,)
+    read += (names["judge"], names["human"])
+    check_column_names("columns", read)
     letters, judge_letter = _judge_reader(judge_labels)
     if position is not None and judge_labels is not None:
         raise VerdictError(
             "position= with judge_labels= needs to know which letter each letter becomes when "
             "the pair is turned round; not supported yet (give a/tie/b judge verdicts)"
         )
-    names = {
-        "model_a": model_a,
-        "model_b": model_b,
-        "judge": judge,
-        "human": human,
-        "position": position,
-        "cluster": cluster,
-        "judge_allowed": (
-            "'a'/'model_a', 'b'/'model_b' or a text starting with 'tie'"
-            if judge_labels is None
-            else f"one of judge_labels {letters!r}"
-        ),
-    }
+    names["judge_allowed"] = (
+        "'a'/'model_a', 'b'/'model_b' or a text starting with 'tie'"
+        if judge_labels is None
+        else f"one of judge_labels {letters!r}"
+    )
     decoded, bad = _read_columns(
-        _grouped_columns(frame, columns), position is not None, judge_letter, cluster is not None
+        _grouped_columns(frame, read), position is not None, judge_letter, cluster is not None
     )
     _raise_bad(bad, names)
     return _assemble(decoded, letters)

@@ -9,8 +9,10 @@ calibration pairs alone).
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 import numpy as np
 
@@ -19,12 +21,22 @@ from .._validation import (
     JudgeDependenceWarning,
     MethodError,
     check_choice,
-    check_confidence_level,
     check_positive_int,
     check_rng,
 )
+from ..designs import RANDOM, Design
+from ..designs.capabilities import Capability, rows
 from ..results import Reportable
-from .counting import HUMAN_VERDICTS, PairCounts, _components, check_pairs, count_pairs
+from ..spec import EstimationSpec, resolve_spec
+from .counting import (
+    HUMAN_VERDICTS,
+    PairColumns,
+    PairCounts,
+    _components,
+    check_pairs,
+    count_pairs,
+    pair_columns,
+)
 from .independence import IndependenceTest, independence_test
 from .intervals import (
     normal_quantile,
@@ -41,23 +53,61 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     import xarray as xr
 
-__all__ = ["DESIGNS", "INTERVALS", "METHODS", "DavidsonFit", "PairwiseLeaderboard", "pairwise"]
+__all__ = ["INTERVALS", "DavidsonFit", "PairwiseLeaderboard", "pairwise"]
 
-#: How the calibration pairs were chosen (``design=``).
-DESIGNS = ("random", "by-judge-label", "by-human-label")
+#: The path of the capability table (:mod:`judgestats.designs.capabilities`) a pairwise
+#: leaderboard resolves against: a verdict on a pair of answers, Davidson strengths.
+JUDGE, TARGET = "pairs", "strengths"
 
 #: Covariances behind the Wald intervals (``interval=``).
 INTERVALS = ("sandwich", "observed-information")
 
-#: Estimators of the strengths (``method=``).
-METHODS = ("ppi", "joint-mle")
-
-_ESTIMATORS = {
-    "ppi": "Davidson Bradley-Terry with ties, prediction-powered (PPI++) estimating equation",
-    "joint-mle": "Davidson Bradley-Terry with ties, judge confusion, joint maximum likelihood",
-}
 #: p-value below which ``method="joint-mle"`` warns (:class:`~judgestats.JudgeDependenceWarning`).
 DEPENDENCE_LEVEL = 0.01
+
+
+def designs() -> tuple[str, ...]:
+    """Return the designs the capability table has a pairwise row for, in its order."""
+    return tuple(dict.fromkeys(d for r in _rows() for d in r.designs))
+
+
+def methods() -> tuple[str, ...]:
+    """Return the estimators (``method=``) of the capability table's pairwise rows."""
+    return tuple(dict.fromkeys(m for r in _rows() for m in r.methods))
+
+
+def _rows() -> list[Capability]:
+    return [r for r in rows() if (r.judge, r.target) == (JUDGE, TARGET)]
+
+
+_DEPRECATED = {"DESIGNS": designs, "METHODS": methods}
+_REPLACEMENTS = {
+    "DESIGNS": "the designs of judgestats.designs.capabilities.rows() whose judge is 'pairs'",
+    "METHODS": "judgestats.designs.capabilities.methods_for('pairs', 'strengths', design)",
+}
+
+
+def deprecated(module: str, name: str) -> tuple[str, ...]:
+    """Return a deprecated list of the pairwise path (``DESIGNS``, ``METHODS``), warning.
+
+    Raises
+    ------
+    AttributeError
+        ``name`` is no deprecated name of ``module``.
+    """
+    if name not in _DEPRECATED:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(
+        f"{module}.{name} is deprecated: the capability table says what each design allows; "
+        f"use {_REPLACEMENTS[name]}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return _DEPRECATED[name]()
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    return deprecated(__name__, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,9 +328,9 @@ def _naive_fit(counts: PairCounts, confidence_level: float, notes: list) -> Davi
 
 
 def _human_fit(
-    counts: PairCounts, confidence_level: float, design: str, notes: list
+    counts: PairCounts, confidence_level: float, design: Design, notes: list
 ) -> DavidsonFit | None:
-    if design == "by-human-label":
+    if not design.strengths_from_labels:
         notes.append("human-only: not fitted (pairs chosen by their human verdict are biased)")
         return None
     verdicts = counts.labelled.sum(axis=1)
@@ -319,21 +369,71 @@ def _resample(counts: PairCounts, rng: np.random.Generator) -> PairCounts:
     )
 
 
-def _fit(counts: PairCounts, options: dict, start=None) -> JointFit | PredictionPoweredFit:
-    """Fit what ``options`` ask for (``method``, ``design``, ``confusion``, ``prediction``)."""
-    joint = None
-    if options["method"] == "joint-mle" or options["prediction"] == "confusion":
-        joint = fit_joint(
-            counts,
-            confusion=options["confusion"],
-            strengths_from_labels=options["design"] != "by-human-label",
-            start=start if options["method"] == "joint-mle" else None,
-        )
-    if joint is not None and options["method"] == "joint-mle":
-        return joint
-    return fit_prediction_powered(
-        counts, design=options["design"], prediction=options["prediction"], joint=joint
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """What :func:`pairwise` was asked for besides the spec, validated."""
+
+    spec: EstimationSpec
+    prediction: str
+    confusion: Any
+    interval: str
+    bootstrap: int
+    rng: np.random.Generator
+    cluster: str | None
+
+    @property
+    def level(self) -> float:
+        return float(self.spec.confidence_level)
+
+
+def _joint_fit(counts: PairCounts, options: _Options, start: Any = None) -> JointFit:
+    """Fit the joint confusion model (the calibration pairs used as the design allows)."""
+    return fit_joint(
+        counts,
+        confusion=options.confusion,
+        strengths_from_labels=options.spec.design.strengths_from_labels,
+        start=start,
     )
+
+
+def _ppi_fit(counts: PairCounts, options: _Options, start: Any = None) -> PredictionPoweredFit:
+    """Fit the prediction-powered equation (``start`` unused: Newton needs none)."""
+    joint = _joint_fit(counts, options) if options.prediction == "confusion" else None
+    return fit_prediction_powered(
+        counts, design=options.spec.design, prediction=options.prediction, joint=joint
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Estimator:
+    """The implementation of a ``method=`` of the capability table's pairwise rows."""
+
+    #: what results call it
+    estimator: str
+    #: the ``interval=`` covariances it has
+    covariances: tuple[str, ...]
+    #: ``fit(counts, options, start)``
+    fit: Callable[..., JointFit | PredictionPoweredFit]
+    #: the prediction-powered equation (λ, a prediction, the calibration pairs' own confusion)
+    prediction_powered: bool = False
+
+
+#: The implementations; which of them a design allows is the capability table's.
+IMPLEMENTATIONS = {
+    "ppi": _Estimator(
+        "Davidson Bradley-Terry with ties, prediction-powered (PPI++) estimating equation",
+        INTERVALS[:1], _ppi_fit, prediction_powered=True,
+    ),
+    "joint-mle": _Estimator(
+        "Davidson Bradley-Terry with ties, judge confusion, joint maximum likelihood",
+        INTERVALS, _joint_fit,
+    ),
+}  # fmt: skip
+
+
+def _fit(counts: PairCounts, options: _Options, start: Any = None) -> Any:
+    """Fit the spec's method (:data:`IMPLEMENTATIONS`)."""
+    return IMPLEMENTATIONS[options.spec.method].fit(counts, options, start)
 
 
 def _bootstrap_draws(fit, counts, reps, rng, options) -> tuple[np.ndarray, int]:
@@ -349,9 +449,9 @@ def _bootstrap_draws(fit, counts, reps, rng, options) -> tuple[np.ndarray, int]:
     return np.array(draws), failed
 
 
-def _ranks(fit: JointFit, cov: np.ndarray, options: dict, counts: PairCounts, notes: list):
+def _ranks(fit: Any, cov: np.ndarray, options: _Options, counts: PairCounts, notes: list):
     """Rank sets and rank probabilities: normal draws, or the pair bootstrap if asked."""
-    level, rng, reps = options["confidence_level"], options["rng"], options["bootstrap"]
+    level, rng, reps = options.level, options.rng, options.bootstrap
     strength = fit.strength
     if not reps:
         draws = rng.multivariate_normal(strength, cov[:-1, :-1], size=4000, method="eigh")
@@ -374,14 +474,8 @@ def _ranks(fit: JointFit, cov: np.ndarray, options: dict, counts: PairCounts, no
 def pairwise(
     frame: Any,
     *,
-    model_a: str = "model_a",
-    model_b: str = "model_b",
-    judge: str = "judge",
-    human: str = "human",
-    position: str | None = None,
-    judge_labels: Any = None,
     confidence_level: float = 0.95,
-    design: str = "random",
+    design: str = RANDOM,
     method: str | None = None,
     prediction: str = "judge-letter",
     confusion: Any = "general",
@@ -389,6 +483,7 @@ def pairwise(
     bootstrap: int = 0,
     rng: Any = None,
     cluster: str | None = None,
+    **columns: Unpack[PairColumns],
 ) -> PairwiseLeaderboard:
     """Rank models from pairwise judge verdicts, corrected for the judge's errors.
 
@@ -413,20 +508,6 @@ def pairwise(
     frame : data frame
         One row per comparison, of any engine narwhals reads (pandas, polars, pyarrow,
         DuckDB, ...); counted on the engine (:func:`~judgestats.pairwise.count_pairs`).
-    model_a, model_b : str
-        Columns naming the two models compared.
-    judge : str
-        Column of the judge's verdict: ``"a"``/``"model_a"``, ``"b"``/``"model_b"`` or a tie
-        (any text starting with ``"tie"``), or letters of ``judge_labels``.
-    human : str
-        Column of the human verdict, missing on pairs without one; all tie kinds (``"tie"``,
-        ``"tie (bothbad)"``, …) are merged into one tie
-        (:mod:`judgestats.pairwise.counting`).
-    position : str, optional
-        Column saying which model the judge saw first (``"a"`` or ``"b"``); without it,
-        ``model_a`` was shown first on every pair.
-    judge_labels : sequence of str, optional
-        The judge's own alphabet (rows of its J × 3 confusion), instead of a/tie/b.
     confidence_level : float, default 0.95
         Level of every interval and of the rank sets' simultaneous guarantee; stored.
     design : {"random", "by-judge-label", "by-human-label"}, default "random"
@@ -440,7 +521,8 @@ def pairwise(
         through the confusion model (valid only under its assumption); no human-only fit is
         shown.
     method : {"ppi", "joint-mle"}, optional
-        The estimator (above); default ``"ppi"``, or ``"joint-mle"`` under
+        The estimator (above); default the capability table's for the design
+        (:mod:`judgestats.designs.capabilities`): ``"ppi"``, or ``"joint-mle"`` under
         ``design="by-human-label"``.
     prediction : {"judge-letter", "confusion"}, default "judge-letter"
         ``"ppi"``'s prediction of the human verdict: the calibration pairs' distribution of
@@ -471,6 +553,26 @@ def pairwise(
         with the design's probability independently of other clusters (whole clusters, or
         rows within clusters, at random). ``"ppi"`` only, without ``bootstrap``; the naive and
         human-only fits shown beside still count rows.
+    **columns
+        The frame's columns, by keyword (:class:`~judgestats.pairwise.counting.PairColumns`,
+        under Other Parameters).
+
+    Other Parameters
+    ----------------
+    model_a, model_b : str, default "model_a", "model_b"
+        Columns naming the two models compared.
+    judge : str, default "judge"
+        Column of the judge's verdict: ``"a"``/``"model_a"``, ``"b"``/``"model_b"`` or a tie
+        (any text starting with ``"tie"``), or letters of ``judge_labels``.
+    human : str, default "human"
+        Column of the human verdict, missing on pairs without one; all tie kinds (``"tie"``,
+        ``"tie (bothbad)"``, …) are merged into one tie
+        (:mod:`judgestats.pairwise.counting`).
+    position : str, optional
+        Column saying which model the judge saw first (``"a"`` or ``"b"``); without it,
+        ``model_a`` was shown first on every pair.
+    judge_labels : sequence of str, optional
+        The judge's own alphabet (rows of its J × 3 confusion), instead of a/tie/b.
 
     Returns
     -------
@@ -491,9 +593,12 @@ def pairwise(
     NotInformativeError
         The data do not determine every strength and the confusion.
     MethodError
-        ``method="ppi"`` with ``design="by-human-label"`` or ``interval="observed-information"``.
+        ``method="ppi"`` with ``design="by-human-label"`` or ``interval="observed-information"``
+        (the capability table's pairwise rows say what each design allows).
     ClusteredCountsError
         ``cluster=`` with ``method="joint-mle"`` or ``bootstrap`` (both count rows as pairs).
+    TypeError
+        A keyword that is neither an argument nor a column of :class:`PairColumns`.
 
     Warns
     -----
@@ -516,76 +621,60 @@ def pairwise(
     A. N. Angelopoulos, J. C. Duchi, T. Zrnic, "PPI++: Efficient prediction-powered
     inference", arXiv:2311.01453 (2023).
     """
-    level = float(check_confidence_level(confidence_level))
-    check_choice("design", design, DESIGNS)
+    names = pair_columns(columns, "pairwise")
+    spec = _spec(design, method, confidence_level, clustered=cluster is not None)
     check_choice("interval", interval, INTERVALS)
     check_choice("prediction", prediction, PREDICTIONS)
-    chosen = _check_method(method, design, interval)
-    if cluster is not None and (chosen != "ppi" or bootstrap):
+    covariances = IMPLEMENTATIONS[spec.method].covariances
+    if interval not in covariances:
+        raise MethodError(
+            f"method={spec.method!r} has {' or '.join(covariances)} intervals only, got "
+            f"interval={interval!r}"
+        )
+    if cluster is not None and bootstrap:
         raise ClusteredCountsError(
-            f"cluster={cluster!r} is handled by method='ppi' without bootstrap only; got "
-            f"method={chosen!r}, bootstrap={bootstrap!r} (these treat every row as an "
-            "independent pair)"
+            f"cluster={cluster!r} is handled by method={spec.method!r} without bootstrap only; "
+            f"got bootstrap={bootstrap!r} (its refits treat every row as an independent pair)"
         )
     if isinstance(confusion, str):
         check_choice("confusion", confusion, ("general", "symmetric"))
     reps = 0 if bootstrap == 0 else check_positive_int("bootstrap", bootstrap)
-    generator = check_rng(rng)
-    counts = count_pairs(
-        frame,
-        model_a=model_a,
-        model_b=model_b,
-        judge=judge,
-        human=human,
-        position=position,
-        judge_labels=judge_labels,
-        cluster=cluster,
+    options = _Options(spec, prediction, confusion, interval, reps, check_rng(rng), cluster)
+    counts = count_pairs(frame, cluster=cluster, **names)
+    check_pairs(
+        counts,
+        strengths_from_labels=spec.design.strengths_from_labels,
+        confusion_known=not isinstance(confusion, str),
     )
-    from_labels = design != "by-human-label"
-    known = not isinstance(confusion, str)
-    check_pairs(counts, strengths_from_labels=from_labels, confusion_known=known)
-    options = {
-        "confidence_level": level,
-        "rng": generator,
-        "bootstrap": reps,
-        "confusion": confusion,
-        "design": design,
-        "method": chosen,
-        "prediction": prediction,
-        "cluster": cluster,
-    }
-    return _leaderboard(_fit(counts, options), counts, options, interval)
+    return _leaderboard(_fit(counts, options), counts, options)
 
 
-def _check_method(method: str | None, design: str, interval: str) -> str:
-    """Return the method to use (``method`` or ``design``'s default); refuse bad pairings."""
-    if method is None:
-        method = "joint-mle" if design == "by-human-label" else "ppi"
-    check_choice("method", method, METHODS)
-    if method == "ppi" and design == "by-human-label":
-        raise MethodError(
-            "method='ppi' needs calibration pairs drawn at random (or at random within judge "
-            "letters); under design='by-human-label' their human verdicts would bias it. Use "
-            "method='joint-mle', which uses them for the judge's confusion only"
-        )
-    if method == "ppi" and interval != "sandwich":
-        raise MethodError(f"method='ppi' has sandwich intervals only, got interval={interval!r}")
-    return method
+def _spec(design: Any, method: Any, confidence_level: Any, *, clustered: bool) -> EstimationSpec:
+    """Resolve the design, method and level against the capability table's pairwise rows.
+
+    The design's row first (a method the design refuses is a :class:`MethodError`, and no
+    method gives the design's default), then, with ``cluster=``, the repeated items' row
+    (a method that models every row as a pair is a :class:`ClusteredCountsError`).
+    """
+    spec = resolve_spec(judge=JUDGE, target=TARGET, design=design, method=method,
+                        confidence_level=confidence_level, method_optional=True)  # fmt: skip
+    if not clustered:
+        return spec
+    return resolve_spec(judge=JUDGE, target=TARGET, design=spec.design, method=spec.method,
+                        confidence_level=spec.confidence_level, repeated=True)  # fmt: skip
 
 
-def _method_notes(fit, counts: PairCounts, options: dict, notes: list) -> IndependenceTest:
+def _method_notes(fit: Any, counts: PairCounts, options: _Options, notes: list) -> IndependenceTest:
     """Add notes on the method; run the independence test (warning under joint-mle)."""
-    import warnings
-
     test = independence_test(counts)
-    if options["method"] == "ppi":
+    if IMPLEMENTATIONS[options.spec.method].prediction_powered:
         notes.append(
             f"prediction-powered: lambda = {fit.lam:.3f} (0 = human verdicts only, 1 = plain "
             f"PPI); prediction {fit.prediction!r}; valid whatever the judge does when the "
             "calibration pairs are random (within judge letters under 'by-judge-label')"
         )
         return test
-    if options["design"] == "by-human-label":
+    if not options.spec.design.strengths_from_labels:
         notes.append(
             "strengths from the judged pairs; calibration pairs used for the confusion only"
         )
@@ -602,11 +691,11 @@ def _method_notes(fit, counts: PairCounts, options: dict, notes: list) -> Indepe
     return test
 
 
-def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> PairwiseLeaderboard:
-    level = options["confidence_level"]
+def _leaderboard(fit: Any, counts: PairCounts, options: _Options) -> PairwiseLeaderboard:
+    level, spec = options.level, options.spec
     notes: list[str] = []
     test = _method_notes(fit, counts, options, notes)
-    cov = fit.strength_covariance("sandwich" if interval == "sandwich" else "observed")
+    cov = fit.strength_covariance("sandwich" if options.interval == "sandwich" else "observed")
     strength = fit.strength
     se, ci = strength_intervals(strength, cov, level)
     k = strength.size
@@ -616,13 +705,14 @@ def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> Pairw
     sets, probs, rank_method = _ranks(fit, cov, options, counts, notes)
     if counts.clusters is not None:
         notes.append(
-            f"clustered: the {counts.n_clusters} values of {options['cluster']!r} are the "
+            f"clustered: the {counts.n_clusters} values of {options.cluster!r} are the "
             "sampling units (cluster-robust sandwich); the naive and human-only fits count rows"
         )
     if not fit.converged:
         notes.append("the optimiser stopped before the score vanished: check the fit")
-    kind = options["confusion"] if isinstance(options["confusion"], str) else "fixed"
-    ppi = options["method"] == "ppi"
+    kind = options.confusion if isinstance(options.confusion, str) else "fixed"
+    implementation = IMPLEMENTATIONS[spec.method]
+    ppi = implementation.prediction_powered
     return PairwiseLeaderboard(
         models=fit.models,
         strength=strength,
@@ -638,15 +728,15 @@ def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> Pairw
         rank_set=sets,
         rank_probabilities=probs,
         naive=_naive_fit(counts, level, notes),
-        human_only=_human_fit(counts, level, options["design"], notes),
-        method=options["method"],
-        estimator=_ESTIMATORS[options["method"]],
-        interval="sandwich" if ppi else interval,
+        human_only=_human_fit(counts, level, spec.design, notes),
+        method=spec.method,
+        estimator=implementation.estimator,
+        interval="sandwich" if ppi else options.interval,
         rank_method=rank_method,
-        design=options["design"],
+        design=spec.design,
         confusion_kind="empirical" if ppi else kind,
         lam=fit.lam if ppi else None,
-        prediction=options["prediction"] if ppi else None,
+        prediction=options.prediction if ppi else None,
         independence=test,
         confidence_level=level,
         n_judged=counts.n_judged,
@@ -654,6 +744,6 @@ def _leaderboard(fit, counts: PairCounts, options: dict, interval: str) -> Pairw
         covariance=cov,
         converged=fit.converged,
         notes=tuple(notes),
-        cluster=options["cluster"],
+        cluster=options.cluster,
         n_clusters=counts.n_clusters,
     )

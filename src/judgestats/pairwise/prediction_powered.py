@@ -80,10 +80,12 @@ generalized linear models", Biometrika 73 (1986) 13–22.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .._validation import CountError, NotInformativeError
+from ..designs import RANDOM, as_design
 from .counting import PairCounts
 from .likelihood import davidson_probabilities
 
@@ -204,25 +206,28 @@ def fit_davidson(
     return DavidsonNewton(theta, hess, converged, step_count)
 
 
-def label_probabilities(counts: PairCounts, design: str) -> np.ndarray:
+def label_probabilities(counts: PairCounts, design: Any = RANDOM) -> np.ndarray:
     """Probability ``π_j`` that a pair with judge letter ``j`` carries a human verdict.
 
-    ``design="random"``: ``n / N`` for every letter; ``"by-judge-label"``: ``n_j / N_j``.
+    One random sample of the pairs (``design="random"``): ``n / N`` for every letter;
+    sampled within judge letters (``"by-judge-label"``, :attr:`Design.sampled_within
+    <judgestats.designs.Design>`): ``n_j / N_j``.
 
     Raises
     ------
     CountError
-        Under ``"by-judge-label"``, a judge letter that occurs but has no calibration pair.
+        Within judge letters, a judge letter that occurs but has no calibration pair.
     """
+    design = as_design(design)
     n_all = counts.judged.sum(axis=0) + counts.labelled.sum(axis=(0, 2))
     n_lab = counts.labelled.sum(axis=(0, 2))
-    if design == "random":
+    if design.sampled_within is None:
         return np.full(n_all.size, counts.n_labelled / max(int(n_all.sum()), 1))
     empty = (n_all > 0) & (n_lab == 0)
     if empty.any():
         letters = [counts.judge_labels[j] for j in np.flatnonzero(empty)]
         raise CountError(
-            f"design='by-judge-label' needs calibration pairs within every judge letter; "
+            f"design={str(design)!r} needs calibration pairs within every judge letter; "
             f"none has the judge letter(s) {letters!r} (label some, or merge letters)"
         )
     return np.where(n_all > 0, n_lab / np.maximum(n_all, 1), 1.0)
@@ -352,7 +357,7 @@ def _sandwich(counts, theta, hessian, f, inverse_pi, lam):
 def fit_prediction_powered(
     counts: PairCounts,
     *,
-    design: str = "random",
+    design: Any = RANDOM,
     prediction: str = "judge-letter",
     lam: float | None = None,
     joint=None,
@@ -363,8 +368,8 @@ def fit_prediction_powered(
     ----------
     counts : PairCounts
         Checked counts (:func:`~judgestats.pairwise.counting.check_pairs`).
-    design : {"random", "by-judge-label"}
-        How the calibration pairs were drawn (sets ``π``).
+    design : Design or {"random", "by-judge-label"}, default "random"
+        How the calibration pairs were drawn (sets ``π``, :func:`label_probabilities`).
     prediction : {"judge-letter", "confusion"}
         The prediction ``f`` of the human verdict (module docstring).
     lam : float in [0, 1], optional
