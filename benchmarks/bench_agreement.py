@@ -32,7 +32,7 @@ import numpy as np
 from _common import markdown_table, publish, quick_parser, run_time
 
 import judgestats as js
-from judgestats.judge_agreement import MIN_KAPPA_MARGIN, coefficient, coefficient_bounds
+from judgestats.agreement.measures import MIN_KAPPA_MARGIN, coefficient, coefficient_bounds
 from judgestats.kernels import clopper_pearson_bounds
 
 LEVEL = 0.95

@@ -42,8 +42,8 @@ from _common import markdown_table, publish, quick_parser, run_time, save_figure
 from scipy.stats import norm
 
 import judgestats as js
-from judgestats.alphabet_likelihood import alphabet_profile_bounds
 from judgestats.intervals import compute_bounds
+from judgestats.multiclass.likelihood import alphabet_profile_bounds
 
 LEVEL = 0.95
 SEED = 20261124

@@ -113,7 +113,7 @@ def fit_freq(tests, cals, min_per_class, focus="s3"):
             res = correct_stratified(
                 tests, cals, method="adjusted-wald", min_per_class=min_per_class
             )
-    except js.NotInformativeError:
+    except js.errors.NotInformativeError:
         return None
     return {**_estimates(res, focus), "clipped": res[focus].clipped}
 
@@ -277,9 +277,9 @@ def real_case(label, frame, by, rng, poolings, seed, mcmc):
     try:
         correct_stratified(tests, cals, method="adjusted-wald")
         row["default_ok"] = "yes"
-    except js.SparseStratumError:
+    except js.errors.SparseStratumError:
         row["default_ok"] = "refused"
-    except js.NotInformativeError:
+    except js.errors.NotInformativeError:
         row["default_ok"] = "undefined"
     row[FREQ] = fit_freq(tests, cals, 1, focus=sparse)
     for pooling in poolings:

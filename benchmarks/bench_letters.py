@@ -6,7 +6,7 @@ missing. ``js.evaluate(frame, judge="score", bins=[1, 2, 3, 4, 5], invalid=[None
 bins a numeric column on the frame's engine, so only a few bin codes per model reach Python.
 Three timings per engine, best of 3, in one process:
 
-  letter_counts      js.evaluate's counting step (``js.alphabet_groups.letter_counts``): the
+  letter_counts      js.evaluate's counting step (``js.alphabets.groups.letter_counts``): the
                      binned grouped count on the engine and the letters of its rows;
   own binned count   the engine's own hand-written count of the same bins (pandas ``pd.cut``
                      then ``groupby(...).size()``, polars ``cut`` then ``group_by(...).len()``,
@@ -32,7 +32,7 @@ import numpy as np
 from _common import best_of, markdown_table, publish, quick_parser, run_time
 
 import judgestats as js
-from judgestats.alphabet_groups import letter_counts
+from judgestats.alphabets.groups import letter_counts
 
 SEED = 20261124
 N_MODELS = 20

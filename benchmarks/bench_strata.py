@@ -371,7 +371,7 @@ def repeated(frame, by, designs, splits, rng, merge_rule=None):
                 with warnings.catch_warnings():  # counted below, not shown
                     warnings.simplefilter("ignore", js.ClippedEstimateWarning)
                     res = correct_stratified(tests, cals)
-            except (js.NotInformativeError, js.CountError):
+            except (js.errors.NotInformativeError, js.errors.CountError):
                 failed += 1
                 continue
             clipped += any(res[s].clipped for s in res.strata)

@@ -226,7 +226,9 @@ class RstToMarkdown(griffe.Extension):
             if hit is not None and (resolved := _final(hit)) is not None:
                 return resolved
             scope = scope.parent
-        return self._resolve_absolute(f"{PACKAGE}.{target}")
+        # a bare error or warning class (numpydoc's Raises sections) is one of js.errors
+        errors = self._resolve_absolute(f"{PACKAGE}.errors.{target}") if "." not in target else None
+        return errors or self._resolve_absolute(f"{PACKAGE}.{target}")
 
     def _see_also(self, obj: griffe.Object, block: str) -> str:
         """Rewrite the entries of a See Also section as a Markdown list of cross-references."""

@@ -50,9 +50,9 @@ def test_other_designs_and_options():
     test, cal = js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
     res = js.correct(test, cal, method="auto", design="random")
     assert res.method == "adjusted-wald" and "design='random'" in res.chosen_by
-    with pytest.raises(js.ArgumentTypeError, match="takes no method options"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="takes no method options"):
         js.correct(test, cal, method="auto", n_resamples=99)
-    with pytest.raises(js.ArgumentTypeError):
+    with pytest.raises(js.errors.ArgumentTypeError):
         js.correct(test, "not counts", method="auto")
     assert js.correct(test, cal).chosen_by is None
 
@@ -101,7 +101,7 @@ def test_evaluate_and_the_cli_take_auto(capsys):
         ref = js.correct(c.test, c.calibration, method="auto")
         assert (c.method, c.chosen_by, c.ci) == (ref.method, ref.chosen_by, ref.ci)
     assert ev["small"].method == HULL  # about 24 human-1 items: a class under 100
-    with pytest.raises(js.ArgumentTypeError, match="method='auto' takes no method options"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="method='auto' takes no method options"):
         js.evaluate(frame, method="auto", by="model", n_resamples=99)
     assert main(["correct", "--example", "chatbot-arena", "--method", "auto"]) == 0
     out = capsys.readouterr().out

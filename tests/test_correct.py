@@ -38,7 +38,7 @@ def test_confidence_interval_recomputes_by_another_method_and_level():
     w = res.confidence_interval(method="wald", confidence_level=0.9)
     assert (w.method, w.confidence_level) == ("wald", 0.9)
     assert (w.low, w.high) == pytest.approx(
-        js.wald_interval(0.6, 0.7, 0.9, 1000, 100, 100, confidence_level=0.9)
+        js.intervals.wald_interval(0.6, 0.7, 0.9, 1000, 100, 100, confidence_level=0.9)
     )
     a = res.confidence_interval(confidence_level=0.99)
     assert a.width > res.ci.width
@@ -244,7 +244,7 @@ def test_no_warning_in_the_good_regime():
 
 def test_not_informative_error_points_to_the_methods_that_answer():
     cal = js.ConfusionCounts(tp=50, fn=50, tn=45, fp=55)
-    with pytest.raises(js.NotInformativeError, match="'profile-map', 'profile-likelihood', 'profile-likelihood-t'"):
+    with pytest.raises(js.errors.NotInformativeError, match="'profile-map', 'profile-likelihood', 'profile-likelihood-t'"):
         js.correct(TEST_600, cal)
     res = js.correct(TEST_600, cal, method="profile-map")
     assert 0 <= res.ci.low <= res.estimate <= res.ci.high <= 1

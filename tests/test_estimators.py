@@ -30,14 +30,14 @@ def test_five_estimators_by_hand():
     test = js.JudgedCounts(positive=450, n=1000)
     cal = js.ConfusionCounts(tp=72, fn=8, tn=84, fp=36)  # m1=80, m0=120, m=200
     p = 0.45
-    assert js.naive(test) == p
-    assert js.calibration_only(test, cal) == pytest.approx(80 / 200)
-    assert js.prediction_powered(test, cal) == pytest.approx(p + (80 - 108) / 200)
-    with pytest.warns(DeprecationWarning, match="js.prediction_powered"):
-        assert js.difference(test, cal) == js.prediction_powered(test, cal)
+    assert js.estimators.naive(test) == p
+    assert js.estimators.calibration_only(test, cal) == pytest.approx(80 / 200)
+    assert js.estimators.prediction_powered(test, cal) == pytest.approx(p + (80 - 108) / 200)
+    with pytest.warns(DeprecationWarning, match="js.estimators.prediction_powered"):
+        assert js.estimators.difference(test, cal) == js.estimators.prediction_powered(test, cal)
     ppv, for_ = 72 / 108, 8 / 92
-    assert js.conditional_calibration(test, cal) == pytest.approx(ppv * p + for_ * (1 - p))
-    assert js.misclassification_adjusted(test, cal) == pytest.approx(
+    assert js.estimators.conditional_calibration(test, cal) == pytest.approx(ppv * p + for_ * (1 - p))
+    assert js.estimators.misclassification_adjusted(test, cal) == pytest.approx(
         (p + 0.7 - 1) / (0.7 + 0.9 - 1)
     )
     assert (
@@ -60,28 +60,28 @@ def test_misclassification_adjusted_equals_confusion_matrix_inverse():
     q1, q0 = 0.85, 0.66
     c = np.array([[q1, 1 - q0], [1 - q1, q0]])
     theta = np.linalg.solve(c, [0.38, 0.62])
-    assert js.misclassification_adjusted(test, cal) == pytest.approx(theta[0], abs=1e-14)
+    assert js.estimators.misclassification_adjusted(test, cal) == pytest.approx(theta[0], abs=1e-14)
     assert theta.sum() == pytest.approx(1.0)
 
 
 def test_conditional_calibration_undefined_when_judge_never_says_one():
     test = js.JudgedCounts(positive=10, n=100)
     cal = js.ConfusionCounts(tp=0, fn=20, tn=30, fp=0)
-    with pytest.raises(js.CountError, match=r"tp \+ fp = 0"):
-        js.conditional_calibration(test, cal)
+    with pytest.raises(js.errors.CountError, match=r"tp \+ fp = 0"):
+        js.estimators.conditional_calibration(test, cal)
 
 
 def test_estimators_warn_under_label_shift_but_rg_does_not():
     # calibration mix 20% positives, test's corrected rate 0.7
     test = js.JudgedCounts(positive=700, n=1000)
     cal = js.ConfusionCounts(tp=36, fn=4, tn=128, fp=32)  # q1 = .9, q0 = .8, m1/m = .2
-    for f in (js.calibration_only, js.prediction_powered, js.conditional_calibration):
+    for f in (js.estimators.calibration_only, js.estimators.prediction_powered, js.estimators.conditional_calibration):
         with pytest.warns(js.LabelShiftWarning, match=f"{f.__name__} is biased"):
             f(test, cal)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        js.misclassification_adjusted(test, cal)
-        js.naive(test, cal)
+        js.estimators.misclassification_adjusted(test, cal)
+        js.estimators.naive(test, cal)
     diag = js.label_shift_test(test, cal)
     assert diag.calibration_rate == 0.2
     assert diag.test_rate == pytest.approx((0.7 + 0.8 - 1) / 0.7)
@@ -93,7 +93,7 @@ def test_no_label_shift_no_warning():
     cal = js.ConfusionCounts(tp=90, fn=10, tn=80, fp=20)  # RG = (0.54+0.8-1)/0.7 = 0.486
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        js.prediction_powered(test, cal)
+        js.estimators.prediction_powered(test, cal)
     assert not js.label_shift_test(test, cal).shifted
 
 

@@ -147,13 +147,13 @@ def test_arena_gpt4_correction_reduces_bias_and_fixes_the_naive_ranking():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        (dict(by="nope"), js.LabelError, "by column 'nope'"),
+        (dict(by="nope"), js.errors.LabelError, "by column 'nope'"),
         (dict(targets=["m0", "zz"]), ModelKeyError, r"\['zz'\] are not in column"),
-        (dict(calibration_fraction=1.2), js.ProbabilityError, "calibration_fraction"),
+        (dict(calibration_fraction=1.2), js.errors.ProbabilityError, "calibration_fraction"),
         (dict(calibration_fraction=0.001), js.JudgeStatsError, "at least 2 calibration items"),
-        (dict(methods=("adjusted-wald", "nope")), js.MethodError, "'nope'"),
+        (dict(methods=("adjusted-wald", "nope")), js.errors.MethodError, "'nope'"),
         (dict(splits=0), js.JudgeStatsError, "splits must be >= 1"),
-        (dict(rng="seed"), js.ArgumentTypeError, "rng"),
+        (dict(rng="seed"), js.errors.ArgumentTypeError, "rng"),
     ],
 )
 def test_split_study_bad_input(rng, kwargs, error, match):
@@ -165,7 +165,7 @@ def test_split_study_bad_input(rng, kwargs, error, match):
 def test_split_study_rejects_bad_labels(rng):
     df = _frame(rng).rename(columns={"model": "target_model"})
     df.loc[3, "judge"] = 2
-    with pytest.raises(js.LabelError, match="judge column 'judge'"):
+    with pytest.raises(js.errors.LabelError, match="judge column 'judge'"):
         experiments.split_study(df, splits=3, methods=FAST)
 
 
@@ -219,7 +219,7 @@ def test_split_study_design_errors(rng):
     df = _frame(rng)
     with pytest.raises(js.JudgeStatsError, match="'by-judge-label' does not describe it"):
         experiments.split_study(df, by="model", design="by-judge-label")
-    with pytest.raises(js.MethodError, match="split studies with design='random'"):
+    with pytest.raises(js.errors.MethodError, match="split studies with design='random'"):
         experiments.split_study(df, by="model", design="random", methods=("profile-map",))
 
 

@@ -66,8 +66,8 @@ def test_grouped_item_counts_add_over_chunks_and_refuse_what_is_not_written():
     chunked = js.evaluate(halves)
     assert chunked["m1"].ci == whole["m1"].ci and chunked["m2"].ci == whole["m2"].ci
     # strata= with cluster=: tests/strata/test_counts.py
-    with pytest.raises(js.ColumnError, match="cluster="):
+    with pytest.raises(js.errors.ColumnError, match="cluster="):
         js.evaluate(frame, cluster="sample")
     bad = frame.assign(item=frame["item"].where(frame.index != 3, None))
-    with pytest.raises(js.ColumnError, match="item"):
+    with pytest.raises(js.errors.ColumnError, match="item"):
         js.evaluate(bad, cluster="item")

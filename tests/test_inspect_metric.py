@@ -120,16 +120,16 @@ def test_undefined_correction_is_nan_with_a_warning_and_bad_labels_are_errors():
         corrected_accuracy()([_score("C", "yes", 1)])
     with pytest.raises(LabelError, match=r"unmapped verdict 0\.5.*Epochs\(n, 'mode'\)"):
         corrected_accuracy()([_score(0.5, None, 1)])
-    with pytest.raises(js.ConfidenceLevelError):
+    with pytest.raises(js.errors.ConfidenceLevelError):
         corrected_accuracy(confidence_level=95)
-    with pytest.raises(js.MethodError):
+    with pytest.raises(js.errors.MethodError):
         corrected_accuracy(method="exact")
 
 
 def test_mapping_values_unhashable_scores_and_a_seeded_bootstrap():
-    with pytest.raises(js.ArgumentTypeError, match=r"mapping must send each verdict to 0 or 1"):
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"mapping must send each verdict to 0 or 1"):
         corrected_accuracy(mapping={"P": 0.5})
-    with pytest.raises(js.ArgumentTypeError, match=r"mapping must send each verdict to 0 or 1"):
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"mapping must send each verdict to 0 or 1"):
         corrected_accuracy(mapping={"P": "x"})
     with pytest.raises(LabelError, match=r"sample 'q3': the score value \[1, 0\] is not one"):
         corrected_accuracy()([_score([1, 0], None, 3)])
@@ -173,7 +173,7 @@ def test_a_log_whose_scorer_failed_names_the_sample_and_the_error(tmp_path):
     with pytest.raises(LabelError, match=r"sample 'q\d+' has no score: it ended in error "
                                          r"\(RuntimeError\('the scorer broke'\)\); the eval's "
                                          r"status is 'error'"):  # fmt: skip
-        js.io.read_inspect_logs(tmp_path)
+        js.readers.read_inspect(tmp_path)
 
 
 def test_reduced_letters_the_message_and_help():

@@ -108,10 +108,10 @@ def test_n_infinite_is_the_limit_of_large_n():
 def test_wald_interval_is_theta_hat_plus_minus_z_se_from_first_principles():
     p, q0, q1, n, m0, m1 = 0.45, 0.8, 0.9, 800, 150, 120
     var = delta_method_variance(p, q0, q1, n, m0, m1)
-    assert js.rogan_gladen_variance(p, q0, q1, n, m0, m1) == pytest.approx(var, rel=1e-12)
+    assert js.intervals.rogan_gladen_variance(p, q0, q1, n, m0, m1) == pytest.approx(var, rel=1e-12)
     th = (p + q0 - 1) / (q0 + q1 - 1)
     z = NormalDist().inv_cdf(0.975)
-    low, high = js.wald_interval(p, q0, q1, n, m0, m1)
+    low, high = js.intervals.wald_interval(p, q0, q1, n, m0, m1)
     assert low == pytest.approx(th - z * math.sqrt(var), abs=1e-12)
     assert high == pytest.approx(th + z * math.sqrt(var), abs=1e-12)
 

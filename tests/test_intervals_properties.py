@@ -40,7 +40,7 @@ def test_interval_within_unit_interval_and_ordered(p, q0, q1, n, m0, m1, level):
         return
     low, high = js.adjusted_wald_interval(p, q0, q1, n, m0, m1, confidence_level=level)
     assert 0.0 <= low <= high <= 1.0
-    wlow, whigh = js.wald_interval(p, q0, q1, n, max(m0, 1), max(m1, 1), confidence_level=level)
+    wlow, whigh = js.intervals.wald_interval(p, q0, q1, n, max(m0, 1), max(m1, 1), confidence_level=level)
     assert 0.0 <= wlow <= whigh <= 1.0
 
 
@@ -126,7 +126,7 @@ def test_vectorised_equals_scalar_loop(p, q0, q1, n, m0, m1, level):
 def test_correct_intervals_are_ordered_for_every_method(data, level):
     test, cal = data
     if cal.specificity + cal.sensitivity <= 1:
-        with pytest.raises(js.NotInformativeError):
+        with pytest.raises(js.errors.NotInformativeError):
             js.correct(test, cal, confidence_level=level)
         return
     for method in ("adjusted-wald", "wald", "bootstrap"):

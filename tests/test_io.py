@@ -139,9 +139,9 @@ def test_bad_files_get_their_own_messages(tmp_path, capsys):
             continue  # its calibration labels are checked too: the message differs
         assert main(["correct", "--test", str(path), "--calibration", str(path)]) == 2
         assert "judgestats: error:" in capsys.readouterr().err
-    with pytest.raises(js.LabelError, match=r"column 'judge' must hold 0/1.*'yes' on line 3"):
+    with pytest.raises(js.errors.LabelError, match=r"column 'judge' must hold 0/1.*'yes' on line 3"):
         read_table(tmp_path / "labels.csv", labels={"judge": False})
-    with pytest.raises(js.LabelError, match=r"on every row; got an empty cell on line 2"):
+    with pytest.raises(js.errors.LabelError, match=r"on every row; got an empty cell on line 2"):
         (tmp_path / "gap.csv").write_text("judge,human\n1,\n0,1\n")
         read_table(tmp_path / "gap.csv", labels={"human": False})
     assert issubclass(TableError, js.JudgeStatsError)
@@ -159,7 +159,7 @@ def test_formats_are_told_by_content_and_labels_parsed(tmp_path):
     assert sniff_format(tmp_path / "x.jsonl") == "jsonl"
     assert list(read_table(tmp_path / "x.jsonl", labels={"judge": False})["judge"]) == [1, 0]
     (tmp_path / "d.jsonl").write_text('{"judge": 1, "judge": 0}\n')
-    with pytest.raises(js.ColumnError, match="duplicate"):
+    with pytest.raises(js.errors.ColumnError, match="duplicate"):
         read_table(tmp_path / "d.jsonl")
 
 
@@ -198,7 +198,7 @@ def test_one_bad_group_does_not_sink_a_leaderboard(tmp_path, marked_frame):
     frame = marked_frame
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", js.WeakCalibrationWarning)
-        with pytest.raises(js.EmptyGroupError, match="no-cal"):
+        with pytest.raises(js.errors.EmptyGroupError, match="no-cal"):
             js.evaluate(frame)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -218,7 +218,7 @@ def test_one_bad_group_does_not_sink_a_leaderboard(tmp_path, marked_frame):
         warnings.simplefilter("ignore")
         assert main(["report", str(path), "--out", str(out)]) == 0  # the CLI marks
     assert "one-class: not corrected" in out.read_text()
-    with pytest.raises(js.MethodError, match="errors"):
+    with pytest.raises(js.errors.MethodError, match="errors"):
         js.evaluate(frame, errors="ignore")
 
 
@@ -248,7 +248,7 @@ def test_warnings_are_one_short_line():
         lambda: js.correct(js.JudgedCounts(600, 1000), cal_small, method="bootstrap", rng=0),
         lambda: js.correct(js.JudgedCounts(170, 1000), js.ConfusionCounts(tp=90, fn=10, tn=85,
                                                                            fp=15), design="random"),
-        lambda: js.calibration_only(js.JudgedCounts(100, 1000),
+        lambda: js.estimators.calibration_only(js.JudgedCounts(100, 1000),
                                     js.ConfusionCounts(tp=900, fn=100, tn=90, fp=10)),
     ]  # fmt: skip
     seen = set()
@@ -271,7 +271,7 @@ def test_progress_bars_show_when_asked_and_stay_silent_in_tests(capsys, monkeypa
     pytest.importorskip("tqdm")
     assert prog.wanted(None) is False  # under pytest (and with CI set) never by default
     assert prog.wanted(False) is False and prog.wanted(True) is True
-    with pytest.raises(js.ArgumentTypeError, match="progress must be None, True or False"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="progress must be None, True or False"):
         prog.wanted("yes")
     monkeypatch.setattr(prog, "DELAY", 0.0)
     js.simulate.coverage(theta=[0.2, 0.5], q0=0.8, q1=0.9, n=500, m0=50, m1=50, reps=50,
@@ -321,7 +321,7 @@ def test_tour_finds_no_longer_pass_silently(tmp_path, capsys):
     """The 45-input tour's silent wrong answers: each is now an error or the right answer."""
     # a blank line inside a one-column file is a row with an empty cell, not nothing
     (tmp_path / "t.csv").write_text("judge\n1\n1\n\n0\n1\n")
-    with pytest.raises(js.LabelError, match="an empty cell on line 4"):
+    with pytest.raises(js.errors.LabelError, match="an empty cell on line 4"):
         read_table(tmp_path / "t.csv", labels={"judge": False})
     (tmp_path / "trail.csv").write_text("judge\n1\n0\n\n\n")  # trailing blank lines: no rows
     assert len(read_table(tmp_path / "trail.csv", labels={"judge": False})) == 2
@@ -331,16 +331,16 @@ def test_tour_finds_no_longer_pass_silently(tmp_path, capsys):
         assert main(["report", str(tmp_path / "dup.csv"), "--engine", engine]) == 2
         assert "duplicate column name(s) ['judge']" in capsys.readouterr().err
     frame = pd.DataFrame([["a", 1, 1.0]], columns=["model", "judge", "judge"])
-    with pytest.raises(js.ColumnError, match="duplicate column"):
+    with pytest.raises(js.errors.ColumnError, match="duplicate column"):
         js.evaluate(frame)
     # group keys 1 and True would merge (JSON Lines and pandas object columns)
     (tmp_path / "m.jsonl").write_text('{"model": 1, "judge": 1, "human": null}\n'
                                       '{"model": true, "judge": 0, "human": null}\n')  # fmt: skip
-    with pytest.raises(js.ColumnError, match="mixes value types"):
+    with pytest.raises(js.errors.ColumnError, match="mixes value types"):
         read_table(tmp_path / "m.jsonl", labels={"judge": False, "human": True})
     mixed = pd.DataFrame({"model": [1, 1, True, True], "judge": [1, 0, 1, 0],
                           "human": [1.0, None, 0.0, None]})  # fmt: skip
-    with pytest.raises(js.ColumnError, match="mixes value types"):
+    with pytest.raises(js.errors.ColumnError, match="mixes value types"):
         js.evaluate(mixed)
     # pandas' nullable NA is an empty cell
     g = pd.DataFrame({"judge": [1, 0, 1], "human": pd.array([1, None, 0], dtype="Int64")})
@@ -476,7 +476,7 @@ def test_a_json_array_is_read_like_json_lines(tmp_path, capsys):
     with pytest.raises(TableError, match=r"item 2 of the JSON array is not a JSON object: \[0\]"):
         read_table(tmp_path / "nested.json")
     (tmp_path / "bad.json").write_text('[{"judge": 1}, {"judge": "yes"}]')
-    with pytest.raises(js.LabelError, match="got 'yes' on item 2"):
+    with pytest.raises(js.errors.LabelError, match="got 'yes' on item 2"):
         read_table(tmp_path / "bad.json", labels={"judge": False})
     code, _, err = _report(tmp_path / "items.json", "polars", capsys)
     assert code == 2 and "is JSON (use --engine pandas)" in err
@@ -500,6 +500,17 @@ def test_pandas_object_labels_of_booleans_with_gaps_agree_with_polars_and_duckdb
         pd.testing.assert_frame_equal(out["pandas"][cols], out[k][cols], check_dtype=False)
     # text in a label column: the message says so, without blaming an empty column
     texts = frame.assign(judge=frame["judge"].map({True: "yes", False: "no"}))
-    with pytest.raises(js.ColumnError, match=r"its values are text \(such as 'yes'") as info:
+    with pytest.raises(js.errors.ColumnError, match=r"its values are text \(such as 'yes'") as info:
         js.evaluate(pl.from_pandas(texts))
     assert "no values (or only empty cells)" not in str(info.value)
+
+
+def test_the_old_reader_name_warns_naming_its_new_home():
+    """Issue 37: js.io.read_inspect_logs moved to js.readers.read_inspect (one minor release)."""
+    with pytest.warns(DeprecationWarning, match="js.io.read_inspect_logs is deprecated; use "
+                      "js.readers.read_inspect$"):  # fmt: skip
+        reader = js.io.read_inspect_logs
+    assert reader is js.readers.read_inspect
+    with pytest.warns(DeprecationWarning, match="use js.readers.INSPECT_VERDICTS$"):
+        assert js.io.INSPECT_VERDICTS is js.readers.INSPECT_VERDICTS
+    assert "read_inspect_logs" not in js.io.__all__

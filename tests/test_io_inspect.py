@@ -76,11 +76,11 @@ def logs(tmp_path_factory):
     return log_dir, verdicts
 
 
-def test_read_inspect_logs_gives_one_row_per_sample_and_epoch(logs):
+def test_read_inspect_gives_one_row_per_sample_and_epoch(logs):
     log_dir, verdicts = logs
-    with pytest.raises(js.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
-        js.io.read_inspect_logs(log_dir)
-    frame = js.io.read_inspect_logs(log_dir, mapping={"P": 0})
+    with pytest.raises(js.errors.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
+        js.readers.read_inspect(log_dir)
+    frame = js.readers.read_inspect(log_dir, mapping={"P": 0})
     # the readers' schema (issue 30), then the old sample_id column (equal to item)
     assert list(frame.columns) == ["model", "task", "item", "epoch", "scorer", "judge", "score",
                                    "sample_id"]  # fmt: skip
@@ -91,8 +91,8 @@ def test_read_inspect_logs_gives_one_row_per_sample_and_epoch(logs):
         expect = [1 if x == "C" else 0 for x in v]
         assert [int(part.loc[f"q{i}", "judge"]) for i in range(N_SAMPLES)] == expect
         assert set(part["score"]) <= {"C", "I", "P"}
-    with pytest.raises(js.ColumnError, match="no scorer 'other'"):
-        js.io.read_inspect_logs(log_dir, scorer="other")
+    with pytest.raises(js.errors.ColumnError, match="no scorer 'other'"):
+        js.readers.read_inspect(log_dir, scorer="other")
 
 
 def test_join_human_labels_and_evaluate(logs, tmp_path, capsys):
@@ -107,7 +107,7 @@ def test_join_human_labels_and_evaluate(logs, tmp_path, capsys):
             rows.append({"task": f"qa-{tag}", "sample_id": f"q{i}",
                          "human": judged if rng.random() < 0.85 else 1 - judged})  # fmt: skip
     labels = pd.DataFrame(rows)
-    frame = js.io.read_inspect_logs(log_dir, mapping={"P": 0})
+    frame = js.readers.read_inspect(log_dir, mapping={"P": 0})
     joined = frame.merge(labels, on=["task", "sample_id"], how="left")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -139,12 +139,12 @@ def test_join_human_labels_and_evaluate(logs, tmp_path, capsys):
 def test_inspect_verdicts_as_letters(logs, tmp_path, capsys):
     """C / P / I as a three-letter judge alphabet: nothing to map, partial credit kept."""
     log_dir, verdicts = logs
-    frame = js.io.read_inspect_logs(log_dir, verdicts="letters")
+    frame = js.readers.read_inspect(log_dir, verdicts="letters")
     assert set(frame["judge"]) == {"C", "I", "P"} and (frame["judge"] == frame["score"]).all()
-    renamed = js.io.read_inspect_logs(log_dir, verdicts="letters", mapping={"P": "partial"})
+    renamed = js.readers.read_inspect(log_dir, verdicts="letters", mapping={"P": "partial"})
     assert set(renamed["judge"]) == {"C", "I", "partial"}
-    with pytest.raises(js.MethodError, match="verdicts"):
-        js.io.read_inspect_logs(log_dir, verdicts="raw")
+    with pytest.raises(js.errors.MethodError, match="verdicts"):
+        js.readers.read_inspect(log_dir, verdicts="raw")
     rng = np.random.default_rng(6)
     rows = [{"task": f"qa-{tag}", "sample_id": f"q{i}",
              "human": int(v[i] == "C") if rng.random() < 0.85 else int(v[i] != "C")}
@@ -203,7 +203,7 @@ def test_report_inspect_counts_samples_not_epochs(tmp_path, capsys):
                      "--by", "task"])  # fmt: skip
     assert code == 0
     out = capsys.readouterr().out
-    frame = js.io.read_inspect_logs(log_dir)
+    frame = js.readers.read_inspect(log_dir)
     assert len(frame) == 5 * n_samples and frame["epoch"].nunique() == 5
     joined = frame.merge(labels, on="sample_id", how="left")
     test, cal = joined[joined.human.isna()], joined[joined.human.notna()]
@@ -230,3 +230,4 @@ def test_report_inspect_counts_samples_not_epochs(tmp_path, capsys):
     # and it counts samples as items, naming the rows
     assert f"{labelled} human-labelled items ({5 * labelled} rows)" in out
     assert f"{n_samples - labelled} test items ({5 * (n_samples - labelled)} rows)" in out
+

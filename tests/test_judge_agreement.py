@@ -7,7 +7,7 @@ import pytest
 from scipy.stats import binomtest
 
 import judgestats as js
-from judgestats.judge_agreement import (
+from judgestats.agreement.measures import (
     MIN_KAPPA_MARGIN,
     coefficient,
     coefficient_bounds,
@@ -119,17 +119,17 @@ def test_clusters_widen_and_singletons_agree():
 
 
 def test_bad_input_names_the_argument():
-    with pytest.raises(js.ArgumentTypeError, match="calibration"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="calibration"):
         js.agreement([[1, 2], [3, 4]])
-    with pytest.raises(js.CountError, match="empty"):
+    with pytest.raises(js.errors.CountError, match="empty"):
         js.agreement(js.ConfusionCounts(tp=0, fn=0, tn=0, fp=0))
-    with pytest.raises(js.MethodError):
+    with pytest.raises(js.errors.MethodError):
         js.agreement(CAL, design="nope")
-    with pytest.raises(js.ConfidenceLevelError):
+    with pytest.raises(js.errors.ConfidenceLevelError):
         js.agreement(CAL, confidence_level=1.5)
-    with pytest.raises(js.StrataMismatchError):
+    with pytest.raises(js.errors.StrataMismatchError):
         js.agreement({})
-    with pytest.raises(js.ArgumentTypeError, match="two-class"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="two-class"):
         _ = js.agreement(js.ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]])).sensitivity
 
 
@@ -137,7 +137,13 @@ def test_reports_and_figure(tmp_path):
     card = js.agreement(CAL, design="random")
     md = card.report()
     assert "| kappa |" in md and "clopper-pearson" in md and "judge_vs_human" in md
-    assert r"\toprule" in card.report("latex")
+    latex = card.report("latex")
+    assert r"\toprule" in latex
+    # issue 37: the card writes its tables with the report's writers, escaping as they do for
+    # pdflatex (θ, →, ∞ and the en dash are not left for a Unicode engine)
+    assert r"Judge--human agreement" in latex and r"At $\theta$ = 0.50" in latex
+    assert not {"θ", "→", "∞", "–"} & set(latex)
+    assert "| judge \\\\ human | 0 | 1 |" in md  # a backslash escaped, as in the reports
     pytest.importorskip("matplotlib")
     import matplotlib
 

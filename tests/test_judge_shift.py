@@ -173,7 +173,7 @@ def test_cluster_size_fast_tier():
     for _ in range(150):
         try:
             p.append(js.judge_shift_test(batch(0), batch(100), n_resamples=99, rng=gen).pvalue)
-        except js.CountError:  # a batch without one class (rare at 20 items)
+        except js.errors.CountError:  # a batch without one class (rare at 20 items)
             continue
     assert np.mean(np.array(p) <= 0.05) <= 0.05 + 0.053
 
@@ -190,21 +190,21 @@ def test_recommendations():
 
 def test_bad_input_named_errors():
     a = C(tp=9, fn=1, tn=8, fp=2)
-    with pytest.raises(js.ArgumentTypeError, match="calibration_b"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="calibration_b"):
         js.judge_shift_test(a, js.JudgedCounts(3, 10))
-    with pytest.raises(js.ArgumentTypeError, match="one kind"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="one kind"):
         js.judge_shift_test(a, js.ConfusionMatrix([[8, 1], [2, 9]]))
-    with pytest.raises(js.CountError, match="human class 1"):
+    with pytest.raises(js.errors.CountError, match="human class 1"):
         js.judge_shift_test(a, C(tp=0, fn=0, tn=8, fp=2))
-    with pytest.raises(js.CountError, match="batch of shape"):
+    with pytest.raises(js.errors.CountError, match="batch of shape"):
         js.judge_shift_test(C(tp=[9, 8], fn=1, tn=8, fp=2), a)
     with pytest.raises(js.JudgeStatsError, match="design"):
         js.judge_shift_test(a, a, design="by-judge-label")
-    with pytest.raises(js.ProbabilityError, match="tolerance"):
+    with pytest.raises(js.errors.ProbabilityError, match="tolerance"):
         js.judge_shift_test(a, a, tolerance=1.5)
     both = C.from_labels(human=[1, 0, 1, 0], judge=[1, 0, 0, 1], cluster=[1, 2, 3, 4])
-    with pytest.raises(js.CountError, match="in both batches"):
+    with pytest.raises(js.errors.CountError, match="in both batches"):
         js.judge_shift_test(both, both, rng=0)
-    with pytest.raises(js.CountError, match="same categories"):
+    with pytest.raises(js.errors.CountError, match="same categories"):
         js.judge_shift_test(js.ConfusionMatrix([[8, 1], [2, 9]], labels=["x", "y"]),
                             js.ConfusionMatrix([[8, 1], [2, 9]]))  # fmt: skip

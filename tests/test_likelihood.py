@@ -90,7 +90,7 @@ def test_answers_when_judge_is_not_informative():
     """q0 + q1 <= 1 on the calibration set: RG is undefined, the likelihood still answers."""
     test = js.JudgedCounts(positive=400, n=1000)
     cal = js.ConfusionCounts(tp=9, fn=11, tn=10, fp=10)  # q0 + q1 = 0.95
-    with pytest.raises(js.NotInformativeError):
+    with pytest.raises(js.errors.NotInformativeError):
         js.correct(test, cal)
     res = js.correct(test, cal, method="profile-likelihood")
     assert 0 <= res.ci.low <= res.estimate <= res.ci.high <= 1

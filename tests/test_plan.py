@@ -67,7 +67,7 @@ def test_allocate_bad_input(kwargs, match):
 
 
 def test_allocate_pilot_type():
-    with pytest.raises(js.ArgumentTypeError, match="pilot must be a ConfusionCounts"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="pilot must be a ConfusionCounts"):
         plan.allocate(200, p=0.4, pilot=(9, 1, 7, 3))
 
 
@@ -167,13 +167,13 @@ def test_calibration_size_unreachable_with_finite_n():
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
-        ({"width": 0}, js.ProbabilityError),
-        ({"width": 1.0}, js.ProbabilityError),
-        ({"width": 0.1, "q0": 1.2}, js.ProbabilityError),
-        ({"width": 0.1, "q0": 0.0}, js.ProbabilityError),
-        ({"width": 0.1, "q0": 0.4, "q1": 0.5}, js.NotInformativeError),
-        ({"width": 0.1, "p": -0.1}, js.ProbabilityError),
-        ({"width": 0.1, "allocation": "greedy"}, js.MethodError),
+        ({"width": 0}, js.errors.ProbabilityError),
+        ({"width": 1.0}, js.errors.ProbabilityError),
+        ({"width": 0.1, "q0": 1.2}, js.errors.ProbabilityError),
+        ({"width": 0.1, "q0": 0.0}, js.errors.ProbabilityError),
+        ({"width": 0.1, "q0": 0.4, "q1": 0.5}, js.errors.NotInformativeError),
+        ({"width": 0.1, "p": -0.1}, js.errors.ProbabilityError),
+        ({"width": 0.1, "allocation": "greedy"}, js.errors.MethodError),
     ],
 )
 def test_calibration_size_bad_input(kwargs, error):
@@ -209,7 +209,7 @@ def test_regime_is_where_variances_compare_independently():
     r = plan.judge_vs_human(q0, q1)
     for theta in np.linspace(0.02, 0.98, 49):
         p = (q0 + q1 - 1) * theta + 1 - q0
-        var_judge = js.rogan_gladen_variance(p, q0, q1, np.inf, m * (1 - theta), m * theta)
+        var_judge = js.intervals.rogan_gladen_variance(p, q0, q1, np.inf, m * (1 - theta), m * theta)
         better = var_judge <= theta * (1 - theta) / m
         if abs(theta - r.low) > 1e-3 and abs(theta - r.high) > 1e-3:
             assert better == (theta in r), theta
@@ -321,7 +321,7 @@ def test_calibration_size_with_an_odd_max_m_stops():
 
 
 def test_judge_vs_human_names_the_designs_it_takes():
-    with pytest.raises(js.MethodError, match=r"'by-human-label', 'random'$"):
+    with pytest.raises(js.errors.MethodError, match=r"'by-human-label', 'random'$"):
         plan.judge_vs_human(0.9, 0.9, design="by-judge-label")
-    with pytest.raises(js.MethodError, match="must be one of"):
+    with pytest.raises(js.errors.MethodError, match="must be one of"):
         plan.judge_vs_human(0.9, 0.9, design="stratified")

@@ -288,18 +288,18 @@ def test_the_result_says_what_the_repeats_did():
 def test_methods_for_independent_rows_refuse_clustered_counts(method):
     gen = np.random.default_rng(4)
     test, cal = draw(gen, 0.5, 0.85, 0.85, 400, 100, 3, 0.5)
-    with pytest.raises(js.ClusteredCountsError, match=r"'adjusted-wald'.*'bootstrap'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"'adjusted-wald'.*'bootstrap'"):
         js.correct(test, cal, method=method)
 
 
 def test_functions_without_a_cluster_aware_version_refuse_clustered_counts():
     gen = np.random.default_rng(4)
     test, cal = draw(gen, 0.5, 0.85, 0.85, 400, 100, 3, 0.5)
-    with pytest.raises(js.ClusteredCountsError, match=r"method='bootstrap'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"method='bootstrap'"):
         js.compare.rank({"a": test, "b": test}, {"a": cal, "b": cal}, method="bayes")
-    with pytest.raises(js.ClusteredCountsError, match=r"js\.correct"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"js\.correct"):
         js.posterior.theta_posterior(test, cal)
-    assert issubclass(js.ClusteredCountsError, js.MethodError)
+    assert issubclass(js.errors.ClusteredCountsError, js.errors.MethodError)
 
 
 def test_diagnostics_use_the_effective_sizes():

@@ -147,18 +147,18 @@ def test_estimator_bias_paper_setting_matches_theory():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"reps": 0}, js.CountError, r"reps must be >= 1"),
-        ({"q0": 1.3}, js.ProbabilityError, r"q0 must be a probability"),
+        ({"reps": 0}, js.errors.CountError, r"reps must be >= 1"),
+        ({"q0": 1.3}, js.errors.ProbabilityError, r"q0 must be a probability"),
         (
             {"theta": [0.2, 1.2]},
-            js.ProbabilityError,
+            js.errors.ProbabilityError,
             r"theta must be a probability.*1\.2 at index 1",
         ),
-        ({"methods": ["exact"]}, js.MethodError, r"method 'exact' is not available for simul"),
+        ({"methods": ["exact"]}, js.errors.MethodError, r"method 'exact' is not available for simul"),
         ({"methods": []}, js.JudgeStatsError, r"at least one method"),
         ({"theta": [[0.1, 0.2]]}, js.JudgeStatsError, r"1-D array to sweep"),
-        ({"allocation": "greedy"}, js.MethodError, r"allocation"),
-        ({"n": 0}, js.CountError, r"n must be >= 1"),
+        ({"allocation": "greedy"}, js.errors.MethodError, r"allocation"),
+        ({"n": 0}, js.errors.CountError, r"n must be >= 1"),
     ],
 )
 def test_coverage_bad_input(kwargs, error, match):
@@ -338,7 +338,7 @@ def test_study_methods_are_the_capability_table_row_but_auto():
                 assert spec.design is design and spec.confidence_level == 0.9
                 assert implementation(design, method).name == method
     args = dict(theta=0.5, q0=0.7, q1=0.9, n=100, m0=20, m1=20, reps=10)
-    with pytest.raises(js.MethodError, match="'auto' is not available for simulations"):
+    with pytest.raises(js.errors.MethodError, match="'auto' is not available for simulations"):
         simulate.coverage(**args, methods=("auto",))
-    with pytest.raises(js.ArgumentTypeError, match="unexpected option"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="unexpected option"):
         simulate.coverage(**args, methods=("wald",), method_options={"wald": {"n_resamples": 9}})

@@ -4,158 +4,93 @@ Correct a judge's raw positive rate for its errors (Rogan–Gladen), with interv
 for both the test and the calibration sample (the adjusted-Wald interval of Lang & Reiczigel as
 specified in "How to Correctly Report LLM-as-a-Judge Evaluations", ICML 2026).
 
-Heavy dependencies (pandas, xarray, matplotlib, pymc) are imported only where used; submodules
-such as ``judgestats.datasets`` load on first access.
+Heavy dependencies (pandas, xarray, matplotlib, pymc) are imported only where used; the
+subpackages and the names below the paper's core (``js.evaluate``, ``js.pairwise``,
+``js.correct_distribution``, ...) load on first use. Errors and warnings live in
+:mod:`judgestats.errors`; the top level keeps their base classes and the warnings users filter.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING
 
-from . import report  # registers report() behind every result's .report()
+from ._lazy import MovedModules, face
 from ._validation import (
-    ArgumentTypeError,
-    CalibrationOnlyModelError,
     ClippedEstimateWarning,
-    ClusteredCountsError,
-    ColumnError,
-    ComparisonGraphError,
-    ConfidenceLevelError,
-    ConfusedCategoriesError,
-    CountError,
     DesignWarning,
-    DisconnectedComparisonsError,
-    EmptyGroupError,
-    GroupError,
-    GroupLabelError,
-    IllConditionedError,
     JudgeDependenceWarning,
     JudgeShiftWarning,
     JudgeStatsError,
     JudgeStatsWarning,
-    LabelError,
     LabelShiftWarning,
-    LookalikeGroupsWarning,
-    MethodError,
-    ModelKeyError,
-    NotInformativeError,
-    PlanningWarning,
-    PriorError,
-    ProbabilityError,
     ProjectedEstimateWarning,
     RepeatedItemsWarning,
     SamplingWarning,
-    SelfComparisonError,
-    SequentialError,
-    SparseStratumError,
-    StrataMismatchError,
-    ToolOutputError,
-    VerdictError,
+    SparseLettersWarning,
     WeakCalibrationWarning,
-    WeightsError,
 )
 from ._version import __version__
 from .correct import Correction, correct
 from .counts import ConfusionCounts, JudgedCounts
-from .estimators import (
-    calibration_only,
-    conditional_calibration,
-    difference,
-    misclassification_adjusted,
-    naive,
-    prediction_powered,
-    rogan_gladen,
-)
-from .evaluate import Evaluation, evaluate
-from .intervals import (
-    adjusted_wald_interval,
-    interval_methods,
-    rogan_gladen_variance,
-    wald_interval,
-)
-from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
-
-# the function js.pairwise shares its name with the subpackage: imported here (numpy only)
-# so that importing judgestats.pairwise.* later can never rebind js.pairwise to the module
-from .pairwise import PairwiseLeaderboard, pairwise
+from .estimators import rogan_gladen
+from .intervals import adjusted_wald_interval, interval_methods
+from .label_shift import LabelShiftDiagnostic, label_shift_test
 from .results import ConfidenceInterval
-from .shift import LabelShiftDiagnostic, label_shift_test
+
+if TYPE_CHECKING:  # loaded on first use (_NAMES below lists the same names)
+    from .agreement import Agreement, agreement
+    from .alphabets import alphabet_counts, judge_letters
+    from .alphabets.groups import AlphabetCorrection
+    from .compare import Comparison, Ranking
+    from .counts.categories import CategoryCounts, ConfusionMatrix
+    from .evaluate import Evaluation, evaluate
+    from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
+    from .multiclass import DistributionCorrection, correct_distribution
+    from .pairwise import PairwiseLeaderboard, pairwise
+    from .strata import StratifiedCorrection, correct_stratified
 
 __all__ = [
     "Agreement",
     "AlphabetCorrection",
-    "ArgumentTypeError",
-    "CalibrationOnlyModelError",
     "CategoryCounts",
     "ClippedEstimateWarning",
-    "ClusteredCountsError",
-    "ColumnError",
     "Comparison",
-    "ComparisonGraphError",
     "ConfidenceInterval",
-    "ConfidenceLevelError",
-    "ConfusedCategoriesError",
     "ConfusionCounts",
     "ConfusionMatrix",
     "Correction",
-    "CountError",
     "DesignWarning",
-    "DisconnectedComparisonsError",
     "DistributionCorrection",
-    "EmptyGroupError",
     "Evaluation",
-    "GroupError",
-    "GroupLabelError",
-    "IllConditionedError",
     "JudgeDependenceWarning",
     "JudgeShiftDiagnostic",
     "JudgeShiftWarning",
     "JudgeStatsError",
     "JudgeStatsWarning",
     "JudgedCounts",
-    "LabelError",
     "LabelShiftDiagnostic",
     "LabelShiftWarning",
-    "LookalikeGroupsWarning",
-    "MethodError",
-    "ModelKeyError",
-    "NotInformativeError",
     "PairwiseLeaderboard",
-    "PlanningWarning",
-    "PriorError",
-    "Priors",
-    "ProbabilityError",
     "ProjectedEstimateWarning",
     "Ranking",
     "RepeatedItemsWarning",
     "SamplingWarning",
-    "SelfComparisonError",
-    "SequentialError",
     "SparseLettersWarning",
-    "SparseStratumError",
-    "SplitStudy",
-    "StrataMismatchError",
     "StratifiedCorrection",
-    "ToolOutputError",
-    "VerdictError",
     "WeakCalibrationWarning",
-    "WeightsError",
     "__version__",
     "adjusted_wald_interval",
     "agreement",
     "alphabet_counts",
-    "alphabet_groups",
     "alphabets",
-    "calibration_only",
     "compare",
-    "conditional_calibration",
     "correct",
     "correct_distribution",
     "correct_stratified",
     "datasets",
     "designs",
-    "difference",
+    "errors",
     "estimators",
     "evaluate",
     "experiments",
@@ -165,76 +100,88 @@ __all__ = [
     "judge_letters",
     "judge_shift_test",
     "label_shift_test",
-    "misclassification_adjusted",
-    "naive",
     "pairwise",
     "plan",
     "plots",
-    "prediction_powered",
     "readers",
     "report",
     "rogan_gladen",
-    "rogan_gladen_variance",
     "sequential",
     "simulate",
     "strata",
-    "wald_interval",
 ]
 
-_LAZY_SUBMODULES = {
-    "alphabet_groups",
-    "alphabets",
-    "bayes",
-    "cli",
-    "designs",
-    "io",
-    "multiclass",
-    "compare",
-    "kernels",
-    "priors",
-    "datasets",
-    "estimators",
-    "experiments",
-    "intervals",
-    "plan",
-    "plots",
+#: Names loaded on first use, by the module that holds them.
+_NAMES = {
+    "agreement": ("Agreement", "agreement"),
+    "alphabets": ("alphabet_counts", "judge_letters"),
+    "alphabets.groups": ("AlphabetCorrection",),
+    "compare": ("Comparison", "Ranking"),
+    "counts.categories": ("CategoryCounts", "ConfusionMatrix"),
+    "evaluate": ("Evaluation", "evaluate"),
+    "judge_shift": ("JudgeShiftDiagnostic", "judge_shift_test"),
+    "multiclass": ("DistributionCorrection", "correct_distribution"),
+    "pairwise": ("PairwiseLeaderboard", "pairwise"),
+    "strata": ("StratifiedCorrection", "correct_stratified"),
+}
+
+#: Subpackages and modules shown at the top level, loaded on first use.
+_MODULES = (
+    "alphabets", "bayes", "cli", "compare", "datasets", "designs", "errors", "estimators",
+    "experiments", "intervals", "io", "kernels", "multiclass", "plan", "plots", "priors",
+    "readers", "report", "sequential", "simulate", "strata",
+)  # fmt: skip
+
+#: Errors and warnings that were at the top level up to 0.1 (now in js.errors only).
+_MOVED_ERRORS = (
+    "ArgumentTypeError", "CalibrationOnlyModelError", "ClusteredCountsError", "ColumnError",
+    "ComparisonGraphError", "ConfidenceLevelError", "ConfusedCategoriesError", "CountError",
+    "DisconnectedComparisonsError", "EmptyGroupError", "GroupError", "GroupLabelError",
+    "IllConditionedError", "LabelError", "LookalikeGroupsWarning", "MethodError",
+    "ModelKeyError", "NotInformativeError", "PlanningWarning", "PriorError", "ProbabilityError",
+    "SelfComparisonError", "SequentialError", "SparseStratumError", "StrataMismatchError",
+    "ToolOutputError", "VerdictError", "WeightsError",
+)  # fmt: skip
+
+#: The paper's other point estimators, at the top level up to 0.1 (now in js.estimators only).
+_MOVED_ESTIMATORS = (
+    "calibration_only", "conditional_calibration", "misclassification_adjusted", "naive",
     "prediction_powered",
-    "readers",
-    "sequential",
-    "simulate",
-    "strata",
+)  # fmt: skip
+
+#: Old top-level names → their new homes: each still works, with a DeprecationWarning (issue 37).
+_MOVED = {
+    **{name: f"errors:{name}" for name in _MOVED_ERRORS},
+    **{name: f"estimators:{name}" for name in _MOVED_ESTIMATORS},
+    "difference": "estimators:prediction_powered",
+    "rogan_gladen_variance": "intervals:rogan_gladen_variance",
+    "wald_interval": "intervals:wald_interval",
+    "Priors": "priors:Priors",
+    "SplitStudy": "experiments:SplitStudy",
 }
 
-
-#: Public names defined in submodules that load on first use (keeps the import light).
-_LAZY_ATTRIBUTES = {
-    "Agreement": "judge_agreement",
-    "agreement": "judge_agreement",
-    "Comparison": "compare",
-    "DistributionCorrection": "multiclass",
-    "Priors": "priors",
-    "Ranking": "compare",
-    "SplitStudy": "experiments",
-    "StratifiedCorrection": "strata",
-    "CategoryCounts": "multiclass",
-    "ConfusionMatrix": "multiclass",
-    "correct_distribution": "multiclass",
-    "correct_stratified": "strata",
-    "AlphabetCorrection": "alphabets.groups",
-    "SparseLettersWarning": "alphabets",
-    "alphabet_counts": "alphabets",
-    "judge_letters": "alphabets",
+#: Old module paths → their new homes: ``import judgestats.shift`` and ``js.shift`` still work,
+#: with a DeprecationWarning (the first five were modules that only re-exported, issue 37).
+_MOVED_MODULES = {
+    "alphabet_groups": "alphabets.groups",
+    "alphabet_likelihood": "multiclass.likelihood",
+    "alphabet_plan": "alphabets.plan",
+    "design_plan": "designs.plan",
+    "design_posterior": "designs.posterior",
+    "agreement_card": "agreement.card",
+    "judge_agreement": "agreement.measures",
+    "shift": "label_shift",
 }
+_MOVED |= _MOVED_MODULES
+MovedModules.install(_MOVED_MODULES)
 
+# js.agreement, js.evaluate and js.pairwise are functions named like their subpackages. The
+# subpackages are imported here (their faces load nothing), so that importing one of their
+# modules later cannot set the package over the function; the functions load on first use.
+for _package in ("agreement", "evaluate", "pairwise"):
+    importlib.import_module(f"{__name__}.{_package}")
+    del globals()[_package]
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY_SUBMODULES:
-        return importlib.import_module(f".{name}", __name__)
-    if name in _LAZY_ATTRIBUTES:
-        module = importlib.import_module(f".{_LAZY_ATTRIBUTES[name]}", __name__)
-        return getattr(module, name)
-    raise AttributeError(f"module 'judgestats' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_ATTRIBUTES))
+__getattr__, __dir__ = face(
+    __name__, names=_NAMES, modules=_MODULES, moved=_MOVED, shown=[*__all__, *_MODULES]
+)

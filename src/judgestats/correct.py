@@ -42,6 +42,7 @@ from .intervals import (
     warn_undefined_replicates,
     weak_calibration,
 )
+from .label_shift import LabelShiftDiagnostic, label_shift_test
 from .repeated import ClusterSummary, is_clustered
 from .results import (
     ConfidenceInterval,
@@ -52,7 +53,6 @@ from .results import (
     note_lines,
     rate_repr,
 )
-from .shift import LabelShiftDiagnostic, label_shift_test
 from .spec import EstimationSpec
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -175,7 +175,7 @@ def clip_warned(raw: Any, stacklevel: int = 3, note: str = "") -> np.ndarray:
 
 
 def _shift_warn(test: JudgedCounts, cal: ConfusionCounts, name: str) -> None:
-    from .shift import warn_if_label_shift  # local: shift imports this module
+    from .label_shift import warn_if_label_shift  # local: label_shift imports this module
 
     warn_if_label_shift(test, cal, estimator=name, stacklevel=4)
 
@@ -208,7 +208,7 @@ def prediction_powered(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
 
 def difference(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
     """Estimate by :func:`prediction_powered` (deprecated name; compare.difference is θ_A − θ_B)."""
-    warn_deprecated("js.difference (the PPI estimator)", "js.prediction_powered")
+    warn_deprecated("js.difference (the PPI estimator)", "js.estimators.prediction_powered")
     return prediction_powered(test, calibration)
 
 

@@ -14,14 +14,15 @@ beside the judge's own rate::
     @scorer(metrics=[accuracy(), corrected_accuracy()])
     def judge(): ...
 
-The scorer's verdicts are read as :func:`judgestats.io.read_inspect_logs` reads them: Inspect's
-``C``/``I``, booleans or 0/1, anything else through ``mapping=``. A metric sees each value after
-Inspect's score reducer, which runs even with one epoch: the default (``"mean"``) turns the
-letters ``C``, ``I``, ``P``, ``N`` into 1, 0, 0.5 and 0 (Inspect's ``value_to_float``), so a
-letter in ``mapping`` also maps its number (``{"P": 0}`` covers 0.5). With several epochs, give
-the scorer a reducer that keeps a verdict (``epochs=Epochs(3, "mode")``): the mean of C and I
-is a fraction, which is refused (and the mean of two epochs, 0.5, would read as ``P``). Needs
-``judgestats[inspect]``; this module imports Inspect, which ``import judgestats`` never does.
+The scorer's verdicts are read as :func:`judgestats.readers.read_inspect` reads them:
+Inspect's ``C``/``I``, booleans or 0/1, anything else through ``mapping=``. A metric sees each
+value after Inspect's score reducer, which runs even with one epoch: the default (``"mean"``)
+turns the letters ``C``, ``I``, ``P``, ``N`` into 1, 0, 0.5 and 0 (Inspect's
+``value_to_float``), so a letter in ``mapping`` also maps its number (``{"P": 0}`` covers
+0.5). With several epochs, give the scorer a reducer that keeps a verdict
+(``epochs=Epochs(3, "mode")``): the mean of C and I is a fraction, which is refused (and the
+mean of two epochs, 0.5, would read as ``P``). Needs ``judgestats[inspect]``; this module
+imports Inspect, which ``import judgestats`` never does.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ from inspect_ai.scorer import (
 from ._validation import (
     ArgumentTypeError,
     CountError,
-    JudgeStatsWarning,
     LabelError,
+    MetricUndefinedWarning,
     NotInformativeError,
     binary_value,
     check_confidence_level,
@@ -58,22 +59,13 @@ from .correct import correct
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN, check_design
 from .intervals import get_method
-from .io import _verdict
+from .readers.inspect import _verdict
 
 __all__ = ["MetricUndefinedWarning", "corrected_accuracy"]
 
 
 #: The entries of the metric's value.
 _KEYS = ("corrected", "ci_low", "ci_high", "naive", "n", "m0", "m1")
-
-
-class MetricUndefinedWarning(JudgeStatsWarning):
-    """The corrected accuracy is undefined on the samples given; its entries are NaN.
-
-    Too few human-labelled samples (none, or one human class), no test sample, or a judge no
-    better than chance on them (``method="profile-map"`` still answers there). Inspect also
-    computes metrics on the samples scored so far, so this may appear during an eval and pass.
-    """
 
 
 def _human(value: Any, sample_id: Any, key: str) -> int | None:

@@ -327,7 +327,7 @@ def calibration_size(
 
     The interval (paper eq. (8), truncated to [0, 1], for the default design) is evaluated with
     p̂ = p, q̂0 = q0, q̂1 = q1 as if observed; under the other designs the judge-conditional
-    adjusted-Wald interval at the expected counts (:mod:`judgestats.design_plan`).
+    adjusted-Wald interval at the expected counts (:mod:`judgestats.designs.plan`).
 
     Parameters
     ----------

@@ -44,7 +44,7 @@ plain estimates. ``"bootstrap"`` resamples whole items with replacement, within 
 follow the design (test items; calibration items by human class, by judge class or together;
 items with rows in several of these) and is the parametric bootstrap when every item has one
 row. The likelihood and posterior methods model independent rows and refuse clustered counts
-(:class:`~judgestats.ClusteredCountsError`).
+(:class:`~judgestats.errors.ClusteredCountsError`).
 
 References
 ----------

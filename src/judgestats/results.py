@@ -33,7 +33,6 @@ __all__ = [
     "group_label",
     "note_lines",
     "rate_repr",
-    "set_renderer",
     "stratum_coord",
 ]
 
@@ -338,16 +337,11 @@ def group_label(group: Any) -> str:
     return " / ".join(str(v) for v in group) if isinstance(group, tuple) else str(group)
 
 
-#: The function behind :meth:`Reportable.report`: :func:`judgestats.report.report`, which
-#: registers itself with :func:`set_renderer` when :mod:`judgestats.report` is imported (as
-#: ``import judgestats`` does). Results sit below the report in the layers, so they call it
-#: through this slot instead of importing it.
-_RENDERER: list[Any] = []
-
-
-def set_renderer(render: Any) -> None:
-    """Register the function that :meth:`Reportable.report` calls (the report package does)."""
-    _RENDERER[:] = [render]
+#: Where :meth:`Reportable.report` finds the function that writes the report:
+#: :func:`judgestats.report.report`, imported by its module's name on first use. Results sit
+#: below the report in the layers, so they name it instead of importing it (no import edge,
+#: no cycle), and ``import judgestats`` does not load the report package.
+RENDERER = ("judgestats.report", "report")
 
 
 class Reportable:
@@ -360,4 +354,5 @@ class Reportable:
 
         See :func:`judgestats.report.report` for the keywords.
         """
-        return _RENDERER[0](self, format=format, **kwargs)
+        module, name = RENDERER
+        return getattr(importlib.import_module(module), name)(self, format=format, **kwargs)

@@ -126,7 +126,7 @@ def test_bad_calls_are_named_errors():
     bad.loc[bad.index[(bad.model == "b") & bad.human.notna()][:3], "human"] = 2
     with pytest.raises(GroupLabelError, match=r"group model='b': 3 rows of 2\.0"):
         js.evaluate(bad, judge=["score"])
-    with pytest.raises(js.ColumnError, match="'nope'"):
+    with pytest.raises(js.errors.ColumnError, match="'nope'"):
         js.evaluate(df, judge=["score", "nope"])
 
 
@@ -134,7 +134,7 @@ def test_a_group_without_calibration_rows_is_marked():
     df = _score_frame(seed=6, thetas=(("a", 0.3), ("b", 0.5), ("c", 0.7)))
     df.loc[df.model == "c", "human"] = np.nan
     df = df.drop(columns="truth")
-    with pytest.raises(js.EmptyGroupError, match="model='c'"):
+    with pytest.raises(js.errors.EmptyGroupError, match="model='c'"):
         js.evaluate(df, judge=["score"])
     ev = js.evaluate(df, judge=["score"], errors="mark")
     assert ev.groups == ("a", "b") and "EmptyGroupError" in ev.marked["c"]
@@ -217,17 +217,17 @@ def test_float32_and_integer_scores_bin_like_every_other_engine():
     np.testing.assert_array_equal(got.distribution.test.counts, ref.distribution.test.counts)
     ints = pl.DataFrame({"model": ["a"] * 8, "score": [1, 5, -1, 3, 1, 5, -1, 3],
                          "human": [0, 1, 1, 0, None, None, None, None]})  # fmt: skip
-    counts = js.alphabet_groups.letter_counts(ints, judge="score", bins=[1, 3, 5], invalid=[-1])
+    counts = js.alphabets.groups.letter_counts(ints, judge="score", bins=[1, 3, 5], invalid=[-1])
     assert counts.alphabet == ("[1, 3)", "[3, 5]", "invalid")
 
 
 def test_bad_bins_judge_and_invalid_arguments_are_named():
     df = _score_frame(seed=14).drop(columns="truth")
-    with pytest.raises(js.ArgumentTypeError, match="bins must be at least two increasing edges"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="bins must be at least two increasing edges"):
         js.evaluate(df, judge="score", bins=[1, np.nan, 5])
-    with pytest.raises(js.ArgumentTypeError, match="judge must be a column name"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="judge must be a column name"):
         js.evaluate(df, judge=5, judge_labels="observed")
-    with pytest.raises(js.ArgumentTypeError, match="invalid must be a list"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="invalid must be a list"):
         js.evaluate(df, judge="score", invalid="refused")
     with pytest.raises(js.JudgeStatsError, match="min_count must be >= 1, got 0"):
         js.evaluate(df, judge="score", judge_labels="observed", min_count=0, errors="mark")

@@ -26,7 +26,7 @@ def test_judge_letters_keep_every_verdict():
         js.judge_letters([11], bins=[0, 5, 10])
     with pytest.raises(LabelError, match="'n/a' at index 0 is not a number to bin"):
         js.judge_letters(["n/a"], bins=[0, 5, 10])
-    with pytest.raises(js.ArgumentTypeError, match="increasing edges"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="increasing edges"):
         js.judge_letters([1], bins=[5, 0])
 
 

@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 import judgestats as js
-from judgestats.alphabet_likelihood import alphabet_profile_bounds
 from judgestats.multiclass import ConfusionMatrix
+from judgestats.multiclass.likelihood import alphabet_profile_bounds
 from tests.multiclass.test_likelihood import SCORE_C
 
 
 # ----------------------------------------------------------------------------- planning
 def test_two_letter_covariance_is_the_papers_variance():
     """J = K = 2: the inverse Fisher information is the paper's eq. (15) (delta method)."""
-    from judgestats.alphabet_plan import alphabet_covariance
+    from judgestats.alphabets.plan import alphabet_covariance
 
     th, q0, q1, n, m0, m1 = 0.3, 0.85, 0.9, 1000, 80, 120
     p = th * q1 + (1 - th) * (1 - q0)

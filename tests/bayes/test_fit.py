@@ -299,7 +299,7 @@ def test_bad_input_is_refused_before_compiling():
         jb.fit(REF_TEST, REF_CAL, point="mode")
     with pytest.raises(MethodError, match="interval"):
         jb.fit(REF_TEST, REF_CAL, interval="hpd")
-    with pytest.raises(js.ConfidenceLevelError):
+    with pytest.raises(js.errors.ConfidenceLevelError):
         jb.fit(REF_TEST, REF_CAL, confidence_level=95)
     with pytest.raises(ArgumentTypeError, match="priors must be a Priors"):
         jb.fit(REF_TEST, REF_CAL, priors=jb.Beta(1, 1))
@@ -333,8 +333,8 @@ def test_bad_sampling_arguments_are_named_errors():
 
 @pytest.mark.parametrize("design", ["random", "by-judge-label"])
 def test_design_models_agree_with_the_exact_design_posterior(design):
-    """PyMC's three-binomial model against the quadrature posterior (js.design_posterior)."""
-    from judgestats.design_posterior import design_posterior_bounds, judge_conditional_cdf
+    """PyMC's three-binomial model against the quadrature posterior (js.designs.posterior)."""
+    from judgestats.designs.posterior import design_posterior_bounds, judge_conditional_cdf
 
     test, cal = js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=45, fn=5, tn=35, fp=15)
     res = jb.fit(test, cal, design=design, draws=2000, random_seed=4, **SAMPLING)
@@ -358,7 +358,7 @@ def test_design_models_agree_with_the_exact_design_posterior(design):
     assert f"posterior mean {ppv:.4f}  (45 of 60)" in text
     assert abs(ppv - 45.5 / 61) < 0.01  # Beta(45.5, 15.5) posterior mean under Jeffreys
     with pytest.raises(ArgumentTypeError, match="takes binary counts and no priors"):
-        jb.build_model(test, cal, design=design, priors=js.Priors())
+        jb.build_model(test, cal, design=design, priors=js.priors.Priors())
 
 
 def test_judge_alphabet_model_agrees_with_the_profile_likelihood():
@@ -383,8 +383,8 @@ def test_judge_alphabet_model_agrees_with_the_profile_likelihood():
     assert res.ci["pass"].high == pytest.approx(ref.ci["pass"].high, abs=0.02)
     assert res.calibration.judge_labels == (1, 2, 3, 4)
     assert "judge alphabet of J = 4" in res.summary()
-    with pytest.raises(js.PriorError, match=r"J = 4 judge labels × k = 2"):
-        jb.fit(test, cal, priors=js.Priors(confusion=js.priors.Dirichlet(np.ones((2, 2)))))
+    with pytest.raises(js.errors.PriorError, match=r"J = 4 judge labels × k = 2"):
+        jb.fit(test, cal, priors=js.priors.Priors(confusion=js.priors.Dirichlet(np.ones((2, 2)))))
 
 
 # ----------------------------------------------------------------------------- zero cells

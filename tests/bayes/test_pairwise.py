@@ -88,11 +88,11 @@ def test_rank_distributions_and_the_leaderboard_faces(fits):
 
 
 def test_named_errors_before_anything_is_compiled(data):
-    with pytest.raises(js.PriorError, match="strength_sd"):
+    with pytest.raises(js.errors.PriorError, match="strength_sd"):
         jb.fit_pairwise(data, strength_sd=0.0)
     with pytest.raises(ValueError, match="confusion"):
         jb.fit_pairwise(data, confusion="diagonal")
-    with pytest.raises(js.VerdictError, match="symmetric"):
+    with pytest.raises(js.errors.VerdictError, match="symmetric"):
         jb.fit_pairwise(
             data.assign(judge=data.judge.map({"a": "A", "tie": "T", "b": "B"})),
             judge_labels=["A", "T", "B"],
@@ -109,9 +109,9 @@ def test_its_keywords_are_the_frame_columns_the_model_and_the_sampler(data):
     assert "human_verdicts" in jb.build_pairwise_model(data).named_vars
     with pytest.raises(TypeError, match="unexpected keyword argument 'draws'"):
         jb.build_pairwise_model(data, draws=10)
-    with pytest.raises(js.ArgumentTypeError, match=r"unknown sampling option\(s\) \['judges'\]"):
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"unknown sampling option\(s\) \['judges'\]"):
         jb.fit_pairwise(data, judges="judge")
-    with pytest.raises(js.MethodError, match="design"):
+    with pytest.raises(js.errors.MethodError, match="design"):
         jb.fit_pairwise(data, design="stratified")
     assert set(jb.pairwise.MODEL_DEFAULTS) == set(jb.pairwise.PairwiseModelOptions.__annotations__)
 

@@ -104,13 +104,13 @@ def test_shared_items_move_together_in_the_cluster_bootstrap():
 def test_rank_refuses_and_checks_clustered_counts():
     gen = np.random.default_rng(4)
     test, cal = draw(gen, 0.5, 0.85, 0.85, 400, 100, 3, 0.5)
-    with pytest.raises(js.ClusteredCountsError, match=r"rankings .*repeated items: 'bootstrap'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"rankings .*repeated items: 'bootstrap'"):
         js.compare.rank({"a": test, "b": test}, {"a": cal, "b": cal}, method="bayes")
     with pytest.raises(js.JudgeStatsError, match="estimand"):
         js.compare.rank({"a": test, "b": test}, cal, estimand="verdicts")
     chance = js.ConfusionCounts.from_labels(human=[1, 1, 0, 0], judge=[1, 0, 1, 0],
                                             cluster=[1, 1, 2, 2])  # fmt: skip
-    with pytest.raises(js.NotInformativeError, match="calibrations\\['b'\\]"):
+    with pytest.raises(js.errors.NotInformativeError, match="calibrations\\['b'\\]"):
         js.compare.rank({"a": test, "b": test}, {"a": cal, "b": chance})
     for design in ("random", "by-judge-label"):
         r = js.compare.rank({"a": test, "b": _tagged(test, "b")}, {"a": cal, "b": _tagged(cal, "b")},
@@ -283,11 +283,11 @@ def test_difference_of_repeated_items_reports_and_refuses():
     assert res.clusters[0].theta_design_effect > 1.5 and np.isfinite(res.t_df)
     assert "design effect on θ̂" in res.summary() and res.to_dict()["items_a"] == 400
     for method in ("bayes", "profile-likelihood"):
-        with pytest.raises(js.ClusteredCountsError, match=r"'adjusted-wald'.*'bootstrap'"):
+        with pytest.raises(js.errors.ClusteredCountsError, match=r"'adjusted-wald'.*'bootstrap'"):
             js.compare.difference(ta, ca, tb, cb, method=method, rng=0)
     mover = js.compare.difference(ta, ca, tb, cb, design="random")
     assert mover.ci.low < mover.estimate < mover.ci.high
-    with pytest.raises(js.ClusteredCountsError, match="MOVER"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="MOVER"):
         js.compare.difference(ta, ca, _tagged(tb, "x"), ca, design="random")
     with pytest.raises(js.JudgeStatsError, match="estimand"):
         js.compare.difference(ta, ca, tb, cb, estimand="verdicts")

@@ -234,7 +234,7 @@ def test_bayes_difference_posterior_probability():
 
 def test_bayes_answers_for_a_judge_no_better_than_chance():
     chance = js.ConfusionCounts(tp=5, fn=5, tn=5, fp=5)
-    with pytest.raises(js.NotInformativeError, match="calibration_a"):
+    with pytest.raises(js.errors.NotInformativeError, match="calibration_a"):
         compare.difference(TA, chance, TB, CAL_B)
     res = compare.difference(TA, chance, TB, CAL_B, method="bayes", rng=0, draws=5000)
     assert -1 <= res.ci.low < res.ci.high <= 1 and res.ci.width > 0.5
@@ -306,7 +306,7 @@ def test_mover_for_other_registered_methods():
     assert res.estimate == pytest.approx(a.estimate - b.estimate, abs=1e-9)
     low = res.estimate - np.hypot(a.estimate - a.ci.low, b.ci.high - b.estimate)
     assert res.ci.low == pytest.approx(low, abs=1e-12)
-    with pytest.raises(js.MethodError, match="shared calibration"):
+    with pytest.raises(js.errors.MethodError, match="shared calibration"):
         compare.difference(TA, CAL_A, TB, shared_calibration=True, method="profile-likelihood")
 
 
@@ -323,13 +323,13 @@ def test_difference_result_is_frozen_and_presentable():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        (dict(method="nope"), js.MethodError, r"method 'nope' is not available for differences"),
-        (dict(confidence_level=1.5), js.ConfidenceLevelError, "1.5"),
-        (dict(confidence_level=[0.9, 0.95]), js.ArgumentTypeError, "scalar"),
-        (dict(n_resamples=10), js.ArgumentTypeError, "unexpected option"),
-        (dict(method="bootstrap", draws=10), js.ArgumentTypeError, "unexpected option"),
-        (dict(names=("a",)), js.ArgumentTypeError, "names"),
-        (dict(shared_calibration="yes"), js.ArgumentTypeError, "shared_calibration"),
+        (dict(method="nope"), js.errors.MethodError, r"method 'nope' is not available for differences"),
+        (dict(confidence_level=1.5), js.errors.ConfidenceLevelError, "1.5"),
+        (dict(confidence_level=[0.9, 0.95]), js.errors.ArgumentTypeError, "scalar"),
+        (dict(n_resamples=10), js.errors.ArgumentTypeError, "unexpected option"),
+        (dict(method="bootstrap", draws=10), js.errors.ArgumentTypeError, "unexpected option"),
+        (dict(names=("a",)), js.errors.ArgumentTypeError, "names"),
+        (dict(shared_calibration="yes"), js.errors.ArgumentTypeError, "shared_calibration"),
     ],
 )
 def test_difference_bad_options(kwargs, error, match):
@@ -352,17 +352,17 @@ def test_difference_bad_data():
         compare.difference(TA, CAL_A, TB)
     with pytest.raises(js.JudgeStatsError, match="differs from calibration_a"):
         compare.difference(TA, CAL_A, TB, CAL_B, shared_calibration=True)
-    with pytest.raises(js.ArgumentTypeError, match="test_a must be a JudgedCounts"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="test_a must be a JudgedCounts"):
         compare.difference(0.6, CAL_A, TB, CAL_B)
-    with pytest.raises(js.ArgumentTypeError, match="test_b must be a JudgedCounts"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="test_b must be a JudgedCounts"):
         compare.difference(TA, CAL_A, CAL_B, CAL_B)
-    with pytest.raises(js.ArgumentTypeError, match="calibration_b must be a ConfusionCounts"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="calibration_b must be a ConfusionCounts"):
         compare.difference(TA, CAL_A, TB, TB)
-    with pytest.raises(js.LabelError, match=r"0\.5"):
+    with pytest.raises(js.errors.LabelError, match=r"0\.5"):
         compare.difference([0, 1, 0.5], CAL_A, [0, 1, 1], CAL_B)
-    with pytest.raises(js.LabelError, match="pair up"):
+    with pytest.raises(js.errors.LabelError, match="pair up"):
         compare.difference([0, 1, 1], CAL_A, [0, 1], CAL_B)
-    with pytest.raises(js.LabelError, match="paired=True"):
+    with pytest.raises(js.errors.LabelError, match="paired=True"):
         compare.difference([0, 1, 1], CAL_A, TB, CAL_B, paired=True)
     with pytest.raises(js.JudgeStatsError, match="does not model paired"):
         compare.difference([0, 1, 1, 0], CAL_A, [1, 1, 0, 0], CAL_B, method="bayes")
@@ -436,7 +436,7 @@ def test_cal_a_and_cal_b_are_deprecated_names_of_calibration_a_and_b():
     ):
         old = compare.difference(test_a=a, cal_a=cal, test_b=b, cal_b=cal)
     assert old.estimate == new.estimate and old.ci == new.ci
-    with pytest.raises(js.ArgumentTypeError, match="pass calibration_a= only"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="pass calibration_a= only"):
         compare.difference(a, cal, b, cal_a=cal)
 
 

@@ -114,13 +114,13 @@ def test_rank_bad_input_raises_named_errors():
         compare.rank(tests, {**cals, "omega": CAL_A})
     with pytest.raises(ModelKeyError, match="at least 2 models"):
         compare.rank({"alpha": tests["alpha"]}, {"alpha": cals["alpha"]})
-    with pytest.raises(js.ArgumentTypeError, match="tests must be a mapping"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="tests must be a mapping"):
         compare.rank([tests["alpha"], tests["beta"]], cals)
     with pytest.raises(
-        js.ArgumentTypeError, match=r"calibrations\['beta'\] must be a ConfusionCounts"
+        js.errors.ArgumentTypeError, match=r"calibrations\['beta'\] must be a ConfusionCounts"
     ):
         compare.rank(tests, {**cals, "beta": tests["beta"]})
-    with pytest.raises(js.MethodError, match="'bootstrap' or 'bayes'"):
+    with pytest.raises(js.errors.MethodError, match="'bootstrap' or 'bayes'"):
         compare.rank(tests, cals, method="adjusted-wald")
     with pytest.raises(js.JudgeStatsError, match="n_resamples must be >= 100"):
         compare.rank(tests, cals, n_resamples=10)
@@ -129,9 +129,9 @@ def test_rank_bad_input_raises_named_errors():
     assert old == compare.rank(tests, cals, n_resamples=500, rng=3) or old.estimate == (
         compare.rank(tests, cals, n_resamples=500, rng=3).estimate
     )
-    with pytest.raises(js.NotInformativeError, match="gamma"):
+    with pytest.raises(js.errors.NotInformativeError, match="gamma"):
         compare.rank(tests, {**cals, "gamma": js.ConfusionCounts(tp=5, fn=5, tn=5, fp=5)})
-    with pytest.raises(js.ArgumentTypeError, match="priors"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="priors"):
         compare.rank(tests, cals, priors=object())
 
 

@@ -32,7 +32,7 @@ def test_counts_keep_each_items_totals():
     ],
 )
 def test_bad_item_ids_are_named_errors(ids, match):
-    with pytest.raises(js.LabelError, match=match):
+    with pytest.raises(js.errors.LabelError, match=match):
         js.JudgedCounts.from_labels([1, 0, 1], cluster=ids)
 
 
@@ -41,11 +41,11 @@ def test_cluster_totals_must_add_up_to_the_counts():
 
     good = ClusterTotals(["a", "b"], [[1, 2], [0, 1]], ("positive", "n"))
     assert js.JudgedCounts(1, 3, clusters=good).clusters.size == 2
-    with pytest.raises(js.CountError, match="sum to"):
+    with pytest.raises(js.errors.CountError, match="sum to"):
         js.JudgedCounts(2, 3, clusters=good)
-    with pytest.raises(js.CountError, match="batch"):
+    with pytest.raises(js.errors.CountError, match="batch"):
         js.JudgedCounts(np.array([1, 1]), np.array([3, 3]), clusters=good)
-    with pytest.raises(js.CountError, match="must count"):
+    with pytest.raises(js.errors.CountError, match="must count"):
         js.ConfusionCounts(tp=1, fn=2, tn=0, fp=0, clusters=good)
 
 
@@ -60,7 +60,7 @@ def test_several_raters_each_rating_a_row_or_one_majority_label_per_item():
     # a: 2 of 3 say 1, judge 1 (tp); b: 1 of 3, judge 0 (tn); c: 1 of 2, a tie, left out;
     # d: 2 of 2, judge 0 (fn)
     assert (major.tp, major.fn, major.tn, major.fp) == (1, 1, 1, 0) and not major.clustered
-    with pytest.raises(js.LabelError, match="item 'a' has both"):
+    with pytest.raises(js.errors.LabelError, match="item 'a' has both"):
         js.ConfusionCounts.from_ratings(human=human, judge=[0, *judge[1:]], item=item,
                                         rule="majority")  # fmt: skip
     with pytest.raises(js.JudgeStatsError, match="rule"):

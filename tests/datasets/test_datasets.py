@@ -135,7 +135,7 @@ def test_nq301_matches_summary(nq301, judge_name, target):
 # ------------------------------------------------------------------- (d) bad judge name
 @pytest.mark.parametrize("bad", ["gpt4", "GPT-4", "claude-3-opus-20240229", ""])
 def test_bad_judge_raises_method_error(bad):
-    with pytest.raises(judgestats.MethodError) as info:
+    with pytest.raises(judgestats.errors.MethodError) as info:
         load_chatbot_arena(bad)
     assert isinstance(info.value, ValueError)
     message = str(info.value)
@@ -144,7 +144,7 @@ def test_bad_judge_raises_method_error(bad):
 
 
 def test_bad_citation_name_raises_method_error():
-    with pytest.raises(judgestats.MethodError, match="'chatbot-arena'"):
+    with pytest.raises(judgestats.errors.MethodError, match="'chatbot-arena'"):
         citation("arena")
 
 

@@ -135,7 +135,7 @@ def test_stratified_design_pools_the_strata_by_the_judged_items_mix():
                                                   design="random").ci.low)  # fmt: skip
     with pytest.raises(js.JudgeStatsError, match="merge='auto'"):
         js.correct_stratified(tests, cals, design="random", merge="auto")
-    with pytest.raises(js.MethodError, match="not available for stratified corrections with"):
+    with pytest.raises(js.errors.MethodError, match="not available for stratified corrections with"):
         js.correct_stratified(tests, cals, design="random", method="bootstrap")
 
 

@@ -57,7 +57,7 @@ def test_by_judge_label_estimate_is_the_papers_conditional_calibration_estimator
     est, inexact = judge_conditional(TEST, CAL, "by-judge-label")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", js.LabelShiftWarning)
-        assert float(est) == pytest.approx(js.conditional_calibration(TEST, CAL), rel=1e-14)
+        assert float(est) == pytest.approx(js.estimators.conditional_calibration(TEST, CAL), rel=1e-14)
     assert not inexact
 
 
@@ -95,16 +95,16 @@ def test_random_design_estimate_is_the_maximum_likelihood_estimate(test, cal):
 
 
 def test_bad_designs_are_named_errors():
-    with pytest.raises(js.MethodError, match=r"design \('rnd'\) must be one of 'by-human-label', "
+    with pytest.raises(js.errors.MethodError, match=r"design \('rnd'\) must be one of 'by-human-label', "
                        r"'random' or 'by-judge-label'"):  # fmt: skip
         js.correct(TEST, CAL, design="rnd")
-    with pytest.raises(js.MethodError, match=r"method 'profile-map' is not available for "
+    with pytest.raises(js.errors.MethodError, match=r"method 'profile-map' is not available for "
                        r"corrections with design='random'; available: 'adjusted-wald'"):  # fmt: skip
         js.correct(TEST, CAL, design="random", method="profile-map")
     no_judge1 = js.ConfusionCounts(tp=0, fn=10, tn=40, fp=0)
-    with pytest.raises(js.CountError, match=r"no calibration item has judge label 1 \(tp \+ fp"):
+    with pytest.raises(js.errors.CountError, match=r"no calibration item has judge label 1 \(tp \+ fp"):
         js.correct(TEST, no_judge1, design="by-judge-label")
-    with pytest.raises(js.ArgumentTypeError, match=r"interval='hdi' is not available"):
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"interval='hdi' is not available"):
         js.correct(TEST, CAL, design="random", method="bayes", interval="hdi")
 
 
@@ -153,7 +153,7 @@ def test_evaluate_and_cli_take_the_design(tmp_path, capsys):
     frame.loc[(frame.model == "b") & frame.human.notna(), "human"] = 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", js.WeakCalibrationWarning)
-        with pytest.raises(js.EmptyGroupError, match="declare design='random'"):
+        with pytest.raises(js.errors.EmptyGroupError, match="declare design='random'"):
             js.evaluate(frame)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", js.WeakCalibrationWarning)
@@ -211,8 +211,8 @@ def test_k_category_design_takes_a_missing_human_class_and_refuses_a_missing_jud
         res = js.correct_distribution(t, no_lose, design="random")
     assert sum(res.estimate.values()) == pytest.approx(1.0)
     assert res.estimate["lose"] == 0.0 and res.ci["lose"].high > 0  # not a zero-width interval
-    with pytest.raises(js.CountError, match="no calibration items with human label 'lose'"):
+    with pytest.raises(js.errors.CountError, match="no calibration items with human label 'lose'"):
         js.correct_distribution(t, no_lose)  # the paper's design needs every column
     no_tie_letter = ConfusionMatrix([[40, 6, 2], [0, 0, 0], [2, 4, 33]], labels=labels)
-    with pytest.raises(js.CountError, match="judge label 'tie' has none"):
+    with pytest.raises(js.errors.CountError, match="judge label 'tie' has none"):
         js.correct_distribution(t, no_tie_letter, design="by-judge-label")

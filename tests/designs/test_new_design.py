@@ -50,7 +50,7 @@ def test_the_toy_design_corrects_like_the_random_design(toy):
     assert (res.estimate, res.ci.low, res.ci.high) == (ref.estimate, ref.ci.low, ref.ci.high)
     assert "design stratified-random" in res.summary()
     # the table is the one list: a method outside the toy's row is refused by name
-    with pytest.raises(js.MethodError, match="available: 'adjusted-wald', 'wald' or 'auto'"):
+    with pytest.raises(js.errors.MethodError, match="available: 'adjusted-wald', 'wald' or 'auto'"):
         js.correct(TEST, CAL, design="stratified-random", method="bayes")
     assert as_design("stratified-random") is toy
 

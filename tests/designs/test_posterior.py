@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import judgestats as js
-from judgestats.design_posterior import design_posterior_bounds, judge_conditional_cdf
 from judgestats.designs import design_counts
+from judgestats.designs.posterior import design_posterior_bounds, judge_conditional_cdf
 from tests.designs.test_estimator import CAL, TEST
 
 

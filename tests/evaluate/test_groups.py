@@ -338,7 +338,7 @@ def test_counts_add_up_chunk_by_chunk(frame):
         old.to_dataframe(), evaluate(df, strata="length", confidence_level=0.9).to_dataframe()
     )
     # columns were chosen when the counts were made: a column argument beside them is an error
-    with pytest.raises(js.ArgumentTypeError, match="by, strata apply to a frame"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="by, strata apply to a frame"):
         evaluate(parts, by="other", strata="length")
     with pytest.raises(js.JudgeStatsError, match="different columns"):
         whole + group_counts(df)
@@ -498,7 +498,7 @@ def test_groups_without_calibration_or_test_rows(engine):
     one_class = pd.DataFrame({**base, "human": [1, 0, None, None, 1, 1, None, None]})
     with pytest.raises(EmptyGroupError, match="model='b' has 2 calibration rows but none with"):
         evaluate(to_engine(one_class, engine))
-    assert issubclass(EmptyGroupError, GroupError) and issubclass(EmptyGroupError, js.CountError)
+    assert issubclass(EmptyGroupError, GroupError) and issubclass(EmptyGroupError, js.errors.CountError)
 
 
 def test_correction_errors_name_the_group(frame):
@@ -509,25 +509,25 @@ def test_correction_errors_name_the_group(frame):
     coin = pd.DataFrame(
         {"model": ["x"] * 6, "judge": [1, 0, 0, 1, 1, 0], "human": [1, 1, 0, 0, None, None]}
     )
-    with pytest.raises(js.NotInformativeError, match="in group model='x'"):
+    with pytest.raises(js.errors.NotInformativeError, match="in group model='x'"):
         evaluate(coin)
 
 
 def test_bad_arguments_fail_before_the_data_are_read(frame):
     df = frame.drop(columns=["truth", "split"])
-    with pytest.raises(js.MethodError, match="method"):
+    with pytest.raises(js.errors.MethodError, match="method"):
         evaluate(df, method="exact")
-    with pytest.raises(js.ArgumentTypeError, match="n_resample"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="n_resample"):
         evaluate(df, method="bootstrap", n_resample=100)
-    with pytest.raises(js.MethodError):
+    with pytest.raises(js.errors.MethodError):
         evaluate(df, strata="length", method="bayes")
-    with pytest.raises(js.ConfidenceLevelError):
+    with pytest.raises(js.errors.ConfidenceLevelError):
         evaluate(df, confidence_level=95)
     with pytest.raises(js.JudgeStatsError, match="both judge and by"):
         evaluate(df, by="judge")
-    with pytest.raises(js.ArgumentTypeError, match="by must be"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="by must be"):
         evaluate(df, by=())
-    with pytest.raises(js.ArgumentTypeError, match="frame must be a data frame"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="frame must be a data frame"):
         evaluate([[1, 0, 1]])
     with pytest.raises(ColumnError, match="judge column 'judge' must hold 0/1"):
         evaluate(df.assign(judge=df.judge.map({0: "no", 1: "yes"})))
@@ -602,7 +602,7 @@ def test_rank_honours_errors_mark_and_names_the_groups(tmp_path, capsys):
     frame = _near_chance_frame()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with pytest.raises(js.NotInformativeError, match=r"every bootstrap replicate was "
+        with pytest.raises(js.errors.NotInformativeError, match=r"every bootstrap replicate was "
                            r"undefined \(q0\* \+ q1\* <= 1 in some model\): 'g\d+' in \d+% of "
                            r"replicates"):  # fmt: skip
             js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, errors="mark").rank(
@@ -729,13 +729,13 @@ def test_rank_under_a_judge_conditional_design_with_auto_ranks_by_the_bootstrap(
 
 def test_evaluate_resolves_one_spec_before_reading_the_frame():
     """Method, level, options and repeated items are refused before any column is read."""
-    with pytest.raises(js.MethodError, match="stratified corrections with design='random'"):
+    with pytest.raises(js.errors.MethodError, match="stratified corrections with design='random'"):
         js.evaluate(object(), strata="length", design="random", method="bootstrap")
-    with pytest.raises(js.ClusteredCountsError, match="design='random'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="design='random'"):
         js.evaluate(object(), strata="length", design="random", cluster="item")
-    with pytest.raises(js.ClusteredCountsError, match="cluster="):
+    with pytest.raises(js.errors.ClusteredCountsError, match="cluster="):
         js.evaluate(object(), method="profile-likelihood", cluster="item")
-    with pytest.raises(js.ArgumentTypeError, match="unexpected option"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="unexpected option"):
         js.evaluate(object(), strata="length", n_resamples=10)
 
 

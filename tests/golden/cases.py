@@ -10,7 +10,7 @@ fixed integer seed. :mod:`tests.golden.harness` runs an entry (value or error cl
 its warnings) and normalises the result into JSON.
 
 Names that may move in the refactor are reached through :func:`public` (functions outside the
-top level: ``read_inspect_logs``, ``read_table``, ``correct_alphabet``, ``group_counts``,
+top level: ``read_table``, ``correct_alphabet``, ``group_counts``,
 ``report``...) and :func:`reader` (the eval-tool readers): one place to update. Errors and
 warnings are recorded by class *name* (the runner never imports them), so a move of the classes
 to ``js.errors`` changes no entry. The method lists are written out as of e39e706
@@ -59,7 +59,7 @@ INTERVAL_METHODS = {
 #: js.multiclass.distribution_methods()
 DISTRIBUTION_METHODS = ("adjusted-delta", "wald", "bootstrap", "profile-likelihood",
                         "profile-likelihood-t")  # fmt: skip
-#: judgestats.alphabet_groups.alphabet_methods(design)
+#: judgestats.alphabets.groups.alphabet_methods(design)
 ALPHABET_METHODS = {
     "by-human-label": ("profile-likelihood-t", "profile-likelihood", "bootstrap"),
     "random": ("adjusted-delta", "wald"),
@@ -80,17 +80,14 @@ def case(name: str, function: Callable[[], Any]) -> None:
 
 def reader(tool: str) -> Callable[..., Any]:
     """An eval-tool reader by tool name (one place to follow a move of the readers)."""
-    if tool == "inspect":
-        return public("read_inspect_logs")
     return getattr(js.readers, f"read_{tool}")
 
 
 #: Public names outside the top level that the refactor may move: name -> module today.
 _HOMES = {
-    "read_inspect_logs": "judgestats.io",
     "read_table": "judgestats.io",
-    "correct_alphabet": "judgestats.alphabet_groups",
-    "alphabet_methods": "judgestats.alphabet_groups",
+    "correct_alphabet": "judgestats.alphabets.groups",
+    "alphabet_methods": "judgestats.alphabets.groups",
     "group_counts": "judgestats.evaluate",
     "report": "judgestats.report",
 }
@@ -344,7 +341,7 @@ for _level in (0.9, 0.95):
          lambda level=_level: js.adjusted_wald_interval(0.6, 0.7, 0.9, 1000, 100, 100,
                                                         confidence_level=level))  # fmt: skip
     case(f"primitives/wald_interval/scalar/level-{_level}",
-         lambda level=_level: js.wald_interval(0.6, 0.7, 0.9, 1000, 100, 100,
+         lambda level=_level: js.intervals.wald_interval(0.6, 0.7, 0.9, 1000, 100, 100,
                                                confidence_level=level))  # fmt: skip
 case("primitives/adjusted_wald_interval/broadcast",
      lambda: js.adjusted_wald_interval(_P, _Q0, _Q1, np.array([200, np.inf]).reshape(2, 1, 1),
@@ -354,11 +351,11 @@ for _boundary in ("widen", "truncate"):
          lambda b=_boundary: js.adjusted_wald_interval(0.0, 0.99, 0.99, 500, 50, 50,
                                                        boundary=b))  # fmt: skip
 case("primitives/wald_interval/broadcast",
-     lambda: js.wald_interval(_P, _Q0, _Q1, 300, 50, 80, confidence_level=0.9))  # fmt: skip
+     lambda: js.intervals.wald_interval(_P, _Q0, _Q1, 300, 50, 80, confidence_level=0.9))  # fmt: skip
 case("primitives/rogan_gladen_variance/broadcast",
-     lambda: js.rogan_gladen_variance(_P, _Q0, _Q1, 300, 50, 80))
+     lambda: js.intervals.rogan_gladen_variance(_P, _Q0, _Q1, 300, 50, 80))
 case("primitives/rogan_gladen_variance/n-infinite",
-     lambda: js.rogan_gladen_variance(0.6, 0.7, 0.9, np.inf, 100, 100))
+     lambda: js.intervals.rogan_gladen_variance(0.6, 0.7, 0.9, np.inf, 100, 100))
 case("primitives/adjusted_wald_interval/errors/level",
      lambda: js.adjusted_wald_interval(0.6, 0.7, 0.9, 1000, 100, 100, confidence_level=95))
 
@@ -369,7 +366,7 @@ for _name in _ESTIMATORS:
         case(f"estimators/{_name}/{_data}",
              lambda f=_name, d=_data: getattr(js.estimators, f)(*BINARY[d]()))  # fmt: skip
 case("estimators/rogan_gladen/batched-counts",
-     lambda: js.misclassification_adjusted(
+     lambda: js.estimators.misclassification_adjusted(
          js.JudgedCounts(positive=np.array([100, 300, 500]), n=1000),
          js.ConfusionCounts(tp=np.array([90, 80, 70]), fn=np.array([10, 20, 30]), tn=70, fp=30)))
 for _data in ("normal", "clip-high", "p-zero"):

@@ -104,9 +104,9 @@ def test_design_effects_along_the_estimate_scale_the_likelihood():
 def test_refusals_name_the_methods_that_handle_clusters():
     test, cal = _data(np.random.default_rng(3))
     for method in ("wald", "adjusted-delta"):
-        with pytest.raises(js.ClusteredCountsError, match=r"'profile-likelihood-t'.*'bootstrap'"):
+        with pytest.raises(js.errors.ClusteredCountsError, match=r"'profile-likelihood-t'.*'bootstrap'"):
             js.correct_distribution(test, cal, method=method)
-    with pytest.raises(js.ClusteredCountsError, match="by-human-label"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="by-human-label"):
         js.correct_distribution(test, cal, design="random")
 
 

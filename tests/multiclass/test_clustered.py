@@ -180,16 +180,16 @@ def test_clustered_counts_refuse_methods_that_count_rows_as_items():
     t, h, j = _rows([43, 38, 19], [[8, 1, 0], [2, 8, 2], [0, 1, 8]])
     ct, cc = _clustered(t, h, j, np.arange(t.size) // 2, np.arange(h.size) // 2 + 10**6, 3)
     for method in ("profile-likelihood", "profile-likelihood-t"):
-        with pytest.raises(js.ClusteredCountsError, match=r"'adjusted-delta'.*'bootstrap'"):
+        with pytest.raises(js.errors.ClusteredCountsError, match=r"'adjusted-delta'.*'bootstrap'"):
             js.correct_distribution(ct, cc, method=method)
-    with pytest.raises(js.ClusteredCountsError, match="by-human-label"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="by-human-label"):
         js.correct_distribution(ct, cc, design="random", method="bootstrap")
-    with pytest.raises(js.ClusteredCountsError, match="correct_distribution"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="correct_distribution"):
         js.bayes.build_model(ct, cc)
     res = js.correct_distribution(ct, cc)
     boot = res.confidence_interval("bootstrap", rng=0, n_resamples=500)
     assert all(b.method == "bootstrap" and b.n_resamples == 500 for b in boot.values())
-    with pytest.raises(js.ClusteredCountsError, match="profile"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="profile"):
         res.confidence_interval("profile-likelihood")
     with pytest.raises(MethodError, match="estimand"):
         js.correct_distribution(ct, cc, estimand="people")
@@ -199,7 +199,7 @@ def test_clustered_counts_refuse_methods_that_count_rows_as_items():
                                            labels=[0, 1, 2], judge_labels="observed",
                                            cluster=np.arange(h.size) // 2)
     letters = js.CategoryCounts.from_labels(np.r_[t, 12], labels=score.judge_labels)
-    with pytest.raises(js.ClusteredCountsError, match=r"judge alphabet.*'profile-likelihood-t'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"judge alphabet.*'profile-likelihood-t'"):
         js.correct_distribution(letters, score, method="wald")  # alphabets: test_alphabet_clusters.py
 
 

@@ -22,17 +22,17 @@ from judgestats._validation import (
     LabelError,
     MethodError,
 )
-from judgestats.alphabet_likelihood import (
-    alphabet_loglik,
-    alphabet_mle,
-    alphabet_profile_bounds,
-)
 from judgestats.likelihood import profile_likelihood_bounds
 from judgestats.multiclass import (
     CategoryCounts,
     ConfusionMatrix,
     correct_distribution,
     distribution_bounds,
+)
+from judgestats.multiclass.likelihood import (
+    alphabet_loglik,
+    alphabet_mle,
+    alphabet_profile_bounds,
 )
 
 # a 5-point score judge against pass/fail: P(score | fail), P(score | pass) (columns)

@@ -195,11 +195,11 @@ def _frame(**columns):
 
 
 def test_named_errors():
-    with pytest.raises(js.SelfComparisonError, match="model_a and model_b"):
+    with pytest.raises(js.errors.SelfComparisonError, match="model_a and model_b"):
         js.pairwise(_frame(model_b=["y", "z", "z", "z"]))
-    with pytest.raises(js.VerdictError, match="'maybe'"):
+    with pytest.raises(js.errors.VerdictError, match="'maybe'"):
         js.pairwise(_frame(judge=["a", "maybe", "tie", "a"]))
-    with pytest.raises(js.VerdictError, match="'draw'"):
+    with pytest.raises(js.errors.VerdictError, match="'draw'"):
         js.pairwise(_frame(human=[None, None, "draw", "a"]))
     only_labelled = pd.concat(
         [
@@ -207,18 +207,18 @@ def test_named_errors():
             pd.DataFrame({"model_a": ["w"], "model_b": ["x"], "judge": ["a"], "human": ["b"]}),
         ]
     )
-    with pytest.raises(js.CalibrationOnlyModelError, match="'w'"):
+    with pytest.raises(js.errors.CalibrationOnlyModelError, match="'w'"):
         js.pairwise(only_labelled)
     apart = pd.DataFrame(
         {"model_a": ["x", "u"], "model_b": ["y", "v"], "judge": ["a", "b"], "human": [None, None]}
     )
-    with pytest.raises(js.DisconnectedComparisonsError, match="2 separate parts"):
+    with pytest.raises(js.errors.DisconnectedComparisonsError, match="2 separate parts"):
         js.pairwise(apart)
-    with pytest.raises(js.CountError, match="'tie'"):
+    with pytest.raises(js.errors.CountError, match="'tie'"):
         js.pairwise(_frame(human=["b", None, None, "a"]))
-    with pytest.raises(js.MethodError, match="design"):
+    with pytest.raises(js.errors.MethodError, match="design"):
         js.pairwise(_frame(), design="stratified")
-    with pytest.raises(js.ConfidenceLevelError):
+    with pytest.raises(js.errors.ConfidenceLevelError):
         js.pairwise(_frame(), confidence_level=95)
 
 
@@ -376,12 +376,12 @@ def test_joint_mle_warns_when_the_judge_depends_on_the_models():
 
 def test_ppi_named_errors():
     frame = simulate(np.random.default_rng(2916), np.array([0.3, 0.0, -0.3]), n=600, labelled=0.2)
-    with pytest.raises(js.MethodError, match="by-human-label"):
+    with pytest.raises(js.errors.MethodError, match="by-human-label"):
         js.pairwise(frame, method="ppi", design="by-human-label")
-    with pytest.raises(js.MethodError, match="sandwich"):
+    with pytest.raises(js.errors.MethodError, match="sandwich"):
         js.pairwise(frame, interval="observed-information")
     frame.loc[frame["judge"] == "tie", "human"] = None
-    with pytest.raises(js.CountError, match="by-judge-label"):
+    with pytest.raises(js.errors.CountError, match="by-judge-label"):
         js.pairwise(frame, design="by-judge-label")
 
 
@@ -400,7 +400,7 @@ def test_plot_draws_the_strengths_and_the_rank_heat_map():
     np.testing.assert_allclose(left.lines[0].get_xdata(), board.elo[order])
     np.testing.assert_allclose(right.images[0].get_array(), board.rank_probabilities[order])
     plt.close(fig)
-    with pytest.raises(js.MethodError, match="scale"):
+    with pytest.raises(js.errors.MethodError, match="scale"):
         board.plot(scale="percent")
 
 
@@ -518,19 +518,19 @@ def test_cluster_named_errors():
     rng = np.random.default_rng(2923)
     frame = simulate(rng, np.array([0.5, 0.0, -0.5]), n=600, labelled=0.3)
     frame["prompt"] = rng.integers(0, 200, len(frame)).astype(float)
-    with pytest.raises(js.ClusteredCountsError, match=r"'joint-mle'.*available.*'ppi'"):
+    with pytest.raises(js.errors.ClusteredCountsError, match=r"'joint-mle'.*available.*'ppi'"):
         js.pairwise(frame, cluster="prompt", method="joint-mle")
     # a method the design refuses is refused as such, before the repeated items
-    with pytest.raises(js.MethodError, match="by-human-label"):
+    with pytest.raises(js.errors.MethodError, match="by-human-label"):
         js.pairwise(frame, cluster="prompt", method="ppi", design="by-human-label")
-    with pytest.raises(js.ClusteredCountsError, match="by-human-label"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="by-human-label"):
         js.pairwise(frame, cluster="prompt", design="by-human-label")
-    with pytest.raises(js.ClusteredCountsError, match="bootstrap"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="bootstrap"):
         js.pairwise(frame, cluster="prompt", bootstrap=20)
-    with pytest.raises(js.ColumnError, match="'nope'"):
+    with pytest.raises(js.errors.ColumnError, match="'nope'"):
         js.pairwise(frame, cluster="nope")
     frame.loc[3, "prompt"] = np.nan
-    with pytest.raises(js.ColumnError, match="cluster ids"):
+    with pytest.raises(js.errors.ColumnError, match="cluster ids"):
         js.pairwise(frame, cluster="prompt")
 
 

@@ -68,7 +68,7 @@ def test_report_lists_every_model_by_rank_with_its_interval(board, fmt):
 def test_html_report_embeds_the_figure_and_rate_options_are_refused(board):
     pytest.importorskip("matplotlib")
     assert "data:image/png;base64," in board.report("html")
-    with pytest.raises(js.ArgumentTypeError, match="metric, reference"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="metric, reference"):
         board.report(metric="win rate", reference={"m0": 0.1})
     with pytest.raises(ValueError, match="format"):
         board.report("pdf")

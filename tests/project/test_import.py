@@ -6,15 +6,26 @@ import pytest
 import judgestats as js
 
 
+def _printed(code: str) -> list[str]:
+    """What a fresh interpreter prints running ``code`` (words)."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
 def test_import_is_light():
+    heavy = ("pandas", "xarray", "matplotlib", "pymc", "arviz", "scipy.stats")
+    assert _printed(f"import sys, judgestats; print(*[m for m in {heavy} if m in sys.modules])") == []
+
+
+def test_import_loads_a_small_face():
+    """Issue 37: import judgestats loads at most 40 of its modules (issue 37), never the report."""
     code = (
         "import sys, judgestats\n"
-        "heavy = [m for m in ('pandas', 'xarray', 'matplotlib', 'pymc', 'arviz', 'scipy.stats')"
-        " if m in sys.modules]\n"
-        "print(','.join(heavy))\n"
+        "mods = [m for m in sys.modules if m.startswith('judgestats')]\n"
+        "print(len(mods), 'judgestats.report' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    count, report = _printed(code)
+    assert int(count) <= 40 and report == "False", (count, report)
 
 
 def test_public_names():
@@ -22,6 +33,54 @@ def test_public_names():
 
     for name in js.__all__:
         assert hasattr(js, name), name
+    public = [name for name in dir(js) if not name.startswith("_")]
+    assert len(js.__all__) <= 60 and len(public) <= 80, (len(js.__all__), len(public))
+    assert set(js.__all__) - {"__version__"} <= set(public)
+
+
+FACES = ("judgestats", "judgestats.agreement", "judgestats.evaluate", "judgestats.pairwise")
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_a_face_loads_the_names_its_type_checking_imports_name(face):
+    """A face's lazy names (loaded on first use) are the objects its TYPE_CHECKING block names."""
+    import ast
+    import importlib
+    import inspect
+
+    module = importlib.import_module(face)
+    tree = ast.parse(inspect.getsource(module))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
+    pairs = [(n, a.asname or a.name) for n in block.body for a in n.names]
+    assert pairs
+    for node, name in pairs:
+        home = importlib.import_module("." * node.level + node.module, face)
+        assert getattr(module, name) is getattr(home, name), (face, name)
+        assert name in module.__all__, (face, name)
+
+
+def test_agreement_evaluate_and_pairwise_stay_functions_after_their_modules_load():
+    code = (
+        "import judgestats as js, judgestats.pairwise.counting, judgestats.evaluate.tables\n"
+        "import judgestats.evaluate.batches, judgestats.agreement.card\n"
+        "print(*(f.__module__ for f in (js.agreement, js.evaluate, js.pairwise)))\n"
+    )
+    assert _printed(code) == [
+        "judgestats.agreement.measures", "judgestats.evaluate.groups",
+        "judgestats.pairwise.leaderboard",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(js._MOVED))
+def test_an_old_top_level_name_warns_naming_its_new_home(name):
+    from judgestats._lazy import load
+
+    home = js._MOVED[name]
+    shown = "js." + home.replace(":", ".")
+    with pytest.warns(DeprecationWarning, match=f"js.{name} is deprecated; use {shown}$"):
+        value = getattr(js, name)
+    assert value is load(home)
+    assert name not in js.__all__ and name not in dir(js)
 
 
 def _package_import_graph():
@@ -137,3 +196,38 @@ def test_code_layout_page_lists_every_module():
     modules = {m.removeprefix("judgestats.") for m in _package_import_graph()} - {"judgestats"}
     modules -= {"datasets._build"}  # a build script, named in the datasets row
     assert listed == modules, (sorted(modules - listed), sorted(listed - modules))
+
+
+@pytest.fixture
+def old_module_paths():
+    """Forget the old module paths before and after a test (importing one binds it)."""
+
+    def forget():
+        for old in js._MOVED_MODULES:
+            sys.modules.pop(f"judgestats.{old}", None)
+            js.__dict__.pop(old, None)
+
+    forget()
+    yield
+    forget()
+
+
+@pytest.mark.parametrize("old", sorted(js._MOVED_MODULES))
+def test_an_old_module_path_imports_its_new_home_with_a_warning(old, old_module_paths):
+    import importlib
+
+    new = f"judgestats.{js._MOVED_MODULES[old]}"
+    with pytest.warns(DeprecationWarning, match=f"judgestats.{old} is deprecated; use {new}$"):
+        module = importlib.import_module(f"judgestats.{old}")
+    assert module is importlib.import_module(new)
+    assert module.__spec__.name == new  # the module keeps its own spec
+    assert f"judgestats.{old}" not in js.__all__ and old not in dir(js)
+
+
+def test_from_an_old_module_path_imports_its_names(old_module_paths):
+    with pytest.warns(DeprecationWarning, match="judgestats.alphabet_groups is deprecated"):
+        from judgestats.alphabet_groups import AlphabetCorrection
+    assert AlphabetCorrection is js.AlphabetCorrection
+    with pytest.warns(DeprecationWarning, match="use judgestats.label_shift$"):
+        from judgestats.shift import label_shift_test
+    assert label_shift_test is js.label_shift_test

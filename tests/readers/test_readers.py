@@ -61,14 +61,14 @@ def test_lm_eval_counts_equal_a_hand_count():
 
 
 def test_lm_eval_scorer_and_rating_mapping():
-    with pytest.raises(js.ColumnError, match=r"metrics \['judge_correct', 'judge_rating'\]"):
+    with pytest.raises(js.errors.ColumnError, match=r"metrics \['judge_correct', 'judge_rating'\]"):
         read_lm_eval(LM_EVAL)
-    with pytest.raises(js.ColumnError, match="no metric 'bleu'"):
+    with pytest.raises(js.errors.ColumnError, match="no metric 'bleu'"):
         read_lm_eval(LM_EVAL, scorer="bleu")
-    with pytest.raises(js.ColumnError, match="no filter 'strict'"):
+    with pytest.raises(js.errors.ColumnError, match="no filter 'strict'"):
         read_lm_eval(LM_EVAL, scorer="judge_rating,strict")
     # a 1-5 rating: the error lists every value seen, with its rows, and the mapping to pass
-    with pytest.raises(js.VerdictError) as info:
+    with pytest.raises(js.errors.VerdictError) as info:
         read_lm_eval(LM_EVAL, scorer="judge_rating")
     message = str(info.value)
     records = [json.loads(line) for p in LM_EVAL.glob("*/samples_*.jsonl")
@@ -115,22 +115,22 @@ def test_promptfoo_counts_equal_a_hand_count():
     # the other assertion, by name
     contains = read_promptfoo(PROMPTFOO, scorer="contains")
     assert len(contains) == 48 and contains["judge"].sum() == 48
-    with pytest.raises(js.VerdictError, match=r"None \(48 rows\)"):  # no such assertion
+    with pytest.raises(js.errors.VerdictError, match=r"None \(48 rows\)"):  # no such assertion
         read_promptfoo(PROMPTFOO, scorer="factuality")
 
 
 def test_reader_errors_name_the_path_and_field(tmp_path):
-    with pytest.raises(js.ToolOutputError, match="promptfoo output not found"):
+    with pytest.raises(js.errors.ToolOutputError, match="promptfoo output not found"):
         read_promptfoo(tmp_path / "missing.json")
     (tmp_path / "other.json").write_text('{"rows": []}')
-    with pytest.raises(js.ToolOutputError, match="no field 'results'"):
+    with pytest.raises(js.errors.ToolOutputError, match="no field 'results'"):
         read_promptfoo(tmp_path / "other.json")
-    with pytest.raises(js.ToolOutputError, match=r"no lm-eval output \(samples_\*\.jsonl\)"):
+    with pytest.raises(js.errors.ToolOutputError, match=r"no lm-eval output \(samples_\*\.jsonl\)"):
         read_lm_eval(tmp_path)
     (tmp_path / "samples_t_2024-01-01T00-00-00.1.jsonl").write_text('{"doc_id": 0}\n')
-    with pytest.raises(js.ToolOutputError, match="no field 'metrics'"):
+    with pytest.raises(js.errors.ToolOutputError, match="no field 'metrics'"):
         read_lm_eval(tmp_path)
-    with pytest.raises(js.MethodError, match="verdicts"):
+    with pytest.raises(js.errors.MethodError, match="verdicts"):
         read_lm_eval(LM_EVAL, scorer="judge_correct", verdicts="raw")
 
 
@@ -217,7 +217,7 @@ DEEPEVAL = DATA / "deepeval"
 
 def test_deepeval_counts_equal_deepevals_own_tally():
     """DeepEval writes its own per-metric tally (``metricsScores``: passes, fails, scores)."""
-    with pytest.raises(js.ColumnError, match=r"metrics \['Correctness \[GEval\]', 'Conc"):
+    with pytest.raises(js.errors.ColumnError, match=r"metrics \['Correctness \[GEval\]', 'Conc"):
         read_deepeval(DEEPEVAL)
     frame = read_deepeval(DEEPEVAL, scorer="Correctness [GEval]")
     assert tuple(frame.columns[: len(COLUMNS)]) == COLUMNS
@@ -239,7 +239,7 @@ def test_deepeval_counts_equal_deepevals_own_tally():
     assert ((frame["score"] >= frame["deepeval_threshold"]).astype(int) == frame["judge"]).all()
     assert list(frame["item"][:3]) == ["q0", "q1", "q2"]
     assert set(frame["deepeval_evaluation_model"]) == {"fixed-grader"}
-    with pytest.raises(js.ColumnError, match="no metric 'Faithfulness'"):
+    with pytest.raises(js.errors.ColumnError, match="no metric 'Faithfulness'"):
         read_deepeval(DEEPEVAL, scorer="Faithfulness")
 
 
@@ -281,9 +281,9 @@ def test_mlflow_counts_equal_a_hand_count():
     # without a dict the model is the MLflow run that evaluated it; the item the trace id
     by_run = read_mlflow(MLFLOW)
     assert by_run["model"].nunique() == 2 and by_run["item"].str.startswith("tr-").all()
-    with pytest.raises(js.ColumnError, match="no scorer 'safety'"):
+    with pytest.raises(js.errors.ColumnError, match="no scorer 'safety'"):
         read_mlflow(MLFLOW, scorer="safety")
-    with pytest.raises(js.ToolOutputError, match="no 'case_id'"):
+    with pytest.raises(js.errors.ToolOutputError, match="no 'case_id'"):
         read_mlflow(MLFLOW, item_key="case_id")
 
 

@@ -242,11 +242,11 @@ def test_evaluation_notes_name_groups_without_repeating_clip_warnings():
 
 
 def test_bad_arguments(ev):
-    with pytest.raises(js.MethodError, match="format"):
+    with pytest.raises(js.errors.MethodError, match="format"):
         report(ev, "pdf")
-    with pytest.raises(js.ArgumentTypeError, match="result must be"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="result must be"):
         report({"a": 1})
-    with pytest.raises(js.ArgumentTypeError, match="metric"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="metric"):
         report(ev, metric="")
     with pytest.raises(js.JudgeStatsError, match="digits"):
         report(ev, digits=0)
@@ -526,7 +526,7 @@ def test_lookalike_group_names_are_quoted_and_warned_once():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ev = js.evaluate(frame)
-    found = [w for w in caught if issubclass(w.category, js.LookalikeGroupsWarning)]
+    found = [w for w in caught if issubclass(w.category, js.errors.LookalikeGroupsWarning)]
     assert len(found) == 1
     assert str(found[0].message).startswith(
         "group names that differ only in spaces or encoding are distinct groups: ' 7' and '7'; "
@@ -540,7 +540,7 @@ def test_lookalike_group_names_are_quoted_and_warned_once():
     with warnings.catch_warnings(record=True) as caught:  # no look-alikes, no warning
         warnings.simplefilter("always")
         js.evaluate(_two_groups(["alpha", "beta"]))
-    assert not [w for w in caught if issubclass(w.category, js.LookalikeGroupsWarning)]
+    assert not [w for w in caught if issubclass(w.category, js.errors.LookalikeGroupsWarning)]
 
 
 def test_the_default_design_is_named_and_a_judge_at_chance_shows_no_point():

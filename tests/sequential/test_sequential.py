@@ -162,7 +162,7 @@ def test_groups_and_strata_and_summary():
         assert ci.low <= truth <= ci.high
     text = mon.summary()
     assert "for all 2 groups at once (Bonferroni)" in text and "by-judge-label" in text
-    with pytest.raises(js.SequentialError, match="2 groups"):
+    with pytest.raises(js.errors.SequentialError, match="2 groups"):
         mon.interval  # noqa: B018
 
 
@@ -172,7 +172,7 @@ def test_counts_pool_and_batch():
     assert mon.labels == {(): 100}
     ci = mon.interval
     assert 0 < ci.low < ci.high < 1 and ci.method == "betting confidence sequence"
-    with pytest.raises(js.SequentialError, match="more judge-1 items"):
+    with pytest.raises(js.errors.SequentialError, match="more judge-1 items"):
         mon.update(js.ConfusionCounts(tp=300, fn=0, tn=0, fp=0))
 
 
@@ -198,31 +198,31 @@ def test_next_batch_probabilities_and_replay():
 # ------------------------------------------------------------------ bad input
 def test_named_errors():
     frame, _ = _pool(100, 0.5, 0.8, 0.8, seed=0)
-    with pytest.raises(js.SequentialError, match=r"by-human-label.*within human labels"):
+    with pytest.raises(js.errors.SequentialError, match=r"by-human-label.*within human labels"):
         js.sequential.Monitor(design="by-human-label")
-    with pytest.raises(js.MethodError, match=r"must be one of 'random' or 'by-judge-label'$"):
+    with pytest.raises(js.errors.MethodError, match=r"must be one of 'random' or 'by-judge-label'$"):
         js.sequential.Monitor(design="stratified")
     with pytest.raises(TypeError):
         js.sequential.Monitor()  # the design is not inherited from the package default
     mon = js.sequential.Monitor(design="random", rng=0)
-    with pytest.raises(js.SequentialError, match="set the judged pool first"):
+    with pytest.raises(js.errors.SequentialError, match="set the judged pool first"):
         mon.update(pd.DataFrame({"item": [1], "human": [1]}))
     mon.set_pool(frame, item="item")
-    with pytest.raises(js.SequentialError, match="item 999"):
+    with pytest.raises(js.errors.SequentialError, match="item 999"):
         mon.update(pd.DataFrame({"item": [999], "human": [1]}))
     mon.update(pd.DataFrame({"item": [1], "human": [1]}))
-    with pytest.raises(js.SequentialError, match="item 1 is already labelled"):
+    with pytest.raises(js.errors.SequentialError, match="item 1 is already labelled"):
         mon.update(pd.DataFrame({"item": [1], "human": [0]}))
-    with pytest.raises(js.LabelError, match="0/1"):
+    with pytest.raises(js.errors.LabelError, match="0/1"):
         mon.update(pd.DataFrame({"item": [2], "human": [2]}))
     active = js.sequential.Monitor(design="by-judge-label", rng=0).set_pool(frame, item="item")
-    with pytest.raises(js.SequentialError, match="inclusion probability"):
+    with pytest.raises(js.errors.SequentialError, match="inclusion probability"):
         active.update(pd.DataFrame({"item": [1], "human": [1]}))
     b = active.next_batch(5).assign(human=1)
     b.loc[0, "inclusion_probability"] *= 2
-    with pytest.raises(js.SequentialError, match="does not match"):
+    with pytest.raises(js.errors.SequentialError, match="does not match"):
         active.update(b, inclusion_probability="inclusion_probability")
-    with pytest.raises(js.MethodError, match="strategy"):
+    with pytest.raises(js.errors.MethodError, match="strategy"):
         js.plan.next_batch(frame, budget=5, strategy="greedy")
 
 
@@ -245,7 +245,7 @@ def test_the_monitor_resolves_its_spec_in_the_capability_table():
     assert (mon.spec.method, mon.spec.target, mon.spec.estimand) == ("betting", "rate-sequence",
                                                                      "rows")  # fmt: skip
     assert mon.design is as_design("by-judge-label") and mon.strategy == "by-judge-label"
-    with pytest.raises(js.MethodError, match="estimand"):
+    with pytest.raises(js.errors.MethodError, match="estimand"):
         js.sequential.Monitor(design="random", estimand="groups")
 
 

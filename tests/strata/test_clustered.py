@@ -160,16 +160,16 @@ def test_an_item_in_two_strata_is_a_named_error():
     first = tests["a"].clusters.ids[0]
     cals["b"] = js.ConfusionCounts.from_labels(human=[1, 0, 1], judge=[1, 0, 0],
                                                cluster=[first, first, ("b", -1)])  # fmt: skip
-    with pytest.raises(js.StrataMismatchError, match=rf"item id \('a', {first[1]}\) has rows "
+    with pytest.raises(js.errors.StrataMismatchError, match=rf"item id \('a', {first[1]}\) has rows "
                        r"in tests\['a'\] and in calibrations\['b'\]"):  # fmt: skip
         js.correct_stratified(tests, cals, min_per_class=1)
-    assert issubclass(js.StrataMismatchError, ValueError)
+    assert issubclass(js.errors.StrataMismatchError, ValueError)
 
 
 def test_stratified_refuses_what_has_no_cluster_aware_pool():
     gen = np.random.default_rng(6)
     tests, cals = _two_strata(gen)
-    with pytest.raises(js.ClusteredCountsError, match="design='random' treat every row"):
+    with pytest.raises(js.errors.ClusteredCountsError, match="design='random' treat every row"):
         js.correct_stratified(tests, cals, design="random")
     with pytest.raises(js.JudgeStatsError, match="estimand"):
         js.correct_stratified(tests, cals, estimand="verdicts")

@@ -93,7 +93,7 @@ def test_an_item_in_two_strata_is_named(engine):
     first = frame.index[frame.item == "m1-5"][0]
     other = "short" if frame.loc[first, "length"] == "long" else "long"
     frame.loc[first, "length"] = other
-    with pytest.raises(js.StrataMismatchError, match="'m1-5'"):
+    with pytest.raises(js.errors.StrataMismatchError, match="'m1-5'"):
         js.evaluate(_native(frame, engine), strata="length", cluster="item")
 
 

@@ -134,7 +134,7 @@ def test_plain_wald_uses_eq_var_per_stratum():
     res = correct_stratified(TESTS, CALS, method="wald", weights={"short": 0.5, "long": 0.5})
     var = sum(
         0.25
-        * js.rogan_gladen_variance(
+        * js.intervals.rogan_gladen_variance(
             TESTS[s].p_hat,
             CALS[s].specificity,
             CALS[s].sensitivity,

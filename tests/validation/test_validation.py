@@ -12,17 +12,17 @@ TEST = js.JudgedCounts(positive=600, n=1000)
 
 def test_error_hierarchy():
     for cls in (
-        js.CountError,
-        js.LabelError,
-        js.ProbabilityError,
-        js.ConfidenceLevelError,
-        js.MethodError,
-        js.NotInformativeError,
-        js.ArgumentTypeError,
+        js.errors.CountError,
+        js.errors.LabelError,
+        js.errors.ProbabilityError,
+        js.errors.ConfidenceLevelError,
+        js.errors.MethodError,
+        js.errors.NotInformativeError,
+        js.errors.ArgumentTypeError,
     ):
         assert issubclass(cls, js.JudgeStatsError)
         assert issubclass(cls, ValueError)
-    assert issubclass(js.ArgumentTypeError, TypeError)
+    assert issubclass(js.errors.ArgumentTypeError, TypeError)
 
 
 # ----------------------------------------------------------------------------- counts
@@ -42,13 +42,13 @@ def test_error_hierarchy():
     ],
 )
 def test_judged_counts_bad_values(kwargs, match):
-    with pytest.raises(js.CountError, match=match):
+    with pytest.raises(js.errors.CountError, match=match):
         js.JudgedCounts(**kwargs)
 
 
 @pytest.mark.parametrize("bad", ["600", None, True, [1, "a"], object()])
 def test_judged_counts_bad_types(bad):
-    with pytest.raises(js.ArgumentTypeError, match="positive"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="positive"):
         js.JudgedCounts(positive=bad, n=1000)
 
 
@@ -66,7 +66,7 @@ def test_integral_floats_are_accepted_as_counts():
     ],
 )
 def test_confusion_counts_bad_values(kwargs, match):
-    with pytest.raises(js.CountError, match=match):
+    with pytest.raises(js.errors.CountError, match=match):
         js.ConfusionCounts(**kwargs)
 
 
@@ -79,16 +79,16 @@ def test_confusion_counts_bad_values(kwargs, match):
 )
 def test_one_human_class_is_valid_counts_but_not_for_the_paper_design(kwargs, match):
     cal = js.ConfusionCounts(**kwargs)  # valid input for the random and by-judge designs
-    with pytest.raises(js.CountError, match=match):
+    with pytest.raises(js.errors.CountError, match=match):
         cal.sensitivity if kwargs["tp"] == 0 else cal.specificity
-    with pytest.raises(js.CountError, match=match):
+    with pytest.raises(js.errors.CountError, match=match):
         js.correct(js.JudgedCounts(300, 1000), cal)
     res = js.correct(js.JudgedCounts(300, 1000), cal, design="random")
     assert 0 <= res.ci.low <= res.estimate <= res.ci.high <= 1
 
 
 def test_counts_arrays_must_broadcast():
-    with pytest.raises(js.CountError, match=r"broadcast"):
+    with pytest.raises(js.errors.CountError, match=r"broadcast"):
         js.JudgedCounts(positive=np.array([1, 2, 3]), n=np.array([10, 10]))
 
 
@@ -108,42 +108,42 @@ def test_counts_arrays_must_broadcast():
     ],
 )
 def test_bad_labels_are_never_truncated(labels, match):
-    with pytest.raises(js.LabelError, match=match):
+    with pytest.raises(js.errors.LabelError, match=match):
         js.JudgedCounts.from_labels(labels)
 
 
 @pytest.mark.parametrize("labels", ["0101", None, 5])
 def test_labels_wrong_type(labels):
-    with pytest.raises(js.ArgumentTypeError, match="judge labels"):
+    with pytest.raises(js.errors.ArgumentTypeError, match="judge labels"):
         js.JudgedCounts.from_labels(labels)
 
 
 def test_label_length_mismatch():
-    with pytest.raises(js.LabelError, match=r"human labels has 3 labels but judge labels has 2"):
+    with pytest.raises(js.errors.LabelError, match=r"human labels has 3 labels but judge labels has 2"):
         js.ConfusionCounts.from_labels(human=[1, 0, 1], judge=[1, 0])
 
 
 def test_calibration_labels_with_one_class_only():
     cal = js.ConfusionCounts.from_labels(human=[1, 1, 1], judge=[1, 0, 1])
     assert (cal.tp, cal.fn, cal.tn, cal.fp) == (2, 1, 0, 0)
-    with pytest.raises(js.CountError, match=r"no human label 0 items"):
+    with pytest.raises(js.errors.CountError, match=r"no human label 0 items"):
         js.correct(js.JudgedCounts(5, 10), cal)
 
 
 def test_frame_missing_column_lists_columns():
     df = pd.DataFrame({"h": [1, 0], "j": [1, 1]})
     with pytest.raises(
-        js.LabelError, match=r"human column 'human' is not in the frame; columns are \['h', 'j'\]"
+        js.errors.LabelError, match=r"human column 'human' is not in the frame; columns are \['h', 'j'\]"
     ):
         js.ConfusionCounts.from_frame(df)
-    with pytest.raises(js.LabelError, match=r"judge column 'judge'"):
+    with pytest.raises(js.errors.LabelError, match=r"judge column 'judge'"):
         js.JudgedCounts.from_frame(df)
 
 
 def test_frame_bad_values_name_the_column():
     df = pd.DataFrame({"human": [1, 0, 1], "judge": [1, 0.5, 0]})
     with pytest.raises(
-        js.LabelError, match=r"judge column 'judge' must contain only 0/1 or bool, got 0\.5"
+        js.errors.LabelError, match=r"judge column 'judge' must contain only 0/1 or bool, got 0\.5"
     ):
         js.ConfusionCounts.from_frame(df)
 
@@ -154,21 +154,21 @@ def test_frame_bad_values_name_the_column():
     [
         (
             (1.2, 0.7, 0.9, 100, 50, 50),
-            js.ProbabilityError,
+            js.errors.ProbabilityError,
             r"p must be a probability in \[0, 1\], got 1\.2",
         ),
-        ((0.4, -0.1, 0.9, 100, 50, 50), js.ProbabilityError, r"q0 must be .* got -0\.1"),
-        ((0.4, 0.7, float("nan"), 100, 50, 50), js.ProbabilityError, r"q1 must be .* NaN"),
-        ((0.4, 0.7, 0.9, 0, 50, 50), js.CountError, r"n must be > 0, got 0"),
-        ((0.4, 0.7, 0.9, -5, 50, 50), js.CountError, r"n must be > 0, got -5"),
-        ((0.4, 0.7, 0.9, 100, -1, 50), js.CountError, r"m0 must be >= 0, got -1"),
-        ((0.4, 0.7, 0.9, 100, 50, float("nan")), js.CountError, r"m1 must be finite, got nan"),
+        ((0.4, -0.1, 0.9, 100, 50, 50), js.errors.ProbabilityError, r"q0 must be .* got -0\.1"),
+        ((0.4, 0.7, float("nan"), 100, 50, 50), js.errors.ProbabilityError, r"q1 must be .* NaN"),
+        ((0.4, 0.7, 0.9, 0, 50, 50), js.errors.CountError, r"n must be > 0, got 0"),
+        ((0.4, 0.7, 0.9, -5, 50, 50), js.errors.CountError, r"n must be > 0, got -5"),
+        ((0.4, 0.7, 0.9, 100, -1, 50), js.errors.CountError, r"m0 must be >= 0, got -1"),
+        ((0.4, 0.7, 0.9, 100, 50, float("nan")), js.errors.CountError, r"m1 must be finite, got nan"),
         (
             (0.4, 0.5, 0.5, 100, 50, 50),
-            js.NotInformativeError,
+            js.errors.NotInformativeError,
             r"q̂0 \+ q̂1 must exceed 1.*0\.5 \+ sensitivity 0\.5 = 1",
         ),
-        (("0.4", 0.7, 0.9, 100, 50, 50), js.ArgumentTypeError, r"p must be a number"),
+        (("0.4", 0.7, 0.9, 100, 50, 50), js.errors.ArgumentTypeError, r"p must be a number"),
     ],
 )
 def test_adjusted_wald_bad_inputs(args, error, match):
@@ -179,22 +179,22 @@ def test_adjusted_wald_bad_inputs(args, error, match):
 def test_adjusted_denominator_not_positive_is_not_informative():
     # q0 + q1 = 1.1 > 1 but the add-one adjustment pulls the tiny m0 class to 0.5:
     # q0~ = (1*1+1)/3 = 0.667, q1~ = (1000*0.1+1)/1002 = 0.1008 -> q0~ + q1~ < 1.
-    with pytest.raises(js.NotInformativeError, match=r"adjusted q̃0 \+ q̃1"):
+    with pytest.raises(js.errors.NotInformativeError, match=r"adjusted q̃0 \+ q̃1"):
         js.adjusted_wald_interval(0.5, 1.0, 0.1, 100, 1, 1000)
 
 
 def test_not_informative_reports_index_in_arrays():
-    with pytest.raises(js.NotInformativeError, match=r"at index 1"):
+    with pytest.raises(js.errors.NotInformativeError, match=r"at index 1"):
         js.rogan_gladen(0.5, np.array([0.8, 0.4]), 0.6)
 
 
 @pytest.mark.parametrize("level", [0, 1, 1.5, -0.2, float("nan"), 95])
 def test_confidence_level_outside_open_unit_interval(level):
     with pytest.raises(
-        js.ConfidenceLevelError, match=r"confidence_level must be strictly between 0 and 1"
+        js.errors.ConfidenceLevelError, match=r"confidence_level must be strictly between 0 and 1"
     ):
         js.adjusted_wald_interval(0.4, 0.7, 0.9, 100, 50, 50, confidence_level=level)
-    with pytest.raises(js.ConfidenceLevelError):
+    with pytest.raises(js.errors.ConfidenceLevelError):
         js.correct(TEST, CAL, confidence_level=level)
 
 
@@ -206,7 +206,7 @@ def test_shape_clash_names_arguments():
 # ----------------------------------------------------------------------------- correct()
 def test_unknown_method_lists_valid_ones():
     with pytest.raises(
-        js.MethodError,
+        js.errors.MethodError,
         match=r"method 'exact' is not available for corrections with design='by-human-label'; "
         r"available: 'adjusted-wald', 'wald'.* or "
     ):
@@ -214,13 +214,13 @@ def test_unknown_method_lists_valid_ones():
 
 
 def test_method_must_be_a_string():
-    with pytest.raises(js.ArgumentTypeError, match=r"method must be a string"):
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"method must be a string"):
         js.correct(TEST, CAL, method=None)
 
 
 def test_unknown_method_option():
     with pytest.raises(
-        js.ArgumentTypeError, match=r"'wald' got unexpected option\(s\) \['n_resamples'\]"
+        js.errors.ArgumentTypeError, match=r"'wald' got unexpected option\(s\) \['n_resamples'\]"
     ):
         js.correct(TEST, CAL, method="wald", n_resamples=10)
 
@@ -234,12 +234,12 @@ def test_unknown_method_option():
     ],
 )
 def test_correct_wrong_argument_types(test, cal, match):
-    with pytest.raises(js.ArgumentTypeError, match=match):
+    with pytest.raises(js.errors.ArgumentTypeError, match=match):
         js.correct(test, cal)
 
 
 def test_correct_judge_no_better_than_chance():
-    with pytest.raises(js.NotInformativeError, match=r"no better than chance"):
+    with pytest.raises(js.errors.NotInformativeError, match=r"no better than chance"):
         js.correct(TEST, js.ConfusionCounts(tp=50, fn=50, tn=40, fp=60))
 
 
@@ -288,5 +288,5 @@ def test_deprecated_keyword_names_still_work_and_warn():
         a = js.simulate.estimator_bias(theta_test=0.4, reps=50, rng=1, estimators="naive")
     b = js.simulate.estimator_bias(theta=0.4, reps=50, rng=1, estimators="naive")
     assert float(a.bias.max()) == float(b.bias.max())
-    with pytest.raises(js.ArgumentTypeError, match=r"unexpected keyword argument\(s\) \['q'\]"):
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"unexpected keyword argument\(s\) \['q'\]"):
         js.plan.allocate(200, p=0.4, pilot=pilot, q=1)

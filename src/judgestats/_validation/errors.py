@@ -31,6 +31,7 @@ __all__ = [  # every public name, re-exported by the package
     "LabelShiftWarning",
     "LookalikeGroupsWarning",
     "MethodError",
+    "MetricUndefinedWarning",
     "ModelKeyError",
     "NotInformativeError",
     "PlanningWarning",
@@ -41,8 +42,10 @@ __all__ = [  # every public name, re-exported by the package
     "SamplingWarning",
     "SelfComparisonError",
     "SequentialError",
+    "SparseLettersWarning",
     "SparseStratumError",
     "StrataMismatchError",
+    "TableError",
     "ToolOutputError",
     "VerdictError",
     "WeakCalibrationWarning",
@@ -267,7 +270,23 @@ class RepeatedItemsWarning(JudgeStatsWarning):
 
 
 
-# ------------------------------------------------------------ eval tools' output: readers/
+# ------------------------------------------------------------ judge alphabets: alphabets/
+class SparseLettersWarning(JudgeStatsWarning):
+    """Some judge letters have few calibration items: their rows of Ĉ are noisy.
+
+    A letter with few calibration items is estimated mostly from the test set (joint maximum
+    likelihood) and a letter with none is refused; merging it with a neighbour
+    (:meth:`ConfusionMatrix.merge` and :meth:`CategoryCounts.merge` with the same mapping)
+    trades a little information for stability. :func:`judgestats.plan.compare_alphabets`
+    shows what a merge costs.
+    """
+
+
+# ---------------------------------------------------- files and eval tools' output: io, readers/
+class TableError(JudgeStatsError):
+    """A file that cannot be read as a table (missing, a directory, not CSV/Parquet/JSON)."""
+
+
 class ToolOutputError(JudgeStatsError):
     """A file or directory that is not the named eval tool's output (or lacks a needed field).
 
@@ -320,4 +339,14 @@ class JudgeDependenceWarning(JudgeStatsWarning):
     letter given the human verdict is the same whichever model is shown first or second: the
     joint confusion model's conditional-independence assumption fails, its strengths are
     biased and its intervals too short; ``method="ppi"`` does not need the assumption.
+    """
+
+
+# ------------------------------------------------------------------ the Inspect metric
+class MetricUndefinedWarning(JudgeStatsWarning):
+    """The corrected accuracy is undefined on the samples given; its entries are NaN.
+
+    Too few human-labelled samples (none, or one human class), no test sample, or a judge no
+    better than chance on them (``method="profile-map"`` still answers there). Inspect also
+    computes metrics on the samples scored so far, so this may appear during an eval and pass.
     """

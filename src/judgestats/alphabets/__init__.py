@@ -13,7 +13,7 @@ what sits around it:
 * :mod:`.groups` — a judge alphabet per group of a frame (``js.evaluate`` with letters).
 
 The old module names ``judgestats.alphabet_likelihood``, ``judgestats.alphabet_plan`` and
-``judgestats.alphabet_groups`` still import the same objects.
+``judgestats.alphabet_groups`` still import the same objects, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations

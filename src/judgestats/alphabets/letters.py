@@ -30,8 +30,8 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     ColumnError,
-    JudgeStatsWarning,
     LabelError,
+    SparseLettersWarning,
     check_bins,
     check_category_values,
     check_columns,
@@ -50,17 +50,6 @@ __all__ = [
 
 #: The letter given to invalid verdicts (``judge_letters(invalid=...)``).
 INVALID = "invalid"
-
-
-class SparseLettersWarning(JudgeStatsWarning):
-    """Some judge letters have few calibration items: their rows of Ĉ are noisy.
-
-    A letter with few calibration items is estimated mostly from the test set (joint maximum
-    likelihood) and a letter with none is refused; merging it with a neighbour
-    (:meth:`ConfusionMatrix.merge` and :meth:`CategoryCounts.merge` with the same mapping)
-    trades a little information for stability. :func:`judgestats.plan.compare_alphabets`
-    shows what a merge costs.
-    """
 
 
 def _missing(v: Any) -> bool:

@@ -248,7 +248,7 @@ def compare_alphabets(
 
     See Also
     --------
-    alphabet_groups.correct_alphabet : Correct with a judge alphabet wider than the human one.
+    alphabets.groups.correct_alphabet : Correct with a judge alphabet wider than the human one.
     plan.calibration_size : Labels needed for a target width.
 
     Examples

@@ -22,9 +22,9 @@ from .._validation import (
 )
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, Design, as_design
+from ..label_shift import label_shift_test
 from ..priors import Priors
 from ..results import ConfidenceInterval
-from ..shift import label_shift_test
 from .models import categorical_data, check_model_data, design_model, is_binary
 from .results import (
     INTERVALS,

@@ -50,9 +50,9 @@ from ..chance import judge_value
 from ..correct import Correction
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import BY_HUMAN_LABEL
+from ..label_shift import label_shift_test
 from ..priors import HyperPriors, Priors
 from ..results import ConfidenceInterval, stratum_coord
-from ..shift import label_shift_test
 from .fit import SamplingOptions, sample_checked, sampling_arguments, summary_options
 from .results import BayesianStratifiedCorrection, summarise
 

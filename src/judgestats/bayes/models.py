@@ -31,7 +31,7 @@ and so is the ``calibration_counts`` observed variable. The labels are the coord
 
 Random and by-judge-label designs (:mod:`judgestats.designs`, binary only): three independent
 binomials, with Jeffreys' Beta(1/2, 1/2) priors by default (the exact posterior's,
-:mod:`judgestats.design_posterior`)::
+:mod:`judgestats.designs.posterior`)::
 
     judge_rate π ~ Beta(a, b)     ppv ~ Beta(a, b)      for_rate ~ Beta(a, b)
     judged ~ Binomial(n_π, π)     tp ~ Binomial(k1, ppv)      fn ~ Binomial(k0, for_rate)

@@ -76,7 +76,7 @@ def _read(path: str, args: Any, columns: list[str]) -> Any:
 
 def run_agreement(args: Any) -> str:
     """Run ``judgestats agreement``; returns the text to print (or the path written)."""
-    from ..judge_agreement import agreement
+    from ..agreement import agreement
 
     if args.judge_letters and not args.categories:
         raise CLIError("--judge-letters needs --categories")

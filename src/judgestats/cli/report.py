@@ -254,9 +254,8 @@ TOOLS = ("inspect", "lm-eval", "promptfoo", "deepeval", "mlflow")
 
 def _tool_reader(tool: str) -> Any:
     from .. import readers
-    from ..io import read_inspect_logs
 
-    found = {"inspect": read_inspect_logs, "lm-eval": readers.read_lm_eval,
+    found = {"inspect": readers.read_inspect, "lm-eval": readers.read_lm_eval,
              "promptfoo": readers.read_promptfoo, "deepeval": readers.read_deepeval,
              "mlflow": readers.read_mlflow,
              }.get(tool)  # fmt: skip

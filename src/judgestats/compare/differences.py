@@ -20,7 +20,7 @@ Interval methods of :func:`difference`
     2·min{(1 + #Δ* <= 0), (1 + #Δ* >= 0)}/(1 + B), capped at 1.
 ``bayes``
     The posterior of the binomial misclassification model (θ_A, θ_B, q's ~ Beta priors, flat
-    by default; ``priors=`` takes a :class:`judgestats.Priors`), the model of
+    by default; ``priors=`` takes a :class:`judgestats.priors.Priors`), the model of
     ``correct(..., method="bayes")``. With a calibration set per model the θ's are independent
     a posteriori and each is drawn exactly from its quadrature posterior
     (:func:`judgestats.posterior.theta_posterior`, inverse CDF). With a shared calibration set
@@ -180,7 +180,7 @@ def difference(
         models' data, or a shared calibration set, drawn once for both;
         :func:`judgestats.repeated.arms_replicates`). Other designs combine each model's
         cluster-aware interval by MOVER, when the models share no item. ``"bayes"`` and MOVER
-        methods refuse clustered counts (:class:`~judgestats.ClusteredCountsError`).
+        methods refuse clustered counts (:class:`~judgestats.errors.ClusteredCountsError`).
     **options
         ``n_resamples`` (bootstrap, default 9999); ``draws`` (bayes, default 20000) and
         ``priors`` (a :class:`judgestats.bayes.Priors`); a MOVER method's own options.
@@ -300,7 +300,7 @@ def difference_implementation(design: Design, method: str) -> JointMethod | Inte
     Its :class:`~judgestats.compare.joint.JointMethod` where the design's estimator family has
     joint kernels (:func:`.arms.joint_kernels`) and the method one; otherwise the design's
     interval of one model (:class:`judgestats.intervals.IntervalMethod`), the two combined by
-    MOVER. Raises :class:`~judgestats.MethodError` where neither exists.
+    MOVER. Raises :class:`~judgestats.errors.MethodError` where neither exists.
     """
     joint = JOINT_METHODS.get(method) if joint_kernels(design) else None
     return joint if joint is not None else implementation(design, method)

@@ -219,7 +219,7 @@ def ranking_implementation(spec: EstimationSpec) -> Callable[..., tuple]:
 
     ``draws(tests, calibrations, spec, reps, gen, *, shared, priors)`` returns the draws
     (R, K), their weights, the point estimates, the undefined replicates and the effective
-    number of draws. Raises :class:`~judgestats.MethodError` where there is none.
+    number of draws. Raises :class:`~judgestats.errors.MethodError` where there is none.
     """
     if spec.repeated:
         table = _ITEM_DRAWS
@@ -291,7 +291,7 @@ def rank(
         Level of the per-model intervals (percentile or equal-tailed credible).
     rng : None, int, SeedSequence or Generator
         Source of randomness (draws and the random tie-breaking of equal draws).
-    priors : judgestats.Priors, optional
+    priors : judgestats.priors.Priors, optional
         ``"bayes"`` only: Beta priors (flat by default).
     reps : int, optional
         Deprecated: the old name of ``n_resamples`` (bootstrap) and ``draws`` (bayes).
@@ -307,7 +307,7 @@ def rank(
         a model, calibration rows of a class, under every design): an item id in several
         models' counts (the same prompt judged for each, one shared calibration set) is drawn
         once for all of them, so their correlation through it is kept. ``"bayes"`` models
-        independent rows and refuses such counts (:class:`~judgestats.ClusteredCountsError`).
+        independent rows and refuses such counts (:class:`~judgestats.errors.ClusteredCountsError`).
         What the ranking states: the per-model intervals are marginal percentile intervals
         (each covers its θ at about the level, measured in ``benchmarks/bench_repeated.py``),
         and the rank and pairwise probabilities are bootstrap frequencies of the ranking, not

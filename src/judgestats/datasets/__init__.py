@@ -232,7 +232,7 @@ def load_chatbot_arena(judge: str = "gpt-4") -> pd.DataFrame:
 
     Raises
     ------
-    judgestats.MethodError
+    judgestats.errors.MethodError
         If ``judge`` is not one of the names above (the message lists them).
 
     See Also
@@ -415,7 +415,7 @@ def citation(name: str) -> str:
 
     Raises
     ------
-    judgestats.MethodError
+    judgestats.errors.MethodError
         If ``name`` is not one of the data sets.
     """
     key = check_choice("name", name, list(_CITATIONS))

@@ -35,7 +35,7 @@ The package, from the ground up: :mod:`.estimator` (the names, the judge-conditi
 :mod:`.check` (the random design's guard rail), :mod:`.bounds` (its interval bounds),
 :mod:`.posterior` (the exact posterior under these designs) and :mod:`.plan` (planning per
 design). The old module names ``judgestats.design_posterior`` and ``judgestats.design_plan``
-still import the same objects.
+still import the same objects, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations

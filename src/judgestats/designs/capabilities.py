@@ -22,7 +22,7 @@ axis               values
 =================  =====================================================================
 
 A path with a row for independent rows but none for repeated items refuses clustered counts
-with :class:`~judgestats.ClusteredCountsError`; a method of the independent-rows row that the
+with :class:`~judgestats.errors.ClusteredCountsError`; a method of the independent-rows row that the
 repeated row lacks is refused the same way (it models every row as an item).
 :func:`add_capability` adds a row (a new design, or a user's interval method).
 """

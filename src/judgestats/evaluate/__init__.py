@@ -11,12 +11,14 @@ reads); this module corrects the counts group by group.
 
 from __future__ import annotations
 
-from ..frames import GroupCounts, group_counts
-from .evaluation import Evaluation
-from .groups import (
-    evaluate,
-    evaluate_counts,
-)
+from typing import TYPE_CHECKING
+
+from .._lazy import face
+
+if TYPE_CHECKING:  # loaded on first use (``import judgestats`` imports this face only)
+    from ..frames import GroupCounts, group_counts
+    from .evaluation import Evaluation
+    from .groups import evaluate, evaluate_counts
 
 __all__ = [
     "Evaluation",
@@ -25,3 +27,16 @@ __all__ = [
     "evaluate_counts",
     "group_counts",
 ]
+
+_NAMES = {
+    "frames": ("GroupCounts", "group_counts"),
+    "evaluate.evaluation": ("Evaluation",),
+    "evaluate.groups": ("evaluate", "evaluate_counts"),
+}
+
+_MODULES = (
+    "evaluate.batches", "evaluate.binary", "evaluate.counting", "evaluate.evaluation",
+    "evaluate.groups", "evaluate.letters", "evaluate.per_group", "evaluate.tables",
+)  # fmt: skip
+
+__getattr__, __dir__ = face(__name__, names=_NAMES, modules=_MODULES, shown=__all__)

@@ -218,7 +218,7 @@ def evaluate(
         With ``strata`` the engine counts per (group, stratum, item) (at most groups × strata
         × items rows) and each group's strata go to :func:`judgestats.correct_stratified` as
         clustered counts; an item with rows in two strata of a group raises
-        :class:`~judgestats.StrataMismatchError` naming it. Not yet with a judge alphabet.
+        :class:`~judgestats.errors.StrataMismatchError` naming it. Not yet with a judge alphabet.
     estimand : {"rows", "items"}, default "rows"
         With ``cluster``: the rate over rows (each verdict weight 1) or over items (each item
         weight 1); see :func:`judgestats.correct`.

@@ -169,7 +169,7 @@ def correct_distribution(
         ``res.clusters`` says what they did; under the random and by-judge-label designs the
         same for π̂ and the rows of R̂ (:mod:`judgestats.multiclass.clustered`);
         ``"bootstrap"`` (by-human-label) resamples whole items; the profile-likelihood methods
-        of a square matrix refuse such counts (:class:`~judgestats.ClusteredCountsError`).
+        of a square matrix refuse such counts (:class:`~judgestats.errors.ClusteredCountsError`).
         A judge alphabet of its own (J ≠ K letters, by-human-label) takes them with
         ``"profile-likelihood-t"`` (default) and ``"profile-likelihood"`` of the
         design-effect-scaled likelihood, or ``"bootstrap"`` (items resampled, the likelihood
@@ -229,7 +229,7 @@ def correct_distribution(
     See Also
     --------
     correct : The binary (pass/fail) case.
-    alphabet_groups.correct_alphabet : A judge alphabet wider than the human one.
+    alphabets.groups.correct_alphabet : A judge alphabet wider than the human one.
     bayes.fit : The Bayesian model of the same counts.
 
     Examples

@@ -18,19 +18,22 @@ strengths and the judge's confusion matrix is an option. The modules, bottom up:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .counting import HUMAN_VERDICTS, JUDGE_VERDICTS, PairCounts, count_pairs, verdict_code
-from .independence import IndependenceTest, independence_test
-from .leaderboard import (
-    DEPENDENCE_LEVEL,
-    INTERVALS,
-    DavidsonFit,
-    PairwiseLeaderboard,
-    pairwise,
-)
-from .likelihood import ELO_PER_LOGIT, davidson_probabilities
-from .prediction_powered import PREDICTIONS
+from .._lazy import face
+
+if TYPE_CHECKING:  # loaded on first use (``import judgestats`` imports this face only)
+    from .counting import HUMAN_VERDICTS, JUDGE_VERDICTS, PairCounts, count_pairs, verdict_code
+    from .independence import IndependenceTest, independence_test
+    from .leaderboard import (
+        DEPENDENCE_LEVEL,
+        INTERVALS,
+        DavidsonFit,
+        PairwiseLeaderboard,
+        pairwise,
+    )
+    from .likelihood import ELO_PER_LOGIT, davidson_probabilities
+    from .prediction_powered import PREDICTIONS
 
 __all__ = [
     "DEPENDENCE_LEVEL",
@@ -50,9 +53,28 @@ __all__ = [
     "verdict_code",
 ]
 
+_NAMES = {
+    "pairwise.counting": (
+        "HUMAN_VERDICTS", "JUDGE_VERDICTS", "PairCounts", "count_pairs", "verdict_code"),
+    "pairwise.independence": ("IndependenceTest", "independence_test"),
+    "pairwise.leaderboard": ("DEPENDENCE_LEVEL", "INTERVALS", "DavidsonFit", "PairwiseLeaderboard",
+                             "pairwise"),
+    "pairwise.likelihood": ("ELO_PER_LOGIT", "davidson_probabilities"),
+    "pairwise.prediction_powered": ("PREDICTIONS",),
+}  # fmt: skip
+
+_MODULES = (
+    "pairwise.counting", "pairwise.figure", "pairwise.independence", "pairwise.intervals",
+    "pairwise.leaderboard", "pairwise.likelihood", "pairwise.prediction_powered",
+    "pairwise.tables",
+)  # fmt: skip
+
+_face_getattr, __dir__ = face(__name__, names=_NAMES, modules=_MODULES, shown=__all__)
+
 
 def __getattr__(name: str) -> Any:
-    # DESIGNS and METHODS: the capability table's pairwise rows now (deprecated names)
-    from .leaderboard import deprecated
+    if name in ("DESIGNS", "METHODS"):  # the capability table's pairwise rows now (deprecated)
+        from .leaderboard import deprecated
 
-    return deprecated(__name__, name)
+        return deprecated(__name__, name)
+    return _face_getattr(name)

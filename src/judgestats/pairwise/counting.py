@@ -24,7 +24,7 @@ Verdicts name the model of the ``model_a`` or ``model_b`` column (not the screen
   equal, and the difference between them is about absolute quality, which a comparison
   model of relative strength does not have.
 * A missing human verdict (``None``, NaN) marks a pair without a human label; any other
-  value is an error (:class:`~judgestats.VerdictError`).
+  value is an error (:class:`~judgestats.errors.VerdictError`).
 
 With ``judge_labels=`` the judge's verdicts are letters of its own alphabet (e.g. ``"A>>B"``,
 ``"A>B"``, ``"A=B"``, …), taken as written; the human verdicts still follow the rules above.
@@ -442,12 +442,12 @@ def check_pairs(
     """Raise a named error unless the pairs determine every strength and the judge's confusion.
 
     Every model must occur in a pair without a human verdict
-    (:class:`~judgestats.CalibrationOnlyModelError`); the graph of the pairs that inform the
-    strengths (every pair, or with ``strengths_from_labels=False`` the unlabelled pairs only)
-    must be connected (:class:`~judgestats.DisconnectedComparisonsError`); every human
-    verdict (a, tie, b) must occur among the calibration pairs (:class:`~judgestats.CountError`),
-    else its column of the confusion matrix is not estimable (not checked when
-    ``confusion_known``).
+    (:class:`~judgestats.errors.CalibrationOnlyModelError`); the graph of the pairs that inform
+    the strengths (every pair, or with ``strengths_from_labels=False`` the unlabelled pairs only)
+    must be connected (:class:`~judgestats.errors.DisconnectedComparisonsError`); every human
+    verdict (a, tie, b) must occur among the calibration pairs
+    (:class:`~judgestats.errors.CountError`), else its column of the confusion matrix is not
+    estimable (not checked when ``confusion_known``).
     """
     models = counts.models
     judged_pair = counts.judged.sum(axis=1) > 0

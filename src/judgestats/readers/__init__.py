@@ -4,13 +4,14 @@ Each reader returns a pandas DataFrame whose first columns are :data:`COLUMNS` (
 ``task``, ``item``, ``epoch``, ``scorer``, ``judge``, ``score``; :mod:`.schema` says what each
 holds), then the tool's own columns prefixed by its name. Join human labels on ``item`` (and
 ``model`` / ``task`` where they differ) and pass the frame to :func:`judgestats.evaluate`
-(``cluster="item"`` when an item repeats). Inspect AI logs have their reader in
-:func:`judgestats.io.read_inspect_logs`, with the same schema.
+(``cluster="item"`` when an item repeats). One helper, :func:`.schema.judged_frame`, turns every
+reader's rows into that frame.
 """
 
 from __future__ import annotations
 
 from .deepeval import read_deepeval
+from .inspect import INSPECT_VERDICTS, read_inspect
 from .lm_eval import read_lm_eval
 from .mlflow import MLFLOW_VERDICTS, read_mlflow
 from .promptfoo import MODEL_GRADED, read_promptfoo
@@ -18,10 +19,12 @@ from .schema import COLUMNS, judge_values
 
 __all__ = [
     "COLUMNS",
+    "INSPECT_VERDICTS",
     "MLFLOW_VERDICTS",
     "MODEL_GRADED",
     "judge_values",
     "read_deepeval",
+    "read_inspect",
     "read_lm_eval",
     "read_mlflow",
     "read_promptfoo",

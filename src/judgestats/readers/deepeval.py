@@ -14,7 +14,7 @@ from typing import Any
 
 from .._validation import ColumnError, ToolOutputError
 from .files import field, find_files, load_json
-from .schema import frame_of, judge_values
+from .schema import judged_frame
 
 __all__ = ["read_deepeval"]
 
@@ -70,14 +70,10 @@ def read_deepeval(
     readers.read_lm_eval : Another tool's output.
     evaluate : Correct every group of the table.
     """
-    rows: list[dict] = []
-    for path in find_files(paths, "test_run_*.json", "DeepEval"):
-        rows += _rows(Path(path), scorer, model_key)
-    judged = judge_values([r["_success"] for r in rows], mapping=mapping, verdicts=verdicts)
-    for row, judge in zip(rows, judged, strict=True):
-        row["judge"] = judge
-        del row["_success"]
-    return frame_of(rows, extra=_EXTRA)
+    rows = [row for path in find_files(paths, "test_run_*.json", "DeepEval")
+            for row in _rows(Path(path), scorer, model_key)]  # fmt: skip
+    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts,
+                        verdict="_success")  # fmt: skip
 
 
 def _metric(cases: list[dict], scorer: str | None, path: Path) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .._validation import ColumnError
 from .files import field, find_files, load_json, load_jsonl
-from .schema import frame_of, judge_values
+from .schema import judged_frame
 
 __all__ = ["read_lm_eval"]
 
@@ -97,13 +97,9 @@ def read_lm_eval(
     readers.read_promptfoo : Another tool's output.
     evaluate : Correct every group of the table.
     """
-    rows: list[dict] = []
-    for path in find_files(paths, "samples_*.jsonl", "lm-eval"):
-        rows += _rows(Path(path), scorer)
-    judged = judge_values([r["score"] for r in rows], mapping=mapping, verdicts=verdicts)
-    for row, judge in zip(rows, judged, strict=True):
-        row["judge"] = judge
-    return frame_of(rows, extra=_EXTRA)
+    rows = [row for path in find_files(paths, "samples_*.jsonl", "lm-eval")
+            for row in _rows(Path(path), scorer)]  # fmt: skip
+    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts)
 
 
 def _rows(path: Path, scorer: str | None) -> list[dict]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .._validation import ColumnError, ToolOutputError
 from .files import find_files, load_json, load_jsonl
-from .schema import frame_of, judge_values
+from .schema import judged_frame
 
 __all__ = ["MLFLOW_VERDICTS", "read_mlflow"]
 
@@ -121,11 +121,8 @@ def read_mlflow(
     for model, source in sources:
         records = _records(source)
         rows += _rows(records, model, _pick(records, scorer), item_key, task)
-    judged = judge_values([r["score"] for r in rows], mapping=mapping, verdicts=verdicts,
-                          known=MLFLOW_VERDICTS)  # fmt: skip
-    for row, judge in zip(rows, judged, strict=True):
-        row["judge"] = judge
-    return frame_of(rows, extra=_EXTRA)
+    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts,
+                        known=MLFLOW_VERDICTS)  # fmt: skip
 
 
 def _pick(records: list[dict], scorer: str | None) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._validation import ColumnError, ToolOutputError
 from .files import field, find_files, load_json
-from .schema import frame_of, judge_values
+from .schema import judged_frame
 
 __all__ = ["MODEL_GRADED", "read_promptfoo"]
 
@@ -99,14 +99,9 @@ def read_promptfoo(
     readers.read_lm_eval : Another tool's output.
     evaluate : Correct every group of the table.
     """
-    rows: list[dict] = []
-    for path in find_files(paths, "*.json", "promptfoo"):
-        rows += _rows(Path(path), scorer)
-    judged = judge_values([r["_pass"] for r in rows], mapping=mapping, verdicts=verdicts)
-    for row, judge in zip(rows, judged, strict=True):
-        row["judge"] = judge
-        del row["_pass"]
-    return frame_of(rows, extra=_EXTRA)
+    rows = [row for path in find_files(paths, "*.json", "promptfoo")
+            for row in _rows(Path(path), scorer)]  # fmt: skip
+    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts, verdict="_pass")
 
 
 def _repeat(doc: dict, path: Path) -> int:

@@ -1,8 +1,7 @@
 """The one schema every eval-tool reader returns, and the verdict rules they share.
 
-Every reader (:func:`judgestats.io.read_inspect_logs` and those of :mod:`judgestats.readers`)
-returns a pandas DataFrame with one row per (model, task, item, epoch, scorer) verdict and the
-columns :data:`COLUMNS`:
+Every reader of :mod:`judgestats.readers` (Inspect AI's included) returns a pandas DataFrame
+with one row per (model, task, item, epoch, scorer) verdict and the columns :data:`COLUMNS`:
 
 ========  =====================================================================================
 column    meaning
@@ -28,7 +27,7 @@ from typing import Any
 
 from .._validation import VerdictError, binary_value, check_choice
 
-__all__ = ["COLUMNS", "as_verdict", "frame_of", "judge_values"]
+__all__ = ["COLUMNS", "as_verdict", "frame_of", "judge_values", "judged_frame"]
 
 #: The columns every reader returns first, in this order (the tool's own columns follow).
 COLUMNS = ("model", "task", "item", "epoch", "scorer", "judge", "score")
@@ -118,3 +117,20 @@ def frame_of(rows: list[dict], extra: tuple[str, ...] = ()) -> Any:
     frame["item"] = frame["item"].astype(str)
     frame["epoch"] = frame["epoch"].astype(int)
     return frame
+
+
+def judged_frame(
+    rows: list[dict], *, extra: tuple[str, ...], mapping: dict | None, verdicts: str,
+    verdict: str = "score", known: dict | None = None, unit: str = "rows",
+) -> Any:  # fmt: skip
+    """Return reader rows as the readers' frame, with the ``judge`` column from their verdicts.
+
+    What every reader does last: :func:`judge_values` on each row's raw verdict (the value under
+    ``verdict``), refusing values it cannot place, then :func:`frame_of` (:data:`COLUMNS`, then
+    the tool's ``extra`` columns; any other key of a row is left out).
+    """
+    judged = judge_values([r[verdict] for r in rows], mapping=mapping, verdicts=verdicts,
+                          known=known, unit=unit)  # fmt: skip
+    for row, judge in zip(rows, judged, strict=True):
+        row["judge"] = judge
+    return frame_of(rows, extra=extra)

@@ -78,7 +78,7 @@ def agreement_section(result: Any, labels: list[str] | None = None) -> Agreement
     AgreementSection or None
         None when the result carries no calibration counts.
     """
-    from ..judge_agreement import agreement
+    from ..agreement import agreement
 
     design, level = result.design, result.confidence_level
     kind = _kind(result)

@@ -12,6 +12,7 @@ import math
 
 from .agreement import agreement_cells, agreement_sentence
 from .rows import _TEXT_COLUMNS, _capital, _cells, _Content, _level_text
+from .tables import html_table, latex_tabular, markdown_table, md_escape, tex
 
 
 def _agreement_lead(c: _Content) -> bool:
@@ -41,10 +42,6 @@ def _agreement_table(c: _Content, d: int) -> tuple[str, list[str], list[list[str
 
 
 # ---------------------------------------------------------------------------- markdown
-def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
 def _column_names(c: _Content) -> dict[str, str]:
     """Header text of each table column (shared by the Markdown and HTML tables)."""
     return {
@@ -67,10 +64,9 @@ def _column_names(c: _Content) -> dict[str, str]:
 def _markdown(c: _Content, d: int) -> str:
     names = _column_names(c)
     keys, cells = _cells(c, d, "–")
-    lines = [f"## {_md_escape(c.title)}", "", _md_escape(c.sentence), ""]
-    lines.append("| " + " | ".join(names[k] for k in keys) + " |")
-    lines.append("|" + "|".join(":---" if k in _TEXT_COLUMNS else "---:" for k in keys) + "|")
-    lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in cells]
+    lines = [f"## {md_escape(c.title)}", "", md_escape(c.sentence), ""]
+    align = "".join("l" if k in _TEXT_COLUMNS else "r" for k in keys)
+    lines += markdown_table([names[k] for k in keys], cells, align)
     naive = "naive = judged rate; " if "naive" in keys else ""
     rates = ("sensitivity and specificity of the judge on " if "sensitivity" in keys else "")
     lines += [
@@ -79,88 +75,33 @@ def _markdown(c: _Content, d: int) -> str:
         "human-positive and m0 human-negative calibration items.",
     ]
     if c.rows_line:
-        lines += ["", _md_escape(c.rows_line)]
+        lines += ["", md_escape(c.rows_line)]
     card = _agreement_table(c, d)
     if card is not None:
         sentence, head, cells = card
-        lines += ["", "### Judge agreement", "", _md_escape(sentence), "",
-                  "| " + " | ".join(_md_escape(h) for h in head) + " |",
-                  "|" + "|".join(":---" if ch == "l" else "---:"
-                                 for ch in _agreement_spec(c, head)) + "|"]  # fmt: skip
-        lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in cells]
+        lines += ["", "### Judge agreement", "", md_escape(sentence), ""]
+        lines += markdown_table(head, cells, _agreement_spec(c, head))
     if c.notes:
-        lines += ["", "**Notes**", ""] + [f"- {_md_escape(n)}" for n in c.notes]
+        lines += ["", "**Notes**", ""] + [f"- {md_escape(n)}" for n in c.notes]
     return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------------- latex
-_TEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "–": "--",
-    "−": "$-$",
-}
-
-
-_TEX_MATH = {
-    "θ": r"\theta", "π": r"\pi", "κ": r"\kappa", "Δ": r"\Delta", "χ": r"\chi", "ν": r"\nu",
-    "α": r"\alpha", "≤": r"\le", "≥": r"\ge", "×": r"\times", "·": r"\cdot", "∞": r"\infty",
-    "≈": r"\approx", "→": r"\to", "√": r"\surd",
-}  # fmt: skip
-
-
-_TEX_ACCENT = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0303": "~", "\u0302": "^"}
-
-
-def _tex(text: str) -> str:
-    """Escape text for pdflatex: specials, Greek and maths symbols, accents and hats (p̂).
-
-    Anything else outside ASCII (CJK names, say) is kept as it is and needs xelatex/lualatex.
-    """
-    import unicodedata
-
-    chars = unicodedata.normalize("NFD", text)
-    out, i = [], 0
-    while i < len(chars):
-        ch = chars[i]
-        nxt = chars[i + 1] if i + 1 < len(chars) else ""
-        base = _TEX_MATH.get(ch, ch if ch.isascii() and ch.isalpha() else None)
-        if nxt == "\u0302" and base is not None:  # a hat: θ̂, p̂, q̂0
-            out.append(f"$\\hat{{{base}}}$")
-            i += 2
-            continue
-        if nxt in _TEX_ACCENT and ch.isascii() and ch.isalpha():
-            out.append(f"\\{_TEX_ACCENT[nxt]}{{{ch}}}")
-            i += 2
-            continue
-        out.append(_TEX[ch] if ch in _TEX else f"${_TEX_MATH[ch]}$" if ch in _TEX_MATH else ch)
-        i += 1
-    return "".join(out)
-
-
 def _latex(c: _Content, d: int) -> str:
     from .._version import __version__
 
     names = {
-        "label": _tex(_capital(c.label_header or "")),
+        "label": tex(_capital(c.label_header or "")),
         "n": "$n$",
         "naive": r"Naive $\hat{p}$",
         "corrected": r"Corrected $\hat{\theta}$",
-        "ci": f"{_tex(_level_text(c.level))} CI",
+        "ci": f"{tex(_level_text(c.level))} CI",
         "sensitivity": r"Sens.\ $\hat{q}_1$",
         "specificity": r"Spec.\ $\hat{q}_0$",
         "m0": "$m_0$",
         "m1": "$m_1$",
         "p_rank1": r"$P(\text{rank } 1)$",
-        "reference": _tex(c.reference_name or ""),
+        "reference": tex(c.reference_name or ""),
         "clipped": "Clipped",
         "warning": "Warning",
     }
@@ -169,25 +110,20 @@ def _latex(c: _Content, d: int) -> str:
     lines = [
         f"% judgestats {__version__} report; needs \\usepackage{{booktabs}} (and amsmath for "
         "P(rank 1))",
-        _tex(c.sentence),
+        tex(c.sentence),
         "",
         r"\begin{table}[ht]",
         r"\centering",
-        f"\\caption{{{_tex(c.title)}}}",
-        f"\\begin{{tabular}}{{{spec}}}",
-        r"\toprule",
-        " & ".join(names[k] for k in keys) + r" \\",
-        r"\midrule",
+        f"\\caption{{{tex(c.title)}}}",
+        *latex_tabular([names[k] for k in keys], cells, spec, tex_head=True),
     ]
-    lines += [" & ".join(_tex(v) for v in row) + r" \\" for row in cells]
-    lines += [r"\bottomrule", r"\end{tabular}"]
     if c.rows_line:
-        lines += [r"\par\smallskip", r"{\footnotesize " + _tex(c.rows_line) + r"\par}"]
+        lines += [r"\par\smallskip", r"{\footnotesize " + tex(c.rows_line) + r"\par}"]
     if c.notes:
         lines += [
             r"\par\smallskip",
             r"{\footnotesize Notes: "
-            + " ".join(_tex(n if n.endswith(".") else n + ".") for n in c.notes)
+            + " ".join(tex(n if n.endswith(".") else n + ".") for n in c.notes)
             + r"\par}",
         ]
     lines.append(r"\end{table}")
@@ -196,11 +132,8 @@ def _latex(c: _Content, d: int) -> str:
         sentence, head, cells = card
         lines += [
             "", r"\begin{table}[ht]", r"\centering", r"\caption{Judge agreement}",
-            f"\\begin{{tabular}}{{{_agreement_spec(c, head)}}}",
-            r"\toprule", " & ".join(_tex(h) for h in head) + r" \\", r"\midrule",
-            *(" & ".join(_tex(v) for v in row) + r" \\" for row in cells),
-            r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
-            r"{\footnotesize " + _tex(sentence) + r"\par}", r"\end{table}",
+            *latex_tabular(head, cells, _agreement_spec(c, head)), r"\par\smallskip",
+            r"{\footnotesize " + tex(sentence) + r"\par}", r"\end{table}",
         ]  # fmt: skip
     return "\n".join(lines) + "\n"
 
@@ -270,15 +203,18 @@ def _html_agreement(c: _Content, d: int) -> list[str]:
     esc = html.escape
     sentence, head, cells = card
     lead = _agreement_lead(c)
-    label = ' class="label"'
-    th = "".join(f'<th scope="col"{label if i == 0 and lead else ""}>{esc(h)}</th>'
-                 for i, h in enumerate(head))  # fmt: skip
-    body = ["<tr>" + "".join(_html_cell("label", v) if i == 0 and lead else f"<td>{esc(v)}</td>"
-                             for i, v in enumerate(row)) + "</tr>" for row in cells]  # fmt: skip
-    tall = len(cells) > TALL_TABLE
+
+    def th(i: int, h: str) -> str:
+        label = ' class="label"' if i == 0 and lead else ""
+        return f'<th scope="col"{label}>{esc(h)}</th>'
+
+    def td(i: int, v: str) -> str:
+        return _html_cell("label", v) if i == 0 and lead else f"<td>{esc(v)}</td>"
+
+    scroll = "table tall" if len(cells) > TALL_TABLE else "table"
     return ['<h2 id="agreement">Judge agreement</h2>', f'<p class="agreement">{esc(sentence)}</p>',
-            f'<div class="table{" tall" if tall else ""}">', '<table class="judgestats agreement">',
-            f"<thead><tr>{th}</tr></thead>", "<tbody>", *body, "</tbody>", "</table>", "</div>"]
+            *html_table(head, cells, table_class="judgestats agreement", scroll=scroll, th=th,
+                        td=td)]  # fmt: skip
 
 
 def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -> str:
@@ -296,18 +232,16 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
     }
     esc = html.escape
     keys, cells = _cells(c, d, "–")
-    head = "".join(
-        f'<th class="{k}" scope="col"'
-        + (f' title="{esc(tips[k])}"' if k in tips else "")
-        + f">{esc(names[k])}</th>"
-        for k in keys
-    )
-    body = []
-    for r, row in zip(c.rows, cells, strict=True):
-        cls = ' class="pooled"' if r.total else ""
-        tds = "".join(_html_cell(k, v) for k, v in zip(keys, row, strict=True))
-        body.append(f"<tr{cls}>{tds}</tr>")
+
+    def th(i: int, name: str) -> str:
+        tip = f' title="{esc(tips[keys[i]])}"' if keys[i] in tips else ""
+        return f'<th class="{keys[i]}" scope="col"{tip}>{esc(name)}</th>'
+
     tall = len(c.rows) > TALL_TABLE
+    table = html_table([names[k] for k in keys], cells, table_class="judgestats",
+                       scroll="table tall" if tall else "table", th=th,
+                       td=lambda i, v: _html_cell(keys[i], v),
+                       tr=[' class="pooled"' if r.total else "" for r in c.rows])  # fmt: skip
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -321,14 +255,7 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
         f'<p class="methods">{esc(c.sentence)}</p>',
         *([f'<p class="size">{len(c.rows)} rows: the table scrolls, its header stays in view.</p>']
           if tall else []),
-        f'<div class="table{" tall" if tall else ""}">',
-        '<table class="judgestats">',
-        f"<thead><tr>{head}</tr></thead>",
-        "<tbody>",
-        *body,
-        "</tbody>",
-        "</table>",
-        "</div>",
+        *table,
     ]
     if c.rows_line:
         parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')

@@ -4,8 +4,8 @@ A :class:`~judgestats.pairwise.PairwiseLeaderboard` (or its Bayesian twin) has n
 rate per row: its rows are models with a strength, an interval, a simultaneous rank set and
 P(rank 1), beside the naive (judge taken as human) and human-only strengths. This module
 writes them in the three formats of :func:`judgestats.report.report`, which calls it for
-results whose ``kind`` is :data:`PAIRWISE_KIND`; the escaping rules and the page style are
-:mod:`.formats`'s.
+results whose ``kind`` is :data:`PAIRWISE_KIND`; the table writers are :mod:`.tables`' and the page
+style :mod:`.formats`'.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import math
 from typing import Any
 
 from ..pairwise.tables import leaderboard_rows
-from .formats import _CSS, _md_escape, _tex
+from .formats import _CSS
 from .rows import _level_text
+from .tables import html_table, latex_tabular, markdown_table, md_escape, tex
 
 __all__ = ["PAIRWISE_KIND", "pairwise_report"]
 
@@ -81,25 +82,15 @@ def _columns_line(board: Any) -> str:
 
 
 def _markdown(board: Any, title: str, d: int) -> str:
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(_md_escape(c) for c in cells) + " |"
-
     head, conf = _confusion(board, d)
-    lines = [f"## {_md_escape(title)}", "", _md_escape(_sentence(board)), "", line(list(_HEAD))]
-    lines.append("|" + "|".join(":---" if h in _TEXT else "---:" for h in _HEAD) + "|")
-    lines += [line(r) for r in _rows(board, d, "–")]
-    lines += ["", _md_escape(_columns_line(board)), "", line(head)]
-    lines.append("|:---|" + "---:|" * (len(head) - 1))
-    lines += [line(r) for r in conf]
+    lines = [f"## {md_escape(title)}", "", md_escape(_sentence(board)), ""]
+    lines += markdown_table(_HEAD, _rows(board, d, "–"), "".join("l" if h in _TEXT else "r"
+                                                                 for h in _HEAD))  # fmt: skip
+    lines += ["", md_escape(_columns_line(board)), ""]
+    lines += markdown_table(head, conf, "l" + "r" * (len(head) - 1))
     if board.notes:
-        lines += ["", "**Notes**", ""] + [f"- {_md_escape(n)}" for n in board.notes]
+        lines += ["", "**Notes**", ""] + [f"- {md_escape(n)}" for n in board.notes]
     return "\n".join(lines) + "\n"
-
-
-def _tabular(head: list[str], rows: list[list[str]], spec: str) -> list[str]:
-    return [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(_tex(h) for h in head)
-            + r" \\", r"\midrule", *(" & ".join(_tex(c) for c in r) + r" \\" for r in rows),
-            r"\bottomrule", r"\end{tabular}"]  # fmt: skip
 
 
 def _latex(board: Any, title: str, d: int) -> str:
@@ -109,30 +100,27 @@ def _latex(board: Any, title: str, d: int) -> str:
     head, conf = _confusion(board, d)
     lines = [
         f"% judgestats {__version__} report; needs \\usepackage{{booktabs}}",
-        _tex(_sentence(board)),
+        tex(_sentence(board)),
         "",
         r"\begin{table}[ht]",
         r"\centering",
-        f"\\caption{{{_tex(title)}}}",
-        *_tabular(list(_HEAD), _rows(board, d, "–"), spec),
+        f"\\caption{{{tex(title)}}}",
+        *latex_tabular(_HEAD, _rows(board, d, "–"), spec),
         r"\par\smallskip",
-        *_tabular(head, conf, "lrrr"),
+        *latex_tabular(head, conf, "lrrr"),
         r"\par\smallskip",
-        r"{\footnotesize " + _tex(_columns_line(board)) + r"\par}",
+        r"{\footnotesize " + tex(_columns_line(board)) + r"\par}",
     ]
     if board.notes:
-        notes = " ".join(_tex(n if n.endswith(".") else n + ".") for n in board.notes)
+        notes = " ".join(tex(n if n.endswith(".") else n + ".") for n in board.notes)
         lines += [r"{\footnotesize Notes: " + notes + r"\par}"]
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
 
 
 def _html_table(head: list[str], rows: list[list[str]]) -> str:
-    esc = html.escape
-    th = "".join(f'<th scope="col">{esc(h)}</th>' for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in rows)
-    return (f'<div class="table"><table class="judgestats"><thead><tr>{th}</tr></thead>'
-            f"<tbody>{body}</tbody></table></div>")  # fmt: skip
+    return "".join(html_table(head, rows, table_class="judgestats", scroll="table",
+                              th=lambda i, h: f'<th scope="col">{html.escape(h)}</th>'))
 
 
 def _png(board: Any) -> str:

@@ -1,9 +1,9 @@
 """``report()``: a result rendered as a table, one methods sentence and the notes in force.
 
 The entry point of the package: it checks the format, builds the content (:mod:`.content`) and
-writes it with :mod:`.formats` (and :mod:`.figure` for HTML). Importing it registers
-:func:`report` behind every result's ``report()`` method
-(:class:`judgestats.results.Reportable`).
+writes it with :mod:`.formats` (and :mod:`.figure` for HTML). Every result's ``report()``
+method (:class:`judgestats.results.Reportable`) calls :func:`report`, found by name on first
+use (:data:`judgestats.results.RENDERER`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from .._validation import (
     check_choice,
     check_positive_int,
 )
-from ..results import set_renderer
 from .content import _content
 from .figure import _figure_png
 from .formats import FIGURE_ROWS, _html, _latex, _markdown
@@ -127,5 +126,3 @@ def _pairwise(board: Any, format: str, title: Any, digits: Any, figure: Any,
     return pairwise_report(board, format, title=title, digits=digits,
                            figure=check_bool("figure", figure))  # fmt: skip
 
-
-set_renderer(report)  # Reportable.report() of every result calls report()

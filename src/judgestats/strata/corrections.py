@@ -22,10 +22,10 @@ from ..correct import Correction
 from ..counts import ConfusionCounts, JudgedCounts
 from ..intervals import spec_bounds, warn_undefined_replicates
 from ..kernels import rogan_gladen_raw
+from ..label_shift import label_shift_test
 from ..results import (
     ConfidenceInterval,
 )
-from ..shift import label_shift_test
 from ..spec import EstimationSpec
 from .pooled import stratum_spec
 

@@ -1,9 +1,11 @@
-"""An :class:`~judgestats.judge_agreement.Agreement` written out: text, reports, heat map.
+"""An :class:`~judgestats.agreement.Agreement` written out: text, reports, heat map.
 
 The card's own faces (the corrected-rate reports of :mod:`judgestats.report` show a compact row
 of it per group, :mod:`judgestats.report.agreement`): the judge × human table, every figure with
 its interval and the method that made it, the sentence on what the agreement buys and the notes.
-matplotlib is imported only to draw.
+Its Markdown, LaTeX and HTML tables are the report's (:mod:`judgestats.report.tables`, the
+faces' layer, reached from :meth:`Agreement.report` on first use); matplotlib is imported only
+to draw.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_choice, check_positive_int
+from .._validation import check_choice, check_positive_int
+from ..report.tables import html_table, latex_tabular, markdown_table, tex
 
 __all__ = ["FORMATS", "heatmap", "report_text", "summary_text"]
 
@@ -74,16 +77,17 @@ def report_text(card: Any, *, format: str, figure: bool, digits: int) -> str:
     paras = [_methods(card), *([card.buys] if card.buys else [])]
     tables = [(head, rows), (fig_head, [list(f) for f in figs]), *_strata_table(card, d)]
     if format == "markdown":
-        out = [*paras, *(_md(h, r) for h, r in tables)]
+        out = [*paras, *("\n".join(markdown_table(h, r)) for h, r in tables)]
         return "\n\n".join(out) + "\n\n" + "\n".join(f"- {n}" for n in card.notes) + "\n"
     if format == "latex":
-        return "\n\n".join([*(_tex(p) for p in paras), *(_latex(h, r) for h, r in tables),
-                            *(_tex(n) for n in card.notes)]) + "\n"  # fmt: skip
+        return "\n\n".join([*(tex(p) for p in paras), *(_latex(h, r) for h, r in tables),
+                            *(tex(n) for n in card.notes)]) + "\n"  # fmt: skip
     img = ""
     if figure:
         img = f'<img alt="judge × human table" src="data:image/png;base64,{_png(card)}">'
     body = "".join(f"<p>{html.escape(p)}</p>" for p in paras)
-    body += _html(*tables[0]) + img + "".join(_html(h, r) for h, r in tables[1:])
+    body += "".join(html_table(*tables[0])) + img
+    body += "".join(part for h, r in tables[1:] for part in html_table(h, r))
     body += "".join(f"<p>Note: {html.escape(n)}</p>" for n in card.notes)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Judge agreement</title>"
             f"</head><body>{body}</body></html>\n")  # fmt: skip
@@ -100,34 +104,8 @@ def _strata_table(card: Any, d: int) -> list[tuple[list[str], list[list[str]]]]:
     return [(head, rows)]
 
 
-def _md(head: list[str], rows: list[list[str]]) -> str:
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-    return "\n".join([line(head), "|" + "---|" * len(head), *(line(r) for r in rows)])
-
-
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
-        "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
-
-
-def _tex(text: str) -> str:
-    return "".join(_TEX.get(ch, ch) for ch in text)
-
-
 def _latex(head: list[str], rows: list[list[str]]) -> str:
-    spec = "l" + "r" * (len(head) - 1)
-    body = [" & ".join(_tex(c) for c in head) + r" \\", r"\midrule"]
-    body += [" & ".join(_tex(c) for c in r) + r" \\" for r in rows]
-    return "\n".join([rf"\begin{{tabular}}{{{spec}}}", r"\toprule", *body, r"\bottomrule",
-                      r"\end{tabular}"])  # fmt: skip
-
-
-def _html(head: list[str], rows: list[list[str]]) -> str:
-    th = "".join(f"<th>{html.escape(c)}</th>" for c in head)
-    trs = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
-                  for r in rows)  # fmt: skip
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+    return "\n".join(latex_tabular(head, rows, "l" + "r" * (len(head) - 1)))
 
 
 def _png(card: Any) -> str:
@@ -144,7 +122,7 @@ def _png(card: Any) -> str:
 
 def heatmap(card: Any, ax: Any = None) -> Any:
     """Heat map of the judge × human table, coloured by the share of each human class."""
-    from ._validation import require_extra
+    from .._validation import require_extra
 
     require_extra("matplotlib", "plotting")
     import matplotlib.pyplot as plt

@@ -56,25 +56,25 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import (
+from .._validation import (
     ArgumentTypeError,
     JudgeStatsError,
     StrataMismatchError,
     check_choice,
     check_confidence_level,
 )
-from .counts import ConfusionCounts, JudgedCounts
-from .counts.categories import CategoryCounts, ConfusionMatrix
-from .designs import DEFAULT_DESIGN, DESIGNS
-from .kernels import (
+from ..counts import ConfusionCounts, JudgedCounts
+from ..counts.categories import CategoryCounts, ConfusionMatrix
+from ..designs import DEFAULT_DESIGN, DESIGNS
+from ..kernels import (
     clip_unit,
     clopper_pearson_bounds,
     rogan_gladen_raw,
     wilson_bounds,
     z_value,
 )
-from .repeated import pooled_design_effects, ratio_residuals, t_critical
-from .results import ConfidenceInterval
+from ..repeated import pooled_design_effects, ratio_residuals, t_critical
+from ..results import ConfidenceInterval
 
 __all__ = [
     "COEFFICIENTS",
@@ -316,19 +316,19 @@ class Agreement:
 
     def summary(self) -> str:
         """Return the card as text: table, figures, what the agreement buys, notes."""
-        from .agreement_card import summary_text
+        from .card import summary_text
 
         return summary_text(self)
 
     def report(self, format: str = "markdown", *, figure: bool = True, digits: int = 3) -> str:
         """Render the card as ``"markdown"``, ``"latex"`` or ``"html"``."""
-        from .agreement_card import report_text
+        from .card import report_text
 
         return report_text(self, format=format, figure=figure, digits=digits)
 
     def plot(self, ax: Any = None) -> Any:
         """Draw the judge × human table as a heat map with counts; returns the Axes."""
-        from .agreement_card import heatmap
+        from .card import heatmap
 
         return heatmap(self, ax=ax)
 
@@ -668,7 +668,7 @@ def _mix(table: _Table, test: Any, design: str, level: float) -> np.ndarray:
             )
         if design == "by-judge-label":
             return np.asarray(test.p_hat, dtype=float)
-        from .multiclass import correct_distribution
+        from ..multiclass import correct_distribution
 
         matrix = ConfusionMatrix(table.counts, table.labels)
         est = correct_distribution(test, matrix, confidence_level=level).estimate
@@ -698,8 +698,8 @@ def _design_notes(design: str, square: bool, has_test: bool) -> list[str]:
 
 def _buys(table: _Table, recall: Any, test: Any, design: str, level: float) -> tuple:
     """Say what the agreement buys (two classes): judge_vs_human's θ range and a width."""
-    from .designs.plan import design_width, n_value
-    from .plan import interval_width, judge_vs_human
+    from ..designs.plan import design_width, n_value
+    from ..plan import interval_width, judge_vs_human
 
     if recall is None or table.counts.shape != (2, 2) or design == "by-judge-label":
         return None, None

@@ -1,0 +1,139 @@
+"""Inspect AI: the eval logs (``.eval`` or ``.json``) that ``inspect eval`` writes.
+
+Each log holds one eval (``log.eval.model``, ``log.eval.task``) and its samples, each scored by
+one or more scorers (``sample.scores``: a name → a ``Score`` whose ``value`` is the verdict,
+``C`` / ``I`` for model-graded scorers, ``P`` for partial credit); a sample repeated over
+epochs is one item (``cluster="item"``). Reading them needs inspect-ai
+(``pip install "judgestats[inspect]"``), imported only when a log is read. Up to 0.1 the
+reader was ``judgestats.io.read_inspect_logs``; that name still works, with a
+``DeprecationWarning``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .._validation import ColumnError, LabelError, TableError
+from .schema import as_verdict, judged_frame
+
+__all__ = ["INSPECT_VERDICTS", "read_inspect"]
+
+#: Inspect's verdict letters that need no mapping: correct and incorrect.
+INSPECT_VERDICTS = {"C": 1, "I": 0}
+
+
+def _log_paths(paths_or_dir: Any) -> list[str]:
+    from inspect_ai.log import list_eval_logs
+
+    items = [paths_or_dir] if isinstance(paths_or_dir, str | Path) else list(paths_or_dir)
+    out: list[str] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            out += [info.name for info in list_eval_logs(str(p))]
+        elif p.is_file():
+            out.append(str(p))
+        else:
+            raise TableError(f"Inspect log path not found: {item}")
+    if not out:
+        raise TableError(f"no Inspect log (.eval or .json) in {paths_or_dir}")
+    return out
+
+
+def _verdict(value: Any, mapping: dict, where: str) -> int:
+    """Return one Inspect verdict as 0/1 (the readers' rule), or a LabelError naming it."""
+    hash(value)  # a list or dict is no verdict: TypeError, as a dict lookup would raise
+    judged = as_verdict(value, dict(mapping or {}), INSPECT_VERDICTS)
+    if judged is None:
+        raise LabelError(f"{where}: unmapped verdict {value!r}")
+    return judged
+
+
+def read_inspect(
+    paths_or_dir: Any,
+    *,
+    scorer: str | None = None,
+    mapping: dict | None = None,
+    verdicts: str = "0/1",
+) -> Any:
+    """Read Inspect AI eval logs into one row per (log, sample, epoch) with a 0/1 judge label.
+
+    Parameters
+    ----------
+    paths_or_dir : str, Path or sequence of them
+        ``.eval`` / ``.json`` log files, or directories holding them (Inspect's
+        ``list_eval_logs``).
+    scorer : str, optional
+        The scorer whose verdict is the judge label. Needed when a log has several scorers.
+    mapping : dict, optional
+        Verdict → 0/1 for values other than Inspect's ``C`` (1) and ``I`` (0), booleans and the
+        numbers 0 and 1, e.g. ``{"P": 0}`` for partial credit counted as incorrect.
+    verdicts : {"0/1", "letters"}, default "0/1"
+        ``"letters"`` keeps every verdict as a judge letter (``C``, ``P``, ``I``, ...: a judge
+        alphabet, ``js.evaluate(frame, judge="judge", judge_labels="observed")``), mapped
+        by ``mapping`` where it names the verdict; nothing needs to be mapped.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The readers' schema (:data:`judgestats.readers.COLUMNS`): ``model``, ``task``,
+        ``item`` (the sample id, as text), ``epoch``, ``scorer``, ``judge`` (0/1, or the
+        letter) and ``score`` (the raw verdict), then ``sample_id`` (the same as ``item``,
+        kept for joins written before the common schema). Join human labels on ``item`` (and
+        ``model`` when they differ per model) and pass the frame to
+        :func:`judgestats.evaluate` with ``cluster="item"`` when there are several epochs.
+
+    Raises
+    ------
+    ImportError
+        Without inspect-ai (``pip install "judgestats[inspect]"``).
+    VerdictError
+        A verdict outside the mapping (a :class:`~judgestats.errors.LabelError`): the message lists
+        every unmapped value seen and the ``mapping=`` to pass.
+    LabelError
+        A sample that ended in error, without a score (the message names it and the error).
+    ColumnError
+        A log without the scorer, or with several scorers and ``scorer=None``.
+
+    See Also
+    --------
+    io.read_table : Read a CSV, JSON Lines or Parquet file.
+    readers.read_lm_eval : Another tool's output.
+    evaluate : Correct every group of the table.
+    """
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            'reading Inspect logs needs inspect-ai: pip install "judgestats[inspect]"'
+        ) from exc
+    rows: list[dict] = []
+    for path in _log_paths(paths_or_dir):
+        log = read_eval_log(path)
+        for sample in log.samples or []:
+            scores = sample.scores or {}
+            if not scores and sample.error is not None:
+                raise LabelError(
+                    f"{path}, sample {sample.id!r} has no score: it ended in error "
+                    f"({sample.error.message}); the eval's status is {log.status!r}. Retry the "
+                    "eval (inspect eval-retry) and read the retried log"
+                )
+            name = _scorer_name(scores, scorer, path)
+            rows.append({"model": log.eval.model, "task": log.eval.task,
+                         "item": str(sample.id), "epoch": int(sample.epoch), "scorer": name,
+                         "score": scores[name].value, "sample_id": str(sample.id)})  # fmt: skip
+    return judged_frame(rows, extra=("sample_id",), mapping=mapping, verdicts=verdicts,
+                        known=INSPECT_VERDICTS, unit="samples")  # fmt: skip
+
+
+def _scorer_name(scores: dict, scorer: str | None, path: str) -> str:
+    if scorer is not None:
+        if scorer not in scores:
+            raise ColumnError(f"{path} has no scorer {scorer!r}; its scorers are {list(scores)}")
+        return scorer
+    if len(scores) != 1:
+        raise ColumnError(
+            f"{path} has {len(scores)} scorers {list(scores)}: name the judge's with scorer="
+        )
+    return next(iter(scores))
