@@ -218,3 +218,44 @@ def test_perfect_agreement_has_no_vacuous_interval():
     one_class = js.agreement(js.ConfusionCounts(tp=10, fn=0, tn=0, fp=0), design="random")
     assert np.isnan(one_class.specificity.estimate) and one_class.specificity.ci is None
     assert one_class.buys is None
+
+
+@pytest.fixture
+def toy_random(monkeypatch):
+    """The toy random-sample design of tests/designs/test_new_design.py, registered for a test."""
+    from judgestats.designs import base, register_design
+    from tests.designs.test_new_design import StratifiedRandom
+
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    return register_design(StratifiedRandom)
+
+
+def test_the_card_asks_the_design_not_its_name(toy_random):
+    """Issue 37: a design the card has never heard of gets what its attributes make estimable.
+
+    The toy is a random sample of the test population (``calibration_samples_test``, P(human |
+    judge) estimable): its card is the random design's, figure by figure, and what it buys.
+    """
+    test = js.JudgedCounts(positive=600, n=1000)
+    card = js.agreement(CAL, test, design="stratified-random")
+    ref = js.agreement(CAL, test, design="random")
+    assert card.design is toy_random and card.kappa.ci is not None and card.ppv.ci is not None
+    assert [(r.name, r.estimate, r.ci) for r in card.figures()] == [
+        (r.name, r.estimate, r.ci) for r in ref.figures()
+    ]
+    assert card.buys == ref.buys and "judge-conditional" in card.buys
+    assert "design 'stratified-random'" in card.summary()
+
+
+def test_each_designs_notes_follow_its_attributes():
+    """Which figures a design gives, and the note that says why, read from its attributes."""
+    for design in js.designs.design_names():
+        d = js.designs.as_design(design)
+        card = js.agreement(CAL, design=design)
+        ppv = card.precision[1] if card.precision else None  # PPV from the calibration set
+        assert (ppv is not None and ppv.ci is not None) == d.predictive_estimable
+        assert (card.kappa is not None) == d.calibration_samples_test
+        assert (card.buys is not None) == d.youden_estimable
+        assert any("describe the calibration sample only" in n
+                   for n in card.notes) == (not d.youden_estimable)  # fmt: skip
+        assert card.design is d

@@ -60,12 +60,11 @@ from .._validation import (
     ArgumentTypeError,
     JudgeStatsError,
     StrataMismatchError,
-    check_choice,
     check_confidence_level,
 )
 from ..counts import ConfusionCounts, JudgedCounts
 from ..counts.categories import CategoryCounts, ConfusionMatrix
-from ..designs import DEFAULT_DESIGN, DESIGNS
+from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign, as_design
 from ..kernels import (
     clip_unit,
     clopper_pearson_bounds,
@@ -207,8 +206,8 @@ class Agreement:
         The judge × human table (rows = judge letter, columns = human category).
     labels, judge_labels : tuple
         The K human categories and the J judge letters.
-    design : str
-        How the calibration items were chosen.
+    design : Design
+        How the calibration items were chosen (:mod:`judgestats.designs`; a ``str``, its name).
     confidence_level : float
         Level of every interval.
     conditional : tuple of tuple of AgreementRate
@@ -238,7 +237,7 @@ class Agreement:
     counts: np.ndarray
     labels: tuple
     judge_labels: tuple
-    design: str
+    design: Design
     confidence_level: float
     conditional: tuple
     recall: tuple | None
@@ -453,7 +452,7 @@ def _masks(j: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return col, row
 
 
-def _coefficients(table: _Table, level: float, design: str) -> list:
+def _coefficients(table: _Table, level: float) -> list:
     """κ and AC1 from the calibration table (``"random"``), with the shown-interval rule."""
     c = table.counts.astype(float)
     margins = min(c.sum(axis=0).min(), c.sum(axis=1).min())
@@ -495,19 +494,21 @@ def _coefficient_deff(table: _Table, kind: str) -> tuple[float, float]:
     return float(deff[0]), max(items - 1.0, 1.0) if repeats else np.inf
 
 
-def _derived(table: _Table, mix: np.ndarray, design: str) -> list:
+def _derived(table: _Table, mix: np.ndarray, design: Design) -> list:
     """PPV/NPV-style precision, κ and AC1 of the population table, point values only.
 
-    ``by-human-label``: P[a, b] = θ̂_b Ĉ[a, b]; ``by-judge-label``: P[a, b] = π̂_a R̂[a, b].
+    Through the conditional the design transfers: P(judge | human) (``"by-human-label"``),
+    P[a, b] = θ̂_b Ĉ[a, b], or P(human | judge) (:attr:`Design.predictive_estimable`,
+    ``"by-judge-label"``), P[a, b] = π̂_a R̂[a, b].
     """
     c = table.counts.astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if design == "by-human-label":
-            pop = c / c.sum(axis=0) * mix[None, :]
-            source = "derived through θ̂"
-        else:
+        if design.predictive_estimable:
             pop = c / c.sum(axis=1)[:, None] * mix[:, None]
             source = "derived through π̂"
+        else:
+            pop = c / c.sum(axis=0) * mix[None, :]
+            source = "derived through θ̂"
         pop = np.nan_to_num(pop)
         precision = np.diag(pop) / pop.sum(axis=1)
     note = "point value: depends on the test set's estimated mix, no interval"
@@ -552,8 +553,9 @@ def agreement(
         the corrected rate θ̂ (paper eq. (7), clipped; k categories
         :func:`judgestats.correct_distribution`) through which PPV/NPV, κ and AC1 are derived;
         under ``"by-judge-label"`` the judged mix π̂.
-    design : {"by-human-label", "random", "by-judge-label"}
-        How the calibration items were chosen (module docstring: what each makes estimable).
+    design : str or Design, default "by-human-label"
+        How the calibration items were chosen, one of :func:`judgestats.designs.design_names`
+        (module docstring: what each makes estimable).
     confidence_level : float, default 0.95
         Level of every interval.
 
@@ -574,14 +576,14 @@ def agreement(
     >>> round(card.sensitivity.estimate, 2), round(card.ppv.estimate, 2)
     (0.9, 0.75)
     """
-    design = check_choice("design", design, DESIGNS)
+    design = as_design(design)
     level = float(check_confidence_level(confidence_level))
     if isinstance(calibration, Mapping):
         return _stratified(calibration, test, design, level)
     return _card(_as_table(calibration), test, design, level)
 
 
-def _stratified(calibration: Mapping, test: Any, design: str, level: float) -> Agreement:
+def _stratified(calibration: Mapping, test: Any, design: Design, level: float) -> Agreement:
     keys = list(calibration)
     if not keys:
         raise StrataMismatchError("calibration is an empty mapping: give at least one stratum")
@@ -605,7 +607,7 @@ def _replace(card: Agreement, **changes: Any) -> Agreement:
     return replace(card, **changes)
 
 
-def _card(table: _Table, test: Any, design: str, level: float) -> Agreement:
+def _card(table: _Table, test: Any, design: Design, level: float) -> Agreement:
     j, k = table.counts.shape
     col, row = _masks(j, k)
     cond = _ratio_rates(table, np.eye(j * k), col[np.arange(j * k) % k], level)
@@ -636,25 +638,31 @@ def _card(table: _Table, test: Any, design: str, level: float) -> Agreement:
 
 
 def _mix_figures(table, test, design, level, diag, row, deffs) -> tuple:
-    """Precision (PPV/NPV), κ and AC1: from the calibration set, derived, or None."""
+    """Precision (PPV/NPV), κ and AC1: from the calibration set, derived, or None.
+
+    Precision is the calibration set's where P(human | judge) is estimable from it
+    (:attr:`Design.predictive_estimable`); κ and AC1 where its items are a sample of the test
+    population (:attr:`Design.calibration_samples_test`); otherwise, with a test set, they are
+    derived through its mix.
+    """
     k = table.counts.shape[1]
     precision = kappa = ac1 = None
-    if design in ("random", "by-judge-label"):
+    if design.predictive_estimable:
         pre = _ratio_rates(table, diag, row, level)
         precision = tuple(_rate(_precision_name(table, a), pre[a], level) for a in range(k))
         deffs.update({r.name: pre[a][6] for a, r in enumerate(precision)})
-    if design == "random":
-        kappa, ac1 = _coefficients(table, level, design)
+    if design.calibration_samples_test:
+        kappa, ac1 = _coefficients(table, level)
     elif test is not None:
         prec, kappa, ac1 = _derived(table, _mix(table, test, design, level), design)
         precision = precision or tuple(prec)
     return precision, kappa, ac1
 
 
-def _mix(table: _Table, test: Any, design: str, level: float) -> np.ndarray:
-    """θ̂ (by-human-label, the corrected rate) or π̂ (by-judge-label, the judged mix)."""
+def _mix(table: _Table, test: Any, design: Design, level: float) -> np.ndarray:
+    """π̂, the judged mix (:attr:`Design.predictive_estimable`), or θ̂, the corrected rate."""
     if table.counts.shape == (2, 2) and isinstance(test, JudgedCounts):
-        if design == "by-judge-label":
+        if design.predictive_estimable:
             return np.array([1.0 - test.p_hat, test.p_hat])
         (tn, fn), (fp, tp) = table.counts.tolist()
         q0, q1 = tn / max(tn + fp, 1), tp / max(tp + fn, 1)
@@ -666,7 +674,7 @@ def _mix(table: _Table, test: Any, design: str, level: float) -> np.ndarray:
                 f"test labels {list(test.labels)} must be the calibration's judge labels "
                 f"{list(table.judge_labels)}, in that order"
             )
-        if design == "by-judge-label":
+        if design.predictive_estimable:
             return np.asarray(test.p_hat, dtype=float)
         from ..multiclass import correct_distribution
 
@@ -679,29 +687,35 @@ def _mix(table: _Table, test: Any, design: str, level: float) -> np.ndarray:
     )
 
 
-def _design_notes(design: str, square: bool, has_test: bool) -> list[str]:
+def _design_notes(design: Design, square: bool, has_test: bool) -> list[str]:
+    """List what the design makes estimable, where the card gives less than every figure."""
     notes = []
-    if design == "by-judge-label":
-        notes.append("design 'by-judge-label': the rates per human class describe the "
-                     "calibration sample only (drawn within judge labels), not the judge")
+    if not design.youden_estimable:
+        notes.append(f"{design.words}: the rates per human class describe the calibration "
+                     "sample only (drawn within judge labels), not the judge")
     if not square:
         notes.append("judge alphabet: no per-class agreement, PPV/NPV, kappa or AC1 (the "
                      "judge's letters are not the human categories)")
-    elif design == "by-human-label" and not has_test:
-        notes.append("design 'by-human-label' (m0/m1 fixed by design): PPV/NPV, kappa and "
-                     "AC1 depend on the chosen mix and are not given; pass test= to derive "
-                     "them through the corrected rate")
-    elif design == "by-judge-label" and not has_test:
-        notes.append("design 'by-judge-label': kappa and AC1 need the judged mix; pass test=")
+    elif not (has_test or design.calibration_samples_test):  # a mix is missing
+        notes.append(
+            f"{design.words}: kappa and AC1 need the judged mix; pass test="
+            if design.predictive_estimable else
+            f"{design.words} (m0/m1 fixed by design): PPV/NPV, kappa and AC1 depend on the "
+            "chosen mix and are not given; pass test= to derive them through the corrected rate"
+        )  # fmt: skip
     return notes
 
 
-def _buys(table: _Table, recall: Any, test: Any, design: str, level: float) -> tuple:
-    """Say what the agreement buys (two classes): judge_vs_human's θ range and a width."""
-    from ..designs.plan import design_width, n_value
-    from ..plan import interval_width, judge_vs_human
+def _buys(table: _Table, recall: Any, test: Any, design: Design, level: float) -> tuple:
+    """Say what the agreement buys (two classes): judge_vs_human's θ range and a width.
 
-    if recall is None or table.counts.shape != (2, 2) or design == "by-judge-label":
+    Only where the per-class rates describe the judge (:attr:`Design.youden_estimable`); θ is
+    the calibration's human rate where its items sample the test population, else 1/2, or the
+    corrected rate of a test set.
+    """
+    from ..plan import judge_vs_human
+
+    if recall is None or table.counts.shape != (2, 2) or not design.youden_estimable:
         return None, None
     q0, q1 = recall[0].estimate, recall[1].estimate
     if np.isnan(q0 + q1):
@@ -710,23 +724,17 @@ def _buys(table: _Table, recall: Any, test: Any, design: str, level: float) -> t
         return None, ("the judge is no better than chance on these items (sensitivity + "
                       "specificity <= 1): it buys the corrected rate nothing")  # fmt: skip
     m0, m1 = (int(v) for v in table.counts.sum(axis=0))
-    regime = judge_vs_human(q0, q1, design="random" if design == "random" else
-                            "by-human-label")  # fmt: skip
-    theta = m1 / (m0 + m1) if design == "random" else 0.5
+    regime = judge_vs_human(q0, q1, design=design)
+    theta = m1 / (m0 + m1) if design.calibration_samples_test else 0.5
     if test is not None and isinstance(test, JudgedCounts):
         theta = float(np.clip((test.p_hat + q0 - 1.0) / (q0 + q1 - 1.0), 0.0, 1.0))
     p = theta * q1 + (1.0 - theta) * (1.0 - q0)
     n = None if test is None else getattr(test, "n", None)
+    width_of, how = _WIDTHS[design.family]
     try:
-        if design == "random":  # the judge-conditional estimator of the random design
-            width, _ = design_width(m0 + m1, p=p, q0=q0, q1=q1, n=n_value(n), z=z_value(level),
-                                    design="random")  # fmt: skip
-        else:
-            width = interval_width(m0, m1, p=p, q0=q0, q1=q1, n=n, confidence_level=level)
+        width = width_of(design, m0, m1, p=p, q0=q0, q1=q1, n=n, level=level)
     except JudgeStatsError:
         width = float("nan")
-    how = "judge-conditional, designs.plan.design_width" if design == "random" else (
-        "adjusted-Wald, plan.interval_width")  # fmt: skip
     lo, hi = wilson_bounds(theta * (m0 + m1), m0 + m1, z_value(level))
     where = ("at no θ" if regime is None else
              f"for θ in [{regime.low:.2f}, {regime.high:.2f}]")  # fmt: skip
@@ -737,3 +745,29 @@ def _buys(table: _Table, recall: Any, test: Any, design: str, level: float) -> t
             f"{float(hi - lo):.3f} (Wilson). The calibrated judge has lower variance than "
             f"human-only labelling {where} (plan.judge_vs_human, m → ∞).")  # fmt: skip
     return regime, text
+
+
+def _paper_width(design: Design, m0: int, m1: int, **at: Any) -> float:
+    """Return the adjusted-Wald width at these m0 and m1 (Rogan–Gladen designs)."""
+    from ..plan import interval_width
+
+    return float(interval_width(m0, m1, p=at["p"], q0=at["q0"], q1=at["q1"], n=at["n"],
+                                confidence_level=at["level"]))  # fmt: skip
+
+
+def _conditional_width(design: Design, m0: int, m1: int, **at: Any) -> float:
+    """Return the design's judge-conditional width with m0 + m1 calibration items."""
+    from ..designs.plan import design_width, n_value
+
+    width, _ = design_width(m0 + m1, p=at["p"], q0=at["q0"], q1=at["q1"], n=n_value(at["n"]),
+                            z=z_value(at["level"]), design=design)  # fmt: skip
+    return width
+
+
+#: What the agreement buys, by the design's estimator family (:attr:`Design.family`): the
+#: width of the corrected rate's interval with the calibration's labels, and its words.
+_WIDTHS = {
+    RoganGladenDesign.family: (_paper_width, "adjusted-Wald, plan.interval_width"),
+    JudgeConditionalDesign.family: (_conditional_width,
+                                    "judge-conditional, designs.plan.design_width"),
+}

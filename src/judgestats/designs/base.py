@@ -99,6 +99,11 @@ class Design(str):
         so their human verdicts may be fitted for the strengths (a human-only fit exists and
         the prediction-powered fit is unbiased); otherwise they inform the judge's confusion
         only.
+    predictive_estimable : bool
+        P(human | judge) (PPV, NPV, FOR) is estimable from the calibration set: its items were
+        not drawn within human labels, so each judge letter's items are a sample of that
+        letter's test items (the agreement card gives PPV/NPV with intervals; otherwise they
+        are derived through the corrected rate, or not given).
     """
 
     __slots__ = ()
@@ -200,6 +205,9 @@ class Design(str):
 
     # -- pairwise
     strengths_from_labels: ClassVar[bool] = True
+
+    # -- report-cli
+    predictive_estimable: ClassVar[bool] = False
 
 
 class RoganGladenDesign(Design):
@@ -401,6 +409,9 @@ class JudgeConditionalDesign(Design):
         The split is the (k0, k1) the design fixes, or (None, None).
         """
         raise NotImplementedError
+
+    # -- report-cli
+    predictive_estimable = True
 
 
 def count_arrays(test: Any, calibration: Any) -> list[np.ndarray]:
