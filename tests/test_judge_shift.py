@@ -208,3 +208,24 @@ def test_bad_input_named_errors():
     with pytest.raises(js.errors.CountError, match="same categories"):
         js.judge_shift_test(js.ConfusionMatrix([[8, 1], [2, 9]], labels=["x", "y"]),
                             js.ConfusionMatrix([[8, 1], [2, 9]]))  # fmt: skip
+
+
+def test_the_design_is_asked_whether_its_columns_are_sampled(monkeypatch):
+    """Issue 37: the test takes a design by ``youden_estimable``, not by its name."""
+    from judgestats.designs import as_design, base, register_design
+    from tests.designs.test_new_design import StratifiedRandom
+
+    a, b = C(tp=90, fn=10, tn=70, fp=30), C(tp=80, fn=20, tn=72, fp=28)
+    with pytest.raises(js.errors.MethodError,
+                       match=r"design='by-judge-label' does not sample .*'by-human-label', "
+                       r"'random'"):  # fmt: skip
+        js.judge_shift_test(a, b, design="by-judge-label")
+    with pytest.raises(js.errors.MethodError, match="must be one of"):
+        js.judge_shift_test(a, b, design="stratified-random")  # not registered
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    toy = register_design(StratifiedRandom)
+    shift = js.judge_shift_test(a, b, design="stratified-random")
+    ref = js.judge_shift_test(a, b, design="random")
+    assert shift.design is toy and ref.design is as_design("random")
+    assert (shift.statistic, shift.pvalue, shift.recommendation) == (
+        ref.statistic, ref.pvalue, ref.recommendation)

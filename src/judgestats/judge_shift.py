@@ -49,7 +49,7 @@ import numpy as np
 from ._validation import (
     ArgumentTypeError,
     CountError,
-    check_choice,
+    MethodError,
     check_confidence_level,
     check_positive_int,
     check_probability,
@@ -57,7 +57,7 @@ from ._validation import (
 )
 from .counts import ConfusionCounts
 from .counts.categories import ConfusionMatrix
-from .designs import DEFAULT_DESIGN, check_design
+from .designs import DEFAULT_DESIGN, Design, as_design, design_names
 from .kernels import g_statistic, newcombe_bounds, z_value
 from .repeated import pooled_design_effects, ratio_residuals
 from .results import ConfidenceInterval
@@ -74,8 +74,6 @@ __all__ = [
 
 #: The choices a :class:`JudgeShiftDiagnostic` may recommend.
 JUDGE_SHIFT_RECOMMENDATIONS = ("pool", "latest", "label more")
-#: Designs under which the human classes' items are a sample of each class.
-_DESIGNS = ("by-human-label", "random")
 #: Relative tolerance for ties of the statistic (T* >= T counts values equal up to rounding).
 _TIE = 1e-9
 #: Permutations per block (memory: block × items floats).
@@ -340,8 +338,10 @@ def judge_shift_test(
     tolerance : float, default 0.05
         A change of a rate P(judge | human) smaller than this does not matter to you: the
         recommendation is ``"pool"`` only when every rate's interval lies within ± tolerance.
-    design : {"by-human-label", "random"}, default "by-human-label"
-        How the calibration items were chosen. Both condition on each human class; under
+    design : str or Design, default "by-human-label"
+        How the calibration items were chosen: a design whose per-class rates are estimable
+        (:attr:`judgestats.designs.Design.youden_estimable`: ``"by-human-label"``,
+        ``"random"``), each human class's items a sample of that class. Under
         ``"by-judge-label"`` the columns P(judge | human) are not sampled, and it is refused.
     n_resamples : int, default 4999
         Monte Carlo permutations (J ≥ 3 letters, or repeated items); the binary test of
@@ -381,7 +381,7 @@ def judge_shift_test(
     """
     level = float(check_confidence_level(confidence_level))
     tolerance = float(check_probability("tolerance", tolerance))
-    check_choice("design", check_design(design), _DESIGNS)
+    design = _shift_design(design)
     reps = check_positive_int("n_resamples", n_resamples, minimum=99)
     gen = check_rng(rng)
     a, b, labels, letters, binary = _batches(calibration_a, calibration_b)
@@ -407,6 +407,27 @@ def judge_shift_test(
         recommendation=recommendation, reason=reason, confidence_level=level,
         tolerance=tolerance, design=design, clustered=clustered,
     )  # fmt: skip
+
+
+def _shift_design(design: Any) -> Design:
+    """Return the registered design, if its human classes' items sample each class's column.
+
+    Raises
+    ------
+    MethodError
+        An unknown design, or one whose columns P(judge | human) are not estimable
+        (:attr:`~judgestats.designs.Design.youden_estimable`); the message lists the designs
+        the test takes.
+    """
+    design = as_design(design)
+    if not design.youden_estimable:
+        takes = [repr(d) for d in design_names() if as_design(d).youden_estimable]
+        raise MethodError(
+            f"judge_shift_test compares the columns P(judge | human) of two batches, which "
+            f"design={str(design)!r} does not sample (its human classes were not drawn); the "
+            f"designs it takes: {', '.join(takes)}"
+        )
+    return design
 
 
 def _pooled_items(a: _Batch, b: _Batch) -> tuple[np.ndarray, np.ndarray]:
@@ -503,7 +524,7 @@ class JudgeShiftDiagnostic:
     reason: str
     confidence_level: float
     tolerance: float
-    design: str
+    design: Design
     clustered: bool = False
 
     @property
