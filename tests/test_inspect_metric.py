@@ -195,3 +195,22 @@ def test_reduced_letters_the_message_and_help():
     assert corrected_accuracy(mapping={"N": 0, "I": 0}) is not None  # both 0: no conflict
     assert "mapping : dict" in corrected_accuracy.__doc__
     assert "mapping" in inspect.signature(corrected_accuracy).parameters
+
+
+def test_the_metric_resolves_its_spec_when_made():
+    """Issue 37: design and method are checked once, against the capability table.
+
+    ``method="auto"`` (a row's method without an implementation of its own) is taken, and a
+    method the design does not allow is refused when the metric is made, not per call.
+    """
+    scores = [_score("C", 1, 0), _score("I", 1, 1), _score("I", 0, 2), _score("C", 0, 3),
+              _score("C", 1, 4), _score("I", 0, 5)] * 20  # fmt: skip
+    scores += [_score(v, None, i) for i, v in enumerate(["C", "I"] * 75)]
+    value = corrected_accuracy(method="auto", design="random")(scores)
+    ref = js.correct(js.JudgedCounts(positive=75, n=150),
+                     js.ConfusionCounts(tp=40, fn=20, tn=40, fp=20), method="auto",
+                     design="random")  # fmt: skip
+    assert (value["ci_low"], value["ci_high"]) == (ref.ci.low, ref.ci.high)
+    with pytest.raises(js.errors.MethodError, match="not available for corrections with "
+                                                    "design='by-judge-label'"):  # fmt: skip
+        corrected_accuracy(method="profile-map", design="by-judge-label")

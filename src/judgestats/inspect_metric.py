@@ -52,13 +52,12 @@ from ._validation import (
     MetricUndefinedWarning,
     NotInformativeError,
     binary_value,
-    check_confidence_level,
     check_instance,
 )
-from .correct import correct
+from .correct import correct_spec
 from .counts import ConfusionCounts, JudgedCounts
-from .designs import DEFAULT_DESIGN, check_design
-from .intervals import get_method
+from .designs import DEFAULT_DESIGN
+from .intervals import rate_spec
 from .readers.inspect import _verdict
 
 __all__ = ["MetricUndefinedWarning", "corrected_accuracy"]
@@ -190,6 +189,9 @@ def corrected_accuracy(
     ------
     ArgumentTypeError
         ``mapping`` sends a verdict to something other than 0/1.
+    MethodError
+        An unknown design, or a method the capability table does not have for it
+        (:mod:`judgestats.designs.capabilities`): checked once, when the metric is made.
     LabelError
         ``mapping`` sends a letter where its reduced number cannot follow (``{"N": 1}``: ``N``
         and ``I`` are both 0 once Inspect has reduced them).
@@ -202,8 +204,7 @@ def corrected_accuracy(
         def judge(): ...
     """
     check_instance("human", human, str)
-    level = check_confidence_level(confidence_level)
-    get_method(method, check_design(design))
+    spec = rate_spec(method=method, confidence_level=confidence_level, design=design)
     verdicts = dict(check_instance("mapping", mapping or {}, dict))
     bad = {k: v for k, v in verdicts.items() if binary_value(v) is None}
     if bad:
@@ -215,8 +216,7 @@ def corrected_accuracy(
     def compute(scores: list[SampleScore]) -> Value:
         try:
             test, cal = _counts(scores, human, verdicts)
-            res = correct(test, cal, method=method, confidence_level=level, design=design,
-                          rng=random_seed)  # fmt: skip
+            res = correct_spec(spec, test, cal, rng=random_seed)
         except (CountError, NotInformativeError) as exc:
             # Inspect also computes metrics on the samples scored so far, where one human class
             # may not have appeared yet: an exception there would end the whole eval
