@@ -259,3 +259,31 @@ def test_example_explains_the_noisy_point_of_the_papers_design(capsys):
     code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--json", "--design",
                        "random")  # fmt: skip
     assert code == 0 and "note" not in json.loads(out)  # nothing to explain when random is the design shown
+
+
+def test_the_command_resolves_one_spec_for_every_group(capsys, files, monkeypatch):
+    """Issue 37: ``--design`` and ``--method`` are resolved once, not once per group.
+
+    A method the design does not allow is the capability table's error at once (exit 2), not
+    an error row per group; without ``--method`` the row's default is used and said.
+    """
+    import importlib
+
+    command, api = (importlib.import_module(f"judgestats.{m}") for m in ("cli.correct", "correct"))
+
+    path, _, _ = files
+    argv = ["correct", "--test", str(path / "test.csv"), "--calibration",
+            str(path / "cal.parquet"), "--judge-column", "verdict", "--human-column", "gold",
+            "--by", "model"]  # fmt: skip
+    calls = []
+    monkeypatch.setattr(command, "resolve_spec",
+                        lambda **kw: calls.append(kw) or js.spec.resolve_spec(**kw))  # fmt: skip
+    monkeypatch.setattr(api, "correction_spec", None)  # no per-group resolution
+    code, out, _ = run(capsys, *argv, "--design", "random", "--json")
+    payload = json.loads(out)
+    assert code == 0 and len(calls) == 1 and len(payload["rows"]) == 2
+    assert payload["method"] == "adjusted-wald" and payload["design"] == "random"
+    code, out, err = run(capsys, *argv, "--design", "by-judge-label", "--method", "profile-map")
+    assert code == 2 and out == "" and len(calls) == 2
+    assert ("method 'profile-map' is not available for corrections with --design "
+            "by-judge-label; available: 'adjusted-wald'") in err

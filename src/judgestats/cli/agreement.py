@@ -6,23 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..designs import DEFAULT_DESIGN, DESIGNS
 from .inputs import _read_table
-from .options import CLIError, _level
+from .options import CLIError, _level, design_option
 
 #: Output formats of the command (text is the card's summary).
 _FORMATS = ("text", "markdown", "latex", "html")
 
 
-def _agreement_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "agreement",
-        help="how well the judge agrees with the humans (rates, PPV/NPV, kappa, AC1)",
-        description="The judge-agreement card of a calibration file (one row per item with a "
-        "human and a judge label): the judge x human table, per-class rates with exact "
-        "(Clopper-Pearson) intervals, and PPV/NPV, Cohen's kappa and Gwet's AC1 where the "
-        "design makes them estimable.",
-    )
+def agreement_options(p: Any) -> None:
+    """Add ``agreement``'s options: the calibration file, its columns, design, test and format."""
     p.add_argument("file", help="calibration items: CSV, Parquet, JSON Lines or a JSON array")
     p.add_argument("--judge-column", default="judge", help="judge label column (default judge)")
     p.add_argument("--human-column", default="human", help="human label column (default human)")
@@ -31,8 +23,7 @@ def _agreement_parser(sub: Any) -> None:
     p.add_argument("--judge-letters", action="store_true",
                    help="with --categories: the judge has its own alphabet (its observed "
                    "letters), e.g. scores 1-5 against pass/fail")  # fmt: skip
-    p.add_argument("--design", default=DEFAULT_DESIGN, choices=DESIGNS,
-                   help="how the calibration items were chosen (default by-human-label)")
+    design_option(p, "how the calibration items were chosen (default by-human-label)")
     p.add_argument("--test", metavar="FILE", default=None,
                    help="judged test items: PPV/NPV, kappa and AC1 derived through the "
                    "corrected rate (by-human-label) or the judged mix (by-judge-label)")

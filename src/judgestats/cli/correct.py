@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import textwrap
 from typing import Any
 
+from ..spec import EstimationSpec, resolve_spec
 from .inputs import _rows_from_counts, _rows_from_example, _rows_from_files
 from .options import _COUNT_HELP, EXAMPLES, CLIError, _check_flags, _shared_options
+from .table import _accounting, _table
 
 
-def _correct_parser(sub: Any) -> None:
-    c = sub.add_parser(
-        "correct",
-        help="bias-corrected rate with a confidence interval",
-        description="Correct an LLM judge's positive rate for its errors (Rogan-Gladen) with an "
-        "interval that accounts for the test and calibration samples.",
-    )
+def correct_options(c: Any) -> None:
+    """Add ``correct``'s options: one data source (files, counts, an example) and the method."""
     src = c.add_argument_group("data (one of: files, counts, --example)")
     src.add_argument(
         "--test", metavar="FILE",
@@ -32,7 +31,16 @@ def _correct_parser(sub: Any) -> None:
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
-def _run_correct(args) -> tuple[str, list[dict]]:
+def correction_spec(args: Any) -> EstimationSpec:
+    """Resolve ``--design``, ``--method`` and ``--confidence-level`` once (the API's errors).
+
+    No ``--method`` gives the capability table's default for the design.
+    """
+    return resolve_spec(judge="letter", target="rate", design=args.design, method=args.method,
+                        confidence_level=args.confidence_level, method_optional=True)  # fmt: skip
+
+
+def _rows(args: Any) -> tuple[str, list[dict]]:
     files = args.test is not None or args.calibration is not None
     counts = any(getattr(args, k) is not None for k in ("positive", "n", "tp", "fn", "tn", "fp"))
     modes = sum([files, counts, args.example is not None])
@@ -40,15 +48,38 @@ def _run_correct(args) -> tuple[str, list[dict]]:
         raise CLIError(
             "give exactly one data source: --test/--calibration files, counts, or --example"
         )
+    spec = correction_spec(args)
+    args.method, args.design = spec.method, spec.design  # the table's header and JSON say them
     if args.example:
         allowed = ("calibration_fraction",) + (("judge",) if args.example == "chatbot-arena"
                                                else ())  # fmt: skip
         _check_flags(args, f"--example {args.example}", allowed)
-        return _rows_from_example(args)
+        return _rows_from_example(args, spec)
     if counts:
         _check_flags(args, "count mode (--positive --n --tp --fn --tn --fp)", ())
-        return _rows_from_counts(args)
+        return _rows_from_counts(args, spec)
     if args.test is None or args.calibration is None:
         raise CLIError("file mode needs both --test and --calibration")
     _check_flags(args, "--test/--calibration files", ("by", "judge_column", "human_column"))
-    return _rows_from_files(args)
+    return _rows_from_files(args, spec)
+
+
+def run_correct(args: Any) -> str:
+    """Run ``judgestats correct``; returns the table (or JSON) to print."""
+    title, rows = _rows(args)
+    accounting = getattr(args, "accounting", None)
+    note = getattr(args, "note", None)
+    if args.json:
+        payload = {"title": title, "method": args.method, "design": args.design,
+                   "confidence_level": args.confidence_level, "rows": rows}  # fmt: skip
+        if accounting:
+            payload["input_rows"] = accounting
+        if note:
+            payload["note"] = note
+        return json.dumps(payload, indent=2) + "\n"
+    parts = [_table(title, rows, args)]
+    if accounting:
+        parts.append(_accounting(accounting, args))
+    if note:
+        parts.append(textwrap.fill(note, width=100))
+    return "\n".join(parts) + "\n"

@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 
 from .._validation import JudgeStatsError, LookalikeGroupsWarning
-from ..correct import correct
+from ..correct import correct_spec
 from ..counts import ConfusionCounts, JudgedCounts
+from ..designs import RANDOM
 from ..frames import counts_of, group_counts
+from ..spec import EstimationSpec, resolve_spec
 from .options import CLIError
 
 
@@ -38,16 +40,15 @@ def _read_table(path: str, labels: dict[str, bool], group: str | None = None) ->
 
 # ----------------------------------------------------------------------------- rows
 def _row(
-    label: str | None, test: JudgedCounts, cal: ConfusionCounts, args, design=None, **extra
+    label: str | None, test: JudgedCounts, cal: ConfusionCounts, args, spec: EstimationSpec,
+    **extra,
 ) -> dict:
+    """One model's corrected rate under the command's spec (or its error, as the row's)."""
     row: dict[str, Any] = {"group": label} if label is not None else {}
     try:
         with warnings.catch_warnings(record=True) as caught:  # local: shown as table notes
             warnings.simplefilter("always")
-            res = correct(
-                test, cal, method=args.method, confidence_level=args.confidence_level,
-                rng=args.seed, design=design or args.design,
-            )  # fmt: skip
+            res = correct_spec(spec, test, cal, rng=args.seed)
     except JudgeStatsError as exc:
         row.update(
             naive=test.p_hat,
@@ -87,14 +88,14 @@ def _row(
     return row
 
 
-def _single(test: JudgedCounts, cal: ConfusionCounts, args) -> dict:
-    row = _row(None, test, cal, args)
+def _single(test: JudgedCounts, cal: ConfusionCounts, args, spec: EstimationSpec) -> dict:
+    row = _row(None, test, cal, args, spec)
     if row.get("error"):
         raise CLIError(row["error"], row.get("error_type"))
     return row
 
 
-def _rows_from_files(args) -> tuple[str, list[dict]]:
+def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
     test_df = _read_table(args.test, {args.judge_column: False}, args.by)
     cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False},
                          args.by)  # fmt: skip
@@ -112,7 +113,7 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
         args.accounting.update({"used as test": test.n, "used as calibration": cal.m,
                                 "not used": 0})  # fmt: skip
         return f"{args.test} corrected with calibration {args.calibration}", [
-            _single(test, cal, args)
+            _single(test, cal, args, spec)
         ]
     with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
         warnings.simplefilter("always", LookalikeGroupsWarning)
@@ -132,7 +133,7 @@ def _rows_from_files(args) -> tuple[str, list[dict]]:
             continue
         if cal_g is None:
             raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
-        rows.append(_row(str(key[0]), test_g, cal_g, args))
+        rows.append(_row(str(key[0]), test_g, cal_g, args, spec))
     used = [r for r in rows if r.get("n")]
     args.not_used = [f"{args.by}={r['group']!r}: {r['m0'] + r['m1']} calibration rows, no test "
                      "rows" for r in rows if not r.get("n")]  # fmt: skip
@@ -157,7 +158,7 @@ def _stacked(test_df: Any, cal_df: Any, args) -> Any:
     return pd.concat([test, cal], ignore_index=True)
 
 
-def _rows_from_counts(args) -> tuple[str, list[dict]]:
+def _rows_from_counts(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
     missing = [
         f"--{k}" for k in ("positive", "n", "tp", "fn", "tn", "fp") if getattr(args, k) is None
     ]
@@ -168,10 +169,15 @@ def _rows_from_counts(args) -> tuple[str, list[dict]]:
         )
     test = JudgedCounts(positive=args.positive, n=args.n)
     cal = ConfusionCounts(tp=args.tp, fn=args.fn, tn=args.tn, fp=args.fp)
-    return "corrected rate from counts", [_single(test, cal, args)]
+    return "corrected rate from counts", [_single(test, cal, args, spec)]
 
 
-def _rows_from_example(args) -> tuple[str, list[dict]]:
+def _rows_from_example(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
+    """Every model of a bundled data set, with a seeded random calibration split each.
+
+    The splits are random samples, so where the declared design is another, the random
+    design's interval is shown beside its own (where the method is available there).
+    """
     from .. import datasets
 
     if args.example == "chatbot-arena":
@@ -183,6 +189,8 @@ def _rows_from_example(args) -> tuple[str, list[dict]]:
         targets = tuple(sorted(frame["target_model"].unique()))
         what = "NQ-301 QA accuracy, human correctness vs judge gpt-4"
     rng = np.random.default_rng(args.seed)
+    beside = not spec.design.calibration_samples_test  # the split is random: show that design
+    random_spec = _random_spec(spec) if beside else None
     rows = []
     for target in targets:
         sub = frame[frame["target_model"] == target]
@@ -194,20 +202,29 @@ def _rows_from_example(args) -> tuple[str, list[dict]]:
         test = JudgedCounts.from_labels(judge[~is_cal])
         cal = ConfusionCounts.from_labels(human=human[is_cal], judge=judge[is_cal])
         theta = float(human.mean())
-        row = _row(target, test, cal, args, human_rate=theta)
+        row = _row(target, test, cal, args, spec, human_rate=theta)
         if row["ci_low"] is not None:
             row["covered"] = bool(row["ci_low"] <= theta <= row["ci_high"])
-        if args.design != "random":  # the split is random: show what that design gives
-            _random_design_columns(row, target, test, cal, args, theta)
+        if random_spec is not None:
+            _random_design_columns(row, target, test, cal, args, theta, random_spec)
         rows.append(row)
     pct = f"{100 * args.calibration_fraction:g}%"
-    if args.design != "random":
+    if beside:
         args.note = _example_note(rows, pct)
     return (
         f"{what}; random {pct} calibration split per target (seed {args.seed}); "
-        f"design {args.design}" + ("" if args.design == "random" else " beside design random"),
+        f"design {spec.design}" + (f" beside design {RANDOM}" if beside else ""),
         rows,
     )
+
+
+def _random_spec(spec: EstimationSpec) -> EstimationSpec | None:
+    """Return the random design's spec with the same method (None: it has not the method)."""
+    try:
+        return resolve_spec(judge=spec.judge, target=spec.target, design=RANDOM,
+                            method=spec.method, confidence_level=spec.confidence_level)
+    except JudgeStatsError:
+        return None
 
 
 def _example_note(rows: list[dict], pct: str) -> str | None:
@@ -229,9 +246,11 @@ def _example_note(rows: list[dict], pct: str) -> str | None:
     )
 
 
-def _random_design_columns(row: dict, target, test, cal, args, theta: float) -> None:
+def _random_design_columns(
+    row: dict, target, test, cal, args, theta: float, spec: EstimationSpec
+) -> None:
     """Add the random design's interval beside the declared design's (the splits are random)."""
-    other = _row(target, test, cal, args, design="random")
+    other = _row(target, test, cal, args, spec)
     if other.get("ci_low") is None:
         return
     row.update(

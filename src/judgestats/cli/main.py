@@ -6,23 +6,97 @@ import argparse
 import json
 import os
 import sys
-import textwrap
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .._validation import JudgeStatsError
-from .agreement import _agreement_parser, run_agreement
-from .correct import _correct_parser, _run_correct
+from .agreement import agreement_options, run_agreement
+from .correct import correct_options, run_correct
 from .options import CLIError, _Parser, cli_words
-from .pairwise import _pairwise_parser, run_pairwise
-from .plan import _plan_parser, _plan_text, _run_plan
-from .report import _report_parser, _run_report
-from .sequential import _sequential_parsers, run_sequential
-from .table import _accounting, _table
+from .pairwise import pairwise_options, run_pairwise
+from .plan import plan_options, run_plan
+from .report import report_options, run_report
+from .sequential import monitor_options, next_batch_options, run_monitor, run_next_batch
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A sub-command: its name, help line and description, its options and what runs it.
+
+    ``options(parser)`` adds the command's own flags to its sub-parser; ``run(args)`` returns
+    the text to print (an error is a :class:`CLIError` or the API's named error, exit 2).
+    """
+
+    name: str
+    help: str
+    description: str
+    options: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], str]
+
+
+#: The sub-commands of ``judgestats``, in the order ``--help`` lists them.
+COMMANDS = (
+    Command(
+        "correct", "bias-corrected rate with a confidence interval",
+        "Correct an LLM judge's positive rate for its errors (Rogan-Gladen) with an interval "
+        "that accounts for the test and calibration samples.",
+        correct_options, run_correct,
+    ),
+    Command(
+        "plan",
+        "how many human labels: calibration size, Algorithm 1 split, judge-vs-human regime",
+        "Plan the calibration set. Modes: --width (smallest m for a target width), --pilot "
+        "with --m and --p (the paper's Algorithm 1), --regime (theta range where the "
+        "calibrated judge beats human-only labels).",
+        plan_options, run_plan,
+    ),
+    Command(
+        "report",
+        "corrected rate of every model in one file, as a Markdown, LaTeX or HTML report",
+        "Correct the judged rate of every group (model) of a file with one row per judged "
+        "item: rows with a human label are the calibration set, rows without one the test set "
+        "(or --split says which). Writes a table, a methods sentence and the warnings in "
+        "force; HTML embeds the leaderboard figure.",
+        report_options, run_report,
+    ),
+    Command(
+        "next-batch", "the items to send to humans next, with their inclusion probabilities",
+        "Draw the next round of items to label from the judged pool, given the labels so "
+        "far. Writes the rows to label (item, round, draw, inclusion_probability, strategy, "
+        "seed, and an empty human column to fill in).",
+        next_batch_options, run_next_batch,
+    ),
+    Command(
+        "monitor",
+        "the current anytime-valid interval from the labels so far, and whether to stop",
+        "Replay the labels so far round by round and print each group's confidence-sequence "
+        "interval (valid at every look), the labels used and whether the target width is "
+        "reached.",
+        monitor_options, run_monitor,
+    ),
+    Command(
+        "agreement", "how well the judge agrees with the humans (rates, PPV/NPV, kappa, AC1)",
+        "The judge-agreement card of a calibration file (one row per item with a human and a "
+        "judge label): the judge x human table, per-class rates with exact (Clopper-Pearson) "
+        "intervals, and PPV/NPV, Cohen's kappa and Gwet's AC1 where the design makes them "
+        "estimable.",
+        agreement_options, run_agreement,
+    ),
+    Command(
+        "pairwise",
+        "a leaderboard from pairwise judge verdicts, corrected with human-labelled pairs",
+        "Fit Davidson's Bradley-Terry model with ties to pairwise verdicts: one row per "
+        "comparison (model_a, model_b, the judge's verdict a/tie/b, and the human verdict on "
+        "the calibration pairs, empty elsewhere). Prints the leaderboard with intervals, rank "
+        "sets, and the naive and human-only fits beside it.",
+        pairwise_options, run_pairwise,
+    ),
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser (exposed for tests and docs)."""
+    """Build the argument parser (exposed for tests and docs): one sub-parser per command."""
     from .._version import __version__
 
     parser = _Parser(
@@ -36,12 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    _correct_parser(sub)
-    _plan_parser(sub)
-    _report_parser(sub)
-    _sequential_parsers(sub)
-    _agreement_parser(sub)
-    _pairwise_parser(sub)
+    for command in COMMANDS:
+        command.options(sub.add_parser(command.name, help=command.help,
+                                       description=command.description))  # fmt: skip
     return parser
 
 
@@ -77,56 +148,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except CLIError as exc:
         return _fail(exc, as_json="--json" in argv)
+    command: Any = next(c for c in COMMANDS if c.name == args.command)
     try:
-        if args.command == "plan":
-            out = _run_plan(args)
-            print(json.dumps(out, indent=2) if args.json else _plan_text(out))
-            return 0
-        if args.command == "agreement":
-            print(run_agreement(args), end="")
-            return 0
-        if args.command == "pairwise":
-            print(run_pairwise(args), end="")
-            return 0
-        if args.command in ("next-batch", "monitor"):
-            print(run_sequential(args), end="")
-            return 0
-        if args.command == "report":
-            text = _run_report(args)
-            if args.out:
-                try:
-                    Path(args.out).write_text(text, encoding="utf-8")
-                except OSError as exc:
-                    raise CLIError(f"cannot write {args.out}: {exc.strerror}") from exc
-                print(f"wrote {args.out}")
-            else:
-                print(text, end="")
-            return 0
-        if args.method is None:
-            args.method = "adjusted-wald"
-        title, rows = _run_correct(args)
+        text = command.run(args)
     except (CLIError, JudgeStatsError) as exc:
         return _fail(exc, as_json=getattr(args, "json", False))
-    accounting = getattr(args, "accounting", None)
-    if args.json:
-        payload = {
-            "title": title,
-            "method": args.method,
-            "design": args.design,
-            "confidence_level": args.confidence_level,
-            "rows": rows,
-        }
-        if accounting:
-            payload["input_rows"] = accounting
-        if note := getattr(args, "note", None):
-            payload["note"] = note
-        print(json.dumps(payload, indent=2))
-    else:
-        print(_table(title, rows, args))
-        if accounting:
-            print(_accounting(accounting, args))
-        if note := getattr(args, "note", None):
-            print(textwrap.fill(note, width=100))
+    print(text, end="")
     return 0
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import re
+from typing import Any
 
-from ..designs import DEFAULT_DESIGN, DESIGNS
-from ..intervals import interval_methods
+from ..designs import DEFAULT_DESIGN, design_names
+from ..designs.capabilities import rows
 
 EXAMPLES = ("chatbot-arena", "nq301")
 
@@ -63,6 +64,27 @@ def _level(text: str) -> float:
     return v
 
 
+#: The paths of the capability table ``correct`` and ``report`` reach: a 0/1 judge's rate,
+#: pooled over strata (``--strata``), and a judge alphabet's (``--letters``).
+_PATHS = (("letter", "rate"), ("letter", "pooled-rate"), ("alphabet", "distribution"))
+
+
+def method_choices() -> tuple[str, ...]:
+    """Return the interval methods of the capability table's rows on :data:`_PATHS`, in order.
+
+    Which of them a command's design and data allow, and which is the default, the command's
+    spec says (:func:`judgestats.spec.resolve_spec`, the API's errors).
+    """
+    return tuple(dict.fromkeys(m for r in rows() if (r.judge, r.target) in _PATHS
+                               for m in r.methods))  # fmt: skip
+
+
+def design_option(p: argparse.ArgumentParser, help: str, **kwargs: Any) -> None:
+    """Add ``--design``: one of the registered designs (:func:`judgestats.designs.design_names`)."""
+    kwargs.setdefault("default", DEFAULT_DESIGN)
+    p.add_argument("--design", choices=design_names(), help=help, **kwargs)
+
+
 def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     """Options ``correct`` and ``report`` share: columns, method, level, seed, examples."""
     p.add_argument("--judge-column", default="judge", help="judge label column (default: judge)")
@@ -70,17 +92,15 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     p.add_argument(
         "--method",
         default=None,
-        choices=(*interval_methods(), "auto", "adjusted-delta"),
+        choices=method_choices(),
         help="interval method (default: adjusted-wald, the paper's; auto: adjusted-wald, or "
         "the hull of it and profile-map where it may miss; for judge letters in "
         "report, profile-likelihood-t, or adjusted-delta with --design random or "
         "by-judge-label)",
     )
-    p.add_argument(
-        "--design",
-        default=DEFAULT_DESIGN,
-        choices=DESIGNS,
-        help="how the calibration items were chosen: by-human-label (the paper's; valid for "
+    design_option(
+        p,
+        "how the calibration items were chosen: by-human-label (the paper's; valid for "
         "any label mix, the default), random (a random sample of the test items) or "
         "by-judge-label (sampled within the judge's labels)",
     )

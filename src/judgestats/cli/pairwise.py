@@ -13,15 +13,8 @@ from .inputs import _pandas
 from .options import CLIError, _level
 
 
-def _pairwise_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "pairwise",
-        help="a leaderboard from pairwise judge verdicts, corrected with human-labelled pairs",
-        description="Fit Davidson's Bradley-Terry model with ties to pairwise verdicts: one row "
-        "per comparison (model_a, model_b, the judge's verdict a/tie/b, and the human verdict "
-        "on the calibration pairs, empty elsewhere). Prints the leaderboard with intervals, "
-        "rank sets, and the naive and human-only fits beside it.",
-    )
+def pairwise_options(p: Any) -> None:
+    """Add ``pairwise``'s options: the pairs file, its columns, the design and the estimator."""
     p.add_argument("pairs", help="the pairs: CSV or Parquet")
     for name in ("model_a", "model_b", "judge", "human"):
         flag = name.replace("_", "-")

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 from typing import Any
 
 from ..counts import ConfusionCounts
-from ..designs import DEFAULT_DESIGN, DESIGNS
-from .options import CLIError, _level, _need
+from .options import CLIError, _level, _need, design_option
 
 
-def _plan_parser(sub: Any) -> None:
-    pl = sub.add_parser(
-        "plan",
-        help="how many human labels: calibration size, Algorithm 1 split, judge-vs-human regime",
-        description="Plan the calibration set. Modes: --width (smallest m for a target width), "
-        "--pilot with --m and --p (the paper's Algorithm 1), --regime (theta range where the "
-        "calibrated judge beats human-only labels).",
-    )
+def plan_options(pl: Any) -> None:
+    """Add ``plan``'s options: the planned judge and test set, and the mode's flags."""
     pl.add_argument("--width", type=float, help="target full interval width, e.g. 0.1")
     pl.add_argument("--p", type=float, help="(expected) judged positive rate on the test set")
     pl.add_argument("--q0", type=float, help="judge specificity")
@@ -32,15 +26,20 @@ def _plan_parser(sub: Any) -> None:
         "--compare", action="store_true",
         help="expected widths of the three calibration designs for --m items (with --p --q0 --q1)",
     )
-    pl.add_argument(
-        "--design", default=DEFAULT_DESIGN, choices=DESIGNS,
-        help="--width mode: how the calibration items will be chosen (default by-human-label)",
+    design_option(
+        pl, "--width mode: how the calibration items will be chosen (default by-human-label)"
     )
     pl.add_argument("--delta", type=float, default=0.05, help="--regime with --m: failure prob.")
     pl.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def _run_plan(args) -> dict:
+def run_plan(args: Any) -> str:
+    """Run ``judgestats plan``; returns the text (or JSON) to print."""
+    out = _plan(args)
+    return (json.dumps(out, indent=2) if args.json else _plan_text(out)) + "\n"
+
+
+def _plan(args) -> dict:
     from .. import plan
 
     if args.pilot is not None:
@@ -123,11 +122,11 @@ def _plan_text(out: dict) -> str:
             f"[{out['low']:.4f}, {out['high']:.4f}]"
         )
     n = "infinite" if out["n"] is None else f"{out['n']:g}"
-    if out["design"] == "by-human-label":
+    if out["m0"] is not None:  # the design fixes the split by human label
         split = f"m0 = {out['m0']}, m1 = {out['m1']}"
-    elif out["design"] == "by-judge-label":
+    elif out["judge0"] is not None:  # ... or by judge label
         split = f"{out['judge0']} judge-0 and {out['judge1']} judge-1 items"
-    else:
+    else:  # or none: the labels fall where the sample puts them
         split = "a random sample"
     return (
         f"smallest calibration set for a {100 * out['confidence_level']:g}% interval of width "

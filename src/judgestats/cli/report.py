@@ -22,19 +22,13 @@ from .._validation import (
     RepeatedItemsWarning,
     VerdictError,
 )
+from ..spec import ESTIMANDS
 from .inputs import _read_table
 from .options import EXAMPLES, CLIError, _check_flags, _shared_options, cli_words
 
 
-def _report_parser(sub: Any) -> None:
-    rp = sub.add_parser(
-        "report",
-        help="corrected rate of every model in one file, as a Markdown, LaTeX or HTML report",
-        description="Correct the judged rate of every group (model) of a file with one row per "
-        "judged item: rows with a human label are the calibration set, rows without one the "
-        "test set (or --split says which). Writes a table, a methods sentence and the warnings "
-        "in force; HTML embeds the leaderboard figure.",
-    )
+def report_options(rp: Any) -> None:
+    """Add ``report``'s options: the data source, groups, strata, repeats, batches, format."""
     rp.add_argument(
         "file", nargs="?", metavar="FILE",
         help="judged items: CSV, Parquet, JSON Lines or a JSON array of objects (told by the "
@@ -64,7 +58,7 @@ def _report_parser(sub: Any) -> None:
         help="with --batch: correct with every batch (default) or each model's latest only",
     )  # fmt: skip
     rp.add_argument(
-        "--estimand", choices=("rows", "items"), default="rows",
+        "--estimand", choices=ESTIMANDS, default="rows",
         help="with repeated items: the rate over rows (each verdict weight 1, the default) or "
         "over items (each item weight 1)",
     )  # fmt: skip
@@ -311,7 +305,19 @@ def _inspect_frame(args) -> Any:
 _SAMPLE = "__judgestats_sample__"
 
 
-def _run_report(args) -> str:
+def run_report(args: Any) -> str:
+    """Run ``judgestats report``; returns the report (or, with ``--out``, the path written)."""
+    text = _report(args)
+    if not args.out:
+        return text
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CLIError(f"cannot write {args.out}: {exc.strerror}") from exc
+    return f"wrote {args.out}\n"
+
+
+def _report(args) -> str:
     from ..evaluate import evaluate
     from ..report import report
 
@@ -361,8 +367,6 @@ def _run_report(args) -> str:
             return _report_letters(frame, judges, args)
     if args.letters or args.invalid is not None:
         raise CLIError("--letters and --invalid apply to a FILE or --from (--inspect)")
-    if args.method is None:
-        args.method = "adjusted-wald"
     try:
         with warnings.catch_warnings(record=True) as caught:  # the report lists them as notes
             warnings.simplefilter("always")
@@ -420,7 +424,9 @@ def _numeric_letters(frame: Any, judges: tuple) -> Any:
 def _estimation(args) -> dict[str, Any]:
     """``js.evaluate``'s estimation options from ``report``'s flags (both report paths).
 
-    ``errors="mark"``: one bad group must not sink the leaderboard.
+    ``errors="mark"``: one bad group must not sink the leaderboard. No ``--method`` leaves
+    ``method=None``: evaluate resolves its spec once, with the capability table's default for
+    the path (a 0/1 judge's rate, pooled over strata, or a judge alphabet's).
     """
     out = {"method": args.method, "confidence_level": args.confidence_level, "rng": args.seed,
            "design": args.design, "errors": "mark"}  # fmt: skip

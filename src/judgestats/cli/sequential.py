@@ -40,14 +40,8 @@ def _common(p: Any) -> None:
     p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
 
 
-def _sequential_parsers(sub: Any) -> None:
-    nb = sub.add_parser(
-        "next-batch",
-        help="the items to send to humans next, with their inclusion probabilities",
-        description="Draw the next round of items to label from the judged pool, given the "
-        "labels so far. Writes the rows to label (item, round, draw, inclusion_probability, "
-        "strategy, seed, and an empty human column to fill in).",
-    )
+def next_batch_options(nb: Any) -> None:
+    """Add ``next-batch``'s options: the pool, the labels so far, the budget and strategy."""
     _common(nb)
     nb.add_argument("--budget", type=int, required=True, help="items to draw per group")
     nb.add_argument(
@@ -56,13 +50,10 @@ def _sequential_parsers(sub: Any) -> None:
     )  # fmt: skip
     nb.add_argument("--seed", type=int, default=None, help="seed of the draws (reproducible)")
     nb.add_argument("--out", default=None, help="write the rows here (CSV; default stdout)")
-    mo = sub.add_parser(
-        "monitor",
-        help="the current anytime-valid interval from the labels so far, and whether to stop",
-        description="Replay the labels so far round by round and print each group's "
-        "confidence-sequence interval (valid at every look), the labels used and whether the "
-        "target width is reached.",
-    )
+
+
+def monitor_options(mo: Any) -> None:
+    """Add ``monitor``'s options: the pool, the labels so far, the design and estimand."""
     _common(mo)
     mo.add_argument(
         "--design", choices=DESIGNS, required=True,
@@ -104,7 +95,7 @@ def _options(args: Any) -> dict:
             "target_width": args.target_width}  # fmt: skip
 
 
-def _run_next_batch(args: Any) -> str:
+def _next_batch(args: Any) -> str:
     from ..sequential.selection import next_batch
 
     out = next_batch(_frame(args), budget=args.budget, strategy=args.strategy, rng=args.seed,
@@ -119,7 +110,7 @@ def _run_next_batch(args: Any) -> str:
     return out.to_csv(index=False)
 
 
-def _run_monitor(args: Any) -> str:
+def _monitor(args: Any) -> str:
     from ..sequential.selection import replay
 
     mon = replay(_frame(args), design=args.design, estimand=args.estimand, rng=args.seed,
@@ -135,8 +126,18 @@ def _run_monitor(args: Any) -> str:
                        "groups": rows}, indent=2, default=str) + "\n"  # fmt: skip
 
 
-def run_sequential(args: Any) -> str:
-    """Run ``next-batch`` or ``monitor``; returns the text to print."""
+def run_next_batch(args: Any) -> str:
+    """Run ``judgestats next-batch``; returns the rows to label (or the path written)."""
+    _check_items(args)
+    return _next_batch(args)
+
+
+def run_monitor(args: Any) -> str:
+    """Run ``judgestats monitor``; returns each group's interval (text or JSON)."""
+    _check_items(args)
+    return _monitor(args)
+
+
+def _check_items(args: Any) -> None:
     if not Path(args.items).exists():
         raise CLIError(f"no such file: {args.items}")
-    return _run_next_batch(args) if args.command == "next-batch" else _run_monitor(args)
