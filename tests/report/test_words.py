@@ -37,3 +37,49 @@ def test_random_design_reports_name_the_judge_conditional_estimator():
     assert "judge-conditional (π̂ from all judged items) estimator (design 'random')" in sentence
     assert "joint maximum likelihood" not in sentence
     assert "judge-conditional, design random over every letter" in ev.summary()
+
+
+def test_every_method_of_the_commands_has_words_and_every_word_a_method():
+    """Issue 37: what reports call a method lives beside the capability table, and stays in step.
+
+    Every method the ``correct`` and ``report`` commands offer (the table's rows of their
+    paths) is named in words (``adjusted-delta``, the k-category delta method, by its name);
+    every method with words is one of the table's; every ranking method says what its draws are.
+    """
+    from judgestats.cli.options import method_choices
+    from judgestats.designs import capabilities
+
+    offered = set(method_choices()) - {"adjusted-delta"}
+    assert offered <= set(capabilities._METHOD_WORDS)
+    assert set(capabilities._METHOD_WORDS) <= {m for r in capabilities.rows() for m in r.methods}
+    ranking = {m for r in capabilities.rows() if r.target == "ranking" for m in r.methods}
+    assert all(capabilities.ranking_draws(m) != m for m in ranking)
+    assert capabilities.method_words("a-users-method") == "a-users-method"
+
+
+def test_a_new_design_is_described_by_its_attributes(monkeypatch):
+    """Issue 37: the methods sentence and notes ask the design (its family's voice, its words).
+
+    The toy random-sample design of tests/designs/test_new_design.py is described as a random
+    sample of the evaluated items (``calibration_samples_test``), with its own name and
+    reference, in the judge-conditional family's words.
+    """
+    from judgestats.designs import base, capabilities, register_design
+    from judgestats.designs.capabilities import Capability, add_capability
+    from tests.designs.test_new_design import CAL, TEST, StratifiedRandom
+
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.setattr(capabilities, "_ROWS", list(capabilities._ROWS))
+    register_design(StratifiedRandom)
+    add_capability(Capability("letter", "rate", ("stratified-random",), False,
+                              ("adjusted-wald", "wald"), "adjusted-wald"))  # fmt: skip
+    res = js.correct(TEST, CAL, design="stratified-random", method="wald")
+    sentence = js.report.methods_sentence(res)
+    assert "a random sample of the evaluated items, so the judge's labels of all 1200" in sentence
+    assert ("(judge-conditional estimator, design 'stratified-random': the test suite's toy "
+            "design;") in sentence
+    ref = js.report.methods_sentence(js.correct(TEST, CAL, design="random", method="wald"))
+    assert sentence.replace("stratified-random", "random").replace(
+        "the test suite's toy design", js.designs.as_design("random").reference) == ref
+    assert js.report.report_notes(res) == js.report.report_notes(
+        js.correct(TEST, CAL, design="random", method="wald"))

@@ -49,7 +49,9 @@ __all__ = [
     "capability",
     "check_method",
     "describe",
+    "method_words",
     "methods_for",
+    "ranking_draws",
     "rows",
     "table_markdown",
 ]
@@ -309,3 +311,34 @@ def table_markdown() -> str:
             f"{', '.join(f'`{m}`' for m in methods)} | {r.note} |"
         )
     return "\n".join(lines)
+
+
+# -- report-cli: what reports call the methods of the table
+#: What reports call an interval method of the table (one without words here is called by
+#: its name).
+_METHOD_WORDS = {
+    "adjusted-wald": "adjusted-Wald",
+    "wald": "Wald (delta-method)",
+    "bootstrap": "parametric-bootstrap percentile",
+    "bayes": "Bayesian credible",
+    "profile-likelihood": "profile-likelihood",
+    "profile-likelihood-t": "small-calibration (t cut-off) profile-likelihood",
+    "profile-map": "profile-likelihood (t cut-off, widened to hold the posterior mode)",
+    "adjusted-wald+profile-map": "adjusted-Wald and profile-likelihood (t cut-off) hull",
+    "auto": "adjusted-Wald (or, where it may miss, adjusted-Wald and profile-likelihood hull)",
+}
+#: What a ranking's draws are, by the method of a ``"ranking"`` row.
+_RANKING_DRAWS = {
+    "bootstrap": "a joint parametric bootstrap of the Rogan–Gladen estimates",
+    "bayes": "draws from the exact joint posterior",
+}
+
+
+def method_words(method: str) -> str:
+    """Return what reports call an interval method (``"adjusted-Wald"``), else its name."""
+    return _METHOD_WORDS.get(method, method)
+
+
+def ranking_draws(method: str) -> str:
+    """Return what a ranking's draws are under its method, else the method's name."""
+    return _RANKING_DRAWS.get(method, method)

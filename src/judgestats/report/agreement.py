@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._validation import JudgeStatsError
+from ..designs import Design
 from ..results import group_label
-from .rows import _kind
+from .rows import _design_of, _kind
 
 
 @dataclass
@@ -37,7 +38,7 @@ class AgreementSection:
     rows: list[AgreementRow]
     binary: bool  # a 0/1 judge: TP/FN/FP/TN and sensitivity/specificity columns
     level: float
-    design: str
+    design: Design
     shared: int | None = None  # number of groups whose one shared table is the only row
     repeated: bool = False  # some card has fewer items than rows (effective sizes)
     strata_added: bool = False  # an Evaluation's groups with strata: their tables added
@@ -80,7 +81,7 @@ def agreement_section(result: Any, labels: list[str] | None = None) -> Agreement
     """
     from ..agreement import agreement
 
-    design, level = result.design, result.confidence_level
+    design, level = _design_of(result), result.confidence_level
     kind = _kind(result)
     if kind == "evaluation":
         named = {group_label(g): _calibration(result.corrections[g]) for g in result.groups}
@@ -135,9 +136,9 @@ def agreement_sentence(s: AgreementSection, header: str | None) -> str:
         text += " Each row adds the tables of the group's strata."
     if s.repeated:
         text += " Items repeat: the intervals are taken at the effective sizes (design effects)."
-    if s.design == "by-judge-label":
-        text += (" Under the 'by-judge-label' design these rates describe the calibration sample "
-                 "only (its items were drawn within judge labels).")  # fmt: skip
+    if not s.design.youden_estimable:  # the human classes were not sampled
+        text += (f" Under the {str(s.design)!r} design these rates describe the calibration "
+                 "sample only (its items were drawn within judge labels).")  # fmt: skip
     if s.shared:
         text += (f" All {s.shared} groups have the same calibration table (a shared "
                  "calibration set): one card for all.")  # fmt: skip

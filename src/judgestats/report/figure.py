@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from .._validation import require_extra
+from ..designs.capabilities import method_words
 from ..results import shorten, shows_point
 from .content import _content
-from .rows import _METHOD_NAMES, _kind, _level_text
+from .rows import _kind, _level_text
 
 __all__ = [
     "plot_leaderboard",
@@ -106,7 +107,7 @@ def plot_leaderboard(
               fontsize=8, frameon=False)  # fmt: skip
     ax.set_ylim(-0.7, len(rows) - 0.3)
     method = result.method
-    title = f"Corrected rates with {lvl} intervals ({_METHOD_NAMES.get(method, method)})"
+    title = f"Corrected rates with {lvl} intervals ({method_words(method)})"
     # wrapped: a long method name was cut at the figure's edge
     ax.set_title(textwrap.fill(title, 64, break_on_hyphens=False))
     return ax

@@ -14,20 +14,9 @@ from typing import Any
 from .._validation import (
     ArgumentTypeError,
 )
-from ..designs import DEFAULT_DESIGN, ESTIMATOR
+from ..designs import DEFAULT_DESIGN, Design, as_design
+from ..designs.capabilities import method_words
 from ..results import shown_label, shows_point
-
-_METHOD_NAMES = {
-    "adjusted-wald": "adjusted-Wald",
-    "wald": "Wald (delta-method)",
-    "bootstrap": "parametric-bootstrap percentile",
-    "bayes": "Bayesian credible",
-    "profile-likelihood": "profile-likelihood",
-    "profile-likelihood-t": "small-calibration (t cut-off) profile-likelihood",
-    "profile-map": "profile-likelihood (t cut-off, widened to hold the posterior mode)",
-    "adjusted-wald+profile-map": "adjusted-Wald and profile-likelihood (t cut-off) hull",
-    "auto": "adjusted-Wald (or, where it may miss, adjusted-Wald and profile-likelihood hull)",
-}
 
 
 # ============================================================================ content
@@ -82,13 +71,18 @@ def _kind(result: Any) -> str:
     return kind
 
 
+def _design_of(result: Any) -> Design:
+    """Return the registered :class:`~judgestats.designs.Design` of a result."""
+    return as_design(getattr(result, "design", DEFAULT_DESIGN))
+
+
 def _estimator_of(result: Any) -> str:
     """Name the point estimate shown in the result's 'corrected' column (its method's)."""
     if _kind(result) == "evaluation":
         found = {_estimator_of(result.corrections[g]) for g in result.groups}
         return " / ".join(sorted(found))
     if _kind(result) == "stratified":  # per stratum, pooled by the mix
-        return ESTIMATOR[getattr(result, "design", DEFAULT_DESIGN)]
+        return _design_of(result).estimator
     return result.estimator
 
 
@@ -111,7 +105,7 @@ def _capital(text: str) -> str:
 
 
 def _interval_name(method: str, n_resamples: int | None, *, plural: bool) -> str:
-    name = _METHOD_NAMES.get(method, method)
+    name = method_words(method)
     noun = "intervals" if plural else "interval"
     extra = f", {n_resamples} resamples" if method == "bootstrap" and n_resamples else ""
     return f"{name} {noun}{extra}"

@@ -10,14 +10,19 @@ as tags.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..designs import DEFAULT_DESIGN, ESTIMATOR, REFERENCE, as_design
-from ..intervals import MIN_PER_CLASS, get_method, interval_methods
+from .._validation import MethodError
+from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign
+from ..designs.capabilities import ranking_draws
+from ..intervals import MIN_PER_CLASS, implementation, interval_methods
 from ..results import group_label, shown_label, shows_point
 from .rows import (
     _capital,
     _check_text,
+    _design_of,
     _fixed,
     _int_span,
     _interval_name,
@@ -52,20 +57,13 @@ WEAK_CLASS_SIZE = MIN_PER_CLASS
 WEAK_YOUDEN = 0.3
 
 
-def _source(method: str, design: str = DEFAULT_DESIGN) -> str:
-    """Cite a method's interval: the paper for its own, else the registry entry's reference."""
-    if method == "adjusted-wald" and design == DEFAULT_DESIGN:
+def _source(method: str, design: Design) -> str:
+    """Cite a method's interval: the paper for its own, else the implementation's reference."""
+    if method == _VOICES[design.family].own_interval:
         return CITATION
     if method in interval_methods(design):
-        return get_method(method, design).reference_for(as_design(design)) or CITATION
+        return implementation(design, method).reference_for(design) or CITATION
     return CITATION
-
-
-#: What a ranking's draws are, by its method.
-_DRAWS = {
-    "bootstrap": "a joint parametric bootstrap of the Rogan–Gladen estimates",
-    "bayes": "draws from the exact joint posterior",
-}
 
 
 #: warnings the report states in its own notes (once per group, not twice)
@@ -80,29 +78,30 @@ def _row(label: str, r: Any) -> _Row:
 
 
 # ---------------------------------------------------------------------------- sentences
-def _alphabet_how(letters: tuple, design: str = DEFAULT_DESIGN) -> str:
+def _alphabet_how(letters: tuple, design: Design) -> str:
     shown = ", ".join(str(v) for v in letters[:8]) + (", ..." if len(letters) > 8 else "")
-    fit = ("corrected by joint maximum likelihood" if design == DEFAULT_DESIGN else
-           f"estimated by the {ESTIMATOR[design]} estimator (design {design!r})")  # fmt: skip
+    fit = _VOICES[design.family].alphabet.format(estimator=design.estimator, words=design.words)
     return f"{fit} over every letter of the judge's alphabet ({len(letters)} letters: {shown})"
 
 
 def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
     """Describe a judge alphabet's rate: every letter used, on how many labels, which interval."""
+    design = _design_of(c)
     naive = "" if math.isnan(c.naive) else (
         f"; the judge's uncorrected rate on {c.n} test items is {c.naive:.2f}"
     )
     return (
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
-        f"{_alphabet_how(c.letters, c.design)} on {c.m0 + c.m1} human-labelled items ("
-        f"{_DEFAULT_DESIGN_WORDS + '; ' if c.design == DEFAULT_DESIGN else ''}"
+        f"{_alphabet_how(c.letters, design)} on {c.m0 + c.m1} human-labelled items ("
+        f"{_named(design, '; ')}"
         f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
-        f"{_source(c.method, c.design)}) on {c.n} test items{naive}."
+        f"{_source(c.method, design)}) on {c.n} test items{naive}."
     )
 
 
-#: The default design named in a methods sentence (the other designs name themselves).
-_DEFAULT_DESIGN_WORDS = f"design {DEFAULT_DESIGN!r}"
+def _named(design: Design, then: str) -> str:
+    """Return the design's words where its family's sentence names it in its parentheses."""
+    return design.words + then if _VOICES[design.family].names_design else ""
 
 
 def _is(c: Any) -> str:
@@ -117,8 +116,12 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
     subject = _capital(metric) + (f" of {label}" if label else "")
     if _kind(c) == "alphabet":
         return _alphabet_sentence(c, subject, lvl)
-    if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
-        return _design_sentence(c, subject, lvl)
+    design = _design_of(c)
+    return _VOICES[design.family].sentence(c, subject, lvl, design)
+
+
+def _paper_sentence(c: Any, subject: str, lvl: str, design: Design) -> str:
+    """Describe a Rogan–Gladen correction: the judge's sensitivity and specificity, its source."""
     k = getattr(c, "clusters", None)
     cal = (f"{c.m0 + c.m1} human-labelled items" if k is None else
            f"{k.calibration_items} human-labelled items ({c.m0 + c.m1} rows)")  # fmt: skip
@@ -126,9 +129,10 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
     return (
         f"{subject} {_is(c)} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"corrected for the judge's sensitivity {c.sensitivity:.2f} and specificity "
-        f"{c.specificity:.2f} estimated on {cal} ({_DEFAULT_DESIGN_WORDS}; "
+        f"{c.specificity:.2f} estimated on {cal} ({design.words}; "
         f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}{_repeats(k)}; "
-        f"{_source(c.method)}); the judge's uncorrected rate on {test} is {c.naive:.2f}."
+        f"{_source(c.method, design)}); the judge's uncorrected rate on {test} is "
+        f"{c.naive:.2f}."
     )
 
 
@@ -155,23 +159,22 @@ def _repeats(k: Any, span: str | None = None) -> str:
             "estimate's variance")  # fmt: skip
 
 
-def _design_sentence(c: Any, subject: str, lvl: str) -> str:
-    """Describe a random or by-judge-label correction: its estimator and its source."""
+def _conditional_sentence(c: Any, subject: str, lvl: str, design: Design) -> str:
+    """Describe a judge-conditional correction: how its items were drawn, its estimator, source."""
     k = c.calibration
     where = (
         "a random sample of the evaluated items, so the judge's labels of all "
         f"{c.n + k.m} items estimate how often it says 1"
-        if c.design == "random"
+        if design.calibration_samples_test
         else f"sampled within the judge's labels ({k.tp + k.fp} judged 1, {k.fn + k.tn} "
         "judged 0)"
     )
     return (
         f"{subject} {_is(c)} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"estimated from how often the human agrees with each of the judge's verdicts on "
-        f"{k.m} human-labelled items, {where} (judge-conditional estimator, design "
-        f"{c.design!r}: {REFERENCE[c.design]}; "
-        f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}); the judge's "
-        f"uncorrected rate on {c.n} test items is {c.naive:.2f}."
+        f"{k.m} human-labelled items, {where} (judge-conditional estimator, {design.words}: "
+        f"{design.reference}; {_interval_name(c.method, c.ci.n_resamples, plural=False)}); "
+        f"the judge's uncorrected rate on {c.n} test items is {c.naive:.2f}."
     )
 
 
@@ -180,16 +183,29 @@ def _stratified_sentence(
 ) -> str:
     lvl = f"{100 * s.confidence_level:g}%"
     subject = _capital(metric) + (f" of {label}" if label else "")
+    design = _design_of(s)
+    return _VOICES[design.family].stratified(s, subject, lvl, strata_name, design)
+
+
+def _conditional_stratified(
+    s: Any, subject: str, lvl: str, strata_name: str | None, design: Design
+) -> str:
+    """Describe a judge-conditional correction within strata, pooled by the judged mix."""
+    return (
+        f"{subject} is {s.estimate:.2f} ({lvl} CI {_fixed(s.ci.low, 2)}–"
+        f"{_fixed(s.ci.high, 2)}), estimated within each of the {s.k} strata by the "
+        f"judge-conditional estimator of {design.words} ({design.reference}) on "
+        f"{s.m0 + s.m1} human-labelled items and pooled by the stratum mix of the judged "
+        f"items ({_interval_name(s.method, None, plural=False)} pooled over strata); the "
+        f"judge's uncorrected rate on {s.n} test items is {s.naive:.2f}."
+    )
+
+
+def _paper_stratified(
+    s: Any, subject: str, lvl: str, strata_name: str | None, design: Design
+) -> str:
+    """Describe a Rogan–Gladen correction within strata, pooled by the stratum mix."""
     cs = [s.corrections[k] for k in s.strata]
-    if getattr(s, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
-        return (
-            f"{subject} is {s.estimate:.2f} ({lvl} CI {_fixed(s.ci.low, 2)}–"
-            f"{_fixed(s.ci.high, 2)}), estimated within each of the {s.k} strata by the "
-            f"judge-conditional estimator of design {s.design!r} ({REFERENCE[s.design]}) on "
-            f"{s.m0 + s.m1} human-labelled items and pooled by the stratum mix of the judged "
-            f"items ({_interval_name(s.method, None, plural=False)} pooled over strata); the "
-            f"judge's uncorrected rate on {s.n} test items is {s.naive:.2f}."
-        )
     of = f" of {strata_name}" if strata_name else ""
     mix = (
         "the test set's stratum mix" if s.weights_source == "test" else "the given stratum weights"
@@ -199,17 +215,32 @@ def _stratified_sentence(
         f"corrected within each of the {s.k} strata{of} for the judge's sensitivity "
         f"({_span([c.sensitivity for c in cs], 2)} across strata) and specificity "
         f"({_span([c.specificity for c in cs], 2)}) estimated on {s.m0 + s.m1} human-labelled "
-        f"items, and pooled by {mix} ({_DEFAULT_DESIGN_WORDS}; "
+        f"items, and pooled by {mix} ({design.words}; "
         f"{_interval_name(s.method, s.ci.n_resamples, plural=False)} pooled over strata; "
         f"{CITATION}); the judge's uncorrected rate on {s.n} test items is {s.naive:.2f}."
     )
 
 
-def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
+def _paper_how(ev: Any, design: Design, sens: str, spec: str, noun: str) -> str:
+    """How an evaluation's groups were corrected: for the judge's rates (within strata)."""
+    if ev.strata:
+        return (f"corrected within each stratum of {_strata_name(ev)} for the judge's "
+                f"sensitivity and specificity in that stratum (over all strata, sensitivity "
+                f"{sens} and specificity {spec} across {noun})")  # fmt: skip
+    return f"corrected for the judge's sensitivity ({sens} across {noun}) and specificity ({spec})"
 
+
+def _conditional_how(ev: Any, design: Design, sens: str, spec: str, noun: str) -> str:
+    """How an evaluation's groups were corrected: by the judge-conditional estimator."""
+    return (f"estimated by the judge-conditional estimator of {design.words} from how often "
+            "the human agrees with each of the judge's verdicts")  # fmt: skip
+
+
+def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     if len(ev) == 1:
         g = ev.groups[0]
         return _single_sentence(ev.corrections[g], metric, group_label(g), _strata_name(ev))
+    design = _design_of(ev)
     rows = [_row(group_label(g), ev.corrections[g]) for g in ev.groups]
     lvl = f"{100 * ev.confidence_level:g}%"
     noun = "models" if ev.dim == "model" else f"groups of {', '.join(ev.by)}"
@@ -219,18 +250,34 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     sens, spec = (_span([getattr(r, k) for r in rows], 2) for k in ("sensitivity", "specificity"))
     letters = [v for g in ev.groups for v in getattr(ev.corrections[g], "letters", ())]
     how = (
-        _alphabet_how(tuple(dict.fromkeys(letters)), ev.design)
+        _alphabet_how(tuple(dict.fromkeys(letters)), design)
         if _kind(first) == "alphabet"
-        else f"estimated by the judge-conditional estimator of design {ev.design!r} from how often "
-        "the human agrees with each of the judge's verdicts"
-        if getattr(ev, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN
-        else f"corrected within each stratum of {_strata_name(ev)} for the judge's sensitivity and "
-        f"specificity in that stratum (over all strata, sensitivity {sens} and specificity "
-        f"{spec} across {noun})"
-        if stratified
-        else f"corrected for the judge's sensitivity ({sens} across {noun}) and specificity "
-        f"({spec})"
+        else _VOICES[design.family].how(ev, design, sens, spec, noun)
     )
+    pooled = f", and pooled by each {per}'s test mix" if stratified else ""
+    where = " pooled over strata" if stratified else ""
+    found = [_item_summary(ev.corrections[g]) for g in ev.groups]
+    items = [k for k in found if k is not None]
+    if len(items) == len(found):  # repeated items: count items, say the rows
+        labelled = (f"{_int_span([k[0] for k in items])} human-labelled items "
+                    f"per {per} ({sum(k[0] for k in items)} in all, "
+                    f"{sum(r.m0 + r.m1 for r in rows)} rows)")  # fmt: skip
+        where += _repeats(True, _span([k[1] for k in items], 2))
+    else:
+        labelled = (f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
+                    f"({sum(r.m0 + r.m1 for r in rows)} in all)")  # fmt: skip
+    if _VOICES[design.family].names_design:  # inside its parentheses
+        labelled = f"{labelled[:-1]}; {design.words})"
+    return (
+        f"{_capital(metric)} of each of the {len(rows)} {noun} is {how}, estimated on "
+        f"{labelled}{pooled}, with {lvl} "
+        f"{_interval_name(ev.method, first.ci.n_resamples, plural=True)}{where} "
+        f"({_source(ev.method, design)}){_highest(rows, lvl, per, ranking)}."
+    )
+
+
+def _highest(rows: list[_Row], lvl: str, per: str, ranking: Any) -> str:
+    """Say which estimate is highest, whether its interval singles it out, and P(rank 1)."""
     pointed = [r for r in rows if shows_point(r.sensitivity, r.specificity)] or rows
     best = max(pointed, key=lambda r: r.estimate)
     overlap = sum(1 for r in rows if r is not best and r.high >= best.low)
@@ -247,35 +294,15 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     )
     if ranking is not None and best.label in ranking.models:
         i = ranking.models.index(best.label)
-        basis = _DRAWS.get(ranking.method, ranking.method)
         draws = (
             f"{ranking.undefined} of {ranking.reps} draws undefined (a judge no better than "
             "chance) and left out" if ranking.undefined else f"{ranking.reps} draws"
         )
         tail += (
             f", ranked first with probability {ranking.rank_probabilities[i, 0]:.2f} "
-            f"({basis}; {draws})"
+            f"({ranking_draws(ranking.method)}; {draws})"
         )
-    pooled = f", and pooled by each {per}'s test mix" if stratified else ""
-    where = " pooled over strata" if stratified else ""
-    found = [_item_summary(ev.corrections[g]) for g in ev.groups]
-    items = [k for k in found if k is not None]
-    if len(items) == len(found):  # repeated items: count items, say the rows
-        labelled = (f"{_int_span([k[0] for k in items])} human-labelled items "
-                    f"per {per} ({sum(k[0] for k in items)} in all, "
-                    f"{sum(r.m0 + r.m1 for r in rows)} rows)")  # fmt: skip
-        where += _repeats(True, _span([k[1] for k in items], 2))
-    else:
-        labelled = (f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
-                    f"({sum(r.m0 + r.m1 for r in rows)} in all)")  # fmt: skip
-    if getattr(ev, "design", DEFAULT_DESIGN) == DEFAULT_DESIGN:  # inside its parentheses
-        labelled = f"{labelled[:-1]}; {_DEFAULT_DESIGN_WORDS})"
-    return (
-        f"{_capital(metric)} of each of the {len(rows)} {noun} is {how}, estimated on "
-        f"{labelled}{pooled}, with {lvl} "
-        f"{_interval_name(ev.method, first.ci.n_resamples, plural=True)}{where} "
-        f"({_source(ev.method, getattr(ev, 'design', DEFAULT_DESIGN))}){tail}."
-    )
+    return tail
 
 
 def _single_sentence(r, metric, label, strata_name) -> str:
@@ -321,15 +348,15 @@ def methods_sentence(
 
 
 # ---------------------------------------------------------------------------- notes
-def _design_notes(c: Any, who: str) -> list[str]:
-    """List the notes of a random or by-judge-label correction (design check, empty cells)."""
+def _conditional_notes(c: Any, who: str) -> list[str]:
+    """List the notes of a judge-conditional correction (design check, empty judge classes)."""
     notes = []
     d = c.design_check
     if d is not None and not d.plausible:
         notes.append(
             f"{who}the calibration items' judge-positive rate ({d.calibration_rate:.2f}) differs "
             f"from the test items' ({d.test_rate:.2f}, p = {d.pvalue:.2g}): they do not look like "
-            "a random sample, and design='by-human-label' stays valid"
+            f"a random sample, and design={str(DEFAULT_DESIGN)!r} stays valid"
         )
     k = c.calibration
     for label, size in (("1", k.tp + k.fp), ("0", k.fn + k.tn)):
@@ -368,8 +395,11 @@ def _weak_calibration(c: Any, who: str, advice: str) -> list[str]:
 
 
 def _correction_notes(c: Any, who: str) -> list[str]:
-    if getattr(c, "design", DEFAULT_DESIGN) != DEFAULT_DESIGN:
-        return _design_notes(c, who)
+    return _VOICES[_design_of(c).family].notes(c, who)
+
+
+def _paper_notes(c: Any, who: str) -> list[str]:
+    """List the notes of a Rogan–Gladen correction: clipping, weak calibration and judge."""
     notes = []
     if c.clipped:
         notes.append(
@@ -378,8 +408,8 @@ def _correction_notes(c: Any, who: str) -> list[str]:
             "estimated error rates allow (often too few calibration items)"
         )
     # the WeakCalibrationWarning of correct(), once (its message is skipped below)
-    safe = c.method in ("profile-map", "profile-likelihood-t", "bayes")
-    advice = "" if safe else "; the interval may under-cover (method='profile-map' does not)"
+    advice = ("; the interval may under-cover (method='profile-map' does not)"
+              if _may_under_cover(c.method, _design_of(c)) else "")  # fmt: skip
     notes += _weak_calibration(c, who, advice)
     youden = c.sensitivity + c.specificity - 1
     chance = _judge_sentence(c)
@@ -405,6 +435,19 @@ def _correction_notes(c: Any, who: str) -> list[str]:
     return notes
 
 
+def _may_under_cover(method: str, design: Design) -> bool:
+    """Whether a method may under-cover on a small calibration set.
+
+    That is, whether its implementation has the weak-calibration rule of
+    :func:`judgestats.correct` (:attr:`judgestats.intervals.IntervalMethod.weak_rule`); a
+    method without an implementation of its own is not known to hold.
+    """
+    try:
+        return implementation(design, method).weak_rule is not None
+    except MethodError:
+        return True
+
+
 def _stratified_notes(s: Any, who: str) -> list[str]:
     notes = []
     if s.clipped:
@@ -420,7 +463,7 @@ def _stratified_notes(s: Any, who: str) -> list[str]:
             "values"
         )
     weak = [k for k in s.strata if min(s.corrections[k].m0, s.corrections[k].m1) < WEAK_CLASS_SIZE]
-    if weak and getattr(s, "design", DEFAULT_DESIGN) == DEFAULT_DESIGN:
+    if weak and _VOICES[_design_of(s).family].weak_classes:
         which = ", ".join(repr(k) for k in weak)
         which = f"stratum {which} has" if len(weak) == 1 else f"strata {which} have"
         notes.append(
@@ -445,7 +488,7 @@ def _stratified_notes(s: Any, who: str) -> list[str]:
 
 def _alphabet_notes(c: Any, who: str) -> list[str]:
     """List the notes of a judge alphabet's rate: weak calibration, undefined draws."""
-    notes = _weak_calibration(c, who, "") if c.design == DEFAULT_DESIGN else []
+    notes = _weak_calibration(c, who, "") if _VOICES[_design_of(c).family].weak_classes else []
     if c.ci.undefined_note():
         notes.append(who + c.ci.undefined_note())
     return notes
@@ -483,3 +526,51 @@ def report_notes(result: Any) -> list[str]:
     if getattr(result, "ranking_error", None):
         notes.append(f"no ranking (P(rank 1)): {result.ranking_error}")
     return notes
+
+
+# ---------------------------------------------------------------------------- voices
+@dataclass(frozen=True, slots=True)
+class _Voice:
+    """How a report speaks of the corrections of one estimator family (:attr:`Design.family`).
+
+    Attributes
+    ----------
+    sentence, stratified, how : callable
+        The methods sentence of a correction and of a stratified correction, and how an
+        evaluation's groups were corrected.
+    notes : callable
+        A correction's notes.
+    names_design : bool
+        The sentence names the design in its closing parentheses (the other family names it
+        beside its estimator).
+    weak_classes : bool
+        The weak-calibration note applies (fewer than :data:`WEAK_CLASS_SIZE` human-labelled
+        items of a class): the estimator rests on the judge's rates per human class.
+    alphabet : str
+        How a judge alphabet's rate is fitted (``{estimator}``, ``{words}``: the design's).
+    own_interval : str or None
+        The interval method the paper gives for the family, cited as the paper.
+    """
+
+    sentence: Callable[..., str]
+    stratified: Callable[..., str]
+    how: Callable[..., str]
+    notes: Callable[..., list[str]]
+    names_design: bool
+    weak_classes: bool
+    alphabet: str
+    own_interval: str | None = None
+
+
+_VOICES = {
+    RoganGladenDesign.family: _Voice(
+        _paper_sentence, _paper_stratified, _paper_how, _paper_notes, names_design=True,
+        weak_classes=True, alphabet="corrected by joint maximum likelihood",
+        own_interval="adjusted-wald",
+    ),
+    JudgeConditionalDesign.family: _Voice(
+        _conditional_sentence, _conditional_stratified, _conditional_how, _conditional_notes,
+        names_design=False, weak_classes=False,
+        alphabet="estimated by the {estimator} estimator ({words})",
+    ),
+}  # fmt: skip
