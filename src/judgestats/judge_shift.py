@@ -49,7 +49,7 @@ import numpy as np
 from ._validation import (
     ArgumentTypeError,
     CountError,
-    MethodError,
+    check_choice,
     check_confidence_level,
     check_positive_int,
     check_probability,
@@ -420,13 +420,9 @@ def _shift_design(design: Any) -> Design:
         the test takes.
     """
     design = as_design(design)
-    if not design.youden_estimable:
-        takes = [repr(d) for d in design_names() if as_design(d).youden_estimable]
-        raise MethodError(
-            f"judge_shift_test compares the columns P(judge | human) of two batches, which "
-            f"design={str(design)!r} does not sample (its human classes were not drawn); the "
-            f"designs it takes: {', '.join(takes)}"
-        )
+    if not design.youden_estimable:  # refused as an unknown name is, listing those it takes
+        check_choice("design", str(design),
+                     [d for d in design_names() if as_design(d).youden_estimable])  # fmt: skip
     return design
 
 
