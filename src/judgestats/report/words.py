@@ -400,13 +400,8 @@ def _correction_notes(c: Any, who: str) -> list[str]:
 
 def _paper_notes(c: Any, who: str) -> list[str]:
     """List the notes of a Rogan–Gladen correction: clipping, weak calibration and judge."""
-    notes = []
-    if c.clipped:
-        notes.append(
-            f"{who}the Rogan–Gladen estimate {c.estimate_unclipped:.3f} lies outside [0, 1] and "
-            f"is reported as {c.estimate:g}: the judged rate falls outside the range the "
-            "estimated error rates allow (often too few calibration items)"
-        )
+    notes = _clipped(c, who, "Rogan–Gladen", ": the judged rate falls outside the range the "
+                     "estimated error rates allow (often too few calibration items)")  # fmt: skip
     # the WeakCalibrationWarning of correct(), once (its message is skipped below)
     advice = ("; the interval may under-cover (method='profile-map' does not)"
               if _may_under_cover(c.method, _design_of(c)) else "")  # fmt: skip
@@ -448,13 +443,16 @@ def _may_under_cover(method: str, design: Design) -> bool:
         return True
 
 
+def _clipped(r: Any, who: str, what: str, why: str = "") -> list[str]:
+    """Return the note of an estimate clipped to [0, 1] (``what``: its estimator), if it was."""
+    if not r.clipped:
+        return []
+    return [f"{who}the {what} estimate {r.estimate_unclipped:.3f} lies outside [0, 1] and is "
+            f"reported as {r.estimate:g}{why}"]  # fmt: skip
+
+
 def _stratified_notes(s: Any, who: str) -> list[str]:
-    notes = []
-    if s.clipped:
-        notes.append(
-            f"{who}the pooled estimate {s.estimate_unclipped:.3f} lies outside [0, 1] and is "
-            f"reported as {s.estimate:g}"
-        )
+    notes = _clipped(s, who, "pooled")
     clipped = [k for k in s.strata if s.corrections[k].clipped]
     if clipped:
         notes.append(
