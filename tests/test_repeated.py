@@ -348,3 +348,17 @@ STRATA = {
     "long": (js.JudgedCounts(560, 700), js.ConfusionCounts(tp=57, fn=3, tn=18, fp=12)),
     "other": (js.JudgedCounts(40, 250), js.ConfusionCounts(tp=20, fn=6, tn=60, fp=9)),
 }
+
+
+def test_an_empty_judge_class_under_the_random_design_gives_no_numerical_warning():
+    """A guessed rate (no judge-1 calibration item) has an unbounded variance part: the
+    Welch–Satterthwaite df is then its limit, inf (the normal quantile), with no overflow
+    RuntimeWarning (the suite turns warnings into errors)."""
+    items = np.repeat(np.arange(20), 2)
+    human = np.repeat(np.random.default_rng(1).integers(0, 2, 20), 2)
+    cal = js.ConfusionCounts.from_labels(human=human, judge=np.zeros(40, int), cluster=items)
+    test = js.JudgedCounts.from_labels(np.r_[np.ones(10, int), np.zeros(30, int)],
+                                       cluster=np.repeat(np.arange(100, 120), 2))  # fmt: skip
+    res = js.correct(test, cal, design="random", method="adjusted-wald")
+    assert res.clusters.df == np.inf
+    assert 0.0 <= res.ci.low <= res.estimate <= res.ci.high <= 1.0

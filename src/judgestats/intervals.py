@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from . import designs, kernels
+from . import kernels
 from ._validation import (
     ArgumentTypeError,
     MethodError,
@@ -75,9 +75,16 @@ from .designs import (
     RoganGladenDesign,
     as_design,
 )
+from .designs.bounds import (
+    conditional_adjusted_wald,
+    conditional_bayes,
+    conditional_bootstrap,
+    conditional_degenerate,
+    conditional_wald,
+    judge_class_missing,
+)
 from .designs.capabilities import add_method, methods_for
 from .designs.capabilities import check_method as check_table
-from .designs.posterior import design_posterior_bounds
 from .kernels import (
     BOUNDARY_RULES,
     Bounds,
@@ -436,54 +443,7 @@ def _bayes_method(
 
 # ----------------------------------------------------------------------------- designs
 # The same interval ideas for the judge-conditional estimator (the random and by-judge-label
-# designs): each function takes the design, whose π̂ it uses (:mod:`judgestats.designs`).
-def _conditional_adjusted_wald(test, calibration, *, confidence_level, design, rng=None) -> Bounds:
-    return designs.adjusted_wald_bounds(test, calibration, design, confidence_level)
-
-
-def _conditional_wald(test, calibration, *, confidence_level, design, rng=None) -> Bounds:
-    return designs.wald_bounds(test, calibration, design, confidence_level)
-
-
-def _conditional_bootstrap(
-    test, calibration, *, confidence_level, design, rng=None, n_resamples: int = 9999
-) -> Bounds:
-    return designs.bootstrap_bounds(
-        test, calibration, design, confidence_level, rng=rng, n_resamples=n_resamples
-    )
-
-
-def _conditional_bayes(
-    test, calibration, *, confidence_level, design, rng=None, point: str = "mean",
-    interval: str = "eti", prior: Any = (0.5, 0.5),
-) -> Bounds:  # fmt: skip
-    return design_posterior_bounds(
-        test, calibration, design, confidence_level, point=point, interval=interval,
-        prior=prior,
-    )
-
-
-def _judge_class_missing(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
-    """Mask a judge class with weight in π̂ but no calibration item (its rate enters as 1/2)."""
-    if test is None:
-        k1 = np.asarray(calibration.tp + calibration.fp)
-        k0 = np.asarray(calibration.fn + calibration.tn)
-        return (k1 == 0) | (k0 == 0)
-    return designs.judge_conditional(test, calibration, design)[1]
-
-
-def _conditional_degenerate(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
-    """Mask the plug-in rule: π̂, PPV̂ or FOR̂ equal to 0 or 1, or a judge class missing."""
-    c = calibration
-    out = _judge_class_missing(c, test, design)
-    for a in (c.tp, c.fp, c.fn, c.tn):
-        out = out | (np.asarray(a) == 0)
-    if test is not None:
-        x, n = np.asarray(test.positive), np.asarray(test.n)
-        out = out | (x == 0) | (x == n)
-    return out
-
-
+# designs): their implementations and weak-regime rules are in :mod:`judgestats.designs.bounds`.
 _DESIGN_ADVICE = "use method='adjusted-wald' or 'bayes'"
 _MISSING_ADVICE = (
     "label calibration items of both judge labels, or use method='bayes' (its interval "
@@ -496,28 +456,28 @@ def _conditional_methods() -> tuple[IntervalMethod, ...]:
     common = {"requires_informative": False, "family": CONDITIONAL}
     return (
         _method(
-            "adjusted-wald", _conditional_adjusted_wald,
+            "adjusted-wald", conditional_adjusted_wald,
             "delta-method interval of the judge-conditional θ with pseudo-counts (one success "
             "and one failure added to PPV and FOR, Wilson's z²/2 to π)",
             estimator="{design_estimator}",
             reference=f"{_CONDITIONAL_REF}; Agresti & Caffo (2000) pseudo-counts",
-            weak_rule=_judge_class_missing, weak_advice=_MISSING_ADVICE, **common,
+            weak_rule=judge_class_missing, weak_advice=_MISSING_ADVICE, **common,
         ),
         _method(
-            "wald", _conditional_wald,
+            "wald", conditional_wald,
             "delta-method Wald interval of the judge-conditional θ at the plain estimates",
             estimator="{design_estimator}", reference=f"{_CONDITIONAL_REF} (delta method)",
-            weak_rule=_conditional_degenerate, weak_advice=_DESIGN_ADVICE, **common,
+            weak_rule=conditional_degenerate, weak_advice=_DESIGN_ADVICE, **common,
         ),
         _method(
-            "bootstrap", _conditional_bootstrap,
+            "bootstrap", conditional_bootstrap,
             "parametric percentile bootstrap of the three binomials (π, PPV, FOR)",
             estimator="{design_estimator}",
             reference=f"{_CONDITIONAL_REF}; parametric percentile bootstrap",
-            weak_rule=_conditional_degenerate, weak_advice=_DESIGN_ADVICE, **common,
+            weak_rule=conditional_degenerate, weak_advice=_DESIGN_ADVICE, **common,
         ),
         _method(
-            "bayes", _conditional_bayes,
+            "bayes", conditional_bayes,
             "exact posterior of θ = π·PPV + (1 − π)·FOR under independent Beta priors "
             "(Jeffreys' Beta(1/2, 1/2) by default), equal-tailed credible interval, by quadrature",
             estimator="posterior {point} (Beta priors on π, PPV, FOR)",

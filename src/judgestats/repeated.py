@@ -376,8 +376,11 @@ def welch_df(parts: Any, items: Any) -> float:
     if not repeated.any() or parts.sum() <= 0:
         return float("inf")
     dfs = np.maximum(items - 1.0, 1.0)
-    den = np.sum(np.where(repeated, parts**2 / dfs, 0.0))
-    return float(parts.sum() ** 2 / den) if den > 0 else float("inf")  # repeats carry nothing
+    # a rate with no rows (an empty judge class: its rate guessed) has an unbounded part; the
+    # sums then overflow to inf, which is the limit: df inf where that part is binomial
+    with np.errstate(over="ignore", invalid="ignore"):
+        den = np.sum(np.where(repeated, parts**2 / dfs, 0.0))
+        return float(parts.sum() ** 2 / den) if den > 0 else float("inf")  # repeats carry nothing
 
 
 def t_critical(confidence_level: float, df: float) -> float:

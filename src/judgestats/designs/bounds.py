@@ -1,7 +1,8 @@
 """Interval bounds of the judge-conditional estimator under the random and by-judge-label designs.
 
 The adjusted-Wald and Wald intervals from the three binomials of :func:`.estimator.design_counts`,
-the parametric bootstrap, and the pooled interval over strata; registered as interval methods by
+the parametric bootstrap, and the pooled interval over strata; as interval methods (the
+``conditional_*`` functions and their weak-regime rules) they are registered by
 :mod:`judgestats.intervals`.
 """
 
@@ -23,6 +24,7 @@ from ..kernels import (
     z_value,
 )
 from .estimator import _conditional, design_counts, judge_conditional
+from .posterior import design_posterior_bounds
 
 
 # ----------------------------------------------------------------------------- intervals
@@ -129,3 +131,57 @@ def stratified_bounds(
     low = min(max(centre - half, 0.0), est)
     high = max(min(centre + half, 1.0), est)
     return est, low, high
+
+
+# ----------------------------------------------------------------------------- as interval methods
+# The implementations :mod:`judgestats.intervals` registers for the judge-conditional family (the
+# signature of an interval method, with the design whose π̂ they use) and their weak-regime rules.
+def conditional_adjusted_wald(test, calibration, *, confidence_level, design, rng=None) -> Bounds:
+    """``method="adjusted-wald"`` of the judge-conditional family (:func:`adjusted_wald_bounds`)."""
+    return adjusted_wald_bounds(test, calibration, design, confidence_level)
+
+
+def conditional_wald(test, calibration, *, confidence_level, design, rng=None) -> Bounds:
+    """``method="wald"`` of the judge-conditional family (:func:`wald_bounds`)."""
+    return wald_bounds(test, calibration, design, confidence_level)
+
+
+def conditional_bootstrap(
+    test, calibration, *, confidence_level, design, rng=None, n_resamples: int = 9999
+) -> Bounds:
+    """``method="bootstrap"`` of the judge-conditional family (:func:`bootstrap_bounds`)."""
+    return bootstrap_bounds(
+        test, calibration, design, confidence_level, rng=rng, n_resamples=n_resamples
+    )
+
+
+def conditional_bayes(
+    test, calibration, *, confidence_level, design, rng=None, point: str = "mean",
+    interval: str = "eti", prior: Any = (0.5, 0.5),
+) -> Bounds:  # fmt: skip
+    """``method="bayes"``: the exact posterior under the design (:mod:`.posterior`)."""
+    return design_posterior_bounds(
+        test, calibration, design, confidence_level, point=point, interval=interval,
+        prior=prior,
+    )
+
+
+def judge_class_missing(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
+    """Mask a judge class with weight in π̂ but no calibration item (its rate enters as 1/2)."""
+    if test is None:
+        k1 = np.asarray(calibration.tp + calibration.fp)
+        k0 = np.asarray(calibration.fn + calibration.tn)
+        return (k1 == 0) | (k0 == 0)
+    return judge_conditional(test, calibration, design)[1]
+
+
+def conditional_degenerate(calibration: ConfusionCounts, test: Any, design: Any) -> np.ndarray:
+    """Mask the plug-in rule: π̂, PPV̂ or FOR̂ equal to 0 or 1, or a judge class missing."""
+    c = calibration
+    out = judge_class_missing(c, test, design)
+    for a in (c.tp, c.fp, c.fn, c.tn):
+        out = out | (np.asarray(a) == 0)
+    if test is not None:
+        x, n = np.asarray(test.positive), np.asarray(test.n)
+        out = out | (x == 0) | (x == n)
+    return out
