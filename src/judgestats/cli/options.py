@@ -79,10 +79,10 @@ def method_choices() -> tuple[str, ...]:
                                for m in r.methods))  # fmt: skip
 
 
-def design_option(p: argparse.ArgumentParser, help: str, **kwargs: Any) -> None:
-    """Add ``--design``: one of the registered designs (:func:`judgestats.designs.design_names`)."""
+def design_option(p: argparse.ArgumentParser, text: str, **kwargs: Any) -> None:
+    """Add ``--design`` (help ``text``): one of :func:`judgestats.designs.design_names`."""
     kwargs.setdefault("default", DEFAULT_DESIGN)
-    p.add_argument("--design", choices=design_names(), help=help, **kwargs)
+    p.add_argument("--design", choices=design_names(), help=text, **kwargs)
 
 
 def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
