@@ -83,11 +83,11 @@ SLOW_FIXTURES = {
     "tests/test_io_inspect.py": {"logs"},  # runs Inspect AI evals in a subprocess (~8 s)
 }
 
-#: notebooks (run by nbmake) that take more than 5 s; 01, 02, 08 and 12 stay in the fast tier
+#: notebooks (run by nbmake) that take more than 5 s; 01, 02, 03 and 12 stay in the fast tier
 SLOW_NOTEBOOKS = {
-    "03_compare_interval_methods.ipynb", "04_bayesian_models.ipynb", "05_planning.ipynb",
-    "06_strata_and_shift.ipynb", "07_more_than_two_grades.ipynb", "09_scores_ties_two_judges.ipynb",
-    "10_label_in_rounds.ipynb", "11_corrected_leaderboard.ipynb",
+    "04_compare_interval_methods.ipynb", "05_planning.ipynb", "06_label_in_rounds.ipynb",
+    "07_bayesian_models.ipynb", "08_strata_and_shift.ipynb", "09_more_than_two_grades.ipynb",
+    "10_scores_ties_two_judges.ipynb", "11_corrected_leaderboard.ipynb",
 }  # fmt: skip
 
 

@@ -65,7 +65,7 @@ def test_coverage_and_bias_plots():
 
 
 def test_estimator_bias_plot_divides_by_the_test_rate_and_names_estimators_in_words():
-    """Notebook 06's figure: raw identifiers in the legend, and θ_P read from a stale attribute."""
+    """Notebook 08's (strata) figure: raw identifiers in the legend, and θ_P read from a stale attribute."""
     eb = simulate.estimator_bias(theta=0.4, reps=50, theta_calibration=[0.2, 0.6], rng=0)
     ax = plots.estimator_bias_plot(eb)
     np.testing.assert_allclose(ax.get_lines()[0].get_xdata(), [0.2 / 0.4, 0.6 / 0.4])

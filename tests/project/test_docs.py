@@ -313,7 +313,7 @@ def _output_text(cell: dict) -> str:
 
 def test_notebook_claims_match_their_committed_outputs():
     # issue 31: two sentences contradicted the output printed above them
-    cells = _cells("03_compare_interval_methods.ipynb")
+    cells = _cells("04_compare_interval_methods.ipynb")
     table = next(_output_text(c) for c in cells if "settings = {" in "".join(c["source"]))
     paper, block = [], None
     for line in table.splitlines():
@@ -327,7 +327,7 @@ def test_notebook_claims_match_their_committed_outputs():
     low, high = re.search(r"every method covers between (0\.\d+) and (0\.\d+) at every θ", text).groups()
     assert (low, high) == (min(paper, key=float), max(paper, key=float))
 
-    cells = _cells("08_calibration_designs.ipynb")
+    cells = _cells("02_calibration_designs.ipynb")
     guard = next(i for i, c in enumerate(cells) if "the guard rail" in "".join(c["source"]))
     said = " ".join("".join(cells[guard]["source"]).split())
     shown = _output_text(cells[guard + 1])
@@ -337,13 +337,15 @@ def test_notebook_claims_match_their_committed_outputs():
 
 def test_notebooks_have_one_learning_path_and_the_site_follows_it():
     # issue 31: the README asks "how did you sample your calibration set?" first, but that was
-    # notebook 08, listed eighth; the index gives a reading order and the site's nav follows it
+    # the eighth notebook; the index gives a reading order and the site's nav follows it; issue 38:
+    # the file numbers follow that order too
     index = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
     path = re.findall(r"^\| (\d+) \| [^|]+ \| \[\w+\]\((\w+)\.ipynb\)", index, flags=re.MULTILINE)
     assert [int(step) for step, _ in path] == list(range(1, len(path) + 1))
     order = [stem for _, stem in path]
+    assert [int(stem[:2]) for stem in order] == list(range(1, len(order) + 1))
     assert sorted(order) == sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert order.index("08_calibration_designs") == 1  # right after the quickstart
+    assert order.index("02_calibration_designs") == 1  # right after the quickstart
     nav = re.findall(r"^\s+- notebooks/(\w+)\.ipynb$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
                      flags=re.MULTILINE)  # fmt: skip
     assert nav == order

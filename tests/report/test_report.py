@@ -339,7 +339,7 @@ def test_plot_leaderboard_on_each_result_kind(ev):
 
 
 def test_plot_leaderboard_keeps_the_group_order_when_asked(ev):
-    """Notebook 09's two designs side by side listed the targets in two different orders."""
+    """Notebook 10 (scores, ties, two judges) showed two designs side by side; they listed the targets in two different orders."""
     top_down = [t.get_text().split("  (")[0]
                 for t in plot_leaderboard(ev, sort=False).get_yticklabels()]  # top first
     assert top_down == [str(g) for g in ev.groups]
