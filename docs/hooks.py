@@ -25,6 +25,11 @@
 7. ``<!-- capability-table -->`` is replaced by the capability table
    (:func:`judgestats.designs.capabilities.table_markdown`): which interval methods each path
    allows, rendered from the one table the package reads.
+8. Links inside the notebooks are written for the repository (``../benchmarks/results/x.md``,
+   ``../docs/guide/intervals.md``, ``03_why_correct.ipynb``); mkdocs-jupyter leaves them as they
+   are, so on the site they would lead nowhere. Each relative link of a notebook page is
+   rewritten to the page it names (:func:`notebook_links`); one that names no page of the site
+   is logged as a warning, which fails ``mkdocs build --strict``.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import html
 import io
 import logging
 import os
+import posixpath
 import re
 import shlex
 from pathlib import Path
@@ -185,6 +191,50 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = _CLI_HELP.sub(lambda m: f"```text\n{_cli_help(m[1])}```", markdown)
     markdown = _CLI_RUN.sub(lambda m: f"```text\n{_cli_run(m[1])}```", markdown)
     return _FIGURE.sub(lambda m: f"```python\n{m[1].strip()}\n```\n\n{_figure(m[1])}", markdown)
+
+
+# --------------------------------------------------------------------------- notebook links
+_HREF = re.compile(r'(href|src)="([^"#:]*?)(#[^"]*)?"')
+
+
+def notebook_links(page_html: str, src_uri: str, lookup) -> tuple[str, list[str]]:
+    """Point the relative links of a notebook page at the site's pages.
+
+    ``src_uri`` is the notebook's path in the repository (``notebooks/x.ipynb``); ``lookup``
+    maps a repository path (``benchmarks/results/x.md``; a page under ``docs/`` by its path
+    there) to the URL of its page relative to the notebook's page, or ``None``. Returns the
+    rewritten HTML and the links that name no page.
+    """
+    broken: list[str] = []
+
+    def rewrite(match: re.Match) -> str:
+        attribute, target, anchor = match[1], match[2], match[3] or ""
+        if not target or target.startswith(("/", "data")):
+            return match[0]
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), target))
+        path = path.removeprefix("docs/")  # the guide pages live in docs/, the site's root
+        url = lookup(path)
+        if url is None:
+            broken.append(target + anchor)
+            return match[0]
+        return f'{attribute}="{url}{anchor}"'
+
+    return _HREF.sub(rewrite, page_html), broken
+
+
+def on_page_content(html_text: str, page, config, files) -> str:
+    """Rewrite the relative links of notebook pages (see :func:`notebook_links`)."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html_text
+
+    def lookup(path: str) -> str | None:
+        found = files.get_file_from_path(path)
+        return None if found is None else found.url_relative_to(page.file)
+
+    html_text, broken = notebook_links(html_text, page.file.src_uri, lookup)
+    for target in broken:
+        logger.warning("%s: the link %r names no page of the site", page.file.src_uri, target)
+    return html_text
 
 
 # --------------------------------------------------------------------------- rendering defects
