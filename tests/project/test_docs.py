@@ -205,19 +205,19 @@ def test_notebook_gallery_shows_each_notebooks_first_figure(site):
 
 def test_readme_sections_and_benchmarks_are_included_not_copied(site):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    # a sentence of each included README section appears on its page, verbatim
-    for uri, heading in [
-        ("guide/method.html", "## The method in three sentences"),
-        ("guide/designs.html", "## How did you sample your calibration set?"),
-        ("guide/intervals.html", "## Which interval method when"),
-        ("guide/data.html", "## Your own data"),
-    ]:
-        body = readme.split(heading, 1)[1].split("\n## ", 1)[0]
+    # the home page includes the README's quickstart and its own-data list, verbatim; the
+    # README is their one home (issue 38 §4: the home page is the README, code first)
+    home = _text(_page(site, "index.html"))
+    squeeze = re.compile(r"\s+")  # the page puts spaces around code spans
+    for heading in ("## Quickstart", "## Your own data"):
+        body = re.sub(r"```\w*", "", readme.split(heading, 1)[1].split("\n## ", 1)[0])
         words = " ".join(re.sub(r"[`*\\]", "", body).split()[:12])
-        squeeze = re.compile(r"\s+")  # the page puts spaces around code spans
-        assert words and squeeze.sub("", words) in squeeze.sub("", _text(_page(site, uri))), uri
-        source = (DOCS / "guide" / f"{Path(uri).stem}.md").read_text(encoding="utf-8")
-        assert words not in " ".join(re.sub(r"[`*\\]", "", source).split())  # one home: README
+        assert words and squeeze.sub("", words) in squeeze.sub("", home), heading
+        assert words not in (DOCS / "index.md").read_text(encoding="utf-8")
+    # every other page is the one home of its text: only the home page includes the README
+    for page in DOCS.rglob("*.md"):
+        if page.name != "index.md" or page.parent != DOCS:
+            assert "README.md\" start=" not in page.read_text(encoding="utf-8"), page
     # benchmark pages are the result files themselves, figures beside them
     table = (ROOT / "benchmarks/results/allocation.md").read_text(encoding="utf-8")
     first_row = next(line for line in table.splitlines() if line.startswith("| 0.7 | 0.9 | 200"))
@@ -563,7 +563,38 @@ EXAMPLE_PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"
 
 
 def test_the_guides_have_examples():
-    assert {"guide/planning.md", "guide/strata.md", "guide/engines.md"} <= set(EXAMPLE_PAGES)
+    assert {"guide/planning.md", "guide/strata.md", "guide/engines.md", "guide/why-correct.md",
+            "guide/pairwise.md", "guide/bayes.md", "guide/data.md"} <= set(EXAMPLE_PAGES)
+
+
+def _guide_order() -> list[str]:
+    """The guide pages in the nav's order (mkdocs.yml's "User guide" section)."""
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("  - User guide:", 1)[1]
+    nav = nav.split("\n  - ", 1)[0]
+    return re.findall(r"(guide/[\w-]+\.md)", nav)
+
+
+def test_every_guide_page_ends_with_next_in_the_reading_order():
+    # issue 38 §4: each guide page ends with "Next:", which leads to the page after it in the nav
+    # (the last one to the theory page)
+    order = _guide_order()
+    on_disk = sorted(p.relative_to(DOCS).as_posix() for p in (DOCS / "guide").glob("*.md"))
+    assert sorted(order) == on_disk
+    assert {"guide/why-correct.md", "guide/pairwise.md", "guide/bayes.md"} <= set(order)
+    for page, following in zip(order, [*order[1:], "theory.md"], strict=True):
+        last = (DOCS / page).read_text(encoding="utf-8").rstrip().rsplit("\n\n", 1)[-1]
+        assert last.startswith("Next: ["), (page, last[:80])
+        target = re.match(r"Next: \[[^\]]+\]\(([^)#]+)", last)[1]
+        assert (DOCS / page).parent.joinpath(target).resolve() == (DOCS / following).resolve(), page
+
+
+def test_benchmark_paths_in_the_text_are_links():
+    # issue 38 §4: a benchmark result named in a page's text is a link to its page
+    bare = re.compile(r"(?<![\[/(])`?benchmarks/results/[\w.]+\.md")
+    for page in [*DOCS.rglob("*.md"), ROOT / "README.md"]:
+        text = page.read_text(encoding="utf-8")
+        text = re.sub(r"\[`?benchmarks/results/[\w.]+\.md`?\]", "", text)  # a link's own label
+        assert not bare.findall(text), (page, bare.findall(text)[:3])
 
 
 @pytest.mark.parametrize("page", EXAMPLE_PAGES)

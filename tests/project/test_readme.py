@@ -1,5 +1,6 @@
-"""The README as a new user meets it: every Python snippet runs as written, and the figures of
-its first screen are what the bundled data give.
+"""The README as a new user meets it: at most 150 lines, code first, every Python snippet runs as
+written, every link leads to a file; and the figures of the "Why correct?" page, where the
+evidence lives (issue 38 §4), are what the bundled data give.
 
 The figures are recomputed here with the splits of `benchmarks/bench_real_data.py` (the
 paper's real-data study: per target, a random 10% or 40% of its rows is the calibration set,
@@ -21,6 +22,8 @@ from judgestats import experiments
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: the page that holds the evidence the README's first screen used to carry
+EVIDENCE = (ROOT / "docs" / "guide" / "why-correct.md").read_text(encoding="utf-8")
 SNIPPETS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
 
 #: (data set, calibration fraction, seed index of bench_real_data.py's study)
@@ -28,8 +31,32 @@ CONFIGS = (("arena", 0.1, 0), ("arena", 0.4, 1), ("nq", 0.1, 4), ("nq", 0.4, 5))
 
 
 def test_the_readme_has_python_snippets():
-    assert len(SNIPPETS) >= 3
+    assert len(SNIPPETS) >= 1
     assert "js.correct(test, cal" in SNIPPETS[0]  # the quickstart comes first
+
+
+def test_the_readme_is_short_and_code_first():
+    # issue 38 §4: at most 150 lines; install, the two commands, a quickstart, your own data
+    # (one line per tool), links; the evidence lives on the "Why correct?" page
+    lines = README.splitlines()
+    assert len(lines) <= 150, len(lines)
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings[:3] == ["## Two commands", "## Quickstart", "## Your own data"], headings
+    assert "pip install" in README.split("## Two commands")[0]
+    assert "make demo" in README and "make test" in README
+    own = README.split("## Your own data", 1)[1].split("\n## ", 1)[0]
+    for tool in ("Inspect AI", "lm-evaluation-harness", "promptfoo", "DeepEval", "MLflow"):
+        (line,) = [entry for entry in own.split("\n- ") if tool in entry]
+        assert "js.readers." in line and "judgestats" in line.split("js.readers.", 1)[1], tool
+    assert "RMSE" not in README and "RMSE 0.078" in EVIDENCE
+
+
+def test_every_readme_link_leads_to_a_file():
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README)
+    local = [t for t in targets if not t.startswith(("http://", "https://"))]
+    assert len(local) >= 20
+    missing = [t for t in local if not (ROOT / t).is_file()]
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("number", range(len(SNIPPETS)))
@@ -58,7 +85,7 @@ def studies():
 
 
 def _quoted(pattern: str) -> tuple[str, ...]:
-    found = re.search(pattern, " ".join(README.split()))
+    found = re.search(pattern, " ".join(EVIDENCE.split()))
     assert found, pattern
     return found.groups()
 

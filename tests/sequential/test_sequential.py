@@ -297,13 +297,13 @@ def test_history_as_xarray():
     assert float(ds["ci"].sel(look=3, ci_bound="lower")[0]) == mon.interval.low
 
 
-def test_readme_snippet_runs_as_written(capsys):
-    """The README's "Label in rounds" example, executed verbatim."""
+def test_guide_arena_replay_runs_as_written(capsys):
+    """The guide's Chatbot Arena replay (docs/guide/sequential.md), executed verbatim."""
     from pathlib import Path
 
-    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Label in rounds", 1)[1]
+    text = (Path(__file__).parents[2] / "docs/guide/sequential.md").read_text(encoding="utf-8")
+    section = text.split("## A replay on Chatbot Arena", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/guide/sequential.md", "exec"), {})
     out = capsys.readouterr().out
     assert "target width 0.12: stop" in out and out.count("after ") == 20
