@@ -114,7 +114,8 @@ def rogan_gladen(p: Any, q0: Any, q1: Any) -> Any:
 
     Examples
     --------
-    >>> round(rogan_gladen(0.6, 0.7, 0.9), 6)
+    >>> import judgestats as js
+    >>> round(js.rogan_gladen(0.6, 0.7, 0.9), 6)
     0.5
     """
     p = check_probability("p", p)

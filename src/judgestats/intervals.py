@@ -232,7 +232,8 @@ def adjusted_wald_interval(
 
     Examples
     --------
-    >>> lo, hi = adjusted_wald_interval(0.4, 0.7, 0.9, 1000, 200, 200)
+    >>> import judgestats as js
+    >>> lo, hi = js.adjusted_wald_interval(0.4, 0.7, 0.9, 1000, 200, 200)
     >>> round(lo, 6), round(hi, 6)
     (0.056351, 0.262733)
     """

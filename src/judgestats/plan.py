@@ -83,6 +83,16 @@ class Allocation:
 
     ``width`` is the adjusted-Wald width the split gives (set by :func:`optimal_allocation`);
     ``kappa`` the error ratio (1 − q̃0)/(1 − q̃1) used (set by :func:`allocate`).
+
+    Examples
+    --------
+    Made by :func:`optimal_allocation` (with the width it gives) and :func:`allocate`; it unpacks
+    as ``(m0, m1)``:
+
+    >>> import judgestats as js
+    >>> split = js.plan.optimal_allocation(200, p=0.3, q0=0.7, q1=0.9)
+    >>> split.m, tuple(split), round(split.width, 4)
+    (200, (177, 23), 0.1062)
     """
 
     m0: int
@@ -107,6 +117,16 @@ class CalibrationPlan:
     ``m0``, ``m1``: the split by human label (by-human-label design). Under
     ``design="by-judge-label"`` ``judge0``, ``judge1`` hold the split by judge label; under
     ``"random"`` the design fixes no split and all four are None.
+
+    Examples
+    --------
+    Made by :func:`calibration_size`:
+
+    >>> import judgestats as js
+    >>> js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9,
+    ...                          confidence_level=0.95)  # doctest: +NORMALIZE_WHITESPACE
+    CalibrationPlan(m=362, m0=181, m1=181, width=0.09994164510883667, allocation='balanced',
+    confidence_level=0.95, design='by-human-label', judge0=None, judge1=None)
     """
 
     m: int
@@ -122,7 +142,17 @@ class CalibrationPlan:
 
 @dataclass(frozen=True, slots=True)
 class Regime:
-    """θ range [low, high] where the calibrated judge has lower variance than human labels."""
+    """θ range [low, high] where the calibrated judge has lower variance than human labels.
+
+    Examples
+    --------
+    Made by :func:`judge_vs_human`:
+
+    >>> import judgestats as js
+    >>> regime = js.plan.judge_vs_human(0.95, 0.95, m=200)
+    >>> regime, round(regime.width, 4)
+    (Regime(low=0.1139, high=0.8861), 0.7722)
+    """
 
     low: float
     high: float
@@ -155,6 +185,14 @@ def interval_width(
 
     Vectorised over every argument; ``n=None`` means n → ∞. NaN where the adjusted judge is not
     informative (q̃0 + q̃1 <= 1, which happens only for tiny m).
+
+    Examples
+    --------
+    The width of two calibration splits at once (arrays broadcast):
+
+    >>> import judgestats as js
+    >>> js.plan.interval_width([100, 200], [100, 200], p=0.3, q0=0.7, q1=0.9).round(4)
+    array([0.13  , 0.0955])
     """
     p = check_probability("p", p)
     q0 = check_probability("q0", q0)
@@ -214,8 +252,9 @@ def allocate(
 
     Examples
     --------
-    >>> pilot = ConfusionCounts(tp=9, fn=1, tn=7, fp=3)
-    >>> tuple(allocate(200, p=0.4, pilot=pilot))
+    >>> import judgestats as js
+    >>> pilot = js.ConfusionCounts(tp=9, fn=1, tn=7, fp=3)
+    >>> tuple(js.plan.allocate(200, p=0.4, pilot=pilot))
     (136, 64)
     """
     p = pop_renamed(renamed, {"p_hat": "p"}, "allocate").get("p", p)
@@ -299,6 +338,12 @@ def optimal_allocation(
     -------
     Allocation
         ``m0``, ``m1`` and ``width``.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> js.plan.optimal_allocation(200, p=0.3, q0=0.7, q1=0.9, confidence_level=0.95)
+    Allocation(m0=177, m1=23, width=0.10620530114668836, kappa=None)
     """
     m = check_budget("m", m, minimum=2)
     floor = _check_floor(min_per_class, m)
@@ -374,6 +419,19 @@ def calibration_size(
 
     With finite n the width cannot fall below the test-set term 2z·√(p̃(1 − p̃)/ñ)/(q0 + q1 − 1)
     (roughly); a target below what m = ``max_m`` reaches raises :class:`JudgeStatsError`.
+
+    Examples
+    --------
+    How many human labels for an interval 0.1 wide, when about 30% of the answers are correct and
+    the judge's specificity and sensitivity are about 0.7 and 0.9 (the paper's adjusted-Wald width
+    at n → ∞):
+
+    >>> import judgestats as js
+    >>> plan = js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, confidence_level=0.95)
+    >>> plan.m, plan.m0, plan.m1, round(plan.width, 4)
+    (362, 181, 181, 0.0999)
+    >>> js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, n=2000).m  # 2,000 judged items
+    414
     """
     target = check_open_unit("width", width)
     p, q0, q1, n = _scalar_inputs(p, q0, q1, n)
@@ -516,6 +574,15 @@ def judge_vs_human(
     --------
     plan.calibration_size : Labels needed for a target width.
     chance.judge_value : What the judge is worth over human labels alone.
+
+    Examples
+    --------
+    A judge right 95% of the time on both classes, checked against 200 human labels, beats labelling
+    by hand when the true rate is between 0.11 and 0.89:
+
+    >>> import judgestats as js
+    >>> js.plan.judge_vs_human(0.95, 0.95, m=200)
+    Regime(low=0.1139, high=0.8861)
     """
     q0, q1 = judge_rates(q0, q1)
     design = as_design(design)

@@ -57,7 +57,8 @@ class Beta:
 
     Examples
     --------
-    >>> Beta(91, 11).mean
+    >>> import judgestats as js
+    >>> js.bayes.Beta(91, 11).mean
     0.8921568627450981
     """
 
@@ -198,7 +199,8 @@ class Priors:
 
     Examples
     --------
-    >>> Priors(sensitivity=Beta(9, 1)).binary().sensitivity
+    >>> import judgestats as js
+    >>> js.bayes.Priors(sensitivity=js.bayes.Beta(9, 1)).binary().sensitivity
     Beta(9, 1)
     """
 
@@ -308,7 +310,7 @@ class Priors:
         --------
         >>> import judgestats as js
         >>> past = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
-        >>> Priors.from_calibration(past, weight=0.5).sensitivity
+        >>> js.bayes.Priors.from_calibration(past, weight=0.5).sensitivity
         Beta(46, 6)
         """
         w = check_concentration("weight", weight)
@@ -368,7 +370,8 @@ class HyperPriors:
 
     Examples
     --------
-    >>> HyperPriors(scale_sd=0.5)
+    >>> import judgestats as js
+    >>> js.bayes.HyperPriors(scale_sd=0.5)
     HyperPriors(location_mean=0.0, location_sd=1.5, scale_sd=0.5)
     """
 

@@ -64,7 +64,7 @@ def test_every_figure_a_cell_draws_is_in_the_committed_outputs(path):
     for i, cell in enumerate(_cells(path)):
         if cell["cell_type"] != "code":
             continue
-        code = "\n".join(l for l in _source(cell).splitlines() if not l.lstrip().startswith("#"))
+        code = "\n".join(x for x in _source(cell).splitlines() if not x.lstrip().startswith("#"))
         if _DRAWS.search(code) and not _has_png(cell):
             missing.append(i)
     assert not missing, f"{path.name}: cells that draw but have no PNG output: {missing}"

@@ -572,7 +572,8 @@ def agreement(
 
     Examples
     --------
-    >>> card = agreement(ConfusionCounts(tp=90, fn=10, tn=70, fp=30), design="random")
+    >>> import judgestats as js
+    >>> card = js.agreement(js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30), design="random")
     >>> round(card.sensitivity.estimate, 2), round(card.ppv.estimate, 2)
     (0.9, 0.75)
     """

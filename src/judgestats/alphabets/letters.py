@@ -175,11 +175,12 @@ def judge_letters(
 
     Examples
     --------
-    >>> judge_letters([5, 3, None, 1], invalid=[None])
+    >>> import judgestats as js
+    >>> js.judge_letters([5, 3, None, 1], invalid=[None])
     [5, 3, 'invalid', 1]
-    >>> judge_letters([1, 0, 1], ["win", "tie", "lose"])
+    >>> js.judge_letters([1, 0, 1], ["win", "tie", "lose"])
     ['1|win', '0|tie', '1|lose']
-    >>> judge_letters([1.5, 4.0, 9.9], bins=[0, 5, 10])
+    >>> js.judge_letters([1.5, 4.0, 9.9], bins=[0, 5, 10])
     ['[0, 5)', '[0, 5)', '[5, 10]']
     """
     if not judges:
@@ -253,9 +254,10 @@ def alphabet_counts(
 
     Examples
     --------
+    >>> import judgestats as js
     >>> rows = {"score": [5, 4, 1, 2, 3, 5, 1, 3, 4],
     ...         "human": [1, 1, 0, 0, 0, None, None, None, None]}
-    >>> test, cal = alphabet_counts(rows, judge="score", min_count=1)
+    >>> test, cal = js.alphabet_counts(rows, judge="score", min_count=1)
     >>> test.labels, test.counts.tolist(), cal.counts.tolist()
     ((1, 2, 3, 4, 5), [1, 0, 1, 1, 1], [[1, 0], [1, 0], [1, 0], [0, 1], [0, 1]])
     """

@@ -253,9 +253,10 @@ def compare_alphabets(
 
     Examples
     --------
-    >>> cal = ConfusionMatrix([[60, 5], [50, 10], [25, 25], [10, 50], [5, 60]],
+    >>> import judgestats as js
+    >>> cal = js.ConfusionMatrix([[60, 5], [50, 10], [25, 25], [10, 50], [5, 60]],
     ...                       labels=[0, 1], judge_labels=[1, 2, 3, 4, 5])
-    >>> res = compare_alphabets(cal, n=3000, theta=[0.3, 0.7], m=[150, 150])
+    >>> res = js.plan.compare_alphabets(cal, n=3000, theta=[0.3, 0.7], m=[150, 150])
     >>> res.best_threshold, round(res.rows[2]["ratio"], 3)  # the best cut is 4.5% wider
     ('threshold: score >= 3', 1.045)
     """

@@ -228,7 +228,7 @@ def difference(
     --------
     >>> import judgestats as js
     >>> cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
-    >>> res = difference(js.JudgedCounts(positive=600, n=1000), cal,
+    >>> res = js.compare.difference(js.JudgedCounts(positive=600, n=1000), cal,
     ...                  js.JudgedCounts(positive=520, n=1000), shared_calibration=True)
     >>> round(res.estimate, 4)  # (0.60 − 0.52) / (0.7 + 0.9 − 1)
     0.1333

@@ -76,7 +76,8 @@ class JudgedCounts:
 
     Examples
     --------
-    >>> JudgedCounts(positive=600, n=1000).p_hat
+    >>> import judgestats as js
+    >>> js.JudgedCounts(positive=600, n=1000).p_hat
     0.6
     """
 
@@ -169,7 +170,8 @@ class ConfusionCounts:
 
     Examples
     --------
-    >>> cal = ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
     >>> cal.sensitivity, cal.specificity
     (0.9, 0.7)
     """

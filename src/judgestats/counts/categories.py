@@ -139,7 +139,8 @@ class CategoryCounts:
 
     Examples
     --------
-    >>> test = CategoryCounts([430, 380, 190], labels=["win", "tie", "lose"])
+    >>> import judgestats as js
+    >>> test = js.CategoryCounts([430, 380, 190], labels=["win", "tie", "lose"])
     >>> test.n, test.p_hat.tolist()
     (1000, [0.43, 0.38, 0.19])
     """
@@ -180,7 +181,8 @@ class CategoryCounts:
 
         Examples
         --------
-        >>> test = CategoryCounts.from_labels(["a", "b", "a", "c"], cluster=[1, 1, 2, 2])
+        >>> import judgestats as js
+        >>> test = js.CategoryCounts.from_labels(["a", "b", "a", "c"], cluster=[1, 1, 2, 2])
         >>> test.counts.tolist(), test.clusters.totals.tolist()
         ([2, 1, 1], [[1, 1, 0], [1, 0, 1]])
         """
@@ -283,10 +285,11 @@ class ConfusionMatrix:
 
     Examples
     --------
-    >>> cal = ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]], labels=["a", "b", "c"])
+    >>> import judgestats as js
+    >>> cal = js.ConfusionMatrix([[8, 1, 0], [2, 8, 2], [0, 1, 8]], labels=["a", "b", "c"])
     >>> cal.matrix[:, 0].tolist(), cal.human_counts.tolist()
     ([0.8, 0.2, 0.0], [10, 10, 10])
-    >>> score = ConfusionMatrix([[40, 2], [25, 8], [10, 20], [5, 50]], labels=["fail", "pass"],
+    >>> score = js.ConfusionMatrix([[40, 2], [25, 8], [10, 20], [5, 50]], labels=["fail", "pass"],
     ...                         judge_labels=[1, 2, 3, 4])
     >>> score.j, score.k, score.matrix[:, 1].tolist()
     (4, 2, [0.025, 0.1, 0.25, 0.625])
@@ -371,7 +374,8 @@ class ConfusionMatrix:
         Examples
         --------
         >>> cm = [[8, 2, 0], [1, 8, 1], [0, 2, 8]]  # sklearn: rows = human, columns = judge
-        >>> ConfusionMatrix.from_sklearn(cm, labels=["a", "b", "c"]).counts[:, 0].tolist()
+        >>> import judgestats as js
+        >>> js.ConfusionMatrix.from_sklearn(cm, labels=["a", "b", "c"]).counts[:, 0].tolist()
         [8, 2, 0]
         """
         arr = np.asarray(check_count("cm", cm))

@@ -182,7 +182,9 @@ def allocate_by_judge(m: int, *, p: float, pilot: ConfusionCounts) -> JudgeAlloc
 
     Examples
     --------
-    >>> a = allocate_by_judge(200, p=0.3, pilot=ConfusionCounts(tp=9, fn=1, tn=8, fp=2))
+    >>> import judgestats as js
+    >>> pilot = js.ConfusionCounts(tp=9, fn=1, tn=8, fp=2)
+    >>> a = js.plan.allocate_by_judge(200, p=0.3, pilot=pilot)
     >>> tuple(a)
     (136, 64)
     """
@@ -274,7 +276,8 @@ def compare_designs(
 
     Examples
     --------
-    >>> c = compare_designs(p=0.6, q0=0.75, q1=0.9, m=200, n=5000)
+    >>> import judgestats as js
+    >>> c = js.plan.compare_designs(p=0.6, q0=0.75, q1=0.9, m=200, n=5000)
     >>> c.best["design"]
     'by-judge-label'
     """

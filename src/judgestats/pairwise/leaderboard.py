@@ -207,6 +207,29 @@ class PairwiseLeaderboard(Reportable):
         The column whose values are the sampling units (``cluster=``); None: every row is one.
     n_clusters : int or None
         Number of clusters with ``cluster=``.
+
+    Examples
+    --------
+    Made by :func:`judgestats.pairwise`; its strengths, intervals and ranks are arrays in the
+    order of ``models``:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> pairs = pd.DataFrame({"model_a": np.repeat(["x", "y", "x"], 200),
+    ...                       "model_b": np.repeat(["y", "z", "z"], 200)})
+    >>> u, p_a = rng.random(600), np.repeat([0.6, 0.6, 0.75], 200)
+    >>> human = np.where(u < 0.9 * p_a, "a", np.where(u < 0.9 * p_a + 0.1, "tie", "b"))
+    >>> pairs["judge"] = np.where(rng.random(600) < 0.8, human, "tie")
+    >>> pairs["human"] = np.where(rng.random(600) < 0.25, human, None)
+    >>> board = js.pairwise(pairs, design="random", confidence_level=0.95, rng=0)
+    >>> board.models, board.confidence_level
+    (('x', 'y', 'z'), 0.95)
+    >>> board.strength_ci.round(3)
+    array([[ 0.184,  0.531],
+           [-0.082,  0.282],
+           [-0.649, -0.266]])
     """
 
     kind: ClassVar[str] = "pairwise-leaderboard"
@@ -620,6 +643,32 @@ def pairwise(
     likelihood estimation of misspecified models", Econometrica 50 (1982) 1–25 (sandwich).
     A. N. Angelopoulos, J. C. Duchi, T. Zrnic, "PPI++: Efficient prediction-powered
     inference", arXiv:2311.01453 (2023).
+
+    Examples
+    --------
+    Three models compared in 600 pairs; the humans saw a quarter of them, and the judge turns a
+    fifth of its verdicts into ties:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> pairs = pd.DataFrame({"model_a": np.repeat(["x", "y", "x"], 200),
+    ...                       "model_b": np.repeat(["y", "z", "z"], 200)})
+    >>> u, p_a = rng.random(600), np.repeat([0.6, 0.6, 0.75], 200)  # how often model_a wins
+    >>> human = np.where(u < 0.9 * p_a, "a", np.where(u < 0.9 * p_a + 0.1, "tie", "b"))
+    >>> pairs["judge"] = np.where(rng.random(600) < 0.8, human, "tie")
+    >>> pairs["human"] = np.where(rng.random(600) < 0.25, human, None)
+    >>> board = js.pairwise(pairs, design="random", confidence_level=0.95, rng=0)
+    >>> board  # doctest: +NORMALIZE_WHITESPACE
+    PairwiseLeaderboard(3 models, top: x, y, z; method='ppi', design='random',
+    interval='sandwich', confidence_level=0.95)
+    >>> cols = ["model", "rank", "strength", "strength_lower", "strength_upper", "naive_strength"]
+    >>> print(board.to_dataframe()[cols].round(3))
+      model  rank  strength  strength_lower  strength_upper  naive_strength
+    0     x     1     0.358           0.184           0.531           0.415
+    1     y     2     0.100          -0.082           0.282          -0.010
+    2     z     3    -0.458          -0.649          -0.266          -0.406
     """
     names = pair_columns(columns, "pairwise")
     spec = _spec(design, method, confidence_level, clustered=cluster is not None)

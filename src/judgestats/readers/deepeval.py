@@ -69,6 +69,26 @@ def read_deepeval(
     io.read_table : Read a CSV, JSON Lines or Parquet file.
     readers.read_lm_eval : Another tool's output.
     evaluate : Correct every group of the table.
+
+    Examples
+    --------
+    A test run with one metric per test case (only the fields read); the judge is the metric's
+    ``success``, its score is kept beside:
+
+    >>> import json, os, tempfile
+    >>> import judgestats as js
+    >>> cases = [{"name": f"case-{i}", "metricsData": [{"name": "Correctness [GEval]", "score": s,
+    ...                                                 "threshold": 0.5, "success": s >= 0.5}]}
+    ...          for i, s in enumerate([0.9, 0.2, 0.7])]
+    >>> path = os.path.join(tempfile.mkdtemp(), "test_run_20260101_120000.json")
+    >>> with open(path, "w") as f:
+    ...     json.dump({"hyperparameters": {"model": "gpt-a"}, "testCases": cases}, f)
+    >>> frame = js.readers.read_deepeval(path, scorer="Correctness [GEval]")
+    >>> print(frame[["model", "task", "item", "scorer", "judge", "score"]])
+       model      task    item               scorer  judge  score
+    0  gpt-a  deepeval  case-0  Correctness [GEval]      1    0.9
+    1  gpt-a  deepeval  case-1  Correctness [GEval]      0    0.2
+    2  gpt-a  deepeval  case-2  Correctness [GEval]      1    0.7
     """
     rows = [row for path in find_files(paths, "test_run_*.json", "DeepEval")
             for row in _rows(Path(path), scorer, model_key)]  # fmt: skip

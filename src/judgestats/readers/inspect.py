@@ -101,6 +101,25 @@ def read_inspect(
     io.read_table : Read a CSV, JSON Lines or Parquet file.
     readers.read_lm_eval : Another tool's output.
     evaluate : Correct every group of the table.
+
+    Examples
+    --------
+    Reading needs logs on disk that ``inspect eval`` wrote, and inspect-ai installed, so this
+    example is not run by the test suite (``tests/test_io_inspect.py`` writes real logs with
+    Inspect's ``mockllm/model`` and checks every row). From one such run: three samples, two
+    epochs, a scorer answering ``C``/``I``:
+
+    >>> import judgestats as js
+    >>> frame = js.readers.read_inspect("logs/")  # doctest: +SKIP
+    >>> columns = ["model", "task", "item", "epoch", "scorer", "judge"]
+    >>> print(frame[columns])  # doctest: +SKIP
+               model  task item  epoch         scorer  judge
+    0  mockllm/model  qa-a   q0      1  judge_verdict      1
+    1  mockllm/model  qa-a   q1      1  judge_verdict      0
+    2  mockllm/model  qa-a   q2      1  judge_verdict      1
+    3  mockllm/model  qa-a   q0      2  judge_verdict      1
+    4  mockllm/model  qa-a   q1      2  judge_verdict      0
+    5  mockllm/model  qa-a   q2      2  judge_verdict      1
     """
     try:
         from inspect_ai.log import read_eval_log

@@ -58,7 +58,7 @@ def read_lm_eval(
     paths: Any, *, scorer: str | None = None, mapping: dict | None = None,
     verdicts: str = "0/1",
 ) -> Any:  # fmt: skip
-    """Read lm-evaluation-harness ``--log_samples`` output into the readers' schema.
+    r"""Read lm-evaluation-harness ``--log_samples`` output into the readers' schema.
 
     Parameters
     ----------
@@ -96,6 +96,25 @@ def read_lm_eval(
     io.read_table : Read a CSV, JSON Lines or Parquet file.
     readers.read_promptfoo : Another tool's output.
     evaluate : Correct every group of the table.
+
+    Examples
+    --------
+    One model's samples file, as ``lm_eval --log_samples`` writes it (only the fields read):
+
+    >>> import json, os, tempfile
+    >>> import judgestats as js
+    >>> out = os.path.join(tempfile.mkdtemp(), "my-model")
+    >>> os.makedirs(out)
+    >>> lines = [{"doc_id": i, "filter": "none", "metrics": ["judge_correct"], "judge_correct": v}
+    ...          for i, v in enumerate([1, 0, 1])]
+    >>> with open(os.path.join(out, "samples_qa_2026-01-01T00-00-00.jsonl"), "w") as f:
+    ...     f.writelines(json.dumps(line) + "\n" for line in lines)
+    >>> frame = js.readers.read_lm_eval(out, scorer="judge_correct")
+    >>> print(frame[["model", "task", "item", "epoch", "scorer", "judge"]])
+          model task item  epoch         scorer  judge
+    0  my-model   qa    0      1  judge_correct      1
+    1  my-model   qa    1      1  judge_correct      0
+    2  my-model   qa    2      1  judge_correct      1
     """
     rows = [row for path in find_files(paths, "samples_*.jsonl", "lm-eval")
             for row in _rows(Path(path), scorer)]  # fmt: skip

@@ -115,6 +115,21 @@ def read_mlflow(
     io.read_table : Read a CSV, JSON Lines or Parquet file.
     readers.read_lm_eval : Another tool's output.
     evaluate : Correct every group of the table.
+
+    Examples
+    --------
+    A ``result_df`` with one built-in judge (its ``yes``/``no`` verdicts), one model:
+
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> result_df = pd.DataFrame({"trace_id": ["t1", "t2", "t3"],
+    ...                           "correctness/value": ["yes", "no", "yes"]})
+    >>> frame = js.readers.read_mlflow({"gpt-a": result_df}, scorer="correctness")
+    >>> print(frame[["model", "task", "item", "scorer", "judge"]])
+       model    task item       scorer  judge
+    0  gpt-a  mlflow   t1  correctness      1
+    1  gpt-a  mlflow   t2  correctness      0
+    2  gpt-a  mlflow   t3  correctness      1
     """
     sources = results.items() if isinstance(results, Mapping) else [(None, results)]
     rows: list[dict] = []

@@ -98,6 +98,25 @@ def read_promptfoo(
     io.read_table : Read a CSV, JSON Lines or Parquet file.
     readers.read_lm_eval : Another tool's output.
     evaluate : Correct every group of the table.
+
+    Examples
+    --------
+    A results file with one model-graded assertion per test (only the fields read):
+
+    >>> import json, os, tempfile
+    >>> import judgestats as js
+    >>> def result(test, passed):
+    ...     grade = {"assertion": {"type": "llm-rubric"}, "pass": passed, "score": float(passed)}
+    ...     return {"testIdx": test, "provider": {"id": "openai:gpt-a"}, "prompt": {"label": "qa"},
+    ...             "gradingResult": {"componentResults": [grade]}}
+    >>> path = os.path.join(tempfile.mkdtemp(), "results.json")
+    >>> with open(path, "w") as f:
+    ...     json.dump({"results": {"results": [result(0, True), result(1, False)]}}, f)
+    >>> frame = js.readers.read_promptfoo(path)
+    >>> print(frame[["model", "task", "item", "scorer", "judge"]])
+              model task item      scorer  judge
+    0  openai:gpt-a   qa    0  llm-rubric      1
+    1  openai:gpt-a   qa    1  llm-rubric      0
     """
     rows = [row for path in find_files(paths, "*.json", "promptfoo")
             for row in _rows(Path(path), scorer)]  # fmt: skip

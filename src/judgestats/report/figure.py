@@ -56,10 +56,55 @@ def plot_leaderboard(
     Every group of an :class:`Evaluation` (sorted by corrected rate), every stratum of a
     :class:`StratifiedCorrection` and its pooled rate, or the one :class:`Correction`: the
     corrected rate with the interval the result reports, and the judge's naive rate as a
-    hollow marker. With a ``ranking`` (default: the Evaluation's own), the labels carry
-    P(rank 1). ``reference`` (label → known true rate) adds black crosses. ``sort=False``
-    keeps the groups' own order, top to bottom (two panels side by side then share their
-    rows). matplotlib is imported here; returns the Axes.
+    hollow marker. matplotlib is imported here, on first use.
+
+    Parameters
+    ----------
+    result : Evaluation, StratifiedCorrection or Correction
+        What to draw: one row per group, per stratum and the pooled rate, or one row.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure sized to the rows by default.
+    show_naive : bool, default True
+        Draw the judge's naive rate as a hollow marker beside each corrected rate.
+    ranking : Ranking, optional
+        A ranking of the groups (:func:`judgestats.compare.rank`): each label then carries
+        P(rank 1). Default: the Evaluation's own ranking, if it has one.
+    reference : mapping, optional
+        Label → known true rate, drawn as black crosses (a simulation's truth, a human rate).
+    sort : bool, default True
+        Best at the top; ``False`` keeps the groups' own order, top to bottom (two panels side
+        by side then share their rows).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
+
+    Raises
+    ------
+    ArgumentTypeError
+        A result that is none of the kinds a report renders.
+    ImportError
+        Without matplotlib (``pip install "judgestats[plot]"``).
+
+    See Also
+    --------
+    report : The same result as a Markdown, LaTeX or HTML report (with this figure in HTML).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import judgestats as js
+    >>> from judgestats.report import plot_leaderboard
+    >>> res = js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...                  js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                  method="adjusted-wald", confidence_level=0.95)
+    >>> ax = plot_leaderboard(res)
+    >>> ax.get_title()
+    'Corrected rates with 95% intervals (adjusted-Wald)'
+    >>> ax.get_legend_handles_labels()[1]
+    ['naive judged rate p̂', 'corrected, 95% interval']
     """
     _kind(result)
     if ax is None:

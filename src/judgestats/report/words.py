@@ -507,6 +507,48 @@ def report_notes(result: Any) -> list[str]:
     calibration label mix that differs from the corrected test rate, merged or heterogeneous
     strata, undefined bootstrap resamples, and for an :class:`Evaluation` every other
     warning issued while correcting a group. Each note of a group starts with its label.
+
+    Parameters
+    ----------
+    result : Correction, StratifiedCorrection or Evaluation
+        The result whose notes to list.
+
+    Returns
+    -------
+    list of str
+        One sentence per note, in the order the report prints them.
+
+    Raises
+    ------
+    ArgumentTypeError
+        A result that is none of the kinds a report renders.
+
+    See Also
+    --------
+    report : The report, whose notes these are.
+
+    Examples
+    --------
+    A judged rate below what the judge's false-positive rate allows: the estimate is clipped to
+    0, and the notes say so (the warning it raised is silenced here to show the notes):
+
+    >>> import warnings
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", js.ClippedEstimateWarning)
+    ...     res = js.correct(js.JudgedCounts(positive=250, n=1000), cal,
+    ...                      method="adjusted-wald", confidence_level=0.95)
+    >>> for note in js.report.report_notes(res):
+    ...     print(note)  # doctest: +NORMALIZE_WHITESPACE
+    the Rogan–Gladen estimate -0.083 lies outside [0, 1] and is reported as 0: the judged rate
+    falls outside the range the estimated error rates allow (often too few calibration items)
+    label-mix difference: the calibration set's human-positive rate (0.50) differs from the
+    corrected test rate (-0.08; z = -8.6); the Rogan–Gladen correction stays valid, but
+    estimators that assume equal mixes (calibration-only, difference) would not
+    >>> js.report.report_notes(js.correct(js.JudgedCounts(positive=600, n=1000), cal,
+    ...                                   method="adjusted-wald", confidence_level=0.95))
+    []
     """
     _kind(result)
     if not _kind(result) == "evaluation":

@@ -179,6 +179,37 @@ class Monitor:
     probabilities :meth:`next_batch` (or :func:`judgestats.plan.next_batch`) reports, which
     :meth:`update` checks. Looking after every label, every round or at any time chosen from
     the data so far keeps it.
+
+    Examples
+    --------
+    A pool of 2,000 judged items, labelled 100 at a time until the interval is narrower than 0.15
+    (the array ``human`` stands in for the people labelling):
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> pool = pd.DataFrame({"item": range(2000), "judge": (rng.random(2000) < 0.4).astype(int)})
+    >>> human = np.where(pool["judge"] == 1, rng.random(2000) < 0.85, rng.random(2000) < 0.1)
+    >>> mon = js.sequential.Monitor(design="random", confidence_level=0.95, target_width=0.15,
+    ...                             rng=1)
+    >>> mon.set_pool(pool, item="item", judge="judge")
+    Monitor(design='random', confidence_level=0.95, groups=1, looks=0)
+    >>> while not mon.should_stop:
+    ...     batch = mon.next_batch(100)
+    ...     batch["human"] = human[batch["item"].to_numpy()].astype(int)
+    ...     mon.update(batch)
+    Monitor(design='random', confidence_level=0.95, groups=1, looks=1)
+    Monitor(design='random', confidence_level=0.95, groups=1, looks=2)
+    >>> print(mon.summary())  # doctest: +NORMALIZE_WHITESPACE
+    betting confidence sequence (Waudby-Smith & Ramdas 2024) on the prediction-powered
+    Horvitz–Thompson estimator; design 'random', estimand: the pool's human rate over items
+      [0.3532, 0.4789] (width 0.1257) after 200 labels of 2000 items
+    target width 0.15: stop
+    Guarantee: with probability >= 95% the pool's rate is inside every interval at every look,
+    per group; stopping at any look is safe.
+    >>> print(f"{human.mean():.3f}")  # the pool's human rate, known here because it is simulated
+    0.420
     """
 
     def __init__(

@@ -1,0 +1,177 @@
+"""Every public function and class shows an Examples section that runs as pasted.
+
+Issue 38 §4: an example must work when a user pastes it into a fresh session, so each runs
+here in an empty namespace (``--doctest-modules`` runs them with the module's own globals,
+where ``agreement(ConfusionCounts(...))`` passes and fails when pasted). The public objects
+are those of each public module's ``__all__`` (as the API reference lists them); error and
+warning classes are documented on their own pages instead.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import inspect
+
+import pytest
+
+import judgestats
+
+#: Public modules: the package, every submodule it exports by name, the Bayesian extra.
+MODULES = (
+    "judgestats",
+    *sorted(
+        f"judgestats.{name}"
+        for name in judgestats.__all__
+        if inspect.ismodule(getattr(judgestats, name))
+    ),
+    "judgestats.bayes",
+)
+
+#: Public objects still without an Examples section (issue 38 §4 asks for all). The list may
+#: only shrink: the test fails when an object gains a section and stays listed, too.
+WITHOUT_EXAMPLES: frozenset[str] = frozenset(
+    {
+        "judgestats.agreement.measures.Agreement",
+        "judgestats.alphabets.groups.AlphabetCorrection",
+        "judgestats.alphabets.plan.AlphabetComparison",
+        "judgestats.bayes.fit.SamplingOptions",
+        "judgestats.bayes.fit.sample",
+        "judgestats.bayes.pairwise.BayesianPairwiseLeaderboard",
+        "judgestats.bayes.results.BayesianCorrection",
+        "judgestats.bayes.results.BayesianDistributionCorrection",
+        "judgestats.bayes.results.BayesianStratifiedCorrection",
+        "judgestats.bayes.results.SamplingDiagnostics",
+        "judgestats.compare.arms.weighted_quantile",
+        "judgestats.compare.differences.Comparison",
+        "judgestats.compare.joint.difference_bounds_batch",
+        "judgestats.compare.rankings.Ranking",
+        "judgestats.compare.rankings.kendall_tau",
+        "judgestats.compare.rankings.plot_ranking",
+        "judgestats.compare.rankings.rank",
+        "judgestats.correct.Correction",
+        "judgestats.datasets.citation",
+        "judgestats.datasets.judge_rates",
+        "judgestats.designs.base.Design",
+        "judgestats.designs.base.JudgeConditionalDesign",
+        "judgestats.designs.base.RoganGladenDesign",
+        "judgestats.designs.base.as_design",
+        "judgestats.designs.base.design_names",
+        "judgestats.designs.base.register_design",
+        "judgestats.designs.check.DesignCheck",
+        "judgestats.designs.check.design_check",
+        "judgestats.designs.check.design_check_categories",
+        "judgestats.designs.estimator.check_design",
+        "judgestats.designs.estimator.design_counts",
+        "judgestats.designs.estimator.judge_conditional",
+        "judgestats.designs.plan.DesignComparison",
+        "judgestats.designs.plan.JudgeAllocation",
+        "judgestats.estimators.calibration_only",
+        "judgestats.estimators.conditional_calibration",
+        "judgestats.estimators.difference",
+        "judgestats.estimators.misclassification_adjusted",
+        "judgestats.estimators.naive",
+        "judgestats.estimators.prediction_powered",
+        "judgestats.evaluate.evaluation.Evaluation",
+        "judgestats.experiments.SplitStudy",
+        "judgestats.experiments.split_study",
+        "judgestats.intervals.IntervalMethod",
+        "judgestats.intervals.bounds_at",
+        "judgestats.intervals.compute_bounds",
+        "judgestats.intervals.get_method",
+        "judgestats.intervals.hull_bounds",
+        "judgestats.intervals.implementation",
+        "judgestats.intervals.interval_methods",
+        "judgestats.intervals.known_bounds",
+        "judgestats.intervals.rate_spec",
+        "judgestats.intervals.register_interval_method",
+        "judgestats.intervals.rogan_gladen_variance",
+        "judgestats.intervals.spec_bounds",
+        "judgestats.intervals.wald_interval",
+        "judgestats.intervals.weak_calibration",
+        "judgestats.io.parse_labels",
+        "judgestats.io.read_table",
+        "judgestats.io.sniff_format",
+        "judgestats.judge_shift.JudgeShiftDiagnostic",
+        "judgestats.kernels.Bounds",
+        "judgestats.kernels.z_value",
+        "judgestats.label_shift.LabelShiftDiagnostic",
+        "judgestats.label_shift.label_shift_test",
+        "judgestats.multiclass.distribution.DistributionCorrection",
+        "judgestats.plots.coverage_plot",
+        "judgestats.plots.design_widths",
+        "judgestats.plots.estimator_bias_plot",
+        "judgestats.plots.interval_rows",
+        "judgestats.plots.judge_regime_map",
+        "judgestats.plots.width_vs_calibration_size",
+        "judgestats.priors.Dirichlet",
+        "judgestats.readers.schema.judge_values",
+        "judgestats.report.render.report",
+        "judgestats.report.words.methods_sentence",
+        "judgestats.results.ConfidenceInterval",
+        "judgestats.results.Reportable",
+        "judgestats.sequential.betting.BettingSequence",
+        "judgestats.sequential.planning.LabellingPlan",
+        "judgestats.sequential.planning.labelling_plan",
+        "judgestats.sequential.planning.neyman_gain",
+        "judgestats.sequential.replays.ReplayResult",
+        "judgestats.sequential.replays.replay_labelling",
+        "judgestats.sequential.selection.next_batch",
+        "judgestats.sequential.selection.replay",
+        "judgestats.simulate.SimulatedCategories",
+        "judgestats.simulate.SimulatedData",
+        "judgestats.simulate.SimulatedStrata",
+        "judgestats.simulate.coverage",
+        "judgestats.simulate.draw",
+        "judgestats.simulate.draw_categories",
+        "judgestats.simulate.draw_strata",
+        "judgestats.simulate.estimator_bias",
+        "judgestats.strata.counts.stratified_counts",
+        "judgestats.strata.diagnostics.judge_homogeneity",
+        "judgestats.strata.pooled.PooledBounds",
+        "judgestats.strata.pooled.pooled_bounds",
+        "judgestats.strata.stratified.StratifiedCorrection",
+    }
+)
+
+
+def _public() -> dict[str, object]:
+    found: dict[str, object] = {}
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for attribute in getattr(module, "__all__", ()):
+            obj = getattr(module, attribute)
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            if inspect.isclass(obj) and issubclass(obj, (Warning, Exception)):
+                continue
+            found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return found
+
+
+PUBLIC = _public()
+
+
+def _examples(obj: object) -> str | None:
+    doc = inspect.getdoc(obj) or ""
+    if "\nExamples\n--------\n" not in doc:
+        return None
+    return doc.split("\nExamples\n--------\n", 1)[1]
+
+
+def test_every_public_object_has_an_examples_section():
+    missing = {key for key, obj in PUBLIC.items() if _examples(obj) is None}
+    assert len(PUBLIC) >= 140
+    assert missing <= WITHOUT_EXAMPLES, sorted(missing - WITHOUT_EXAMPLES)
+    assert not WITHOUT_EXAMPLES - missing, sorted(WITHOUT_EXAMPLES - missing)  # drop them
+
+
+@pytest.mark.parametrize("key", sorted(k for k, o in PUBLIC.items() if _examples(o) is not None))
+def test_examples_run_as_pasted(key):
+    obj = PUBLIC[key]
+    (test,) = [t for t in doctest.DocTestFinder(recurse=False).find(obj, key, globs={})]
+    assert test.examples, key  # an Examples section with no >>> line shows nothing
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    report: list[str] = []
+    runner.run(test, out=report.append)  # a warning is an error here, as in the suite
+    assert not runner.failures, "".join(report)
