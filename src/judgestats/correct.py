@@ -471,6 +471,21 @@ class Correction(Tabular, Reportable, Recomputable):
     chosen_by : str or None
         With ``method="auto"``: why ``method`` was chosen (:mod:`judgestats.auto`); None when
         the method was named.
+
+    Examples
+    --------
+    Made by :func:`correct`; it names what it computed:
+
+    >>> import judgestats as js
+    >>> res = js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...                  js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                  method="adjusted-wald", confidence_level=0.95)
+    >>> res  # doctest: +NORMALIZE_WHITESPACE
+    Correction(estimate=0.5000, ci=[0.4170, 0.5806], method='adjusted-wald',
+    estimator='Rogan–Gladen',
+    design='by-human-label', confidence_level=0.95, naive=0.6000, n=1000, m0=200, m1=200)
+    >>> round(res.estimate, 4), round(res.naive, 4), res.clipped
+    (0.5, 0.6, False)
     """
 
     kind: ClassVar[str] = "correction"

@@ -139,6 +139,12 @@ def naive(test: JudgedCounts, calibration: ConfusionCounts | None = None) -> Any
     Assumes the judge's positive rate equals the true rate on the test set, P_P(Z) = P_P(Ẑ):
     true only for a perfect judge or at the crossing point θ = (1 − q0)/(2 − q0 − q1).
     ``calibration`` is accepted (and ignored) so all five estimators share a signature.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> js.estimators.naive(js.JudgedCounts(positive=700, n=1000))
+    0.7
     """
     check_instance("test", test, JudgedCounts)
     if calibration is not None:
@@ -187,6 +193,15 @@ def calibration_only(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
     Ignores the judge entirely. Assumes the true rates are equal, P_P(Z) = P_Q(Z), i.e. the
     calibration items are a random sample of the test distribution; biased by θ_Q − θ_P under
     label shift. Warns :class:`LabelShiftWarning` when the data contradict the assumption.
+
+    Examples
+    --------
+    A calibration set drawn at random from the test items (its human mix is the test set's):
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=120, fn=13, tn=47, fp=20)
+    >>> round(js.estimators.calibration_only(js.JudgedCounts(positive=700, n=1000), cal), 4)
+    0.665
     """
     test, calibration = _check_pair(test, calibration)
     _shift_warn(test, calibration, "calibration_only")
@@ -201,6 +216,15 @@ def prediction_powered(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
     which depends on θ, so under label shift the estimator's bias is (2 − q0 − q1)(θ_Q − θ_P):
     zero only for a perfect judge or no shift. Warns :class:`LabelShiftWarning` when the data
     contradict the assumption.
+
+    Examples
+    --------
+    A calibration set drawn at random from the test items (its human mix is the test set's):
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=120, fn=13, tn=47, fp=20)
+    >>> round(js.estimators.prediction_powered(js.JudgedCounts(positive=700, n=1000), cal), 4)
+    0.665
     """
     test, calibration = _check_pair(test, calibration)
     _shift_warn(test, calibration, "prediction_powered")
@@ -208,7 +232,21 @@ def prediction_powered(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
 
 
 def difference(test: JudgedCounts, calibration: ConfusionCounts) -> Any:
-    """Estimate by :func:`prediction_powered` (deprecated name; compare.difference is θ_A − θ_B)."""
+    """Estimate by :func:`prediction_powered` (deprecated name; compare.difference is θ_A − θ_B).
+
+    Examples
+    --------
+    The old name warns and answers as :func:`prediction_powered`:
+
+    >>> import warnings
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=120, fn=13, tn=47, fp=20)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     estimate = js.estimators.difference(js.JudgedCounts(positive=700, n=1000), cal)
+    >>> round(estimate, 4), caught[0].category.__name__
+    (0.665, 'DeprecationWarning')
+    """
     warn_deprecated("js.difference (the PPI estimator)", "js.estimators.prediction_powered")
     return prediction_powered(test, calibration)
 
@@ -220,6 +258,15 @@ def conditional_calibration(test: JudgedCounts, calibration: ConfusionCounts) ->
     estimated on the calibration set. Assumes P_P(Z | Ẑ) = P_Q(Z | Ẑ); by Bayes' rule these
     depend on P(Z), so label shift breaks it. Raises :class:`CountError` when the judge never
     (or always) says 1 on the calibration set, where PPV or FOR is undefined.
+
+    Examples
+    --------
+    A calibration set drawn at random from the test items (its human mix is the test set's):
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=120, fn=13, tn=47, fp=20)
+    >>> round(js.estimators.conditional_calibration(js.JudgedCounts(positive=700, n=1000), cal), 4)
+    0.665
     """
     test, calibration = _check_pair(test, calibration)
     raw = _conditional_raw(test, calibration)
@@ -241,6 +288,17 @@ def misclassification_adjusted(test: JudgedCounts, calibration: ConfusionCounts)
     Identical to :func:`rogan_gladen` applied to p̂ = positive/n, q̂0 = tn/m0, q̂1 = tp/m1
     (paper appendix "Equivalence"). Assumes only that the judge's behaviour given the true label
     is shared, P_P(Ẑ | Z) = P_Q(Ẑ | Z): valid under label shift.
+
+    Examples
+    --------
+    A calibration set balanced by human label (human rate 0.5) against a test set whose rate is
+    higher: the estimate stays valid under that label shift (paper eq. (7)):
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    >>> test = js.JudgedCounts(positive=700, n=1000)
+    >>> round(js.estimators.misclassification_adjusted(test, cal), 4)
+    0.6667
     """
     test, calibration = _check_pair(test, calibration)
     check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")

@@ -507,6 +507,18 @@ class JudgeShiftDiagnostic:
         As passed.
     clustered : bool
         True when items repeat (the cluster permutation test).
+
+    Examples
+    --------
+    Made by :func:`judge_shift_test`: last quarter's calibration against this week's, the judge's
+    sensitivity fell:
+
+    >>> import judgestats as js
+    >>> old = js.ConfusionCounts(tp=180, fn=20, tn=170, fp=30)
+    >>> new = js.ConfusionCounts(tp=150, fn=50, tn=172, fp=28)
+    >>> shift = js.judge_shift_test(old, new, confidence_level=0.95, rng=0)
+    >>> shift.recommendation, [m.rate for m in shift.moved], round(shift.pvalue, 5)
+    ('latest', ['sensitivity'], 0.00036)
     """
 
     statistic: float

@@ -32,7 +32,18 @@ LABEL_SHIFT_ALPHA = 0.01
 
 @dataclass(frozen=True, slots=True)
 class LabelShiftDiagnostic:
-    """Calibration human-positive rate beside the corrected test rate, with a z-test."""
+    """Calibration human-positive rate beside the corrected test rate, with a z-test.
+
+    Examples
+    --------
+    Made by :func:`label_shift_test`:
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    >>> shift = js.label_shift_test(js.JudgedCounts(positive=700, n=1000), cal)
+    >>> round(shift.pvalue, 4)
+    0.0054
+    """
 
     calibration_rate: Any
     test_rate: Any
@@ -93,6 +104,20 @@ def label_shift_test(
     --------
     judge_shift_test : Whether the judge's error rates moved.
     correct : Correct the judge's pass rate.
+
+    Examples
+    --------
+    A calibration set balanced by human label (rate 0.5) against a test set whose corrected rate
+    is 0.667: the mixes differ, which the Rogan–Gladen correction survives and the estimators that
+    assume equal mixes do not:
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30)
+    >>> shift = js.label_shift_test(js.JudgedCounts(positive=700, n=1000), cal)
+    >>> round(shift.calibration_rate, 3), round(shift.test_rate, 3), round(shift.z, 2)
+    (0.5, 0.667, 2.78)
+    >>> round(shift.pvalue, 4)
+    0.0054
     """
     check_instance("test", test, JudgedCounts)
     check_instance("calibration", calibration, ConfusionCounts)

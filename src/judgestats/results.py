@@ -44,6 +44,20 @@ class ConfidenceInterval:
     ``low, high = ci`` unpacks it. For the bootstrap, ``n_resamples`` is the number of
     replicates and ``undefined`` how many of them had no estimate (judge not informative in the
     resample); those are excluded from the percentiles and a ``SamplingWarning`` is issued.
+
+    Examples
+    --------
+    Every result's ``ci``; it unpacks as ``(low, high)`` and names its method and level:
+
+    >>> import judgestats as js
+    >>> res = js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...                  js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                  method="adjusted-wald", confidence_level=0.95)
+    >>> res.ci
+    ConfidenceInterval(low=0.416996, high=0.580598, method='adjusted-wald', confidence_level=0.95)
+    >>> low, high = res.ci
+    >>> round(high - low, 4)
+    0.1636
     """
 
     low: float

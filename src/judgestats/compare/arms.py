@@ -135,6 +135,16 @@ def weighted_quantile(values: np.ndarray, weights: np.ndarray | None, probs: Any
     Linear interpolation of the weighted empirical CDF at the mid-points of the sorted values'
     weights (Hazen's rule for equal weights). ``values`` has shape (R, ...), ``weights`` (R, ...)
     or None; returns shape ``(len(probs), ...)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> values = np.array([1.0, 2.0, 3.0, 4.0])
+    >>> js.compare.weighted_quantile(values, None, [0.25, 0.5])
+    array([1.5, 2.5])
+    >>> js.compare.weighted_quantile(values, np.array([1.0, 1.0, 1.0, 5.0]), [0.5])  # 4 weighs most
+    array([3.5])
     """
     v = np.asarray(values, dtype=float)
     w = np.ones_like(v) if weights is None else np.broadcast_to(weights, v.shape).astype(float)

@@ -531,6 +531,20 @@ class Comparison(Tabular):
         With repeated items: each model's items, design effects and effective sizes.
     t_df : float
         Degrees of freedom of the critical value (``inf``: the normal quantile).
+
+    Examples
+    --------
+    Made by :func:`judgestats.compare.difference`:
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> diff = js.compare.difference(js.JudgedCounts(positive=650, n=1000), cal,
+    ...                              js.JudgedCounts(positive=600, n=1000), cal,
+    ...                              shared_calibration=True, confidence_level=0.95,
+    ...                              names=("a", "b"))
+    >>> round(diff.estimate, 4), diff.ci, round(diff.pvalue, 3)  # doctest: +NORMALIZE_WHITESPACE
+    (0.0833, ConfidenceInterval(low=0.0127917, high=0.156836, method='adjusted-wald',
+    confidence_level=0.95), 0.021)
     """
 
     kind: ClassVar[str] = "comparison"

@@ -228,6 +228,22 @@ def difference_bounds_batch(
     posterior draws. Returns (low, high, estimate) arrays, NaN where the interval is undefined
     (a calibration set with q̂0 + q̂1 <= 1 for the frequentist methods). The same kernels as
     :func:`judgestats.compare.difference` (which adds validation, warnings and the result).
+
+    Examples
+    --------
+    Two simulated data sets at once (model A judged 650 and 700 of 1,000 items, model B 600),
+    one shared calibration set:
+
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> cal = {"tp": np.array([180, 180]), "fn": np.array([20, 20]), "tn": np.array([140, 140]),
+    ...        "fp": np.array([60, 60])}
+    >>> a = {"x": np.array([650, 700]), "n": np.array([1000, 1000]), **cal}
+    >>> b = {"x": np.array([600, 600]), "n": np.array([1000, 1000]), **cal}
+    >>> low, high, estimate = js.compare.difference_bounds_batch(
+    ...     a, b, shared=True, method="adjusted-wald", confidence_level=0.95)
+    >>> estimate.round(4), low.round(4), high.round(4)
+    (array([0.0833, 0.1667]), array([0.0128, 0.0965]), array([0.1568, 0.2427]))
     """
     spec = resolve_spec(judge="letter", target="difference", design=DEFAULT_DESIGN,
                         method=method, confidence_level=confidence_level)  # fmt: skip

@@ -73,6 +73,14 @@ def kendall_tau(truth: Any, estimates: Any) -> np.ndarray:
     ndarray of shape (...)
         τ-b = (concordant − discordant) / √(pairs untied in truth · pairs untied in estimate);
         NaN where either has no untied pair.
+
+    Examples
+    --------
+    One ordering against two rows of estimates (the second agrees, the first swaps a pair):
+
+    >>> import judgestats as js
+    >>> js.compare.kendall_tau([0.7, 0.6, 0.4], [[0.6, 0.65, 0.45], [0.7, 0.5, 0.4]]).round(4)
+    array([0.3333, 1.    ])
     """
     t = np.asarray(truth, dtype=float)
     e = np.asarray(estimates, dtype=float)
@@ -345,6 +353,24 @@ def rank(
     compare.difference : The gap between two groups.
     compare.plot_ranking : Draw a ranking with its intervals.
     pairwise : A leaderboard from pairwise verdicts.
+
+    Examples
+    --------
+    Three models judged on 1,000 items each, one shared calibration set:
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> tests = {"a": js.JudgedCounts(positive=650, n=1000),
+    ...          "b": js.JudgedCounts(positive=600, n=1000),
+    ...          "c": js.JudgedCounts(positive=450, n=1000)}
+    >>> ranking = js.compare.rank(tests, cal, n_resamples=2000, confidence_level=0.95, rng=0)
+    >>> print(ranking.summary())
+    Ranking by corrected rate (bootstrap, 2000 draws, one shared calibration set), 95% intervals
+      rank  model     corrected  [ lower,  upper]   naive  P(rank 1)  E[rank]
+         1  a            0.5833  [0.5018, 0.6630]  0.6500      0.991     1.01
+         2  b            0.5000  [0.4165, 0.5781]  0.6000      0.009     1.99
+         3  c            0.2500  [0.1467, 0.3400]  0.4500      0.000     3.00
+      expected Kendall τ to this ranking: 0.994
     """
     tests = check_model_mapping("tests", tests, JudgedCounts, minimum=2)
     shared = isinstance(calibrations, ConfusionCounts)
@@ -419,6 +445,19 @@ def plot_ranking(ranking: Ranking, *, ax: Any = None, show_naive: bool = True):
     Each model gets its point estimate with its interval (from the ranking's draws), the naive
     judged rate p̂ as a hollow marker, and P(rank 1) in the label. matplotlib is imported here.
     Returns the Axes.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> tests = {"a": js.JudgedCounts(positive=650, n=1000),
+    ...          "b": js.JudgedCounts(positive=600, n=1000)}
+    >>> ranking = js.compare.rank(tests, cal, n_resamples=2000, confidence_level=0.95, rng=0)
+    >>> ax = js.compare.plot_ranking(ranking)
+    >>> [label.get_text() for label in ax.get_yticklabels()]
+    ['a  (P(rank 1) = 0.99)', 'b  (P(rank 1) = 0.01)']
     """
     require_extra("matplotlib", "Ranking.plot()")
     import matplotlib.pyplot as plt
@@ -556,6 +595,18 @@ class Ranking:
         Each model's rate over rows or over items (repeated items; ``"rows"`` otherwise).
     clustered : bool
         True when the counts carried repeated items and the bootstrap resampled whole items.
+
+    Examples
+    --------
+    Made by :func:`rank`:
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> tests = {"a": js.JudgedCounts(positive=650, n=1000),
+    ...          "b": js.JudgedCounts(positive=600, n=1000),
+    ...          "c": js.JudgedCounts(positive=450, n=1000)}
+    >>> js.compare.rank(tests, cal, n_resamples=2000, confidence_level=0.95, rng=0)
+    Ranking(a=0.583, b=0.500, c=0.250; method='bootstrap', expected_kendall_tau=0.994)
     """
 
     kind: ClassVar[str] = "ranking"

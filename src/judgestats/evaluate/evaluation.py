@@ -83,6 +83,30 @@ class Evaluation(Reportable):
         With ``batch=``: group → :class:`~judgestats.JudgeShiftDiagnostic` (latest batch
         against the earlier ones), or a str saying why there is none (one batch, a batch
         without some human class).
+
+    Examples
+    --------
+    Made by :func:`evaluate`; two models, 400 human-labelled rows each:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> human = rng.random(1200) < np.repeat([0.7, 0.5], 600)
+    >>> judge = np.where(human, rng.random(1200) < 0.9, rng.random(1200) < 0.25).astype(int)
+    >>> frame = pd.DataFrame({"model": np.repeat(["a", "b"], 600), "judge": judge,
+    ...                       "human": np.where(np.tile(np.arange(600), 2) < 400, human, np.nan)})
+    >>> ev = js.evaluate(frame, by="model", method="adjusted-wald", confidence_level=0.95)
+    >>> ev  # doctest: +NORMALIZE_WHITESPACE
+    Evaluation(a=0.719, b=0.497; by=['model'], method='adjusted-wald', confidence_level=0.95,
+    engine='pandas')
+    >>> print(ev.summary())  # doctest: +NORMALIZE_WHITESPACE
+    Corrected rates of 2 groups by model (pandas counts), 95% intervals by adjusted-wald, design
+    by-human-label
+      model     corrected  [ lower,  upper]   naive        n     m0     m1
+      a            0.7187  [0.5966, 0.8311]  0.7000      200    143    257
+      b            0.4975  [0.3760, 0.6124]  0.5850      200    201    199
+      Rows: 1200 counted: 400 test and 800 calibration rows in the 2 corrected groups.
     """
 
     kind: ClassVar[str] = "evaluation"

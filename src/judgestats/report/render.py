@@ -82,6 +82,23 @@ def report(
     -------
     str
         The document (Markdown, a LaTeX fragment, or a standalone HTML page).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> res = js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...                  js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                  method="adjusted-wald", confidence_level=0.95)
+    >>> text = js.report.report(res, "markdown", figure=False)
+    >>> for line in text.splitlines()[:3]:
+    ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
+    ## Corrected accuracy
+    <BLANKLINE>
+    Accuracy is 0.50 (95% CI 0.42–0.58), corrected for the judge's sensitivity 0.90 and specificity
+    0.70 estimated on 400 human-labelled items (design 'by-human-label'; adjusted-Wald interval; Lee
+    et al., 2026); the judge's uncorrected rate on 1000 test items is 0.60.
+    >>> js.report.report(res, "html", figure=False).startswith("<!DOCTYPE html>")
+    True
     """
     if getattr(type(result), "kind", None) == PAIRWISE_KIND:
         rate_only = {"metric": metric != "accuracy", "label": label is not None,

@@ -339,6 +339,17 @@ def methods_sentence(
         Name of the model a single result belongs to.
     strata_name : str, optional
         Name of the stratum covariate of a :class:`StratifiedCorrection`.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> res = js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...                  js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                  method="adjusted-wald", confidence_level=0.95)
+    >>> print(js.report.methods_sentence(res, metric="win rate"))  # doctest: +NORMALIZE_WHITESPACE
+    Win rate is 0.50 (95% CI 0.42–0.58), corrected for the judge's sensitivity 0.90 and specificity
+    0.70 estimated on 400 human-labelled items (design 'by-human-label'; adjusted-Wald interval; Lee
+    et al., 2026); the judge's uncorrected rate on 1000 test items is 0.60.
     """
     _kind(result)
     _check_text("metric", metric)
