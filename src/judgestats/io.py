@@ -84,13 +84,23 @@ def _head(p: Path) -> bytes:
 
 
 def sniff_format(path: str | Path) -> str:
-    """Tell the format of a table file from its first bytes.
+    r"""Tell the format of a table file from its first bytes.
 
     ``"parquet"``, ``"jsonl"`` (a JSON object on the first line), ``"json"`` (a JSON array of
     objects) or ``"csv"``; gzip-compressed text is told by its decompressed content.
 
     Raises :class:`TableError` for a missing path, a directory, an empty file, or content that
     is none of them (binary data that is not Parquet).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import judgestats as js
+    >>> path = os.path.join(tempfile.mkdtemp(), "items.txt")  # the suffix says nothing
+    >>> with open(path, "w") as f:
+    ...     _ = f.write('{"model": "a", "judge": 1}\n{"model": "b", "judge": 0}\n')
+    >>> js.io.sniff_format(path)
+    'jsonl'
     """
     p = Path(path)
     if p.is_dir():
@@ -266,6 +276,17 @@ def parse_labels(
     for a CSV with a header): errors name the line of each bad value shown (``unit="item"``:
     its item of a JSON array) and, given ``groups`` (the values of ``group_column`` row by
     row), its group.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> js.io.parse_labels(["1", " 0 ", "TRUE", None], "human", missing_ok=True)
+    array([ 1.,  0.,  1., nan])
+    >>> try:
+    ...     js.io.parse_labels(["1", "yes"], "judge", missing_ok=False)
+    ... except js.errors.LabelError as error:
+    ...     print(error)
+    column 'judge' must hold 0/1, true/false or booleans on every row; got 'yes' on line 3
     """
     arr = np.asarray(values, dtype=object)
     out = np.full(arr.shape, np.nan)
@@ -305,7 +326,7 @@ def read_table(
     path: str | Path, *, labels: dict[str, bool] | None = None, format: str | None = None,
     group: str | None = None,
 ) -> Any:  # fmt: skip
-    """Read a table of judged items into a pandas DataFrame, losing nothing.
+    r"""Read a table of judged items into a pandas DataFrame, losing nothing.
 
     Parameters
     ----------
@@ -342,6 +363,21 @@ def read_table(
     readers.read_inspect : Read Inspect AI evaluation logs.
     readers.read_lm_eval : Read lm-evaluation-harness samples.
     evaluate : Correct every group of the table.
+
+    Examples
+    --------
+    A CSV whose item ids keep their leading zeros and whose empty ``human`` cells mark test rows:
+
+    >>> import os, tempfile
+    >>> import judgestats as js
+    >>> path = os.path.join(tempfile.mkdtemp(), "items.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("model,item,judge,human\na,007,1,1\na,008,0,\nb,007,true,0\n")
+    >>> js.io.read_table(path, labels={"judge": False, "human": True})
+      model item  judge  human
+    0     a  007    1.0    1.0
+    1     a  008    0.0    NaN
+    2     b  007    1.0    0.0
     """
     p = Path(path)
     kind = sniff_format(p) if format is None else format

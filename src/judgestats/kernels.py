@@ -89,7 +89,16 @@ class Bounds(NamedTuple):
 
 
 def z_value(confidence_level: Any) -> Any:
-    """Two-sided normal quantile z = Φ⁻¹(1 − α/2) with α = 1 − confidence_level."""
+    """Two-sided normal quantile z = Φ⁻¹(1 − α/2) with α = 1 − confidence_level.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> round(float(js.intervals.z_value(0.95)), 4)
+    1.96
+    >>> js.intervals.z_value([0.9, 0.99]).round(4)
+    array([1.6449, 2.5758])
+    """
     from scipy.special import ndtri  # lazy: keeps `import judgestats` light
 
     return ndtri(1.0 - (1.0 - np.asarray(confidence_level, dtype=float)) / 2.0)

@@ -417,6 +417,12 @@ def citation(name: str) -> str:
     ------
     judgestats.errors.MethodError
         If ``name`` is not one of the data sets.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> print(js.datasets.citation("nq301"))  # doctest: +ELLIPSIS
+    NQ-open 301: human vs GPT-4 correctness judgements of open-domain QA answers...
     """
     key = check_choice("name", name, list(_CITATIONS))
     return _CITATIONS[key]
@@ -448,6 +454,18 @@ def judge_rates(
     -------
     pandas.DataFrame
         One row per group with columns n, theta, p, q0, q1 (groups lacking a class get NaN q's).
+
+    Examples
+    --------
+    The true rate, the judged rate and the judge's error rates of the first Chatbot Arena models:
+
+    >>> import judgestats as js
+    >>> arena = js.datasets.load_chatbot_arena(judge="gpt-4")
+    >>> print(js.datasets.judge_rates(arena).head(3).round(3))
+               judge_name      target_model     n  theta      p     q0     q1
+    0  gpt-4-0125-preview  RWKV-4-Raven-14B  2985  0.230  0.210  0.851  0.415
+    1  gpt-4-0125-preview        alpaca-13b  3598  0.245  0.269  0.823  0.553
+    2  gpt-4-0125-preview        chatglm-6b  2775  0.191  0.219  0.834  0.443
     """
     from .._validation import check_columns
 

@@ -76,6 +76,18 @@ def judge_values(
         With ``verdicts="0/1"``: values that are not verdicts; the message lists each (with
         its number of rows) and the ``mapping=`` to pass. With ``"letters"``: a value that
         is no single letter (a list, a dict, a missing value).
+
+    Examples
+    --------
+    Inspect's ``C``/``I`` need no mapping; a word the tool does not define must be mapped:
+
+    >>> import judgestats as js
+    >>> js.readers.judge_values(["C", "I", "C"], mapping=None, verdicts="0/1",
+    ...                         known={"C": 1, "I": 0})
+    [1, 0, 1]
+    >>> js.readers.judge_values(["yes", "no", "maybe"], mapping={"maybe": 0}, verdicts="0/1",
+    ...                         known={"yes": 1, "no": 0})
+    [1, 0, 0]
     """
     mapping = dict(mapping or {})
     known = dict(known or {})
