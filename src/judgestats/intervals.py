@@ -256,6 +256,13 @@ def wald_interval(
     [0, 1]. It degenerates (zero width) when p̂, q̂0, q̂1 are all 0 or 1 and under-covers for
     small calibration sets: use it to compare, not to report. Arguments as in
     :func:`adjusted_wald_interval` (here m0, m1 must be > 0).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> low, high = js.intervals.wald_interval(0.6, 0.7, 0.9, 1000, 200, 200, confidence_level=0.95)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.419, 0.581)
     """
     p, q0, q1, n, m0, m1 = _validated(p, q0, q1, n, m0, m1, m_positive=True)
     cl = check_confidence_level(confidence_level)
@@ -269,6 +276,14 @@ def rogan_gladen_variance(p: Any, q0: Any, q1: Any, n: Any, m0: Any, m1: Any) ->
 
     Var(θ̂) = [p̂(1−p̂)/n + (1−θ̂)² q̂0(1−q̂0)/m0 + θ̂² q̂1(1−q̂1)/m1] / (q̂0 + q̂1 − 1)², with the
     unclipped θ̂; ``n = inf`` drops the test-set term.
+
+    Examples
+    --------
+    The delta-method variance of θ̂ (paper eq. (15)) at p̂ = 0.6, q̂0 = 0.7, q̂1 = 0.9:
+
+    >>> import judgestats as js
+    >>> round(float(js.intervals.rogan_gladen_variance(0.6, 0.7, 0.9, 1000, 200, 200)), 6)
+    0.001708
     """
     p, q0, q1, n, m0, m1 = _validated(p, q0, q1, n, m0, m1, m_positive=True)
     check_informative(q0, q1, what="q̂0 + q̂1")
@@ -511,6 +526,15 @@ class IntervalMethod:
     estimator family it implements (:attr:`judgestats.designs.Design.family`): the same name in
     another family is another entry, the same interval idea applied to that estimator. Which
     methods a path allows is the capability table's (:mod:`judgestats.designs.capabilities`).
+
+    Examples
+    --------
+    Made by :func:`register_interval_method`; :func:`get_method` looks one up:
+
+    >>> import judgestats as js
+    >>> method = js.intervals.get_method("profile-map")
+    >>> method.name, method.requires_informative
+    ('profile-map', False)
     """
 
     name: str
@@ -646,12 +670,26 @@ def interval_methods(design: Any = DEFAULT_DESIGN) -> tuple[str, ...]:
     """Names of the interval methods of ``js.correct`` under ``design`` (built-ins first).
 
     ``"auto"`` (a choice between them per data set) is not listed.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> js.intervals.interval_methods("random")
+    ('adjusted-wald', 'wald', 'bootstrap', 'bayes')
     """
     return tuple(m for m in methods_for("letter", "rate", as_design(design)) if m != AUTO)
 
 
 def implementation(design: Any, method: str) -> IntervalMethod:
-    """Return a method's implementation for a design's estimator family (validated elsewhere)."""
+    """Return a method's implementation for a design's estimator family (validated elsewhere).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> method = js.intervals.implementation(js.designs.as_design("random"), "adjusted-wald")
+    >>> method.name, method.estimator
+    ('adjusted-wald', '{design_estimator}')
+    """
     try:
         return _REGISTRY[(design.family, method)]
     except KeyError:
@@ -661,7 +699,15 @@ def implementation(design: Any, method: str) -> IntervalMethod:
 
 
 def get_method(method: str, design: Any = DEFAULT_DESIGN) -> IntervalMethod:
-    """Look up a method of ``js.correct`` for a design; an unknown name lists the valid ones."""
+    """Look up a method of ``js.correct`` for a design; an unknown name lists the valid ones.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> method = js.intervals.get_method("adjusted-wald")
+    >>> method.name, method.estimator, method.requires_informative
+    ('adjusted-wald', 'Rogan–Gladen', True)
+    """
     design = as_design(design)
     check_table(method, judge="letter", target="rate", design=design)
     return implementation(design, method)
@@ -671,7 +717,15 @@ def rate_spec(
     *, method: Any, confidence_level: Any, design: Any = DEFAULT_DESIGN, repeated: bool = False,
     estimand: Any = "rows", options: Any = None,
 ) -> EstimationSpec:  # fmt: skip
-    """Resolve the spec of a corrected rate (``js.correct``'s path), options checked."""
+    """Resolve the spec of a corrected rate (``js.correct``'s path), options checked.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> spec = js.intervals.rate_spec(method="adjusted-wald", confidence_level=0.95)
+    >>> spec.design, spec.method, spec.confidence_level
+    ('by-human-label', 'adjusted-wald', 0.95)
+    """
     return resolve_spec(
         judge="letter", target="rate", design=design, method=method,
         confidence_level=confidence_level, repeated=repeated, estimand=estimand,
@@ -707,6 +761,18 @@ def weak_calibration(
         The test counts, for the p̂ ∈ {0, 1} part of the plug-in rule.
     design : str or Design, default "by-human-label"
         The calibration design (:mod:`judgestats.designs`).
+
+    Examples
+    --------
+    Fewer than 100 calibration items in a class is the regime where adjusted-Wald may under-cover:
+
+    >>> import judgestats as js
+    >>> bool(js.intervals.weak_calibration(js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                                    "adjusted-wald"))
+    False
+    >>> bool(js.intervals.weak_calibration(js.ConfusionCounts(tp=45, fn=5, tn=35, fp=15),
+    ...                                    "adjusted-wald"))
+    True
     """
     design = as_design(design)
     spec = get_method(method, design)
@@ -722,6 +788,15 @@ def spec_bounds(spec: EstimationSpec, test: Any, calibration: Any, rng: Any = No
     The design's implementation of the method (:func:`implementation`); counts with repeated
     items go to the cluster-robust intervals of :mod:`judgestats.repeated`. ``"auto"`` must be
     resolved per data set first (:mod:`judgestats.auto`).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> spec = js.intervals.rate_spec(method="wald", confidence_level=0.95)
+    >>> bounds = js.intervals.spec_bounds(spec, js.JudgedCounts(positive=600, n=1000),
+    ...                                   js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60))
+    >>> round(float(bounds.low), 4), round(float(bounds.high), 4)
+    (0.419, 0.581)
     """
     if spec.is_auto:
         raise MethodError("method='auto' chooses per data set: resolve it (judgestats.auto) first")
@@ -753,6 +828,15 @@ def compute_bounds(
     (:mod:`judgestats.designs`; the by-human-label design needs both human classes), and counts
     with repeated items (built with ``cluster=``) go to the cluster-robust intervals of
     :mod:`judgestats.repeated`, for the mean over ``estimand`` (``"rows"`` or ``"items"``).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> bounds = js.intervals.compute_bounds(js.JudgedCounts(positive=600, n=1000),
+    ...                                      js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                                      method="adjusted-wald", confidence_level=0.95)
+    >>> round(float(bounds.low), 4), round(float(bounds.high), 4), int(bounds.undefined)
+    (0.417, 0.5806, 0)
     """
     spec = rate_spec(method=method, confidence_level=confidence_level, design=design,
                      repeated=is_clustered(test, calibration), estimand=estimand,

@@ -104,6 +104,17 @@ class Design(str):
         not drawn within human labels, so each judge letter's items are a sample of that
         letter's test items (the agreement card gives PPV/NPV with intervals; otherwise they
         are derived through the corrected rate, or not given).
+
+    Examples
+    --------
+    A design is a ``str`` that knows its estimator: ask its attributes, never its name:
+
+    >>> import judgestats as js
+    >>> design = js.designs.as_design("random")
+    >>> design, design == "random", design.estimator
+    ('random', True, 'judge-conditional (π̂ from all judged items)')
+    >>> design.is_default, js.designs.as_design("by-human-label").is_default
+    (False, True)
     """
 
     __slots__ = ()
@@ -211,7 +222,17 @@ class Design(str):
 
 
 class RoganGladenDesign(Design):
-    """Designs whose estimator is Rogan–Gladen on (p̂, q̂0, q̂1)."""
+    """Designs whose estimator is Rogan–Gladen on (p̂, q̂0, q̂1).
+
+    Examples
+    --------
+    The paper's design, calibration items chosen per human label:
+
+    >>> import judgestats as js
+    >>> design = js.designs.as_design("by-human-label")
+    >>> isinstance(design, js.designs.RoganGladenDesign), design.estimator
+    (True, 'Rogan–Gladen')
+    """
 
     __slots__ = ()
 
@@ -287,7 +308,15 @@ class RoganGladenDesign(Design):
 
 
 class JudgeConditionalDesign(Design):
-    """Designs whose estimator is θ̂ = π̂·PPV̂ + (1 − π̂)·FOR̂ (paper, estimator table row iv)."""
+    """Designs whose estimator is θ̂ = π̂·PPV̂ + (1 − π̂)·FOR̂ (paper, estimator table row iv).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> [name for name in js.designs.design_names()
+    ...  if isinstance(js.designs.as_design(name), js.designs.JudgeConditionalDesign)]
+    ['random', 'by-judge-label']
+    """
 
     __slots__ = ()
 
@@ -437,6 +466,16 @@ def register_design(design: Design | type[Design]) -> Design:
     A new design is a :class:`Design` subclass (usually of :class:`RoganGladenDesign` or
     :class:`JudgeConditionalDesign`) and one row of the capability table
     (:func:`judgestats.designs.capabilities.add_capability`).
+
+    Examples
+    --------
+    Registering a design that is already registered returns the registered instance (a new design
+    is a subclass of :class:`Design` with a row of the capability table):
+
+    >>> import judgestats as js
+    >>> random = js.designs.as_design("random")
+    >>> js.designs.register_design(random) is random
+    True
     """
     inst = design() if isinstance(design, type) else design
     if not isinstance(inst, Design):
@@ -447,12 +486,31 @@ def register_design(design: Design | type[Design]) -> Design:
 
 
 def design_names() -> tuple[str, ...]:
-    """Names of the registered designs, the paper's first."""
+    """Names of the registered designs, the paper's first.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> js.designs.design_names()
+    ('by-human-label', 'random', 'by-judge-label')
+    """
     return tuple(_REGISTRY)
 
 
 def as_design(design: Any) -> Design:
-    """Return the registered :class:`Design` of a name (or a Design); the error lists the names."""
+    """Return the registered :class:`Design` of a name (or a Design); the error lists the names.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> js.designs.as_design("by-judge-label").estimator
+    'judge-conditional (π̂ from the test set)'
+    >>> try:
+    ...     js.designs.as_design("stratified")
+    ... except js.errors.MethodError as error:
+    ...     print(type(error).__name__)
+    MethodError
+    """
     if isinstance(design, Design) and _REGISTRY.get(str(design)) is design:
         return design
     return _REGISTRY[check_choice("design", design, design_names())]

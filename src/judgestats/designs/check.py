@@ -42,6 +42,16 @@ class DesignCheck:
     two-sided p-value of the pooled two-proportion z-test; ``plausible`` is False below
     :data:`DESIGN_ALPHA`. For k categories (:func:`design_check_categories`) the rates are the
     judge-label distributions and ``z`` holds the G statistic of their homogeneity test.
+
+    Examples
+    --------
+    Made by :func:`design_check`:
+
+    >>> import judgestats as js
+    >>> check = js.designs.design_check(js.JudgedCounts(positive=600, n=1000),
+    ...                                 js.ConfusionCounts(tp=150, fn=20, tn=10, fp=20))
+    >>> round(check.calibration_rate, 3), round(check.test_rate, 3), round(check.pvalue, 4)
+    (0.85, 0.6, 0.0)
     """
 
     calibration_rate: Any
@@ -78,6 +88,17 @@ def design_check(
     -------
     DesignCheck
         Both rates, the z statistic and its two-sided p-value.
+
+    Examples
+    --------
+    A "random" calibration set whose judge-positive rate (0.85) is far from the test set's (0.60):
+    it was hardly drawn from the same items.
+
+    >>> import judgestats as js
+    >>> check = js.designs.design_check(js.JudgedCounts(positive=600, n=1000),
+    ...                                 js.ConfusionCounts(tp=150, fn=20, tn=10, fp=20))
+    >>> check.pvalue < 0.001
+    True
     """
     from scipy.special import ndtr  # lazy: keeps `import judgestats` light
 
@@ -100,6 +121,16 @@ def design_check_categories(test_counts: Any, calibration_counts: Any) -> Design
 
     A likelihood-ratio (G) test of homogeneity of the two judge-label distributions
     (:func:`judgestats.kernels.g_statistic`), χ² with (letters used − 1) degrees of freedom.
+
+    Examples
+    --------
+    Three judge letters: their shares in a calibration set balanced by design against the test set:
+
+    >>> import judgestats as js
+    >>> check = js.designs.design_check_categories([430, 380, 190],
+    ...                                            [[30, 5, 5], [5, 30, 5], [5, 5, 30]])
+    >>> check.test_rate.round(2), round(check.pvalue, 4)
+    (array([0.43, 0.38, 0.19]), 0.002)
     """
     from scipy.stats import chi2  # lazy
 

@@ -49,7 +49,14 @@ REFERENCE = {str(d): d.reference for d in (BY_HUMAN_LABEL, RANDOM, BY_JUDGE_LABE
 
 
 def check_design(design: Any) -> Design:
-    """Validate a design (a name or a :class:`.base.Design`); the error lists the valid names."""
+    """Validate a design (a name or a :class:`.base.Design`); the error lists the valid names.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> js.designs.check_design("random")
+    'random'
+    """
     return as_design(design)
 
 
@@ -62,6 +69,17 @@ def design_counts(
     ``"random"``, test items under ``"by-judge-label"``), PPV from ``tp`` of ``k1`` = tp + fp,
     FOR from ``fn`` of ``k0`` = fn + tn (:meth:`.base.JudgeConditionalDesign.binomials`).
     Arrays of the batch shape.
+
+    Examples
+    --------
+    The binomial counts behind the judge-conditional estimator under ``design="random"``:
+
+    >>> import judgestats as js
+    >>> test = js.JudgedCounts(positive=600, n=1000)
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> counts = js.designs.design_counts(test, cal, "random")
+    >>> [float(c) for c in counts]
+    [840.0, 1400.0, 180.0, 240.0, 20.0, 160.0]
     """
     return _conditional(design).binomials(test, calibration)
 
@@ -84,6 +102,15 @@ def judge_conditional(
     ``design="by-judge-label"`` raises :class:`CountError` there instead: that design chose the
     calibration items per judge label, so an empty judge class is a missing cell of the design
     (:meth:`.base.JudgeConditionalDesign.point`).
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> estimate, clipped = js.designs.judge_conditional(
+    ...     js.JudgedCounts(positive=600, n=1000), js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...     "random")
+    >>> round(float(estimate), 4), bool(clipped)
+    (0.5, False)
     """
     return _conditional(design).point(test, calibration)
 

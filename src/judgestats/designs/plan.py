@@ -137,7 +137,16 @@ def design_width(
 
 @dataclass(frozen=True, slots=True)
 class JudgeAllocation:
-    """A by-judge-label split: ``k0`` judge-0 and ``k1`` judge-1 items to label."""
+    """A by-judge-label split: ``k0`` judge-0 and ``k1`` judge-1 items to label.
+
+    Examples
+    --------
+    Made by :func:`judgestats.plan.allocate_by_judge`:
+
+    >>> import judgestats as js
+    >>> js.plan.allocate_by_judge(200, p=0.3, pilot=js.ConfusionCounts(tp=9, fn=1, tn=8, fp=2))
+    JudgeAllocation(k0=136, k1=64, ppv=0.7692307692307693, for_=0.18181818181818182)
+    """
 
     k0: int
     k1: int
@@ -208,6 +217,18 @@ class DesignComparison:
     ``rows``: one dict per (design, allocation) with ``design``, ``allocation``, ``split``
     (human-label (m0, m1), judge-label (k0, k1) or none) and ``width``; ``human_only`` the
     width of the human labels alone. :meth:`to_dataframe` tabulates them.
+
+    Examples
+    --------
+    Made by :func:`judgestats.plan.compare_designs`:
+
+    >>> import judgestats as js
+    >>> comparison = js.plan.compare_designs(p=0.6, q0=0.75, q1=0.9, m=200, n=5000)
+    >>> for row in comparison.rows[:3]:
+    ...     print(row["design"], row["allocation"], round(row["width"], 4))
+    by-human-label balanced 0.1646
+    by-human-label optimal 0.1642
+    random - 0.1057
     """
 
     p: float
