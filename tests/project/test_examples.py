@@ -66,11 +66,6 @@ WITHOUT_EXAMPLES: frozenset[str] = frozenset(
         "judgestats.sequential.replays.replay_labelling",
         "judgestats.sequential.selection.next_batch",
         "judgestats.sequential.selection.replay",
-        "judgestats.strata.counts.stratified_counts",
-        "judgestats.strata.diagnostics.judge_homogeneity",
-        "judgestats.strata.pooled.PooledBounds",
-        "judgestats.strata.pooled.pooled_bounds",
-        "judgestats.strata.stratified.StratifiedCorrection",
     }
 )
 

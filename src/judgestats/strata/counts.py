@@ -81,6 +81,19 @@ def stratified_counts(
         :func:`judgestats.frames.group_counts`).
     LabelError
         When there are no test rows or no calibration rows.
+
+    Examples
+    --------
+    Rows with a human label are calibration rows, the others test rows, per stratum:
+
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> frame = pd.DataFrame({"length": ["short"] * 4 + ["long"] * 4,
+    ...                       "judge": [1, 0, 1, 0, 1, 1, 1, 0],
+    ...                       "human": [1, 0, None, None, 1, 0, None, None]})
+    >>> tests, cals = js.strata.stratified_counts(frame, by="length")
+    >>> tests["long"], cals["long"]
+    (JudgedCounts(positive=1, n=2), ConfusionCounts(tp=1, fn=0, tn=0, fp=1))
     """
     cols = (by,) if isinstance(by, str) else tuple(by) if isinstance(by, list | tuple) else None
     if not cols or not all(isinstance(c, str) for c in cols):

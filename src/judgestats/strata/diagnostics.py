@@ -59,6 +59,17 @@ def judge_homogeneity(
     (specificity, sensitivity, both) : tuple of HomogeneityTest
         A small p-value says the judge's error rates differ by stratum, so a single confusion
         matrix is wrong wherever the calibration mix differs from the test mix.
+
+    Examples
+    --------
+    Does the judge behave alike in both strata? Its specificity does not (0.8 against 0.6):
+
+    >>> import judgestats as js
+    >>> cals = {"short": js.ConfusionCounts(tp=180, fn=20, tn=160, fp=40),
+    ...         "long": js.ConfusionCounts(tp=190, fn=10, tn=120, fp=80)}
+    >>> specificity, sensitivity, both = js.strata.judge_homogeneity(cals)
+    >>> round(specificity.pvalue, 6), round(sensitivity.pvalue, 3)
+    (1.1e-05, 0.055)
     """
     cals = check_strata_mapping("calibrations", calibrations, ConfusionCounts)
     c = list(cals.values())

@@ -125,7 +125,21 @@ def __getattr__(name: str) -> Any:
 
 # ============================================================================ batch kernels
 class PooledBounds(NamedTuple):
-    """Batch output of :func:`pooled_bounds` (batch shape = counts shape without the strata)."""
+    """Batch output of :func:`pooled_bounds` (batch shape = counts shape without the strata).
+
+    Examples
+    --------
+    Made by :func:`pooled_bounds`:
+
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> test = js.JudgedCounts(positive=np.array([600, 800]), n=np.array([1000, 1000]))
+    >>> cal = js.ConfusionCounts(tp=np.array([180, 190]), fn=np.array([20, 10]),
+    ...                          tn=np.array([160, 120]), fp=np.array([40, 80]))
+    >>> bounds = js.strata.pooled_bounds(test, cal, method="wald", confidence_level=0.95)
+    >>> bounds._fields
+    ('estimate', 'low', 'high', 'undefined', 'n_resamples')
+    """
 
     estimate: np.ndarray  # Σ_s w_s θ̂_s with unclipped θ̂_s; NaN where a stratum is undefined
     low: np.ndarray
@@ -243,6 +257,20 @@ def pooled_bounds(
         ``undefined`` (bootstrap replicates without an estimate), each of the batch shape.
         Where a stratum with positive weight has q̂0 + q̂1 <= 1 (or the adjusted q̃0 + q̃1 <= 1)
         every output is NaN.
+
+    Examples
+    --------
+    The pooled rate's interval from stratum counts held in arrays (one entry per stratum), weighted
+    by the test mix:
+
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> test = js.JudgedCounts(positive=np.array([600, 800]), n=np.array([1000, 1000]))
+    >>> cal = js.ConfusionCounts(tp=np.array([180, 190]), fn=np.array([20, 10]),
+    ...                          tn=np.array([160, 120]), fp=np.array([40, 80]))
+    >>> bounds = js.strata.pooled_bounds(test, cal, method="adjusted-wald", confidence_level=0.95)
+    >>> round(float(bounds.estimate), 4), round(float(bounds.low), 4), round(float(bounds.high), 4)
+    (0.6494, 0.6028, 0.6992)
     """
     spec = pooled_spec(method=method, confidence_level=confidence_level, design=BY_HUMAN_LABEL)
     return spec_pooled_bounds(spec, test, calibration, weights=weights, rng=rng,

@@ -489,6 +489,22 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
     design_effect : float or None
         With repeated items: Var(θ̂) of the pool with the clusters over Var(θ̂) with every row
         an independent item (plain delta method, test-mix term included).
+
+    Examples
+    --------
+    Made by :func:`judgestats.correct_stratified`; a judge that is laxer on long answers:
+
+    >>> import judgestats as js
+    >>> tests = {"short": js.JudgedCounts(positive=600, n=1000),
+    ...          "long": js.JudgedCounts(positive=800, n=1000)}
+    >>> cals = {"short": js.ConfusionCounts(tp=180, fn=20, tn=160, fp=40),
+    ...         "long": js.ConfusionCounts(tp=190, fn=10, tn=120, fp=80)}
+    >>> res = js.correct_stratified(tests, cals, method="adjusted-wald", confidence_level=0.95)
+    >>> round(res.estimate, 4), res.ci  # doctest: +NORMALIZE_WHITESPACE
+    (0.6494, ConfidenceInterval(low=0.602842, high=0.699249, method='adjusted-wald',
+    confidence_level=0.95))
+    >>> {stratum: round(c.estimate, 4) for stratum, c in res.corrections.items()}
+    {'short': 0.5714, 'long': 0.7273}
     """
 
     kind: ClassVar[str] = "stratified"
