@@ -58,14 +58,6 @@ WITHOUT_EXAMPLES: frozenset[str] = frozenset(
         "judgestats.plots.width_vs_calibration_size",
         "judgestats.priors.Dirichlet",
         "judgestats.results.Reportable",
-        "judgestats.sequential.betting.BettingSequence",
-        "judgestats.sequential.planning.LabellingPlan",
-        "judgestats.sequential.planning.labelling_plan",
-        "judgestats.sequential.planning.neyman_gain",
-        "judgestats.sequential.replays.ReplayResult",
-        "judgestats.sequential.replays.replay_labelling",
-        "judgestats.sequential.selection.next_batch",
-        "judgestats.sequential.selection.replay",
     }
 )
 

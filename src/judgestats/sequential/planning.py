@@ -33,7 +33,21 @@ __all__ = ["LabellingPlan", "fixed_labels", "labelling_plan", "neyman_gain"]
 
 
 def neyman_gain(shares: Any, rates: Any) -> float:
-    """Return Neyman's relative saving 1 − (Σ π_j σ_j)² / Σ π_j σ_j² over uniform draws."""
+    """Return Neyman's relative saving 1 − (Σ π_j σ_j)² / Σ π_j σ_j² over uniform draws.
+
+    Examples
+    --------
+    Two judge letters, one whose human rate is uncertain (0.5) and one nearly settled (0.05):
+    drawing within letters by Neyman allocation needs this share fewer labels than uniform draws.
+    The saving comes from the letters' spreads σ_j = √(r_j(1 − r_j)), not their rates: 0.9 and
+    0.1 are equally uncertain and save nothing.
+
+    >>> import judgestats as js
+    >>> round(js.plan.neyman_gain([0.5, 0.5], [0.5, 0.05]), 4)
+    0.1337
+    >>> abs(js.plan.neyman_gain([0.5, 0.5], [0.9, 0.1])) < 1e-12
+    True
+    """
     pi, sd = np.asarray(shares, float), np.sqrt(np.asarray(rates, float) * (1 - np.asarray(rates)))
     total = float((pi * sd * sd).sum())
     return 0.0 if total == 0 else 1.0 - float((pi * sd).sum()) ** 2 / total
@@ -72,6 +86,16 @@ class LabellingPlan:
         The theoretical saving of Neyman allocation, 1 − (Σ π_j σ_j)² / Σ π_j σ_j².
     measured_saving : float
         1 − monitor_neyman / monitor_uniform.
+
+    Examples
+    --------
+    Made by :func:`labelling_plan`:
+
+    >>> import judgestats as js
+    >>> plan = js.plan.labelling_plan([0.6, 0.4], [0.1, 0.85], target_width=0.1, pool_size=5000,
+    ...                               reps=20, rng=0)
+    >>> plan.target_width, plan.confidence_level, plan.pool_size
+    (0.1, 0.95, 5000)
     """
 
     target_width: float
@@ -147,6 +171,18 @@ def labelling_plan(
     --------
     plan.next_batch : The next batch of items to label.
     sequential.Monitor : Follow the interval as labels arrive.
+
+    Examples
+    --------
+    A pool whose judge says yes to 40% of the items (85% of those right, 10% of its no's wrong),
+    and an interval 0.1 wide to reach (a few replays only, to keep the example fast). The letters
+    are about equally uncertain, so drawing within them saves little:
+
+    >>> import judgestats as js
+    >>> plan = js.plan.labelling_plan([0.6, 0.4], [0.1, 0.85], target_width=0.1,
+    ...                               confidence_level=0.95, pool_size=5000, reps=20, rng=0)
+    >>> plan.fixed_uniform, plan.fixed_neyman, round(plan.neyman_gain, 3)
+    (157, 156, 0.007)
     """
     level = float(check_confidence_level(confidence_level))
     width = float(check_probability("target_width", target_width))

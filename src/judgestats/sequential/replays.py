@@ -43,6 +43,16 @@ class ReplayResult:
     labels_needed : ndarray or None
         With ``target_width``: per replay, the labels after which the running interval (checked
         after every batch) was first at most that wide; NaN where it never was.
+
+    Examples
+    --------
+    Made by :func:`replay_labelling`:
+
+    >>> import judgestats as js
+    >>> result = js.sequential.replay_labelling([1200, 800], [120, 680], labels=200,
+    ...                                         looks=(100, 200), reps=20, rng=0)
+    >>> result.looks.tolist(), result.covered.shape, result.width.shape
+    ([100, 200], (20,), (20, 2))
     """
 
     theta: float
@@ -106,6 +116,18 @@ def replay_labelling(
     Returns
     -------
     ReplayResult
+
+    Examples
+    --------
+    Replays of a pool of two judge letters (1,200 and 800 items, 120 and 680 of them
+    human-positive), labelled uniformly 20 at a time:
+
+    >>> import judgestats as js
+    >>> result = js.sequential.replay_labelling([1200, 800], [120, 680], labels=500,
+    ...                                         looks=(100, 500), reps=50, confidence_level=0.95,
+    ...                                         rng=0)
+    >>> round(result.theta, 3), float(result.covered.mean()), result.width.mean(axis=0).round(3)
+    (0.4, 0.98, array([0.201, 0.084]))
     """
     strategy = check_choice("strategy", strategy, STRATEGY_NAMES)
     level = float(check_confidence_level(confidence_level))

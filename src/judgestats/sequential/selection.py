@@ -62,6 +62,23 @@ def replay(
     -------
     Monitor
         One look per round, in round order.
+
+    Examples
+    --------
+    The labels so far live in the pool's frame; ``replay`` rebuilds the monitor from it:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> judge = (rng.random(1000) < 0.4).astype(int)
+    >>> truth = np.where(judge == 1, rng.random(1000) < 0.85, rng.random(1000) < 0.1)
+    >>> pool = pd.DataFrame({"item": range(1000), "judge": judge,
+    ...                      "human": np.where(np.arange(1000) < 200, truth, np.nan)})  # 200 labels
+    >>> monitor = js.sequential.replay(pool, design="random", confidence_level=0.95, rng=0)
+    >>> monitor.interval  # doctest: +NORMALIZE_WHITESPACE
+    ConfidenceInterval(low=0.320809, high=0.464747, method='betting confidence sequence',
+    confidence_level=0.95)
     """
     mon = Monitor(design=design, confidence_level=confidence_level, target_width=target_width,
                   estimand=estimand, floor=floor, simultaneous=simultaneous, rng=rng)  # fmt: skip
@@ -141,6 +158,19 @@ def next_batch(
     --------
     plan.labelling_plan : The whole labelling plan.
     sequential.Monitor : Follow the interval as labels arrive.
+
+    Examples
+    --------
+    The first round of a pool of 1,000 judged items: 50 items drawn within judge letters:
+
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> pool = pd.DataFrame({"item": range(1000), "judge": [1] * 300 + [0] * 700, "human": None})
+    >>> batch = js.plan.next_batch(pool, budget=50, strategy="by-judge-label", rng=1)
+    >>> len(batch), list(batch.columns)
+    (50, ['item', 'round', 'draw', 'inclusion_probability', 'strategy', 'seed'])
+    >>> batch["inclusion_probability"].round(4).unique()
+    array([0.001 , 0.0011])
     """
     strategy = check_choice("strategy", strategy, STRATEGY_NAMES)
     seed = rng if isinstance(rng, int | np.integer) and not isinstance(rng, bool) else None
