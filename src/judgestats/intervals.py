@@ -405,7 +405,22 @@ def _hull_method(test, calibration, *, confidence_level, rng=None) -> Bounds:
 
 
 def hull_bounds(aw: Bounds, pm: Bounds) -> Bounds:
-    """:data:`HULL` from the adjusted-Wald and profile-map bounds of the same data sets."""
+    """:data:`HULL` from the adjusted-Wald and profile-map bounds of the same data sets.
+
+    Examples
+    --------
+    The smallest interval holding both the adjusted-Wald and the profile-map interval
+    (``"adjusted-wald+profile-map"``):
+
+    >>> import judgestats as js
+    >>> test = js.JudgedCounts(positive=600, n=1000)
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> aw = js.intervals.compute_bounds(test, cal, method="adjusted-wald", confidence_level=0.95)
+    >>> pm = js.intervals.compute_bounds(test, cal, method="profile-map", confidence_level=0.95)
+    >>> hull = js.intervals.hull_bounds(aw, pm)
+    >>> [(round(float(b.low), 4), round(float(b.high), 4)) for b in (aw, pm, hull)]
+    [(0.417, 0.5806), (0.4134, 0.5796), (0.4134, 0.5806)]
+    """
     low, high = np.fmin(aw.low, pm.low), np.fmax(aw.high, pm.high)  # AW may be NaN: PM's
     flags = [np.asarray(b.widened) for b in (aw, pm) if b.widened is not None]
     widened = np.logical_or.reduce(flags) if flags else None
@@ -413,7 +428,22 @@ def hull_bounds(aw: Bounds, pm: Bounds) -> Bounds:
 
 
 def bounds_at(bounds: Bounds, index: Any) -> Bounds:
-    """Return the bounds of the data set(s) at ``index`` of a batch (every per-set array)."""
+    """Return the bounds of the data set(s) at ``index`` of a batch (every per-set array).
+
+    Examples
+    --------
+    Two data sets in one batch; the bounds of the second:
+
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> test = js.JudgedCounts(positive=np.array([600, 700]), n=np.array([1000, 1000]))
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> bounds = js.intervals.compute_bounds(test, cal, method="adjusted-wald",
+    ...                                      confidence_level=0.95)
+    >>> second = js.intervals.bounds_at(bounds, 1)
+    >>> round(float(second.low), 4), round(float(second.high), 4)
+    (0.5925, 0.7444)
+    """
     def take(a: Any) -> Any:
         return None if a is None else np.asarray(a)[index]
 
@@ -430,6 +460,19 @@ def known_bounds(known: dict[str, Bounds], method: str) -> Bounds | None:
     method options (:func:`judgestats.auto.choose_method` records the two it compares;
     :func:`judgestats.evaluate` computes every group's in one batch); :data:`HULL` is built
     from adjusted-Wald's and profile-map's.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> test = js.JudgedCounts(positive=600, n=1000)
+    >>> cal = js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60)
+    >>> known = {m: js.intervals.compute_bounds(test, cal, method=m, confidence_level=0.95)
+    ...          for m in ("adjusted-wald", "profile-map")}
+    >>> hull = js.intervals.known_bounds(known, "adjusted-wald+profile-map")
+    >>> round(float(hull.low), 4), round(float(hull.high), 4)
+    (0.4134, 0.5806)
+    >>> js.intervals.known_bounds(known, "wald") is None
+    True
     """
     if method in known:
         return known[method]
@@ -650,6 +693,34 @@ def register_interval_method(
     keywords are :class:`IntervalMethod` fields (``estimator``, ``reference``, ``weak_rule``,
     ``weak_advice``). The built-in methods cannot be replaced. The method joins the capability
     table's rows of corrections and differences under the paper's design, independent rows.
+
+    Examples
+    --------
+    The built-in methods cannot be replaced:
+
+    >>> import judgestats as js
+    >>> try:
+    ...     @js.intervals.register_interval_method("wald", "my Wald interval")
+    ...     def my_wald(test, calibration, *, confidence_level, rng=None, **options):
+    ...         pass
+    ... except js.errors.ArgumentTypeError as error:
+    ...     print(error)
+    'wald' is a built-in interval method and cannot be replaced
+
+    A method of your own under a new name. It is not run by the test suite: registering changes
+    the method registry of the whole process, which the suite's other tests enumerate.
+
+    >>> @js.intervals.register_interval_method("plain-wald", "Wald at the raw estimates",
+    ...                                        estimator="Rogan–Gladen")  # doctest: +SKIP
+    ... def plain_wald(test, calibration, *, confidence_level, rng=None, **options):
+    ...     p, q0, q1 = test.p_hat, calibration.specificity, calibration.sensitivity
+    ...     m0, m1 = calibration.m0, calibration.m1
+    ...     low, high = js.intervals.wald_interval(p, q0, q1, test.n, m0, m1,
+    ...                                            confidence_level=confidence_level)
+    ...     return js.intervals.Bounds(low, high, undefined=0)
+    >>> js.correct(js.JudgedCounts(positive=600, n=1000),  # doctest: +SKIP
+    ...            js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60), method="plain-wald").ci
+    ConfidenceInterval(low=0.418991, high=0.581009, method='plain-wald', confidence_level=0.95)
     """
     if name in {m.name for m in METHODS} or name == AUTO:
         raise ArgumentTypeError(f"{name!r} is a built-in interval method and cannot be replaced")

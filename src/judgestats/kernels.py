@@ -73,7 +73,19 @@ BOUNDARY_RULES = ("widen", "truncate")
 
 
 class Bounds(NamedTuple):
-    """Batch output of an interval method: bounds and undefined-replicate counts."""
+    """Batch output of an interval method: bounds and undefined-replicate counts.
+
+    Examples
+    --------
+    What :func:`compute_bounds` (and every interval method) returns, one entry per data set:
+
+    >>> import judgestats as js
+    >>> bounds = js.intervals.compute_bounds(js.JudgedCounts(positive=600, n=1000),
+    ...                                      js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                                      method="wald", confidence_level=0.95)
+    >>> bounds._fields[:4], round(float(bounds.low), 4), round(float(bounds.high), 4)
+    (('low', 'high', 'undefined', 'n_resamples'), 0.419, 0.581)
+    """
 
     low: np.ndarray
     high: np.ndarray
