@@ -39,6 +39,21 @@ def interval_rows(
 
     Each estimate with its interval (filled) and the naive rate (hollow, when given), on a
     [0, 1] rate axis. Returns the Axes.
+
+    Examples
+    --------
+    Three rows on a rate axis, the first at the top:
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> import judgestats as js
+    >>> fig, ax = plt.subplots()
+    >>> ax = js.plots.interval_rows(ax, ["a", "b", "c"], [0.7, 0.5, 0.3], [0.6, 0.4, 0.2],
+    ...                             [0.8, 0.6, 0.4], level="95%", naive=[0.75, 0.55, 0.35])
+    >>> [label.get_text() for label in ax.get_yticklabels()], [float(x) for x in ax.get_xlim()]
+    (['a', 'b', 'c'], [-0.02, 1.02])
+    >>> plt.close(fig)
     """
     y = np.arange(len(labels))[::-1]
     est, low, high = (np.asarray(v, dtype=float) for v in (estimate, low, high))
@@ -69,6 +84,17 @@ def width_vs_calibration_size(
     Dashed: balanced m0 = m1 = m/2. Solid: the split of Algorithm 1's rule computed with the
     planned q's, m1 = round(m / (1 + (1/p − 1)·√κ)), κ = (1 − q0)/(1 − q1) (no pilot noise).
     Widths are those of the truncated adjusted-Wald interval (eq. (8)), n → ∞ by default.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import judgestats as js
+    >>> ax = js.plots.width_vs_calibration_size(p_values=(0.3, 0.7), q0=0.7, q1=0.9)
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('calibration size m = m0 + m1', '95% interval width')
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     from .plan import interval_width
 
@@ -111,6 +137,20 @@ def judge_regime_map(
     (q0, q1), darker = wider. ``judges`` maps a name to its (q0, q1), drawn as labelled points;
     each label takes the first of eight positions around its point that overlaps no label
     placed before it, and the axes extend below ``q_min`` to show every judge.
+
+    Examples
+    --------
+    Two judges on the map of where a calibrated judge beats 200 human labels alone:
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import judgestats as js
+    >>> judges = {"judge A": (0.9, 0.8), "judge B": (0.7, 0.95)}
+    >>> ax = js.plots.judge_regime_map(m=200, judges=judges, resolution=51)
+    >>> sorted(text.get_text() for text in ax.texts)
+    ['judge A', 'judge B']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     from .plan import regime_width_map
 
@@ -182,6 +222,22 @@ def coverage_plot(
     For coverage, the nominal level is drawn with its Monte Carlo band ±2·√(level(1 −
     level)/reps) (``reps`` from the argument or ``ds.attrs["reps"]``): a coverage inside the
     band is consistent with the nominal level at that number of replications.
+
+    Examples
+    --------
+    Coverage against θ with the Monte Carlo band around 95%:
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import judgestats as js
+    >>> ds = js.simulate.coverage(theta=[0.2, 0.5, 0.8], q0=0.8, q1=0.9, n=1000, m0=100, m1=100,
+    ...                           reps=200, methods=["adjusted-wald", "wald"], rng=0,
+    ...                           progress=False)
+    >>> ax = js.plots.coverage_plot(ds)
+    >>> [line.get_label() for line in ax.get_lines()][:2]
+    ['adjusted-wald', 'wald']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     ax = _axes(ax)
     da = ds[variable]
@@ -220,6 +276,19 @@ def estimator_bias_plot(ds: Any, *, ax: Any = None):
 
     θ_P is the test set's true rate (``ds.attrs["theta"]``), θ_Q the calibration set's; the
     legend names the estimators in words (the paper's Figure 8).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import judgestats as js
+    >>> ds = js.simulate.estimator_bias(theta=0.5, theta_calibration=[0.3, 0.5, 0.7], reps=500,
+    ...                                 rng=0)
+    >>> ax = js.plots.estimator_bias_plot(ds)
+    >>> len(ax.get_lines()) >= 5, ax.get_ylabel()
+    (True, 'bias: mean estimate − θ_P')
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     ax = _axes(ax)
     theta_p = float(ds.attrs.get("theta", ds.attrs.get("theta_test", 0.5)))
@@ -247,6 +316,17 @@ def design_widths(
 
     "How should I sample my next labels?": :func:`judgestats.plan.compare_designs` at each m
     (optimal splits where a design has one), with the human labels alone for reference.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import judgestats as js
+    >>> ax = js.plots.design_widths(p=0.6, q0=0.75, q1=0.9, n=5000, m_values=(50, 200, 1000))
+    >>> [line.get_label() for line in ax.get_lines()]
+    ["design='by-human-label'", "design='random'", "design='by-judge-label'", 'human labels alone']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     from .designs.plan import compare_designs
 

@@ -45,12 +45,6 @@ WITHOUT_EXAMPLES: frozenset[str] = frozenset(
         "judgestats.experiments.SplitStudy",
         "judgestats.experiments.split_study",
         "judgestats.multiclass.distribution.DistributionCorrection",
-        "judgestats.plots.coverage_plot",
-        "judgestats.plots.design_widths",
-        "judgestats.plots.estimator_bias_plot",
-        "judgestats.plots.interval_rows",
-        "judgestats.plots.judge_regime_map",
-        "judgestats.plots.width_vs_calibration_size",
         "judgestats.priors.Dirichlet",
         "judgestats.results.Reportable",
     }

@@ -458,6 +458,8 @@ def plot_ranking(ranking: Ranking, *, ax: Any = None, show_naive: bool = True):
     >>> ax = js.compare.plot_ranking(ranking)
     >>> [label.get_text() for label in ax.get_yticklabels()]
     ['a  (P(rank 1) = 0.99)', 'b  (P(rank 1) = 0.01)']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     require_extra("matplotlib", "Ranking.plot()")
     import matplotlib.pyplot as plt

@@ -105,6 +105,8 @@ def plot_leaderboard(
     'Corrected rates with 95% intervals (adjusted-Wald)'
     >>> ax.get_legend_handles_labels()[1]
     ['naive judged rate p̂', 'corrected, 95% interval']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     _kind(result)
     if ax is None:
