@@ -100,6 +100,15 @@ class Dirichlet:
     PriorError
         If an entry is <= 0, NaN or infinite, or (when the model is built) the shape does not
         match the number of categories.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> prior = js.bayes.Dirichlet([2, 1, 1])
+    >>> prior
+    Dirichlet((2.0, 1.0, 1.0))
+    >>> js.bayes.Priors(theta=prior).categorical(3).theta
+    array([2., 1., 1.])
     """
 
     alpha: Any = 1.0

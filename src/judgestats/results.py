@@ -359,7 +359,21 @@ RENDERER = ("judgestats.report", "report")
 
 
 class Reportable:
-    """Mixin: ``report()`` renders the result with :func:`judgestats.report.report`."""
+    """Mixin: ``report()`` renders the result with :func:`judgestats.report.report`.
+
+    Examples
+    --------
+    Every result that mixes it in renders itself (Markdown, LaTeX or HTML):
+
+    >>> import judgestats as js
+    >>> res = js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...                  js.ConfusionCounts(tp=180, fn=20, tn=140, fp=60),
+    ...                  method="adjusted-wald", confidence_level=0.95)
+    >>> isinstance(res, js.report.Reportable)
+    True
+    >>> res.report("markdown", figure=False).splitlines()[0]
+    '## Corrected accuracy'
+    """
 
     __slots__ = ()
 

@@ -32,21 +32,11 @@ MODULES = (
 #: only shrink: the test fails when an object gains a section and stays listed, too.
 WITHOUT_EXAMPLES: frozenset[str] = frozenset(
     {
-        "judgestats.agreement.measures.Agreement",
-        "judgestats.alphabets.groups.AlphabetCorrection",
-        "judgestats.alphabets.plan.AlphabetComparison",
-        "judgestats.bayes.fit.SamplingOptions",
         "judgestats.bayes.fit.sample",
         "judgestats.bayes.pairwise.BayesianPairwiseLeaderboard",
         "judgestats.bayes.results.BayesianCorrection",
         "judgestats.bayes.results.BayesianDistributionCorrection",
         "judgestats.bayes.results.BayesianStratifiedCorrection",
-        "judgestats.bayes.results.SamplingDiagnostics",
-        "judgestats.experiments.SplitStudy",
-        "judgestats.experiments.split_study",
-        "judgestats.multiclass.distribution.DistributionCorrection",
-        "judgestats.priors.Dirichlet",
-        "judgestats.results.Reportable",
     }
 )
 

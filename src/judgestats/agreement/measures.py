@@ -232,6 +232,20 @@ class Agreement:
         What is estimable under the design, and why a figure has no interval.
     strata : dict or None
         Per-stratum Agreements when ``calibration`` was a mapping (this one pools them).
+
+    Examples
+    --------
+    Made by :func:`agreement`:
+
+    >>> import judgestats as js
+    >>> card = js.agreement(js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30), design="random",
+    ...                     confidence_level=0.95)
+    >>> card  # doctest: +NORMALIZE_WHITESPACE
+    Agreement(specificity=0.700, sensitivity=0.900, NPV=0.875, PPV=0.750; m=200,
+    design='random', confidence_level=0.95)
+    >>> round(card.kappa.estimate, 3), card.kappa.ci  # doctest: +NORMALIZE_WHITESPACE
+    (0.6, ConfidenceInterval(low=0.479551, high=0.698258, method='delta-atanh',
+    confidence_level=0.95))
     """
 
     counts: np.ndarray

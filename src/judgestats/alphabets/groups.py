@@ -468,6 +468,30 @@ class AlphabetCorrection(Reportable):
     ----------
     distribution : DistributionCorrection
         The whole fit: θ̂ over human 0 and 1, the letters' matrix, both intervals.
+
+    Examples
+    --------
+    What :func:`judgestats.evaluate` gives a group whose judge answers with letters of its own
+    (here a 1–5 score against the humans' pass/fail), every letter used by joint maximum
+    likelihood:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> human = rng.random(3000) < 0.6
+    >>> score = np.where(human, rng.choice([1, 2, 3, 4, 5], 3000, p=[0.05, 0.1, 0.2, 0.3, 0.35]),
+    ...                  rng.choice([1, 2, 3, 4, 5], 3000, p=[0.35, 0.3, 0.2, 0.1, 0.05]))
+    >>> frame = pd.DataFrame({"model": "a", "score": score,
+    ...                       "human": np.where(np.arange(3000) < 600, human, np.nan)})
+    >>> ev = js.evaluate(frame, judge="score", judge_labels="observed", confidence_level=0.95)
+    >>> res = ev.corrections["a"]
+    >>> res  # doctest: +NORMALIZE_WHITESPACE
+    AlphabetCorrection(estimate=0.6562, ci=[0.5886, 0.7236], method='profile-likelihood-t',
+    letters=[1, 2, 3, 4, 5], confidence_level=0.95, design='by-human-label', n=2400, m0=255,
+    m1=345)
+    >>> round(float(human[600:].mean()), 3)  # the test rows' human rate, known here
+    0.615
     """
 
     kind: ClassVar[str] = "alphabet"

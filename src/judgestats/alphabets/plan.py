@@ -99,6 +99,17 @@ class AlphabetComparison:
     ``width`` (dict category → expected width 2·q·√Var θ̂_b) and ``ratio`` (the mean width
     over the full alphabet's; above 1 means the merge loses information). ``best_threshold``
     names the shortest threshold row (ordered scores, K = 2) or is None.
+
+    Examples
+    --------
+    Made by :func:`compare_alphabets`: a 1–5 score against its best fixed threshold:
+
+    >>> import judgestats as js
+    >>> cal = js.ConfusionMatrix([[60, 5], [50, 10], [25, 25], [10, 50], [5, 60]],
+    ...                          labels=[0, 1], judge_labels=[1, 2, 3, 4, 5])
+    >>> res = js.plan.compare_alphabets(cal, n=3000, theta=[0.3, 0.7], m=[150, 150])
+    >>> [(row["alphabet"], round(row["ratio"], 3)) for row in res.rows[:3]]
+    [('all letters', 1.0), ('threshold: score >= 2', 1.402), ('threshold: score >= 3', 1.045)]
     """
 
     labels: tuple

@@ -87,6 +87,14 @@ class SamplingOptions(TypedDict, total=False):
     ``backend`` ({"numba", "c"} or None): PyTensor backend of the pymc sampler.
     ``progressbar`` (bool): show PyMC's progress bar and log messages.
     ``sample_kwargs`` (mapping or None): further ``pymc.sample`` arguments.
+
+    Examples
+    --------
+    The keywords of :func:`judgestats.bayes.fit` and :func:`sample`, as a dict:
+
+    >>> import judgestats as js
+    >>> js.bayes.SamplingOptions(draws=2000, chains=4, cores=1, random_seed=1)
+    {'draws': 2000, 'chains': 4, 'cores': 1, 'random_seed': 1}
     """
 
     draws: int

@@ -52,6 +52,23 @@ class SamplingDiagnostics:
         Divergent transitions after tuning.
     chains, draws : int
         Chains and draws per chain.
+
+    Examples
+    --------
+    What :func:`judgestats.bayes.fit` stores on ``diagnostics`` (here built by hand): a fit that
+    passes, and one that would warn ``SamplingWarning``:
+
+    >>> import judgestats as js
+    >>> good = js.bayes.SamplingDiagnostics(max_rhat=1.002, min_ess_bulk=1302.4,
+    ...                                     min_ess_tail=1391.4, divergences=0, chains=4,
+    ...                                     draws=1000)
+    >>> good.ok, good.describe()
+    (True, '4 chains × 1000 draws; max r_hat 1.002, min ESS 1302, 0 divergences')
+    >>> bad = js.bayes.SamplingDiagnostics(max_rhat=1.04, min_ess_bulk=210.0, min_ess_tail=380.0,
+    ...                                    divergences=3, chains=4, draws=1000)
+    >>> bad.ok, bad.problems  # doctest: +NORMALIZE_WHITESPACE
+    (False, <bound method SamplingDiagnostics.problems of SamplingDiagnostics(max_rhat=1.04,
+    min_ess_bulk=210.0, min_ess_tail=380.0, divergences=3, chains=4, draws=1000)>)
     """
 
     max_rhat: float

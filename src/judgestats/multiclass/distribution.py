@@ -324,6 +324,24 @@ class DistributionCorrection(Tabular, Recomputable):
         Test share of judge letters that no calibration item has (0 when every letter was
         seen): their items' rates are unknown in [0, 1], so each interval is the seen letters'
         one widened to [(1 − s)·low, (1 − s)·high + s] and the estimate is the seen letters'.
+
+    Examples
+    --------
+    Made by :func:`judgestats.correct_distribution`; a win / tie / lose judge:
+
+    >>> import judgestats as js
+    >>> labels = ["win", "tie", "lose"]
+    >>> res = js.correct_distribution(js.CategoryCounts([430, 380, 190], labels=labels),
+    ...                               js.ConfusionMatrix([[80, 10, 5], [15, 70, 10], [5, 20, 85]],
+    ...                                                  labels=labels),
+    ...                               confidence_level=0.95)
+    >>> print(res.summary())
+    Corrected distribution over k = 3 categories (Ĉ⁻¹p̂), 95% intervals by adjusted-delta
+      category  corrected  [ lower,  upper]   naive  judge recall (m_b)
+      win          0.4782  [0.4002, 0.5602]  0.4300  0.800 (100)
+      tie          0.4268  [0.3221, 0.5337]  0.3800  0.700 (100)
+      lose         0.0950  [0.0210, 0.1628]  0.1900  0.850 (100)
+      test items n = 1000; calibration items m = 300; condition number of Ĉ (3 × 3) = 1.75
     """
 
     kind: ClassVar[str] = "distribution"
