@@ -77,7 +77,8 @@ class Bounds(NamedTuple):
 
     Examples
     --------
-    What :func:`compute_bounds` (and every interval method) returns, one entry per data set:
+    What :func:`judgestats.intervals.compute_bounds` (and every interval method) returns, one entry
+    per data set:
 
     >>> import judgestats as js
     >>> bounds = js.intervals.compute_bounds(js.JudgedCounts(positive=600, n=1000),
