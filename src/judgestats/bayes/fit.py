@@ -206,6 +206,22 @@ def sample(model: Any, **sampling: Unpack[SamplingOptions]) -> Any:
     xarray.DataTree
         PyMC's posterior draws. PyMC's own convergence report is switched off: use
         :func:`judgestats.bayes.results.diagnose` (``fit`` does, and warns).
+
+    Examples
+    --------
+    Sampling compiles the model and takes seconds, so this example is not run by the test suite
+    (``tests/bayes/`` samples the models and checks them against the exact posterior); the output
+    is from one run:
+
+    >>> import judgestats as js
+    >>> model = js.bayes.build_model(js.JudgedCounts(positive=600, n=1000),  # doctest: +SKIP
+    ...                              js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))
+    >>> sorted(rv.name for rv in model.free_RVs)  # doctest: +SKIP
+    ['sensitivity', 'specificity', 'theta']
+    >>> tree = js.bayes.sample(model, draws=500, chains=2, cores=1, random_seed=1)  # doctest: +SKIP
+    >>> theta = tree.posterior["theta"]  # doctest: +SKIP
+    >>> dict(tree.posterior.sizes), round(float(theta.mean()), 3)  # doctest: +SKIP
+    ({'chain': 2, 'draw': 500}, 0.499)
     """
     return _run(model, sampling_arguments(sampling))
 

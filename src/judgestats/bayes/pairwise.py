@@ -290,6 +290,33 @@ class BayesianPairwiseLeaderboard(PairwiseLeaderboard):
         r_hat, ESS and divergences (a ``SamplingWarning`` was issued if they failed).
     priors : dict
         ``strength_sd``, ``tie_sd``, ``confusion_concentration`` and the confusion's kind.
+
+    Examples
+    --------
+    Made by :func:`judgestats.bayes.fit_pairwise`. Sampling takes minutes, so this example is not
+    run by the test suite (``tests/bayes/test_pairwise.py`` fits the model); the output is from one
+    run on the pairs of :func:`judgestats.pairwise`'s example:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> pairs = pd.DataFrame({"model_a": np.repeat(["x", "y", "x"], 200),
+    ...                       "model_b": np.repeat(["y", "z", "z"], 200)})
+    >>> u, p_a = rng.random(600), np.repeat([0.6, 0.6, 0.75], 200)
+    >>> human = np.where(u < 0.9 * p_a, "a", np.where(u < 0.9 * p_a + 0.1, "tie", "b"))
+    >>> pairs["judge"] = np.where(rng.random(600) < 0.8, human, "tie")
+    >>> pairs["human"] = np.where(rng.random(600) < 0.25, human, None)
+    >>> board = js.bayes.fit_pairwise(pairs, confidence_level=0.95,  # doctest: +SKIP
+    ...                               random_seed=1, cores=1)
+    >>> board  # doctest: +SKIP, +NORMALIZE_WHITESPACE
+    BayesianPairwiseLeaderboard(3 models, top: x, y, z; point='mean', interval='eti',
+    design='random', confidence_level=0.95, sampler='pymc'; 4 chains × 1000 draws; max r_hat
+    1.003, min ESS 1610, 0 divergences)
+    >>> board.strength_ci.round(3)  # doctest: +SKIP
+    array([[ 0.263,  0.608],
+           [-0.134,  0.182],
+           [-0.63 , -0.282]])
     """
 
     posterior: Any

@@ -242,6 +242,26 @@ class BayesianCorrection(_Draws, Correction):
         r_hat, ESS and divergences (a ``SamplingWarning`` was issued if they failed).
     priors : Priors
         The priors of the fit.
+
+    Examples
+    --------
+    Made by :func:`judgestats.bayes.fit`. Sampling takes seconds, so this example is not run by
+    the test suite (``tests/bayes/`` checks the fits against the exact posterior); the output is
+    from one run:
+
+    >>> import judgestats as js
+    >>> res = js.bayes.fit(js.JudgedCounts(positive=600, n=1000),  # doctest: +SKIP
+    ...                    js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30), confidence_level=0.95,
+    ...                    random_seed=1, cores=1)
+    >>> res  # doctest: +SKIP, +NORMALIZE_WHITESPACE
+    BayesianCorrection(estimate=0.4980, ci=[0.3821, 0.6030], point='mean', interval='eti',
+    confidence_level=0.95, sampler='pymc', max_rhat=1.0020, divergences=0)
+
+    The exact posterior of the same model, by quadrature, is one call away (and runs here):
+
+    >>> js.correct(js.JudgedCounts(positive=600, n=1000),
+    ...            js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30), method="bayes").ci
+    ConfidenceInterval(low=0.384255, high=0.605044, method='bayes', confidence_level=0.95)
     """
 
     posterior: Any
@@ -327,6 +347,27 @@ class BayesianDistributionCorrection(_Draws, DistributionCorrection):
         (human) × ``judge_category``.
     point, interval, sampler, diagnostics, priors
         As in :class:`BayesianCorrection`.
+
+    Examples
+    --------
+    Made by :func:`judgestats.bayes.fit` with k-category counts. Compiling the Dirichlet model
+    takes a minute the first time, so this example is not run by the test suite
+    (``tests/bayes/`` fits it); the output is from one run:
+
+    >>> import judgestats as js
+    >>> labels = ["win", "tie", "lose"]
+    >>> cal = js.ConfusionMatrix([[80, 10, 5], [15, 70, 10], [5, 20, 85]], labels=labels)
+    >>> res = js.bayes.fit(js.CategoryCounts([430, 380, 190], labels=labels), cal,  # doctest: +SKIP
+    ...                    confidence_level=0.95, random_seed=1, cores=1)
+    >>> print(res.summary())  # doctest: +SKIP, +NORMALIZE_WHITESPACE
+    Corrected distribution over k = 3 categories (Bayesian Dirichlet model, pymc NUTS),
+    posterior mean with 95% ETI credible intervals
+      category  corrected  [ lower,  upper]   naive  judge recall (m_b)
+      win          0.4836  [0.4012, 0.5703]  0.4300  0.783 (100)
+      tie          0.4275  [0.3229, 0.5377]  0.3800  0.688 (100)
+      lose         0.0889  [0.0178, 0.1534]  0.1900  0.832 (100)
+      test items n = 1000; calibration items m = 300
+      sampling: 4 chains × 1000 draws; max r_hat 1.003, min ESS 1351, 0 divergences
     """
 
     posterior: Any = None
@@ -426,6 +467,32 @@ class BayesianStratifiedCorrection(_Draws, StratifiedCorrection):
         θ_s prior (and the rate priors for "none"/"complete").
     hyperpriors : HyperPriors
         Hyperpriors of the partially pooled logits (unused for other poolings).
+
+    Examples
+    --------
+    Made by :func:`judgestats.bayes.fit_stratified`: the judge's rates pooled partially across two
+    strata. Sampling takes a while, so this example is not run by the test suite
+    (``tests/bayes/test_hierarchical.py`` fits the model); the output is from one run:
+
+    >>> import judgestats as js
+    >>> tests = {"short": js.JudgedCounts(positive=600, n=1000),
+    ...          "long": js.JudgedCounts(positive=800, n=1000)}
+    >>> cals = {"short": js.ConfusionCounts(tp=180, fn=20, tn=160, fp=40),
+    ...         "long": js.ConfusionCounts(tp=190, fn=10, tn=120, fp=80)}
+    >>> res = js.bayes.fit_stratified(tests, cals, confidence_level=0.95,  # doctest: +SKIP
+    ...                               random_seed=1, cores=1)
+    >>> res  # doctest: +SKIP, +NORMALIZE_WHITESPACE
+    BayesianStratifiedCorrection(estimate=0.6512, ci=[0.6022, 0.7035], strata=['short', 'long'],
+    pooling='partial', point='mean', interval='eti', confidence_level=0.95, sampler='pymc',
+    max_rhat=1.0068, divergences=0)
+    >>> {stratum: round(c.estimate, 4) for stratum, c in res.corrections.items()}  # doctest: +SKIP
+    {'short': 0.5627, 'long': 0.7396}
+
+    The frequentist stratified correction of the same counts (runs here):
+
+    >>> res = js.correct_stratified(tests, cals, method="adjusted-wald", confidence_level=0.95)
+    >>> round(res.estimate, 4), {s: round(c.estimate, 4) for s, c in res.corrections.items()}
+    (0.6494, {'short': 0.5714, 'long': 0.7273})
     """
 
     posterior: Any
