@@ -144,3 +144,48 @@ def test_auto_computes_each_interval_once(monkeypatch, cells, answer):
     # profile-map runs once: alone for the choice, or inside the hull when nothing was chosen
     assert auto_calls.count("profile-map") + auto_calls.count(HULL) == 1
     assert auto_calls.count("adjusted-wald") + auto_calls.count(HULL) == 1
+
+
+#: Calibration sets the paper's interval refuses (NotInformativeError), with a test set of
+#: 300 judged 1 of 1000: q̂0 + q̂1 = 0.833 with classes under 100 items (auto answered
+#: [0.395, 1] before issue 38), q̂0 + q̂1 = 1 exactly with 400 and 600 items (auto answered
+#: [0, 0.053]), and q̂0 + q̂1 = 2.0 + 0.1 − 1 > 1 whose adjusted rates are not
+#: (q̃0 + q̃1 = 3/4 + 101/1002 < 1: adjusted-Wald undefined; auto answered [0, 1]).
+REFUSED = {
+    "below chance, small classes": js.ConfusionCounts(tp=10, fn=20, tn=15, fp=15),
+    "at chance, large classes": js.ConfusionCounts(tp=300, fn=300, tn=200, fp=200),
+    "adjusted rates at chance": js.ConfusionCounts(tp=100, fn=900, tn=2, fp=0),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_auto_refuses_what_adjusted_wald_refuses(name):
+    """Issue 38 §3: auto keeps every refusal of the paper's interval (it answered before)."""
+    test, cal = js.JudgedCounts(300, 1000), REFUSED[name]
+    with pytest.raises(js.errors.NotInformativeError) as paper:
+        js.correct(test, cal, method="adjusted-wald")
+    with pytest.raises(js.errors.NotInformativeError, match="method='auto' refuses") as auto:
+        js.correct(test, cal, method="auto")
+    assert str(paper.value) in str(auto.value)  # the same reason, then what still answers
+    assert "'profile-map'" in str(auto.value)
+    with pytest.raises(js.errors.NotInformativeError):
+        choose_method(test, cal, confidence_level=0.95)
+    # the likelihood methods still answer
+    assert js.correct(test, cal, method="profile-map").ci.high > 0
+
+
+def test_evaluate_marks_the_groups_auto_refuses():
+    """evaluate's batched path (bounds computed for every group at once) refuses the same."""
+    import pandas as pd
+
+    rows = []
+    for model, cal in (("chance", REFUSED["at chance, large classes"]),
+                       ("good", js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))):  # fmt: skip
+        for human, judge, k in ((1, 1, cal.tp), (1, 0, cal.fn), (0, 0, cal.tn), (0, 1, cal.fp)):
+            rows += [{"model": model, "judge": judge, "human": human}] * k
+        rows += [{"model": model, "judge": j, "human": None} for j in [1] * 300 + [0] * 700]
+    frame = pd.DataFrame(rows)
+    ev = js.evaluate(frame, method="auto", design="by-human-label", errors="mark")
+    assert ev.groups == ("good",) and "NotInformativeError" in ev.marked["chance"]
+    with pytest.raises(js.errors.NotInformativeError, match="method='auto' refuses"):
+        js.evaluate(frame, method="auto", design="by-human-label")

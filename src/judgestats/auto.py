@@ -10,14 +10,16 @@ holds both the adjusted-Wald and the ``"profile-map"`` interval) when
   (where :func:`judgestats.correct` warns ``WeakCalibrationWarning`` for adjusted-Wald), or
 * the profile-map interval reaches outside the adjusted-Wald one by more than :data:`BEYOND`
   = 0.1 of the adjusted-Wald width (typically a weak or lopsided judge, where the
-  adjusted-Wald interval is centred too close to the Rogan–Gladen θ̂), or
-* adjusted-Wald is undefined (q̃0 + q̃1 <= 1),
+  adjusted-Wald interval is centred too close to the Rogan–Gladen θ̂),
 
-and with the adjusted-Wald interval otherwise. Where it answers with both, it misses θ only
-where both miss: neither profile-map alone (0.891 in its worst cell of a second random grid,
-θ near 0.1 or 0.9 with a class under 100 items, where adjusted-Wald covered 0.96–0.997) nor
-adjusted-Wald alone (0.79) covers everywhere. (A tolerance of 0 would answer with both almost
-everywhere: the two intervals differ by a hair on one side even for accurate judges.) Under
+and with the adjusted-Wald interval otherwise. It refuses what adjusted-Wald refuses
+(:class:`~judgestats.errors.NotInformativeError` where q̂0 + q̂1 <= 1 or the adjusted
+q̃0 + q̃1 <= 1): it never answers with profile-map's interval alone. Where it answers with
+both, it misses θ only where both miss: neither profile-map alone (0.891 in its worst cell of
+a second random grid, θ near 0.1 or 0.9 with a class under 100 items, where adjusted-Wald
+covered 0.96–0.997) nor adjusted-Wald alone (0.79) covers everywhere. (A tolerance of 0 would
+answer with both almost everywhere: the two intervals differ by a hair on one side even for
+accurate judges.) Under
 the random and by-judge-label designs and with repeated items it answers with
 ``"adjusted-wald"`` (the only interval method there that is measured to cover;
 ``"profile-map"`` exists only for the paper's design and independent rows). Measured in
@@ -29,15 +31,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from ._validation import NotInformativeError
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN
-from .intervals import HULL, MIN_PER_CLASS, rate_spec, spec_bounds
+from .intervals import (
+    HULL,
+    MIN_PER_CLASS,
+    STILL_ANSWER,
+    check_answerable,
+    rate_spec,
+    spec_bounds,
+)
 from .repeated import is_clustered
 from .spec import AUTO, EstimationSpec
 
-__all__ = ["AUTO", "BEYOND", "choose", "choose_method"]
+__all__ = ["AUTO", "BEYOND", "choose", "choose_method", "refuse_as_paper"]
 
 #: How far (share of the adjusted-Wald width) profile-map may reach outside adjusted-Wald
 #: before auto answers with both (chosen among 0.05, 0.1 and 0.2 for profile-map alone on one
@@ -97,17 +105,16 @@ def choose(
     if HULL not in spec.methods:
         what = "repeated items" if spec.design.is_default else f"design={str(spec.design)!r}"
         return answer("adjusted-wald", f"{what}: adjusted-Wald is the interval measured there")
+    aw = bounds("adjusted-wald")
+    refuse_as_paper(spec, calibration, aw)
     m_min = min(calibration.m0, calibration.m1)
+    pm = bounds("profile-map")  # the hull is built from the two (known_bounds)
     if m_min < MIN_PER_CLASS:
         return answer(HULL, (
             f"a human class has {m_min} calibration items (< {MIN_PER_CLASS}), where "
             "adjusted-Wald's coverage depends on the judge's true error rates"
         ))  # fmt: skip
-    aw = bounds("adjusted-wald")
     low, high = float(aw.low), float(aw.high)
-    if not np.isfinite(low):
-        return answer(HULL, "adjusted-Wald is undefined (q̃0 + q̃1 <= 1): profile-map's interval")
-    pm = bounds("profile-map")
     reach = max(low - float(pm.low), float(pm.high) - high) / max(high - low, 1e-12)
     if reach > BEYOND:
         return answer(HULL, (
@@ -118,3 +125,19 @@ def choose(
         f"at least {MIN_PER_CLASS} calibration items per human class ({m_min} in the smaller) "
         f"and the profile-map interval within {BEYOND:g} of the adjusted-Wald width of it"
     ))  # fmt: skip
+
+
+def refuse_as_paper(spec: EstimationSpec, calibration: Any, aw: Any) -> None:
+    """Raise :class:`NotInformativeError` where the paper's adjusted-Wald interval refuses.
+
+    ``aw``: the data set's adjusted-Wald bounds. Auto keeps every refusal of the paper's
+    interval: q̂0 + q̂1 <= 1, and an undefined interval (the adjusted q̃0 + q̃1 <= 1); it never
+    answers there with profile-map's interval alone (which, near chance, is [0, 1] or close).
+    """
+    try:
+        check_answerable(spec.with_method("adjusted-wald"), calibration, aw)
+    except NotInformativeError as exc:
+        still = "" if STILL_ANSWER in str(exc) else f"; {STILL_ANSWER}"
+        raise NotInformativeError(
+            f"method='auto' refuses where the paper's adjusted-Wald interval does: {exc}{still}"
+        ) from None

@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ._validation import (
-    NotInformativeError,
     WeakCalibrationWarning,
-    check_informative,
     check_single,
     require_extra,
 )
@@ -33,6 +31,7 @@ from .intervals import (
     PAPER,
     PLUG_IN_ADVICE,
     Bounds,
+    check_answerable,
     check_bounds_defined,
     get_method,
     implementation,
@@ -204,15 +203,7 @@ def spec_interval(
 ) -> tuple[ConfidenceInterval, Bounds]:  # fmt: skip
     """Return one data set's interval under a resolved spec, checked (``known``: its bounds)."""
     spec.design.check_counts(test, calibration)
-    if implementation(spec.design, spec.method).requires_informative:
-        try:
-            check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
-        except NotInformativeError as exc:
-            raise NotInformativeError(
-                f"{exc}; method='profile-map', 'profile-likelihood', 'profile-likelihood-t' or "
-                "'bayes' still answer "
-                "(with a wide interval)"
-            ) from None
+    check_answerable(spec, calibration)
     bounds = known if known is not None else spec_bounds(spec, test, calibration, rng)
     check_bounds_defined(bounds, spec.method)
     warn_undefined_replicates(bounds, stacklevel=stacklevel + 1)

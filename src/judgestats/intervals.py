@@ -106,10 +106,12 @@ __all__ = [
     "METHODS",
     "MIN_PER_CLASS",
     "NAIVE",
+    "STILL_ANSWER",
     "Bounds",
     "IntervalMethod",
     "adjusted_wald_interval",
     "bounds_at",
+    "check_answerable",
     "compute_bounds",
     "get_method",
     "hull_bounds",
@@ -770,6 +772,29 @@ def warn_undefined_replicates(bounds: Bounds, stacklevel: int = 3) -> None:
             SamplingWarning,
             stacklevel=stacklevel,
         )
+
+
+#: What still answers where the Rogan–Gladen methods refuse a judge no better than chance.
+STILL_ANSWER = (
+    "method='profile-map', 'profile-likelihood', 'profile-likelihood-t' or 'bayes' still answer "
+    "(with a wide interval)"
+)
+
+
+def check_answerable(spec: EstimationSpec, calibration: Any, bounds: Bounds | None = None) -> None:
+    """Raise :class:`NotInformativeError` where the spec's method refuses one data set.
+
+    A method that rests on the Rogan–Gladen ratio refuses q̂0 + q̂1 <= 1 (the judge no better
+    than chance on the calibration set); any method refuses where its ``bounds`` (given) are
+    undefined, e.g. adjusted-Wald where the adjusted q̃0 + q̃1 <= 1.
+    """
+    if implementation(spec.design, spec.method).requires_informative:
+        try:
+            check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
+        except NotInformativeError as exc:
+            raise NotInformativeError(f"{exc}; {STILL_ANSWER}") from None
+    if bounds is not None:
+        check_bounds_defined(bounds, spec.method)
 
 
 def check_bounds_defined(bounds: Bounds, method: str) -> None:
