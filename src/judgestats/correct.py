@@ -74,12 +74,15 @@ _DEPRECATED = {"WEAK_MIN_PER_CLASS": 10, "WEAK_SUM": 1.2}
 
 
 def weak_regime(
-    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN
-) -> str | None:
+    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN,
+    *, clusters: ClusterSummary | None = None,
+) -> str | None:  # fmt: skip
     """Why ``method`` is in its weak regime for this data set, or None.
 
     The rule is the method's own (:func:`judgestats.intervals.weak_calibration`); this returns
-    the message :func:`correct` warns with (one data set).
+    the message :func:`correct` warns with (one data set). With repeated items the class-size
+    rule counts effective items (rows over the design effect), and the advice names what
+    takes clustered counts.
 
     Parameters
     ----------
@@ -91,6 +94,8 @@ def weak_regime(
         The test counts (for the p̂ ∈ {0, 1} rule of ``"wald"`` and ``"bootstrap"``).
     design : str or Design, default "by-human-label"
         The calibration design.
+    clusters : ClusterSummary, optional
+        With repeated items: the effective sizes (:class:`judgestats.repeated.ClusterSummary`).
 
     Returns
     -------
@@ -99,26 +104,46 @@ def weak_regime(
     """
     design = as_design(design)
     spec = get_method(method, design)
-    if not bool(weak_calibration(calibration, method, test, design)):
+    advice = spec.weak_advice if clusters is None else CLUSTERED_ADVICE.get(design.family)
+    if advice is None:  # repeated items: the rule of the paper's estimator only (issue 38)
         return None
-    return _WEAK_REASONS[design.family](calibration, method, test, spec.weak_advice)
+    if not bool(weak_calibration(calibration, method, test, design, clusters=clusters)):
+        return None
+    return _WEAK_REASONS[design.family](calibration, method, test, advice, clusters)
 
 
-def _paper_weak_reason(calibration: ConfusionCounts, method: str, test: Any, advice: str) -> str:
-    m_min = min(calibration.m0, calibration.m1)
+#: What the weak-calibration warning of repeated items advises, per estimator family (the
+#: likelihood methods it names for independent rows refuse clustered counts). The
+#: judge-conditional family has no rule for repeated items yet.
+CLUSTERED_ADVICE = {
+    PAPER: "no interval method for repeated items is measured to cover there: label more "
+    "items of that class",
+}
+
+
+def _paper_weak_reason(calibration: ConfusionCounts, method: str, test: Any, advice: str,
+                       clusters: ClusterSummary | None = None) -> str:  # fmt: skip
+    sizes = (calibration.m0, calibration.m1)
+    if clusters is not None:
+        sizes = clusters.class_sizes
+    m_min = min(sizes)
     if m_min < MIN_PER_CLASS:
-        cls = int(calibration.m1 == m_min)
-        return (
-            f"only {m_min} calibration items of human class {cls} (< {MIN_PER_CLASS}): "
-            f"{method!r} may under-cover; {advice}"
-        )
+        cls = int(sizes[1] == m_min)
+        if clusters is None:
+            what = f"only {m_min} calibration items of human class {cls}"
+        else:
+            rows = calibration.m1 if cls else calibration.m0
+            what = (f"only {m_min:.0f} effective calibration items of human class {cls} ({rows} "
+                    "rows; repeated items counted by their design effect)")  # fmt: skip
+        return f"{what} (< {MIN_PER_CLASS}): {method!r} may under-cover; {advice}"
     return (
         f"{_degenerate_what(calibration, test)}: the {method!r} interval collapses; "
         f"{PLUG_IN_ADVICE}"
     )
 
 
-def _design_weak_reason(calibration: ConfusionCounts, method: str, test: Any, advice: str) -> str:
+def _design_weak_reason(calibration: ConfusionCounts, method: str, test: Any, advice: str,
+                        clusters: ClusterSummary | None = None) -> str:  # fmt: skip
     c = calibration
     for label, k in (("1", c.tp + c.fp), ("0", c.fn + c.tn)):
         if k == 0 and (test is None or test.positive not in ((0,) if label == "1" else (test.n,))):
@@ -375,8 +400,7 @@ def correct_spec(
                                stacklevel=stacklevel + 1)  # fmt: skip
     design, method = spec.design, spec.method
     point, clusters = bounds.estimate, bounds.clusters
-    # the class-size rule counts rows and advises methods that refuse clustered counts
-    why = None if clusters is not None else weak_regime(calibration, method, test, design)
+    why = weak_regime(calibration, method, test, design, clusters=clusters)
     if why is not None:
         warnings.warn(why, WeakCalibrationWarning, stacklevel=stacklevel)
     sizes = None if clusters is None else clusters.sizes
@@ -393,9 +417,8 @@ def correct_spec(
     shift = None
     if calibration.has_both_classes:
         shift = label_shift_test(test, calibration, sizes=sizes)
-    judge = None if clusters is not None else judge_value(
-        calibration, ci, design=design, confidence_level=ci.confidence_level
-    )  # fmt: skip
+    judge = judge_value(calibration, ci, design=design, confidence_level=ci.confidence_level,
+                        clusters=clusters)  # fmt: skip
     return Correction(
         estimate=float(np.clip(raw, 0.0, 1.0)),
         ci=ci,
@@ -458,7 +481,8 @@ class Correction(Tabular, Reportable, Recomputable):
         Agresti–Caffo interval, ``near_chance`` when that interval reaches 0, and under
         ``design="random"`` the humans-only (Wilson) interval beside; ``helps`` is False when
         the judge is too close to chance (paper's design) or does not shorten the interval
-        (random design), and the summary says so. None with repeated items.
+        (random design), and the summary says so. With repeated items both intervals are at
+        the effective sizes.
     chosen_by : str or None
         With ``method="auto"``: why ``method`` was chosen (:mod:`judgestats.auto`); None when
         the method was named.

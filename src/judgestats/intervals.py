@@ -108,6 +108,7 @@ __all__ = [
     "NAIVE",
     "STILL_ANSWER",
     "Bounds",
+    "ClassSizes",
     "IntervalMethod",
     "adjusted_wald_interval",
     "bounds_at",
@@ -680,9 +681,27 @@ def rate_spec(
     )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class ClassSizes:
+    """A calibration's counts read with other class sizes: a weak-regime rule's view of them.
+
+    With repeated items the class-size rule counts effective items (rows over the design
+    effect of q̂0 and q̂1, :class:`~judgestats.repeated.ClusterSummary`), not rows; every other
+    field is the counts' own.
+    """
+
+    counts: Any
+    m0: Any
+    m1: Any
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.counts, name)
+
+
 def weak_calibration(
-    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN
-) -> np.ndarray:
+    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN,
+    *, clusters: Any = None,
+) -> np.ndarray:  # fmt: skip
     """Boolean mask (batch shape) of the data sets where ``method`` is in its weak regime.
 
     The rule is the method's own (:attr:`IntervalMethod.weak_rule`):
@@ -708,9 +727,14 @@ def weak_calibration(
         The test counts, for the p̂ ∈ {0, 1} part of the plug-in rule.
     design : str or Design, default "by-human-label"
         The calibration design (:mod:`judgestats.designs`).
+    clusters : ClusterSummary, optional
+        With repeated items (one data set): the class-size rule counts the effective items of
+        each human class (``clusters.sizes["q0"]``, ``["q1"]``: rows over the design effect).
     """
     design = as_design(design)
     spec = get_method(method, design)
+    if clusters is not None:
+        calibration = ClassSizes(calibration, *clusters.class_sizes)
     shape = np.broadcast_shapes(np.shape(calibration.m0), np.shape(calibration.m1))
     if spec.weak_rule is None:
         return np.zeros(shape, dtype=bool)

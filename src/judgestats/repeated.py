@@ -190,6 +190,14 @@ class ClusterSummary:
         """Effective number of test items: the first rate's effective size (p̂ or π̂)."""
         return self.effective[0]
 
+    @property
+    def class_sizes(self) -> tuple[float, float]:
+        """Effective calibration items of human class 0 and 1 (rows over q̂0's, q̂1's deff).
+
+        Rounded to 9 decimals, so that one row per item gives the rows exactly.
+        """
+        return round(self.sizes["q0"], 9), round(self.sizes["q1"], 9)
+
     def record(self) -> dict[str, Any]:
         """Flat fields for a result's tidy row: estimand, items, design effects, sizes."""
         out: dict[str, Any] = {"estimand": self.estimand, "items": self.items,

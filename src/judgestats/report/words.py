@@ -18,6 +18,7 @@ from .._validation import MethodError
 from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign
 from ..designs.capabilities import ranking_draws
 from ..intervals import MIN_PER_CLASS, implementation, interval_methods
+from ..repeated import ClusterSummary
 from ..results import group_label, shown_label, shows_point
 from .rows import (
     _capital,
@@ -379,17 +380,19 @@ def _judge_sentence(c: Any) -> str | None:
 def _weak_calibration(c: Any, who: str, advice: str) -> list[str]:
     """Return the weak-calibration note (under WEAK_CLASS_SIZE items of a class), if due.
 
-    Not for repeated items: the class-size rule counts rows, and the rule's advice (the
-    likelihood methods) does not take clustered counts.
+    With repeated items the rule counts effective items (rows over the design effect of q̂1
+    and q̂0), as ``correct()``'s warning does.
     """
-    if getattr(c, "clusters", None) is not None:
-        return []
-    small = [f"{size} {cls}" for size, cls in ((c.m1, "positive"), (c.m0, "negative"))
-             if size < WEAK_CLASS_SIZE]  # fmt: skip
+    k = getattr(c, "clusters", None)
+    sizes, what = (c.m1, c.m0), "human-labelled items"
+    if isinstance(k, ClusterSummary):
+        sizes, what = k.class_sizes[::-1], "effective human-labelled items"
+    small = [f"{size:.0f} {cls}" for size, cls in zip(sizes, ("positive", "negative"),
+                                                        strict=True) if size < WEAK_CLASS_SIZE]
     if not small:
         return []
     return [
-        f"{who}weak calibration: only {' and '.join(small)} human-labelled items (fewer than "
+        f"{who}weak calibration: only {' and '.join(small)} {what} (fewer than "
         f"{WEAK_CLASS_SIZE} per class){advice}"
     ]
 
@@ -403,7 +406,8 @@ def _paper_notes(c: Any, who: str) -> list[str]:
     notes = _clipped(c, who, "Rogan–Gladen", ": the judged rate falls outside the range the "
                      "estimated error rates allow (often too few calibration items)")  # fmt: skip
     # the WeakCalibrationWarning of correct(), once (its message is skipped below)
-    advice = ("; the interval may under-cover (method='profile-map' does not)"
+    fix = "" if getattr(c, "clusters", None) is not None else " (method='profile-map' does not)"
+    advice = (f"; the interval may under-cover{fix}"
               if _may_under_cover(c.method, _design_of(c)) else "")  # fmt: skip
     notes += _weak_calibration(c, who, advice)
     youden = c.sensitivity + c.specificity - 1
