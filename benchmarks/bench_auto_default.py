@@ -23,10 +23,11 @@ The grid (seed 3801, new: seeds 2711-2713 were issue 27's; ``grid()`` below, wri
   judge propensity Beta with intra-item correlation ρ, k verdicts per item, a random m of the
   N items human-labelled; labels constant per item, from raters or from epochs): θ, s and the
   split as above (the first 10 near-chance); N ~ log-U(200, 3,000) items; m ~ log-U(40,
-  N/2) labelled items (near-chance cells: N ~ log-U(400, 3,000), m ~ log-U(200, N/2)); k ~ U{2, ..., 10};
-  ρ ~ U(0.05, 0.9); the kind of labels at random. 400 data sets per cell, each analysed by
-  ``js.correct`` on counts built with ``cluster=`` (where auto answers with the cluster-robust
-  adjusted-Wald interval and ``WeakCalibrationWarning`` counts effective items).
+  N/2) labelled items (near-chance cells: N ~ log-U(400, 3,000), m ~ log-U(200, N/2));
+  k ~ U{2, ..., 10}; ρ ~ U(0.05, 0.9); the kind of labels at random. 400 data sets per cell,
+  each analysed by ``js.correct`` on counts built with ``cluster=`` (where auto answers with
+  the cluster-robust adjusted-Wald interval and ``WeakCalibrationWarning`` counts effective
+  items).
 
 A data set on which the paper's interval refuses (q̂0 + q̂1 <= 1 or q̃0 + q̃1 <= 1:
 ``NotInformativeError``, which auto keeps) or, with repeated items, whose calibration lacks a
@@ -46,7 +47,8 @@ The warnings and notes counted (under the default; beside it, the old default's
   hull there on independent rows, so it does not warn (the result says "widened" instead);
 * near chance: the Agresti–Caffo interval of q0 + q1 − 1 reaches 0 (``res.judge.near_chance``,
   a note of the summary and report; at the effective sizes with repeated items);
-* clipped: the Rogan–Gladen estimate outside [0, 1] (a note of the report).
+* ``ClippedEstimateWarning``: the Rogan–Gladen estimate outside [0, 1] (a statement of fact
+  about the estimate, not of coverage: it fires wherever θ is near 0 or 1 or the judge weak).
 
 Writes benchmarks/results/auto_default.md.
 Run: python benchmarks/bench_auto_default.py [--quick] [--write-grid]
@@ -65,7 +67,7 @@ from bench_repeated import counts as cluster_counts
 from bench_repeated import draw as cluster_draw
 
 import judgestats as js
-from judgestats.auto import BEYOND
+from judgestats.auto import widens
 from judgestats.chance import youden_interval
 from judgestats.intervals import HULL, MIN_PER_CLASS, compute_bounds
 from judgestats.simulate import draw
@@ -144,8 +146,7 @@ def _rows_cell(cell: dict, reps: int, seed: int) -> dict:
     ok = d.valid & (q0 + q1 > 1) & np.isfinite(aw.low) & np.isfinite(aw.high)
     a_lo, a_hi = np.asarray(aw.low, float), np.asarray(aw.high, float)
     p_lo, p_hi = np.asarray(pm.low, float), np.asarray(pm.high, float)
-    reach = np.maximum(a_lo - p_lo, p_hi - a_hi) / np.maximum(a_hi - a_lo, 1e-12)
-    widened = (min(cell["m0"], cell["m1"]) < MIN_PER_CLASS) | (reach > BEYOND)
+    widened = widens(c, aw, pm)  # auto's rule (judgestats.auto.choose), on the batch
     lo = np.where(widened, np.minimum(a_lo, p_lo), a_lo)
     hi = np.where(widened, np.maximum(a_hi, p_hi), a_hi)
     raw = (t.positive / t.n + q0 - 1) / np.where(q0 + q1 > 1, q0 + q1 - 1, np.nan)
@@ -312,7 +313,7 @@ def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
              _f(np.nanmax(ratio), 2)],
             ["repeated items", _f(np.nanmin(cov_i)), int((cov_i < 0.93).sum()), "–", "–", "–",
              "–"],
-        ]),  # fmt: skip
+        ]),
         "",
         f"`js.correct(method='auto')` run as a user would on {CHECKED} data sets per cell of "
         f"independent rows agreed with the batch (interval, method, warning, near-chance note) "
@@ -323,7 +324,8 @@ def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
         "Independent rows:",
         "",
         _rate_table(res_rows, [("weak", "WeakCalibrationWarning (default auto)"),
-                               ("near", "near chance (note)"), ("clipped", "clipped (note)"),
+                               ("near", "near chance (note)"),
+                               ("clipped", "ClippedEstimateWarning"),
                                ("weak_aw", "WeakCalibrationWarning under adjusted-Wald "
                                 "(the old default)"), ("widened", "auto widened (information)")]),
         "",
@@ -331,7 +333,7 @@ def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
         "",
         _rate_table(res_items, [("weak", "WeakCalibrationWarning (effective items)"),
                                 ("near", "near chance (note, effective sizes)"),
-                                ("clipped", "clipped (note)")]),
+                                ("clipped", "ClippedEstimateWarning")]),
         "",
         "## Every cell: independent rows",
         "",
@@ -342,7 +344,7 @@ def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
               _f(r["cov_auto"]), _f(r["cov_aw"]), _f(r["ratio"], 2), _f(r["widened"], 2),
               _f(r["weak"], 2), _f(r["near"], 2), _f(r["clipped"], 2), _f(r["weak_aw"], 2),
               _f(r["cov_silent"]), f"{r['agree']}/{CHECKED}"] for c, r in res_rows],
-        ),  # fmt: skip
+        ),
         "",
         "## Every cell: repeated items",
         "",
@@ -354,7 +356,7 @@ def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
               r["done"], r["skipped"], _f(r["cov_auto"]), _f(r["cov_rows"]), _f(r["weak"], 2),
               _f(r["near"], 2), _f(r["clipped"], 2), _f(r["cov_silent"])]
              for c, r in res_items],
-        ),  # fmt: skip
+        ),
     ]
     if quick:
         lines.insert(0, "**Quick tier** (a subset of the grid; the full tier is the claim).\n")

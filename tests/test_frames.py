@@ -49,7 +49,7 @@ def test_evaluate_counts_items_on_the_engine(engine):
     elif engine == "duckdb":
         duckdb = pytest.importorskip("duckdb")
         native = duckdb.connect().from_df(frame)
-    with pytest.warns(js.WeakCalibrationWarning, match="effective calibration items"):  # m1's 84 human-0 items (issue 38: counted as effective items)
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):  # m1's 84 human-0 items (issue 38: counted as effective items)
         ev = js.evaluate(native, cluster="item", estimand="items", method="adjusted-wald")
     for model in ("m1", "m2"):
         with warnings.catch_warnings(record=True):
@@ -63,13 +63,13 @@ def test_evaluate_counts_items_on_the_engine(engine):
 
 def test_grouped_item_counts_add_over_chunks_and_refuse_what_is_not_written():
     frame = _frame(1)
-    with pytest.warns(js.WeakCalibrationWarning, match="effective calibration items"):
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
         whole = js.evaluate(frame, cluster="item", method="adjusted-wald")
     from judgestats.evaluate import group_counts
 
     halves = group_counts(frame.iloc[:500], cluster="item")
     halves = halves + group_counts(frame.iloc[500:], cluster="item")
-    with pytest.warns(js.WeakCalibrationWarning, match="effective calibration items"):
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
         chunked = js.evaluate(halves, method="adjusted-wald")
     assert chunked["m1"].ci == whole["m1"].ci and chunked["m2"].ci == whole["m2"].ci
     # strata= with cluster=: tests/strata/test_counts.py

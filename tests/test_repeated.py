@@ -384,7 +384,7 @@ def test_one_row_per_item_keeps_the_warning_and_the_judge():
     ct = js.JudgedCounts.from_labels([1] * 300 + [0] * 300, cluster=range(1000, 1600))
     cc = js.ConfusionCounts.from_labels(human=H2, judge=J2, cluster=range(30))
     with pytest.warns(js.WeakCalibrationWarning,
-                      match="only 10 effective calibration items of human class 1"):  # fmt: skip
+                      match="only 10 effective items of human class 1"):  # fmt: skip
         got = js.correct(ct, cc, method="adjusted-wald")
     assert got.judge is not None and got.judge.effective
     assert (got.judge.youden_ci.low, got.judge.youden_ci.high) == pytest.approx(
@@ -412,7 +412,7 @@ def test_repeats_count_by_their_effective_items():
                                        cluster=np.repeat(np.arange(100, 200), 5))  # fmt: skip
     flat = js.correct(_flat(test), _flat(cal), method="adjusted-wald")  # rows: no warning
     assert not flat.judge.near_chance and min(flat.m0, flat.m1) == 200
-    with pytest.warns(js.WeakCalibrationWarning, match="only 39 effective calibration items"):
+    with pytest.warns(js.WeakCalibrationWarning, match="only 39 effective items"):
         got = js.correct(test, cal, method="adjusted-wald")
     # independent reference: each class's design effect by the sandwich written out, then
     # Agresti & Caffo's interval of q0 + q1 − 1 at the effective sizes rows / deff
@@ -451,3 +451,22 @@ def test_evaluate_of_epochs_keeps_both_notes():
         ev = js.evaluate(frame, cluster="item", method="adjusted-wald", design="by-human-label")
     text = ev.report("markdown")
     assert "weak calibration" in text and "too close to chance to help" in text
+
+
+def test_the_default_under_repeated_items_is_auto_and_keeps_the_warning():
+    """Issue 38 §3: ``method="auto"`` is the default under the paper's design. On independent
+    rows it widens (information on the result, no warning); with repeated items it answers with
+    the cluster-robust adjusted-Wald interval and keeps ``WeakCalibrationWarning`` at the
+    effective sizes until auto for repeated items is measured (benchmarks/results/auto_default.md)."""
+    flat = js.correct(js.JudgedCounts(300, 600), js.ConfusionCounts.from_labels(human=H2, judge=J2))
+    assert flat.method == "adjusted-wald+profile-map" and flat.paper_ci is not None
+    assert flat.chosen_by.startswith("widened: fewer than 100 calibration items of human class 1")
+    ct = js.JudgedCounts.from_labels([1] * 300 + [0] * 300, cluster=range(1000, 1600))
+    cc = js.ConfusionCounts.from_labels(human=H2, judge=J2, cluster=range(30))
+    with pytest.warns(js.WeakCalibrationWarning, match="10 effective items"):
+        got = js.correct(ct, cc)
+    assert got.method == "adjusted-wald" and got.chosen_by.startswith("repeated items")
+    assert got.paper_ci is None and got.judge is not None and got.judge.effective
+    # one row per item: the paper's interval of the same counts (to floating-point rounding)
+    assert (got.ci.low, got.ci.high) == pytest.approx((flat.paper_ci.low, flat.paper_ci.high),
+                                                      abs=1e-9)

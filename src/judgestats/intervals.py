@@ -106,13 +106,10 @@ __all__ = [
     "METHODS",
     "MIN_PER_CLASS",
     "NAIVE",
-    "STILL_ANSWER",
     "Bounds",
-    "ClassSizes",
     "IntervalMethod",
     "adjusted_wald_interval",
     "bounds_at",
-    "check_answerable",
     "compute_bounds",
     "get_method",
     "hull_bounds",
@@ -671,31 +668,18 @@ def get_method(method: str, design: Any = DEFAULT_DESIGN) -> IntervalMethod:
 
 def rate_spec(
     *, method: Any, confidence_level: Any, design: Any = DEFAULT_DESIGN, repeated: bool = False,
-    estimand: Any = "rows", options: Any = None,
+    estimand: Any = "rows", options: Any = None, method_optional: bool = False,
 ) -> EstimationSpec:  # fmt: skip
-    """Resolve the spec of a corrected rate (``js.correct``'s path), options checked."""
+    """Resolve the spec of a corrected rate (``js.correct``'s path), options checked.
+
+    ``method_optional``: ``method=None`` gives the capability table's default for the path.
+    """
     return resolve_spec(
         judge="letter", target="rate", design=design, method=method,
         confidence_level=confidence_level, repeated=repeated, estimand=estimand,
         options=options, options_of=lambda d, m: implementation(d, m).options,
+        method_optional=method_optional,
     )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class ClassSizes:
-    """A calibration's counts read with other class sizes: a weak-regime rule's view of them.
-
-    With repeated items the class-size rule counts effective items (rows over the design
-    effect of q̂0 and q̂1, :class:`~judgestats.repeated.ClusterSummary`), not rows; every other
-    field is the counts' own.
-    """
-
-    counts: Any
-    m0: Any
-    m1: Any
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.counts, name)
 
 
 def weak_calibration(
@@ -733,12 +717,11 @@ def weak_calibration(
     """
     design = as_design(design)
     spec = get_method(method, design)
-    if clusters is not None:
-        calibration = ClassSizes(calibration, *clusters.class_sizes)
-    shape = np.broadcast_shapes(np.shape(calibration.m0), np.shape(calibration.m1))
+    counts: Any = calibration if clusters is None else clusters.by_effective_items(calibration)
+    shape = np.broadcast_shapes(np.shape(counts.m0), np.shape(counts.m1))
     if spec.weak_rule is None:
         return np.zeros(shape, dtype=bool)
-    return np.broadcast_to(spec.weak_rule(calibration, test, design), shape)
+    return np.broadcast_to(spec.weak_rule(counts, test, design), shape)
 
 
 def spec_bounds(spec: EstimationSpec, test: Any, calibration: Any, rng: Any = None) -> Bounds:
@@ -796,29 +779,6 @@ def warn_undefined_replicates(bounds: Bounds, stacklevel: int = 3) -> None:
             SamplingWarning,
             stacklevel=stacklevel,
         )
-
-
-#: What still answers where the Rogan–Gladen methods refuse a judge no better than chance.
-STILL_ANSWER = (
-    "method='profile-map', 'profile-likelihood', 'profile-likelihood-t' or 'bayes' still answer "
-    "(with a wide interval)"
-)
-
-
-def check_answerable(spec: EstimationSpec, calibration: Any, bounds: Bounds | None = None) -> None:
-    """Raise :class:`NotInformativeError` where the spec's method refuses one data set.
-
-    A method that rests on the Rogan–Gladen ratio refuses q̂0 + q̂1 <= 1 (the judge no better
-    than chance on the calibration set); any method refuses where its ``bounds`` (given) are
-    undefined, e.g. adjusted-Wald where the adjusted q̃0 + q̃1 <= 1.
-    """
-    if implementation(spec.design, spec.method).requires_informative:
-        try:
-            check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
-        except NotInformativeError as exc:
-            raise NotInformativeError(f"{exc}; {STILL_ANSWER}") from None
-    if bounds is not None:
-        check_bounds_defined(bounds, spec.method)
 
 
 def check_bounds_defined(bounds: Bounds, method: str) -> None:

@@ -122,14 +122,14 @@ def test_rank_refuses_and_checks_clustered_counts():
     items = js.compare.rank({"a": test, "b": _tagged(test, "b")}, cal, estimand="items", rng=0,
                             n_resamples=500)  # fmt: skip
     assert items.estimand == "items"
-    with pytest.warns(js.WeakCalibrationWarning, match="effective calibration items"):
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
         ref = js.correct(test, cal, estimand="items", method="adjusted-wald")
     assert items.estimate["a"] == pytest.approx(ref.estimate)
 
 
 def test_evaluate_ranks_repeated_items():
     frame = _frame(3)
-    with pytest.warns(js.WeakCalibrationWarning, match="effective calibration items"):
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
         ev = js.evaluate(frame, cluster="item", rank=True, rank_resamples=2000, rng=0,
                          method="adjusted-wald")
     r = ev.ranking
@@ -142,7 +142,7 @@ def test_evaluate_ranks_repeated_items():
     assert np.allclose(direct.pairwise, r.pairwise, equal_nan=True)
     again = ev.rank(rng=0)
     assert again.clustered
-    with pytest.warns(js.WeakCalibrationWarning, match="effective calibration items"):
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
         items = js.evaluate(frame, cluster="item", rank=True, rank_resamples=500, rng=0,
                             estimand="items", method="adjusted-wald")  # fmt: skip
     assert items.ranking.estimand == "items"
@@ -285,7 +285,7 @@ def test_difference_of_repeated_items_reports_and_refuses():
     tb, cb = draw(gen, 0.5, 0.85, 0.85, 400, 100, 5, 0.5)
     tb, cb = _tagged(tb, "b"), _tagged(cb, "b")
     res = js.compare.difference(ta, ca, tb, cb)
-    with pytest.warns(js.WeakCalibrationWarning, match="effective calibration items"):
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
         one = js.correct(ta, ca, method="adjusted-wald")
         two = js.correct(tb, cb, method="adjusted-wald")
     assert res.estimate == pytest.approx(one.estimate - two.estimate, abs=1e-12)
