@@ -81,9 +81,10 @@ def test_read_inspect_gives_one_row_per_sample_and_epoch(logs):
     with pytest.raises(js.errors.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
         js.readers.read_inspect(log_dir)
     frame = js.readers.read_inspect(log_dir, mapping={"P": 0})
-    # the readers' schema (issue 30), then the old sample_id column (equal to item)
+    # the readers' schema (issue 30), then the old sample_id column (equal to item) and the
+    # run's id (issue 38: two runs of one model are told apart, never merged)
     assert list(frame.columns) == ["model", "task", "item", "epoch", "scorer", "judge", "score",
-                                   "sample_id"]  # fmt: skip
+                                   "sample_id", "inspect_run_id"]  # fmt: skip
     assert (frame["item"] == frame["sample_id"]).all() and set(frame["scorer"]) == {"judge_verdict"}
     assert len(frame) == 2 * 2 * N_SAMPLES  # two logs, two epochs
     for tag, v in verdicts.items():
