@@ -138,3 +138,37 @@ def test_the_all_extra_installs_inspect_ai():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]
     assert "inspect-ai" in _extra(extras, "all") and "inspect-ai" in _extra(extras, "inspect")
+
+
+MLFLOW = DATA / "mlflow"
+
+
+def test_mlflow_runs_and_items_are_named_from_the_command_line(tmp_path, capsys):
+    """Issue 38 §2: a folder of MLflow results names each model by its run id and each item by
+    its trace id; --item and --model name them as the labels do."""
+    import judgestats as js
+
+    frame = js.readers.read_mlflow(MLFLOW, item_key="item_id")
+    runs = sorted(frame["model"].unique())
+    assert len(runs) == 2 and all(len(r) == 32 for r in runs)  # MLflow run ids
+    run_a = js.readers.read_mlflow(MLFLOW / "result_df_model-a.json", item_key="item_id")[
+        "model"].iloc[0]
+    run_b = next(r for r in runs if r != run_a)
+    labels = tmp_path / "labels.csv"
+    pd.DataFrame({"model": ["model-a"] * 5 + ["model-b"] * 5,
+                  "item": [f"q{i}" for i in range(5)] * 2,
+                  "human": [1, 0, 0, 1, 1, 1, 1, 0, 0, 1]}).to_csv(labels, index=False)
+    args = ["report", "--from", "mlflow", str(MLFLOW), "--labels", str(labels)]
+    assert main(args) == 2  # trace ids and run ids: no label matches, and the error shows them
+    err = capsys.readouterr().err
+    assert "10 labels read, 0 matched" in err and "the judged rows' keys are like" in err
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main([*args, "--item", "item_id", "--model", f"{run_a}=model-a", "--model",
+                     f"{run_b}=model-b"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Human labels" in out and "10 labels read, 10 matched; 10 of 40 judged rows" in out
+    assert "model-a" in out and run_a not in out.split("Human labels")[1]
+    assert main([*args, "--item", "item_id", "--model", "nosuch=x"]) == 2
+    assert "--model names no model ['nosuch']" in capsys.readouterr().err
