@@ -145,3 +145,19 @@ def test_next_batch_design_replaces_strategy_and_columns_take_commas(pool, capsy
     assert spaced.out == comma and len(pd.read_csv(tmp / "two.csv")) == 2000
     assert "--by model half is deprecated: write --by model,half" in spaced.err
     assert len(pd.read_csv(io.StringIO(comma))) == 4 * 3  # 2 models x 2 halves, 3 each
+
+
+def test_monitor_names_the_labels_column_with_the_flag(pool, capsys):
+    """A round whose human column is called 'label': the error names --human label (the
+    round's own columns, written by next-batch, are not offered as the label column)."""
+    tmp, truth, _ = pool
+    r1 = pd.read_csv(_round_one(tmp, truth)).rename(columns={"human": "label"})
+    r1.to_csv(tmp / "r1.csv", index=False)
+    capsys.readouterr()
+    args = ["monitor", str(tmp / "items.csv"), "--labels", str(tmp / "r1.csv"), "--design",
+            "random"]  # fmt: skip
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no human-label column 'human'" in err
+    assert err.rstrip().endswith("name it with --human label")
+    assert main([*args, "--human", "label"]) == 0

@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._validation import LabelError
+from .._validation import ColumnError, LabelError
 from ..sequential.monitor import DESIGNS, ESTIMANDS, STRATEGIES
 from ..sequential.selection import STRATEGY_NAMES
 from .inputs import _read_table
 from .options import CLIError, _level, column_list, columns_option, deprecated, spaced_columns
+from .tools import flag_words
 
 _COMMON_HELP = {
     "item": "item id column (default item; rows sharing an id are one item's judged rows)",
@@ -25,8 +26,8 @@ _COMMON_HELP = {
     "human": "human label column of the labels so far (default human)",
 }
 
-#: The columns of a round that next-batch writes and the monitor replays.
-_ROUND = ("round", "draw", "inclusion_probability", "strategy")
+#: The columns of a round that next-batch writes and the monitor replays (and its seed).
+_ROUND = ("round", "draw", "inclusion_probability", "strategy", "seed")
 
 
 def _common(p: Any) -> None:
@@ -102,6 +103,8 @@ def _frame(args: Any) -> Any:
     try:
         joined = join_labels(pool, labels, human=args.human, on=keys, duplicates="keep",
                              carry=_ROUND)  # fmt: skip
+    except ColumnError as exc:  # the API's keyword as the command's flag
+        raise CLIError(flag_words(str(exc))) from exc
     except LabelError as exc:
         raise CLIError(str(exc).replace("labels read", "labels read from --labels").replace(
             UNMATCHED_ADVICE, "every label must name an item of the pool (--item names its "

@@ -95,7 +95,7 @@ def _mapping(args: Any, letters: bool) -> dict:
     return mapping
 
 
-def _flag_words(text: str) -> str:
+def flag_words(text: str) -> str:
     """Say the readers' and the join's keywords as the command's flags."""
     text = re.sub(r"\bhuman='([^']+)'", r"--human \1", text)
     for api, flag in (("with scorer=", "with --scorer NAME"), ("item_key=", "--item KEY"),
@@ -120,7 +120,7 @@ def _read(args: Any, letters: bool) -> tuple[Any, list[str]]:
         raise CLIError(str(exc).splitlines()[0]) from exc
     except (ColumnError, VerdictError) as exc:  # the API's keywords as the command's flags
         hint = "; here: --map VALUE=0 or --map VALUE=1 for each value, or --letters"
-        raise CLIError(_flag_words(str(exc)).replace("--map VALUE=0|1 (or keep", "(or keep")
+        raise CLIError(flag_words(str(exc)).replace("--map VALUE=0|1 (or keep", "(or keep")
                        + (hint if isinstance(exc, VerdictError) else "")) from exc  # fmt: skip
     lines = [f"Judged rows: {len(items)} read from {tool} {path} ("
              f"{_count(items['model'].nunique(), 'model')}, "
@@ -166,7 +166,7 @@ def tool_frame(args: Any, letters: bool) -> tuple[Any, list[str]]:
             labels = labels.rename(columns={args.item: "item"})
         joined = join_labels(items, labels, human=args.human_column, unmatched=args.unmatched)
     except (ColumnError, LabelError) as exc:
-        text = f"{args.labels}: {_flag_words(str(exc))}"
+        text = f"{args.labels}: {flag_words(str(exc))}"
         named = re.search(r"name it with --human (\S+)$", text)
         if named:
             text += (f" (the labels file with --labels {args.labels}; the old --human-column "

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._validation import ColumnError, LabelError, check_choice, listed
+from .schema import COLUMNS
 
 __all__ = ["KEYS", "LabelJoin", "join_labels"]
 
@@ -173,8 +174,8 @@ def join_labels(
     check_choice("duplicates", duplicates, ("raise", "keep"))
     if "item" not in labels.columns and "sample_id" in labels.columns and on is None:
         labels = labels.rename(columns={"sample_id": "item"})
-    keys = _keys(items, labels, human, on)
     carry = [c for c in ([carry] if isinstance(carry, str) else carry) if c in labels.columns]
+    keys = _keys(items, labels, human, on, carry)
     left = _text_keys(items, keys, "judged rows")
     right = _text_keys(labels, keys, "labels")
     tmp = list(right.columns)
@@ -211,7 +212,7 @@ def _judged_keys(left: Any) -> str:
     return f"; the judged rows' keys are like {', '.join(first[:3])}"
 
 
-def _keys(items: Any, labels: Any, human: str, on: Any) -> tuple[str, ...]:
+def _keys(items: Any, labels: Any, human: str, on: Any, carry: Any = ()) -> tuple[str, ...]:
     """Return the key columns, refusing a key or the human column that a side lacks."""
     if on is None:
         keys = tuple(k for k in KEYS if k in labels.columns)
@@ -221,8 +222,10 @@ def _keys(items: Any, labels: Any, human: str, on: Any) -> tuple[str, ...]:
     else:
         keys = (on,) if isinstance(on, str) else tuple(on)
     if human not in labels.columns:
-        others = [c for c in labels.columns if c not in (*KEYS, "sample_id", *(on or ()))]
-        name = f"human={others[0]!r}" if len(others) == 1 else "human="
+        taken = {*KEYS, *COLUMNS, "sample_id", *([on] if isinstance(on, str) else on or ()),
+                 *carry}  # a judged row's columns, the keys and the carried ones: not labels
+        others = [c for c in labels.columns if c not in taken]
+        name = f"human={others[0]!r}" if len(others) == 1 else "human= (one of its columns)"
         raise ColumnError(f"the labels have no human-label column {human!r}; their columns are "
                           f"{list(labels.columns)}: name it with {name}")  # fmt: skip
     for side, frame in (("labels", labels), ("judged rows", items)):
