@@ -172,3 +172,13 @@ def test_mlflow_runs_and_items_are_named_from_the_command_line(tmp_path, capsys)
     assert "model-a" in out and run_a not in out.split("Human labels")[1]
     assert main([*args, "--item", "item_id", "--model", "nosuch=x"]) == 2
     assert "--model names no model ['nosuch']" in capsys.readouterr().err
+
+
+def test_a_label_row_without_a_label_says_to_drop_it(tmp_path, capsys):
+    labels = _labels()
+    labels["human"] = labels["human"].astype(object)
+    labels.loc[3, "human"] = None  # an empty cell in the CSV
+    code, out, err = _report(tmp_path, capsys, labels)
+    assert code == 2 and out == ""
+    assert "got an empty cell on line 5" in err
+    assert "a labels file lists the labelled rows only: drop the rows without a label" in err

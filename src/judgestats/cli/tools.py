@@ -167,6 +167,9 @@ def tool_frame(args: Any, letters: bool) -> tuple[Any, list[str]]:
         joined = join_labels(items, labels, human=args.human_column, unmatched=args.unmatched)
     except (ColumnError, LabelError) as exc:
         text = f"{args.labels}: {flag_words(str(exc))}"
+        if "an empty cell" in text and "on every row" in text:
+            text += ("; a labels file lists the labelled rows only: drop the rows without a "
+                     "label (the judged rows without one are the test rows)")
         named = re.search(r"name it with --human (\S+)$", text)
         if named:
             text += (f" (the labels file with --labels {args.labels}; the old --human-column "
