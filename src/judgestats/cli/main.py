@@ -158,8 +158,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         text = command.run(args)
         if args.out:
             text = _write(args.out, text, command)
-    except (CLIError, JudgeStatsError) as exc:
-        _notes(args)
+    except (CLIError, JudgeStatsError) as exc:  # one line: the error (notes wait for a run)
         return _fail(exc, as_json=getattr(args, "json", False))
     _notes(args)
     print(text, end="")
@@ -167,7 +166,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
 
 def _notes(args: argparse.Namespace) -> None:
-    """Print the run's notes (an old flag's deprecation) on stderr, one line each."""
+    """Print the run's notes (an old flag's deprecation) on stderr, one line each.
+
+    Only after a run that succeeds: an error is one line, whatever the flags' spelling.
+    """
     for note in getattr(args, "notes", None) or ():
         print(f"judgestats: note: {note}", file=sys.stderr)
 
