@@ -486,3 +486,28 @@ def test_mlflow_a_judge_that_errored_is_invalid(tmp_path):
                             r"Requests\) \(1 rows: model-a/q2\)\)"):  # fmt: skip
         frame = read_mlflow({"model-a": tmp_path / "a.json"}, item_key="item_id")
     assert frame.loc[2, "judge"] == "invalid" and frame.loc[2, "item"] == "q2"
+
+
+def test_inspect_a_sample_without_the_named_scorers_score_is_invalid():
+    """A log with two scorers where one sample lacks the judge's score (its scorer failed on
+    it): that sample is the letter 'invalid', not an error for the whole log; a scorer no
+    sample has is still an error naming the log's scorers. (Hand-made stand-ins for Inspect's
+    log objects: only the attributes the reader reads.)"""
+    from types import SimpleNamespace as NS
+
+    from judgestats.readers.inspect import _log_rows
+
+    def sample(i, scores):
+        return NS(id=f"q{i}", epoch=1, error=None,
+                  scores={k: NS(value=v) for k, v in scores.items()})  # fmt: skip
+
+    log = NS(status="success", eval=NS(model="m", task="t", run_id="r1"),
+             samples=[sample(0, {"judge": "C", "exact": 1}), sample(1, {"exact": 0}),
+                      sample(2, {"judge": "I", "exact": 0})])  # fmt: skip
+    rows = _log_rows(log, "judge", "log.eval")
+    assert [r["score"] for r in rows] == ["C", None, "I"]
+    assert [r["_invalid"] for r in rows] == [None, "no judge score", None]
+    assert all(r["scorer"] == "judge" for r in rows) and all("_missing" not in r for r in rows)
+    with pytest.raises(js.errors.ColumnError, match=r"log\.eval has no scorer 'judg'; its "
+                                                    r"scorers are \['exact', 'judge'\]"):
+        _log_rows(log, "judg", "log.eval")

@@ -112,15 +112,25 @@ def read_inspect(paths_or_dir: Any, *, scorer: str | None = None, mapping: dict 
     rows: list[dict] = []
     for path in _log_paths(paths_or_dir):
         log = read_eval_log(path)
-        part = [_row(log, sample, scorer, path) for sample in log.samples or []]
-        names = {r["scorer"] for r in part} - {None}
-        for r in part:  # a sample without scores: the log's scorer, when it has one
-            if r["scorer"] is None and len(names) == 1:
-                r["scorer"] = next(iter(names))
-        rows += part
+        rows += _log_rows(log, scorer, path)
     return judged_frame(rows, extra=("sample_id", "inspect_run_id"), mapping=mapping,
                         verdicts=verdicts, runs=runs, known=INSPECT_VERDICTS,
                         unit="samples")  # fmt: skip
+
+
+def _log_rows(log: Any, scorer: str | None, path: str) -> list[dict]:
+    """One log's rows; a scorer the log's samples never name is refused, naming theirs."""
+    part = [_row(log, sample, scorer, path) for sample in log.samples or []]
+    scored = [r["_missing"] for r in part if "_missing" in r]  # samples with scores
+    if scored and all(scored):  # not one names the scorer: a wrong name, not missing verdicts
+        theirs = sorted({n for missing in scored for n in missing})
+        raise ColumnError(f"{path} has no scorer {scorer!r}; its scorers are {theirs}")
+    names = {r["scorer"] for r in part} - {None}
+    for r in part:  # a sample without scores: the log's scorer, when it has one
+        if r["scorer"] is None and len(names) == 1:
+            r["scorer"] = next(iter(names))
+        r.pop("_missing", None)
+    return part
 
 
 def _row(log: Any, sample: Any, scorer: str | None, path: str) -> dict:
@@ -140,15 +150,17 @@ def _row(log: Any, sample: Any, scorer: str | None, path: str) -> dict:
             )
         reason = "no score" if error is None else f"the sample ended in error ({error[:80]})"
         return {**row, "scorer": scorer, "score": None, "_invalid": reason}
-    name = _scorer_name(scores, scorer, path)
+    if scorer is not None:  # named: a sample without its score is invalid, not an error
+        missing = () if scorer in scores else tuple(scores)
+        value = None if missing else scores[scorer].value
+        return {**row, "scorer": scorer, "score": value, "_missing": missing,
+                "_invalid": f"no {scorer} score" if missing else None}  # fmt: skip
+    name = _scorer_name(scores, None, path)
     return {**row, "scorer": name, "score": scores[name].value}
 
 
-def _scorer_name(scores: dict, scorer: str | None, path: str) -> str:
-    if scorer is not None:
-        if scorer not in scores:
-            raise ColumnError(f"{path} has no scorer {scorer!r}; its scorers are {list(scores)}")
-        return scorer
+def _scorer_name(scores: dict, scorer: None, path: str) -> str:
+    """Return a sample's one scorer (``scorer=None``: several are an error naming them)."""
     if len(scores) != 1:
         raise ColumnError(
             f"{path} has {len(scores)} scorers {list(scores)}: name the judge's with scorer="
