@@ -284,26 +284,12 @@ def split_study(
     low, high, point, own_point = _intervals(specs, test, cal, both, corrected, level=level,
                                              gen=gen, show=progress)  # fmt: skip
     return SplitStudy(
-        label=label,
-        targets=tuple(targets),
-        methods=tuple(methods),
-        calibration_fraction=frac,
-        confidence_level=level,
-        splits=splits,
-        rows=np.asarray(rows),
-        calibration_size=np.asarray(sizes),
-        theta_full=np.asarray(theta_full),
-        theta_test=theta_test,
-        naive=naive,
-        corrected=corrected,
-        informative=informative,
-        low=low,
-        high=high,
-        point=point,
-        own_point=own_point,
-        counts=counts,
-        design=design,
-    )
+        label=label, targets=tuple(targets), methods=tuple(methods), calibration_fraction=frac,
+        confidence_level=level, splits=splits, rows=np.asarray(rows),
+        calibration_size=np.asarray(sizes), theta_full=np.asarray(theta_full),
+        theta_test=theta_test, naive=naive, corrected=corrected, informative=informative,
+        low=low, high=high, point=point, own_point=own_point, counts=counts, design=design,
+    )  # fmt: skip
 
 
 # ============================================================================ tables

@@ -196,6 +196,11 @@ class AgreementRate:
         return f"{est} [{self.ci.low:.{digits}f}, {self.ci.high:.{digits}f}]"
 
 
+def _binary(kind: str, index: int, doc: str) -> Any:
+    """Return a read-only :class:`AgreementRate` of a two-class card (``_binary_rate``)."""
+    return property(lambda self: self._binary_rate(kind, index), doc=doc)
+
+
 @dataclass(frozen=True, slots=True)
 class Agreement:
     """How well a judge agrees with the humans on a calibration set (see :func:`agreement`).
@@ -217,6 +222,9 @@ class Agreement:
         specificity, sensitivity).
     precision : tuple of AgreementRate or None
         Per judge letter, P(human = a | judge = a) (NPV, PPV for two classes).
+    sensitivity, specificity, ppv, npv : AgreementRate
+        Two classes judged 0/1 (properties): q̂1 = P(judge = 1 | human = 1),
+        q̂0 = P(judge = 0 | human = 0), P(human = 1 | judge = 1), P(human = 0 | judge = 0).
     kappa, ac1 : AgreementRate or None
         Cohen's κ and Gwet's AC1 (square tables).
     buys : str or None
@@ -263,25 +271,10 @@ class Agreement:
         """True for two human classes judged 0/1."""
         return self.counts.shape == (2, 2) and self.labels == self.judge_labels
 
-    @property
-    def sensitivity(self) -> AgreementRate:
-        """q̂1 = P(judge = 1 | human = 1) (two classes)."""
-        return self._binary_rate("recall", 1)
-
-    @property
-    def specificity(self) -> AgreementRate:
-        """q̂0 = P(judge = 0 | human = 0) (two classes)."""
-        return self._binary_rate("recall", 0)
-
-    @property
-    def ppv(self) -> AgreementRate:
-        """P(human = 1 | judge = 1) (two classes)."""
-        return self._binary_rate("precision", 1)
-
-    @property
-    def npv(self) -> AgreementRate:
-        """P(human = 0 | judge = 0) (two classes)."""
-        return self._binary_rate("precision", 0)
+    sensitivity = _binary("recall", 1, "q̂1 = P(judge = 1 | human = 1) (two classes).")
+    specificity = _binary("recall", 0, "q̂0 = P(judge = 0 | human = 0) (two classes).")
+    ppv = _binary("precision", 1, "P(human = 1 | judge = 1) (two classes).")
+    npv = _binary("precision", 0, "P(human = 0 | judge = 0) (two classes).")
 
     def _binary_rate(self, kind: str, index: int) -> AgreementRate:
         rates = getattr(self, kind)

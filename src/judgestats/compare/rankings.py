@@ -392,24 +392,14 @@ def rank(
         for i, m in enumerate(models)
     }
     return Ranking(
-        models=models,
-        estimate={m: float(point[i]) for i, m in enumerate(models)},
-        naive={m: float(tests[m].p_hat) for m in models},
-        ci=ci,
+        models=models, estimate={m: float(point[i]) for i, m in enumerate(models)},
+        naive={m: float(tests[m].p_hat) for m in models}, ci=ci,
         order=tuple(models[i] for i in summary["order"]),
-        rank_probabilities=summary["rank_probabilities"],
-        pairwise=summary["pairwise"],
-        expected_kendall_tau=summary["kendall_tau"],
-        method=method,
-        confidence_level=level,
-        reps=reps,
-        undefined=undefined,
-        effective_draws=effective,
-        shared_calibration=shared,
-        design=spec.design,
-        estimand=spec.estimand,
-        clustered=clustered,
-    )
+        rank_probabilities=summary["rank_probabilities"], pairwise=summary["pairwise"],
+        expected_kendall_tau=summary["kendall_tau"], method=method, confidence_level=level,
+        reps=reps, undefined=undefined, effective_draws=effective, shared_calibration=shared,
+        design=spec.design, estimand=spec.estimand, clustered=clustered,
+    )  # fmt: skip
 
 
 # ============================================================================ plot

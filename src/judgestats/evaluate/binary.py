@@ -14,12 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    JudgeStatsError,
-    check_group_sizes,
-    check_positive_int,
-    check_rng,
-)
+from .._validation import JudgeStatsError, check_group_sizes, check_positive_int, check_rng
 from ..compare import Ranking
 from ..correct import Correction, correct_spec
 from ..counts import ConfusionCounts, JudgedCounts

@@ -44,14 +44,14 @@ def leaderboard_frame(board: Any) -> pd.DataFrame:
     import pandas as pd
 
     frame = pd.DataFrame(leaderboard_rows(board))
-    frame.attrs.update(
-        estimator=board.estimator,
-        interval=board.interval,
-        design=board.design,
-        confidence_level=board.confidence_level,
-        rank_method=board.rank_method,
-    )
+    frame.attrs.update(interval=board.interval, **_attrs(board))
     return frame
+
+
+def _attrs(board: Any) -> dict[str, Any]:
+    """Return what a frame and a Dataset of the leaderboard both say of how it was computed."""
+    return {"estimator": board.estimator, "design": board.design,
+            "confidence_level": board.confidence_level, "rank_method": board.rank_method}
 
 
 def _fit_strength(fit: Any, k: int) -> np.ndarray:
@@ -100,16 +100,15 @@ def leaderboard_xarray(board: Any) -> xr.Dataset:
         "human_verdict": list(HUMAN_VERDICTS),
     }
     ds = xr.Dataset(data, coords=coords)
+    attrs = _attrs(board)
     ds.attrs.update(
         ci_kind=board.interval,
-        ci_prob=board.confidence_level,
-        estimator=board.estimator,
+        ci_prob=attrs.pop("confidence_level"),
         method=board.method,
-        design=board.design,
-        rank_method=board.rank_method,
         confusion_kind=board.confusion_kind,
         n_judged=board.n_judged,
         n_labelled=board.n_labelled,
+        **attrs,
         **({} if board.lam is None else {"lam": board.lam}),
     )
     return ds

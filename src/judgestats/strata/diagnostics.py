@@ -95,15 +95,11 @@ def _diagnostics(tests, cals, strata, *, spec, gen) -> StrataDiagnostics:
         unstratified = None
     n, m = all_tests[0].n, all_cals[0].m
     return StrataDiagnostics(
-        specificity_ci=cis["specificity"],
-        sensitivity_ci=cis["sensitivity"],
-        specificity_test=t0,
-        sensitivity_test=t1,
-        joint_test=tj,
-        unstratified=unstratified,
+        specificity_ci=cis["specificity"], sensitivity_ci=cis["sensitivity"],
+        specificity_test=t0, sensitivity_test=t1, joint_test=tj, unstratified=unstratified,
         test_mix={s: tests[s].n / n for s in strata},
         calibration_mix={s: cals[s].m / m for s in strata},
-    )
+    )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- result
