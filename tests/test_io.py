@@ -548,8 +548,9 @@ def test_na_words_and_empty_json_strings_in_labels_say_what_they_are(tmp_path):
     # a judge column needs a value on every row: the advice is the letter 'invalid' instead
     (tmp_path / "j.csv").write_text("model,judge,human\na,NaN,1\na,0,0\n")
     with pytest.raises(js.errors.LabelError, match=r"needs a value on every row: drop those rows "
-                                                   r"\(a judge's missing verdict can stay as the "
-                                                   r"letter 'invalid': report --invalid NaN\)"):
+                                                   r"\(if they are a judge's missing verdicts, "
+                                                   r"keep them as its letter 'invalid': report "
+                                                   r"--invalid NaN\)"):
         read_table(tmp_path / "j.csv", labels={"judge": False, "human": True})
 
 

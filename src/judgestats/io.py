@@ -342,15 +342,16 @@ def _missing_hint(values: list[Any], missing_ok: bool) -> str:
         if missing_ok:
             return (f"{what}, but only an empty cell (JSON: null) is read as missing, so that a "
                     "group called NA stays a group: empty those cells to mark unlabelled rows")
-        return (f"{what}, and this column needs a value on every row: drop those rows (a "
-                f"judge's missing verdict can stay as the letter 'invalid': report --invalid "
-                f"{word})")
+        return (f"{what}, and this column needs a value on every row: drop those rows (if "
+                f"they are a judge's missing verdicts, keep them as its letter 'invalid': "
+                f"report --invalid {word})")
     if any(isinstance(v, str) and not v.strip() for v in values):
         what = "; '' is an empty string, not a missing value"
         if missing_ok:
             return f"{what}: write null (or leave the key out) for an unlabelled row"
-        return (f"{what}, and this column needs a value on every row: drop those rows (a "
-                "judge's missing verdict can stay as the letter 'invalid': report --invalid '')")
+        return (f"{what}, and this column needs a value on every row: drop those rows (if "
+                "they are a judge's missing verdicts, keep them as its letter 'invalid': "
+                "report --invalid '')")
     return ""
 
 

@@ -182,3 +182,11 @@ def test_a_label_row_without_a_label_says_to_drop_it(tmp_path, capsys):
     assert code == 2 and out == ""
     assert "got an empty cell on line 5" in err
     assert "a labels file lists the labelled rows only: drop the rows without a label" in err
+
+
+def test_from_with_a_human_column_but_no_labels_file_says_what_is_missing(capsys):
+    assert main(["report", "--from", "lm-eval", str(LM_EVAL), "--human", "verdict",
+                 "--scorer", "judge_correct"]) == 2  # fmt: skip
+    assert capsys.readouterr().err == (
+        "judgestats: error: --from (--inspect) needs --labels FILE, the human labels (--human "
+        "verdict names their column; no file verdict exists)\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from pathlib import Path
 from typing import Any
 
 from .._validation import ColumnError, InvalidVerdictWarning, LabelError, VerdictError
@@ -69,10 +70,14 @@ def tool_reader(tool: str) -> Any:
 def labels_file(args: Any) -> None:
     """Take the labels file from ``--labels``, or from the old ``--human FILE`` (with a note).
 
-    With ``--from`` and no ``--labels``, ``--human`` can only be the old spelling of the labels
-    file (the labels are required), whether or not the file exists (read_table names it).
+    With ``--from`` and no ``--labels``, ``--human`` is the old spelling of the labels file
+    (the labels are required) when it names a file; else it is a column and ``--labels`` is
+    missing, which the error says.
     """
     if args.labels is None and args.human is not None:
+        if not Path(args.human).exists():
+            raise CLIError(f"--from (--inspect) needs --labels FILE, the human labels (--human "
+                           f"{args.human} names their column; no file {args.human} exists)")
         deprecated(args, "--human FILE is deprecated for the labels file: use --labels FILE "
                          "(--human names the human-label column, as in every command; the "
                          "old form works until judgestats 0.3)")  # fmt: skip
