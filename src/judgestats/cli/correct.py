@@ -28,6 +28,9 @@ def correct_options(c: Any) -> None:
         src.add_argument(f"--{k}", type=int, metavar="N", help=what)
     c.add_argument("--by", metavar="COLUMN[,COLUMN]",
                    help="correct each group of these columns (comma-separated) separately")
+    c.add_argument("--cluster", metavar="COLUMN",
+                   help="files: item id column of both files; rows sharing an id are one item "
+                   "(repeated items: epochs, several scorers), counted once each")  # fmt: skip
     _shared_options(c, what="the")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
@@ -38,7 +41,8 @@ def correction_spec(args: Any) -> EstimationSpec:
     No ``--method`` gives the capability table's default for the design.
     """
     return resolve_spec(judge="letter", target="rate", design=args.design, method=args.method,
-                        confidence_level=args.confidence_level, method_optional=True)  # fmt: skip
+                        confidence_level=args.confidence_level, method_optional=True,
+                        repeated=getattr(args, "cluster", None) is not None)  # fmt: skip
 
 
 def _rows(args: Any) -> tuple[str, list[dict]]:
@@ -63,7 +67,7 @@ def _rows(args: Any) -> tuple[str, list[dict]]:
     if args.test is None or args.calibration is None:
         raise CLIError("file mode needs both --test and --calibration")
     _check_flags(args, "--test/--calibration files", ("by", "judge", "judge_column", "human",
-                                                      "human_column"))  # fmt: skip
+                                                      "human_column", "cluster"))  # fmt: skip
     label_columns(args, example=False)
     return _rows_from_files(args, spec)
 

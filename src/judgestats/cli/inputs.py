@@ -106,21 +106,23 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         ("--test", test_df, [args.judge_column]),
         ("--calibration", cal_df, [args.judge_column, args.human_column]),
     ):
-        for c in [*cols, *by]:
+        for c in [*cols, *by, *([args.cluster] if args.cluster else [])]:
             if c not in df.columns:
                 raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
     if not by:
-        test = JudgedCounts.from_frame(test_df, judge=args.judge_column)
-        cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column)
+        test = JudgedCounts.from_frame(test_df, judge=args.judge_column, cluster=args.cluster)
+        cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column,
+                                         cluster=args.cluster)  # fmt: skip
         args.accounting.update({"used as test": test.n, "used as calibration": cal.m,
                                 "not used": 0})  # fmt: skip
-        return f"{args.test} corrected with calibration {args.calibration}", [
+        return f"{args.test} corrected with calibration {args.calibration}{_items(args)}", [
             _single(test, cal, args, spec)
         ]
     with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
         warnings.simplefilter("always", LookalikeGroupsWarning)
         counted = group_counts(_stacked(test_df, cal_df, args, by), judge=args.judge_column,
-                               human=args.human_column, by=by, split=_SPLIT)  # fmt: skip
+                               human=args.human_column, by=by, split=_SPLIT,
+                               cluster=args.cluster)  # fmt: skip
     for w in caught:
         sys.stderr.write(f"warning: {w.message}\n")
     rows = _group_rows(counted, by, args, spec)
@@ -132,7 +134,13 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         "used as calibration": int(sum(r["m0"] + r["m1"] for r in used)),
         "not used": int(sum(r["m0"] + r["m1"] for r in rows if not r.get("n"))),
     })  # fmt: skip
-    return f"{args.test} by {', '.join(by)}", rows
+    return f"{args.test} by {', '.join(by)}{_items(args)}", rows
+
+
+def _items(args) -> str:
+    """Say, in a table's title, that rows sharing an item were counted as one (``--cluster``)."""
+    return "" if not args.cluster else (f"; rows sharing an item ({args.cluster}) count as one "
+                                        "item (repeated items)")  # fmt: skip
 
 
 def _group(by: tuple[str, ...], label: str) -> str:
@@ -143,9 +151,10 @@ def _group(by: tuple[str, ...], label: str) -> str:
 def _group_rows(counted: Any, by: tuple[str, ...], args, spec: EstimationSpec) -> list[dict]:
     """One row per group: its correction, or why its calibration rows are not used."""
     rows = []
+    items = counted.clusters or {}  # with --cluster: each group's items and their cells
     for key, cells in counted.counts.items():
         label = group_label(key if len(by) > 1 else key[0])
-        test_g, cal_g = counts_of(cells)
+        test_g, cal_g = counts_of(cells, items.get(key))
         if test_g is None:  # calibration rows only: listed, not silently left out
             if cal_g is not None:
                 rows.append({"group": label, "estimate": None, "ci_low": None,
@@ -166,7 +175,7 @@ _SPLIT = "__judgestats_split__"
 def _stacked(test_df: Any, cal_df: Any, args, by: tuple[str, ...]) -> Any:
     """One frame of test rows and calibration rows, told apart by a split column."""
     pd = _pandas()
-    cols = [*by, args.judge_column]
+    cols = [*by, *([args.cluster] if args.cluster else []), args.judge_column]
     test = test_df[cols].assign(**{args.human_column: float("nan"), _SPLIT: "test"})
     cal = cal_df[[*cols, args.human_column]].assign(**{_SPLIT: "calibration"})
     return pd.concat([test, cal], ignore_index=True)
