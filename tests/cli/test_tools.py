@@ -190,3 +190,29 @@ def test_from_with_a_human_column_but_no_labels_file_says_what_is_missing(capsys
     assert capsys.readouterr().err == (
         "judgestats: error: --from (--inspect) needs --labels FILE, the human labels (--human "
         "verdict names their column; no file verdict exists)\n")
+
+
+def test_a_model_without_any_verdict_is_named_not_a_count_error(tmp_path, capsys):
+    """Found on the tour: every DeepEval metric of model-b errored (a rate limit); the report
+    said 'CountError: counts must have at least 2 categories'. It names the model and why."""
+    import json
+
+    out = tmp_path / "deepeval"
+    out.mkdir()
+    for path in (DATA / "deepeval").glob("test_run_*.json"):
+        doc = json.loads(path.read_text())
+        if doc["hyperparameters"]["model"] == "model-b":
+            for case in doc["testCases"]:
+                for metric in case["metricsData"]:
+                    metric.update(score=None, success=False, error="RateLimitError")
+        (out / path.name).write_text(json.dumps(doc))
+    labels = tmp_path / "labels.csv"
+    pd.DataFrame({"model": "model-a", "item": [f"q{i}" for i in range(8)],
+                  "human": [1, 0] * 4}).to_csv(labels, index=False)  # fmt: skip
+    assert main(["report", "--from", "deepeval", str(out), "--labels", str(labels), "--scorer",
+                 "Correctness [GEval]"]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "CountError" not in err
+    assert err.startswith("judgestats: error: no verdict at all for model(s) 'model-b': 20 of 40 "
+                          "rows have no verdict (the metric errored (RateLimitError) (20 rows: "
+                          "model-b/q0")

@@ -13,7 +13,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .._validation import ColumnError, InvalidVerdictWarning, LabelError, VerdictError
+from .._validation import ColumnError, InvalidVerdictWarning, LabelError, VerdictError, listed
 from .options import CLIError, deprecated
 
 #: The eval tools ``report --from TOOL PATH`` reads (:mod:`judgestats.readers`).
@@ -133,7 +133,22 @@ def _read(args: Any, letters: bool) -> tuple[Any, list[str]]:
              if len(items) else f"Judged rows: none in {tool} {path}"]  # fmt: skip
     lines += [f"Verdicts: {getattr(w.message, 'facts', w.message)}" for w in caught
               if issubclass(w.category, InvalidVerdictWarning)]  # fmt: skip
+    _check_some_verdicts(items, lines)
     return _renamed_models(items, args), lines
+
+
+def _check_some_verdicts(items: Any, lines: list[str]) -> None:
+    """Refuse a model none of whose rows has a verdict (every one the letter 'invalid')."""
+    from ..alphabets.letters import INVALID
+
+    if not len(items):
+        return
+    none = items["judge"].astype(str).eq(INVALID).groupby(items["model"].astype(str)).all()
+    if none.any():
+        models = [repr(m) for m in none[none].index]
+        raise CLIError(f"no verdict at all for model(s) {listed(models)}: "
+                       f"{lines[-1].removeprefix('Verdicts: ')}; nothing is left to correct "
+                       "for them: rerun those, or read the output without them")  # fmt: skip
 
 
 def _count(n: int, noun: str) -> str:
