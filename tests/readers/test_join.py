@@ -73,3 +73,14 @@ def test_two_labels_of_one_key_and_missing_columns_are_refused():
     blank = pd.DataFrame({"model": ["a", None], "item": ["1", "2"], "human": [1, 0]})
     with pytest.raises(js.errors.LabelError, match=r"the labels have no 'model' on 1 row"):
         join_labels(_items(), blank)
+
+
+def test_polars_frames_join_as_pandas_and_other_types_are_refused():
+    pl = pytest.importorskip("polars")
+    labels = pd.DataFrame({"model": ["a", "b"], "item": ["0", "5"], "human": [1, 0]})
+    want = join_labels(_items(), labels)
+    got = join_labels(pl.from_pandas(_items()), pl.from_pandas(labels))
+    assert (got.read, got.matched, got.labelled_rows) == (want.read, want.matched, 4)
+    pd.testing.assert_frame_equal(got.frame, want.frame, check_dtype=False)
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"labels must be a data frame"):
+        join_labels(_items(), {"item": ["0"], "human": [1]})

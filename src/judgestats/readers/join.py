@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._validation import ColumnError, LabelError, check_choice, listed
+from .._validation import ArgumentTypeError, ColumnError, LabelError, check_choice, listed
 from .schema import COLUMNS
 
 __all__ = ["KEYS", "LabelJoin", "join_labels"]
@@ -171,6 +171,7 @@ def join_labels(
     evaluate : Correct every group of the joined frame.
     """
     check_choice("unmatched", unmatched, ("raise", "drop"))
+    items, labels = _as_pandas(items, "items"), _as_pandas(labels, "labels")
     check_choice("duplicates", duplicates, ("raise", "keep"))
     if "item" not in labels.columns and "sample_id" in labels.columns and on is None:
         labels = labels.rename(columns={"sample_id": "item"})
@@ -204,6 +205,18 @@ def join_labels(
                      unmatched=shown, near_misses=tuple(near),
                      labelled_rows=int(joined[human].notna().sum()),
                      judged_rows=len(items))  # fmt: skip
+
+
+def _as_pandas(frame: Any, name: str) -> Any:
+    """Return a frame as pandas (polars and Arrow-backed frames convert), refusing the rest."""
+    import pandas as pd
+
+    if isinstance(frame, pd.DataFrame):
+        return frame
+    if hasattr(frame, "to_pandas"):
+        return frame.to_pandas()
+    raise ArgumentTypeError(f"{name} must be a data frame (pandas, polars), got "
+                            f"{type(frame).__name__}")  # fmt: skip
 
 
 def _judged_keys(left: Any) -> str:
