@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -106,7 +107,7 @@ def _frame(args: Any) -> Any:
     except ColumnError as exc:  # the API's keyword as the command's flag
         raise CLIError(flag_words(str(exc))) from exc
     except LabelError as exc:
-        raise CLIError(str(exc).replace("labels read", "labels read from --labels").replace(
+        raise CLIError(re.sub(r"(\d+ labels?) read", r"\1 read from --labels", str(exc)).replace(
             UNMATCHED_ADVICE, "every label must name an item of the pool (--item names its "
             "column)")) from exc  # fmt: skip
     args.join = f"labels: {joined.summary()}"

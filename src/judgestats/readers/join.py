@@ -68,7 +68,7 @@ class LabelJoin:
 
     def summary(self) -> str:
         """Return the join in one sentence: labels read, matched, unmatched (first ones)."""
-        text = f"{self.read} labels read, {self.matched} matched"
+        text = f"{_labels(self.read)} read, {self.matched} matched"
         if self.unmatched:
             text += (f", {len(self.unmatched)} unmatched (first: "
                      f"{listed(self.unmatched, limit=3)}; left out)")  # fmt: skip
@@ -169,6 +169,29 @@ def join_labels(
     --------
     readers.read_lm_eval : A reader whose frame this joins.
     evaluate : Correct every group of the joined frame.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> items = pd.DataFrame({"model": ["a", "a", "b", "b"], "item": ["1", "7", "1", "7"],
+    ...                       "judge": [1, 0, 1, 1]})
+    >>> labels = pd.DataFrame({"model": ["a", "b"], "item": [7, 7], "human": [0, 1]})
+    >>> joined = js.readers.join_labels(items, labels)
+    >>> joined.summary()
+    '2 labels read, 2 matched; 2 of 4 judged rows labelled (joined on model, item)'
+    >>> joined.frame["human"].tolist()
+    [nan, 0.0, nan, 1.0]
+    >>> typo = pd.DataFrame({"model": ["A"], "item": ["007"], "human": [1]})
+    >>> try:
+    ...     js.readers.join_labels(items, typo)
+    ... except js.errors.LabelError as error:
+    ...     print(*str(error).split("; "), sep=chr(10))  # doctest: +NORMALIZE_WHITESPACE
+    1 label read, 0 matched, 1 match no judged row (model, item: A/007)
+    model 'A' is 'a' in the judged rows (they differ in case)
+    item '007' is '7' in the judged rows (the same number written another way:
+      leading zeros, a decimal point, another type)
+    check the labels' keys, or leave those labels out with unmatched='drop'
     """
     check_choice("unmatched", unmatched, ("raise", "drop"))
     items, labels = _as_pandas(items, "items"), _as_pandas(labels, "labels")
@@ -189,7 +212,7 @@ def join_labels(
     near = _near_misses(missing[:5], keys, left)
     if missing and unmatched == "raise":
         raise LabelError(
-            f"{len(labels)} labels read, {sum(found)} matched, {len(missing)} match no judged "
+            f"{_labels(len(labels))} read, {sum(found)} matched, {len(missing)} match no judged "
             f"row ({', '.join(keys)}: {listed(shown)})"
             + (f"; {'; '.join(near)}" if near else _judged_keys(left))
             + f"; {UNMATCHED_ADVICE}"
@@ -205,6 +228,10 @@ def join_labels(
                      unmatched=shown, near_misses=tuple(near),
                      labelled_rows=int(joined[human].notna().sum()),
                      judged_rows=len(items))  # fmt: skip
+
+
+def _labels(n: int) -> str:
+    return f"{n} label{'' if n == 1 else 's'}"
 
 
 def _as_pandas(frame: Any, name: str) -> Any:
