@@ -19,6 +19,7 @@ from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGlade
 from ..designs.capabilities import ranking_draws
 from ..intervals import MIN_PER_CLASS, implementation, interval_methods
 from ..results import group_label, shown_label, shows_point
+from .gather import gather_notes
 from .rows import (
     _capital,
     _check_text,
@@ -506,21 +507,25 @@ def report_notes(result: Any) -> list[str]:
     Clipping, weak calibration (see :data:`WEAK_CLASS_SIZE`, :data:`WEAK_YOUDEN`), a
     calibration label mix that differs from the corrected test rate, merged or heterogeneous
     strata, undefined bootstrap resamples, and for an :class:`Evaluation` every other
-    warning issued while correcting a group. Each note of a group starts with its label.
+    warning issued while correcting a group. Each note of a group starts with its label; a
+    note that :data:`~judgestats.report.gather.GATHER_AT` or more groups share is written
+    once, naming them ("models a, b, c, d, … (12): weak calibration: only 8–22 positive …",
+    its numbers spanning the groups' values; :func:`~judgestats.report.gather.gather_notes`).
     """
     _kind(result)
     if not _kind(result) == "evaluation":
         return _notes_of(result, "")
 
-    notes = []
+    per_group: list[tuple[str, str]] = []  # (label, note): gathered below
     for g in result.groups:
-        who = f"{shown_label(group_label(g))}: "
-        notes += _notes_of(result.corrections[g], who)
-        notes += [
-            f"{who}{msg}" for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
+        label = group_label(g)
+        per_group += [(label, note) for note in _notes_of(result.corrections[g], "")]
+        per_group += [
+            (label, msg) for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
         ]
-    notes += [f"{shown_label(group_label(g))}: not corrected ({why})"
-              for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
+    per_group += [(group_label(g), f"not corrected ({why})")
+                  for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
+    notes = gather_notes(per_group, noun="models" if result.dim == "model" else "groups")
     if getattr(result, "ranking_error", None):
         notes.append(f"no ranking (P(rank 1)): {result.ranking_error}")
     return notes
