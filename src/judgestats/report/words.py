@@ -17,9 +17,9 @@ from typing import Any
 from .._validation import MethodError
 from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign
 from ..designs.capabilities import ranking_draws
+from ..gathered_notes import gather_notes
 from ..intervals import MIN_PER_CLASS, implementation, interval_methods
 from ..results import group_label, shown_label, shows_point
-from .gather import gather_notes
 from .rows import (
     _capital,
     _check_text,
@@ -508,9 +508,9 @@ def report_notes(result: Any) -> list[str]:
     calibration label mix that differs from the corrected test rate, merged or heterogeneous
     strata, undefined bootstrap resamples, and for an :class:`Evaluation` every other
     warning issued while correcting a group. Each note of a group starts with its label; a
-    note that :data:`~judgestats.report.gather.GATHER_AT` or more groups share is written
+    note that :data:`~judgestats.gathered_notes.GATHER_AT` or more groups share is written
     once, naming them ("models a, b, c, d, … (12): weak calibration: only 8–22 positive …",
-    its numbers spanning the groups' values; :func:`~judgestats.report.gather.gather_notes`).
+    its numbers spanning the groups' values; :func:`~judgestats.gathered_notes.gather_notes`).
     """
     _kind(result)
     if not _kind(result) == "evaluation":
@@ -518,12 +518,12 @@ def report_notes(result: Any) -> list[str]:
 
     per_group: list[tuple[str, str]] = []  # (label, note): gathered below
     for g in result.groups:
-        label = group_label(g)
+        label = shown_label(group_label(g))
         per_group += [(label, note) for note in _notes_of(result.corrections[g], "")]
         per_group += [
             (label, msg) for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
         ]
-    per_group += [(group_label(g), f"not corrected ({why})")
+    per_group += [(shown_label(group_label(g)), f"not corrected ({why})")
                   for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
     notes = gather_notes(per_group, noun="models" if result.dim == "model" else "groups")
     if getattr(result, "ranking_error", None):

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import judgestats as js
-from judgestats.report.gather import GATHER_AT, gather_notes
+from judgestats.gathered_notes import GATHER_AT, gather_notes
 
 
 def _twenty_models(rng: np.random.Generator, *, labelled: float = 0.08) -> pd.DataFrame:
@@ -100,5 +100,36 @@ def test_up_to_six_groups_are_all_named_more_are_cut_after_four():
     assert gather_notes(six, noun="models") == ["models m0, m1, m2, m3, m4, m5 (6): same note"]
     seven = [(f"m{i}", "same note") for i in range(7)]
     assert gather_notes(seven, noun="models") == ["models m0, m1, m2, m3, … (7): same note"]
-    # a label that prints blank is quoted in the gathered line as in a per-group line
-    assert gather_notes([(" ", "x"), ("b", "x"), ("c", "x")]) == ["groups ' ', b, c (3): x"]
+    # labels are written as the caller prints them (report_notes: shown_label, so a label
+    # that prints blank is quoted in a gathered line as in a per-group line)
+    assert gather_notes([("' '", "x"), ("b", "x"), ("c", "x")]) == ["groups ' ', b, c (3): x"]
+
+
+def test_the_summary_of_20_models_gathers_its_warnings_by_class(twenty):
+    frame, ev = twenty
+    notes = [line for line in ev.summary().splitlines() if line.startswith("  note:")]
+    # each model's warning names its smaller class (class 1 on a tie, as correct() words it):
+    # one line per class named, not one per model
+    labelled = frame.dropna(subset=["human"])
+    m1 = labelled.groupby("model")["human"].sum().astype(int)
+    m0 = labelled.groupby("model")["human"].count() - m1
+    small = {1: sorted(m1[m1 <= m0].index), 0: sorted(m0[m0 < m1].index)}
+    assert len(notes) == 2, notes
+    for line in notes:
+        cls = int(line.split("human class ")[1][0])
+        k = (m1 if cls == 1 else m0)[small[cls]]
+        who = f"models {', '.join(small[cls][:4])}, … ({len(small[cls])})"
+        assert line.startswith(f"  note: {who}: only {k.min()}–{k.max()} calibration items of "
+                               f"human class {cls} ")  # fmt: skip
+
+
+def test_named_numbers_are_not_spanned():
+    """'human class 0' and 'human class 1' are two notes (a range '0–1' would mean nothing)."""
+    notes = [(m, f"only {k} items of human class {c}")
+             for m, k, c in (("a", 7, 1), ("b", 9, 0), ("c", 8, 1), ("d", 12, 1), ("e", 3, 0))]
+    assert gather_notes(notes) == ["groups a, c, d (3): only 7–12 items of human class 1",
+                                   "b: only 9 items of human class 0",
+                                   "e: only 3 items of human class 0"]  # fmt: skip
+    judge = [(m, f"no item has judge label {v}") for m, v in zip("abc", "101", strict=True)]
+    assert gather_notes(judge) == [f"{m}: no item has judge label {v}" for m, v in zip(
+        "abc", "101", strict=True)]  # fmt: skip

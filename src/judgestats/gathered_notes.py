@@ -1,25 +1,24 @@
-"""Gather the notes that many groups of a report share into one line each.
+"""Gather the notes that many groups of a report or summary share into one line each.
 
-A report of 20 models whose calibration sets are all small used to state the same
-weak-calibration note 20 times, once per model with its own counts. :func:`gather_notes`
-writes such a note once, naming the groups it concerns and spanning the numbers that
-differ between them::
+A report (or an :class:`~judgestats.evaluate.Evaluation`'s summary) of 20 models whose
+calibration sets are all small used to state the same weak-calibration note 20 times, once
+per model with its own counts. :func:`gather_notes` writes such a note once, naming the
+groups it concerns and spanning the numbers that differ between them::
 
     models model-00, model-01, model-02, model-03, … (12): weak calibration: only 8–22
     positive and 13–26 negative human-labelled items (fewer than 100 per class)
 
 Two notes are "the same" when they read alike once their numbers are set aside (their
 template); each number of the gathered line is the range of the groups' values at that place
-(one value when they agree). A note shared by fewer than :data:`GATHER_AT` groups keeps its
-own line per group, numbers and all.
+(one value when they agree). A number that names something ("human class 1", "judge label
+0") is a word of the template, not spanned. A note shared by fewer than :data:`GATHER_AT`
+groups keeps its own line per group, numbers and all.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-from ..results import shown_label
 
 __all__ = ["GATHER_AT", "SHOWN_NAMES", "gather_notes"]
 
@@ -31,8 +30,14 @@ GATHER_AT = 3
 SHOWN_NAMES = 4
 
 # A number of a note: an integer, decimal or scientific literal standing on its own (not
-# part of a word such as "profile-map", a quoted name or an identifier such as "model2").
-_NUMBER = re.compile(r"(?<![\w.'\"])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w'\"]|\.\d)")
+# part of a word such as "profile-map", a quoted name or an identifier such as "model2"), and
+# not a name: "human class 1", "judge label 0", "rank 1" name a class, a letter, a rank, so
+# notes that differ there are different notes (class 0's and class 1's are not one range).
+_NAMED = ("class", "label", "letter", "rank", "stratum", "round")
+_NUMBER = re.compile(
+    "".join(f"(?<!{word} )" for word in _NAMED)
+    + r"(?<![\w.'\"])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w'\"]|\.\d)"
+)
 
 
 def _template(text: str) -> tuple[str, list[str]]:
@@ -53,7 +58,7 @@ def _span(values: list[str]) -> str:
 
 def _who(labels: Sequence[str], noun: str) -> str:
     cut = len(labels) > SHOWN_NAMES + 2  # never hide only one or two names behind "…"
-    shown = [shown_label(label) for label in (labels[:SHOWN_NAMES] if cut else labels)]
+    shown = labels[:SHOWN_NAMES] if cut else labels
     more = ", …" if cut else ""
     return f"{noun} {', '.join(shown)}{more} ({len(labels)})"
 
@@ -64,7 +69,8 @@ def gather_notes(notes: Sequence[tuple[str, str]], *, noun: str = "groups") -> l
     Parameters
     ----------
     notes : sequence of (label, text)
-        Each group's notes in report order: the group's label and the note without it.
+        Each group's notes in report order: the group's label as it prints (the caller's
+        :func:`~judgestats.results.shown_label`, shortened or not) and the note without it.
     noun : str, default "groups"
         What the groups are, in the plural ("models"), to name the groups of a gathered note.
 
@@ -77,7 +83,7 @@ def gather_notes(notes: Sequence[tuple[str, str]], *, noun: str = "groups") -> l
 
     Examples
     --------
-    >>> from judgestats.report.gather import gather_notes
+    >>> from judgestats.gathered_notes import gather_notes
     >>> notes = [(m, f"weak calibration: only {k} positive human-labelled items")
     ...          for m, k in (("a", 12), ("b", 40), ("c", 9))] + [("d", "judge near chance")]
     >>> for line in gather_notes(notes, noun="models"):
@@ -99,7 +105,7 @@ def gather_notes(notes: Sequence[tuple[str, str]], *, noun: str = "groups") -> l
     for i, (label, words, numbers) in enumerate(split):
         key = (words, len(numbers))
         if key not in gathered:
-            out.append(f"{shown_label(label)}: {notes[i][1]}")
+            out.append(f"{label}: {notes[i][1]}")
         elif members[key][0] == i:  # the shared note's line, where it first appears
             out.append(gathered[key])
     return out
