@@ -95,7 +95,17 @@ def test_no_verdict_where_it_does_not_apply():
         js.ConfusionCounts.from_labels(human=human, judge=judge, cluster=ids),
         method="wald",
     )
-    assert clustered.judge is None  # repeated items: not assessed (documented)
+    # repeated items (issue 38): assessed at the effective sizes (rows over the design effect,
+    # never more than the rows; here every item's two rows are in test and calibration alike)
+    k = clustered.clusters
+    m0, m1 = k.sizes["q0"], k.sizes["q1"]
+    assert (m0, m1) == (300, 300) and clustered.judge.effective
+    q0, q1 = k.values["q0"], k.values["q1"]
+    low, high = _agresti_caffo(q0 * m0, m0, q1 * m1, m1, 0.95)
+    assert (clustered.judge.youden_ci.low, clustered.judge.youden_ci.high) == pytest.approx(
+        (low, high), abs=1e-12
+    )
+    assert "(effective sizes)" in clustered.summary()
 
 
 def test_youden_interval_covers_on_random_cells():

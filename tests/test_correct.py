@@ -153,12 +153,13 @@ def test_the_rule_looks_at_class_sizes_not_at_how_good_the_judge_looks():
     from judgestats.correct import MIN_PER_CLASS, weak_calibration
 
     assert MIN_PER_CLASS == 100
-    js.correct(TEST_600, WEAK_CAL)  # q̂0 + q̂1 = 1.15 with 100 per class: no warning
+    aw = "adjusted-wald"  # the rule of the paper's interval, named (auto widens instead)
+    js.correct(TEST_600, WEAK_CAL, method=aw)  # q̂0 + q̂1 = 1.15 with 100 per class: no warning
     lucky = js.ConfusionCounts(tp=99, fn=0, tn=99, fp=0)  # looks perfect, 99 per class
     with pytest.warns(js.WeakCalibrationWarning, match="only 99 calibration items"):
-        js.correct(TEST_600, lucky)
+        js.correct(TEST_600, lucky, method=aw)
     edge = js.ConfusionCounts(tp=50, fn=50, tn=75, fp=25)  # exactly 100 per class, sum 1.25
-    js.correct(js.JudgedCounts(400, 1000), edge)  # silent (filterwarnings = error)
+    js.correct(js.JudgedCounts(400, 1000), edge, method=aw)  # silent (filterwarnings = error)
     batch = js.ConfusionCounts(tp=[80, 80, 5], fn=[20, 19, 95], tn=[50, 99, 100], fp=[50, 1, 0])
     np.testing.assert_array_equal(weak_calibration(batch, "adjusted-wald"), [False, True, False])
     np.testing.assert_array_equal(weak_calibration(batch, "profile-likelihood"), [0, 1, 0])

@@ -79,6 +79,7 @@ def test_intervals_and_estimates_match_correct_on_each_split(rng):
                 res = js.correct(
                     js.JudgedCounts(positive=positive, n=n),
                     js.ConfusionCounts(tp=tp, fn=fn, tn=tn, fp=fp),
+                    method=FAST[0],  # the study's first method (the paper's adjusted-Wald)
                 )
             assert s.low[0, split, t] == pytest.approx(res.ci.low, abs=1e-12)
             assert s.high[0, split, t] == pytest.approx(res.ci.high, abs=1e-12)

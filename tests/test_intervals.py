@@ -194,7 +194,7 @@ def test_a_collapsed_adjusted_wald_interval_is_widened_and_flagged():
     p, q0, q1 = 0.0, 0.75, 0.875
     assert js.adjusted_wald_interval(p, q0, q1, 200, 40, 40, boundary="truncate") == (0.0, 0.0)
     with pytest.warns(js.ClippedEstimateWarning, match="interval widened at the boundary"):
-        res = js.correct(test, cal)
+        res = js.correct(test, cal, method="adjusted-wald")
     assert res.ci.widened and "widened=True" in repr(res.ci)
     # independent: z·√(p̃(1 − p̃)/ñ + q̃0(1 − q̃0)/m̃0)/(q̃0 + q̃1 − 1), eq. (8) at θ = 0
     z = NormalDist().inv_cdf(0.975)

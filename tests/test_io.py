@@ -243,8 +243,15 @@ def test_warnings_are_one_short_line():
     cal_small = js.ConfusionCounts(tp=5, fn=1, tn=4, fp=2)
     cases = [
         lambda: js.correct(js.JudgedCounts(100, 1000), js.ConfusionCounts(tp=90, fn=10, tn=70,
-                                                                           fp=30)),  # clipped
-        lambda: js.correct(js.JudgedCounts(600, 1000), cal_small),  # weak calibration
+                                                                           fp=30),
+                           method="adjusted-wald"),  # clipped
+        lambda: js.correct(js.JudgedCounts(600, 1000), cal_small,
+                           method="adjusted-wald"),  # weak calibration
+        lambda: js.correct(  # weak calibration of repeated items (issue 38): effective items
+            js.JudgedCounts.from_labels([1] * 300 + [0] * 300, cluster=range(600)),
+            js.ConfusionCounts.from_labels(human=[0] * 400 + [1] * 100, judge=[0] * 360
+                                           + [1] * 40 + ([1] * 40 + [0] * 10) * 2,
+                                           cluster=list(range(200)) * 2 + list(range(500, 550)) * 2)),
         lambda: js.correct(js.JudgedCounts(600, 1000), cal_small, method="bootstrap", rng=0),
         lambda: js.correct(js.JudgedCounts(170, 1000), js.ConfusionCounts(tp=90, fn=10, tn=85,
                                                                            fp=15), design="random"),

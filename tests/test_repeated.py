@@ -362,3 +362,111 @@ def test_an_empty_judge_class_under_the_random_design_gives_no_numerical_warning
     res = js.correct(test, cal, design="random", method="adjusted-wald")
     assert res.clusters.df == np.inf
     assert 0.0 <= res.ci.low <= res.estimate <= res.ci.high <= 1.0
+
+
+# ----------------------------------------------------------------------------- issue 38, #2
+#: Issue 38's reproduction of bad one #2: 20 human-0 and 10 human-1 calibration items.
+H2 = [0] * 20 + [1] * 10
+J2 = [0] * 14 + [1] * 6 + [1] * 8 + [0] * 2
+
+
+def test_one_row_per_item_keeps_the_warning_and_the_judge():
+    """Issue 38, bad one #2: ``cluster=`` turned off WeakCalibrationWarning and ``res.judge``.
+
+    With one row per item the clustered correction must say what the unclustered one says:
+    the same warning (the class-size rule on effective items, here the rows) and the same
+    Youden interval (effective sizes = rows).
+    """
+    test = js.JudgedCounts(300, 600)
+    cal = js.ConfusionCounts.from_labels(human=H2, judge=J2)
+    with pytest.warns(js.WeakCalibrationWarning, match="only 10 calibration items of human class 1"):
+        flat = js.correct(test, cal, method="adjusted-wald")
+    ct = js.JudgedCounts.from_labels([1] * 300 + [0] * 300, cluster=range(1000, 1600))
+    cc = js.ConfusionCounts.from_labels(human=H2, judge=J2, cluster=range(30))
+    with pytest.warns(js.WeakCalibrationWarning,
+                      match="only 10 effective items of human class 1"):  # fmt: skip
+        got = js.correct(ct, cc, method="adjusted-wald")
+    assert got.judge is not None and got.judge.effective
+    assert (got.judge.youden_ci.low, got.judge.youden_ci.high) == pytest.approx(
+        (flat.judge.youden_ci.low, flat.judge.youden_ci.high), abs=1e-12)  # fmt: skip
+    assert got.judge.near_chance == flat.judge.near_chance
+    assert got.to_dict()["judge_youden_low"] == pytest.approx(flat.judge.youden_ci.low)
+
+
+def _repeated_verdicts(per_class, k, right):
+    """``per_class`` items of each human class, each judged ``k`` times with one verdict;
+    ``right`` of each class judged right. Returns (human, judge, item) per row."""
+    human = np.repeat(np.r_[np.zeros(per_class), np.ones(per_class)], k).astype(int)
+    say = np.r_[np.arange(per_class) >= right, np.arange(per_class) < right]
+    return human, np.repeat(say, k).astype(int), np.repeat(np.arange(2 * per_class), k)
+
+
+def test_repeats_count_by_their_effective_items():
+    """Issue 38, bad one #2 with real repeats: 40 items per class, each judged 5 times with the
+    same verdict (200 rows per class, as an Inspect log of 5 epochs). Counted as rows the judge
+    looks clearly better than chance and the class-size rule is silent; at the effective sizes
+    (rows over the design effect, about 39 per class) both notes hold, as they should."""
+    human, judge, item = _repeated_verdicts(40, 5, right=24)  # q̂0 = q̂1 = 0.6
+    cal = js.ConfusionCounts.from_labels(human=human, judge=judge, cluster=item)
+    test = js.JudgedCounts.from_labels(np.r_[np.ones(250), np.zeros(250)].astype(int),
+                                       cluster=np.repeat(np.arange(100, 200), 5))  # fmt: skip
+    flat = js.correct(_flat(test), _flat(cal), method="adjusted-wald")  # rows: no warning
+    assert not flat.judge.near_chance and min(flat.m0, flat.m1) == 200
+    with pytest.warns(js.WeakCalibrationWarning, match="only 39 effective items"):
+        got = js.correct(test, cal, method="adjusted-wald")
+    # independent reference: each class's design effect by the sandwich written out, then
+    # Agresti & Caffo's interval of q0 + q1 − 1 at the effective sizes rows / deff
+    sizes = []
+    for cls in (0, 1):
+        rows = human == cls
+        right = (judge[rows] == cls).astype(float)
+        deff, _, _ = _sandwich(right, np.ones(rows.sum()), item[rows])
+        assert deff == pytest.approx((200 - 1) / (40 - 1))  # k identical rows: (kG − 1)/(G − 1)
+        sizes.append(rows.sum() / deff)
+    assert got.clusters.sizes["q0"] == pytest.approx(sizes[0])
+    z = 1.959963984540054
+    q = [(0.6 * m + 1) / (m + 2) for m in sizes]
+    half = z * np.sqrt(sum(a * (1 - a) / (m + 2) for a, m in zip(q, sizes, strict=True)))
+    assert (got.judge.youden_ci.low, got.judge.youden_ci.high) == pytest.approx(
+        (q[0] + q[1] - 1 - half, q[0] + q[1] - 1 + half), abs=1e-12)  # fmt: skip
+    assert got.judge.near_chance and not flat.judge.near_chance
+    assert "too close to chance to help" in got.summary()
+    notes = " ".join(js.report.report_notes(got))
+    assert "only 39 positive and 39 negative effective human-labelled items" in notes
+    assert "too close to chance to help" in notes
+
+
+def test_evaluate_of_epochs_keeps_both_notes():
+    """Every multi-epoch report lost both notes (issue 38, bad one #2): an evaluate with
+    ``cluster=`` re-issues the warning with the group named and its report states both."""
+    import pandas as pd
+
+    human, judge, item = _repeated_verdicts(40, 5, right=24)
+    frame = pd.DataFrame({"model": "m", "item": item, "judge": judge, "human": human})
+    test = pd.DataFrame({"model": "m", "item": np.repeat(np.arange(100, 200), 5),
+                         "judge": np.r_[np.ones(250), np.zeros(250)].astype(int),
+                         "human": np.nan})  # fmt: skip
+    frame = pd.concat([frame, test], ignore_index=True)
+    with pytest.warns(js.WeakCalibrationWarning, match="model='m'"):
+        ev = js.evaluate(frame, cluster="item", method="adjusted-wald", design="by-human-label")
+    text = ev.report("markdown")
+    assert "weak calibration" in text and "too close to chance to help" in text
+
+
+def test_the_default_under_repeated_items_is_auto_and_keeps_the_warning():
+    """Issue 38 §3: ``method="auto"`` is the default under the paper's design. On independent
+    rows it widens (information on the result, no warning); with repeated items it answers with
+    the cluster-robust adjusted-Wald interval and keeps ``WeakCalibrationWarning`` at the
+    effective sizes until auto for repeated items is measured (benchmarks/results/auto_default.md)."""
+    flat = js.correct(js.JudgedCounts(300, 600), js.ConfusionCounts.from_labels(human=H2, judge=J2))
+    assert flat.method == "adjusted-wald+profile-map" and flat.paper_ci is not None
+    assert flat.chosen_by.startswith("widened: fewer than 100 calibration items of human class 1")
+    ct = js.JudgedCounts.from_labels([1] * 300 + [0] * 300, cluster=range(1000, 1600))
+    cc = js.ConfusionCounts.from_labels(human=H2, judge=J2, cluster=range(30))
+    with pytest.warns(js.WeakCalibrationWarning, match="10 effective items"):
+        got = js.correct(ct, cc)
+    assert got.method == "adjusted-wald" and got.chosen_by.startswith("repeated items")
+    assert got.paper_ci is None and got.judge is not None and got.judge.effective
+    # one row per item: the paper's interval of the same counts (to floating-point rounding)
+    assert (got.ci.low, got.ci.high) == pytest.approx((flat.paper_ci.low, flat.paper_ci.high),
+                                                      abs=1e-9)

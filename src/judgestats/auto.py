@@ -1,8 +1,11 @@
 """``method="auto"``: the paper's adjusted-Wald interval, widened where it may miss.
 
-An opt-in choice for :func:`judgestats.correct`; the default stays the paper's adjusted-Wald
-interval (eq. (8)), and ``res.method`` always names the method that answered. Under the paper's
-design (``"by-human-label"``) and one row per item, auto answers with
+The default of :func:`judgestats.correct`, :func:`judgestats.evaluate`, the CLI and the
+reports under the paper's design (issue 38 §3); ``method="adjusted-wald"`` is the paper's
+interval (eq. (8)) exactly, by name. ``res.method`` always names the method that answered,
+``res.chosen_by`` why, and where auto answered with a wider interval ``res.paper_ci`` is the
+paper's interval beside it (``chosen_by`` then begins "widened: "). Under the paper's design
+(``"by-human-label"``) and one row per item, auto answers with
 ``"adjusted-wald+profile-map"`` (:data:`judgestats.intervals.HULL`: the smallest interval that
 holds both the adjusted-Wald and the ``"profile-map"`` interval) when
 
@@ -10,19 +13,23 @@ holds both the adjusted-Wald and the ``"profile-map"`` interval) when
   (where :func:`judgestats.correct` warns ``WeakCalibrationWarning`` for adjusted-Wald), or
 * the profile-map interval reaches outside the adjusted-Wald one by more than :data:`BEYOND`
   = 0.1 of the adjusted-Wald width (typically a weak or lopsided judge, where the
-  adjusted-Wald interval is centred too close to the Rogan–Gladen θ̂), or
-* adjusted-Wald is undefined (q̃0 + q̃1 <= 1),
+  adjusted-Wald interval is centred too close to the Rogan–Gladen θ̂),
 
-and with the adjusted-Wald interval otherwise. Where it answers with both, it misses θ only
-where both miss: neither profile-map alone (0.891 in its worst cell of a second random grid,
-θ near 0.1 or 0.9 with a class under 100 items, where adjusted-Wald covered 0.96–0.997) nor
-adjusted-Wald alone (0.79) covers everywhere. (A tolerance of 0 would answer with both almost
-everywhere: the two intervals differ by a hair on one side even for accurate judges.) Under
+and with the adjusted-Wald interval otherwise. It refuses what adjusted-Wald refuses
+(:class:`~judgestats.errors.NotInformativeError` where q̂0 + q̂1 <= 1 or the adjusted
+q̃0 + q̃1 <= 1): it never answers with profile-map's interval alone. Where it answers with
+both, it misses θ only where both miss: neither profile-map alone (0.891 in its worst cell of
+a second random grid, θ near 0.1 or 0.9 with a class under 100 items, where adjusted-Wald
+covered 0.96–0.997) nor adjusted-Wald alone (0.79) covers everywhere. (A tolerance of 0 would
+answer with both almost everywhere: the two intervals differ by a hair on one side even for
+accurate judges.) Under
 the random and by-judge-label designs and with repeated items it answers with
 ``"adjusted-wald"`` (the only interval method there that is measured to cover;
-``"profile-map"`` exists only for the paper's design and independent rows). Measured in
-``benchmarks/results/warning_rules.md`` (250 random cells, 1,000 data sets each): see the
-README, "Which interval method when".
+``"profile-map"`` exists only for the paper's design and independent rows); with repeated
+items the class-size rule of ``WeakCalibrationWarning`` then counts effective items. Chosen on
+``benchmarks/results/warning_rules.md`` (250 random cells, 1,000 data sets each); measured as
+the default on a grid committed before the run (``benchmarks/results/auto_default.md``, 160
+cells of independent rows and 40 of repeated items): see ``docs/guide/intervals.md``.
 """
 
 from __future__ import annotations
@@ -31,13 +38,27 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import NotInformativeError, check_informative
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN
-from .intervals import HULL, MIN_PER_CLASS, rate_spec, spec_bounds
+from .intervals import (
+    HULL,
+    MIN_PER_CLASS,
+    Bounds,
+    check_bounds_defined,
+    implementation,
+    rate_spec,
+    spec_bounds,
+)
 from .repeated import is_clustered
 from .spec import AUTO, EstimationSpec
 
-__all__ = ["AUTO", "BEYOND", "choose", "choose_method"]
+__all__ = ["AUTO", "BEYOND", "STILL_ANSWER", "WIDENED", "beyond", "check_answerable", "choose",
+           "choose_method", "refuse_as_paper", "widens"]
+
+#: How ``chosen_by`` begins where auto answered with a wider interval than the paper's (the
+#: result then carries the paper's interval beside, ``Correction.paper_ci``).
+WIDENED = "widened: "
 
 #: How far (share of the adjusted-Wald width) profile-map may reach outside adjusted-Wald
 #: before auto answers with both (chosen among 0.05, 0.1 and 0.2 for profile-map alone on one
@@ -97,24 +118,83 @@ def choose(
     if HULL not in spec.methods:
         what = "repeated items" if spec.design.is_default else f"design={str(spec.design)!r}"
         return answer("adjusted-wald", f"{what}: adjusted-Wald is the interval measured there")
-    m_min = min(calibration.m0, calibration.m1)
-    if m_min < MIN_PER_CLASS:
-        return answer(HULL, (
-            f"a human class has {m_min} calibration items (< {MIN_PER_CLASS}), where "
-            "adjusted-Wald's coverage depends on the judge's true error rates"
-        ))  # fmt: skip
     aw = bounds("adjusted-wald")
-    low, high = float(aw.low), float(aw.high)
-    if not np.isfinite(low):
-        return answer(HULL, "adjusted-Wald is undefined (q̃0 + q̃1 <= 1): profile-map's interval")
-    pm = bounds("profile-map")
-    reach = max(low - float(pm.low), float(pm.high) - high) / max(high - low, 1e-12)
+    refuse_as_paper(spec, calibration, aw)
+    m_min = min(calibration.m0, calibration.m1)
+    pm = bounds("profile-map")  # the hull is built from the two (known_bounds)
+    if m_min < MIN_PER_CLASS:
+        cls = int(calibration.m1 == m_min)
+        return answer(HULL, (
+            f"{WIDENED}fewer than {MIN_PER_CLASS} calibration items of human class {cls} "
+            f"({m_min}), where adjusted-Wald's coverage depends on the judge's true error rates"
+        ))  # fmt: skip
+    reach = float(beyond(aw, pm))
     if reach > BEYOND:
         return answer(HULL, (
-            f"the profile-map interval reaches {reach:.2f} of the adjusted-Wald width outside "
-            f"it (> {BEYOND:g}): a weak or lopsided judge, where adjusted-Wald can miss"
+            f"{WIDENED}the profile-map interval reaches {reach:.2f} of the adjusted-Wald width "
+            f"outside it (> {BEYOND:g}): a weak or lopsided judge, where adjusted-Wald can miss"
         ))  # fmt: skip
     return answer("adjusted-wald", (
         f"at least {MIN_PER_CLASS} calibration items per human class ({m_min} in the smaller) "
         f"and the profile-map interval within {BEYOND:g} of the adjusted-Wald width of it"
     ))  # fmt: skip
+
+
+def beyond(aw: Any, pm: Any) -> Any:
+    """How far profile-map's interval reaches outside adjusted-Wald's, in adjusted-Wald widths.
+
+    ``aw``, ``pm``: bounds of the same data sets (one or a batch).
+    """
+    a_lo, a_hi, p_lo, p_hi = (np.asarray(v, dtype=float) for v in (aw.low, aw.high, pm.low,
+                                                                  pm.high))  # fmt: skip
+    return np.maximum(a_lo - p_lo, p_hi - a_hi) / np.maximum(a_hi - a_lo, 1e-12)
+
+
+def widens(calibration: Any, aw: Any, pm: Any) -> np.ndarray:
+    """Where auto answers with the hull (:data:`HULL`) instead of adjusted-Wald (a batch).
+
+    The rule of :func:`choose` on (possibly batched) counts of independent rows under the
+    paper's design, for simulations (``benchmarks/bench_auto_default.py``); the refusals of
+    :func:`refuse_as_paper` are not applied here.
+    """
+    m_min = np.minimum(calibration.m0, calibration.m1)
+    return (m_min < MIN_PER_CLASS) | (beyond(aw, pm) > BEYOND)
+
+
+def refuse_as_paper(spec: EstimationSpec, calibration: Any, aw: Any) -> None:
+    """Raise :class:`NotInformativeError` where the paper's adjusted-Wald interval refuses.
+
+    ``aw``: the data set's adjusted-Wald bounds. Auto keeps every refusal of the paper's
+    interval: q̂0 + q̂1 <= 1, and an undefined interval (the adjusted q̃0 + q̃1 <= 1); it never
+    answers there with profile-map's interval alone (which, near chance, is [0, 1] or close).
+    """
+    try:
+        check_answerable(spec.with_method("adjusted-wald"), calibration, aw)
+    except NotInformativeError as exc:
+        still = "" if STILL_ANSWER in str(exc) else f"; {STILL_ANSWER}"
+        raise NotInformativeError(
+            f"method='auto' refuses where the paper's adjusted-Wald interval does: {exc}{still}"
+        ) from None
+
+
+#: What still answers where the Rogan–Gladen methods refuse a judge no better than chance.
+STILL_ANSWER = (
+    "method='profile-map', 'profile-likelihood', 'profile-likelihood-t' or 'bayes' still answer "
+    "(with a wide interval)"
+)
+
+
+def check_answerable(spec: EstimationSpec, calibration: Any, bounds: Bounds | None = None) -> None:
+    """Raise :class:`NotInformativeError` where the spec's method refuses one data set.
+
+    A method that rests on the Rogan–Gladen ratio refuses q̂0 + q̂1 <= 1 (the judge no better
+    than chance on the calibration set); any method refuses where its ``bounds`` (given) are
+    undefined, e.g. adjusted-Wald where the adjusted q̃0 + q̃1 <= 1.
+    """
+    if implementation(spec.design, spec.method).requires_informative:
+        try:
+            check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
+        except NotInformativeError as exc:
+            raise NotInformativeError(f"{exc}; {STILL_ANSWER}") from None
+    if bounds is not None:
+        check_bounds_defined(bounds, spec.method)

@@ -74,6 +74,8 @@ class JudgeValue:
         Under ``"random"``: False also when the humans-only interval is no wider than the
         corrected one (the judge-conditional estimator needs no J > 0: a judge near chance does
         not distort it, it just does not shorten it). None under ``"by-judge-label"``.
+    effective : bool
+        True with repeated items: both intervals at the effective sizes.
     """
 
     design: str
@@ -85,6 +87,7 @@ class JudgeValue:
     corrected_width: float
     near_chance: bool
     helps: bool | None
+    effective: bool = False
 
     def sentence(self) -> str | None:
         """Return the plain statement for a summary or report when the judge does not help."""
@@ -116,16 +119,15 @@ class JudgeValue:
     def lines(self) -> list[str]:
         """Summary lines: Youden's J and, under ``"random"``, the humans-only interval."""
         out = []
+        sizes = " (effective sizes)" if self.effective else ""
         if self.youden_ci is not None:
             lo, hi = self.youden_ci
-            out.append(
-                f"  judge vs chance      q̂0 + q̂1 − 1 = {self.youden:.4f}  [{lo:.4f}, {hi:.4f}]"
-            )
+            out.append(f"  judge vs chance      q̂0 + q̂1 − 1 = {self.youden:.4f}  "
+                       f"[{lo:.4f}, {hi:.4f}]{sizes}")  # fmt: skip
         if self.humans_only is not None:
             lo, hi = self.humans_only
-            out.append(
-                f"  humans only (Wilson) {self.humans_only_estimate:.4f}  [{lo:.4f}, {hi:.4f}]"
-            )
+            out.append(f"  humans only (Wilson) {self.humans_only_estimate:.4f}  "
+                       f"[{lo:.4f}, {hi:.4f}]{sizes}")  # fmt: skip
         return out
 
     def record(self) -> dict[str, Any]:
@@ -143,19 +145,29 @@ class JudgeValue:
         }
 
 
-def youden_interval(calibration: ConfusionCounts, confidence_level: Any) -> tuple[Any, Any, Any]:
+def youden_interval(
+    calibration: ConfusionCounts, confidence_level: Any, clusters: Any = None
+) -> tuple[Any, Any, Any]:
     """(Ĵ, low, high): q̂0 + q̂1 − 1 and its Agresti–Caffo interval (batched counts allowed).
 
-    The adjusted rates q̃ = (k + 1)/(m + 2) and ṽ = q̃(1 − q̃)/(m + 2) are eq. (8)'s
-    (:func:`judgestats.kernels.delta_parts`; the test-set part is not used here).
+    The adjusted rates q̃ = (m q̂ + 1)/(m + 2) and ṽ = q̃(1 − q̃)/(m + 2) are eq. (8)'s
+    (:func:`judgestats.kernels.delta_parts`; the test-set part is not used here). With
+    repeated items (``clusters``, a :class:`~judgestats.repeated.ClusterSummary`) q̂0 and q̂1
+    are the rates under its estimand and m0, m1 their effective sizes (rows over the design
+    effect), as the clustered adjusted-Wald interval takes them (Dean & Pagano, 2015).
     """
     c = calibration
     z = z_value(confidence_level)
-    tn, tp, m0, m1 = (np.asarray(v, dtype=float) for v in (c.tn, c.tp, c.m0, c.m1))
-    a = delta_parts(0.5, tn / m0, tp / m1, np.inf, m0, m1, z)
+    if clusters is None:
+        tn, tp, m0, m1 = (np.asarray(v, dtype=float) for v in (c.tn, c.tp, c.m0, c.m1))
+        q0, q1 = tn / m0, tp / m1
+    else:
+        q0, q1 = clusters.values["q0"], clusters.values["q1"]
+        m0, m1 = clusters.sizes["q0"], clusters.sizes["q1"]
+    a = delta_parts(0.5, q0, q1, np.inf, m0, m1, z)
     half = z * np.sqrt(a["v0"] + a["v1"])
     centre = a["q0"] + a["q1"] - 1.0
-    return tn / m0 + tp / m1 - 1.0, np.maximum(centre - half, -1.0), np.minimum(centre + half, 1.0)
+    return q0 + q1 - 1.0, np.maximum(centre - half, -1.0), np.minimum(centre + half, 1.0)
 
 
 def judge_value(
@@ -164,6 +176,7 @@ def judge_value(
     *,
     design: str,
     confidence_level: float,
+    clusters: Any = None,
 ) -> JudgeValue:
     """Whether the judge helps: Youden's J against 0 and, under ``"random"``, humans only.
 
@@ -177,25 +190,30 @@ def judge_value(
         The calibration design (:mod:`judgestats.designs`).
     confidence_level : float
         Level of the Youden and humans-only intervals (the corrected interval's).
+    clusters : ClusterSummary, optional
+        With repeated items (:mod:`judgestats.repeated`): both intervals at the effective
+        sizes (rows over the design effect), with the rates under the estimand.
 
     Returns
     -------
     JudgeValue
     """
-    youden = youden_ci = humans = share = None
+    youden = youden_ci = humans = None
+    share: float | None = None
     near = False
     c = calibration
     design = as_design(design)
     if design.youden_estimable and c.m0 and c.m1:
-        j, lo, hi = (float(v) for v in youden_interval(c, confidence_level))
+        j, lo, hi = (float(v) for v in youden_interval(c, confidence_level, clusters))
         youden = j
         youden_ci = ConfidenceInterval(lo, hi, "agresti-caffo", confidence_level)
         near = lo <= 0.0
     if design.calibration_samples_test:
-        m = c.m0 + c.m1
-        lo, hi = (float(v) for v in wilson_bounds(c.m1, m, z_value(confidence_level)))
+        m, share = c.m0 + c.m1, c.m1 / (c.m0 + c.m1)
+        if clusters is not None:  # the items' human rate, at its effective size
+            m, share = clusters.sizes["calibration_human"], clusters.values["calibration_human"]
+        lo, hi = (float(v) for v in wilson_bounds(share * m, m, z_value(confidence_level)))
         humans = ConfidenceInterval(lo, hi, "wilson", confidence_level)
-        share = c.m1 / m
     width = ci.high - ci.low
     if humans is not None:  # "random": the judge helps when it is not near chance and shortens
         helps: bool | None = not near and width < humans.high - humans.low
@@ -206,5 +224,5 @@ def judge_value(
     return JudgeValue(
         design=design, confidence_level=confidence_level, youden=youden, youden_ci=youden_ci,
         humans_only=humans, humans_only_estimate=share, corrected_width=width, near_chance=near,
-        helps=helps,
+        helps=helps, effective=clusters is not None,
     )  # fmt: skip

@@ -668,19 +668,24 @@ def get_method(method: str, design: Any = DEFAULT_DESIGN) -> IntervalMethod:
 
 def rate_spec(
     *, method: Any, confidence_level: Any, design: Any = DEFAULT_DESIGN, repeated: bool = False,
-    estimand: Any = "rows", options: Any = None,
+    estimand: Any = "rows", options: Any = None, method_optional: bool = False,
 ) -> EstimationSpec:  # fmt: skip
-    """Resolve the spec of a corrected rate (``js.correct``'s path), options checked."""
+    """Resolve the spec of a corrected rate (``js.correct``'s path), options checked.
+
+    ``method_optional``: ``method=None`` gives the capability table's default for the path.
+    """
     return resolve_spec(
         judge="letter", target="rate", design=design, method=method,
         confidence_level=confidence_level, repeated=repeated, estimand=estimand,
         options=options, options_of=lambda d, m: implementation(d, m).options,
+        method_optional=method_optional,
     )  # fmt: skip
 
 
 def weak_calibration(
-    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN
-) -> np.ndarray:
+    calibration: ConfusionCounts, method: str, test: Any = None, design: Any = DEFAULT_DESIGN,
+    *, clusters: Any = None,
+) -> np.ndarray:  # fmt: skip
     """Boolean mask (batch shape) of the data sets where ``method`` is in its weak regime.
 
     The rule is the method's own (:attr:`IntervalMethod.weak_rule`):
@@ -706,13 +711,17 @@ def weak_calibration(
         The test counts, for the p̂ ∈ {0, 1} part of the plug-in rule.
     design : str or Design, default "by-human-label"
         The calibration design (:mod:`judgestats.designs`).
+    clusters : ClusterSummary, optional
+        With repeated items (one data set): the class-size rule counts the effective items of
+        each human class (``clusters.sizes["q0"]``, ``["q1"]``: rows over the design effect).
     """
     design = as_design(design)
     spec = get_method(method, design)
-    shape = np.broadcast_shapes(np.shape(calibration.m0), np.shape(calibration.m1))
+    counts: Any = calibration if clusters is None else clusters.by_effective_items(calibration)
+    shape = np.broadcast_shapes(np.shape(counts.m0), np.shape(counts.m1))
     if spec.weak_rule is None:
         return np.zeros(shape, dtype=bool)
-    return np.broadcast_to(spec.weak_rule(calibration, test, design), shape)
+    return np.broadcast_to(spec.weak_rule(counts, test, design), shape)
 
 
 def spec_bounds(spec: EstimationSpec, test: Any, calibration: Any, rng: Any = None) -> Bounds:

@@ -190,6 +190,22 @@ class ClusterSummary:
         """Effective number of test items: the first rate's effective size (p̂ or π̂)."""
         return self.effective[0]
 
+    @property
+    def class_sizes(self) -> tuple[float, float]:
+        """Effective calibration items of human class 0 and 1 (rows over q̂0's, q̂1's deff).
+
+        Rounded to 9 decimals, so that one row per item gives the rows exactly.
+        """
+        return round(self.sizes["q0"], 9), round(self.sizes["q1"], 9)
+
+    def by_effective_items(self, calibration: Any) -> Any:
+        """Return the calibration counts with m0, m1 the effective items of each human class.
+
+        A weak-regime rule's view of them (:func:`judgestats.intervals.weak_calibration`):
+        its class-size rule counts items, not rows; every other field is the counts' own.
+        """
+        return _EffectiveClasses(calibration, *self.class_sizes)
+
     def record(self) -> dict[str, Any]:
         """Flat fields for a result's tidy row: estimand, items, design effects, sizes."""
         out: dict[str, Any] = {"estimand": self.estimand, "items": self.items,
@@ -217,6 +233,18 @@ class ClusterSummary:
             f"  design effects       {cells}; on θ̂ {self.theta_design_effect:.2f}"
             + (f"; critical value t({self.df:.0f})" if np.isfinite(self.df) else ""),
         ]
+
+
+@dataclass(frozen=True)
+class _EffectiveClasses:
+    """Calibration counts whose m0, m1 are effective items (``by_effective_items``)."""
+
+    counts: Any
+    m0: float
+    m1: float
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.counts, name)
 
 
 def item_weights(size: Any, estimand: str) -> np.ndarray:

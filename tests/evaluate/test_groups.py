@@ -279,14 +279,16 @@ def test_to_xarray_and_dataframe_layout(pandas_result):
     ds = ev.to_xarray()
     assert ds["ci"].dims == ("model", "ci_bound")
     assert list(ds["ci_bound"].values) == ["lower", "upper"]
-    assert ds.attrs["ci_kind"] == "adjusted-wald" and ds.attrs["ci_prob"] == 0.95
+    # the default under the paper's design (issue 38 §3); each group names what answered
+    assert ds.attrs["ci_kind"] == "auto" and ds.attrs["ci_prob"] == 0.95
+    assert {ev[m].method for m in MODELS} <= {"adjusted-wald", "adjusted-wald+profile-map"}
     for m in MODELS:
         assert ds["estimate"].sel(model=m).item() == ev[m].estimate
         assert ds["ci"].sel(model=m, ci_bound="upper").item() == ev[m].ci.high
         assert ds["m1"].sel(model=m).item() == ev[m].m1
     df = ev.to_dataframe()
     assert list(df.columns[:2]) == ["model", "estimate"] and len(df) == 4
-    assert "alpha" in ev.summary() and "adjusted-wald" in repr(ev)
+    assert "alpha" in ev.summary() and "auto" in repr(ev)
 
 
 def test_rank_matches_compare_rank(frame):
@@ -419,7 +421,7 @@ def test_group_warnings_are_reissued_with_the_group_and_kept():
         pytest.warns(js.WeakCalibrationWarning, match="group model='(ok|low)': only [23]"),
         pytest.warns(js.ClippedEstimateWarning, match="group model='low'"),
     ):
-        ev = evaluate(df)
+        ev = evaluate(df, method="adjusted-wald")  # the paper's interval's warnings
     assert ev["low"].clipped and ev["low"].estimate_unclipped == pytest.approx(-0.5)
     assert not ev["ok"].clipped
     assert sorted(cat for cat, _ in ev.warnings["low"]) == [
@@ -600,14 +602,15 @@ def _near_chance_frame(groups=120, seed=1):
 
 def test_rank_honours_errors_mark_and_names_the_groups(tmp_path, capsys):
     frame = _near_chance_frame()
+    AW = "adjusted-wald"  # the bootstrap ranking of the paper's estimates (auto's is another)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(js.errors.NotInformativeError, match=r"every bootstrap replicate was "
                            r"undefined \(q0\* \+ q1\* <= 1 in some model\): 'g\d+' in \d+% of "
                            r"replicates"):  # fmt: skip
-            js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, errors="mark").rank(
-                rng=0, n_resamples=1000)  # fmt: skip
-        ev = js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, errors="mark")
+            js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, errors="mark",
+                        method=AW).rank(rng=0, n_resamples=1000)  # fmt: skip
+        ev = js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, errors="mark", method=AW)
     assert ev.ranking is None
     assert ev.ranking_error.startswith("NotInformativeError: every bootstrap replicate was "
                                        "undefined")  # fmt: skip
@@ -619,12 +622,12 @@ def test_rank_honours_errors_mark_and_names_the_groups(tmp_path, capsys):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(js.JudgeStatsError):
-            js.evaluate(frame, rank=True, rng=0, rank_resamples=1000)
+            js.evaluate(frame, rank=True, rng=0, rank_resamples=1000, method=AW)
     path = tmp_path / "items.csv"
     frame.to_csv(path, index=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert main(["report", str(path), "--rank"]) == 0
+        assert main(["report", str(path), "--rank", "--method", AW]) == 0
     out = capsys.readouterr().out
     assert "- no ranking (P(rank 1)): NotInformativeError" in out and "Rows: 7200 counted" in out
 

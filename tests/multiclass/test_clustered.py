@@ -135,9 +135,10 @@ def test_k2_design_effects_are_the_binary_ones():
     truth = np.repeat(gen.random(80) < 0.5, 4)
     judge = gen.random(320) < np.where(truth, 0.8, 0.25) + np.repeat(gen.normal(0, 0.1, 80), 4)
     lab = item < 40
-    binary = js.correct(js.JudgedCounts.from_labels(judge[~lab], cluster=item[~lab]),
-                        js.ConfusionCounts.from_labels(human=truth[lab], judge=judge[lab],
-                                                       cluster=item[lab]))
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
+        binary = js.correct(js.JudgedCounts.from_labels(judge[~lab], cluster=item[~lab]),
+                            js.ConfusionCounts.from_labels(human=truth[lab], judge=judge[lab],
+                                                           cluster=item[lab]))
     ct, cc = _clustered(judge[~lab].astype(int), truth[lab].astype(int), judge[lab].astype(int),
                         item[~lab], item[lab], 2)
     res = js.correct_distribution(ct, cc, method="wald")

@@ -573,6 +573,26 @@ def check_warning_bound(tables):
                 and num(r["least unwarned share at A"]) >= 0.1), r
 
 
+def check_auto_default(tables):
+    cov = find(tables, "cells", "auto: min coverage", "adjusted-Wald: min", min_rows=2)
+    rows, items = cov.row("cells", "independent rows"), cov.row("cells", "repeated items")
+    # quick tier: 24 + 6 cells of the committed grid, 150 and 60 data sets (s.e. about 0.018
+    # and 0.028 at 0.95); the full run gives 0.934 and 0.925
+    assert num(rows["auto: min coverage"]) >= 0.93 - 3 * 0.018, rows
+    assert num(items["auto: min coverage"]) >= 0.93 - 3 * 0.028, items
+    assert 1.0 <= num(rows["width auto / AW: median"]) <= 1.3, rows  # full run 1.05
+    for t in find_all(tables, "warning or note", "max rate", "meets (b)"):
+        for r in t.records():
+            assert 0 <= num(r["max rate"]) <= 1 and r["meets (b)"] in ("yes", "no"), r
+    weak = find(tables, "warning or note", "max rate").row(
+        "warning or note", "WeakCalibrationWarning (default auto)")
+    assert num(weak["max rate"]) == 0, weak  # auto widens where adjusted-Wald would warn
+    cells = find(tables, "θ", "auto", "AW", "width ratio", "checked", min_rows=20)
+    for r in cells.records():  # js.correct's default answers as the batch rule says
+        done, of = r["checked"].split("/")
+        assert done == of, r
+
+
 def check_warning_rules(tables):
     rules = find(tables, "rule", "warns where", "fail (a)", "fail (b)", min_rows=9)
     today = rules.records()[0]
@@ -763,6 +783,7 @@ def check_pairwise_counting(tables):
 
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
+    "bench_auto_default.py": ("auto_default", [], check_auto_default),
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_alphabet_width.py": ("alphabet_width", [], check_alphabet_width),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],

@@ -143,7 +143,8 @@ def test_markdown_table_parses_back_to_the_results(ev):
     best = rows[0][0]
     assert sentence.startswith("Accuracy of each of the 4 models is corrected for the judge's")
     assert f"the highest is {best} at {ev[best].estimate:.2f}" in sentence
-    assert "adjusted-Wald intervals (Lee et al., 2026)" in sentence
+    # the default under the paper's design (issue 38 §3) says it is auto
+    assert "adjusted-Wald or wider (auto) intervals (Lee et al., 2026)" in sentence
 
 
 def test_latex_table_parses_back_and_escapes(ev):
@@ -167,7 +168,8 @@ def test_correction_report_and_sentence_follow_the_issue_example():
     assert sentence == (
         f"Accuracy is 0.50 (95% CI {lo:.2f}–{hi:.2f}), corrected for the judge's sensitivity "
         "0.90 and specificity 0.70 estimated on 200 human-labelled items (design "
-        "'by-human-label'; adjusted-Wald interval; Lee et al., 2026); the judge's uncorrected "
+        "'by-human-label'; adjusted-Wald interval, chosen by method='auto'; Lee et al., 2026); "
+        "the judge's uncorrected "
         "rate on 1000 test items is 0.60."
     )
     _, first, header, rows, notes = parse_markdown(report(c))
@@ -203,7 +205,8 @@ def test_stratified_report_has_strata_and_pooled_rows():
 def test_notes_state_clipping_weak_calibration_and_label_mix():
     with pytest.warns(js.WeakCalibrationWarning), pytest.warns(js.ClippedEstimateWarning):
         clip = js.correct(
-            js.JudgedCounts(positive=0, n=30), js.ConfusionCounts(tp=3, fn=0, tn=2, fp=1)
+            js.JudgedCounts(positive=0, n=30), js.ConfusionCounts(tp=3, fn=0, tn=2, fp=1),
+            method="adjusted-wald",  # the paper's interval's notes (auto widens: below)
         )
     (note_clip, *others) = report_notes(clip)
     assert "lies outside [0, 1]" in note_clip and "reported as 0" in note_clip
@@ -222,6 +225,15 @@ def test_notes_state_clipping_weak_calibration_and_label_mix():
     )
     assert report_notes(good) == []
     assert WEAK_CLASS_SIZE == 100  # the rule of correct()'s WeakCalibrationWarning
+    # the default, auto, widens instead of warning: the note says so, with the paper's interval
+    wide = js.correct(js.JudgedCounts(positive=600, n=1000),
+                      js.ConfusionCounts(tp=40, fn=10, tn=70, fp=30))  # fmt: skip
+    (note,) = [n for n in report_notes(wide) if "widened" in n]
+    lo, hi = wide.paper_ci
+    assert note.startswith("interval widened by method='auto' (fewer than 100 calibration items "
+                           "of human class 1 (50)")  # fmt: skip
+    assert note.endswith(f"the paper's adjusted-Wald interval is {lo:.2f}–{hi:.2f}")
+    assert not any("weak calibration" in n for n in report_notes(wide))
 
 
 def test_evaluation_notes_name_groups_without_repeating_clip_warnings():
@@ -233,7 +245,7 @@ def test_evaluation_notes_name_groups_without_repeating_clip_warnings():
         }
     )
     with pytest.warns(js.WeakCalibrationWarning), pytest.warns(js.ClippedEstimateWarning):
-        e = evaluate(df)
+        e = evaluate(df, method="adjusted-wald")  # the paper's interval's notes
     notes = report_notes(e)
     assert sum("low: the Rogan–Gladen estimate -0.500 lies outside" in n for n in notes) == 1
     assert all(n.split(":")[0] in ("ok", "low") for n in notes)
@@ -484,11 +496,15 @@ def test_rank_says_what_it_ranks_and_its_undefined_draws(capsys):
     # sentence counts; a method that answers for any judge ranks by the exact posterior
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank"]) == 0
+        assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank",
+                     "--method", "adjusted-wald"]) == 0  # fmt: skip
         text = capsys.readouterr().out
         assert re.search(r"Rogan–Gladen estimates; \d+ of 10000 draws undefined", text)
         assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank",
                      "--method", "profile-map"]) == 0  # fmt: skip
+        assert "draws from the exact joint posterior; 10000 draws" in capsys.readouterr().out
+        # the default (auto, issue 38 §3) may answer with profile-map's hull: the posterior too
+        assert main(["report", "--example", "chatbot-arena", "--judge", "gpt-3.5", "--rank"]) == 0
         assert "draws from the exact joint posterior; 10000 draws" in capsys.readouterr().out
 
 
@@ -607,5 +623,11 @@ def test_cli_output_suggests_flags_not_python(capsys, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert main(["report", "--example", "nq301"]) == 0
+    out = capsys.readouterr().out
+    # the default, auto, widens where a class is small: information with the flag's name
+    assert "interval widened by --method auto" in out and "method='" not in out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["report", "--example", "nq301", "--method", "adjusted-wald"]) == 0
     out = capsys.readouterr().out
     assert "(--method profile-map does not)" in out and "method='" not in out

@@ -215,7 +215,9 @@ def test_unknown_method_lists_valid_ones():
 
 def test_method_must_be_a_string():
     with pytest.raises(js.errors.ArgumentTypeError, match=r"method must be a string"):
-        js.correct(TEST, CAL, method=None)
+        js.correct(TEST, CAL, method=3)
+    # None is the capability table's default (issue 38 §3: "auto" under the paper's design)
+    assert js.correct(TEST, CAL, method=None).ci == js.correct(TEST, CAL, method="auto").ci
 
 
 def test_unknown_method_option():

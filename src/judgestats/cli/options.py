@@ -93,8 +93,9 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
         "--method",
         default=None,
         choices=method_choices(),
-        help="interval method (default: adjusted-wald, the paper's; auto: adjusted-wald, or "
-        "the hull of it and profile-map where it may miss; for judge letters in "
+        help="interval method (default: auto under --design by-human-label: adjusted-wald, "
+        "the paper's, or the hull of it and profile-map where it may miss; adjusted-wald "
+        "under the other designs; for judge letters in "
         "report, profile-likelihood-t, or adjusted-delta with --design random or "
         "by-judge-label)",
     )

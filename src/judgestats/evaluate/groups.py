@@ -170,10 +170,11 @@ def evaluate(
         (:mod:`judgestats.designs.capabilities`; its default where None): a rate per group
         without strata (:func:`judgestats.interval_methods`), a pooled rate with strata
         (``"adjusted-wald"``, ``"wald"``, ``"bootstrap"``), a judge alphabet's distribution
-        with one; default ``"adjusted-wald"`` for 0/1 labels. ``"auto"`` (without strata):
-        :func:`judgestats.correct`'s choice
-        per group (:mod:`judgestats.auto`), each group's ``method`` and ``chosen_by`` say
-        which. With a judge alphabet ``"profile-likelihood-t"`` (the default
+        with one. For 0/1 labels without strata the default is ``"auto"`` under
+        ``design="by-human-label"`` (issue 38: :func:`judgestats.correct`'s choice per group,
+        :mod:`judgestats.auto`; each group's ``method``, ``chosen_by`` and, where auto widened
+        the paper's interval, ``paper_ci`` say which) and ``"adjusted-wald"`` under the other
+        designs and with strata. With a judge alphabet ``"profile-likelihood-t"`` (the default
         there), ``"profile-likelihood"`` or ``"bootstrap"``; under the other designs
         ``"adjusted-delta"`` (their default) or ``"wald"``.
     confidence_level : float, default 0.95

@@ -108,6 +108,7 @@ def plot_leaderboard(
     ax.set_ylim(-0.7, len(rows) - 0.3)
     method = result.method
     title = f"Corrected rates with {lvl} intervals ({method_words(method)})"
-    # wrapped: a long method name was cut at the figure's edge
-    ax.set_title(textwrap.fill(title, 64, break_on_hyphens=False))
+    # wrapped: a long method name was cut at the figure's edge (50: the title is centred over
+    # the axes, which long group labels push right)
+    ax.set_title(textwrap.fill(title, 50, break_on_hyphens=False))
     return ax

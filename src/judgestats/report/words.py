@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._validation import MethodError
+from ..auto import WIDENED
 from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign
 from ..designs.capabilities import ranking_draws
 from ..gathered_notes import gather_notes
 from ..intervals import MIN_PER_CLASS, implementation, interval_methods
+from ..repeated import ClusterSummary
 from ..results import group_label, shown_label, shows_point
 from .rows import (
     _capital,
@@ -131,10 +133,15 @@ def _paper_sentence(c: Any, subject: str, lvl: str, design: Design) -> str:
         f"{subject} {_is(c)} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
         f"corrected for the judge's sensitivity {c.sensitivity:.2f} and specificity "
         f"{c.specificity:.2f} estimated on {cal} ({design.words}; "
-        f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}{_repeats(k)}; "
+        f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}{_auto(c)}{_repeats(k)}; "
         f"{_source(c.method, design)}); the judge's uncorrected rate on {test} is "
         f"{c.naive:.2f}."
     )
+
+
+def _auto(c: Any) -> str:
+    """Say that ``method="auto"`` chose the interval (the default under the paper's design)."""
+    return ", chosen by method='auto'" if getattr(c, "chosen_by", None) else ""
 
 
 def _item_summary(c: Any) -> tuple[int, float] | None:
@@ -380,17 +387,19 @@ def _judge_sentence(c: Any) -> str | None:
 def _weak_calibration(c: Any, who: str, advice: str) -> list[str]:
     """Return the weak-calibration note (under WEAK_CLASS_SIZE items of a class), if due.
 
-    Not for repeated items: the class-size rule counts rows, and the rule's advice (the
-    likelihood methods) does not take clustered counts.
+    With repeated items the rule counts effective items (rows over the design effect of q̂1
+    and q̂0), as ``correct()``'s warning does.
     """
-    if getattr(c, "clusters", None) is not None:
-        return []
-    small = [f"{size} {cls}" for size, cls in ((c.m1, "positive"), (c.m0, "negative"))
-             if size < WEAK_CLASS_SIZE]  # fmt: skip
+    k = getattr(c, "clusters", None)
+    sizes, what = (c.m1, c.m0), "human-labelled items"
+    if isinstance(k, ClusterSummary):
+        sizes, what = k.class_sizes[::-1], "effective human-labelled items"
+    small = [f"{int(size)} {cls}" for size, cls in zip(sizes, ("positive", "negative"),
+                                                        strict=True) if size < WEAK_CLASS_SIZE]
     if not small:
         return []
     return [
-        f"{who}weak calibration: only {' and '.join(small)} human-labelled items (fewer than "
+        f"{who}weak calibration: only {' and '.join(small)} {what} (fewer than "
         f"{WEAK_CLASS_SIZE} per class){advice}"
     ]
 
@@ -404,9 +413,16 @@ def _paper_notes(c: Any, who: str) -> list[str]:
     notes = _clipped(c, who, "Rogan–Gladen", ": the judged rate falls outside the range the "
                      "estimated error rates allow (often too few calibration items)")  # fmt: skip
     # the WeakCalibrationWarning of correct(), once (its message is skipped below)
-    advice = ("; the interval may under-cover (method='profile-map' does not)"
+    fix = "" if getattr(c, "clusters", None) is not None else " (method='profile-map' does not)"
+    advice = (f"; the interval may under-cover{fix}"
               if _may_under_cover(c.method, _design_of(c)) else "")  # fmt: skip
-    notes += _weak_calibration(c, who, advice)
+    paper = getattr(c, "paper_ci", None)
+    if paper is None:
+        notes += _weak_calibration(c, who, advice)
+    else:  # method="auto" widened the paper's interval: information, not a warning (issue 38)
+        why = c.chosen_by.removeprefix(WIDENED)
+        notes.append(f"{who}interval widened by method='auto' ({why}); the paper's "
+                     f"adjusted-Wald interval is {_fixed(paper.low, 2)}–{_fixed(paper.high, 2)}")
     youden = c.sensitivity + c.specificity - 1
     chance = _judge_sentence(c)
     if chance:  # Correction.judge: the Youden interval reaches 0

@@ -39,6 +39,7 @@ import numpy as np
 from .._validation import (
     NotInformativeError,
     StrataMismatchError,
+    WeakCalibrationWarning,
     check_informative,
 )
 from ..correct import Correction, correct_spec
@@ -89,8 +90,10 @@ def clustered_corrections(spec: EstimationSpec, tests, cals, strata, *, stacklev
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             out[s] = correct_spec(each, tests[s], c, rng=gen)
-        for w_ in caught:
-            warnings.warn(f"stratum {s!r}: {w_.message}", w_.category, stacklevel=stacklevel + 1)
+        for w_ in caught:  # per-stratum class sizes: the stratified result's own note
+            if not issubclass(w_.category, WeakCalibrationWarning):
+                warnings.warn(f"stratum {s!r}: {w_.message}", w_.category,
+                              stacklevel=stacklevel + 1)  # fmt: skip
     return out
 
 
