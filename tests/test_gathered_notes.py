@@ -133,3 +133,16 @@ def test_named_numbers_are_not_spanned():
     judge = [(m, f"no item has judge label {v}") for m, v in zip("abc", "101", strict=True)]
     assert gather_notes(judge) == [f"{m}: no item has judge label {v}" for m, v in zip(
         "abc", "101", strict=True)]  # fmt: skip
+
+
+def test_an_interval_that_differs_is_given_per_group_not_as_two_ranges():
+    """'0.28–0.60' and '0.30–0.88' are not '0.28–0.30–0.60–0.88' (auto's widened note)."""
+    notes = [(m, f"widened ({k} items); the paper's interval is {ci}")
+             for m, k, ci in (("a", 36, "0.28–0.60"), ("b", 24, "0.30–0.88"),
+                              ("c", 30, "0.28–0.60"))]  # fmt: skip
+    assert gather_notes(notes) == [
+        "groups a, b, c (3): widened (24–36 items); the paper's interval is 0.28–0.60 (a), "
+        "0.30–0.88 (b), 0.28–0.60 (c)"
+    ]
+    same = [(m, "the paper's interval is 0.1–0.2") for m in "abc"]
+    assert gather_notes(same) == ["groups a, b, c (3): the paper's interval is 0.1–0.2"]

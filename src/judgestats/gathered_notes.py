@@ -10,7 +10,8 @@ groups it concerns and spanning the numbers that differ between them::
 
 Two notes are "the same" when they read alike once their numbers are set aside (their
 template); each number of the gathered line is the range of the groups' values at that place
-(one value when they agree). A number that names something ("human class 1", "judge label
+(one value when they agree), and an interval ``a–b`` that differs is given per group, named.
+A number that names something ("human class 1", "judge label
 0") is a word of the template, not spanned. A note shared by fewer than :data:`GATHER_AT`
 groups keeps its own line per group, numbers and all.
 """
@@ -34,16 +35,23 @@ SHOWN_NAMES = 4
 # not a name: "human class 1", "judge label 0", "rank 1" name a class, a letter, a rank, so
 # notes that differ there are different notes (class 0's and class 1's are not one range).
 _NAMED = ("class", "label", "letter", "rank", "stratum", "round")
-_NUMBER = re.compile(
-    "".join(f"(?<!{word} )" for word in _NAMED)
-    + r"(?<![\w.'\"])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w'\"]|\.\d)"
+_NUM = r"(?<![\w.'\"])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w'\"]|\.\d)"
+# An interval "0.28–0.60" is one value: its ends are not spanned apart (a range of lower ends
+# beside a range of upper ends reads as one interval that no group has).
+_VALUE = re.compile(
+    "".join(f"(?<!{word} )" for word in _NAMED) + f"(?:(?P<pair>{_NUM}–{_NUM})|(?P<one>{_NUM}))"
 )
 
 
-def _template(text: str) -> tuple[str, list[str]]:
-    """Split a note into its words with every number replaced by ``{}`` and the numbers."""
-    numbers = _NUMBER.findall(text)
-    return _NUMBER.sub("{}", text.replace("{", "{{").replace("}", "}}")), numbers
+def _template(text: str) -> tuple[str, tuple[str, ...], list[str]]:
+    """Split a note into its words (each value replaced by ``{}``), the values' kinds and values.
+
+    A value is a number (kind ``"one"``) or an interval written ``a–b`` (kind ``"pair"``).
+    """
+    found = list(_VALUE.finditer(text))
+    kinds = tuple(m.lastgroup or "one" for m in found)
+    words = _VALUE.sub("{}", text.replace("{", "{{").replace("}", "}}"))
+    return words, kinds, [m.group(0) for m in found]
 
 
 def _span(values: list[str]) -> str:
@@ -54,6 +62,13 @@ def _span(values: list[str]) -> str:
     if low == high:
         return low
     return f"{low} to {high}" if min(floats) < 0 else f"{low}–{high}"
+
+
+def _each(values: list[str], labels: list[str]) -> str:
+    """Return one interval over the groups: the interval, or each group's, named."""
+    if len(set(values)) == 1:
+        return values[0]
+    return ", ".join(f"{v} ({label})" for v, label in zip(values, labels, strict=True))
 
 
 def _who(labels: Sequence[str], noun: str) -> str:
@@ -92,20 +107,24 @@ def gather_notes(notes: Sequence[tuple[str, str]], *, noun: str = "groups") -> l
     d: judge near chance
     """
     split = [(label, *_template(text)) for label, text in notes]
-    members: dict[tuple[str, int], list[int]] = {}
-    for i, (_, words, numbers) in enumerate(split):
-        members.setdefault((words, len(numbers)), []).append(i)
-    gathered: dict[tuple[str, int], str] = {}  # a shared note's key -> its one line
+    members: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for i, (_, words, kinds, _values) in enumerate(split):
+        members.setdefault((words, kinds), []).append(i)
+    gathered: dict[tuple[str, tuple[str, ...]], str] = {}  # a shared note's key -> its line
     for key, rows in members.items():
         labels = list(dict.fromkeys(split[i][0] for i in rows))
         if len(labels) >= GATHER_AT:
-            spans = [_span([split[i][2][j] for i in rows]) for j in range(key[1])]
+            spans = [
+                (_span if kind == "one" else _each)(
+                    [split[i][3][j] for i in rows], *([] if kind == "one" else
+                                                      [[split[i][0] for i in rows]]))
+                for j, kind in enumerate(key[1])
+            ]  # fmt: skip
             gathered[key] = f"{_who(labels, noun)}: {key[0].format(*spans)}"
     out: list[str] = []
-    for i, (label, words, numbers) in enumerate(split):
-        key = (words, len(numbers))
-        if key not in gathered:
+    for i, (label, words, kinds, _values) in enumerate(split):
+        if (words, kinds) not in gathered:
             out.append(f"{label}: {notes[i][1]}")
-        elif members[key][0] == i:  # the shared note's line, where it first appears
-            out.append(gathered[key])
+        elif members[(words, kinds)][0] == i:  # the shared note's line, where it first appears
+            out.append(gathered[(words, kinds)])
     return out
