@@ -111,6 +111,7 @@ __all__ = [
     "adjusted_wald_interval",
     "bounds_at",
     "compute_bounds",
+    "effective_profile_map",
     "get_method",
     "hull_bounds",
     "implementation",
@@ -393,7 +394,25 @@ def hull_bounds(aw: Bounds, pm: Bounds) -> Bounds:
     low, high = np.fmin(aw.low, pm.low), np.fmax(aw.high, pm.high)  # AW may be NaN: PM's
     flags = [np.asarray(b.widened) for b in (aw, pm) if b.widened is not None]
     widened = np.logical_or.reduce(flags) if flags else None
-    return Bounds(low, high, _none_undefined(low), estimate=pm.estimate, widened=widened)
+    return Bounds(low, high, _none_undefined(low), estimate=pm.estimate, widened=widened,
+                  clusters=aw.clusters)  # fmt: skip
+
+
+def effective_profile_map(spec: EstimationSpec, clusters: Any) -> Bounds:
+    """``"profile-map"`` of one data set with repeated items, at its effective counts.
+
+    The likelihood methods model independent rows; with repeated items they are run on the
+    counts of independent rows that carry the same information
+    (:meth:`judgestats.repeated.ClusterSummary.effective_counts`: each rate's effective size,
+    rows over its design effect, rounded, with the rate kept). ``clusters``: the data set's
+    :class:`~judgestats.repeated.ClusterSummary` (its cluster-robust bounds carry it). What
+    :data:`HULL` holds beside the cluster-robust adjusted-Wald interval with repeated items.
+    """
+    test, calibration = clusters.effective_counts()
+    pm = implementation(spec.design, "profile-map").run(
+        test, calibration, design=spec.design, confidence_level=spec.confidence_level
+    )
+    return pm._replace(clusters=clusters)
 
 
 def bounds_at(bounds: Bounds, index: Any) -> Bounds:
@@ -735,6 +754,9 @@ def spec_bounds(spec: EstimationSpec, test: Any, calibration: Any, rng: Any = No
         raise MethodError("method='auto' chooses per data set: resolve it (judgestats.auto) first")
     if spec.design.needs_both_classes:
         calibration.check_both_classes()
+    if spec.repeated and spec.method == HULL:  # the cluster-robust AW, profile-map at n_eff
+        aw = clustered_bounds(spec.with_method("adjusted-wald"), test, calibration, rng)
+        return hull_bounds(aw, effective_profile_map(spec, aw.clusters))
     if spec.repeated:
         return clustered_bounds(spec, test, calibration, rng)
     return implementation(spec.design, spec.method).run(
