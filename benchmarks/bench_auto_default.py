@@ -51,7 +51,8 @@ The warnings and notes counted (under the default; beside it, the old default's
   about the estimate, not of coverage: it fires wherever θ is near 0 or 1 or the judge weak).
 
 Writes benchmarks/results/auto_default.md.
-Run: python benchmarks/bench_auto_default.py [--quick] [--write-grid]
+Run: python benchmarks/bench_auto_default.py [--quick] [--write-grid] [--only rows|items]
+[--recheck I]
 """
 
 from __future__ import annotations
@@ -286,9 +287,17 @@ def main() -> None:
     parser.add_argument("--only", choices=("rows", "items"),
                         help="run one tier; 'items' rewrites only the repeated-items part of "
                         "the results file (from its heading on)")  # fmt: skip
+    parser.add_argument("--recheck", type=int, metavar="I",
+                        help="re-run repeated-items cell I (0-39) on 1,600 fresh data sets "
+                        f"(seeds {SEED * 3000} + I) and print its figures: a cell's Monte "
+                        "Carlo noise, not a new grid")  # fmt: skip
     args = parser.parse_args()
     if args.write_grid:
         print(f"wrote {write_grid(grid())}")
+        return
+    if args.recheck is not None:
+        cell = [c for c in read_grid() if c["kind"] == "items"][args.recheck]
+        print(cell, _items_cell(cell, 1600, seed=SEED * 3000 + args.recheck))
         return
     t0 = time.time()
     cells = read_grid()

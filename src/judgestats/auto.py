@@ -22,14 +22,17 @@ both, it misses θ only where both miss: neither profile-map alone (0.891 in its
 a second random grid, θ near 0.1 or 0.9 with a class under 100 items, where adjusted-Wald
 covered 0.96–0.997) nor adjusted-Wald alone (0.79) covers everywhere. (A tolerance of 0 would
 answer with both almost everywhere: the two intervals differ by a hair on one side even for
-accurate judges.) Under
-the random and by-judge-label designs and with repeated items it answers with
-``"adjusted-wald"`` (the only interval method there that is measured to cover;
-``"profile-map"`` exists only for the paper's design and independent rows); with repeated
-items the class-size rule of ``WeakCalibrationWarning`` then counts effective items. Chosen on
-``benchmarks/results/warning_rules.md`` (250 random cells, 1,000 data sets each); measured as
-the default on a grid committed before the run (``benchmarks/results/auto_default.md``, 160
-cells of independent rows and 40 of repeated items): see ``docs/guide/intervals.md``.
+accurate judges.) With repeated items (``cluster=``) the same rule runs at the effective sizes
+(rows over the design effect, :class:`judgestats.repeated.ClusterSummary`): the class sizes
+are effective items, adjusted-Wald is the cluster-robust one, and profile-map is computed on
+the effective counts (:meth:`~judgestats.repeated.ClusterSummary.effective_counts`; the
+likelihood methods model independent rows); where it widens, no ``WeakCalibrationWarning``
+either. Under the random and by-judge-label designs it answers with ``"adjusted-wald"`` (the
+only interval method there that is measured to cover; ``"profile-map"`` exists only for the
+paper's design). Chosen on ``benchmarks/results/warning_rules.md`` (250 random cells, 1,000
+data sets each); measured as the default on a grid committed before the run
+(``benchmarks/results/auto_default.md``, 160 cells of independent rows and 40 of repeated
+items): see ``docs/guide/intervals.md``.
 """
 
 from __future__ import annotations
@@ -144,8 +147,9 @@ def choose(
             f"outside it (> {BEYOND:g}): a weak or lopsided judge, where adjusted-Wald can miss"
         ))  # fmt: skip
     unit = "calibration items" if clusters is None else "effective items"
+    smaller = f"{m_min}" if clusters is None else f"{m_min:.1f}"
     return answer("adjusted-wald", (
-        f"at least {MIN_PER_CLASS} {unit} per human class ({m_min:g} in the smaller) "
+        f"at least {MIN_PER_CLASS} {unit} per human class ({smaller} in the smaller) "
         f"and the profile-map interval within {BEYOND:g} of the adjusted-Wald width of it"
     ))  # fmt: skip
 
