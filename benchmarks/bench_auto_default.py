@@ -25,9 +25,10 @@ The grid (seed 3801, new: seeds 2711-2713 were issue 27's; ``grid()`` below, wri
   split as above (the first 10 near-chance); N ~ log-U(200, 3,000) items; m ~ log-U(40,
   N/2) labelled items (near-chance cells: N ~ log-U(400, 3,000), m ~ log-U(200, N/2));
   k ~ U{2, ..., 10}; ρ ~ U(0.05, 0.9); the kind of labels at random. 400 data sets per cell,
-  each analysed by ``js.correct`` on counts built with ``cluster=`` (where auto answers with
-  the cluster-robust adjusted-Wald interval and ``WeakCalibrationWarning`` counts effective
-  items).
+  each analysed by ``js.correct`` on counts built with ``cluster=`` (where auto applies its
+  rule at the effective sizes: the hull of the cluster-robust adjusted-Wald interval and
+  profile-map on the effective counts where a class has fewer than 100 effective items or
+  profile-map reaches outside; ``--only items`` re-runs this tier alone).
 
 A data set on which the paper's interval refuses (q̂0 + q̂1 <= 1 or q̃0 + q̃1 <= 1:
 ``NotInformativeError``, which auto keeps) or, with repeated items, whose calibration lacks a
@@ -44,7 +45,7 @@ The warnings and notes counted (under the default; beside it, the old default's
 
 * ``WeakCalibrationWarning``: the answering method's weak rule (adjusted-Wald: a human class
   under 100 items, with repeated items under 100 *effective* items); auto answers with the
-  hull there on independent rows, so it does not warn (the result says "widened" instead);
+  hull there (with repeated items too), so it does not warn (the result says "widened");
 * near chance: the Agresti–Caffo interval of q0 + q1 − 1 reaches 0 (``res.judge.near_chance``,
   a note of the summary and report; at the effective sizes with repeated items);
 * ``ClippedEstimateWarning``: the Rogan–Gladen estimate outside [0, 1] (a statement of fact
