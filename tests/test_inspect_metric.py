@@ -214,3 +214,28 @@ def test_the_metric_resolves_its_spec_when_made():
     with pytest.raises(js.errors.MethodError, match="not available for corrections with "
                                                     "design='by-judge-label'"):  # fmt: skip
         corrected_accuracy(method="profile-map", design="by-judge-label")
+
+
+def test_the_default_method_is_the_capability_tables():
+    """Issue 38 §3: the metric's default interval is ``js.correct``'s (``auto`` under the paper's
+    design), so an Inspect eval gets the interval that covers, not adjusted-Wald by name.
+
+    30 + 30 labels: auto widens here (classes under 100 items), so the default differs from
+    ``method="adjusted-wald"``, which stays one argument away.
+    """
+    scores = [_score("C", 1, 0), _score("C", 1, 1), _score("I", 1, 2), _score("I", 0, 3),
+              _score("I", 0, 4), _score("C", 0, 5)] * 10  # fmt: skip
+    scores += [_score(v, None, i) for i, v in enumerate(["C", "I"] * 75)]
+    test, cal = js.JudgedCounts(positive=75, n=150), js.ConfusionCounts(tp=20, fn=10, tn=20, fp=10)
+    ref = js.correct(test, cal)
+    assert ref.method == "adjusted-wald+profile-map" and ref.paper_ci is not None  # auto widened
+    value = corrected_accuracy()(scores)
+    assert (value["corrected"], value["ci_low"], value["ci_high"]) == (
+        ref.estimate, ref.ci.low, ref.ci.high)  # fmt: skip
+    with pytest.warns(js.errors.WeakCalibrationWarning):
+        paper = corrected_accuracy(method="adjusted-wald")(scores)
+    assert (paper["ci_low"], paper["ci_high"]) == (ref.paper_ci.low, ref.paper_ci.high)
+    assert value["ci_high"] - value["ci_low"] > paper["ci_high"] - paper["ci_low"]
+    for design in ("random", "by-judge-label"):  # the other designs keep their own default
+        other = corrected_accuracy(design=design)(scores)["ci_low"]
+        assert other == js.correct(test, cal, design=design).ci.low

@@ -521,3 +521,52 @@ def test_the_old_reader_name_warns_naming_its_new_home():
     with pytest.warns(DeprecationWarning, match="use js.readers.INSPECT_VERDICTS$"):
         assert js.io.INSPECT_VERDICTS is js.readers.INSPECT_VERDICTS
     assert "read_inspect_logs" not in js.io.__all__
+
+
+# ------------------------------------------------------------------ issue 38: files that mislead
+@pytest.mark.parametrize(("sep", "name"), [(";", "semicolons"), ("\t", "tabs")])
+def test_a_semicolon_or_tab_file_is_named_as_such(tmp_path, capsys, sep, name):
+    """A spreadsheet's 'CSV' separated by semicolons (or tabs) read as one column and the error
+    said 'no column judge'; it now says what the file is and how to convert it."""
+    path = tmp_path / "items.csv"
+    path.write_text(sep.join(["model", "judge", "human"]) + "\n" + sep.join(["a", "1", "0"]) + "\n")
+    with pytest.raises(TableError, match=rf"separated by {name}, not commas: its header"):
+        read_table(path)
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"separated by {name}, not commas" in err
+    assert f"sep={sep!r}" in err
+
+
+def test_na_words_and_empty_json_strings_in_labels_say_what_they_are(tmp_path):
+    """'NA' in a human cell and "" in JSON are not missing labels (only an empty cell or null
+    is): the error names them as what they are and says what to do."""
+    (tmp_path / "na.csv").write_text("model,judge,human\na,1,NA\na,0,\na,1,1\n")
+    with pytest.raises(js.errors.LabelError) as caught:
+        read_table(tmp_path / "na.csv", labels={"judge": False, "human": True})
+    text = str(caught.value)
+    assert "got 'NA' on line 2; 'NA' is a missing value in R's or pandas' words" in text
+    assert "empty those cells to mark unlabelled rows" in text
+    rows = [{"model": "a", "judge": 1, "human": ""}, {"model": "a", "judge": 0, "human": None}]
+    (tmp_path / "e.json").write_text(json.dumps(rows))
+    with pytest.raises(js.errors.LabelError, match=r"got '' on item 1; '' is an empty string, "
+                                                   r"not a missing value: write null"):
+        read_table(tmp_path / "e.json", labels={"judge": False, "human": True})
+    # a judge column needs a value on every row: the advice is the letter 'invalid' instead
+    (tmp_path / "j.csv").write_text("model,judge,human\na,NaN,1\na,0,0\n")
+    with pytest.raises(js.errors.LabelError, match=r"needs a value on every row: drop those rows "
+                                                   r"\(if they are a judge's missing verdicts, "
+                                                   r"keep them as its letter 'invalid': report "
+                                                   r"--invalid NaN\)"):
+        read_table(tmp_path / "j.csv", labels={"judge": False, "human": True})
+
+
+def test_an_error_lists_at_most_five_bad_values_and_their_count(tmp_path):
+    lines = ["model,judge,human"] + [f"a,{v},1" for v in ("yes", "no", "2", "3", "4", "5", "6")]
+    (tmp_path / "many.csv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(js.errors.LabelError) as caught:
+        read_table(tmp_path / "many.csv", labels={"judge": False, "human": True})
+    text = str(caught.value)
+    assert "got 'yes' on line 2, 'no' on line 3, '2' on line 4, '3' on line 5, '4' on line 6, " \
+           "... (7 in all)" in text
+    assert "'5'" not in text

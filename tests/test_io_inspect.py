@@ -81,9 +81,10 @@ def test_read_inspect_gives_one_row_per_sample_and_epoch(logs):
     with pytest.raises(js.errors.LabelError, match=r"verdicts 'P' \(\d+ samples\).*mapping="):
         js.readers.read_inspect(log_dir)
     frame = js.readers.read_inspect(log_dir, mapping={"P": 0})
-    # the readers' schema (issue 30), then the old sample_id column (equal to item)
+    # the readers' schema (issue 30), then the old sample_id column (equal to item) and the
+    # run's id (issue 38: two runs of one model are told apart, never merged)
     assert list(frame.columns) == ["model", "task", "item", "epoch", "scorer", "judge", "score",
-                                   "sample_id"]  # fmt: skip
+                                   "sample_id", "inspect_run_id"]  # fmt: skip
     assert (frame["item"] == frame["sample_id"]).all() and set(frame["scorer"]) == {"judge_verdict"}
     assert len(frame) == 2 * 2 * N_SAMPLES  # two logs, two epochs
     for tag, v in verdicts.items():
@@ -231,3 +232,44 @@ def test_report_inspect_counts_samples_not_epochs(tmp_path, capsys):
     assert f"{labelled} human-labelled items ({5 * labelled} rows)" in out
     assert f"{n_samples - labelled} test items ({5 * (n_samples - labelled)} rows)" in out
 
+
+
+#: One log whose sample q1 raises in the solver, in an eval told to go on (fail_on_error=False):
+#: the eval finishes (status 'success') and q1 ends in error, without a score.
+ERRORED = WRITER.replace(
+    "        state.output = ModelOutput",
+    "        if state.metadata['verdict'] == 'boom':\n"
+    "            raise RuntimeError('provider timed out')\n"
+    "        state.output = ModelOutput",
+).replace('display="none", epochs=2)', 'display="none", epochs=1, fail_on_error=False)')
+
+
+def test_a_sample_that_ended_in_error_is_invalid_and_a_rerun_is_refused(tmp_path):
+    """Issue 38 §2: a sample of a finished eval that ended in error is the letter 'invalid'
+    (counted, never a fail); two logs of one model's task (a rerun) are refused by name, not
+    read as more epochs of each sample, or kept apart with runs='apart'."""
+    verdicts = ["C", "boom", "I", "C"]
+    done = subprocess.run([sys.executable, "-c", ERRORED, str(tmp_path), "a",
+                           json.dumps(verdicts)], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    with pytest.warns(js.errors.InvalidVerdictWarning,
+                      match=r"1 of 4 samples have no verdict \(the sample ended in error "
+                            r"\(RuntimeError\('provider timed out'\)\) \(1 samples: mockllm/model/q1\)\)"):
+        frame = js.readers.read_inspect(tmp_path)
+    assert list(frame["judge"]) == [1, "invalid", 0, 1]
+    assert set(frame["scorer"]) == {"judge_verdict"}
+    # the same eval again into the same folder: a rerun of the model's task
+    again = subprocess.run([sys.executable, "-c", ERRORED, str(tmp_path), "a",
+                            json.dumps(verdicts)], capture_output=True, text=True,
+                           timeout=300)  # fmt: skip
+    assert again.returncode == 0, again.stderr[-3000:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.errors.InvalidVerdictWarning)
+        with pytest.raises(js.errors.ToolOutputError,
+                           match=r"several runs of one model .*model 'mockllm/model' task "
+                                 r"'qa-a': runs .*runs='apart'"):
+            js.readers.read_inspect(tmp_path)
+        apart = js.readers.read_inspect(tmp_path, runs="apart")
+    assert apart["model"].nunique() == 2 and len(apart) == 8
+    assert (apart["epoch"] == 1).all()

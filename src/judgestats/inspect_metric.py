@@ -149,7 +149,7 @@ def _keep_doc(func: Callable[..., Metric]) -> Callable[..., Metric]:
 @_keep_doc
 def corrected_accuracy(
     human: str = "human",
-    method: str = "adjusted-wald",
+    method: str | None = None,
     confidence_level: float = 0.95,
     design: str = DEFAULT_DESIGN,
     mapping: dict | None = None,
@@ -162,8 +162,10 @@ def corrected_accuracy(
     human : str, default "human"
         Sample metadata key of the human label (0/1 or boolean); samples without it (or with
         None) are test samples.
-    method : str, default "adjusted-wald"
-        Interval method of :func:`judgestats.correct`.
+    method : str, optional
+        Interval method of :func:`judgestats.correct`; by default its default for ``design``
+        (``"auto"`` under ``"by-human-label"``: the paper's adjusted-Wald interval, widened
+        where it may under-cover; ``method="adjusted-wald"`` gives the paper's interval exactly).
     confidence_level : float, default 0.95
         Two-sided level.
     design : str, default "by-human-label"
@@ -204,7 +206,8 @@ def corrected_accuracy(
         def judge(): ...
     """
     check_instance("human", human, str)
-    spec = rate_spec(method=method, confidence_level=confidence_level, design=design)
+    spec = rate_spec(method=method, confidence_level=confidence_level, design=design,
+                     method_optional=True)  # fmt: skip
     verdicts = dict(check_instance("mapping", mapping or {}, dict))
     bad = {k: v for k, v in verdicts.items() if binary_value(v) is None}
     if bad:

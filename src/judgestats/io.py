@@ -36,6 +36,7 @@ from ._validation import (
     TableError,
     check_one_key_type,
     check_unique_columns,
+    listed,
 )
 
 __all__ = [
@@ -132,8 +133,27 @@ def check_header(path: str | Path, kind: str | None = None) -> list[str]:
     else:
         with _open_text(p) as fh:
             names = next(csv.reader(fh), [])
+        _check_separator(names, p)
     _check_unique(names, p)
     return names
+
+
+#: Separators a spreadsheet writes in place of the comma, and their names in a message.
+_SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
+
+
+def _check_separator(names: list[str], p: Path) -> None:
+    """Refuse a CSV whose header is one column holding another separator (``a;b;c``)."""
+    if len(names) != 1:
+        return
+    for sep, what in _SEPARATORS.items():
+        if sep in names[0]:
+            raise TableError(
+                f"{p} is separated by {what}, not commas: its header {names[0]!r} reads as one "
+                f"column. Save it as comma-separated CSV (a spreadsheet's 'CSV UTF-8 (comma "
+                f"delimited)'), or convert it: pandas.read_csv(path, sep={sep!r}, dtype=str)"
+                ".to_csv(new_path, index=False)"
+            )
 
 
 def check_rows(path: str | Path) -> int:
@@ -190,38 +210,41 @@ def _read_csv(p: Path) -> Any:
 
 
 def _read_jsonl(p: Path) -> Any:
-    import pandas as pd
-
-    records = []
+    """Read JSON Lines: one object per line that is not blank (named by its line)."""
     with _open_text(p) as fh:
-        for i, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line, object_pairs_hook=_no_duplicate_keys(p, i))
-            except json.JSONDecodeError as exc:
-                raise TableError(f"{p} line {i} is not a JSON object: {exc.msg}") from None
-            if not isinstance(rec, dict):
-                raise TableError(f"{p} line {i} is not a JSON object")
-            records.append(rec)
-    return pd.DataFrame.from_records(records)
+        records = [(i, _json_value(p, line, i)) for i, line in enumerate(fh, start=1)
+                   if line.strip()]  # fmt: skip
+    return _object_frame(p, records, "line {i} is not a JSON object")
 
 
 def _read_json(p: Path) -> Any:
     """Read a JSON array of objects (one per row), as JSON Lines holds one object per line."""
+    with _open_text(p) as fh:
+        doc = _json_value(p, fh.read(), None)
+    if not isinstance(doc, list):
+        raise TableError(f"{p} holds a JSON {type(doc).__name__}, not an array of objects")
+    return _object_frame(p, list(enumerate(doc, start=1)),
+                         "item {i} of the JSON array is not a JSON object: {rec!r}")  # fmt: skip
+
+
+def _json_value(p: Path, text: str, line: int | None) -> Any:
+    """Parse one JSON document (a file, or one line of JSON Lines), refusing duplicate keys."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys(p, line))
+    except json.JSONDecodeError as exc:
+        if line is None:
+            raise TableError(f"{p} is not valid JSON (line {exc.lineno}): {exc.msg}") from None
+        raise TableError(f"{p} line {line} is not a JSON object: {exc.msg}") from None
+
+
+def _object_frame(p: Path, numbered: list[tuple[int, Any]], message: str) -> Any:
+    """Return the frame of numbered JSON records, refusing one that is no object (``message``)."""
     import pandas as pd
 
-    with _open_text(p) as fh:
-        try:
-            records = json.load(fh, object_pairs_hook=_no_duplicate_keys(p, None))
-        except json.JSONDecodeError as exc:
-            raise TableError(f"{p} is not valid JSON (line {exc.lineno}): {exc.msg}") from None
-    if not isinstance(records, list):
-        raise TableError(f"{p} holds a JSON {type(records).__name__}, not an array of objects")
-    for i, rec in enumerate(records, start=1):
+    for i, rec in numbered:
         if not isinstance(rec, dict):
-            raise TableError(f"{p} item {i} of the JSON array is not a JSON object: {rec!r}")
-    return pd.DataFrame.from_records(records)
+            raise TableError(f"{p} " + message.format(i=i, rec=rec))
+    return pd.DataFrame.from_records([rec for _, rec in numbered])
 
 
 def _no_duplicate_keys(path: Path, line: int | None):
@@ -254,6 +277,22 @@ def _missing(v: Any) -> bool:
         return False
 
 
+#: Words for a missing value in R, pandas or a spreadsheet: text in a file, not a missing label.
+MISSING_WORDS = frozenset({"na", "nan", "n/a", "#n/a", "null", "none", "<na>"})
+_EMPTY_CELL = "an empty cell"
+
+
+def _label_value(v: Any) -> float | None:
+    """Return a label value as 0.0/1.0, or None when it is no label."""
+    if isinstance(v, bool | np.bool_):
+        return float(v)
+    if isinstance(v, int | float | np.integer | np.floating) and v in (0, 1):
+        return float(v)
+    if isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
+        return 1.0 if v.strip().lower() in _TRUE else 0.0
+    return None
+
+
 def parse_labels(
     values: Any, column: str, *, missing_ok: bool, first_line: int = 2, groups: Any = None,
     group_column: str | None = None, unit: str = "line",
@@ -263,42 +302,57 @@ def parse_labels(
     Accepted: booleans, the numbers 0 and 1, and the texts ``0``, ``1``, ``true``, ``false``
     (any case, surrounding spaces ignored). Missing values (an empty CSV cell, null) are NaN
     when ``missing_ok``, else an error. ``first_line`` is the file line of the first value (2
-    for a CSV with a header): errors name the line of each bad value shown (``unit="item"``:
-    its item of a JSON array) and, given ``groups`` (the values of ``group_column`` row by
-    row), its group.
+    for a CSV with a header): errors name the line of each bad value shown (at most five, and
+    how many there are; ``unit="item"``: its item of a JSON array) and, given ``groups`` (the
+    values of ``group_column`` row by row), its group. A missing value written as a word
+    (``NA``, ``NaN``, ``null``) or as an empty JSON string is named as such, with what to do.
     """
     arr = np.asarray(values, dtype=object)
     out = np.full(arr.shape, np.nan)
-    bad = []
+    bad: list[tuple[int, Any]] = []
+    count = 0
     for i, v in enumerate(arr):
-        if _missing(v):
-            if not missing_ok:
-                bad.append((i, "an empty cell"))
-            continue
-        if isinstance(v, bool | np.bool_):
-            out[i] = float(v)
-        elif isinstance(v, int | float | np.integer | np.floating) and v in (0, 1):
-            out[i] = float(v)
-        elif isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
-            out[i] = 1.0 if v.strip().lower() in _TRUE else 0.0
-        else:
-            bad.append((i, v))
-        if len(bad) >= 3:
-            break
+        label = None if _missing(v) else _label_value(v)
+        if label is not None:
+            out[i] = label
+        elif not _missing(v) or not missing_ok:
+            count += 1
+            if len(bad) < 5:
+                bad.append((i, _EMPTY_CELL if _missing(v) else v))
     if bad:
         where = (lambda i: "") if groups is None else (
             lambda i: f" ({group_column}={np.asarray(groups, dtype=object)[i]!r})"
         )
-        shown = ", ".join(
-            f"{v if v == 'an empty cell' else repr(v)} on {unit} {i + first_line}{where(i)}"
-            for i, v in bad
-        )
+        shown = listed([f"{v if v is _EMPTY_CELL else repr(v)} on {unit} {i + first_line}"
+                        f"{where(i)}" for i, v in bad], total=count)  # fmt: skip
         raise LabelError(
             f"column {column!r} must hold 0/1, true/false or booleans"
             + ("" if missing_ok else " on every row")
-            + f"; got {shown}"
+            + f"; got {shown}{_missing_hint([v for _, v in bad], missing_ok)}"
         )
     return out
+
+
+def _missing_hint(values: list[Any], missing_ok: bool) -> str:
+    """Say what a bad label that stands for a missing one is, and what to do (else '')."""
+    word = next((v for v in values if isinstance(v, str) and v.strip().lower() in MISSING_WORDS),
+                None)  # fmt: skip
+    if word is not None:
+        what = f"; {word!r} is a missing value in R's or pandas' words"
+        if missing_ok:
+            return (f"{what}, but only an empty cell (JSON: null) is read as missing, so that a "
+                    "group called NA stays a group: empty those cells to mark unlabelled rows")
+        return (f"{what}, and this column needs a value on every row: drop those rows (if "
+                f"they are a judge's missing verdicts, keep them as its letter 'invalid': "
+                f"report --invalid {word})")
+    if any(isinstance(v, str) and not v.strip() for v in values):
+        what = "; '' is an empty string, not a missing value"
+        if missing_ok:
+            return f"{what}: write null (or leave the key out) for an unlabelled row"
+        return (f"{what}, and this column needs a value on every row: drop those rows (if "
+                "they are a judge's missing verdicts, keep them as its letter 'invalid': "
+                "report --invalid '')")
+    return ""
 
 
 def read_table(

@@ -287,3 +287,52 @@ def test_the_command_resolves_one_spec_for_every_group(capsys, files, monkeypatc
     assert code == 2 and out == "" and len(calls) == 2
     assert ("method 'profile-map' is not available for corrections with --design "
             "by-judge-label; available: 'adjusted-wald'") in err
+
+
+def _repeated(tmp_path):
+    """300 items judged 3 times each (epochs), the item's verdicts correlated; the first 100
+    items are the calibration file, the rest the test file; two models."""
+    g = np.random.default_rng(3838)
+    item = np.repeat(np.arange(300), 3)
+    human = np.repeat(g.integers(0, 2, 300), 3)
+    sticky = np.repeat(g.random(300) < 0.8, 3)  # an item the judge gets right every epoch
+    judge = np.where(sticky, human, g.integers(0, 2, 900))
+    frame = pd.DataFrame({"model": np.where(item % 2, "a", "b"), "item": item, "judge": judge,
+                          "human": human})  # fmt: skip
+    test, cal = frame[frame["item"] >= 100], frame[frame["item"] < 100]
+    test.drop(columns="human").to_csv(tmp_path / "test.csv", index=False)
+    cal.to_csv(tmp_path / "cal.csv", index=False)
+    return str(tmp_path / "test.csv"), str(tmp_path / "cal.csv"), test, cal
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_file_mode_cluster_counts_items_once_as_the_api(capsys, tmp_path):
+    """Issue 38 §2 (one CLI vocabulary): ``correct --cluster`` counts repeated items as the API's
+    clustered counts do; without it the rows count as items and the interval is shorter."""
+    test_path, cal_path, test, cal = _repeated(tmp_path)
+    files = ["correct", "--test", test_path, "--calibration", cal_path, "--design",
+             "by-human-label", "--method", "adjusted-wald", "--json"]  # fmt: skip
+    code, out, err = run(capsys, *files, "--cluster", "item")
+    assert code == 0, err
+    row = json.loads(out)["rows"][0]
+    res = js.correct(js.JudgedCounts.from_frame(test, cluster="item"),
+                     js.ConfusionCounts.from_frame(cal, cluster="item"),
+                     design="by-human-label", method="adjusted-wald")  # fmt: skip
+    assert row["estimate"] == pytest.approx(res.estimate, abs=1e-12)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((res.ci.low, res.ci.high), abs=1e-12)
+    code, out, _ = run(capsys, *files)
+    rows_as_items = json.loads(out)["rows"][0]
+    assert rows_as_items["estimate"] == pytest.approx(row["estimate"], abs=1e-12)
+    assert (rows_as_items["ci_high"] - rows_as_items["ci_low"]) < 0.9 * (row["ci_high"]
+                                                                         - row["ci_low"])
+    # by model: each group's clustered counts, as js.correct on that model's rows
+    code, out, err = run(capsys, *files, "--cluster", "item", "--by", "model")
+    assert code == 0, err
+    for r in json.loads(out)["rows"]:
+        t, c = test[test["model"] == r["group"]], cal[cal["model"] == r["group"]]
+        one = js.correct(js.JudgedCounts.from_frame(t, cluster="item"),
+                         js.ConfusionCounts.from_frame(c, cluster="item"),
+                         design="by-human-label", method="adjusted-wald")  # fmt: skip
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((one.ci.low, one.ci.high), abs=1e-12)
+    code, _, err = run(capsys, *files[:-1], "--cluster", "nosuch")
+    assert code == 2 and "--test file has no column 'nosuch'" in err

@@ -69,3 +69,34 @@ def test_pairwise_command_cluster_column(tmp_path, capsys):
         assert abs(got[m] - s) < 1e-9
     assert any("sampling units" in note for note in out["notes"])
     assert main([*args, "--method", "joint-mle"]) != 0  # ClusteredCountsError, one line
+
+
+def test_pairwise_on_an_empty_file_is_one_line_not_a_traceback(tmp_path, capsys):
+    """Issue 38 #6: ``judgestats pairwise`` on an empty file was a pandas traceback (EmptyDataError,
+    exit 1); a file with a header and no pairs is named as such too."""
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    assert main(["pairwise", str(empty)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert err == f"judgestats: error: {empty} is empty\n"
+    header = tmp_path / "header.csv"
+    header.write_text("model_a,model_b,judge,human\n")
+    assert main(["pairwise", str(header)]) == 2
+    assert capsys.readouterr().err == (f"judgestats: error: {header} has a header but no pairs "
+                                       "(no rows)\n")  # fmt: skip
+
+
+def test_pairwise_na_in_the_human_column_is_named(tmp_path, capsys):
+    """A human cell written NA (R's missing value) was read by pandas as missing, silently; it is
+    now refused with what to do, since only an empty cell marks a pair without a verdict."""
+    frame, _ = _pairs(tmp_path)
+    frame["human"] = frame["human"].astype(object).where(frame["human"].notna(), "")
+    frame.loc[[3, 8], "human"] = "NA"
+    path = tmp_path / "na.csv"
+    frame.to_csv(path, index=False)
+    assert main(["pairwise", str(path), "--judge", "verdict"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "the human column 'human' holds 'NA' on 2 row(s), a missing value in R's" in err
+    assert "empty those cells" in err

@@ -78,3 +78,23 @@ def test_cli_reads_numeric_letters_and_invalid_numbers_on_every_engine(tmp_path,
     assert "add --letters" in capsys.readouterr().err
     assert main(["report", str(path), "--judge-column", "score", "--letters", "--design",
                  "random", "--method", "adjusted-delta"]) == 0  # fmt: skip
+
+
+def test_no_group_corrected_lists_at_most_five_groups_per_reason(tmp_path, capsys):
+    """Issue 38 §2: an error lists at most five examples and the count. Eight models whose judge
+    is no better than chance (specificity 0, sensitivity 0 on 20 labels each) were eight copies
+    of one NotInformativeError; now one reason, five groups and the count."""
+    import pandas as pd
+
+    from judgestats.cli import main
+
+    rows = [{"model": f"m{g}", "judge": 1 - i % 2 if i < 30 else i % 2,
+             "human": i % 2 if i < 20 else ""} for g in range(8) for i in range(40)]  # fmt: skip
+    path = tmp_path / "chance.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    assert main(["report", str(path), "--method", "adjusted-wald", "--design",
+                 "by-human-label"]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.count("NotInformativeError") == 1
+    assert ("no group could be corrected: model='m0', model='m1', model='m2', model='m3', "
+            "model='m4', ... (8 in all): NotInformativeError: q̂0 + q̂1 must exceed 1") in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -73,3 +74,90 @@ def test_monitor_refuses_what_cannot_be(pool, capsys):
     capsys.readouterr()
     assert main(["monitor", items, "--labels", str(tmp / "r.csv"), "--design", "random"]) == 2
     assert "does not match" in capsys.readouterr().err
+
+
+def _round_one(tmp, truth, design="random"):
+    out = tmp / "r1.csv"
+    drawn = [] if design == "random" else ["--design", design]  # the default: random
+    assert main(["next-batch", str(tmp / "items.csv"), "--budget", "20", *drawn, "--seed", "1",
+                 "--out", str(out)]) == 0  # fmt: skip
+    _fill(out, truth)
+    return out
+
+
+def test_monitor_refuses_a_label_for_an_item_not_in_the_pool(pool, capsys):
+    """Issue 38 #5: a label for an item the pool lacks was dropped (19 labels of 20 counted);
+    the API's Monitor.update refuses it, and so does the command now, naming the item."""
+    tmp, truth, _ = pool
+    r1 = pd.read_csv(_round_one(tmp, truth))
+    r1.loc[len(r1) - 1, "item"] = "q9999"  # the last label's item is no item of the pool
+    r1.to_csv(tmp / "r1.csv", index=False)
+    capsys.readouterr()
+    assert main(["monitor", str(tmp / "items.csv"), "--labels", str(tmp / "r1.csv"),
+                 "--design", "random"]) == 2  # fmt: skip
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert "20 labels read from --labels, 19 matched, 1 match no judged row (item: q9999)" in err
+    assert "every label must name an item of the pool" in err
+
+
+def test_monitor_says_how_the_labels_joined_and_refuses_another_designs_rounds(pool, capsys):
+    tmp, truth, _ = pool
+    r1 = _round_one(tmp, truth, design="by-judge-label")
+    capsys.readouterr()
+    args = ["monitor", str(tmp / "items.csv"), "--labels", str(r1)]
+    assert main([*args, "--design", "by-judge-label"]) == 0
+    out = capsys.readouterr().out
+    first, summary = out.split("\n", 1)
+    assert first == ("labels: 20 labels read, 20 matched; 20 of 2000 judged rows labelled "
+                     "(joined on item)")  # fmt: skip
+    assert "after 20 labels of 2000 items" in summary
+    assert main([*args, "--design", "random"]) == 2
+    err = capsys.readouterr().err
+    assert ("round(s) [1] were drawn under --design by-judge-label (next_batch's strategy "
+            "'by-judge-label'), but this monitor's design is 'random'") in err
+
+
+def test_next_batch_design_replaces_strategy_and_columns_take_commas(pool, capsys):
+    tmp, _, _ = pool
+    items = str(tmp / "items.csv")
+    assert main(["next-batch", items, "--budget", "10", "--design", "by-judge-label", "--by",
+                 "model", "--seed", "3"]) == 0  # fmt: skip
+    new = capsys.readouterr()
+    assert main(["next-batch", items, "--budget", "10", "--strategy", "by-judge-label", "--by",
+                 "model", "--seed", "3"]) == 0  # fmt: skip
+    old = capsys.readouterr()
+    assert old.out == new.out and new.err == ""
+    assert old.err == ("judgestats: note: --strategy by-judge-label is deprecated: use --design "
+                       "by-judge-label (the old flag works until judgestats 0.3)\n")
+    assert main(["next-batch", items, "--budget", "5", "--strategy", "uniform", "--design",
+                 "by-judge-label"]) == 2  # fmt: skip
+    assert "give --design alone" in capsys.readouterr().err
+    # --by a,b and the old --by a b read the same columns (the old with a note)
+    frame = pd.read_csv(items).assign(half=lambda f: f.index // 1000)
+    frame.to_csv(tmp / "two.csv", index=False)
+    assert main(["next-batch", str(tmp / "two.csv"), "--budget", "3", "--by", "model,half",
+                 "--seed", "1"]) == 0  # fmt: skip
+    comma = capsys.readouterr().out
+    assert main(["next-batch", str(tmp / "two.csv"), "--budget", "3", "--by", "model", "half",
+                 "--seed", "1"]) == 0  # fmt: skip
+    spaced = capsys.readouterr()
+    assert spaced.out == comma and len(pd.read_csv(tmp / "two.csv")) == 2000
+    assert "--by model half is deprecated: write --by model,half" in spaced.err
+    assert len(pd.read_csv(io.StringIO(comma))) == 4 * 3  # 2 models x 2 halves, 3 each
+
+
+def test_monitor_names_the_labels_column_with_the_flag(pool, capsys):
+    """A round whose human column is called 'label': the error names --human label (the
+    round's own columns, written by next-batch, are not offered as the label column)."""
+    tmp, truth, _ = pool
+    r1 = pd.read_csv(_round_one(tmp, truth)).rename(columns={"human": "label"})
+    r1.to_csv(tmp / "r1.csv", index=False)
+    capsys.readouterr()
+    args = ["monitor", str(tmp / "items.csv"), "--labels", str(tmp / "r1.csv"), "--design",
+            "random"]  # fmt: skip
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no human-label column 'human'" in err
+    assert err.rstrip().endswith("name it with --human label")
+    assert main([*args, "--human", "label"]) == 0

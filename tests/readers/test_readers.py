@@ -115,7 +115,8 @@ def test_promptfoo_counts_equal_a_hand_count():
     # the other assertion, by name
     contains = read_promptfoo(PROMPTFOO, scorer="contains")
     assert len(contains) == 48 and contains["judge"].sum() == 48
-    with pytest.raises(js.errors.VerdictError, match=r"None \(48 rows\)"):  # no such assertion
+    with pytest.raises(js.errors.ColumnError, match=r"no assertion 'factuality'; its "
+                                                    r"assertions are \['llm-rubric', 'contains'\]"):
         read_promptfoo(PROMPTFOO, scorer="factuality")
 
 
@@ -290,14 +291,14 @@ def test_mlflow_counts_equal_a_hand_count():
 def test_report_from_needs_human_labels_and_one_source(tmp_path, capsys):
     (tmp_path / "labels.csv").write_text("item,human\n0,1\n")
     assert main(["report", "--from", "promptfoo", str(PROMPTFOO)]) == 2
-    assert "--from (--inspect) and --human go together" in capsys.readouterr().err
+    assert "--from (--inspect) and --labels go together" in capsys.readouterr().err
     assert main(["report", "--from", "promptfoo", str(PROMPTFOO), "--inspect", "logs",
                  "--human", str(tmp_path / "labels.csv")]) == 2  # fmt: skip
     assert "exactly one data source" in capsys.readouterr().err
     (tmp_path / "nolabel.csv").write_text("id,human\n0,1\n")
     assert main(["report", "--from", "promptfoo", str(PROMPTFOO), "--human",
                  str(tmp_path / "nolabel.csv")]) == 2  # fmt: skip
-    assert "needs an item (or sample_id) column" in capsys.readouterr().err
+    assert "need an item (or sample_id) column" in capsys.readouterr().err
 
 
 def test_promptfoo_repeats_are_epochs_of_one_item(tmp_path, capsys):
@@ -327,3 +328,186 @@ def test_promptfoo_repeats_are_epochs_of_one_item(tmp_path, capsys):
     assert code == 0, out
     assert "4 human-labelled items per model (8 in all, 24 rows" in out
     assert "counting repeated items once each" in out
+
+
+# ---------------------------------------------------------------- issue 38: no verdict, no fail
+def _promptfoo_edited(tmp_path, edit) -> Path:
+    """The promptfoo fixture with one hand edit (``edit(results)``), as a new file.
+
+    The edits stand in for what promptfoo writes when a test lacks the assertion or the
+    provider fails: the fixture itself is promptfoo's, untouched.
+    """
+    doc = json.loads(PROMPTFOO.read_text())
+    edit(doc["results"]["results"])
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _read_noting(reader, *args, **kwargs) -> tuple[pd.DataFrame, list[str]]:
+    """Read, and return the frame with the messages of the reader's InvalidVerdictWarning.
+
+    (Caught by the class's name, so that before issue 38, which added the class, a test fails
+    on what the reader read, not on the missing class.)
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = reader(*args, **kwargs)
+    return frame, [str(w.message) for w in caught
+                   if w.category.__name__ == "InvalidVerdictWarning"]  # fmt: skip
+
+
+def test_promptfoo_a_result_without_the_model_graded_assertion_is_invalid(tmp_path):
+    """Issue 38 #3: drop the llm-rubric component of result 4 and its ``contains`` result was
+    read as the judge's verdict (scorers {'llm-rubric': 47, 'contains': 1}), without a note."""
+
+    def drop_rubric(results):
+        grading = results[4]["gradingResult"]
+        grading["componentResults"] = [c for c in grading["componentResults"]
+                                       if c["assertion"]["type"] != "llm-rubric"]  # fmt: skip
+
+    frame, said = _read_noting(read_promptfoo, _promptfoo_edited(tmp_path, drop_rubric))
+    assert Counter(frame["scorer"]) == {"llm-rubric": 48}
+    assert len(said) == 1 and said[0].startswith(
+        "1 of 48 rows have no verdict (no llm-rubric result (1 rows: model-a/2)): the letter "
+        "'invalid', never a fail")  # fmt: skip
+    whole = read_promptfoo(PROMPTFOO)
+    assert frame.loc[4, "judge"] == "invalid" and whole.loc[4, "judge"] == 1
+    kept = frame.drop(index=4)
+    assert list(kept["judge"]) == list(whole.drop(index=4)["judge"])
+    pd.testing.assert_frame_equal(kept.drop(columns="judge"),
+                                  whole.drop(index=4).drop(columns="judge"), check_dtype=False)
+    # a test that never had the assertion says so; one whose provider failed says that
+    def no_assertion(results):
+        drop_rubric(results)
+        results[4]["testCase"]["assert"] = [{"type": "contains", "value": "Answer"}]
+        results[7].update(failureReason=2, error="API error 429: rate limit",
+                          response={"error": "API error 429: rate limit"}, gradingResult=None)
+
+    with pytest.warns(js.errors.InvalidVerdictWarning) as caught:
+        frame = read_promptfoo(_promptfoo_edited(tmp_path, no_assertion))
+    text = str(caught[0].message)
+    assert "the test has no llm-rubric assertion (1 rows: model-a/2)" in text
+    assert "the provider failed (API error 429: rate limit) (1 rows: model-a/3)" in text
+    assert list(frame.loc[[4, 7], "judge"]) == ["invalid", "invalid"]
+
+
+def test_promptfoo_picks_the_model_graded_assertion_by_type(tmp_path):
+    def only_contains(results):
+        for r in results:
+            r["gradingResult"]["componentResults"] = [
+                c for c in r["gradingResult"]["componentResults"]
+                if c["assertion"]["type"] == "contains"]
+            r["testCase"]["assert"] = [a for a in r["testCase"]["assert"]
+                                       if a["type"] == "contains"]  # fmt: skip
+
+    with pytest.raises(js.errors.ColumnError, match=r"has no model-graded assertion \(types "
+                       r"answer-relevance, .*its assertions are \['contains'\]: name the "
+                       r"judge's with scorer="):  # fmt: skip
+        read_promptfoo(_promptfoo_edited(tmp_path, only_contains))
+    assert read_promptfoo(_promptfoo_edited(tmp_path, only_contains), scorer="contains")[
+        "judge"].sum() == 48
+
+
+def _deepeval_edited(tmp_path, model: str, case: str, **metric) -> Path:
+    """The DeepEval fixture with one metric result edited by hand (``metric``: its new fields),
+    as DeepEval writes a metric that errored (``evaluate(..., ignore_errors=True)``)."""
+    out = tmp_path / "deepeval"
+    out.mkdir()
+    for path in DEEPEVAL.glob("test_run_*.json"):
+        doc = json.loads(path.read_text())
+        if doc["hyperparameters"]["model"] == model:
+            data = next(c for c in doc["testCases"] if c["name"] == case)["metricsData"]
+            next(m for m in data if m["name"] == "Correctness [GEval]").update(metric)
+        (out / path.name).write_text(json.dumps(doc))
+    return out
+
+
+def test_deepeval_an_errored_metric_is_invalid_never_a_fail(tmp_path, capsys):
+    """Issue 38 #4: a metric that errored (score None, success False, error RateLimitError)
+    was read as a fail (judge 0) without a warning."""
+    path = _deepeval_edited(tmp_path, "model-a", "q3", score=None, success=False, reason=None,
+                            error="RateLimitError")  # fmt: skip
+    frame, said = _read_noting(read_deepeval, path, scorer="Correctness [GEval]")
+    row = frame[(frame["model"] == "model-a") & (frame["item"] == "q3")].iloc[0]
+    assert row["judge"] == "invalid" and row["deepeval_error"] == "RateLimitError"
+    assert len(said) == 1 and said[0].startswith(
+        "1 of 40 rows have no verdict (the metric errored (RateLimitError) (1 rows: "
+        "model-a/q3))")  # fmt: skip
+    assert row["score"] is None or row["score"] != row["score"]
+    whole = read_deepeval(DEEPEVAL, scorer="Correctness [GEval]")
+    others = (frame["model"] != "model-a") | (frame["item"] != "q3")
+    assert list(frame.loc[others, "judge"]) == list(whole.loc[others, "judge"])
+    # the report counts the letter: three letters, and the reader's count first
+    labels = whole[whole["item"].isin([f"q{i}" for i in range(10)])][["model", "item", "judge"]]
+    labels.rename(columns={"judge": "human"}).to_csv(tmp_path / "labels.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main(["report", "--from", "deepeval", str(path), "--labels",
+                     str(tmp_path / "labels.csv"), "--scorer", "Correctness [GEval]"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert ("Verdicts: 1 of 40 rows have no verdict (the metric errored (RateLimitError) (1 "
+            "rows: model-a/q3)): the letter 'invalid'") in out
+    assert "3 letters: 0, 1, invalid" in out
+
+
+def test_a_rerun_of_one_model_is_refused_by_name_or_kept_apart(tmp_path):
+    """Two lm-eval runs of dummy-a (two samples files of one task) were read as two epochs of
+    every item; now they are refused, naming the model and both runs, or kept apart."""
+    run = next((LM_EVAL / "dummy-a").glob("samples_*.jsonl"))
+    twice = tmp_path / "out"
+    (twice / "dummy-a").mkdir(parents=True)
+    for path in (LM_EVAL / "dummy-a").iterdir():
+        (twice / "dummy-a" / path.name).write_text(path.read_text())
+    rerun = run.name.replace("2026-11-26T20-15-34.991945", "2026-11-27T09-00-00.000000")
+    (twice / "dummy-a" / rerun).write_text(run.read_text())
+    with pytest.raises(js.errors.ToolOutputError,
+                       match=r"model 'dummy-a' task 'judged_qa': runs 2026-11-26T20-15-34\.991945,"
+                             r" 2026-11-27T09-00-00\.000000\): .*runs='apart'"):  # fmt: skip
+        read_lm_eval(twice, scorer="judge_correct")
+    apart = read_lm_eval(twice, scorer="judge_correct", runs="apart")
+    assert Counter(apart["model"]) == {"dummy-a (run 2026-11-26T20-15-34.991945)": 30,
+                                       "dummy-a (run 2026-11-27T09-00-00.000000)": 30}
+    assert (apart["epoch"] == 1).all() and not apart.duplicated(["model", "item"]).any()
+    assert main(["report", "--from", "lm-eval", str(twice), "--labels", str(twice / "x.csv"),
+                 "--scorer", "judge_correct"]) == 2
+
+
+def test_mlflow_a_judge_that_errored_is_invalid(tmp_path):
+    rows = json.loads((MLFLOW / "result_df_model-a.json").read_text())
+    rows[2]["correctness/value"] = None
+    judged = next(a for a in rows[2]["assessments"] if a["assessment_name"] == "correctness")
+    judged["feedback"] = {"value": None, "error": {"error_code": "RATE_LIMIT",
+                                                   "error_message": "429 Too Many Requests"}}
+    (tmp_path / "a.json").write_text(json.dumps(rows))
+    with pytest.warns(js.errors.InvalidVerdictWarning,
+                      match=r"1 of 20 rows have no verdict \(the judge errored \(429 Too Many "
+                            r"Requests\) \(1 rows: model-a/q2\)\)"):  # fmt: skip
+        frame = read_mlflow({"model-a": tmp_path / "a.json"}, item_key="item_id")
+    assert frame.loc[2, "judge"] == "invalid" and frame.loc[2, "item"] == "q2"
+
+
+def test_inspect_a_sample_without_the_named_scorers_score_is_invalid():
+    """A log with two scorers where one sample lacks the judge's score (its scorer failed on
+    it): that sample is the letter 'invalid', not an error for the whole log; a scorer no
+    sample has is still an error naming the log's scorers. (Hand-made stand-ins for Inspect's
+    log objects: only the attributes the reader reads.)"""
+    from types import SimpleNamespace as NS
+
+    from judgestats.readers.inspect import _log_rows
+
+    def sample(i, scores):
+        return NS(id=f"q{i}", epoch=1, error=None,
+                  scores={k: NS(value=v) for k, v in scores.items()})  # fmt: skip
+
+    log = NS(status="success", eval=NS(model="m", task="t", run_id="r1"),
+             samples=[sample(0, {"judge": "C", "exact": 1}), sample(1, {"exact": 0}),
+                      sample(2, {"judge": "I", "exact": 0})])  # fmt: skip
+    rows = _log_rows(log, "judge", "log.eval")
+    assert [r["score"] for r in rows] == ["C", None, "I"]
+    assert [r["_invalid"] for r in rows] == [None, "no judge score", None]
+    assert all(r["scorer"] == "judge" for r in rows) and all("_missing" not in r for r in rows)
+    with pytest.raises(js.errors.ColumnError, match=r"log\.eval has no scorer 'judg'; its "
+                                                    r"scorers are \['exact', 'judge'\]"):
+        _log_rows(log, "judg", "log.eval")

@@ -41,6 +41,7 @@ __all__ = [
     "check_positive_int",
     "check_probability",
     "check_rng",
+    "listed",
     "pop_renamed",
     "take_renamed",
     "warn_deprecated",
@@ -48,6 +49,18 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- helpers
+def listed(examples: Sequence[str], *, total: int | None = None, limit: int = 5,
+           sep: str = ", ") -> str:  # fmt: skip
+    """Return at most ``limit`` examples for an error message, with the count when cut.
+
+    ``total`` is how many there are in all (default: ``len(examples)``), for a caller that
+    kept only the first ones: ``"a, b, c, d, e, ... (12 in all)"``.
+    """
+    shown = list(examples)[:limit]
+    total = len(examples) if total is None else total
+    return sep.join(shown) + (f"{sep}... ({total} in all)" if total > len(shown) else "")
+
+
 def _show(value: Any) -> str:
     """Short repr of a bad value for an error message."""
     text = repr(value)

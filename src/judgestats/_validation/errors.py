@@ -23,6 +23,7 @@ __all__ = [  # every public name, re-exported by the package
     "GroupError",
     "GroupLabelError",
     "IllConditionedError",
+    "InvalidVerdictWarning",
     "JudgeDependenceWarning",
     "JudgeShiftWarning",
     "JudgeStatsError",
@@ -292,6 +293,18 @@ class ToolOutputError(JudgeStatsError):
 
     Raised by the readers of :mod:`judgestats.readers`; the message names the path, the tool
     and the field it misses.
+    """
+
+
+class InvalidVerdictWarning(JudgeStatsWarning):
+    """Some verdicts of an eval tool's output are missing: they are the judge letter ``"invalid"``.
+
+    A reader of :mod:`judgestats.readers` found rows without a verdict (the provider failed, a
+    metric errored, a test had no model-graded assertion, a sample ended in error) and gave
+    them the letter ``"invalid"``, never a fail. The message counts them by reason and names
+    the first rows. Count them as a letter of the judge's alphabet (``js.evaluate(frame,
+    invalid=["invalid"])``; ``judgestats report`` does) or rerun those items; silence means
+    every row has a verdict.
     """
 
 

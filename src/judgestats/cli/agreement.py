@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .inputs import _read_table
-from .options import CLIError, _level, design_option
+from .options import CLIError, _level, column_list, design_option, renamed
 
 #: Output formats of the command (text is the card's summary).
 _FORMATS = ("text", "markdown", "latex", "html")
@@ -16,8 +16,12 @@ _FORMATS = ("text", "markdown", "latex", "html")
 def agreement_options(p: Any) -> None:
     """Add ``agreement``'s options: the calibration file, its columns, design, test and format."""
     p.add_argument("file", help="calibration items: CSV, Parquet, JSON Lines or a JSON array")
-    p.add_argument("--judge-column", default="judge", help="judge label column (default judge)")
-    p.add_argument("--human-column", default="human", help="human label column (default human)")
+    p.add_argument("--judge", dest="judge_column", default="judge", metavar="COLUMN",
+                   help="judge label column (default judge)")  # fmt: skip
+    p.add_argument("--human", dest="human_column", default="human", metavar="COLUMN",
+                   help="human label column (default human)")  # fmt: skip
+    renamed(p, "--judge-column", "--judge", "judge_column")
+    renamed(p, "--human-column", "--human", "human_column")
     p.add_argument("--categories", action="store_true",
                    help="labels are categories (any values), not 0/1")  # fmt: skip
     p.add_argument("--judge-letters", action="store_true",
@@ -27,12 +31,12 @@ def agreement_options(p: Any) -> None:
     p.add_argument("--test", metavar="FILE", default=None,
                    help="judged test items: PPV/NPV, kappa and AC1 derived through the "
                    "corrected rate (by-human-label) or the judged mix (by-judge-label)")
-    p.add_argument("--by", metavar="COLUMN", default=None, help="one card per stratum")
+    p.add_argument("--by", metavar="COLUMN[,COLUMN]", default=None,
+                   help="one card per stratum of these columns (comma-separated)")
     p.add_argument("--cluster", metavar="COLUMN", default=None,
                    help="item id column: rows sharing an id are one item (repeated items)")
     p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
     p.add_argument("--format", choices=_FORMATS, default="text", help="default text")
-    p.add_argument("--out", default=None, help="write the output here")
     p.add_argument("--json", action="store_true", help="print JSON instead")
 
 
@@ -58,10 +62,15 @@ def _read(path: str, args: Any, columns: list[str]) -> Any:
     if not Path(path).exists():
         raise CLIError(f"no such file: {path}")
     labels = {} if args.categories else {c: False for c in columns[:2]}
-    frame = _read_table(path, labels, args.by)
-    missing = [c for c in columns + ([args.by] if args.by else []) if c not in frame.columns]
+    by = list(column_list(args.by) or ())
+    frame = _read_table(path, labels, by[0] if by else None)
+    missing = [c for c in columns + by if c not in frame.columns]
     if missing:
         raise CLIError(f"{path} has no column(s) {missing}; columns are {list(frame.columns)}")
+    empty = [c for c in by if frame[c].isna().any()]
+    if empty:
+        raise CLIError(f"{path} has rows without a --by value in {empty} (an empty cell): "
+                       "every row needs one; fill them or drop the rows")  # fmt: skip
     return frame
 
 
@@ -74,10 +83,11 @@ def run_agreement(args: Any) -> str:
     cols = [args.judge_column, args.human_column] + ([args.cluster] if args.cluster else [])
     frame = _read(args.file, args, cols)
     test_frame = None if args.test is None else _read(args.test, args, [args.judge_column])
-    if args.by:
-        cal: Any = {str(k): _counts(g, args) for k, g in frame.groupby(args.by, sort=True)}
+    by = column_list(args.by)
+    if by:
+        cal: Any = {_label(k, by): _counts(g, args) for k, g in frame.groupby(list(by), sort=True)}
         test: Any = None if test_frame is None else {
-            str(k): _counts(g, args, test=True) for k, g in test_frame.groupby(args.by)}
+            _label(k, by): _counts(g, args, test=True) for k, g in test_frame.groupby(list(by))}
     else:
         cal = _counts(frame, args)
         test = None if test_frame is None else _counts(test_frame, args, test=True)
@@ -88,13 +98,14 @@ def run_agreement(args: Any) -> str:
         text = card.summary() + "\n"
     else:
         text = card.report(args.format)
-    if args.out:
-        try:
-            Path(args.out).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise CLIError(f"cannot write {args.out}: {exc.strerror}") from exc
-        return f"wrote {args.out}\n"
     return text
+
+
+def _label(key: Any, by: tuple[str, ...]) -> str:
+    """Return a stratum's label: its value, or its values joined by " / " (several columns)."""
+    from ..results import group_label
+
+    return group_label(key if len(by) > 1 else key[0] if isinstance(key, tuple) else key)
 
 
 def _records(card: Any) -> list[dict]:

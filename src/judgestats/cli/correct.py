@@ -8,7 +8,7 @@ from typing import Any
 
 from ..spec import EstimationSpec, resolve_spec
 from .inputs import _rows_from_counts, _rows_from_example, _rows_from_files
-from .options import _COUNT_HELP, EXAMPLES, CLIError, _check_flags, _shared_options
+from .options import _COUNT_HELP, EXAMPLES, CLIError, _check_flags, _shared_options, label_columns
 from .table import _accounting, _table
 
 
@@ -26,7 +26,11 @@ def correct_options(c: Any) -> None:
     src.add_argument("--example", choices=EXAMPLES, help="run on a bundled real data set")
     for k, what in _COUNT_HELP.items():
         src.add_argument(f"--{k}", type=int, metavar="N", help=what)
-    c.add_argument("--by", metavar="COLUMN", help="correct each group of this column separately")
+    c.add_argument("--by", metavar="COLUMN[,COLUMN]",
+                   help="correct each group of these columns (comma-separated) separately")
+    c.add_argument("--cluster", metavar="COLUMN",
+                   help="files: item id column of both files; rows sharing an id are one item "
+                   "(repeated items: epochs, several scorers), counted once each")  # fmt: skip
     _shared_options(c, what="the")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
@@ -37,7 +41,8 @@ def correction_spec(args: Any) -> EstimationSpec:
     No ``--method`` gives the capability table's default for the design.
     """
     return resolve_spec(judge="letter", target="rate", design=args.design, method=args.method,
-                        confidence_level=args.confidence_level, method_optional=True)  # fmt: skip
+                        confidence_level=args.confidence_level, method_optional=True,
+                        repeated=getattr(args, "cluster", None) is not None)  # fmt: skip
 
 
 def _rows(args: Any) -> tuple[str, list[dict]]:
@@ -54,13 +59,16 @@ def _rows(args: Any) -> tuple[str, list[dict]]:
         allowed = ("calibration_fraction",) + (("judge",) if args.example == "chatbot-arena"
                                                else ())  # fmt: skip
         _check_flags(args, f"--example {args.example}", allowed)
+        label_columns(args, example=True)
         return _rows_from_example(args, spec)
     if counts:
         _check_flags(args, "count mode (--positive --n --tp --fn --tn --fp)", ())
         return _rows_from_counts(args, spec)
     if args.test is None or args.calibration is None:
         raise CLIError("file mode needs both --test and --calibration")
-    _check_flags(args, "--test/--calibration files", ("by", "judge_column", "human_column"))
+    _check_flags(args, "--test/--calibration files", ("by", "judge", "judge_column", "human",
+                                                      "human_column", "cluster"))  # fmt: skip
+    label_columns(args, example=False)
     return _rows_from_files(args, spec)
 
 

@@ -17,8 +17,9 @@ from ..correct import correct_spec
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import RANDOM
 from ..frames import counts_of, group_counts
+from ..results import group_label
 from ..spec import EstimationSpec, resolve_spec
-from .options import CLIError
+from .options import CLIError, column_list
 
 
 # ----------------------------------------------------------------------------- I/O
@@ -96,63 +97,85 @@ def _single(test: JudgedCounts, cal: ConfusionCounts, args, spec: EstimationSpec
 
 
 def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
-    test_df = _read_table(args.test, {args.judge_column: False}, args.by)
+    by = column_list(args.by) or ()
+    test_df = _read_table(args.test, {args.judge_column: False}, by[0] if by else None)
     cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False},
-                         args.by)  # fmt: skip
+                         by[0] if by else None)  # fmt: skip
     args.accounting = {"test file rows": len(test_df), "calibration file rows": len(cal_df)}
     for name, df, cols in (
         ("--test", test_df, [args.judge_column]),
         ("--calibration", cal_df, [args.judge_column, args.human_column]),
     ):
-        for c in cols + ([args.by] if args.by else []):
+        for c in [*cols, *by, *([args.cluster] if args.cluster else [])]:
             if c not in df.columns:
                 raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
-    if not args.by:
-        test = JudgedCounts.from_frame(test_df, judge=args.judge_column)
-        cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column)
+    if not by:
+        test = JudgedCounts.from_frame(test_df, judge=args.judge_column, cluster=args.cluster)
+        cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column,
+                                         cluster=args.cluster)  # fmt: skip
         args.accounting.update({"used as test": test.n, "used as calibration": cal.m,
                                 "not used": 0})  # fmt: skip
-        return f"{args.test} corrected with calibration {args.calibration}", [
+        return f"{args.test} corrected with calibration {args.calibration}{_items(args)}", [
             _single(test, cal, args, spec)
         ]
     with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
         warnings.simplefilter("always", LookalikeGroupsWarning)
-        counted = group_counts(_stacked(test_df, cal_df, args), judge=args.judge_column,
-                               human=args.human_column, by=(args.by,), split=_SPLIT)
+        counted = group_counts(_stacked(test_df, cal_df, args, by), judge=args.judge_column,
+                               human=args.human_column, by=by, split=_SPLIT,
+                               cluster=args.cluster)  # fmt: skip
     for w in caught:
         sys.stderr.write(f"warning: {w.message}\n")
-    rows = []
-    for key, cells in counted.counts.items():
-        test_g, cal_g = counts_of(cells)
-        if test_g is None:  # calibration rows only: listed, not silently left out
-            if cal_g is not None:
-                rows.append({"group": str(key[0]), "estimate": None, "ci_low": None,
-                             "ci_high": None, "n": 0, "m0": cal_g.m0, "m1": cal_g.m1,
-                             "error": f"no test rows; its {cal_g.m} calibration rows are not "
-                             "used"})  # fmt: skip
-            continue
-        if cal_g is None:
-            raise CLIError(f"group {args.by}={key[0]!r} has test rows but no calibration rows")
-        rows.append(_row(str(key[0]), test_g, cal_g, args, spec))
+    rows = _group_rows(counted, by, args, spec)
     used = [r for r in rows if r.get("n")]
-    args.not_used = [f"{args.by}={r['group']!r}: {r['m0'] + r['m1']} calibration rows, no test "
+    args.not_used = [f"{_group(by, r['group'])}: {r['m0'] + r['m1']} calibration rows, no test "
                      "rows" for r in rows if not r.get("n")]  # fmt: skip
     args.accounting.update({
         "used as test": int(sum(r["n"] for r in used)),
         "used as calibration": int(sum(r["m0"] + r["m1"] for r in used)),
         "not used": int(sum(r["m0"] + r["m1"] for r in rows if not r.get("n"))),
     })  # fmt: skip
-    return f"{args.test} by {args.by}", rows
+    return f"{args.test} by {', '.join(by)}{_items(args)}", rows
+
+
+def _items(args) -> str:
+    """Say, in a table's title, that rows sharing an item were counted as one (``--cluster``)."""
+    return "" if not args.cluster else (f"; rows sharing an item ({args.cluster}) count as one "
+                                        "item (repeated items)")  # fmt: skip
+
+
+def _group(by: tuple[str, ...], label: str) -> str:
+    """Name a group in a message: ``model='a'``, or ``model, task='a / x'``."""
+    return f"{', '.join(by)}={label!r}"
+
+
+def _group_rows(counted: Any, by: tuple[str, ...], args, spec: EstimationSpec) -> list[dict]:
+    """One row per group: its correction, or why its calibration rows are not used."""
+    rows = []
+    items = counted.clusters or {}  # with --cluster: each group's items and their cells
+    for key, cells in counted.counts.items():
+        label = group_label(key if len(by) > 1 else key[0])
+        test_g, cal_g = counts_of(cells, items.get(key))
+        if test_g is None:  # calibration rows only: listed, not silently left out
+            if cal_g is not None:
+                rows.append({"group": label, "estimate": None, "ci_low": None,
+                             "ci_high": None, "n": 0, "m0": cal_g.m0, "m1": cal_g.m1,
+                             "error": f"no test rows; its {cal_g.m} calibration rows are not "
+                             "used"})  # fmt: skip
+            continue
+        if cal_g is None:
+            raise CLIError(f"group {_group(by, label)} has test rows but no calibration rows")
+        rows.append(_row(label, test_g, cal_g, args, spec))
+    return rows
 
 
 #: the split column the CLI adds when it stacks a test file and a calibration file
 _SPLIT = "__judgestats_split__"
 
 
-def _stacked(test_df: Any, cal_df: Any, args) -> Any:
+def _stacked(test_df: Any, cal_df: Any, args, by: tuple[str, ...]) -> Any:
     """One frame of test rows and calibration rows, told apart by a split column."""
     pd = _pandas()
-    cols = [args.by, args.judge_column]
+    cols = [*by, *([args.cluster] if args.cluster else []), args.judge_column]
     test = test_df[cols].assign(**{args.human_column: float("nan"), _SPLIT: "test"})
     cal = cal_df[[*cols, args.human_column]].assign(**{_SPLIT: "calibration"})
     return pd.concat([test, cal], ignore_index=True)

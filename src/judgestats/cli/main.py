@@ -25,7 +25,8 @@ class Command:
     """A sub-command: its name, help line and description, its options and what runs it.
 
     ``options(parser)`` adds the command's own flags to its sub-parser; ``run(args)`` returns
-    the text to print (an error is a :class:`CLIError` or the API's named error, exit 2).
+    the text to print (an error is a :class:`CLIError` or the API's named error, exit 2), which
+    ``--out PATH`` (every command's) writes to a file instead, printing ``wrote(path, text)``.
     """
 
     name: str
@@ -33,6 +34,8 @@ class Command:
     description: str
     options: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], str]
+    #: what ``--out PATH`` prints once the output is written there
+    wrote: Callable[[str, str], str] = lambda path, text: f"wrote {path}\n"
 
 
 #: The sub-commands of ``judgestats``, in the order ``--help`` lists them.
@@ -66,6 +69,7 @@ COMMANDS = (
         "far. Writes the rows to label (item, round, draw, inclusion_probability, strategy, "
         "seed, and an empty human column to fill in).",
         next_batch_options, run_next_batch,
+        lambda path, text: f"wrote {max(text.count(chr(10)) - 1, 0)} items to label to {path}\n",
     ),
     Command(
         "monitor",
@@ -111,8 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"judgestats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
-        command.options(sub.add_parser(command.name, help=command.help,
-                                       description=command.description))  # fmt: skip
+        p = sub.add_parser(command.name, help=command.help, description=command.description)
+        command.options(p)
+        p.add_argument("--out", metavar="PATH", help="write the output to this file")
     return parser
 
 
@@ -151,10 +156,32 @@ def _main(argv: Sequence[str] | None = None) -> int:
     command: Any = next(c for c in COMMANDS if c.name == args.command)
     try:
         text = command.run(args)
-    except (CLIError, JudgeStatsError) as exc:
+        if args.out:
+            text = _write(args.out, text, command)
+    except (CLIError, JudgeStatsError) as exc:  # one line: the error (notes wait for a run)
         return _fail(exc, as_json=getattr(args, "json", False))
+    _notes(args)
     print(text, end="")
     return 0
+
+
+def _notes(args: argparse.Namespace) -> None:
+    """Print the run's notes (an old flag's deprecation) on stderr, one line each.
+
+    Only after a run that succeeds: an error is one line, whatever the flags' spelling.
+    """
+    for note in getattr(args, "notes", None) or ():
+        print(f"judgestats: note: {note}", file=sys.stderr)
+
+
+def _write(path: str, text: str, command: Command) -> str:
+    """Write a command's output to ``--out PATH``; return what to print instead."""
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise CLIError(f"cannot write {path}: {exc.strerror}") from exc
+    return command.wrote(path, text)
 
 
 if __name__ == "__main__":  # pragma: no cover

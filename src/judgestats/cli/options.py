@@ -26,7 +26,7 @@ class CLIError(Exception):
 #: A keyword of the API in a message (``method='profile-map'``, ``method='a', 'b' or 'c'``;
 #: HTML writes the quote as ``&#x27;``) and the command-line flag that says the same.
 _KEYWORD = re.compile(
-    r"\b(method|design|cluster|estimand)=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
+    r"\b(method|design|cluster|estimand|unmatched|runs)=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
     r"((?:, (?P=q)[\w.+-]+(?P=q))*(?:,? or (?P=q)[\w.+-]+(?P=q))?)"
 )
 
@@ -44,6 +44,69 @@ def cli_words(text: str) -> str:
         return f"--{m.group(1)} {m.group(3)}{rest}"
 
     return _KEYWORD.sub(flag, text)
+
+
+#: The release that drops a flag renamed in this one (each keeps working one minor release).
+DROPPED_IN = "0.3"
+
+
+def deprecated(args: Any, note: str) -> None:
+    """Record a deprecation note on the parsed arguments: printed once, before the output."""
+    notes = getattr(args, "notes", None) or []
+    if note not in notes:
+        notes.append(note)
+    args.notes = notes
+
+
+class _Renamed(argparse.Action):
+    """An old flag that keeps working one minor release: it sets its value and says so."""
+
+    def __init__(self, option_strings: Any, dest: str, *, use: str, **kwargs: Any) -> None:
+        self.use = use
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None):
+        setattr(namespace, self.dest, values)
+        deprecated(namespace, f"{option_string} is deprecated: use {self.use} (the old flag "
+                              f"works until judgestats {DROPPED_IN})")  # fmt: skip
+
+
+def renamed(p: argparse.ArgumentParser, old: str, use: str, dest: str, **kwargs: Any) -> None:
+    """Add a renamed flag ``old`` (hidden from ``--help``) that stores into ``dest``."""
+    p.add_argument(old, dest=dest, action=_Renamed, use=use, help=argparse.SUPPRESS, **kwargs)
+
+
+def column_list(values: Any) -> tuple[str, ...] | None:
+    """Return column names given comma-separated (``--by model,task``), or None.
+
+    ``values`` is one text or several (a flag taking ``nargs="+"``, where ``--by model task``
+    is the old spelling: it still works, with a deprecation note given by the caller).
+    """
+    if values is None:
+        return None
+    texts = [values] if isinstance(values, str) else list(values)
+    cols = tuple(c.strip() for text in texts for c in text.split(",") if c.strip())
+    if not cols:
+        raise CLIError(f"expected one or more column names, got {values!r}")
+    return cols
+
+
+def columns_option(p: argparse.ArgumentParser, flag: str, text: str) -> None:
+    """Add a flag of column names, comma-separated (the spaced old spelling still read)."""
+    p.add_argument(flag, nargs="+", default=None, metavar="COLUMN[,COLUMN]", help=text)
+
+
+def spaced_columns(args: Any, *flags: str) -> None:
+    """Note the old spelling of a columns flag (``--by a b``) and read it as ``--by a,b``."""
+    for flag in flags:
+        dest = flag.lstrip("-").replace("-", "_")
+        values = getattr(args, dest, None)
+        if values is not None and not isinstance(values, str) and len(values) > 1:
+            deprecated(args, f"{flag} {' '.join(values)} is deprecated: write {flag} "
+                             f"{','.join(values)} (the old form works until judgestats "
+                             f"{DROPPED_IN})")  # fmt: skip
+        if values is not None and not isinstance(values, str):
+            setattr(args, dest, ",".join(values))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,8 +150,13 @@ def design_option(p: argparse.ArgumentParser, text: str, **kwargs: Any) -> None:
 
 def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     """Options ``correct`` and ``report`` share: columns, method, level, seed, examples."""
-    p.add_argument("--judge-column", default="judge", help="judge label column (default: judge)")
-    p.add_argument("--human-column", default="human", help="human label column (default: human)")
+    p.add_argument("--judge", default=None, metavar="NAME",
+                   help="the judge's column (default judge); with --example chatbot-arena the "
+                   "judge of the bundled votes, gpt-4 (default) or gpt-3.5")  # fmt: skip
+    p.add_argument("--human", default=None, metavar="COLUMN",
+                   help="the human-label column (default human)")  # fmt: skip
+    renamed(p, "--judge-column", "--judge", "judge_column")
+    renamed(p, "--human-column", "--human", "human_column")
     p.add_argument(
         "--method",
         default=None,
@@ -107,13 +175,24 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     )
     p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
     p.add_argument("--seed", type=int, default=0, help="seed for splits and resampling (default 0)")
-    p.add_argument("--judge", default="gpt-4", help="--example chatbot-arena: gpt-4 or gpt-3.5")
     p.add_argument(
         "--calibration-fraction",
         type=_level,
         default=0.1,
         help=f"--example: share of {what} items used as the calibration set (default 0.1)",
     )
+
+
+def label_columns(args: Any, *, example: bool) -> None:
+    """Resolve the judge and human columns of ``correct``/``report`` (``args.judge_column``...).
+
+    ``--judge`` names the judge's column, except with ``--example`` (the bundled votes'
+    judge); the old ``--judge-column``/``--human-column`` win where given.
+    """
+    if example:
+        args.judge = args.judge or "gpt-4"
+    args.judge_column = args.judge_column or (None if example else args.judge) or "judge"
+    args.human_column = args.human_column or args.human or "human"
 
 
 _COUNT_HELP = {
@@ -128,9 +207,9 @@ _COUNT_HELP = {
 
 #: Source-specific flags and their defaults: given with another data source they are an error.
 _SOURCE_FLAGS = {
-    "by": None, "judge": "gpt-4", "calibration_fraction": 0.1, "judge_column": "judge",
-    "human_column": "human", "strata": None, "split": None, "engine": "pandas", "cluster": None,
-    "batch": None,
+    "by": None, "judge": None, "calibration_fraction": 0.1, "judge_column": None,
+    "human": None, "human_column": None, "strata": None, "split": None, "engine": "pandas",
+    "cluster": None, "batch": None,
 }  # fmt: skip
 
 

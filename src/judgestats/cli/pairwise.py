@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from ..designs import RANDOM
 from ..pairwise.leaderboard import designs, methods
 from ..pairwise.prediction_powered import PREDICTIONS
 from .inputs import _pandas
-from .options import CLIError, _level
+from .options import CLIError, _level, renamed
 
 
 def pairwise_options(p: Any) -> None:
     """Add ``pairwise``'s options: the pairs file, its columns, the design and the estimator."""
-    p.add_argument("pairs", help="the pairs: CSV or Parquet")
+    p.add_argument("pairs", help="the pairs: CSV, Parquet, JSON Lines or a JSON array")
     for name in ("model_a", "model_b", "judge", "human"):
         flag = name.replace("_", "-")
-        p.add_argument(f"--{flag}-column", dest=name, default=name,
+        p.add_argument(f"--{flag}", dest=name, default=name, metavar="COLUMN",
                        help=f"column of {name} (default {name})")  # fmt: skip
-    p.add_argument("--position-column", dest="position", default=None,
+        renamed(p, f"--{flag}-column", f"--{flag}", name)
+    p.add_argument("--position", dest="position", default=None, metavar="COLUMN",
                    help="column saying which model was shown first (a or b)")  # fmt: skip
+    renamed(p, "--position-column", "--position", "position")
     p.add_argument("--cluster", default=None, metavar="COLUMN",
                    help="column of a cluster id (e.g. the prompt): rows sharing it are one "
                    "sampling unit (ppi only)")  # fmt: skip
@@ -40,13 +41,37 @@ def pairwise_options(p: Any) -> None:
                      "(html: a standalone page with the figure)")  # fmt: skip
 
 
-def _read_pairs(path: str) -> Any:
-    pd = _pandas()
-    if not Path(path).exists():
-        raise CLIError(f"no such file: {path}")
-    if path.endswith((".parquet", ".pq")):
-        return pd.read_parquet(path)
-    return pd.read_csv(path, dtype=str, keep_default_na=True)
+def _read_pairs(args: Any) -> Any:
+    """Read the pairs with the package's reader; name a human cell that stands for a missing one.
+
+    Only an empty cell marks a pair without a human verdict: ``NA`` or ``NaN`` written in the
+    human column is refused with what to do (a verdict called NA is no verdict).
+    """
+    from ..io import MISSING_WORDS, read_table
+
+    _pandas()
+    frame = read_table(args.pairs)
+    if not len(frame):
+        raise CLIError(f"{args.pairs} has a header but no pairs (no rows)")
+    roles = (("--model-a", args.model_a), ("--model-b", args.model_b), ("--judge", args.judge),
+             ("--human", args.human))  # fmt: skip
+    missing = [f"{column!r} ({flag} names it)" for flag, column in roles
+               if column not in frame.columns]  # fmt: skip
+    if missing:
+        raise CLIError(f"{args.pairs} has no column {', '.join(missing)}; its columns are "
+                       f"{list(frame.columns)}")  # fmt: skip
+    if args.human in frame.columns:
+        human = frame[args.human]
+        words = human.map(lambda v: isinstance(v, str) and v.strip().lower() in MISSING_WORDS)
+        if words.any():
+            first = human[words].iloc[0]
+            raise CLIError(
+                f"{args.pairs}: the human column {args.human!r} holds {first!r} on "
+                f"{int(words.sum())} row(s), a missing value in R's or pandas' words; only an "
+                "empty cell marks a pair without a human verdict (so that no verdict is read "
+                "from a word): empty those cells"
+            )
+    return frame
 
 
 def run_pairwise(args: Any) -> str:
@@ -54,7 +79,7 @@ def run_pairwise(args: Any) -> str:
     from ..pairwise.leaderboard import pairwise
 
     board = pairwise(
-        _read_pairs(args.pairs),
+        _read_pairs(args),
         model_a=args.model_a,
         model_b=args.model_b,
         judge=args.judge,

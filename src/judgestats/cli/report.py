@@ -20,11 +20,20 @@ from .._validation import (
     LabelError,
     LookalikeGroupsWarning,
     RepeatedItemsWarning,
-    VerdictError,
 )
+from ..alphabets.letters import INVALID
 from ..spec import ESTIMANDS
 from .inputs import _read_table
-from .options import EXAMPLES, CLIError, _check_flags, _shared_options, cli_words
+from .options import (
+    EXAMPLES,
+    CLIError,
+    _check_flags,
+    _shared_options,
+    cli_words,
+    column_list,
+    label_columns,
+)
+from .tools import SAMPLE, labels_file, tool_frame, tool_options, tool_reader
 
 
 def report_options(rp: Any) -> None:
@@ -34,11 +43,10 @@ def report_options(rp: Any) -> None:
         help="judged items: CSV, Parquet, JSON Lines or a JSON array of objects (told by the "
         "content); CSV and JSON may be gzip-compressed (items.csv.gz)",
     )  # fmt: skip
-    _tool_options(rp)
+    tool_options(rp)
     rp.add_argument("--example", choices=EXAMPLES, help="report on a bundled real data set")
-    rp.add_argument(
-        "--by", default="model", help="group column(s), comma-separated (default: model)"
-    )
+    rp.add_argument("--by", default="model", metavar="COLUMN[,COLUMN]",
+                    help="group column(s), comma-separated (default: model)")
     rp.add_argument("--strata", help="stratum column(s) within each group, comma-separated")
     rp.add_argument("--split", help="column of 'test'/'calibration' (default: human label missing)")
     rp.add_argument(
@@ -74,7 +82,6 @@ def report_options(rp: Any) -> None:
         default="markdown",
         help="default: markdown",
     )
-    rp.add_argument("--out", metavar="PATH", help="write the report here (default: print it)")
     _shared_options(rp, what="each model's")
     rp.add_argument("--metric", help="name of the rate (default: accuracy; win rate for arena)")
     rp.add_argument("--title", help="report title")
@@ -93,33 +100,6 @@ def report_options(rp: Any) -> None:
     )  # fmt: skip
 
 
-def _tool_options(rp: Any) -> None:
-    """Add ``report``'s flags for an eval tool's output (``--from``, ``--inspect``, ...)."""
-    rp.add_argument("--inspect", metavar="LOGS",
-                    help="Inspect AI eval logs (a directory or a .eval file) as the judged items "
-                    "(the same as --from inspect LOGS)")  # fmt: skip
-    rp.add_argument("--from", nargs=2, metavar=("TOOL", "PATH"), dest="from_tool",
-                    help=f"an eval tool's output as the judged items; TOOL is one of "
-                    f"{', '.join(TOOLS)} (guide: Reading eval tools' output)")  # fmt: skip
-    rp.add_argument("--human", metavar="FILE",
-                    help="--from/--inspect: human labels with an item (or sample_id) column "
-                    "(and model, task, epoch or scorer where they differ) and the human column")
-    rp.add_argument("--scorer", help="--from/--inspect: the scorer (metric, assertion) that is "
-                    "the judge, if the output has several")  # fmt: skip
-    rp.add_argument("--map", action="append", default=[], metavar="VERDICT=0|1",
-                    help="--from/--inspect: what a verdict other than 0/1 (or the tool's own "
-                    "words, C/I for Inspect) counts as, e.g. --map P=0")  # fmt: skip
-
-
-def _columns(text: str | None) -> tuple[str, ...] | None:
-    if text is None:
-        return None
-    cols = tuple(c.strip() for c in text.split(",") if c.strip())
-    if not cols:
-        raise CLIError(f"expected one or more column names, got {text!r}")
-    return cols
-
-
 def _scan(path: str, engine: str, args, *, letters: bool = False) -> Any:
     """Open a CSV or Parquet file with the chosen engine (lazily for polars and DuckDB).
 
@@ -129,7 +109,7 @@ def _scan(path: str, engine: str, args, *, letters: bool = False) -> Any:
     columns an engine reads as text (``" 1 "``, ``TRUE`` beside ``1``) are read as
     :func:`judgestats.io.parse_labels` reads them.
     """
-    by = _columns(args.by)
+    by = column_list(args.by)
     labels = {} if letters else {args.judge_column: False}
     labels[args.human_column] = True
     if engine == "pandas":
@@ -145,7 +125,7 @@ def _scan(path: str, engine: str, args, *, letters: bool = False) -> Any:
     trailing = check_rows(p) if kind == "csv" else 0
     # group columns as text exactly as written ('NA', '007'); types inferred from every row, so
     # calibration rows after many test rows do not turn the human column into text
-    text = [c for c in (*(by or ()), *(_columns(args.strata) or ()), args.split) if c]
+    text = [c for c in (*(by or ()), *(column_list(args.strata) or ()), args.split) if c]
     missing = [c for c in text if c not in names]
     if missing:
         raise CLIError(f"{path} has no column(s) {missing}; its columns are {names}")
@@ -242,129 +222,91 @@ def _example_frame(args) -> tuple[Any, str, str]:
     return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
 
 
-#: The eval tools ``report --from TOOL PATH`` reads (:mod:`judgestats.readers`).
-TOOLS = ("inspect", "lm-eval", "promptfoo", "deepeval", "mlflow")
-
-
-def _tool_reader(tool: str) -> Any:
-    from .. import readers
-
-    found = {"inspect": readers.read_inspect, "lm-eval": readers.read_lm_eval,
-             "promptfoo": readers.read_promptfoo, "deepeval": readers.read_deepeval,
-             "mlflow": readers.read_mlflow,
-             }.get(tool)  # fmt: skip
-    if found is None:
-        raise CLIError(f"--from takes a TOOL among {', '.join(TOOLS)}, got {tool!r}")
-    return found
-
-
-def _inspect_frame(args) -> Any:
-    """Join an eval tool's output with its human labels: rows without a label are test rows."""
-    from ..io import read_table
-
-    letters = args.letters or args.invalid is not None
-    mapping: dict[Any, Any] = {}
-    for item in args.map:
-        verdict, _, value = item.partition("=")
-        if not verdict or (value not in ("0", "1") and not (letters and value)):
-            raise CLIError(f"--map takes VERDICT=0 or VERDICT=1 (with --letters, VERDICT=LETTER), "
-                           f"got {item!r}")  # fmt: skip
-        mapping[verdict] = value if letters else int(value)
-        for number in (int, float):  # --map 4=1 names the number 4 of a tool's JSON too
-            try:
-                mapping.setdefault(number(verdict), mapping[verdict])
-            except ValueError:
-                pass
-    tool, path = args.from_tool
-    try:
-        items = _tool_reader(tool)(path, scorer=args.scorer, mapping=mapping,
-                                   verdicts="letters" if letters else "0/1")  # fmt: skip
-    except (ColumnError, VerdictError) as exc:  # the API's keywords as the command's flags
-        text = str(exc).replace("with scorer=", "with --scorer NAME")
-        hint = "; here: --map VALUE=0 or --map VALUE=1 for each value, or --letters"
-        raise CLIError(text + (hint if isinstance(exc, VerdictError) else "")) from exc
-    labels = read_table(args.human, labels={args.human_column: False})
-    if "item" not in labels.columns and "sample_id" in labels.columns:
-        labels = labels.rename(columns={"sample_id": "item"})
-    keys = [k for k in ("model", "task", "item", "epoch", "scorer") if k in labels.columns]
-    if "item" not in keys:
-        raise CLIError(f"{args.human} needs an item (or sample_id) column; its columns are "
-                       f"{list(labels.columns)}")  # fmt: skip
-    labels = labels[[*keys, args.human_column]].astype({"item": str})
-    if "epoch" in keys:
-        labels["epoch"] = labels["epoch"].astype(int)
-    if labels.duplicated(keys).any():
-        raise CLIError(f"{args.human} labels some ({', '.join(keys)}) twice")
-    # an item judged several times (epochs, scorers) in a model is one cluster (issue 27)
-    if items.duplicated(["model", "task", "item"]).any():
-        items[_SAMPLE] = items["task"].astype(str) + " / " + items["item"].astype(str)
-    return items.merge(labels, on=keys, how="left", validate="many_to_one")
-
-
-#: The item column ``report --inspect`` adds when a log has several epochs.
-_SAMPLE = "__judgestats_sample__"
-
-
 def run_report(args: Any) -> str:
-    """Run ``judgestats report``; returns the report (or, with ``--out``, the path written)."""
-    text = _report(args)
-    if not args.out:
-        return text
-    try:
-        Path(args.out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CLIError(f"cannot write {args.out}: {exc.strerror}") from exc
-    return f"wrote {args.out}\n"
+    """Run ``judgestats report``; returns the report (``--out`` writes it: cli.main)."""
+    return _report(args)
 
 
-def _report(args) -> str:
-    from ..evaluate import evaluate
-    from ..report import report
-
+def _one_source(args: Any) -> None:
+    """Refuse anything but exactly one data source; ``--inspect LOGS`` is ``--from inspect``."""
     if args.inspect is not None and args.from_tool is None:
         args.from_tool = ("inspect", args.inspect)
     elif args.inspect is not None:
         raise CLIError("give exactly one data source: FILE, --example or --from (--inspect)")
     if sum(x is not None for x in (args.file, args.example, args.from_tool)) != 1:
         raise CLIError("give exactly one data source: FILE, --example or --from (--inspect)")
-    if (args.from_tool is None) != (args.human is None):
-        raise CLIError("--from (--inspect) and --human go together (the tool's output and its "
+    if args.from_tool is not None:
+        tool_reader(args.from_tool[0])  # an unknown tool first: nothing else matters then
+        labels_file(args)
+    if (args.from_tool is None) != (args.labels is None):
+        raise CLIError("--from (--inspect) and --labels go together (the tool's output and its "
                        "human labels)")  # fmt: skip
-    by: tuple[str, ...] | None
-    if args.from_tool:
-        _check_flags(args, f"--from {args.from_tool[0]}", ("by", "human_column"))
-        frame, title, metric = _inspect_frame(args), None, "accuracy"
-        by, strata, split = _columns(args.by), None, None
-        judge, human = "judge", args.human_column
-        args.cluster = _SAMPLE if _SAMPLE in frame.columns else None
-        if args.letters or args.invalid is not None:  # verdicts (C, P, I, ...) as letters
-            return _report_letters(frame, ("judge",), args)
-    elif args.example:
-        allowed = ("calibration_fraction", "by") + (("judge",) if args.example == "chatbot-arena"
-                                                      else ())  # fmt: skip
-        _check_flags(args, f"--example {args.example}", allowed)
-        if args.by != "model":
-            raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
-                           "the models)")  # fmt: skip
-        frame, title, metric = _example_frame(args)
-        by, judge, human, strata, split = ("model",), "judge", "human", None, None
-    else:
-        _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge_column",
-                                      "human_column", "cluster", "batch"))  # fmt: skip
-        judges = _columns(args.judge_column) or ()
-        letters = args.letters or args.invalid is not None or len(judges) > 1
-        try:
-            frame = _scan(args.file, args.engine, args, letters=letters)
-        except LabelError as exc:
-            if letters or f"column {args.judge_column!r}" not in str(exc):
-                raise
-            raise CLIError(f"{exc}; if the judge's outputs are letters of their own (a score, "
-                           "win/tie/lose), add --letters") from exc  # fmt: skip
-        title, metric = None, "accuracy"
-        by, strata, split = _columns(args.by), _columns(args.strata), args.split
-        judge, human = args.judge_column, args.human_column
-        if letters:
-            return _report_letters(frame, judges, args)
+    _tool_flags(args)
+
+
+#: What a data source gives ``report``: the frame, its title and metric, the columns by role
+#: (by, judge, human, strata, split) and the lines on where the rows came from.
+_Source = tuple[Any, Any, str, Any, Any, str, Any, Any, list[str]]
+
+
+def _from_tool(args: Any) -> _Source | str:
+    """Return the source of ``--from TOOL PATH --labels FILE``: rows joined with labels."""
+    _check_flags(args, f"--from {args.from_tool[0]}", ("by", "human", "human_column"))
+    label_columns(args, example=False)
+    letters = args.letters or args.invalid is not None
+    frame, inputs = tool_frame(args, letters)
+    args.cluster = SAMPLE if SAMPLE in frame.columns else None
+    if not letters and frame["judge"].astype(str).eq(INVALID).any():
+        args.invalid = [INVALID]  # rows without a verdict: their own letter, not a fail
+    if args.letters or args.invalid is not None:  # verdicts (C, P, I, ...) as letters
+        return _report_letters(frame, ("judge",), args, inputs)
+    return (frame, None, "accuracy", column_list(args.by), "judge", args.human_column, None, None,
+            inputs)  # fmt: skip
+
+
+def _from_example(args: Any) -> _Source:
+    """Return the source of ``--example NAME``: a bundled real data set, by model."""
+    allowed = ("calibration_fraction", "by") + (("judge",) if args.example == "chatbot-arena"
+                                                  else ())  # fmt: skip
+    _check_flags(args, f"--example {args.example}", allowed)
+    label_columns(args, example=True)
+    if args.by != "model":
+        raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
+                       "the models)")  # fmt: skip
+    frame, title, metric = _example_frame(args)
+    return frame, title, metric, ("model",), "judge", "human", None, None, []
+
+
+def _from_file(args: Any) -> _Source | str:
+    """Return the source of a FILE of judged rows (human labels where there are)."""
+    _check_flags(args, "a FILE", ("by", "strata", "split", "engine", "judge", "judge_column",
+                                  "human", "human_column", "cluster", "batch"))  # fmt: skip
+    label_columns(args, example=False)
+    judges = column_list(args.judge_column) or ()
+    letters = args.letters or args.invalid is not None or len(judges) > 1
+    try:
+        frame = _scan(args.file, args.engine, args, letters=letters)
+    except LabelError as exc:
+        if letters or f"column {args.judge_column!r}" not in str(exc):
+            raise
+        raise CLIError(f"{exc}; if the judge's outputs are letters of their own (a score, "
+                       "win/tie/lose), add --letters") from exc  # fmt: skip
+    if letters:
+        return _report_letters(frame, judges, args)
+    return (frame, None, "accuracy", column_list(args.by), args.judge_column, args.human_column,
+            column_list(args.strata), args.split, [])  # fmt: skip
+
+
+def _report(args) -> str:
+    from ..evaluate import evaluate
+    from ..report import report
+
+    _one_source(args)
+    source = (_from_tool if args.from_tool else _from_example if args.example
+              else _from_file)(args)  # fmt: skip
+    if isinstance(source, str):
+        return source
+    frame, title, metric, by, judge, human, strata, split, inputs = source
     if args.letters or args.invalid is not None:
         raise CLIError("--letters and --invalid apply to a FILE or --from (--inspect)")
     try:
@@ -381,7 +323,7 @@ def _report(args) -> str:
             return cli_words(report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
                 reference=getattr(args, "reference", None),
-                reference_name="human rate (all rows)",
+                reference_name="human rate (all rows)", inputs=inputs,
             ))  # fmt: skip
     except ImportError as exc:
         raise CLIError(f"{exc}".splitlines()[0]) from exc
@@ -395,11 +337,11 @@ def _report(args) -> str:
 def _tokens(token: str) -> list[Any]:
     """Return an ``--invalid`` value as the engines may hold it.
 
-    '' is an empty cell; '-1' is both the text and the number (pandas reads a CSV as text,
-    polars and DuckDB as numbers).
+    '' is an empty cell (and a JSON file's empty string); '-1' is both the text and the number
+    (pandas reads a CSV as text, polars and DuckDB as numbers).
     """
     if token == "":
-        return [None]
+        return [None, ""]
     try:
         number = float(token)
     except ValueError:
@@ -437,7 +379,17 @@ def _estimation(args) -> dict[str, Any]:
     return out
 
 
-def _report_letters(frame: Any, judges: tuple, args) -> str:
+def _tool_flags(args: Any) -> None:
+    """Refuse the flags of ``--from`` given with another data source."""
+    given = [flag for flag, value, default in (
+        ("--labels", args.labels, None), ("--scorer", args.scorer, None), ("--map", args.map, []),
+        ("--item", args.item, None), ("--model", args.model, []), ("--runs", args.runs, "refuse"),
+        ("--unmatched", args.unmatched, "raise")) if value != default]  # fmt: skip
+    if args.from_tool is None and given:
+        raise CLIError(f"{', '.join(given)} apply to --from (--inspect) only")
+
+
+def _report_letters(frame: Any, judges: tuple, args, inputs: Any = ()) -> str:
     """``report --letters``: every group's rate from a judge alphabet (js.evaluate's letters)."""
     from ..evaluate import evaluate
     from ..report import report
@@ -459,8 +411,8 @@ def _report_letters(frame: Any, judges: tuple, args) -> str:
     with warnings.catch_warnings(record=True):  # local: the report lists them as notes
         warnings.simplefilter("always")
         ev = evaluate(
-            frame, judge=list(judges), human=args.human_column, by=_columns(args.by),
+            frame, judge=list(judges), human=args.human_column, by=column_list(args.by),
             split=args.split, invalid=invalid, **_estimation(args),
         )  # fmt: skip
         return cli_words(report(ev, args.format, metric=args.metric or "accuracy",
-                                title=args.title))  # fmt: skip
+                                title=args.title, inputs=inputs))  # fmt: skip

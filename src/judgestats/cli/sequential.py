@@ -7,20 +7,28 @@ with the ``human`` column filled in.
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
-from ..sequential.monitor import DESIGNS, ESTIMANDS
+from .._validation import ColumnError, LabelError
+from ..sequential.monitor import DESIGNS, ESTIMANDS, STRATEGIES
 from ..sequential.selection import STRATEGY_NAMES
 from .inputs import _read_table
-from .options import CLIError, _level
+from .options import CLIError, _level, column_list, columns_option, deprecated, spaced_columns
+from .tools import flag_words
 
 _COMMON_HELP = {
     "item": "item id column (default item; rows sharing an id are one item's judged rows)",
     "judge": "judge verdict column (0/1 or letters; default judge)",
     "human": "human label column of the labels so far (default human)",
 }
+
+#: The columns of a round that next-batch writes and the monitor replays (and its seed).
+_ROUND = ("round", "draw", "inclusion_probability", "strategy", "seed")
 
 
 def _common(p: Any) -> None:
@@ -30,26 +38,27 @@ def _common(p: Any) -> None:
         help="label files so far (rounds written by next-batch, human filled in)",
     )  # fmt: skip
     for name, text in _COMMON_HELP.items():
-        p.add_argument(f"--{name}", default=name, help=text)
-    p.add_argument("--by", nargs="+", default=None, metavar="COLUMN",
-                   help="group columns: one sequence per group (e.g. model)")  # fmt: skip
-    p.add_argument("--strata", nargs="+", default=None, metavar="COLUMN",
-                   help="covariate strata: sampling cells are letters within strata")  # fmt: skip
+        p.add_argument(f"--{name}", default=name, metavar="COLUMN", help=text)
+    columns_option(p, "--by", "group columns, comma-separated: one sequence per group "
+                              "(e.g. model)")  # fmt: skip
+    columns_option(p, "--strata", "covariate strata, comma-separated: sampling cells are "
+                                  "letters within strata")  # fmt: skip
     p.add_argument("--target-width", type=float, default=None,
                    help="stop once every group's interval is at most this wide")  # fmt: skip
     p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
 
 
 def next_batch_options(nb: Any) -> None:
-    """Add ``next-batch``'s options: the pool, the labels so far, the budget and strategy."""
+    """Add ``next-batch``'s options: the pool, the labels so far, the budget and design."""
     _common(nb)
     nb.add_argument("--budget", type=int, required=True, help="items to draw per group")
     nb.add_argument(
-        "--strategy", choices=STRATEGY_NAMES, default="uniform",
-        help="uniform (design random) or by-judge-label (Neyman across letters)",
+        "--design", choices=DESIGNS, default=None,
+        help="how to draw: random (every unlabelled item equally likely, the default) or "
+        "by-judge-label (within judge letters, Neyman allocation); give the monitor the same",
     )  # fmt: skip
+    nb.add_argument("--strategy", choices=STRATEGY_NAMES, default=None, help=argparse.SUPPRESS)
     nb.add_argument("--seed", type=int, default=None, help="seed of the draws (reproducible)")
-    nb.add_argument("--out", default=None, help="write the rows here (CSV; default stdout)")
 
 
 def monitor_options(mo: Any) -> None:
@@ -57,7 +66,8 @@ def monitor_options(mo: Any) -> None:
     _common(mo)
     mo.add_argument(
         "--design", choices=DESIGNS, required=True,
-        help="how the labelled items were chosen (by-human-label cannot happen)",
+        help="how the labelled items were chosen: the next-batch --design that drew them "
+        "(by-human-label cannot happen)",
     )  # fmt: skip
     mo.add_argument("--estimand", choices=ESTIMANDS, default="items",
                     help="the pool's rate over items (default) or over judged rows")  # fmt: skip
@@ -67,8 +77,15 @@ def monitor_options(mo: Any) -> None:
 
 
 def _frame(args: Any) -> Any:
-    """Return the pool with the labels so far attached (from its own column or --labels files)."""
+    """Return the pool with the labels so far attached (from its own column or --labels files).
+
+    The labels are joined by :func:`judgestats.readers.join_labels` on the group columns and
+    the item: a label that names no item of the pool is an error naming it (the API's
+    ``Monitor.update`` refuses it too); the join's sentence is kept for the output.
+    """
     import pandas as pd
+
+    from ..readers.join import UNMATCHED_ADVICE, join_labels
 
     pool = _read_table(args.items, {args.human: True})
     if not args.labels:
@@ -80,34 +97,41 @@ def _frame(args: Any) -> Any:
         )
     parts = [_read_table(path, {args.human: False}) for path in args.labels]
     labels = pd.concat(parts, ignore_index=True)
-    keys = [*(args.by or []), args.item]
+    keys = [*(column_list(args.by) or ()), args.item]
     missing = [c for c in keys if c not in labels.columns]
     if missing:
         raise CLIError(f"the --labels files lack the column(s) {missing}")
-    keep = [c for c in labels.columns if c in {*keys, args.human, "round", "draw",
-                                                  "inclusion_probability"}]  # fmt: skip
-    return pool.merge(labels[keep], on=keys, how="left")
+    try:
+        joined = join_labels(pool, labels, human=args.human, on=keys, duplicates="keep",
+                             carry=_ROUND)  # fmt: skip
+    except ColumnError as exc:  # the API's keyword as the command's flag
+        raise CLIError(flag_words(str(exc))) from exc
+    except LabelError as exc:
+        raise CLIError(re.sub(r"(\d+ labels?) read", r"\1 read from --labels", str(exc)).replace(
+            UNMATCHED_ADVICE, "every label must name an item of the pool (--item names its "
+            "column)")) from exc  # fmt: skip
+    args.join = f"labels: {joined.summary()}"
+    return joined.frame
 
 
 def _options(args: Any) -> dict:
-    return {"item": args.item, "judge": args.judge, "human": args.human, "by": args.by,
-            "strata": args.strata, "confidence_level": args.confidence_level,
+    return {"item": args.item, "judge": args.judge, "human": args.human,
+            "by": column_list(args.by), "strata": column_list(args.strata),
+            "confidence_level": args.confidence_level,
             "target_width": args.target_width}  # fmt: skip
 
 
 def _next_batch(args: Any) -> str:
     from ..sequential.selection import next_batch
 
-    out = next_batch(_frame(args), budget=args.budget, strategy=args.strategy, rng=args.seed,
+    strategy = STRATEGIES[args.design]
+    if strategy is None:  # a design no draw can have (the labels are chosen by their class)
+        raise CLIError(f"--design {args.design} has no draws next-batch can make")
+    out = next_batch(_frame(args), budget=args.budget, strategy=strategy, rng=args.seed,
                      **_options(args))  # fmt: skip
-    out = out.assign(**{args.human: ""})
-    if args.out:
-        try:
-            out.to_csv(args.out, index=False)
-        except OSError as exc:
-            raise CLIError(f"cannot write {args.out}: {exc.strerror}") from exc
-        return f"wrote {len(out)} items to label to {args.out}\n"
-    return out.to_csv(index=False)
+    if getattr(args, "join", None):  # the rows to label are CSV: the join is said on stderr
+        sys.stderr.write(f"{args.join}\n")
+    return out.assign(**{args.human: ""}).to_csv(index=False)
 
 
 def _monitor(args: Any) -> str:
@@ -115,20 +139,30 @@ def _monitor(args: Any) -> str:
 
     mon = replay(_frame(args), design=args.design, estimand=args.estimand, rng=args.seed,
                  **_options(args))  # fmt: skip
+    join = getattr(args, "join", None)
     if not args.json:
-        return mon.summary() + "\n"
+        return (f"{join}\n" if join else "") + mon.summary() + "\n"
     rows = [{"group": None if k == () else k, "low": ci.low, "high": ci.high,
              "width": ci.width, "labels": mon.labels[k]}
             for k, ci in mon.intervals.items()]  # fmt: skip
     return json.dumps({"method": "betting confidence sequence", "design": args.design,
                        "estimand": args.estimand, "confidence_level": args.confidence_level,
                        "target_width": args.target_width, "should_stop": mon.should_stop,
-                       "groups": rows}, indent=2, default=str) + "\n"  # fmt: skip
+                       "labels": join, "groups": rows}, indent=2, default=str) + "\n"  # fmt: skip
 
 
 def run_next_batch(args: Any) -> str:
-    """Run ``judgestats next-batch``; returns the rows to label (or the path written)."""
+    """Run ``judgestats next-batch``; returns the rows to label (CSV)."""
     _check_items(args)
+    if args.strategy is not None:  # the old flag: its strategy is a design's draws
+        design = next(d for d, s in STRATEGIES.items() if s == args.strategy)
+        if args.design not in (None, design):
+            raise CLIError(f"--strategy {args.strategy} draws under --design {design}, not "
+                           f"--design {args.design}: give --design alone")  # fmt: skip
+        deprecated(args, f"--strategy {args.strategy} is deprecated: use --design {design} (the "
+                         "old flag works until judgestats 0.3)")  # fmt: skip
+        args.design = design
+    args.design = args.design or "random"
     return _next_batch(args)
 
 
@@ -139,5 +173,6 @@ def run_monitor(args: Any) -> str:
 
 
 def _check_items(args: Any) -> None:
+    spaced_columns(args, "--by", "--strata")
     if not Path(args.items).exists():
         raise CLIError(f"no such file: {args.items}")

@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from .._validation import GroupError, JudgeStatsError, describe_group, group_error
+from .._validation import GroupError, JudgeStatsError, describe_group, group_error, listed
 from ..progress import progress as progress_bar
 
 __all__ = ["ERRORS", "correct_each", "corrected", "group_key"]
@@ -63,6 +63,9 @@ def correct_each(
 def corrected(by: tuple, groups: list, corrections: dict, marked: dict) -> list:
     """Return the corrected groups, in order (an error when none could be)."""
     if marked and not corrections:
-        why = "; ".join(f"{describe_group(by, g)}: {w}" for g, w in marked.items())
+        alike: dict[str, list[str]] = {}  # one reason, the groups it stopped (at most five)
+        for g, w in marked.items():
+            alike.setdefault(str(w), []).append(describe_group(by, g))
+        why = listed([f"{listed(names)}: {w}" for w, names in alike.items()], sep="; ")
         raise JudgeStatsError(f"no group could be corrected: {why}")
     return [g for g in groups if g in corrections]

@@ -19,12 +19,12 @@ from .schema import judged_frame
 __all__ = ["read_deepeval"]
 
 _EXTRA = ("deepeval_threshold", "deepeval_reason", "deepeval_evaluation_model",
-          "deepeval_error")  # fmt: skip
+          "deepeval_error", "deepeval_run")  # fmt: skip
 
 
 def read_deepeval(
-    paths: Any, *, scorer: str | None = None, mapping: dict | None = None,
-    verdicts: str = "0/1", model_key: str = "model",
+    paths: Any, *, scorer: str | None = None, model_key: str = "model",
+    mapping: dict | None = None, verdicts: str = "0/1", runs: str = "refuse",
 ) -> Any:  # fmt: skip
     """Read DeepEval test-run JSON into the readers' schema.
 
@@ -36,24 +36,25 @@ def read_deepeval(
     scorer : str, optional
         The metric that is the judge, by its DeepEval name (``"Correctness [GEval]"``).
         Needed when the test cases have several metrics.
-    mapping : dict, optional
-        Verdict → 0/1 (or → letter with ``verdicts="letters"``). The verdict is the metric's
-        ``success`` (a boolean); a metric that errored has none (``None``) and needs a
-        mapping, e.g. ``{None: 0}``, to be counted.
-    verdicts : {"0/1", "letters"}, default "0/1"
-        ``"letters"`` keeps ``success`` as it is (``True`` / ``False``).
     model_key : str, default "model"
         The hyperparameter naming the model (``evaluate(..., hyperparameters={"model": ...})``);
         without it the model is the file's name.
+    mapping, verdicts, runs
+        The rules every reader shares (:func:`judge_values`, :data:`RUNS`): the verdict is
+        the metric's ``success`` (a boolean), which needs no mapping; a metric that errored
+        (``error`` set, no score: a rate limit, a timeout) has none and is the letter
+        ``"invalid"``, never a fail; two test runs of one model (two files, each with its
+        time) are refused unless ``runs="apart"``.
 
     Returns
     -------
     pandas.DataFrame
         :data:`judgestats.readers.COLUMNS`: ``model``, ``task`` (the run's ``identifier``,
         else ``"deepeval"``), ``item`` (the test case's ``name``), ``epoch`` 1, ``scorer``
-        the metric, ``judge`` its ``success``, ``score`` its score; then
-        ``deepeval_threshold``, ``deepeval_reason``, ``deepeval_evaluation_model`` and
-        ``deepeval_error``.
+        the metric, ``judge`` its ``success`` (``"invalid"`` where it errored), ``score`` its
+        score; then ``deepeval_threshold``, ``deepeval_reason``,
+        ``deepeval_evaluation_model``, ``deepeval_error`` and ``deepeval_run`` (the file's
+        time, or its name).
 
     Raises
     ------
@@ -61,18 +62,19 @@ def read_deepeval(
         A path missing, a file without ``testCases``, a test case without ``metricsData``.
     ColumnError
         Several metrics and no ``scorer=``, or a ``scorer=`` no test case has.
-    VerdictError
-        A verdict (``success``) that is neither boolean nor mapped.
+
+    Warns
+    -----
+    InvalidVerdictWarning
+        Metrics that errored, or test cases without the metric: the letter ``"invalid"``.
 
     See Also
     --------
-    io.read_table : Read a CSV, JSON Lines or Parquet file.
-    readers.read_lm_eval : Another tool's output.
-    evaluate : Correct every group of the table.
+    readers.read_mlflow : Another tool's output.
     """
     rows = [row for path in find_files(paths, "test_run_*.json", "DeepEval")
             for row in _rows(Path(path), scorer, model_key)]  # fmt: skip
-    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts,
+    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts, runs=runs,
                         verdict="_success")  # fmt: skip
 
 
@@ -91,6 +93,17 @@ def _metric(cases: list[dict], scorer: str | None, path: Path) -> str:
     return scorer
 
 
+def _invalid(data: dict, metric: str) -> str | None:
+    """Say why a metric's result holds no verdict (it errored, or is missing), else None."""
+    if not data:
+        return f"no {metric} result"
+    if data.get("error"):
+        return f"the metric errored ({str(data['error']).splitlines()[0][:80]})"
+    if data.get("score") is None or data.get("success") is None:
+        return "no verdict"
+    return None
+
+
 def _rows(path: Path, scorer: str | None, model_key: str) -> list[dict]:
     doc = load_json(path, "DeepEval")
     cases = field(doc, "testCases", str(path), "DeepEval")
@@ -99,14 +112,16 @@ def _rows(path: Path, scorer: str | None, model_key: str) -> list[dict]:
         raise ToolOutputError(f"{path} holds no DeepEval test cases")
     metric = _metric(cases, scorer, path)
     model = (doc.get("hyperparameters") or {}).get(model_key) or path.stem
+    run = path.stem.removeprefix("test_run_")
     rows = []
     for i, case in enumerate(cases):
         data: dict = next((m for m in case.get("metricsData") or [] if m.get("name") == metric), {})
         rows.append({"model": str(model), "task": doc.get("identifier") or "deepeval",
                      "item": case.get("name", f"test_case_{i}"), "epoch": 1, "scorer": metric,
                      "score": data.get("score"), "_success": data.get("success"),
+                     "_invalid": _invalid(data, metric), "_run": run,
                      "deepeval_threshold": data.get("threshold"),
                      "deepeval_reason": data.get("reason"),
                      "deepeval_evaluation_model": data.get("evaluationModel"),
-                     "deepeval_error": data.get("error")})  # fmt: skip
+                     "deepeval_error": data.get("error"), "deepeval_run": run})  # fmt: skip
     return rows

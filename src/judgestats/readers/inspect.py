@@ -50,13 +50,8 @@ def _verdict(value: Any, mapping: dict, where: str) -> int:
     return judged
 
 
-def read_inspect(
-    paths_or_dir: Any,
-    *,
-    scorer: str | None = None,
-    mapping: dict | None = None,
-    verdicts: str = "0/1",
-) -> Any:
+def read_inspect(paths_or_dir: Any, *, scorer: str | None = None, mapping: dict | None = None,
+                 verdicts: str = "0/1", runs: str = "refuse") -> Any:  # fmt: skip
     """Read Inspect AI eval logs into one row per (log, sample, epoch) with a 0/1 judge label.
 
     Parameters
@@ -66,23 +61,24 @@ def read_inspect(
         ``list_eval_logs``).
     scorer : str, optional
         The scorer whose verdict is the judge label. Needed when a log has several scorers.
-    mapping : dict, optional
-        Verdict → 0/1 for values other than Inspect's ``C`` (1) and ``I`` (0), booleans and the
-        numbers 0 and 1, e.g. ``{"P": 0}`` for partial credit counted as incorrect.
-    verdicts : {"0/1", "letters"}, default "0/1"
-        ``"letters"`` keeps every verdict as a judge letter (``C``, ``P``, ``I``, ...: a judge
-        alphabet, ``js.evaluate(frame, judge="judge", judge_labels="observed")``), mapped
-        by ``mapping`` where it names the verdict; nothing needs to be mapped.
+    mapping, verdicts, runs
+        The rules every reader shares (:func:`judge_values`, :data:`RUNS`): ``C`` (1), ``I``
+        (0), booleans and 0/1 need no mapping, any other value does (``{"P": 0}``: partial
+        credit counted as incorrect); ``verdicts="letters"`` keeps every verdict as a judge
+        letter (``C``, ``P``, ``I``, ...: a judge alphabet, ``js.evaluate(frame,
+        judge="judge", judge_labels="observed")``); two logs of one model's task (a rerun)
+        are refused unless ``runs="apart"``.
 
     Returns
     -------
     pandas.DataFrame
         The readers' schema (:data:`judgestats.readers.COLUMNS`): ``model``, ``task``,
         ``item`` (the sample id, as text), ``epoch``, ``scorer``, ``judge`` (0/1, or the
-        letter) and ``score`` (the raw verdict), then ``sample_id`` (the same as ``item``,
-        kept for joins written before the common schema). Join human labels on ``item`` (and
-        ``model`` when they differ per model) and pass the frame to
-        :func:`judgestats.evaluate` with ``cluster="item"`` when there are several epochs.
+        letter; ``"invalid"`` for a sample that ended in error) and ``score`` (the raw
+        verdict), then ``sample_id`` (the same as ``item``, kept for joins written before the
+        common schema) and ``inspect_run_id``. Join human labels on ``item``
+        (:func:`join_labels`) and pass the frame to :func:`judgestats.evaluate` with
+        ``cluster="item"`` when there are several epochs.
 
     Raises
     ------
@@ -90,17 +86,22 @@ def read_inspect(
         Without inspect-ai (``pip install "judgestats[inspect]"``).
     VerdictError
         A verdict outside the mapping (a :class:`~judgestats.errors.LabelError`): the message lists
-        every unmapped value seen and the ``mapping=`` to pass.
+        the unmapped values seen and the ``mapping=`` to pass.
     LabelError
-        A sample that ended in error, without a score (the message names it and the error).
+        A log whose eval did not finish (status ``error`` or ``cancelled``) with a sample that
+        ended in error: the log may miss samples; retry the eval (``inspect eval-retry``).
     ColumnError
         A log without the scorer, or with several scorers and ``scorer=None``.
 
+    Warns
+    -----
+    InvalidVerdictWarning
+        Samples of a finished eval that ended in error, or have no score: the letter
+        ``"invalid"``.
+
     See Also
     --------
-    io.read_table : Read a CSV, JSON Lines or Parquet file.
     readers.read_lm_eval : Another tool's output.
-    evaluate : Correct every group of the table.
     """
     try:
         from inspect_ai.log import read_eval_log
@@ -111,27 +112,55 @@ def read_inspect(
     rows: list[dict] = []
     for path in _log_paths(paths_or_dir):
         log = read_eval_log(path)
-        for sample in log.samples or []:
-            scores = sample.scores or {}
-            if not scores and sample.error is not None:
-                raise LabelError(
-                    f"{path}, sample {sample.id!r} has no score: it ended in error "
-                    f"({sample.error.message}); the eval's status is {log.status!r}. Retry the "
-                    "eval (inspect eval-retry) and read the retried log"
-                )
-            name = _scorer_name(scores, scorer, path)
-            rows.append({"model": log.eval.model, "task": log.eval.task,
-                         "item": str(sample.id), "epoch": int(sample.epoch), "scorer": name,
-                         "score": scores[name].value, "sample_id": str(sample.id)})  # fmt: skip
-    return judged_frame(rows, extra=("sample_id",), mapping=mapping, verdicts=verdicts,
-                        known=INSPECT_VERDICTS, unit="samples")  # fmt: skip
+        rows += _log_rows(log, scorer, path)
+    return judged_frame(rows, extra=("sample_id", "inspect_run_id"), mapping=mapping,
+                        verdicts=verdicts, runs=runs, known=INSPECT_VERDICTS,
+                        unit="samples")  # fmt: skip
 
 
-def _scorer_name(scores: dict, scorer: str | None, path: str) -> str:
-    if scorer is not None:
-        if scorer not in scores:
-            raise ColumnError(f"{path} has no scorer {scorer!r}; its scorers are {list(scores)}")
-        return scorer
+def _log_rows(log: Any, scorer: str | None, path: str) -> list[dict]:
+    """One log's rows; a scorer the log's samples never name is refused, naming theirs."""
+    part = [_row(log, sample, scorer, path) for sample in log.samples or []]
+    scored = [r["_missing"] for r in part if "_missing" in r]  # samples with scores
+    if scored and all(scored):  # not one names the scorer: a wrong name, not missing verdicts
+        theirs = sorted({n for missing in scored for n in missing})
+        raise ColumnError(f"{path} has no scorer {scorer!r}; its scorers are {theirs}")
+    names = {r["scorer"] for r in part} - {None}
+    for r in part:  # a sample without scores: the log's scorer, when it has one
+        if r["scorer"] is None and len(names) == 1:
+            r["scorer"] = next(iter(names))
+        r.pop("_missing", None)
+    return part
+
+
+def _row(log: Any, sample: Any, scorer: str | None, path: str) -> dict:
+    """One sample's row; a sample that ended in error is refused, or invalid in a finished eval."""
+    scores = sample.scores or {}
+    run = getattr(log.eval, "run_id", None) or path
+    row = {"model": log.eval.model, "task": log.eval.task, "item": str(sample.id),
+           "epoch": int(sample.epoch), "sample_id": str(sample.id), "_run": run,
+           "inspect_run_id": run}  # fmt: skip
+    if not scores:
+        error = getattr(sample.error, "message", None)
+        if error is not None and log.status != "success":
+            raise LabelError(
+                f"{path}, sample {sample.id!r} has no score: it ended in error ({error}); the "
+                f"eval's status is {log.status!r}. Retry the eval (inspect eval-retry) and read "
+                "the retried log"
+            )
+        reason = "no score" if error is None else f"the sample ended in error ({error[:80]})"
+        return {**row, "scorer": scorer, "score": None, "_invalid": reason}
+    if scorer is not None:  # named: a sample without its score is invalid, not an error
+        missing = () if scorer in scores else tuple(scores)
+        value = None if missing else scores[scorer].value
+        return {**row, "scorer": scorer, "score": value, "_missing": missing,
+                "_invalid": f"no {scorer} score" if missing else None}  # fmt: skip
+    name = _scorer_name(scores, None, path)
+    return {**row, "scorer": name, "score": scores[name].value}
+
+
+def _scorer_name(scores: dict, scorer: None, path: str) -> str:
+    """Return a sample's one scorer (``scorer=None``: several are an error naming them)."""
     if len(scores) != 1:
         raise ColumnError(
             f"{path} has {len(scores)} scorers {list(scores)}: name the judge's with scorer="

@@ -21,7 +21,7 @@ from .schema import judged_frame
 __all__ = ["read_lm_eval"]
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<time>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$")
-_EXTRA = ("lm_eval_filter", "lm_eval_target", "lm_eval_doc_hash")
+_EXTRA = ("lm_eval_filter", "lm_eval_target", "lm_eval_doc_hash", "lm_eval_run")
 
 
 def _model(path: Path, time: str | None) -> str:
@@ -54,10 +54,8 @@ def _pick_metric(names: list[str], filters: list[str], scorer: str | None, path:
     return metric, filt
 
 
-def read_lm_eval(
-    paths: Any, *, scorer: str | None = None, mapping: dict | None = None,
-    verdicts: str = "0/1",
-) -> Any:  # fmt: skip
+def read_lm_eval(paths: Any, *, scorer: str | None = None, mapping: dict | None = None,
+                 verdicts: str = "0/1", runs: str = "refuse") -> Any:  # fmt: skip
     """Read lm-evaluation-harness ``--log_samples`` output into the readers' schema.
 
     Parameters
@@ -68,43 +66,49 @@ def read_lm_eval(
     scorer : str, optional
         The metric that is the judge (``"judge_correct"``), or ``"metric,filter"`` when the
         task scores under several filters. Needed when a file has several metrics.
-    mapping : dict, optional
-        Value → 0/1 for metric values other than 0 and 1 (a 1-5 rating: ``{1: 0, 2: 0, 3: 0,
-        4: 1, 5: 1}``), or value → letter with ``verdicts="letters"``.
-    verdicts : {"0/1", "letters"}, default "0/1"
-        ``"letters"`` keeps every metric value as a judge letter.
+    mapping, verdicts, runs
+        The rules every reader shares (:func:`judge_values`, :data:`RUNS`): a metric value
+        other than 0 and 1 needs ``mapping=`` (a 1-5 rating: ``{1: 0, 2: 0, 3: 0, 4: 1, 5:
+        1}``) or ``verdicts="letters"``; two runs of one model (two samples files of a task,
+        each with its time) are refused unless ``runs="apart"``.
 
     Returns
     -------
     pandas.DataFrame
         :data:`judgestats.readers.COLUMNS`: ``model`` the results file's ``model_name`` (else
         the folder's name), ``task`` from the file name, ``item`` the ``doc_id``, ``epoch`` 1,
-        ``scorer`` the metric, ``judge`` and ``score`` (the metric's value); then
-        ``lm_eval_filter``, ``lm_eval_target`` and ``lm_eval_doc_hash``.
+        ``scorer`` the metric, ``judge`` and ``score`` (the metric's value; ``"invalid"``
+        where it has none); then ``lm_eval_filter``, ``lm_eval_target``,
+        ``lm_eval_doc_hash`` and ``lm_eval_run`` (the file's time).
 
     Raises
     ------
     ToolOutputError
-        A path missing, a directory without samples files, a line that is no sample.
+        A path missing, a directory without samples files, a line that is no sample; two runs
+        of one model's task (``runs="refuse"``).
     ColumnError
         No ``scorer=`` with several metrics; a metric or filter the file lacks.
     VerdictError
         Metric values other than 0/1 that ``mapping=`` does not name (the message lists them).
 
+    Warns
+    -----
+    InvalidVerdictWarning
+        Samples without the metric's value: the letter ``"invalid"``.
+
     See Also
     --------
-    io.read_table : Read a CSV, JSON Lines or Parquet file.
-    readers.read_promptfoo : Another tool's output.
-    evaluate : Correct every group of the table.
+    readers.join_labels : Join the human labels to the judged rows.
     """
     rows = [row for path in find_files(paths, "samples_*.jsonl", "lm-eval")
             for row in _rows(Path(path), scorer)]  # fmt: skip
-    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts)
+    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts, runs=runs)
 
 
 def _rows(path: Path, scorer: str | None) -> list[dict]:
     match = _SAMPLES.match(path.name)
     task = match["task"] if match else path.stem
+    run = match["time"] if match else path.stem
     model = _model(path, match["time"] if match else None)
     records = load_jsonl(path, "lm-eval")
     names = sorted({m for r in records for m in field(r, "metrics", str(path), "lm-eval")})
@@ -117,7 +121,9 @@ def _rows(path: Path, scorer: str | None) -> list[dict]:
         where = f"{path} line {i}"
         rows.append({"model": model, "task": task,
                      "item": field(rec, "doc_id", where, "lm-eval"), "epoch": 1,
-                     "scorer": metric, "score": field(rec, metric, where, "lm-eval"),
+                     "scorer": metric, "score": rec.get(metric),
+                     "_invalid": None if metric in rec else f"no {metric!r} value",
                      "lm_eval_filter": rec.get("filter"), "lm_eval_target": rec.get("target"),
-                     "lm_eval_doc_hash": rec.get("doc_hash")})  # fmt: skip
+                     "lm_eval_doc_hash": rec.get("doc_hash"), "lm_eval_run": run,
+                     "_run": run})  # fmt: skip
     return rows

@@ -68,8 +68,9 @@ def _scorers(records: list[dict]) -> list[str]:
 
 
 def read_mlflow(
-    results: Any, *, scorer: str | None = None, mapping: dict | None = None,
-    verdicts: str = "0/1", item_key: str = "trace_id", task: str = "mlflow",
+    results: Any, *, scorer: str | None = None, item_key: str = "trace_id",
+    task: str = "mlflow", mapping: dict | None = None, verdicts: str = "0/1",
+    runs: str = "refuse",
 ) -> Any:  # fmt: skip
     """Read ``mlflow.genai.evaluate`` results (or ``mlflow.search_traces()``) into the schema.
 
@@ -81,17 +82,18 @@ def read_mlflow(
         model → any of these, one evaluation per model (the key is the ``model``).
     scorer : str, optional
         The judge scorer's name (``"correctness"``). Needed when the rows have several.
-    mapping : dict, optional
-        Verdict → 0/1 for values other than ``yes`` (1), ``no`` (0), booleans and 0/1
-        (or → letter with ``verdicts="letters"``).
-    verdicts : {"0/1", "letters"}, default "0/1"
-        ``"letters"`` keeps every feedback value as a judge letter.
     item_key : str, default "trace_id"
         The item's id: a column of the results, else a key of each row's ``request`` (the
         ``inputs`` given to ``evaluate``, e.g. ``"item_id"``). Trace ids differ between
         runs: to join human labels across models, put an item id in the inputs.
     task : str, default "mlflow"
         The ``task`` of every row.
+    mapping, verdicts, runs
+        The rules every reader shares (:func:`judge_values`, :data:`RUNS`): feedback values
+        other than ``yes`` (1), ``no`` (0), booleans and 0/1 need ``mapping=`` or
+        ``verdicts="letters"``; a judge that errored (feedback with an ``error``, no value)
+        is the letter ``"invalid"``; two runs given as one model are refused unless
+        ``runs="apart"``.
 
     Returns
     -------
@@ -110,18 +112,21 @@ def read_mlflow(
     VerdictError
         A feedback value outside ``yes``/``no``, booleans, 0/1 and ``mapping``.
 
+    Warns
+    -----
+    InvalidVerdictWarning
+        Rows whose judge errored or gave no value: the letter ``"invalid"``.
+
     See Also
     --------
-    io.read_table : Read a CSV, JSON Lines or Parquet file.
-    readers.read_lm_eval : Another tool's output.
-    evaluate : Correct every group of the table.
+    readers.read_promptfoo : Another tool's output.
     """
     sources = results.items() if isinstance(results, Mapping) else [(None, results)]
     rows: list[dict] = []
     for model, source in sources:
         records = _records(source)
         rows += _rows(records, model, _pick(records, scorer), item_key, task)
-    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts,
+    return judged_frame(rows, extra=_EXTRA, mapping=mapping, verdicts=verdicts, runs=runs,
                         known=MLFLOW_VERDICTS)  # fmt: skip
 
 
@@ -141,10 +146,16 @@ def _feedback(record: dict, scorer: str) -> dict:
     """Return the row's verdict, rationale and source for one scorer."""
     found = next((a for a in _assessments(record)
                   if a.get("assessment_name") == scorer and "feedback" in a), {})  # fmt: skip
-    value = record.get(f"{scorer}/value", (found.get("feedback") or {}).get("value"))
+    feedback = found.get("feedback") or {}
+    value = record.get(f"{scorer}/value", feedback.get("value"))
     rationale = record.get(f"{scorer}/rationale", found.get("rationale"))
+    error = feedback.get("error") or found.get("error") or record.get(f"{scorer}/error")
+    if isinstance(error, dict):
+        error = error.get("error_message") or error.get("error_code")
     return {"score": value, "mlflow_rationale": rationale,
-            "mlflow_source": (found.get("source") or {}).get("source_id")}  # fmt: skip
+            "mlflow_source": (found.get("source") or {}).get("source_id"),
+            "_invalid": f"the judge errored ({str(error).splitlines()[0][:80]})" if error
+            and value is None else None}  # fmt: skip
 
 
 def _rows(records: list[dict], model: Any, scorer: str, item_key: str, task: str) -> list:
@@ -161,6 +172,6 @@ def _rows(records: list[dict], model: Any, scorer: str, item_key: str, task: str
         meta = rec.get("trace_metadata") or {}
         run = meta.get("mlflow.sourceRun") if isinstance(meta, dict) else None
         rows.append({"model": model if model is not None else run, "task": task, "item": item,
-                     "epoch": 1, "scorer": scorer, **_feedback(rec, scorer),
+                     "epoch": 1, "scorer": scorer, **_feedback(rec, scorer), "_run": run,
                      "mlflow_trace_id": rec.get("trace_id"), "mlflow_run_id": run})  # fmt: skip
     return rows

@@ -23,7 +23,8 @@ from .words import _row, methods_sentence, report_notes
 
 
 def _content(
-    result, *, metric, title, label, strata_name, sort, reference=None, reference_name=None
+    result, *, metric, title, label, strata_name, sort, reference=None, reference_name=None,
+    inputs=(),
 ) -> _Content:
     ranking = None
     if _kind(result) == "evaluation":
@@ -54,6 +55,7 @@ def _content(
         level = result.confidence_level
     return _Content(
         title=title or default_title,
+        inputs=list(inputs),
         sentence=methods_sentence(result, metric=metric, label=label, strata_name=strata_name),
         label_header=header,
         level=level,

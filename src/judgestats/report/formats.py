@@ -64,7 +64,9 @@ def _column_names(c: _Content) -> dict[str, str]:
 def _markdown(c: _Content, d: int) -> str:
     names = _column_names(c)
     keys, cells = _cells(c, d, "–")
-    lines = [f"## {md_escape(c.title)}", "", md_escape(c.sentence), ""]
+    lines = [f"## {md_escape(c.title)}", ""]
+    lines += [part for line in c.inputs for part in (md_escape(line), "")]
+    lines += [md_escape(c.sentence), ""]
     align = "".join("l" if k in _TEXT_COLUMNS else "r" for k in keys)
     lines += markdown_table([names[k] for k in keys], cells, align)
     naive = "naive = judged rate; " if "naive" in keys else ""
@@ -110,6 +112,7 @@ def _latex(c: _Content, d: int) -> str:
     lines = [
         f"% judgestats {__version__} report; needs \\usepackage{{booktabs}} (and amsmath for "
         "P(rank 1))",
+        *[tex(line) + r"\par" for line in c.inputs],
         tex(c.sentence),
         "",
         r"\begin{table}[ht]",
@@ -252,6 +255,7 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
         "</head>",
         "<body>",
         f"<h1>{esc(c.title)}</h1>",
+        *[f'<p class="inputs">{esc(line)}</p>' for line in c.inputs],
         f'<p class="methods">{esc(c.sentence)}</p>',
         *([f'<p class="size">{len(c.rows)} rows: the table scrolls, its header stays in view.</p>']
           if tall else []),

@@ -45,6 +45,7 @@ def report(
     figure: bool = True,
     reference: Any = None,
     reference_name: str = "human rate",
+    inputs: Any = (),
 ) -> str:
     """Render a result as a report: methods sentence, table, notes (and figure for HTML).
 
@@ -77,6 +78,9 @@ def report(
         shown as a column named ``reference_name`` and as black crosses in the figure.
     reference_name : str, default "human rate"
         The column's header.
+    inputs : sequence of str, default ()
+        Lines on where the rows came from, shown before any statistics (a join of human
+        labels: :meth:`judgestats.readers.LabelJoin.summary`; a reader's invalid verdicts).
 
     Returns
     -------
@@ -86,7 +90,7 @@ def report(
     if getattr(type(result), "kind", None) == PAIRWISE_KIND:
         rate_only = {"metric": metric != "accuracy", "label": label is not None,
                      "strata_name": strata_name is not None, "sort": sort is not True,
-                     "reference": reference is not None}  # fmt: skip
+                     "reference": reference is not None, "inputs": bool(inputs)}  # fmt: skip
         return _pairwise(result, format, title, digits, figure, rate_only)
     _kind(result)
     check_choice("format", format, FORMATS)
@@ -99,6 +103,7 @@ def report(
     content = _content(
         result, metric=metric, title=title, label=label, strata_name=strata_name, sort=sort,
         reference=reference, reference_name=reference_name,
+        inputs=[_check_text("inputs", line) for line in inputs],
     )  # fmt: skip
     if format == "markdown":
         return _markdown(content, digits)

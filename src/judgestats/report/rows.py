@@ -53,6 +53,7 @@ class _Content:
     reference_name: str | None = None
     rows_line: str | None = None  # an Evaluation's: where every counted row went
     agreement: Any = None  # the judge-agreement section (.agreement.AgreementSection) or None
+    inputs: list[str] = field(default_factory=list)  # where the rows came from, before the rest
 
 
 #: the result kinds a report renders (each result class sets ``kind``)

@@ -21,8 +21,31 @@ from .pool import FLOOR, STRATEGY_NAMES, UNIFORM
 __all__ = ["STRATEGY_NAMES", "next_batch", "replay"]
 
 
+def _check_design(labelled: Any, mon: Monitor) -> None:
+    """Refuse labels drawn by :func:`next_batch` under another design than the monitor's.
+
+    Their inclusion probabilities are that design's draws: replayed under another, the
+    intervals would not hold. The ``strategy`` column :func:`next_batch` wrote says which.
+    """
+    if "strategy" not in labelled.columns:
+        return
+    drawn = labelled["strategy"].where(labelled["strategy"].notna(), mon.strategy).astype(str)
+    other = drawn != mon.strategy
+    if other.any():
+        theirs = drawn[other].iloc[0]
+        design = next((str(d) for d in sequence_designs() if d.draw_strategy == theirs), theirs)
+        where = (f"round(s) {sorted(set(labelled.loc[other, 'round'].tolist()))}"
+                 if "round" in labelled.columns else f"{int(other.sum())} labels")  # fmt: skip
+        raise SequentialError(
+            f"{where} were drawn under design={design!r} (next_batch's strategy {theirs!r}), "
+            f"but this monitor's design is {str(mon.design)!r}: its intervals hold only for "
+            f"its own draws; replay them under design={design!r}"
+        )
+
+
 def _rounds(labelled: Any, mon: Monitor) -> list[Any]:
     """Split the labelled rows into rounds, each in draw order."""
+    _check_design(labelled, mon)
     if "round" not in labelled.columns:
         return [labelled] if len(labelled) else []
     unplaced = labelled[labelled["round"].isna()]
@@ -52,7 +75,8 @@ def replay(
     frame : data frame (any engine)
         The judged pool, one row per judged row; ``human`` filled on the rows labelled so far
         (empty elsewhere); under ``"by-judge-label"`` also ``round``, ``draw`` and
-        ``inclusion_probability`` on those rows, as :func:`next_batch` wrote them.
+        ``inclusion_probability`` on those rows, as :func:`next_batch` wrote them (with its
+        ``strategy`` column, labels drawn under another design are refused).
     design, confidence_level, target_width, estimand, floor, simultaneous, rng
         As :class:`Monitor`.
     item, judge, human, by, strata
@@ -72,7 +96,8 @@ def replay(
         return mon
     cols = [*by_cols, item, human] if item else [*by_cols, human]
     extra: list[str] = [c for c in ("round", "draw", "inclusion_probability") if c in present]
-    df = _pandas(frame, list(dict.fromkeys([*cols, *extra])))
+    drawn = ["strategy"] if "strategy" in present else []
+    df = _pandas(frame, list(dict.fromkeys([*cols, *extra, *drawn])))
     if item is None:
         df = df.assign(_item=np.arange(len(df)))
         item = "_item"

@@ -1,0 +1,86 @@
+"""readers.join: human labels joined to judged rows, every label counted (issue 38 §2)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import judgestats as js
+from judgestats.readers import join_labels
+
+
+def _items() -> pd.DataFrame:
+    """Two models x 6 items x 2 epochs, the readers' key columns (items as text)."""
+    rows = [{"model": m, "task": "t", "item": str(i), "epoch": e, "scorer": "s", "judge": i % 2}
+            for m in ("a", "b") for i in range(6) for e in (1, 2)]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_join_counts_every_label_and_keeps_every_judged_row():
+    labels = pd.DataFrame({"model": ["a", "a", "b"], "item": [0, 3, 5], "human": [1, 0, 1]})
+    joined = join_labels(_items(), labels)
+    assert (joined.read, joined.matched, joined.unmatched) == (3, 3, ())
+    assert joined.keys == ("model", "item")
+    # an item's two epochs share its label: 3 labels, 6 labelled rows, 24 judged rows in all
+    assert (joined.labelled_rows, joined.judged_rows) == (6, 24)
+    frame = joined.frame
+    assert len(frame) == 24 and list(frame["item"]) == list(_items()["item"])  # order kept
+    got = frame.dropna(subset=["human"]).groupby(["model", "item"])["human"].first().to_dict()
+    assert got == {("a", "0"): 1, ("a", "3"): 0, ("b", "5"): 1}
+    assert joined.summary() == ("3 labels read, 3 matched; 6 of 24 judged rows labelled "
+                                "(joined on model, item)")  # fmt: skip
+
+
+def test_unmatched_labels_are_an_error_or_counted_when_allowed():
+    labels = pd.DataFrame({"model": ["a"] * 8, "item": [str(i) for i in range(8)],
+                           "human": [1] * 8})  # fmt: skip
+    with pytest.raises(js.errors.LabelError, match=r"^8 labels read, 6 matched, 2 match no judged "
+                                                   r"row \(model, item: a/6, a/7\)"):
+        join_labels(_items(), labels)
+    joined = join_labels(_items(), labels, unmatched="drop")
+    assert (joined.read, joined.matched, joined.unmatched) == (8, 6, ("a/6", "a/7"))
+    assert joined.summary().startswith("8 labels read, 6 matched, 2 unmatched (first: a/6, a/7; "
+                                       "left out)")
+    many = pd.DataFrame({"model": "a", "item": [str(100 + i) for i in range(9)], "human": 0})
+    with pytest.raises(js.errors.LabelError, match=r"a/104, \.\.\. \(9 in all\)\)"):
+        join_labels(_items(), many)
+
+
+def test_numbers_match_across_types_and_near_misses_are_named():
+    # 3 (int), 3.0 (float) and "3" are one item; "003" and "A" are near misses, named
+    for item in (3, 3.0, "3"):
+        joined = join_labels(_items(), pd.DataFrame({"model": ["a"], "item": [item],
+                                                     "human": [1]}))  # fmt: skip
+        assert joined.matched == 1 and joined.labelled_rows == 2
+    with pytest.raises(js.errors.LabelError) as caught:
+        join_labels(_items(), pd.DataFrame({"model": ["A", "a"], "item": ["1", "003"],
+                                            "human": [1, 0]}))  # fmt: skip
+    text = str(caught.value)
+    assert "model 'A' is 'a' in the judged rows (they differ in case)" in text
+    assert "item '003' is '3' in the judged rows (the same number written another way" in text
+
+
+def test_two_labels_of_one_key_and_missing_columns_are_refused():
+    twice = pd.DataFrame({"model": ["a", "a"], "item": ["1", "1"], "human": [1, 0]})
+    with pytest.raises(js.errors.LabelError, match=r"label some \(model, item\) twice: a/1"):
+        join_labels(_items(), twice)
+    assert len(join_labels(_items(), twice, duplicates="keep").frame) == 26  # a/1's 2 rows twice
+    with pytest.raises(js.errors.ColumnError, match=r"no human-label column 'human'.*"
+                                                    r"name it with human='label'"):
+        join_labels(_items(), twice.rename(columns={"human": "label"}))
+    with pytest.raises(js.errors.ColumnError, match=r"need an item \(or sample_id\) column"):
+        join_labels(_items(), twice.drop(columns="item"))
+    blank = pd.DataFrame({"model": ["a", None], "item": ["1", "2"], "human": [1, 0]})
+    with pytest.raises(js.errors.LabelError, match=r"the labels have no 'model' on 1 row"):
+        join_labels(_items(), blank)
+
+
+def test_polars_frames_join_as_pandas_and_other_types_are_refused():
+    pl = pytest.importorskip("polars")
+    labels = pd.DataFrame({"model": ["a", "b"], "item": ["0", "5"], "human": [1, 0]})
+    want = join_labels(_items(), labels)
+    got = join_labels(pl.from_pandas(_items()), pl.from_pandas(labels))
+    assert (got.read, got.matched, got.labelled_rows) == (want.read, want.matched, 4)
+    pd.testing.assert_frame_equal(got.frame, want.frame, check_dtype=False)
+    with pytest.raises(js.errors.ArgumentTypeError, match=r"labels must be a data frame"):
+        join_labels(_items(), {"item": ["0"], "human": [1]})
