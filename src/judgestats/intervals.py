@@ -394,24 +394,12 @@ def hull_bounds(aw: Bounds, pm: Bounds) -> Bounds:
     low, high = np.fmin(aw.low, pm.low), np.fmax(aw.high, pm.high)  # AW may be NaN: PM's
     flags = [np.asarray(b.widened) for b in (aw, pm) if b.widened is not None]
     widened = np.logical_or.reduce(flags) if flags else None
-    return Bounds(low, high, _none_undefined(low), estimate=pm.estimate, widened=widened,
-                  clusters=aw.clusters)  # fmt: skip
+    return aw._replace(low=low, high=high, estimate=pm.estimate, widened=widened)  # clusters
 
 
 def effective_profile_map(spec: EstimationSpec, clusters: Any) -> Bounds:
-    """``"profile-map"`` of one data set with repeated items, at its effective counts.
-
-    The likelihood methods model independent rows; with repeated items they are run on the
-    counts of independent rows that carry the same information
-    (:meth:`judgestats.repeated.ClusterSummary.effective_counts`: each rate's effective size,
-    rows over its design effect, rounded, with the rate kept). ``clusters``: the data set's
-    :class:`~judgestats.repeated.ClusterSummary` (its cluster-robust bounds carry it). What
-    :data:`HULL` holds beside the cluster-robust adjusted-Wald interval with repeated items.
-    """
-    test, calibration = clusters.effective_counts()
-    pm = implementation(spec.design, "profile-map").run(
-        test, calibration, design=spec.design, confidence_level=spec.confidence_level
-    )
+    """Profile-map on ``clusters.effective_counts()`` (repeated items: ``repeated.py``)."""
+    pm = _profile_map_method(*clusters.effective_counts(), confidence_level=spec.confidence_level)
     return pm._replace(clusters=clusters)
 
 
