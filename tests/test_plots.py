@@ -106,3 +106,70 @@ def test_design_widths_lines_are_told_apart():
     ax = plots.design_widths(p=0.3, q0=0.8, q1=0.9, m_values=(50, 200))
     styles = {(ln.get_marker(), ln.get_linestyle()) for ln in ax.get_lines()[:3]}
     assert len(styles) == 3
+
+
+# --- one kind of object (issue 38 §2: plots returned Axes, one a Figure) -------------------
+def _plot_defs() -> set[str]:
+    """Every plotting function or method defined in the package: its module and name."""
+    import ast
+    from pathlib import Path
+
+    root = Path(plots.__file__).parent
+    found = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and (
+                node.name == "plot" or node.name.startswith("plot_") or node.name.endswith("_plot")
+            ):  # fmt: skip
+                found.add(f"{path.relative_to(root).with_suffix('')}.{node.name}".replace("/", "."))
+    return found
+
+
+def test_every_plot_of_the_package_returns_matplotlib_axes_and_draws_on_a_given_one():
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+    import judgestats as js
+    from judgestats.pairwise.figure import plot_pairwise
+    from tests.pairwise.test_leaderboard import simulate as pairs
+
+    rng = np.random.default_rng(38)
+    n = 1600  # 400 labelled items per model: no weak-calibration warning
+    truth = rng.random(n) < 0.4
+    frame = pd.DataFrame({
+        "model": np.where(np.arange(n) % 2 == 0, "a", "b"),
+        "judge": np.where(truth, rng.random(n) < 0.9, rng.random(n) < 0.1).astype(int),
+        "human": np.where(rng.random(n) < 0.5, truth.astype(float), np.nan),
+    })  # fmt: skip
+    ev = js.evaluate(frame, rank=True, rank_resamples=200, rng=0, method="adjusted-wald")
+    card = js.agreement(js.ConfusionCounts(tp=40, fn=5, tn=50, fp=5))
+    mon = js.sequential.Monitor(design="random", rng=0).set_pool(
+        pd.DataFrame({"item": np.arange(200), "judge": rng.integers(0, 2, 200)}), item="item")
+    mon.update(mon.next_batch(40).assign(human=rng.integers(0, 2, 40)))
+    board = js.pairwise(pairs(rng, np.array([0.5, 0.0, -0.5]), n=900, labelled=0.3), rng=0)
+    cov = simulate.coverage(theta=[0.3], q0=0.8, q1=0.9, n=200, m0=30, m1=30, reps=50,
+                            methods=["adjusted-wald"], rng=0, progress=False)  # fmt: skip
+    bias = simulate.estimator_bias(reps=50, theta_calibration=[0.5], rng=0)
+    calls = {  # name -> draw (ax=None: a new figure; else on the given Axes)
+        "plots.coverage_plot": lambda ax: plots.coverage_plot(cov, ax=ax),
+        "plots.estimator_bias_plot": lambda ax: plots.estimator_bias_plot(bias, ax=ax),
+        "report.figure.plot_leaderboard": lambda ax: js.report.plot_leaderboard(ev, ax=ax),
+        "evaluate.evaluation.plot": lambda ax: ev.plot(ax=ax),
+        "compare.rankings.plot_ranking": lambda ax: js.compare.plot_ranking(ev.ranking, ax=ax),
+        "compare.rankings.plot": lambda ax: ev.ranking.plot(ax=ax),
+        "agreement.measures.plot": lambda ax: card.plot(ax=ax),
+        "sequential.monitor.plot": lambda ax: mon.plot(ax=ax),
+        "pairwise.leaderboard.plot": lambda ax: board.plot(ax=ax),
+        "pairwise.figure.plot_pairwise": lambda ax: plot_pairwise(board, ax=ax),
+    }
+    assert set(calls) == _plot_defs()  # a new plot joins this test
+    for name, draw in calls.items():
+        new = draw(None)
+        assert isinstance(new, Axes), (name, type(new))
+        _, axes = plt.subplots(1, 2)
+        given = tuple(axes) if name.startswith("pairwise.") else axes[0]
+        assert draw(given) is axes[0], name
+        plt.close("all")
+    for draw in (plots.width_vs_calibration_size, plots.judge_regime_map,
+                 lambda: plots.design_widths(p=0.3, q0=0.8, q1=0.9)):  # fmt: skip
+        assert isinstance(draw(), Axes)

@@ -1,6 +1,10 @@
 """Matplotlib figures (matplotlib is imported only when a function here is called).
 
-Every function draws on ``ax`` when given (else on a new figure) and returns the Axes.
+Every function draws on ``ax`` when given (else on a new figure) and returns the Axes. So does
+every plot of the package (issue 38): ``plot_leaderboard`` and the ``plot()`` methods of
+``Evaluation``, ``Ranking``, ``Agreement``, ``Monitor`` and ``PairwiseLeaderboard`` (whose
+figure has two panels: it takes a pair of Axes and returns the strengths panel's, the rank heat
+map being ``ax.figure.axes[1]``). The figure is ``ax.figure``.
 """
 
 from __future__ import annotations

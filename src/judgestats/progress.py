@@ -17,7 +17,7 @@ from typing import Any
 
 from ._validation import ArgumentTypeError
 
-__all__ = ["DELAY", "Counter", "counter", "progress", "wanted"]
+__all__ = ["DELAY", "Counter", "counter", "progress", "shown", "wanted"]
 
 #: Seconds of work before a bar appears (short calls stay quiet).
 DELAY = 2.0
@@ -31,12 +31,19 @@ def _interactive() -> bool:
     return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
-def wanted(progress: Any) -> bool:
-    """Resolve a ``progress=`` argument (None, True or False) to whether a bar is shown."""
+def shown(progress: Any) -> bool:
+    """Resolve a ``progress=`` argument (None, True or False): whether someone should see it.
+
+    For a display that is not a tqdm bar (PyMC's own, in :mod:`judgestats.bayes`).
+    """
     if progress is not None and not isinstance(progress, bool):
         raise ArgumentTypeError(f"progress must be None, True or False, got {progress!r}")
-    show = _interactive() if progress is None else progress
-    return show and importlib.util.find_spec("tqdm") is not None
+    return _interactive() if progress is None else progress
+
+
+def wanted(progress: Any) -> bool:
+    """Resolve a ``progress=`` argument (None, True or False) to whether a bar is shown."""
+    return shown(progress) and importlib.util.find_spec("tqdm") is not None
 
 
 def _tqdm() -> Any:

@@ -393,8 +393,9 @@ def test_plot_draws_the_strengths_and_the_rank_heat_map():
 
     rng = np.random.default_rng(2917)
     board = js.pairwise(simulate(rng, np.array([0.6, 0.0, -0.6]), n=1500, labelled=0.2), rng=0)
-    fig = board.plot()
-    left, right = fig.axes[:2]
+    left = board.plot()  # the strengths panel's Axes, as every plot returns (issue 38)
+    fig = left.figure
+    right = fig.axes[1]
     # the corrected points are the Elo strengths, strongest at the top (largest y)
     order = np.argsort(board.rank)
     np.testing.assert_allclose(left.lines[0].get_xdata(), board.elo[order])

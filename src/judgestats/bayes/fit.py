@@ -24,6 +24,7 @@ from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import DEFAULT_DESIGN, Design, as_design
 from ..label_shift import label_shift_test
 from ..priors import Priors
+from ..progress import shown
 from ..results import ConfidenceInterval
 from .models import categorical_data, check_model_data, design_model, is_binary
 from .results import (
@@ -85,7 +86,10 @@ class SamplingOptions(TypedDict, total=False):
     ``random_seed`` (None, int, SeedSequence or Generator): the same int gives the same draws.
     ``sampler`` ({"pymc", "nutpie", "numpyro"}): NUTS implementation.
     ``backend`` ({"numba", "c"} or None): PyTensor backend of the pymc sampler.
-    ``progressbar`` (bool): show PyMC's progress bar and log messages.
+    ``progress`` (None or bool): show PyMC's progress bar and log messages; None (the
+    default) shows them when interactive (a terminal or a notebook, not under pytest or CI),
+    as every long call of the package does (:func:`judgestats.progress.shown`).
+    ``progressbar`` (None or bool): PyMC's name for the same switch; when given it wins.
     ``sample_kwargs`` (mapping or None): further ``pymc.sample`` arguments.
     """
 
@@ -96,7 +100,8 @@ class SamplingOptions(TypedDict, total=False):
     random_seed: Any
     sampler: str
     backend: str | None
-    progressbar: bool
+    progress: bool | None
+    progressbar: bool | None
     sample_kwargs: Mapping[str, Any] | None
 
 
@@ -118,7 +123,8 @@ SAMPLING_DEFAULTS: SamplingOptions = {
     "random_seed": None,
     "sampler": "pymc",
     "backend": None,
-    "progressbar": False,
+    "progress": None,
+    "progressbar": None,
     "sample_kwargs": None,
 }
 
@@ -154,7 +160,9 @@ def sampling_arguments(options: Mapping[str, Any]) -> dict[str, Any]:
         raise ArgumentTypeError(
             f"sample_kwargs may not set {clash}: they are arguments of fit()/sample()"
         )
-    progressbar = check_bool("progressbar", opts["progressbar"])
+    progressbar = opts["progressbar"]  # PyMC's name wins when given; else progress=
+    progressbar = shown(opts["progress"]) if progressbar is None else check_bool(
+        "progressbar", progressbar)  # fmt: skip
     cores = opts["cores"]
     kwargs: dict[str, Any] = {
         "draws": check_positive_int("draws", opts["draws"]),
@@ -189,7 +197,8 @@ def sample(model: Any, **sampling: Unpack[SamplingOptions]) -> Any:
         :class:`SamplingOptions`: ``draws`` (1000), ``tune`` (1000), ``chains`` (4),
         ``cores`` (PyMC's default: up to 4; use 1 in tests), ``random_seed``, ``sampler``
         ("pymc", or "nutpie" / "numpyro" if installed), ``backend`` ("numba", PyMC's default,
-        or "c", which avoids the numba dependency), ``progressbar`` (False) and
+        or "c", which avoids the numba dependency), ``progress`` (None: PyMC's bar when
+        interactive; ``progressbar`` is PyMC's name for it) and
         ``sample_kwargs`` (further ``pymc.sample`` arguments, e.g. ``{"target_accept": 0.999}``;
         ``target_accept`` is :data:`TARGET_ACCEPT`, 0.995, unless set there).
 
@@ -303,7 +312,8 @@ def fit(
         ``tune=1000``, ``chains=4``, ``cores``, ``random_seed`` (the same int gives the same
         draws), ``sampler`` ("pymc", "nutpie", "numpyro"), ``backend`` ("numba" or "c"; on
         these machines numba compiled the k-category model faster, see
-        ``benchmarks/results/bayes.md``), ``progressbar=False``, ``sample_kwargs`` (e.g.
+        ``benchmarks/results/bayes.md``), ``progress`` (None: PyMC's bar when interactive; a
+        fit takes 10–20 s, 4 chains on one core), ``sample_kwargs`` (e.g.
         ``{"target_accept": 0.999}``; NUTS's ``target_accept`` is :data:`TARGET_ACCEPT`, 0.995,
         unless set there: PyMC's 0.8 diverges on data sets with a zero cell).
 

@@ -315,7 +315,7 @@ def fit_stratified(
     hyperpriors : HyperPriors, optional
         Hyperpriors of the partially pooled logits (default Normal(0, 1.5) locations,
         HalfNormal(1) scales).
-    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs : Any
+    draws, tune, chains, cores, random_seed, sampler, backend, progress, sample_kwargs : Any
         How to run NUTS: the :class:`~judgestats.bayes.fit.SamplingOptions` of
         :func:`judgestats.bayes.fit`; NUTS's ``target_accept`` is
         :data:`~judgestats.bayes.TARGET_ACCEPT`, 0.995, as there (hierarchical scales with few

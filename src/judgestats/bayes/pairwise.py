@@ -379,7 +379,7 @@ def fit_pairwise(
         Scale of the Normal(0, ·) prior of ``log ν``.
     confusion_concentration : float, default 1.0
         Every Dirichlet parameter of the confusion's columns (1: flat on each column).
-    draws, tune, chains, cores, random_seed, sampler, backend, progressbar, sample_kwargs : Any
+    draws, tune, chains, cores, random_seed, sampler, backend, progress, sample_kwargs : Any
         How to run NUTS (:class:`~judgestats.bayes.fit.SamplingOptions`, as in
         :func:`judgestats.bayes.fit`); ``target_accept`` is
         :data:`~judgestats.bayes.TARGET_ACCEPT` unless ``sample_kwargs`` sets it.

@@ -16,6 +16,7 @@ from .._validation import (
 from ..compare import Ranking
 from ..correct import Correction
 from ..designs import DEFAULT_DESIGN, as_design
+from ..gathered_notes import gather_notes
 from ..intervals import CONDITIONAL, PAPER
 from ..results import display_width, group_label, pad, shorten, shown_label, shows_point
 from ..strata import StratifiedCorrection
@@ -261,8 +262,9 @@ def evaluation_summary(ev: Any) -> str:
             f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
             f"{c.m1:>5}"
         )
-    notes = [(g, msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
-    lines += [f"  note: {labels[g]}: {msg}" for g, msg in notes]
+    notes = [(labels[g], msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
+    noun = "models" if ev.dim == "model" else "groups"  # a note 3+ groups share: one line
+    lines += [f"  note: {line}" for line in gather_notes(notes, noun=noun)]
     lines += [f"  not corrected: {shown_label(group_label(g))}: {why}"
               for g, why in ev.marked.items()]  # fmt: skip
     if ev.ranking_error:

@@ -278,14 +278,15 @@ class PairwiseLeaderboard(Reportable):
 
         return leaderboard_xarray(self)
 
-    def plot(self, *, scale: str = "elo", show_fits: bool = True) -> Any:
-        """Figure: strengths with intervals and rank sets, and the P(rank = r) heat map.
+    def plot(self, *, ax: Any = None, scale: str = "elo", show_fits: bool = True) -> Any:
+        """Draw the strengths with intervals and rank sets, and the P(rank = r) heat map.
 
-        See :func:`~judgestats.pairwise.figure.plot_pairwise`; returns the Figure.
+        See :func:`~judgestats.pairwise.figure.plot_pairwise` (``ax``: None or a pair of
+        Axes); returns the strengths panel's Axes, as every plot of the package does.
         """
         from .figure import plot_pairwise
 
-        return plot_pairwise(self, scale=scale, show_fits=show_fits)
+        return plot_pairwise(self, ax=ax, scale=scale, show_fits=show_fits)
 
     def summary(self) -> str:
         """Return the leaderboard as text, naming the estimator, the intervals and the design."""

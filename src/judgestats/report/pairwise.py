@@ -126,7 +126,7 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
 def _png(board: Any) -> str:
     import matplotlib.pyplot as plt
 
-    fig = board.plot()
+    fig = board.plot().figure  # plot() returns the strengths panel's Axes
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)

@@ -18,6 +18,7 @@ from .._validation import MethodError
 from ..auto import WIDENED
 from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign
 from ..designs.capabilities import ranking_draws
+from ..gathered_notes import gather_notes
 from ..intervals import MIN_PER_CLASS, implementation, interval_methods
 from ..repeated import ClusterSummary
 from ..results import group_label, shown_label, shows_point
@@ -522,21 +523,25 @@ def report_notes(result: Any) -> list[str]:
     Clipping, weak calibration (see :data:`WEAK_CLASS_SIZE`, :data:`WEAK_YOUDEN`), a
     calibration label mix that differs from the corrected test rate, merged or heterogeneous
     strata, undefined bootstrap resamples, and for an :class:`Evaluation` every other
-    warning issued while correcting a group. Each note of a group starts with its label.
+    warning issued while correcting a group. Each note of a group starts with its label; a
+    note that :data:`~judgestats.gathered_notes.GATHER_AT` or more groups share is written
+    once, naming them ("models a, b, c, d, … (12): weak calibration: only 8–22 positive …",
+    its numbers spanning the groups' values; :func:`~judgestats.gathered_notes.gather_notes`).
     """
     _kind(result)
     if not _kind(result) == "evaluation":
         return _notes_of(result, "")
 
-    notes = []
+    per_group: list[tuple[str, str]] = []  # (label, note): gathered below
     for g in result.groups:
-        who = f"{shown_label(group_label(g))}: "
-        notes += _notes_of(result.corrections[g], who)
-        notes += [
-            f"{who}{msg}" for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
+        label = shown_label(group_label(g))
+        per_group += [(label, note) for note in _notes_of(result.corrections[g], "")]
+        per_group += [
+            (label, msg) for cat, msg in result.warnings.get(g, ()) if cat not in _SKIPPED_WARNINGS
         ]
-    notes += [f"{shown_label(group_label(g))}: not corrected ({why})"
-              for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
+    per_group += [(shown_label(group_label(g)), f"not corrected ({why})")
+                  for g, why in getattr(result, "marked", {}).items()]  # fmt: skip
+    notes = gather_notes(per_group, noun="models" if result.dim == "model" else "groups")
     if getattr(result, "ranking_error", None):
         notes.append(f"no ranking (P(rank 1)): {result.ranking_error}")
     return notes

@@ -495,6 +495,9 @@ class Monitor:
 
     def plot(self, ax: Any = None) -> Any:
         """Each group's interval against the labels used, look by look. Returns the Axes."""
+        from .._validation import require_extra
+
+        require_extra("matplotlib", "Monitor.plot()")
         if ax is None:
             import matplotlib.pyplot as plt
 

@@ -114,7 +114,7 @@ def _needed(res: Any) -> tuple[float, float]:
 def labelling_plan(
     shares: Any, rates: Any, *, target_width: float, confidence_level: float = 0.95,
     pool_size: int = 20_000, batch: int = 20, reps: int = 200, max_labels: int | None = None,
-    rng: Any = None,
+    rng: Any = None, progress: bool | None = None,
 ) -> LabellingPlan:  # fmt: skip
     """Compare the labels needed for a target width by a fixed-n plan, the monitor and active draws.
 
@@ -138,6 +138,9 @@ def labelling_plan(
         Labels at most per replay (default: the pool).
     rng : None, int or numpy Generator
         The replays' draws.
+    progress : bool or None, default None
+        Show a bar over each strategy's replayed labels (None: when interactive and they take
+        more than two seconds; see :mod:`judgestats.progress`).
 
     Returns
     -------
@@ -167,7 +170,7 @@ def labelling_plan(
     runs = [
         _needed(replay_labelling(size, positive, strategy=s, labels=labels, batch=batch,
                                  looks=(), reps=reps, confidence_level=level, fixed=False,
-                                 target_width=width, rng=rng))
+                                 target_width=width, rng=rng, progress=progress))
         for s in (UNIFORM, NEYMAN)
     ]  # fmt: skip
     (mu, mu90), (mn, mn90) = runs

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._validation import check_choice, check_confidence_level, check_positive_int, check_rng
 from ..kernels import z_value
+from ..progress import counter
 from .betting import bet, horizon, log_capital, sequence_ends
 from .pool import FLOOR, STRATEGY_NAMES, UNIFORM, PoolState, cell_probabilities
 
@@ -75,6 +76,7 @@ def replay_labelling(
     batch: int = 20, looks: Any = (100, 500, 2000), reps: int = 1000,
     confidence_level: float = 0.95, tuned_for: int | None = None, floor: float = FLOOR,
     fixed: bool = True, target_width: float | None = None, rng: Any = None,
+    progress: bool | None = None,
 ) -> ReplayResult:  # fmt: skip
     """Replay ``reps`` labelling processes of one pool and measure the confidence sequence.
 
@@ -102,6 +104,10 @@ def replay_labelling(
         the labels each replay needs to reach it (costs a look per batch).
     rng : None, int or numpy Generator
         The draws.
+    progress : bool or None, default None
+        Show a bar over the labels (None: when interactive and the replays take more than two
+        seconds, as the defaults' 1,000 replays of 2,000 labels do, about 3 s; see
+        :mod:`judgestats.progress`).
 
     Returns
     -------
@@ -133,7 +139,9 @@ def replay_labelling(
     needed = np.full(reps, np.nan)
     run_low, run_high = np.zeros(reps), np.ones(reps)
     spread = state.spread()
+    bar = counter(total=labels, desc="labels", enabled=progress)  # advanced per label
     for t in range(labels):
+        bar.update()
         if t % batch == 0:
             spread = state.spread()
         q = cell_probabilities(state.remaining, spread, strategy, floor)
@@ -177,6 +185,7 @@ def replay_labelling(
             if fixed:
                 flo, fhi, _ = _fixed_width(state, z_crit)
                 width_fixed[:, k] = fhi - flo
+    bar.close()
     out_needed = needed if target_width is not None else None
     if not fixed:
         return ReplayResult(theta, covered, np.array(look_list), width, None, None, out_needed)
