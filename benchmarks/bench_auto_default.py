@@ -25,9 +25,10 @@ The grid (seed 3801, new: seeds 2711-2713 were issue 27's; ``grid()`` below, wri
   split as above (the first 10 near-chance); N ~ log-U(200, 3,000) items; m ~ log-U(40,
   N/2) labelled items (near-chance cells: N ~ log-U(400, 3,000), m ~ log-U(200, N/2));
   k ~ U{2, ..., 10}; ρ ~ U(0.05, 0.9); the kind of labels at random. 400 data sets per cell,
-  each analysed by ``js.correct`` on counts built with ``cluster=`` (where auto answers with
-  the cluster-robust adjusted-Wald interval and ``WeakCalibrationWarning`` counts effective
-  items).
+  each analysed by ``js.correct`` on counts built with ``cluster=`` (where auto applies its
+  rule at the effective sizes: the hull of the cluster-robust adjusted-Wald interval and
+  profile-map on the effective counts where a class has fewer than 100 effective items or
+  profile-map reaches outside; ``--only items`` re-runs this tier alone).
 
 A data set on which the paper's interval refuses (q̂0 + q̂1 <= 1 or q̃0 + q̃1 <= 1:
 ``NotInformativeError``, which auto keeps) or, with repeated items, whose calibration lacks a
@@ -44,14 +45,15 @@ The warnings and notes counted (under the default; beside it, the old default's
 
 * ``WeakCalibrationWarning``: the answering method's weak rule (adjusted-Wald: a human class
   under 100 items, with repeated items under 100 *effective* items); auto answers with the
-  hull there on independent rows, so it does not warn (the result says "widened" instead);
+  hull there (with repeated items too), so it does not warn (the result says "widened");
 * near chance: the Agresti–Caffo interval of q0 + q1 − 1 reaches 0 (``res.judge.near_chance``,
   a note of the summary and report; at the effective sizes with repeated items);
 * ``ClippedEstimateWarning``: the Rogan–Gladen estimate outside [0, 1] (a statement of fact
   about the estimate, not of coverage: it fires wherever θ is near 0 or 1 or the judge weak).
 
 Writes benchmarks/results/auto_default.md.
-Run: python benchmarks/bench_auto_default.py [--quick] [--write-grid]
+Run: python benchmarks/bench_auto_default.py [--quick] [--write-grid] [--only rows|items]
+[--recheck I]
 """
 
 from __future__ import annotations
@@ -62,12 +64,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import markdown_table, publish, quick_parser, run_time
+from _common import RESULTS, machine, markdown_table, publish, quick_parser, run_time
 from bench_repeated import counts as cluster_counts
 from bench_repeated import draw as cluster_draw
 
 import judgestats as js
-from judgestats.auto import widens
+from judgestats.auto import WIDENED, widens
 from judgestats.chance import youden_interval
 from judgestats.intervals import HULL, MIN_PER_CLASS, compute_bounds
 from judgestats.simulate import draw
@@ -202,12 +204,19 @@ def _summary(theta, ok, auto, paper, widened, notes, agree) -> dict:
 
 
 def _items_cell(cell: dict, reps: int, seed: int) -> dict:
-    """The same figures for a cell of repeated items, one ``js.correct`` per data set."""
+    """The same figures for a cell of repeated items, one ``js.correct`` per data set.
+
+    The paper's interval here is the cluster-robust adjusted-Wald one (``res.paper_ci`` where
+    auto widened, else ``res.ci``); "weak under AW" is where its class-size rule on effective
+    items fires (what ``WeakCalibrationWarning`` said while auto answered with it).
+    """
     gen = np.random.default_rng(seed)
     theta = cell["theta"]
     args = (theta, cell["q0"], cell["q1"], cell["items"], cell["m"], cell["k"], cell["rho"],
             cell["labels"])  # fmt: skip
-    hits_auto, hits_flat, widths, notes = [], [], [], {"weak": [], "near": [], "clipped": []}
+    hits = {"auto": [], "aw": [], "rows": []}
+    widths: dict[str, list] = {"auto": [], "aw": []}
+    notes: dict[str, list] = {"weak": [], "near": [], "clipped": [], "widened": [], "weak_aw": []}
     skipped = agree = 0
     for _ in range(reps):
         data = cluster_draw(gen, *args)
@@ -223,23 +232,29 @@ def _items_cell(cell: dict, reps: int, seed: int) -> dict:
                 continue
         weak = any(issubclass(w.category, js.WeakCalibrationWarning)
                    and "effective" in str(w.message) for w in caught)  # fmt: skip
-        hits_auto.append(res.ci.low <= theta <= res.ci.high)
-        hits_flat.append(flat.ci.low <= theta <= flat.ci.high)
-        widths.append(res.ci.high - res.ci.low)
+        paper = res.ci if res.paper_ci is None else res.paper_ci
+        for key, ci in (("auto", res.ci), ("aw", paper), ("rows", flat.ci)):
+            hits[key].append(ci.low <= theta <= ci.high)
+        widths["auto"].append(res.ci.high - res.ci.low)
+        widths["aw"].append(paper.high - paper.low)
+        widened = res.paper_ci is not None
         notes["weak"].append(weak)
         notes["near"].append(bool(res.judge.near_chance))
         notes["clipped"].append(bool(res.clipped))
-        agree += res.method == "adjusted-wald" and res.chosen_by is not None
-    done = len(hits_auto)
-    hits = np.array(hits_auto, bool)
-    out = {"done": done, "skipped": skipped, "cov_auto": float(hits.mean()) if done else np.nan,
-           "cov_rows": float(np.mean(hits_flat)) if done else np.nan,
-           "width": float(np.mean(widths)) if done else np.nan, "agree": agree}  # fmt: skip
+        notes["widened"].append(widened)
+        notes["weak_aw"].append(min(res.clusters.class_sizes) < MIN_PER_CLASS)
+        agree += (res.method == (HULL if widened else "adjusted-wald")
+                  and res.chosen_by.startswith(WIDENED) == widened)  # fmt: skip
+    done = len(hits["auto"])
+    out: dict = {"done": done, "skipped": skipped, "agree": agree}
+    for key, h in hits.items():
+        out[f"cov_{key}"] = float(np.mean(h)) if done else np.nan
+    out["ratio"] = float(np.mean(widths["auto"]) / np.mean(widths["aw"])) if done else np.nan
     for key, fired in notes.items():
         out[key] = float(np.mean(fired)) if done else np.nan
     silent = ~np.array(notes["weak"], bool) & ~np.array(notes["near"], bool)
     out["silent"] = int(silent.sum())
-    out["cov_silent"] = float(hits[silent].mean()) if silent.any() else np.nan
+    out["cov_silent"] = float(np.array(hits["auto"])[silent].mean()) if silent.any() else np.nan
     return out
 
 
@@ -261,18 +276,34 @@ def _rate_table(results: list[tuple[dict, dict]], keys: list[tuple[str, str]]) -
                            "mean rate", "cells > 5%", "meets (b)"], rows)  # fmt: skip
 
 
+TITLE = "method='auto' as the default under the paper's design (issue 38 §3)"
+#: Where the repeated-items part of the results file begins (``--only items`` rewrites it).
+ITEMS = "## Repeated items (`cluster=`)"
+
+
 def main() -> None:
     parser = quick_parser(__doc__, "24 + 6 cells, 150 and 60 data sets")
     parser.add_argument("--write-grid", action="store_true",
                         help="write the grid file and stop (done once, before any result)")
+    parser.add_argument("--only", choices=("rows", "items"),
+                        help="run one tier; 'items' rewrites only the repeated-items part of "
+                        "the results file (from its heading on)")  # fmt: skip
+    parser.add_argument("--recheck", type=int, metavar="I",
+                        help="re-run repeated-items cell I (0-39) on 1,600 fresh data sets "
+                        f"(seeds {SEED * 3000} + I) and print its figures: a cell's Monte "
+                        "Carlo noise, not a new grid")  # fmt: skip
     args = parser.parse_args()
     if args.write_grid:
         print(f"wrote {write_grid(grid())}")
         return
+    if args.recheck is not None:
+        cell = [c for c in read_grid() if c["kind"] == "items"][args.recheck]
+        print(cell, _items_cell(cell, 1600, seed=SEED * 3000 + args.recheck))
+        return
     t0 = time.time()
     cells = read_grid()
-    rows_cells = [c for c in cells if c["kind"] == "rows"]
-    item_cells = [c for c in cells if c["kind"] == "items"]
+    rows_cells = [c for c in cells if c["kind"] == "rows"] if args.only != "items" else []
+    item_cells = [c for c in cells if c["kind"] == "items"] if args.only != "rows" else []
     if args.quick:  # near-chance and ordinary cells of both kinds
         rows_cells = rows_cells[:6] + rows_cells[WEAK_CELLS:WEAK_CELLS + 18]
         item_cells = item_cells[:2] + item_cells[CLUSTER_WEAK:CLUSTER_WEAK + 4]
@@ -281,38 +312,56 @@ def main() -> None:
     for i, cell in enumerate(rows_cells):
         res_rows.append((cell, _rows_cell(cell, reps_rows, seed=SEED * 1000 + i)))
         print(f"rows cell {i + 1}/{len(rows_cells)}", flush=True)
+    t1 = time.time()
     for i, cell in enumerate(item_cells):
         res_items.append((cell, _items_cell(cell, reps_items, seed=SEED * 2000 + i)))
         print(f"items cell {i + 1}/{len(item_cells)}", flush=True)
-    body = report(res_rows, res_items, reps_rows, reps_items, args.quick)
-    body += "\n\n" + run_time(time.time() - t0, args.quick)
+    parts = []
+    if res_rows:
+        parts.append(report(res_rows, reps_rows, args.quick) + "\n\n"
+                     + run_time(t1 - t0, args.quick).replace("Run time", "Run time (rows)"))
+    if res_items:
+        parts.append(report_items(res_items, reps_items)
+                     + run_time(time.time() - t1, args.quick).replace("Run time", "Run time"
+                                                                      " (repeated items)"))
+    body = "\n\n".join(parts)
     print(body)
-    publish("auto_default", "method='auto' as the default under the paper's design (issue 38 §3)",
-            body, time.time() - t0)  # fmt: skip
+    path = RESULTS / "auto_default.md"
+    if args.only == "items" and path.exists() and ITEMS in path.read_text():
+        head = path.read_text().split(ITEMS)[0]
+        path.write_text(head + body.rstrip() + "\n")
+        print(f"rewrote the repeated-items part of {path} in {time.time() - t0:.1f} s")
+        return
+    publish("auto_default", TITLE, body, time.time() - t0)
 
 
-def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
-    """The tables: the criteria first, then every cell."""
-    cov_a = np.array([r["cov_auto"] for _, r in res_rows])
-    cov_w = np.array([r["cov_aw"] for _, r in res_rows])
-    cov_i = np.array([r["cov_auto"] for _, r in res_items])
-    ratio = np.array([r["ratio"] for _, r in res_rows])
+def _coverage_table(results: list[tuple[dict, dict]], name: str, paper: str) -> str:
+    """Worst coverage of auto (with its Monte Carlo s.e.) and of the paper's interval."""
+    cov_a = np.array([r["cov_auto"] for _, r in results])
+    cov_w = np.array([r["cov_aw"] for _, r in results])
+    done = np.array([r["done"] for _, r in results])
+    ratio = np.array([r["ratio"] for _, r in results])
+    worst = int(np.nanargmin(cov_a))
+    se = np.sqrt(cov_a[worst] * (1 - cov_a[worst]) / done[worst])
+    return markdown_table(
+        ["cells", "auto: min coverage", "its s.e.", "cells < 0.93", f"{paper}: min",
+         "cells < 0.93", "width auto / AW: median", "max"],
+        [[name, _f(cov_a[worst]), _f(se), int((cov_a < 0.93).sum()), _f(np.nanmin(cov_w)),
+          int((cov_w < 0.93).sum()), _f(np.nanmedian(ratio), 2), _f(np.nanmax(ratio), 2)]],
+    )  # fmt: skip
+
+
+def report(res_rows, reps_rows, quick: bool) -> str:
+    """The independent rows' tables: the criteria first, then every cell."""
     checked = sum(r["agree"] for _, r in res_rows)
     lines = [
         f"Grid: seed {SEED}, {len(res_rows)} cells of independent rows ({reps_rows} data sets "
-        f"each) and {len(res_items)} cells of repeated items ({reps_items} each); ranges in the "
-        "script's docstring, cells in `auto_default_grid.csv` (committed before the first run).",
+        f"each) and {CLUSTER_CELLS} cells of repeated items (below); ranges in the script's "
+        "docstring, cells in `auto_default_grid.csv` (committed before the first run).",
         "",
         "## Coverage of the default",
         "",
-        markdown_table(["cells", "auto: min coverage", "cells < 0.93", "adjusted-Wald: min",
-                        "cells < 0.93", "width auto / AW: median", "max"], [
-            ["independent rows", _f(np.nanmin(cov_a)), int((cov_a < 0.93).sum()),
-             _f(np.nanmin(cov_w)), int((cov_w < 0.93).sum()), _f(np.nanmedian(ratio), 2),
-             _f(np.nanmax(ratio), 2)],
-            ["repeated items", _f(np.nanmin(cov_i)), int((cov_i < 0.93).sum()), "–", "–", "–",
-             "–"],
-        ]),
+        _coverage_table(res_rows, "independent rows", "adjusted-Wald"),
         "",
         f"`js.correct(method='auto')` run as a user would on {CHECKED} data sets per cell of "
         f"independent rows agreed with the batch (interval, method, warning, near-chance note) "
@@ -320,19 +369,11 @@ def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
         "",
         "## Warning rates where the default covers >= 0.945 (criterion (b): <= 5%)",
         "",
-        "Independent rows:",
-        "",
         _rate_table(res_rows, [("weak", "WeakCalibrationWarning (default auto)"),
                                ("near", "near chance (note)"),
                                ("clipped", "ClippedEstimateWarning"),
                                ("weak_aw", "WeakCalibrationWarning under adjusted-Wald "
                                 "(the old default)"), ("widened", "auto widened (information)")]),
-        "",
-        "Repeated items (`cluster=`):",
-        "",
-        _rate_table(res_items, [("weak", "WeakCalibrationWarning (effective items)"),
-                                ("near", "near chance (note, effective sizes)"),
-                                ("clipped", "ClippedEstimateWarning")]),
         "",
         "## Every cell: independent rows",
         "",
@@ -344,22 +385,60 @@ def report(res_rows, res_items, reps_rows, reps_items, quick: bool) -> str:
               _f(r["weak"], 2), _f(r["near"], 2), _f(r["clipped"], 2), _f(r["weak_aw"], 2),
               _f(r["cov_silent"]), f"{r['agree']}/{CHECKED}"] for c, r in res_rows],
         ),
-        "",
-        "## Every cell: repeated items",
-        "",
-        markdown_table(
-            ["θ", "q0", "q1", "items", "labelled", "k", "ρ", "labels", "answered", "refused",
-             "auto (cluster-robust AW)", "rows as items", "weak", "near", "clipped",
-             "silent: coverage"],
-            [[c["theta"], c["q0"], c["q1"], c["items"], c["m"], c["k"], c["rho"], c["labels"],
-              r["done"], r["skipped"], _f(r["cov_auto"]), _f(r["cov_rows"]), _f(r["weak"], 2),
-              _f(r["near"], 2), _f(r["clipped"], 2), _f(r["cov_silent"])]
-             for c, r in res_items],
-        ),
     ]
     if quick:
         lines.insert(0, "**Quick tier** (a subset of the grid; the full tier is the claim).\n")
     return "\n".join(lines)
+
+
+def report_items(res_items, reps_items) -> str:
+    """The repeated items' part (from :data:`ITEMS` on): criteria, then every cell."""
+    agree = sum(r["agree"] for _, r in res_items)
+    done = sum(r["done"] for _, r in res_items)
+    return "\n".join([
+        ITEMS,
+        "",
+        f"Measured on: {machine()}",
+        "",
+        f"Grid: the {len(res_items)} cells of repeated items of seed {SEED} "
+        f"(`auto_default_grid.csv`), {reps_items} data sets each, seeds {SEED * 2000} + cell. "
+        "Auto applies its rule at the effective sizes: it answers with the hull of the "
+        "cluster-robust adjusted-Wald interval and profile-map at the effective counts "
+        "(`ClusterSummary.effective_counts`) where a human class has fewer than 100 effective "
+        "items or profile-map reaches more than 0.1 of the adjusted-Wald width outside it; "
+        "\"AW\" is the cluster-robust adjusted-Wald interval alone (what auto answered with "
+        "before).",
+        "",
+        _coverage_table(res_items, "repeated items", "cluster-robust adjusted-Wald"),
+        "",
+        f"Method and `chosen_by` agree with `paper_ci` (widened or not) on {agree} of {done} "
+        "answered data sets.",
+        "",
+        "Warning rates where the default covers >= 0.945 (criterion (b): <= 5%):",
+        "",
+        _rate_table(res_items, [("weak", "WeakCalibrationWarning (effective items)"),
+                                ("near", "near chance (note, effective sizes)"),
+                                ("clipped", "ClippedEstimateWarning"),
+                                ("weak_aw", "WeakCalibrationWarning under cluster-robust "
+                                 "adjusted-Wald (the old answer)"),
+                                ("widened", "auto widened (information)")]),
+        "",
+        "### Every cell: repeated items",
+        "",
+        markdown_table(
+            ["θ", "q0", "q1", "items", "labelled", "k", "ρ", "labels", "answered", "refused",
+             "auto", "s.e.", "AW (cluster-robust)", "rows as items", "width ratio", "widened",
+             "weak", "weak under AW", "near", "clipped", "silent: coverage"],
+            [[c["theta"], c["q0"], c["q1"], c["items"], c["m"], c["k"], c["rho"], c["labels"],
+              r["done"], r["skipped"], _f(r["cov_auto"]),
+              _f(np.sqrt(r["cov_auto"] * (1 - r["cov_auto"]) / max(r["done"], 1))),
+              _f(r["cov_aw"]), _f(r["cov_rows"]), _f(r["ratio"], 2), _f(r["widened"], 2),
+              _f(r["weak"], 2), _f(r["weak_aw"], 2), _f(r["near"], 2), _f(r["clipped"], 2),
+              _f(r["cov_silent"])] for c, r in res_items],
+        ),
+        "",
+        "",
+    ])  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -251,3 +251,28 @@ def test_the_default_covers_on_random_cells():
                     tp=int(c.tp[i]), fn=int(c.fn[i]), tn=int(c.tn[i]), fp=int(c.fp[i])))
             assert (res.ci.low, res.ci.high) == pytest.approx((lo[i], hi[i]), abs=1e-9)
             assert (res.method == HULL) == wide[i] and res.chosen_by is not None
+
+
+def test_a_widened_interval_is_tagged_as_such_in_the_report():
+    """The report's ``warning`` column tags each note by how it starts; auto's note "interval
+    widened by method='auto' (...)" had no tag and showed as "undefined draws" (there are no
+    draws: the hull is closed-form), with independent rows and with repeated items alike."""
+    import pandas as pd
+
+    human = np.repeat(np.r_[np.zeros(40), np.ones(40)], 5).astype(int)
+    judge = np.repeat(np.r_[np.arange(40) >= 30, np.arange(40) < 30], 5).astype(int)
+    item = np.repeat(np.arange(80), 5)
+    frame = pd.concat([
+        pd.DataFrame({"model": "m", "item": item, "judge": judge, "human": human}),
+        pd.DataFrame({"model": "m", "item": np.repeat(np.arange(100, 200), 5),
+                      "judge": np.r_[np.ones(250), np.zeros(250)].astype(int), "human": np.nan}),
+    ], ignore_index=True)  # fmt: skip
+    # 200 rows per class, 39 effective items with the repeats; one row per item: 40 items
+    for cluster, data in (("item", frame), (None, frame.drop_duplicates("item").drop(
+            columns="item"))):  # fmt: skip
+        ev = js.evaluate(data, cluster=cluster, design="by-human-label")
+        assert ev.corrections["m"].method == HULL, cluster
+        md = ev.report("markdown")
+        row = next(line for line in md.splitlines() if line.startswith("| m |"))
+        assert row.rstrip(" |").endswith("widened (auto)"), row
+        assert "undefined draws" not in md and "interval widened by method='auto'" in md

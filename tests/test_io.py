@@ -251,7 +251,8 @@ def test_warnings_are_one_short_line():
             js.JudgedCounts.from_labels([1] * 300 + [0] * 300, cluster=range(600)),
             js.ConfusionCounts.from_labels(human=[0] * 400 + [1] * 100, judge=[0] * 360
                                            + [1] * 40 + ([1] * 40 + [0] * 10) * 2,
-                                           cluster=list(range(200)) * 2 + list(range(500, 550)) * 2)),
+                                           cluster=list(range(200)) * 2 + list(range(500, 550)) * 2),
+            method="adjusted-wald"),  # named: the default auto widens there instead
         lambda: js.correct(js.JudgedCounts(600, 1000), cal_small, method="bootstrap", rng=0),
         lambda: js.correct(js.JudgedCounts(170, 1000), js.ConfusionCounts(tp=90, fn=10, tn=85,
                                                                            fp=15), design="random"),

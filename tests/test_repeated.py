@@ -17,7 +17,7 @@ import pytest
 
 import judgestats as js
 from judgestats.designs import BY_HUMAN_LABEL
-from judgestats.intervals import compute_bounds
+from judgestats.intervals import HULL, compute_bounds
 from judgestats.repeated import cluster_summary
 
 DESIGNS = ("by-human-label", "random", "by-judge-label")
@@ -453,20 +453,143 @@ def test_evaluate_of_epochs_keeps_both_notes():
     assert "weak calibration" in text and "too close to chance to help" in text
 
 
-def test_the_default_under_repeated_items_is_auto_and_keeps_the_warning():
-    """Issue 38 §3: ``method="auto"`` is the default under the paper's design. On independent
-    rows it widens (information on the result, no warning); with repeated items it answers with
-    the cluster-robust adjusted-Wald interval and keeps ``WeakCalibrationWarning`` at the
-    effective sizes until auto for repeated items is measured (benchmarks/results/auto_default.md)."""
+def test_the_default_under_repeated_items_is_auto_at_the_effective_sizes():
+    """Issue 38 §3: ``method="auto"`` is the default under the paper's design, and with repeated
+    items it applies its rule at the effective sizes. With one row per item the effective
+    sizes are the rows, so the clustered answer is the unclustered one: the hull of the
+    paper's interval and profile-map (a class of 10 items), the paper's interval beside, and
+    no WeakCalibrationWarning (the widening is information on the result)."""
     flat = js.correct(js.JudgedCounts(300, 600), js.ConfusionCounts.from_labels(human=H2, judge=J2))
-    assert flat.method == "adjusted-wald+profile-map" and flat.paper_ci is not None
+    assert flat.method == HULL and flat.paper_ci is not None
     assert flat.chosen_by.startswith("widened: fewer than 100 calibration items of human class 1")
     ct = js.JudgedCounts.from_labels([1] * 300 + [0] * 300, cluster=range(1000, 1600))
     cc = js.ConfusionCounts.from_labels(human=H2, judge=J2, cluster=range(30))
-    with pytest.warns(js.WeakCalibrationWarning, match="10 effective items"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", js.WeakCalibrationWarning)
         got = js.correct(ct, cc)
-    assert got.method == "adjusted-wald" and got.chosen_by.startswith("repeated items")
-    assert got.paper_ci is None and got.judge is not None and got.judge.effective
-    # one row per item: the paper's interval of the same counts (to floating-point rounding)
-    assert (got.ci.low, got.ci.high) == pytest.approx((flat.paper_ci.low, flat.paper_ci.high),
-                                                      abs=1e-9)
+    assert got.method == HULL
+    assert got.chosen_by.startswith("widened: fewer than 100 effective items of human class 1 "
+                                    "(10.0; 10 rows)")  # fmt: skip
+    assert got.judge is not None and got.judge.effective and got.clusters is not None
+    # one row per item: the unclustered answer (to floating-point rounding)
+    for a, b in ((got.ci, flat.ci), (got.paper_ci, flat.paper_ci)):
+        assert (a.low, a.high) == pytest.approx((b.low, b.high), abs=1e-9)
+    assert got.estimate == pytest.approx(flat.estimate, abs=1e-12)
+    assert got.estimator == flat.estimator == "marginal posterior mode (flat priors)"
+    # named, the paper's interval still warns (the class-size rule on effective items)
+    with pytest.warns(js.WeakCalibrationWarning, match="10 effective items"):
+        named = js.correct(ct, cc, method="adjusted-wald")
+    assert (named.ci.low, named.ci.high) == (got.paper_ci.low, got.paper_ci.high)
+
+
+def _effective_reference(human, judge, item, test_ones, test_item):
+    """Effective counts written out: each rate's rows over its sandwich design effect
+    (:func:`_sandwich`, floored at 1), rounded; the rate kept to half a count."""
+    rows0, rows1 = human == 0, human == 1
+    d0 = _sandwich((judge[rows0] == 0).astype(float), np.ones(rows0.sum()), item[rows0])[0]
+    d1 = _sandwich((judge[rows1] == 1).astype(float), np.ones(rows1.sum()), item[rows1])[0]
+    dp = _sandwich(test_ones.astype(float), np.ones(test_ones.size), test_item)[0]
+    n, m0, m1 = (round(r / max(d, 1.0)) for r, d in ((test_ones.size, dp),
+                                                       (rows0.sum(), d0), (rows1.sum(), d1)))
+    q0, q1 = np.mean(judge[rows0] == 0), np.mean(judge[rows1] == 1)
+    tn, tp = round(q0 * m0), round(q1 * m1)
+    return (js.JudgedCounts(round(test_ones.mean() * n), n),
+            js.ConfusionCounts(tp=tp, fn=m1 - tp, tn=tn, fp=m0 - tn))
+
+
+def test_auto_with_repeats_holds_profile_map_at_the_effective_counts():
+    """40 items per class judged 5 times with one verdict (as bad one #2's epochs): 200 rows per
+    class, 39 effective items each. Auto widens on the effective sizes; its interval is the
+    hull of the cluster-robust adjusted-Wald interval (``method="adjusted-wald"``, the paper's
+    beside) and profile-map on the effective counts, which are computed here independently
+    (the sandwich written out, then rounded), and ``method=HULL`` names the same answer."""
+    human, judge, item = _repeated_verdicts(40, 5, right=30)  # q̂0 = q̂1 = 0.75
+    cal = js.ConfusionCounts.from_labels(human=human, judge=judge, cluster=item)
+    gen = np.random.default_rng(3802)
+    ones = np.repeat(gen.random(100) < 0.45, 5).astype(int)
+    ones[::7] ^= 1  # verdicts that vary within an item: a design effect between 1 and 5
+    test_item = np.repeat(np.arange(100, 200), 5)
+    test = js.JudgedCounts.from_labels(ones, cluster=test_item)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", js.WeakCalibrationWarning)
+        got = js.correct(test, cal)
+    assert got.method == HULL and got.chosen_by.startswith("widened: fewer than 100 effective")
+    eff_test, eff_cal = _effective_reference(human, judge, item, ones, test_item)
+    assert (eff_cal.m0, eff_cal.m1) == (39, 39) and 100 < eff_test.n < 500
+    assert got.clusters.effective_counts() == (eff_test, eff_cal)
+    pm = js.correct(eff_test, eff_cal, method="profile-map")
+    with pytest.warns(js.WeakCalibrationWarning, match="only 39 effective items"):
+        paper = js.correct(test, cal, method="adjusted-wald")
+    assert got.paper_ci == paper.ci
+    assert got.ci.low == pytest.approx(min(pm.ci.low, paper.ci.low), abs=1e-12)
+    assert got.ci.high == pytest.approx(max(pm.ci.high, paper.ci.high), abs=1e-12)
+    assert got.estimate == pytest.approx(pm.estimate, abs=1e-12)  # profile-map's mode
+    assert got.ci.high - got.ci.low > paper.ci.high - paper.ci.low  # it did widen here
+    named = js.correct(test, cal, method=HULL)
+    assert (named.ci, named.estimate, named.paper_ci) == (got.ci, got.estimate, None)
+    again = got.confidence_interval(confidence_level=0.9, method=HULL)
+    assert again == js.correct(test, cal, method=HULL, confidence_level=0.9).ci
+    assert "paper's interval" in got.summary() and "effective items" in got.summary()
+
+
+def test_auto_with_repeats_keeps_the_paper_interval_with_enough_effective_items():
+    """At least 100 effective items per class and an accurate judge: auto answers with the
+    cluster-robust adjusted-Wald interval itself, and says it counted effective items."""
+    human, judge, item = _repeated_verdicts(150, 2, right=135)  # 300 rows, 150 items per class
+    cal = js.ConfusionCounts.from_labels(human=human, judge=judge, cluster=item)
+    test = js.JudgedCounts.from_labels(np.repeat(np.arange(400) % 3 == 0, 2).astype(int),
+                                       cluster=np.repeat(np.arange(1000, 1400), 2))  # fmt: skip
+    got = js.correct(test, cal)
+    assert got.method == "adjusted-wald" and got.paper_ci is None
+    # 150 items of 2 identical rows: design effect (2·150 − 1)/(150 − 1), 300 rows → 149.5
+    assert got.chosen_by.startswith("at least 100 effective items per human class (149.5 in "
+                                    "the smaller)")  # fmt: skip
+    assert got.ci == js.correct(test, cal, method="adjusted-wald").ci
+
+
+RANDOM_CELLS = 5  # fresh random cells (seed 3802), not the benchmark's grid
+
+
+def _random_cells(seed=3802):
+    """Clustered cells drawn at random from the benchmark's ranges (ordinary judges)."""
+    g = np.random.default_rng(seed)
+    out = []
+    for _ in range(RANDOM_CELLS):
+        s = g.uniform(1.3, 1.9)
+        q1 = g.uniform(s - 1.0, 1.0)
+        items = int(np.exp(g.uniform(np.log(200), np.log(1500))))
+        m = int(np.exp(g.uniform(np.log(40), np.log(items / 2))))
+        out.append((round(g.uniform(0.05, 0.95), 3), round(s - q1, 3), round(q1, 3), items, m,
+                    int(g.integers(2, 8)), round(g.uniform(0.05, 0.9), 3)))  # fmt: skip
+    return out
+
+
+def test_auto_with_repeats_covers_on_fresh_random_cells():
+    """Fast tier of benchmarks/bench_auto_default.py's repeated items (its full tier: the 40
+    committed cells of seed 3801, benchmarks/results/auto_default.md): 5 cells drawn here at
+    random (seed 3802; θ ~ U(0.05, 0.95), q0 + q1 ~ U(1.3, 1.9), 200–1,500 items of 2–7
+    verdicts, 40 to half of them labelled, ρ ~ U(0.05, 0.9)), 100 data sets each (draw_batch).
+    Auto must cover >= 0.95 − 3 s.e. (0.885) in every cell and >= 0.93 over all 500 data
+    sets, and never warn WeakCalibrationWarning where it widened (it widened in 4 of the 5
+    cells; these draws: see the assertion message)."""
+    reps, hits, per_cell, warned_widened = 100, [], [], 0
+    for i, cell in enumerate(_random_cells()):
+        gen = np.random.default_rng(3802 * 100 + i)
+        cells = draw_batch(gen, reps, *cell)
+        mine = []
+        for r in range(reps):
+            test, cal = clustered_at(cells, r)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    res = js.correct(test, cal)
+                except js.NotInformativeError:
+                    continue
+            weak = any(issubclass(w.category, js.WeakCalibrationWarning) for w in caught)
+            warned_widened += weak and res.paper_ci is not None
+            mine.append(res.ci.low <= cell[0] <= res.ci.high)
+        per_cell.append(float(np.mean(mine)))
+        hits += mine
+    figures = f"per cell {per_cell}, all {np.mean(hits):.3f} of {len(hits)}"
+    assert min(per_cell) >= 0.885 and np.mean(hits) >= 0.93, figures
+    assert warned_widened == 0, figures

@@ -22,14 +22,17 @@ both, it misses θ only where both miss: neither profile-map alone (0.891 in its
 a second random grid, θ near 0.1 or 0.9 with a class under 100 items, where adjusted-Wald
 covered 0.96–0.997) nor adjusted-Wald alone (0.79) covers everywhere. (A tolerance of 0 would
 answer with both almost everywhere: the two intervals differ by a hair on one side even for
-accurate judges.) Under
-the random and by-judge-label designs and with repeated items it answers with
-``"adjusted-wald"`` (the only interval method there that is measured to cover;
-``"profile-map"`` exists only for the paper's design and independent rows); with repeated
-items the class-size rule of ``WeakCalibrationWarning`` then counts effective items. Chosen on
-``benchmarks/results/warning_rules.md`` (250 random cells, 1,000 data sets each); measured as
-the default on a grid committed before the run (``benchmarks/results/auto_default.md``, 160
-cells of independent rows and 40 of repeated items): see ``docs/guide/intervals.md``.
+accurate judges.) With repeated items (``cluster=``) the same rule runs at the effective sizes
+(rows over the design effect, :class:`judgestats.repeated.ClusterSummary`): the class sizes
+are effective items, adjusted-Wald is the cluster-robust one, and profile-map is computed on
+the effective counts (:meth:`~judgestats.repeated.ClusterSummary.effective_counts`; the
+likelihood methods model independent rows); where it widens, no ``WeakCalibrationWarning``
+either. Under the random and by-judge-label designs it answers with ``"adjusted-wald"`` (the
+only interval method there that is measured to cover; ``"profile-map"`` exists only for the
+paper's design). Chosen on ``benchmarks/results/warning_rules.md`` (250 random cells, 1,000
+data sets each); measured as the default on a grid committed before the run
+(``benchmarks/results/auto_default.md``, 160 cells of independent rows and 40 of repeated
+items): see ``docs/guide/intervals.md``.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from .intervals import (
     MIN_PER_CLASS,
     Bounds,
     check_bounds_defined,
+    effective_profile_map,
     implementation,
     rate_spec,
     spec_bounds,
@@ -109,24 +113,32 @@ def choose(
 
     def bounds(method: str) -> Any:
         if method not in known:
-            known[method] = spec_bounds(spec.with_method(method), test, calibration)
+            if method == "profile-map" and spec.repeated:  # at the effective counts
+                known[method] = effective_profile_map(spec, known["adjusted-wald"].clusters)
+            else:
+                known[method] = spec_bounds(spec.with_method(method), test, calibration)
         return known[method]
 
     def answer(method: str, why: str) -> tuple[EstimationSpec, str]:
         return spec.with_method(method), why
 
     if HULL not in spec.methods:
-        what = "repeated items" if spec.design.is_default else f"design={str(spec.design)!r}"
-        return answer("adjusted-wald", f"{what}: adjusted-Wald is the interval measured there")
+        return answer("adjusted-wald", f"design={str(spec.design)!r}: adjusted-Wald is the "
+                      "interval measured there")  # fmt: skip
     aw = bounds("adjusted-wald")
     refuse_as_paper(spec, calibration, aw)
-    m_min = min(calibration.m0, calibration.m1)
+    clusters = aw.clusters  # repeated items: the class sizes are effective items
+    sizes = (calibration.m0, calibration.m1) if clusters is None else clusters.class_sizes
+    m_min = min(sizes)
     pm = bounds("profile-map")  # the hull is built from the two (known_bounds)
     if m_min < MIN_PER_CLASS:
-        cls = int(calibration.m1 == m_min)
+        cls = int(sizes[1] == m_min)
+        what = (f"calibration items of human class {cls} ({m_min})" if clusters is None else
+                f"effective items of human class {cls} ({m_min:.1f}; "
+                f"{calibration.m1 if cls else calibration.m0} rows)")  # fmt: skip
         return answer(HULL, (
-            f"{WIDENED}fewer than {MIN_PER_CLASS} calibration items of human class {cls} "
-            f"({m_min}), where adjusted-Wald's coverage depends on the judge's true error rates"
+            f"{WIDENED}fewer than {MIN_PER_CLASS} {what}, where adjusted-Wald's coverage "
+            "depends on the judge's true error rates"
         ))  # fmt: skip
     reach = float(beyond(aw, pm))
     if reach > BEYOND:
@@ -134,8 +146,10 @@ def choose(
             f"{WIDENED}the profile-map interval reaches {reach:.2f} of the adjusted-Wald width "
             f"outside it (> {BEYOND:g}): a weak or lopsided judge, where adjusted-Wald can miss"
         ))  # fmt: skip
+    unit = "calibration items" if clusters is None else "effective items"
+    smaller = f"{m_min}" if clusters is None else f"{m_min:.1f}"
     return answer("adjusted-wald", (
-        f"at least {MIN_PER_CLASS} calibration items per human class ({m_min} in the smaller) "
+        f"at least {MIN_PER_CLASS} {unit} per human class ({smaller} in the smaller) "
         f"and the profile-map interval within {BEYOND:g} of the adjusted-Wald width of it"
     ))  # fmt: skip
 

@@ -286,7 +286,9 @@ def correct(
         ``"auto"`` answers with adjusted-Wald where a class has at least 100 items and
         profile-map's interval reaches no more than 0.1 of its width outside it, else with the
         hull of both, ``"adjusted-wald+profile-map"`` (:mod:`judgestats.auto`); it refuses
-        what adjusted-Wald refuses, and with repeated items answers with adjusted-Wald.
+        what adjusted-Wald refuses, and with repeated items applies the same rule at the
+        effective sizes (the cluster-robust adjusted-Wald interval, profile-map on the
+        effective counts).
         ``res.method`` names the method that answered, ``res.chosen_by`` why, and
         ``res.paper_ci`` is the paper's interval where auto widened it. It takes no method
         options. On 160 random cells auto covered >= 0.93 everywhere, at a median 1.0x the

@@ -111,6 +111,7 @@ __all__ = [
     "adjusted_wald_interval",
     "bounds_at",
     "compute_bounds",
+    "effective_profile_map",
     "get_method",
     "hull_bounds",
     "implementation",
@@ -424,7 +425,13 @@ def hull_bounds(aw: Bounds, pm: Bounds) -> Bounds:
     low, high = np.fmin(aw.low, pm.low), np.fmax(aw.high, pm.high)  # AW may be NaN: PM's
     flags = [np.asarray(b.widened) for b in (aw, pm) if b.widened is not None]
     widened = np.logical_or.reduce(flags) if flags else None
-    return Bounds(low, high, _none_undefined(low), estimate=pm.estimate, widened=widened)
+    return aw._replace(low=low, high=high, estimate=pm.estimate, widened=widened)  # clusters
+
+
+def effective_profile_map(spec: EstimationSpec, clusters: Any) -> Bounds:
+    """Profile-map on ``clusters.effective_counts()`` (repeated items: ``repeated.py``)."""
+    pm = _profile_map_method(*clusters.effective_counts(), confidence_level=spec.confidence_level)
+    return pm._replace(clusters=clusters)
 
 
 def bounds_at(bounds: Bounds, index: Any) -> Bounds:
@@ -881,6 +888,9 @@ def spec_bounds(spec: EstimationSpec, test: Any, calibration: Any, rng: Any = No
         raise MethodError("method='auto' chooses per data set: resolve it (judgestats.auto) first")
     if spec.design.needs_both_classes:
         calibration.check_both_classes()
+    if spec.repeated and spec.method == HULL:  # the cluster-robust AW, profile-map at n_eff
+        aw = clustered_bounds(spec.with_method("adjusted-wald"), test, calibration, rng)
+        return hull_bounds(aw, effective_profile_map(spec, aw.clusters))
     if spec.repeated:
         return clustered_bounds(spec, test, calibration, rng)
     return implementation(spec.design, spec.method).run(

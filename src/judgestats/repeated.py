@@ -64,10 +64,12 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
+    MethodError,
     check_choice,
     check_positive_int,
     check_rng,
 )
+from .counts import ConfusionCounts, JudgedCounts
 from .counts.clusters import JointClusters, joint_arms, joint_clusters
 from .designs import BY_HUMAN_LABEL, Design
 from .kernels import (
@@ -205,6 +207,28 @@ class ClusterSummary:
         its class-size rule counts items, not rows; every other field is the counts' own.
         """
         return _EffectiveClasses(calibration, *self.class_sizes)
+
+    def effective_counts(self) -> tuple[JudgedCounts, ConfusionCounts]:
+        """Return the counts of independent rows that carry the information of these repeats.
+
+        For the paper's rates (p̂, q̂0, q̂1) only. Each rate's effective size, rounded to a whole
+        number (at least 1), with the rate's estimate under the estimand kept to within half
+        a count: n* = round(n_eff), positive* = round(p̂ n*); m0* = round(m0_eff),
+        tn* = round(q̂0 m0*), fp* = m0* − tn*; m1* = round(m1_eff), tp* = round(q̂1 m1*),
+        fn* = m1* − tp* (n_eff, m0_eff, m1_eff the effective sizes, rows over the design
+        effect, :attr:`effective`). Whole numbers, because the likelihood methods are defined
+        on counts; with one row per item they are the counts themselves. What
+        ``method="auto"`` gives the ``"profile-map"`` interval with repeated items
+        (:func:`judgestats.intervals.effective_profile_map`).
+        """
+        if self.cells != ("p", "q0", "q1"):
+            raise MethodError(f"effective counts are of the paper's rates (p, q0, q1), not "
+                              f"{self.cells}")
+        (p, q0, q1), sizes = self.rates, self.effective
+        n, m0, m1 = (max(1, int(np.round(s))) for s in sizes)
+        tn, tp = int(np.round(q0 * m0)), int(np.round(q1 * m1))
+        test = JudgedCounts(int(np.round(p * n)), n)
+        return test, ConfusionCounts(tp=tp, fn=m1 - tp, tn=tn, fp=m0 - tn)
 
     def record(self) -> dict[str, Any]:
         """Flat fields for a result's tidy row: estimand, items, design effects, sizes."""

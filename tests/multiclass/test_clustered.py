@@ -138,7 +138,8 @@ def test_k2_design_effects_are_the_binary_ones():
     with pytest.warns(js.WeakCalibrationWarning, match="effective items"):
         binary = js.correct(js.JudgedCounts.from_labels(judge[~lab], cluster=item[~lab]),
                             js.ConfusionCounts.from_labels(human=truth[lab], judge=judge[lab],
-                                                           cluster=item[lab]))
+                                                           cluster=item[lab]),
+                            method="adjusted-wald")  # the paper's, named: Rogan–Gladen θ̂
     ct, cc = _clustered(judge[~lab].astype(int), truth[lab].astype(int), judge[lab].astype(int),
                         item[~lab], item[lab], 2)
     res = js.correct_distribution(ct, cc, method="wald")

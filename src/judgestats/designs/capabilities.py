@@ -118,8 +118,10 @@ _ROWS: list[Capability] = [
     # miss; benchmarks/results/auto_default.md); "adjusted-wald" is the paper's, by name
     Capability("letter", "rate", (_HUMAN,), False, (*_RATE_METHODS, "auto"), "auto",
                "the paper's design: every interval method"),
-    Capability("letter", "rate", (_HUMAN,), True, (*_CLUSTER, "auto"), "auto",
-               "repeated items: design effects, effective sizes; the bootstrap resamples items"),
+    Capability("letter", "rate", (_HUMAN,), True,
+               (*_CLUSTER, "adjusted-wald+profile-map", "auto"), "auto",
+               "repeated items: design effects, effective sizes; the bootstrap resamples items; "
+               "the hull with profile-map at the effective counts"),
     Capability("letter", "rate", _CONDITIONAL, False, (*_CLUSTER, "bayes", "auto"),
                "adjusted-wald", "the judge-conditional estimator"),
     Capability("letter", "rate", _CONDITIONAL, True, (*_CLUSTER, "auto"), "adjusted-wald",

@@ -155,6 +155,7 @@ NOTE_TAGS = {
     "the pooled estimate": "clipped",
     "stratum estimates outside": "clipped stratum",
     "weak calibration": "weak calibration",
+    "interval widened by method='auto'": "widened (auto)",
     "weak judge": "weak judge",
     "the judge is no better than chance": "judge at chance",
     "the judge is too close to chance": "judge near chance",
