@@ -216,3 +216,22 @@ def test_a_model_without_any_verdict_is_named_not_a_count_error(tmp_path, capsys
     assert err.startswith("judgestats: error: no verdict at all for model(s) 'model-b': 20 of 40 "
                           "rows have no verdict (the metric errored (RateLimitError) (20 rows: "
                           "model-b/q0")
+
+
+def test_a_rating_the_maps_leave_out_is_refused_in_flags(tmp_path, capsys):
+    """Tour finding 1: --map 5=1 --map 4=1 --map 3=0 --map 2=0 read the 11 ratings of 1 as
+    passes, with no note; the error names --map (not mapping=) and --letters (not verdicts=)."""
+    labels = _labels()
+    code, out, err = _report(tmp_path, capsys, labels, "--scorer", "judge_rating", "--map", "5=1",
+                             "--map", "4=1", "--map", "3=0", "--map", "2=0")  # fmt: skip
+    assert (code, out) == (2, "")
+    assert err.strip().endswith(
+        "verdicts 1 (11 rows) are not mapped: the verdicts are a scale (not only 0/1), so every "
+        "value needs its verdict (a rating of 1 is no pass); say what each counts as with "
+        "--map VALUE=0|1, e.g. --map 1=0|1")  # fmt: skip
+    assert len(err.strip().splitlines()) == 1
+    code, out, err = _report(tmp_path, capsys, labels, "--scorer", "judge_rating")
+    assert code == 2 and "mapping" not in err and "verdicts=" not in err
+    assert "e.g. --map 4=0|1 --map 2=0|1 --map 5=0|1 --map 3=0|1 --map 1=0|1 (or keep them " \
+           "as letters with --letters); the verdicts are a scale, so 1 (11 rows) need(s) a " \
+           "verdict too" in err  # the values in the order of the files

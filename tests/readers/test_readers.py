@@ -76,7 +76,10 @@ def test_lm_eval_scorer_and_rating_mapping():
     ratings = Counter(r["judge_rating"] for r in records)
     for value in (2, 3, 4, 5):
         assert f"{value} ({ratings[value]} rows)" in message
-    assert "mapping={" in message and f"1 as 1 ({ratings[1]} rows)" in message
+    # the rating 1 reads as 0/1, but the verdicts are a scale: it needs a verdict too
+    assert "mapping={4: 0 or 1, 2: 0 or 1, 5: 0 or 1, 3: 0 or 1, 1: 0 or 1}" in message
+    assert message.endswith(f"the verdicts are a scale, so 1 ({ratings[1]} rows) need(s) a "
+                            "verdict too")  # fmt: skip
     frame = read_lm_eval(LM_EVAL, scorer="judge_rating",
                          mapping={1: 0, 2: 0, 3: 0, 4: 1, 5: 1})  # fmt: skip
     assert int(frame["judge"].sum()) == ratings[4] + ratings[5]
@@ -194,7 +197,8 @@ def test_report_from_maps_numeric_verdicts(tmp_path, capsys):
     args = ["report", "--from", "lm-eval", str(LM_EVAL), "--human", str(tmp_path / "labels.csv"),
             "--scorer", "judge_rating"]  # fmt: skip
     assert main(args) == 2
-    assert "--map VALUE=0 or --map VALUE=1" in capsys.readouterr().err
+    assert "e.g. --map 4=0|1 --map 2=0|1 --map 5=0|1 --map 3=0|1 --map 1=0|1 (or keep them as " \
+           "letters with --letters)" in capsys.readouterr().err  # the values in file order
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert main([*args, "--map", "1=0", "--map", "2=0", "--map", "3=0", "--map", "4=1",

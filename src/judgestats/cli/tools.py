@@ -100,6 +100,20 @@ def _mapping(args: Any, letters: bool) -> dict:
     return mapping
 
 
+def map_flags(text: str) -> str:
+    """Say a verdict error's ``mapping={...}`` example as ``--map`` flags, and letters as --letters.
+
+    ``mapping={1: 0 or 1, 'maybe': 0 or 1}`` becomes ``--map 1=0|1 --map maybe=0|1``.
+    """
+
+    def flags(match: re.Match) -> str:
+        values = re.findall(r"('[^']*'|[^,{}\s][^,{}]*?): 0 or 1", match[1])
+        return " ".join(f"--map {v.strip(chr(39))}=0|1" for v in values)
+
+    text = re.sub(r"mapping=\{([^}]*)\}", flags, text)
+    return text.replace("verdicts='letters'", "--letters")
+
+
 def flag_words(text: str) -> str:
     """Say the readers' and the join's keywords as the command's flags."""
     text = re.sub(r"\bhuman='([^']+)'", r"--human \1", text)
@@ -124,9 +138,7 @@ def _read(args: Any, letters: bool) -> tuple[Any, list[str]]:
     except ImportError as exc:  # an optional dependency (inspect-ai): one line, what to install
         raise CLIError(str(exc).splitlines()[0]) from exc
     except (ColumnError, VerdictError) as exc:  # the API's keywords as the command's flags
-        hint = "; here: --map VALUE=0 or --map VALUE=1 for each value, or --letters"
-        raise CLIError(flag_words(str(exc)).replace("--map VALUE=0|1 (or keep", "(or keep")
-                       + (hint if isinstance(exc, VerdictError) else "")) from exc  # fmt: skip
+        raise CLIError(flag_words(map_flags(str(exc)))) from exc
     lines = [f"Judged rows: {len(items)} read from {tool} {path} ("
              f"{_count(items['model'].nunique(), 'model')}, "
              f"{_count(items['task'].nunique(), 'task')}; judge: {items['scorer'].iloc[0]})"

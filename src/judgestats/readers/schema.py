@@ -98,6 +98,9 @@ def judge_values(
     VerdictError
         With ``verdicts="0/1"``: values that are not verdicts; the message lists at most five
         (each with its number of rows), how many there are, and the ``mapping=`` to pass.
+        With a ``mapping`` and values that are a scale (some value is no 0/1: a 1-5 rating),
+        a value the mapping does not name (a rating of 1, that would be read as a pass); the
+        message lists them (at most five, and how many there are).
         With ``"letters"``: a value that is no single letter (a list, a dict, a missing value).
 
     Examples
@@ -117,7 +120,8 @@ def judge_values(
     letters = check_choice("verdicts", verdicts, ("0/1", "letters")) == "letters"
     out: list[Any] = []
     unmapped: dict[str, int] = {}
-    read: dict[str, int] = {}
+    as_0_1: dict[str, int] = {}  # values read as 0/1 that neither mapping nor known names
+    scale = False  # a value that is no 0/1 (a rating, a word): the values are a scale
     for v in values:
         if isinstance(v, str) and v == INVALID:
             out.append(_invalid_as(mapping))
@@ -127,13 +131,37 @@ def judge_values(
             out.append(mapping.get(v, v))
         else:
             judged = as_verdict(v, mapping, known)
-            counts = unmapped if judged is None else read
-            key = repr(v) if judged is None or v in mapping else f"{v!r} as {judged}"
-            counts[key] = counts.get(key, 0) + 1
+            named = _names(mapping, v) or (isinstance(v, str) and v in known)
+            scale = scale or binary_value(v) is None
+            if judged is None:
+                unmapped[repr(v)] = unmapped.get(repr(v), 0) + 1
+            elif not named:
+                as_0_1[repr(v)] = as_0_1.get(repr(v), 0) + 1
             out.append(judged)
     if unmapped:
-        raise VerdictError(_unmapped_message(unmapped, read, known, unit))
+        raise VerdictError(_unmapped_message(unmapped, as_0_1, known, unit))
+    if mapping and scale and as_0_1:
+        raise VerdictError(_unmapped_scale_message(as_0_1, unit))
     return out
+
+
+def _names(mapping: dict, value: Any) -> bool:
+    """Return whether ``mapping`` names ``value`` (an unhashable value: no)."""
+    try:
+        return value in mapping
+    except TypeError:
+        return False
+
+
+def _unmapped_scale_message(as_0_1: dict[str, int], unit: str) -> str:
+    """Say which values of a mapped scale the mapping leaves out (at most five, and the count)."""
+    seen = listed([f"{v} ({k} {unit})" for v, k in as_0_1.items()])
+    example = ", ".join(f"{v}: 0 or 1" for v in list(as_0_1)[:5])
+    return (
+        f"verdicts {seen} are not mapped: the verdicts are a scale (not only 0/1), so every "
+        f"value needs its verdict (a rating of 1 is no pass); say what each counts as with "
+        f"mapping=, e.g. mapping={{{example}}}"
+    )
 
 
 def _invalid_as(mapping: dict) -> Any:
@@ -141,16 +169,20 @@ def _invalid_as(mapping: dict) -> Any:
     return mapping.get(INVALID, mapping.get(None, INVALID))
 
 
-def _unmapped_message(unmapped: dict, read: dict, known: dict, unit: str) -> str:
-    """Say which values are no verdicts (at most five, and the count) and the mapping to pass."""
+def _unmapped_message(unmapped: dict, as_0_1: dict, known: dict, unit: str) -> str:
+    """Say which values are no verdicts (at most five, and the count) and the mapping to pass.
+
+    Such values make the verdicts a scale, so its values read as 0/1 (``as_0_1``: a rating of
+    1) need a verdict too: the example names them, and the message says so.
+    """
     seen = listed([f"{v} ({k} {unit})" for v, k in unmapped.items()])
     words = "/".join([*known, "booleans or 0/1"]) if known else "booleans or 0/1"
-    example = ", ".join(f"{v}: 0 or 1" for v in list(unmapped)[:5])
-    also = listed([f"{v} ({k} {unit})" for v, k in read.items()], sep="; ")
+    example = ", ".join(f"{v}: 0 or 1" for v in [*unmapped, *as_0_1][:8])
+    also = listed([f"{v} ({k} {unit})" for v, k in as_0_1.items()])
     return (
         f"verdicts {seen} are not {words}; say what each counts as with mapping=, e.g. "
         f"mapping={{{example}}} (or keep them as letters with verdicts='letters')"
-        + (f"; read as verdicts: {also} (map them too if they are not)" if also else "")
+        + (f"; the verdicts are a scale, so {also} need(s) a verdict too" if also else "")
     )
 
 
