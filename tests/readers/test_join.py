@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
 import judgestats as js
 from judgestats.readers import join_labels
+
+LM_EVAL = Path(__file__).parents[1] / "data" / "readers" / "lm_eval"
 
 
 def _items() -> pd.DataFrame:
@@ -84,3 +88,24 @@ def test_polars_frames_join_as_pandas_and_other_types_are_refused():
     pd.testing.assert_frame_equal(got.frame, want.frame, check_dtype=False)
     with pytest.raises(js.errors.ArgumentTypeError, match=r"labels must be a data frame"):
         join_labels(_items(), {"item": ["0"], "human": [1]})
+
+
+def test_a_label_with_an_empty_human_cell_is_refused_not_made_a_test_row():
+    """Tour finding 2: 5 empty human cells of 40 labels were counted as matched ("40 matched;
+    35 of 60 judged rows labelled") and js.evaluate used those 5 rows as test rows."""
+    from judgestats.readers import read_lm_eval
+
+    items = read_lm_eval(LM_EVAL, scorer="judge_correct")
+    labels = items[items["item"].astype(int) < 20][["model", "item", "judge"]]
+    labels = labels.rename(columns={"judge": "human"}).astype({"human": float})
+    labels.iloc[[0, 3, 7, 21, 30], labels.columns.get_loc("human")] = float("nan")
+    assert len(labels) == 40 and int(labels["human"].isna().sum()) == 5
+    with pytest.raises(js.errors.LabelError) as info:
+        join_labels(items, labels)
+    assert str(info.value) == (
+        "5 labels of 40 have an empty 'human' cell (dummy-a/0, dummy-a/3, dummy-a/7, "
+        "dummy-b/1, dummy-b/10): the labels must list the labelled rows only, each with its "
+        "label; drop those rows (the judged rows without a label are the test rows)")  # fmt: skip
+    # the 35 labelled rows joined: 35 of 60 judged rows labelled
+    joined = join_labels(items, labels.dropna(subset=["human"]))
+    assert (joined.read, joined.matched, joined.labelled_rows) == (35, 35, 35)

@@ -178,7 +178,9 @@ def join_labels(
     LabelError
         Unmatched labels (``unmatched="raise"``), naming at most five and the count, and
         each near miss (``'DUMMY-A'`` for ``'dummy-a'``, item ``'007'`` for ``'7'``); two
-        labels with one key (``duplicates="raise"``); a label without a key value.
+        labels with one key (``duplicates="raise"``); a label without a key value; a label
+        whose human cell is empty (NaN, None): drop it, the judged rows without a label are
+        the test rows.
 
     See Also
     --------
@@ -218,6 +220,7 @@ def join_labels(
     left = _text_keys(items, keys, "judged rows")
     right = _text_keys(labels, keys, "labels")
     tmp = list(right.columns)
+    _check_human(labels, human, right)
     if duplicates == "raise":
         _check_duplicates(right, labels, keys)
     judged = set(map(tuple, left.to_numpy().tolist()))
@@ -289,6 +292,18 @@ def _keys(items: Any, labels: Any, human: str, on: Any, carry: Any = ()) -> tupl
             raise ColumnError(f"the {side} have no column(s) {lacking} to join on; their "
                               f"columns are {list(frame.columns)}")  # fmt: skip
     return keys
+
+
+def _check_human(labels: Any, human: str, right: Any) -> None:
+    """Refuse labels whose human cell is empty: a labelled row would be taken for a test row."""
+    empty = labels[human].isna().to_numpy()
+    if empty.any():
+        shown = ["/".join(r) for r in right[empty].to_numpy().tolist()]
+        raise LabelError(
+            f"{_labels(int(empty.sum()))} of {len(labels)} have an empty {human!r} cell "
+            f"({listed(shown)}): the labels must list the labelled rows only, each with its "
+            "label; drop those rows (the judged rows without a label are the test rows)"
+        )
 
 
 def _check_duplicates(right: Any, labels: Any, keys: tuple[str, ...]) -> None:
