@@ -235,3 +235,22 @@ def test_a_rating_the_maps_leave_out_is_refused_in_flags(tmp_path, capsys):
     assert "e.g. --map 4=0|1 --map 2=0|1 --map 5=0|1 --map 3=0|1 --map 1=0|1 (or keep them " \
            "as letters with --letters); the verdicts are a scale, so 1 (11 rows) need(s) a " \
            "verdict too" in err  # the values in the order of the files
+
+
+def test_labels_without_a_model_column_name_the_flag_that_shares_them(tmp_path, capsys):
+    """Tour finding 3: labels made for dummy-a's answers, without a model column, were applied
+    to dummy-b too ("20 labels read, 20 matched; 40 of 60 judged rows labelled")."""
+    labels = _labels()
+    labels = labels[labels["model"] == "dummy-a"].drop(columns="model")
+    assert len(labels) == 20
+    code, out, err = _report(tmp_path, capsys, labels)
+    assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1
+    assert "the labels have no model column and 20 of 20 match rows of several models" in err
+    assert err.strip().endswith("add a model column to the labels, or, if a label is the item's "
+                                "whatever the model, say so with --join-on item")  # fmt: skip
+    code, out, err = _report(tmp_path, capsys, labels, "--join-on", "item")
+    assert code == 0
+    assert ("20 labels read, 20 matched; 40 of 60 judged rows labelled (joined on item; 20 "
+            "labels applied to several models' rows)") in out
+    assert main(["report", "--example", "chatbot-arena", "--join-on", "item"]) == 2
+    assert "--join-on apply to --from (--inspect) only" in capsys.readouterr().err

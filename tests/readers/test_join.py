@@ -109,3 +109,41 @@ def test_a_label_with_an_empty_human_cell_is_refused_not_made_a_test_row():
     # the 35 labelled rows joined: 35 of 60 judged rows labelled
     joined = join_labels(items, labels.dropna(subset=["human"]))
     assert (joined.read, joined.matched, joined.labelled_rows) == (35, 35, 35)
+
+
+def _dummy_a_labels_without_model() -> pd.DataFrame:
+    """The tour's lm_labels_nomodel.csv: dummy-a's verdicts on items 0-19 as its labels, no
+    model column."""
+    from judgestats.readers import read_lm_eval
+
+    items = read_lm_eval(LM_EVAL, scorer="judge_correct")
+    mine = items[(items["model"] == "dummy-a") & (items["item"].astype(int) < 20)]
+    return mine[["item", "judge"]].rename(columns={"judge": "human"})
+
+
+def test_labels_without_a_model_column_are_not_applied_to_every_model():
+    """Tour finding 3: 20 labels made for dummy-a's answers, no model column, were joined on
+    item to both models: "20 labels read, 20 matched; 40 of 60 judged rows labelled"."""
+    from judgestats.readers import read_lm_eval
+
+    items = read_lm_eval(LM_EVAL, scorer="judge_correct")
+    assert sorted(items["model"].unique()) == ["dummy-a", "dummy-b"] and len(items) == 60
+    labels = _dummy_a_labels_without_model()
+    with pytest.raises(js.errors.LabelError) as info:
+        join_labels(items, labels)
+    assert str(info.value) == (
+        "the labels have no model column and 20 of 20 match rows of several models (item: 0, 1, "
+        "2, 3, 4, ... (20 in all); models dummy-a, dummy-b): each would be every model's label, "
+        "though a label judges one model's answer; add a model column to the labels, or, if a "
+        "label is the item's whatever the model, say so with on='item'")  # fmt: skip
+    # said explicitly: each label is the item's, on both models' rows, and the join says so
+    joined = join_labels(items, labels, on="item")
+    assert (joined.matched, joined.labelled_rows, joined.across_models) == (20, 40, 20)
+    assert joined.summary() == ("20 labels read, 20 matched; 40 of 60 judged rows labelled "
+                                "(joined on item; 20 labels applied to several models' rows)")
+    # with a model column: dummy-a's 20 rows only
+    with_model = join_labels(items, labels.assign(model="dummy-a"))
+    assert (with_model.labelled_rows, with_model.across_models) == (20, 0)
+    # one model in the frame: no model column is needed
+    one = join_labels(items[items["model"] == "dummy-a"], labels)
+    assert (one.labelled_rows, one.across_models) == (20, 0)

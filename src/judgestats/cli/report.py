@@ -384,7 +384,8 @@ def _tool_flags(args: Any) -> None:
     given = [flag for flag, value, default in (
         ("--labels", args.labels, None), ("--scorer", args.scorer, None), ("--map", args.map, []),
         ("--item", args.item, None), ("--model", args.model, []), ("--runs", args.runs, "refuse"),
-        ("--unmatched", args.unmatched, "raise")) if value != default]  # fmt: skip
+        ("--unmatched", args.unmatched, "raise"), ("--join-on", args.join_on, None))
+        if value != default]  # fmt: skip
     if args.from_tool is None and given:
         raise CLIError(f"{', '.join(given)} apply to --from (--inspect) only")
 

@@ -50,6 +50,10 @@ def tool_options(rp: Any) -> None:
     rp.add_argument("--runs", choices=("refuse", "apart"), default="refuse",
                     help="--from: two runs of one model that judged the same items are refused "
                     "(default) or kept as two models")  # fmt: skip
+    rp.add_argument("--join-on", metavar="KEY[,KEY...]",
+                    help="--from: the labels' columns to join on (default: those of model, task, "
+                    "item, epoch, scorer they have); --join-on item applies each label to every "
+                    "model's row of its item (labels of the items, not of one model's answers)")
     rp.add_argument("--unmatched", choices=("raise", "drop"), default="raise",
                     help="--from: a label matching no judged row is an error (default) or is "
                     "left out and counted")  # fmt: skip
@@ -117,6 +121,8 @@ def map_flags(text: str) -> str:
 def flag_words(text: str) -> str:
     """Say the readers' and the join's keywords as the command's flags."""
     text = re.sub(r"\bhuman='([^']+)'", r"--human \1", text)
+    text = re.sub(r"\bon=\(?((?:'[^']+'(?:, )?)+)\)?",
+                  lambda m: "--join-on " + ",".join(re.findall(r"'([^']+)'", m[1])), text)
     for api, flag in (("with scorer=", "with --scorer NAME"), ("item_key=", "--item KEY"),
                       ("with human=", "with --human COLUMN"),
                       ("mapping=", "--map VALUE=0|1")):  # fmt: skip
@@ -196,7 +202,9 @@ def tool_frame(args: Any, letters: bool) -> tuple[Any, list[str]]:
         labels = read_table(args.labels, labels={args.human_column: False})
         if args.item is not None and args.item in labels.columns and "item" not in labels:
             labels = labels.rename(columns={args.item: "item"})
-        joined = join_labels(items, labels, human=args.human_column, unmatched=args.unmatched)
+        on = None if args.join_on is None else [k.strip() for k in args.join_on.split(",")]
+        joined = join_labels(items, labels, human=args.human_column, unmatched=args.unmatched,
+                             on=on)  # fmt: skip
     except (ColumnError, LabelError) as exc:
         text = f"{args.labels}: {flag_words(str(exc))}"
         if "an empty cell" in text and "on every row" in text:

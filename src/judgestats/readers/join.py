@@ -54,6 +54,9 @@ class LabelJoin:
         Judged rows that got a label (an item's epochs share its label).
     judged_rows : int
         Judged rows in all.
+    across_models : int
+        Labels applied to rows of several models (labels without a model column, joined with
+        an explicit ``on=``).
 
     Examples
     --------
@@ -80,6 +83,7 @@ class LabelJoin:
     near_misses: tuple[str, ...]
     labelled_rows: int
     judged_rows: int
+    across_models: int = 0
 
     def summary(self) -> str:
         """Return the join in one sentence: labels read, matched, unmatched (first ones)."""
@@ -87,8 +91,10 @@ class LabelJoin:
         if self.unmatched:
             text += (f", {len(self.unmatched)} unmatched (first: "
                      f"{listed(self.unmatched, limit=3)}; left out)")  # fmt: skip
+        shared = (f"; {_labels(self.across_models)} applied to several models' rows"
+                  if self.across_models else "")  # fmt: skip
         return (f"{text}; {self.labelled_rows} of {self.judged_rows} judged rows labelled "
-                f"(joined on {', '.join(self.keys)})")  # fmt: skip
+                f"(joined on {', '.join(self.keys)}{shared})")  # fmt: skip
 
 
 def _text_keys(frame: Any, keys: tuple[str, ...], side: str) -> Any:
@@ -155,7 +161,11 @@ def join_labels(
     human : str, default "human"
         The labels' human-label column.
     on : str or sequence of str, optional
-        The key columns; default the columns of :data:`KEYS` the labels hold.
+        The key columns; default the columns of :data:`KEYS` the labels hold. Labels without
+        a model column, joined by default on frames of several models, must not match rows of
+        several models (a label judges one model's answer); an explicit ``on=`` (``"item"``)
+        says that each label is the item's, applied to every model's row (counted in
+        ``LabelJoin.across_models``).
     unmatched : {"raise", "drop"}, default "raise"
         A label that matches no judged row is an error naming it (``"raise"``), or is left
         out and counted (``"drop"``: ``LabelJoin.unmatched``).
@@ -178,7 +188,8 @@ def join_labels(
     LabelError
         Unmatched labels (``unmatched="raise"``), naming at most five and the count, and
         each near miss (``'DUMMY-A'`` for ``'dummy-a'``, item ``'007'`` for ``'7'``); two
-        labels with one key (``duplicates="raise"``); a label without a key value; a label
+        labels with one key (``duplicates="raise"``); a label without a key value; labels
+        without a model column that match rows of several models (without ``on=``); a label
         whose human cell is empty (NaN, None): drop it, the judged rows without a label are
         the test rows.
 
@@ -227,6 +238,7 @@ def join_labels(
     found = [tuple(r) in judged for r in right.to_numpy().tolist()]
     missing = [r for r, ok in zip(right.to_numpy().tolist(), found, strict=True) if not ok]
     shown = tuple("/".join(r) for r in missing)
+    spanning = _across_models(items, left, right, keys, explicit=on is not None)
     near = _near_misses(missing[:5], keys, left)
     if missing and unmatched == "raise":
         raise LabelError(
@@ -245,7 +257,7 @@ def join_labels(
     return LabelJoin(frame=joined, keys=keys, human=human, read=len(labels), matched=sum(found),
                      unmatched=shown, near_misses=tuple(near),
                      labelled_rows=int(joined[human].notna().sum()),
-                     judged_rows=len(items))  # fmt: skip
+                     judged_rows=len(items), across_models=spanning)  # fmt: skip
 
 
 def _labels(n: int) -> str:
@@ -292,6 +304,34 @@ def _keys(items: Any, labels: Any, human: str, on: Any, carry: Any = ()) -> tupl
             raise ColumnError(f"the {side} have no column(s) {lacking} to join on; their "
                               f"columns are {list(frame.columns)}")  # fmt: skip
     return keys
+
+
+def _across_models(items: Any, left: Any, right: Any, keys: tuple[str, ...], *,
+                   explicit: bool) -> int:  # fmt: skip
+    """Return how many labels match rows of several models (0 when the labels name the model).
+
+    Labels without a model column, joined on the default keys, are one model's answers' labels:
+    one that matches rows of several models is refused (add a model column), unless ``on=``
+    says the keys, and so that a label is the item's, whatever the model.
+    """
+    if "model" in keys or "model" not in items.columns:
+        return 0
+    tmp = list(left.columns)
+    models = left.assign(model=items["model"].astype(str).to_numpy()).groupby(tmp)["model"]
+    several = models.unique()[models.nunique() > 1]
+    shared = {k if isinstance(k, tuple) else (k,) for k in several.index}
+    spans = [tuple(r) in shared for r in right[tmp].to_numpy().tolist()]
+    if not any(spans) or explicit:
+        return sum(spans)
+    shown = ["/".join(r) for r, yes in zip(right.to_numpy().tolist(), spans, strict=True) if yes]
+    names = sorted({m for ms in several for m in ms})
+    on = repr(keys[0]) if len(keys) == 1 else repr(keys)
+    raise LabelError(
+        f"the labels have no model column and {sum(spans)} of {len(right)} match rows of several "
+        f"models ({', '.join(keys)}: {listed(shown)}; models {listed(names)}): each would be "
+        "every model's label, though a label judges one model's answer; add a model column to "
+        f"the labels, or, if a label is the item's whatever the model, say so with on={on}"
+    )
 
 
 def _check_human(labels: Any, human: str, right: Any) -> None:
