@@ -140,3 +140,19 @@ def test_from_sklearn_transposes_and_the_repr_says_the_orientation():
     cm = ConfusionMatrix.from_sklearn(sk, labels=labels)
     assert cm == ConfusionMatrix.from_labels(human=human, judge=judge, labels=labels)
     assert "rows = judge label, columns = human label" in repr(cm)
+
+
+def test_category_series_with_different_indexes_are_refused():
+    """Tour finding 4, k categories: Series are paired by position only when their indexes
+    agree; human a, b, c on index 0-2 against judge a, b, c on index 2, 0, 1 is refused."""
+    human = pd.Series(["a", "b", "c"])
+    judge = pd.Series(["a", "b", "c"], index=[2, 0, 1])
+    with pytest.raises(LabelError, match=r"^human and judge are pandas Series with "
+                                                   r"different indexes \(human: \[0, 1, 2\]; "
+                                                   r"judge: \[2, 0, 1\]\)"):  # fmt: skip
+        ConfusionMatrix.from_labels(human=human, judge=judge)
+    # aligned: judge.loc[human.index] is c, a, b against a, b, c: no diagonal cell
+    cm = ConfusionMatrix.from_labels(human=human, judge=judge.loc[human.index])
+    assert int(np.trace(np.asarray(cm.counts))) == 0
+    with pytest.raises(LabelError, match=r"^judge and cluster are pandas Series"):
+        CategoryCounts.from_labels(judge, cluster=pd.Series([1, 1, 2]))

@@ -28,6 +28,7 @@ from .._validation import (
     check_count_le,
     check_labels,
     check_same_length,
+    listed,
 )
 from .clusters import ClusterTotals, check_totals
 
@@ -106,7 +107,10 @@ class JudgedCounts:
         ``cluster``: the item id of each row, when items repeat (epochs, several answers to one
         prompt, turns of one conversation). Rows with one id are one item: the counts keep
         each item's totals and the corrections account for the repeats (design effect).
+        Rows are paired by position: two pandas Series whose indexes differ (as sets or in
+        order) raise :class:`LabelError`; align them first (``.loc``, ``reset_index``).
         """
+        _check_aligned(labels=labels, cluster=cluster)
         z = check_labels("judge labels", labels)
         clusters = None
         if cluster is not None:
@@ -224,7 +228,14 @@ class ConfusionCounts:
         ``cluster``: the item id of each row, when items repeat (epochs, several raters of one
         item, turns of one conversation); the human label may differ within an item. The counts
         then keep each item's totals and the corrections account for the repeats.
+
+        Rows are paired by position, never by a pandas index: ``human``, ``judge`` and
+        ``cluster`` given as pandas Series whose indexes differ (as sets or in order) raise
+        :class:`LabelError`; align them first (``judge.loc[human.index]``, or
+        ``reset_index(drop=True)`` on each when position is meant). Equal indexes, arrays and
+        lists pair as they are.
         """
+        _check_aligned(human=human, judge=judge, cluster=cluster)
         h = check_labels("human labels", human)
         j = check_labels("judge labels", judge)
         check_same_length("human labels", h, "judge labels", j)
@@ -254,6 +265,7 @@ class ConfusionCounts:
         many 1s as 0s) has no majority and is left out of the calibration set.
         """
         check_choice("rule", rule, RATING_RULES)
+        _check_aligned(human=human, judge=judge, item=item)
         if rule == "each":
             return cls.from_labels(human=human, judge=judge, cluster=item)
         h = check_labels("human labels", human)
@@ -356,3 +368,31 @@ def _cluster_column(frame: Any, column: str) -> np.ndarray:
     """Return the item id of each row of a frame's ``column``, checked (errors name it)."""
     ids, code = check_cluster_ids(f"cluster column {column!r}", frame[column], len(frame[column]))
     return ids[code]
+
+
+def _check_aligned(**named: Any) -> None:
+    """Refuse pandas Series whose indexes differ: their rows would be paired by position.
+
+    ``named``: argument name → value; values that are not indexed (arrays, lists, None) are
+    paired by position as they are.
+    """
+    indexed = {k: v.index for k, v in named.items() if _index(v) is not None}
+    if len(indexed) < 2:
+        return
+    (first, index), *others = indexed.items()
+    for name, other in others:
+        if not index.equals(other):
+            shown = {k: "[" + listed([repr(x) for x in i[:5].tolist()], total=len(i)) + "]"
+                     for k, i in ((first, index), (name, other))}  # fmt: skip
+            raise LabelError(
+                f"{first} and {name} are pandas Series with different indexes ({first}: "
+                f"{shown[first]}; {name}: {shown[name]}): their rows would be paired by "
+                f"position, not by index; align them first ({name}.loc[{first}.index], or "
+                ".reset_index(drop=True) on both when position is meant)"
+            )
+
+
+def _index(value: Any) -> Any:
+    """Return a pandas Series' index (an attribute, not a list's ``index`` method), else None."""
+    index = getattr(value, "index", None)
+    return None if index is None or callable(index) or not hasattr(index, "equals") else index

@@ -30,6 +30,7 @@ from .._validation import (
     check_in_categories,
     check_same_length,
 )
+from .binary import _check_aligned
 from .clusters import ClusterTotals, check_totals
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,6 +187,7 @@ class CategoryCounts:
         >>> test.counts.tolist(), test.clusters.totals.tolist()
         ([2, 1, 1], [[1, 1, 0], [1, 0, 1]])
         """
+        _check_aligned(judge=judge, cluster=cluster)
         values = check_category_values("judge labels", judge)
         cats = _infer_labels(values) if labels is None else _declared_labels(labels)
         codes = check_in_categories("judge labels", values, cats)
@@ -359,7 +361,11 @@ class ConfusionMatrix:
             (``clusters``). An item's rows may carry different human labels (raters who
             disagree); see ``estimand`` of :func:`judgestats.correct_distribution`. A length
             other than ``human``'s or a missing id raises :class:`LabelError`.
+
+        Rows are paired by position: pandas Series whose indexes differ (as sets or in order)
+        raise :class:`LabelError`; align them first (``.loc``, ``reset_index``).
         """
+        _check_aligned(human=human, judge=judge, cluster=cluster)
         return cls._tabulate(human, judge, labels, "human labels", "judge labels", judge_labels,
                              None if cluster is None else (cluster, "cluster"))  # fmt: skip
 
