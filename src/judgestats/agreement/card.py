@@ -28,13 +28,15 @@ FORMATS = ("markdown", "latex", "html")
 
 def _methods(card: Any) -> str:
     lvl = f"{card.confidence_level:.0%}"
-    text = (f"Judge–human agreement on {card.m} calibration items (design {card.design!r}); "
+    size = f"{card.m} calibration items" if card.items is None else (
+        f"{card.items} calibration items, {card.m} rows")
+    text = (f"Judge–human agreement on {size} (design {card.design!r}); "
             f"{lvl} intervals: Clopper–Pearson (exact) for rates")  # fmt: skip
     if any(r is not None and r.ci is not None for r in (card.kappa, card.ac1)):
         text += (", delta method on the multinomial (atanh scale, 0.5 added per cell) for "
                  "kappa and AC1")  # fmt: skip
     if card.items is not None:
-        text += f"; {card.items} repeated items: intervals at the effective sizes (design effects)"
+        text += "; repeated items: intervals at the effective sizes (design effects)"
     return text + "."
 
 
