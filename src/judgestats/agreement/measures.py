@@ -603,13 +603,14 @@ def _stratified(calibration: Mapping, test: Any, design: Design, level: float) -
     tables = [_as_table(calibration[k], f"calibration[{k!r}]") for k in keys]
     strata = {k: _card(t, None if test is None else test[k], design, level)
               for k, t in zip(keys, tables, strict=True)}  # fmt: skip
-    pooled = _card(_pooled_table(tables, keys), None, design, level)
+    pooled = _card(_pooled_table(tables, keys), None, design, level, test is not None)
     note = (f"pooled over {len(keys)} strata (their tables added; test sets are used per "
             "stratum only)")  # fmt: skip
     return replace(pooled, strata=strata, notes=(*pooled.notes, note))
 
 
-def _card(table: _Table, test: Any, design: Design, level: float) -> Agreement:
+def _card(table: _Table, test: Any, design: Design, level: float,
+          tested: bool = False) -> Agreement:
     j, k = table.counts.shape
     col, row = _masks(j, k)
     cond = _ratio_rates(table, np.eye(j * k), col[np.arange(j * k) % k], level)
@@ -619,7 +620,7 @@ def _card(table: _Table, test: Any, design: Design, level: float) -> Agreement:
                         for a in range(j))  # fmt: skip
     square = table.labels == table.judge_labels
     recall = precision = kappa = ac1 = None
-    notes = list(_design_notes(design, square, test is not None))
+    notes = list(_design_notes(design, square, tested or test is not None))  # strata's tests
     deffs: dict[str, float] = {}
     if square:
         diag = np.eye(j * k)[[b * k + b for b in range(k)]]
