@@ -90,3 +90,14 @@ def test_buys_sizes_are_the_corrections_effective_sizes():
     assert (int(said[1]), int(said[2])) == tuple(round(s) for s in sizes)
     humans = float(re.search(r"alone \(effective (\d+)\)", card.buys).group(1))
     assert humans == pytest.approx(300 * 299 * 3 / (3 * 300 - 1), abs=0.5)  # deff (3G−1)/(G−1)
+
+
+def test_pooled_card_asks_for_a_test_set_only_without_one():
+    """Issue 38 tour: with a test set per stratum the pooled card still said 'pass test='."""
+    cal = {"a": js.ConfusionCounts(tp=36, fn=4, tn=16, fp=4),
+           "b": js.ConfusionCounts(tp=27, fn=3, tn=24, fp=6)}  # fmt: skip
+    test = {"a": js.JudgedCounts(62, 100), "b": js.JudgedCounts(41, 100)}
+    with_test = js.agreement(cal, test)
+    assert not any("pass test=" in n for n in with_test.notes)
+    assert with_test.strata["a"].ppv.source == "derived through θ̂"
+    assert any("pass test=" in n for n in js.agreement(cal).notes)
