@@ -28,13 +28,15 @@ FORMATS = ("markdown", "latex", "html")
 
 def _methods(card: Any) -> str:
     lvl = f"{card.confidence_level:.0%}"
-    text = (f"Judge–human agreement on {card.m} calibration items (design {card.design!r}); "
+    size = f"{card.m} calibration items" if card.items is None else (
+        f"{card.items} calibration items, {card.m} rows")
+    text = (f"Judge–human agreement on {size} (design {card.design!r}); "
             f"{lvl} intervals: Clopper–Pearson (exact) for rates")  # fmt: skip
     if any(r is not None and r.ci is not None for r in (card.kappa, card.ac1)):
         text += (", delta method on the multinomial (atanh scale, 0.5 added per cell) for "
                  "kappa and AC1")  # fmt: skip
     if card.items is not None:
-        text += f"; {card.items} repeated items: intervals at the effective sizes (design effects)"
+        text += "; repeated items: intervals at the effective sizes (design effects)"
     return text + "."
 
 
@@ -59,10 +61,23 @@ def summary_text(card: Any) -> str:
     if card.strata:
         lines.append("")
         for key, s in card.strata.items():
-            shown = "; ".join(f"{r.name} {r.text()}" for r in (s.recall or ())[:2])
-            lines.append(f"  stratum {key}: m = {s.m}; {shown}")
+            lines.append(f"  stratum {key}: m = {s.m}; {_shown(s.figures())}")
     lines += [f"note: {n}" for n in card.notes]
     return "\n".join(lines)
+
+
+def _shown(figures: list) -> str:
+    """Write a stratum's figures in one line; those derived through one mix name it once."""
+    parts, derived, source = [], [], ""
+    for r in figures:
+        if r.ci is None and r.source != "calibration" and not np.isnan(r.estimate):
+            derived.append(f"{r.name} {r.estimate:.3f}")
+            source = r.source
+        else:
+            parts.append(f"{r.name} {r.text(short=True)}")
+    if derived:
+        parts.append(", ".join(derived) + f" ({source}, no interval)")
+    return "; ".join(parts)
 
 
 def report_text(card: Any, *, format: str, figure: bool, digits: int) -> str:

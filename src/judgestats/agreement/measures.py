@@ -51,7 +51,7 @@ agreement. Br. J. Math. Stat. Psychol. 61, 29–48.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -603,19 +603,14 @@ def _stratified(calibration: Mapping, test: Any, design: Design, level: float) -
     tables = [_as_table(calibration[k], f"calibration[{k!r}]") for k in keys]
     strata = {k: _card(t, None if test is None else test[k], design, level)
               for k, t in zip(keys, tables, strict=True)}  # fmt: skip
-    pooled = _card(_pooled_table(tables, keys), None, design, level)
+    pooled = _card(_pooled_table(tables, keys), None, design, level, test is not None)
     note = (f"pooled over {len(keys)} strata (their tables added; test sets are used per "
             "stratum only)")  # fmt: skip
-    return _replace(pooled, strata=strata, notes=(*pooled.notes, note))
+    return replace(pooled, strata=strata, notes=(*pooled.notes, note))
 
 
-def _replace(card: Agreement, **changes: Any) -> Agreement:
-    from dataclasses import replace
-
-    return replace(card, **changes)
-
-
-def _card(table: _Table, test: Any, design: Design, level: float) -> Agreement:
+def _card(table: _Table, test: Any, design: Design, level: float,
+          tested: bool = False) -> Agreement:
     j, k = table.counts.shape
     col, row = _masks(j, k)
     cond = _ratio_rates(table, np.eye(j * k), col[np.arange(j * k) % k], level)
@@ -625,7 +620,7 @@ def _card(table: _Table, test: Any, design: Design, level: float) -> Agreement:
                         for a in range(j))  # fmt: skip
     square = table.labels == table.judge_labels
     recall = precision = kappa = ac1 = None
-    notes = list(_design_notes(design, square, test is not None))
+    notes = list(_design_notes(design, square, tested or test is not None))  # strata's tests
     deffs: dict[str, float] = {}
     if square:
         diag = np.eye(j * k)[[b * k + b for b in range(k)]]
@@ -719,7 +714,8 @@ def _buys(table: _Table, recall: Any, test: Any, design: Design, level: float) -
 
     Only where the per-class rates describe the judge (:attr:`Design.youden_estimable`); θ is
     the calibration's human rate where its items sample the test population, else 1/2, or the
-    corrected rate of a test set.
+    corrected rate of a test set. Repeated items: both widths are at the effective sizes
+    (:func:`_effective_sizes`).
     """
     from ..plan import judge_vs_human
 
@@ -738,21 +734,41 @@ def _buys(table: _Table, recall: Any, test: Any, design: Design, level: float) -
         theta = float(np.clip((test.p_hat + q0 - 1.0) / (q0 + q1 - 1.0), 0.0, 1.0))
     p = theta * q1 + (1.0 - theta) * (1.0 - q0)
     n = None if test is None else getattr(test, "n", None)
-    width_of, how = _WIDTHS[design.family]
+    width_of, how, within = _WIDTHS[design.family]
+    (e0, e1), humans, said = _effective_sizes(table, within, level)
     try:
-        width = width_of(design, m0, m1, p=p, q0=q0, q1=q1, n=n, level=level)
+        width = width_of(design, e0, e1, p=p, q0=q0, q1=q1, n=n, level=level)
     except JudgeStatsError:
         width = float("nan")
-    lo, hi = wilson_bounds(theta * (m0 + m1), m0 + m1, z_value(level))
+    lo, hi = wilson_bounds(theta * humans, humans, z_value(level))
     where = ("at no θ" if regime is None else
              f"for θ in [{regime.low:.2f}, {regime.high:.2f}]")  # fmt: skip
     text = (f"At θ = {theta:.2f}{'' if n is None else f' and n = {n}'}, these m0 = {m0}, "
-            f"m1 = {m1} labels give the corrected rate a {level:.0%} interval "
+            f"m1 = {m1} labels{said[0]} give the corrected rate a {level:.0%} interval "
             f"{width:.3f} wide ({how}"
-            f"{', n → ∞' if n is None else ''}); the same {m0 + m1} human labels alone give "
-            f"{float(hi - lo):.3f} (Wilson). The calibrated judge has lower variance than "
-            f"human-only labelling {where} (plan.judge_vs_human, m → ∞).")  # fmt: skip
+            f"{', n → ∞' if n is None else ''}); the same {m0 + m1} human labels alone"
+            f"{said[1]} give {float(hi - lo):.3f} (Wilson). The calibrated judge has lower "
+            f"variance than human-only labelling {where} (plan.judge_vs_human, m → ∞{said[2]}).")
     return regime, text
+
+
+def _effective_sizes(table: _Table, within: str, level: float) -> tuple:
+    """(m0, m1) and m for :func:`_buys`, with words; repeated items: the effective sizes.
+
+    Rows over the design effect (:func:`_ratio_rates`) of the estimator's two calibration
+    rates (``within="human"``: q̂0, q̂1; ``"judge"``: NPV̂, PPV̂) and of the human rate.
+    """
+    m0, m1 = (float(v) for v in table.counts.sum(axis=0))
+    if table.totals is None:
+        return (m0, m1), m0 + m1, ("", "", "")
+    col, row = _masks(2, 2)
+    pair = _ratio_rates(table, np.eye(4)[[0, 3]], col if within == "human" else row, level)
+    e0, e1 = pair[0][5], pair[1][5]
+    humans = _ratio_rates(table, col[1:], np.ones((1, 4)), level)[0][5]
+    items = int((table.totals.sum(axis=1) > 0).sum())
+    a, b = ("m0", "m1") if within == "human" else ("k0", "k1")
+    said = f" ({items} items: effective {a} = {e0:.0f}, {b} = {e1:.0f})"
+    return (e0, e1), humans, (said, f" (effective {humans:.0f})", ", rows as items")
 
 
 def _paper_width(design: Design, m0: int, m1: int, **at: Any) -> float:
@@ -773,9 +789,10 @@ def _conditional_width(design: Design, m0: int, m1: int, **at: Any) -> float:
 
 
 #: What the agreement buys, by the design's estimator family (:attr:`Design.family`): the
-#: width of the corrected rate's interval with the calibration's labels, and its words.
+#: width of the corrected rate's interval with the calibration's labels, its words, and
+#: within which labels the estimator's calibration rates are (their effective sizes).
 _WIDTHS = {
-    RoganGladenDesign.family: (_paper_width, "adjusted-Wald, plan.interval_width"),
+    RoganGladenDesign.family: (_paper_width, "adjusted-Wald, plan.interval_width", "human"),
     JudgeConditionalDesign.family: (_conditional_width,
-                                    "judge-conditional, designs.plan.design_width"),
+                                    "judge-conditional, designs.plan.design_width", "judge"),
 }

@@ -91,7 +91,8 @@ def run_agreement(args: Any) -> str:
     else:
         cal = _counts(frame, args)
         test = None if test_frame is None else _counts(test_frame, args, test=True)
-    card = agreement(cal, test, design=args.design, confidence_level=args.confidence_level)
+    card = _in_cli_words(agreement(cal, test, design=args.design,
+                                   confidence_level=args.confidence_level))  # fmt: skip
     if args.json:
         text = json.dumps(_payload(card), indent=2, default=str) + "\n"
     elif args.format == "text":
@@ -99,6 +100,18 @@ def run_agreement(args: Any) -> str:
     else:
         text = card.report(args.format)
     return text
+
+
+def _in_cli_words(card: Any) -> Any:
+    """Return the card with its notes' advice in the command's words (``--test FILE``)."""
+    from dataclasses import replace
+
+    def said(c: Any) -> Any:
+        return replace(c, notes=tuple(n.replace("pass test=", "pass --test FILE")
+                                      for n in c.notes))  # fmt: skip
+
+    strata = None if card.strata is None else {k: said(s) for k, s in card.strata.items()}
+    return replace(said(card), strata=strata)
 
 
 def _label(key: Any, by: tuple[str, ...]) -> str:

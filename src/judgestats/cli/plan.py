@@ -55,8 +55,9 @@ def _plan(args) -> dict:
             warnings.simplefilter("always")
             a = plan.allocate(args.m, p=args.p, pilot=pilot)
         out = {"mode": "algorithm1", "m": args.m, "m0": a.m0, "m1": a.m1, "kappa": a.kappa}
-        if caught:
-            out["warnings"] = [str(w.message) for w in caught]
+        said = [str(w.message) for w in caught] + _at_chance(pilot)
+        if said:
+            out["warnings"] = said
         return out
     if args.compare:
         _need(args, "m", "p", "q0", "q1")
@@ -100,6 +101,17 @@ def _plan(args) -> dict:
         "confidence_level": res.confidence_level,
         "n": args.n,
     }
+
+
+def _at_chance(pilot: ConfusionCounts) -> list[str]:
+    """Say so where the pilot's judge is no better than chance (q̂0 + q̂1 <= 1); else nothing."""
+    q0, q1 = float(pilot.specificity), float(pilot.sensitivity)
+    if q0 + q1 > 1:
+        return []
+    return [f"the pilot's judge is no better than chance (specificity {q0:.3g} + sensitivity "
+            f"{q1:.3g} = {q0 + q1:.3g} <= 1): its labels carry no information about the true "
+            "rate, so no split of the budget makes a corrected rate informative; check the "
+            "judge before labelling more"]  # fmt: skip
 
 
 def _plan_text(out: dict) -> str:

@@ -1,0 +1,62 @@
+"""``judgestats agreement`` (cli/agreement.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judgestats.cli import main
+
+pytest.importorskip("pandas")
+
+#: Per model: calibration cells (human, judge, count) and the test set's judged 1s of 100.
+_CELLS = {"a": ([(1, 1, 36), (1, 0, 4), (0, 0, 16), (0, 1, 4)], 62),
+          "b": ([(1, 1, 27), (1, 0, 3), (0, 0, 24), (0, 1, 6)], 41)}  # fmt: skip
+
+
+def _files(tmp_path):
+    cal, test = ["model,human,judge"], ["model,judge"]
+    for model, (cells, ones) in _CELLS.items():
+        cal += [f"{model},{h},{j}" for h, j, count in cells for _ in range(count)]
+        test += [f"{model},{int(i < ones)}" for i in range(100)]
+    (tmp_path / "cal.csv").write_text("\n".join(cal) + "\n")
+    (tmp_path / "test.csv").write_text("\n".join(test) + "\n")
+    return str(tmp_path / "cal.csv"), str(tmp_path / "test.csv")
+
+
+def _derived(model: str) -> dict[str, float]:
+    """PPV, NPV and Cohen's κ of the population table θ Ĉ (paper eq. (7) for θ, clipped)."""
+    cells, ones = _CELLS[model]
+    n = {(h, j): c for h, j, c in cells}
+    q0 = n[0, 0] / (n[0, 0] + n[0, 1])
+    q1 = n[1, 1] / (n[1, 1] + n[1, 0])
+    theta = min(max((ones / 100 + q0 - 1) / (q0 + q1 - 1), 0.0), 1.0)
+    tp, fn, tn, fp = theta * q1, theta * (1 - q1), (1 - theta) * q0, (1 - theta) * (1 - q0)
+    pa, pe = tp + tn, (tp + fp) * theta + (tn + fn) * (1 - theta)
+    return {"PPV": tp / (tp + fp), "NPV": tn / (tn + fn), "kappa": (pa - pe) / (1 - pe)}
+
+
+def test_by_with_test_shows_each_strata_derived_figures(tmp_path, capsys):
+    """Issue 38 tour: ``agreement --by model --test FILE`` printed no PPV, NPV, κ or AC1 for
+    any model (``--json`` had them) and advised "pass test=" although --test was given."""
+    cal, test = _files(tmp_path)
+    assert main(["agreement", cal, "--by", "model", "--test", test]) == 0
+    text = capsys.readouterr().out
+    for model in _CELLS:
+        line = next(x for x in text.splitlines() if x.strip().startswith(f"stratum {model}:"))
+        for name, value in _derived(model).items():
+            shown = re.search(rf"\b{name} (\d\.\d{{3}})", line)
+            assert shown, (name, line)
+            assert float(shown.group(1)) == pytest.approx(value, abs=5e-4)
+        assert "AC1" in line and "derived through θ̂" in line
+    assert "test=" not in text and "--test" not in text
+
+
+def test_advice_names_the_flag_only_without_test(tmp_path, capsys):
+    cal, _ = _files(tmp_path)
+    assert main(["agreement", cal, "--by", "model"]) == 0
+    text = capsys.readouterr().out
+    assert "pass --test FILE to derive them" in text and "test=" not in text
+    assert main(["agreement", cal, "--json"]) == 0
+    assert "pass --test FILE" in capsys.readouterr().out
