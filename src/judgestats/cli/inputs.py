@@ -80,9 +80,12 @@ def _row(
                 "specificity",
                 "clipped",
                 "design",
+                "method",  # the method that answered (auto names its choice)
+                "estimator",
             )
         }
     )
+    row.update({k: d[k] for k in ("chosen_by", "paper_ci_low", "paper_ci_high") if k in d})
     row.update(extra)
     if caught:
         row["warnings"] = [str(w.message) for w in caught]
