@@ -398,3 +398,26 @@ def test_auto_by_model_and_example_name_the_method_and_the_papers_interval(capsy
     assert code == 0, err
     assert "paper's CI (adjusted-wald)" in out and "95% CI (random design)" in out
     assert "groups ANCE+_FiD, Contriever_FiD, DPR, EMDR2, … (12): interval widened by " in out
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_file_mode_by_model_warns_of_repeated_items_as_evaluate(capsys, tmp_path):
+    """Tour of issue 38: ``correct --by model`` on items judged 3 times each (no --cluster)
+    said nothing, where ``js.evaluate`` on the same rows warns ``RepeatedItemsWarning`` (its
+    design effect up to 2.34, in model 'a'). The command says the same on stderr, with the
+    flag; its intervals are unchanged (rows as asked)."""
+    test_path, cal_path, test, cal = _repeated(tmp_path)
+    frame = pd.concat([test.assign(human=np.nan), cal], ignore_index=True)
+    with pytest.warns(js.RepeatedItemsWarning) as caught:
+        ev = js.evaluate(frame, judge="judge", human="human", by="model",
+                         method="adjusted-wald")  # fmt: skip
+    api = next(str(w.message) for w in caught if w.category is js.RepeatedItemsWarning)
+    assert "too short in 2 of 2 groups (design effect on the estimate's variance up to 2.34, " \
+           "in model='a'); pass cluster='item'" in api
+    code, out, err = run(capsys, "correct", "--test", test_path, "--calibration", cal_path,
+                         "--by", "model", "--method", "adjusted-wald", "--json")  # fmt: skip
+    assert code == 0, err
+    assert err == f"warning: {api} (--cluster item)\n"  # as ``report`` says it
+    for r in json.loads(out)["rows"]:
+        one = ev[r["group"]]
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((one.ci.low, one.ci.high), abs=1e-12)
