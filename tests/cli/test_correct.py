@@ -421,3 +421,20 @@ def test_file_mode_by_model_warns_of_repeated_items_as_evaluate(capsys, tmp_path
     for r in json.loads(out)["rows"]:
         one = ev[r["group"]]
         assert (r["ci_low"], r["ci_high"]) == pytest.approx((one.ci.low, one.ci.high), abs=1e-12)
+
+
+@pytest.mark.parametrize("by", [[], ["--by", "model"]])
+def test_a_test_file_with_a_header_and_no_rows_is_one_line_exit_2(capsys, tmp_path, by):
+    """Tour of issue 38: ``correct --test`` of a header-only file ``--by model`` printed a table
+    of dashes (every group "no test rows") and exited 0; without ``--by`` it exited 2. Both
+    now exit 2 with one line naming the file; a header-only calibration file too."""
+    (tmp_path / "t.csv").write_text("model,judge\n")
+    (tmp_path / "c.csv").write_text("model,judge,human\na,1,1\na,0,0\nb,1,1\n")
+    (tmp_path / "t1.csv").write_text("model,judge\na,1\n")
+    (tmp_path / "c0.csv").write_text("model,judge,human\n")
+    for test, cal, which in (("t.csv", "c.csv", "--test"), ("t1.csv", "c0.csv", "--calibration")):
+        code, out, err = run(capsys, "correct", "--test", str(tmp_path / test), "--calibration",
+                             str(tmp_path / cal), *by)  # fmt: skip
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert f"the {which} file {tmp_path / (test if which == '--test' else cal)} has no " \
+               "rows (a header only)" in err

@@ -161,3 +161,19 @@ def test_monitor_names_the_labels_column_with_the_flag(pool, capsys):
     assert err.count("\n") == 1 and "no human-label column 'human'" in err
     assert err.rstrip().endswith("name it with --human label")
     assert main([*args, "--human", "label"]) == 0
+
+
+@pytest.mark.parametrize("by", [[], ["--by", "model"]])
+def test_a_pool_with_a_header_and_no_rows_is_one_line_exit_2(tmp_path, capsys, by):
+    """Tour of issue 38: ``next-batch`` on a header-only pool wrote a header-only file and
+    ``monitor`` printed "after 0 labels of 0 items", both exit 0; with ``--by model`` both
+    said "the pool has no items" (the API's ``Monitor.set_pool``). Now both always do."""
+    empty = tmp_path / "empty.csv"
+    empty.write_text("model,item,judge\n")
+    for argv in (["next-batch", str(empty), "--budget", "3", "--out", str(tmp_path / "r.csv")],
+                 ["monitor", str(empty), "--design", "random"]):
+        assert main([*argv, *by]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+        assert "the pool has no items" in err
+    assert not (tmp_path / "r.csv").exists()

@@ -105,6 +105,10 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
     test_df = _read_table(args.test, {args.judge_column: False}, by[0] if by else None)
     cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False},
                          by[0] if by else None)  # fmt: skip
+    for flag, path, df in (("--test", args.test, test_df), ("--calibration", args.calibration,
+                                                            cal_df)):  # fmt: skip
+        if len(df) == 0:  # never a table of dashes, with or without --by
+            raise CLIError(f"the {flag} file {path} has no rows (a header only)")
     args.accounting = {"test file rows": len(test_df), "calibration file rows": len(cal_df)}
     for name, df, cols in (
         ("--test", test_df, [args.judge_column]),

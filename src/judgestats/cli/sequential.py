@@ -88,6 +88,8 @@ def _frame(args: Any) -> Any:
     from ..readers.join import UNMATCHED_ADVICE, join_labels
 
     pool = _read_table(args.items, {args.human: True})
+    if len(pool) == 0:  # the API's words (Monitor.set_pool), with or without --by
+        raise CLIError(f"the pool has no items: {args.items} has a header and no rows")
     if not args.labels:
         return pool
     if args.human in pool.columns:
