@@ -208,3 +208,22 @@ def test_an_item_labelled_in_two_label_files_is_refused_as_the_api_does(pool, ca
     assert main(["monitor", str(tmp / "items.csv"), "--design", "random", "--labels",
                  str(tmp / "raters.csv")]) == 0  # fmt: skip
     assert "21 labels read, 21 matched" in capsys.readouterr().out
+
+
+def test_next_batch_of_no_items_says_the_target_width_is_met(pool, capsys):
+    """Tour of issue 38: ``next-batch --target-width`` wrote 0 items without saying why. The
+    monitor on the same 20 labels gives an interval narrower than 0.99 (its JSON ``width``),
+    so nothing is drawn; stderr says so."""
+    tmp, truth, _ = pool
+    r1 = _round_one(tmp, truth)
+    capsys.readouterr()
+    assert main(["monitor", str(tmp / "items.csv"), "--labels", str(r1), "--design", "random",
+                 "--json"]) == 0  # fmt: skip
+    width = json.loads(capsys.readouterr().out)["groups"][0]["width"]
+    assert 0.5 < width < 0.99
+    assert main(["next-batch", str(tmp / "items.csv"), "--labels", str(r1), "--budget", "5",
+                 "--target-width", "0.99", "--out", str(tmp / "r2.csv")]) == 0  # fmt: skip
+    out, err = capsys.readouterr()
+    assert f"wrote 0 items to label to {tmp / 'r2.csv'}" in out
+    assert ("nothing to label: every group's interval is already at most 0.99 wide "
+            "(--target-width) or all its items are labelled") in err

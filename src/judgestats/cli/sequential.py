@@ -152,6 +152,11 @@ def _next_batch(args: Any) -> str:
                      **_options(args))  # fmt: skip
     if getattr(args, "join", None):  # the rows to label are CSV: the join is said on stderr
         sys.stderr.write(f"{args.join}\n")
+    if len(out) == 0:  # never a header-only file without a word
+        met = (f"every group's interval is already at most {args.target_width:g} wide "
+               "(--target-width) or all its items are labelled" if args.target_width is not None
+               else "every item of the pool is labelled")  # fmt: skip
+        sys.stderr.write(f"nothing to label: {met}\n")
     return out.assign(**{args.human: ""}).to_csv(index=False)
 
 
