@@ -1,7 +1,8 @@
 """Reading a command's input into rows: counts given as flags, label files, the bundled examples.
 
 Every path counts through :func:`judgestats.frames.group_counts` (the one path from a frame
-to counts); a row is one model's test and calibration counts.
+to counts; files by group through ``evaluate``'s own counting, which warns of repeated items
+as :func:`judgestats.evaluate` does); a row is one model's test and calibration counts.
 """
 
 from __future__ import annotations
