@@ -58,7 +58,7 @@ from .repeated import is_clustered
 from .spec import AUTO, EstimationSpec
 
 __all__ = ["AUTO", "BEYOND", "STILL_ANSWER", "WIDENED", "beyond", "check_answerable", "choose",
-           "choose_method", "refuse_as_paper", "widens"]
+           "choose_method", "refuse_as_paper", "widened_note", "widens"]
 
 #: How ``chosen_by`` begins where auto answered with a wider interval than the paper's (the
 #: result then carries the paper's interval beside, ``Correction.paper_ci``).
@@ -68,6 +68,28 @@ WIDENED = "widened: "
 #: before auto answers with both (chosen among 0.05, 0.1 and 0.2 for profile-map alone on one
 #: random grid; the answer with both checked on two: benchmarks/results/warning_rules.md).
 BEYOND = 0.1
+
+
+def widened_note(chosen_by: str, paper: str) -> str:
+    """Say that auto widened the paper's interval, why, and what the paper's interval is.
+
+    The one wording of the report's note and the command's (``judgestats correct``).
+
+    Parameters
+    ----------
+    chosen_by : str
+        The result's ``chosen_by`` (it begins with :data:`WIDENED`).
+    paper : str
+        The paper's adjusted-Wald interval as the caller writes it (``"0.12–0.89"``).
+
+    Returns
+    -------
+    str
+        ``"interval widened by method='auto' (why); the paper's adjusted-Wald interval is
+        0.12–0.89"``.
+    """
+    return (f"interval widened by method='auto' ({chosen_by.removeprefix(WIDENED)}); the "
+            f"paper's adjusted-Wald interval is {paper}")
 
 
 def choose_method(

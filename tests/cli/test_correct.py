@@ -336,3 +336,105 @@ def test_file_mode_cluster_counts_items_once_as_the_api(capsys, tmp_path):
         assert (r["ci_low"], r["ci_high"]) == pytest.approx((one.ci.low, one.ci.high), abs=1e-12)
     code, _, err = run(capsys, *files[:-1], "--cluster", "nosuch")
     assert code == 2 and "--test file has no column 'nosuch'" in err
+
+
+_WIDE = ["correct", "--positive", "60", "--n", "100", "--tp", "9", "--fn", "1", "--tn", "7",
+         "--fp", "3"]  # fmt: skip
+
+
+def test_auto_names_the_method_that_answered_and_the_papers_interval_beside(capsys):
+    """Tour of issue 38: ``correct`` under the default ``--method auto`` printed the widened
+    interval alone. m1 = 10 < 100, so auto answers with the hull of adjusted-Wald and
+    profile-map (``js.correct``'s ``method`` and ``chosen_by``); the table and the JSON name
+    that method and give the paper's eq. (8) interval beside (``js.adjusted_wald_interval``
+    on p̂ = 0.6, q̂0 = 0.7, q̂1 = 0.9, n = 100, m0 = m1 = 10: [0.1196, 0.8910])."""
+    res = js.correct(js.JudgedCounts(positive=60, n=100),
+                     js.ConfusionCounts(tp=9, fn=1, tn=7, fp=3))  # fmt: skip
+    low, high = js.adjusted_wald_interval(0.6, 0.7, 0.9, 100, 10, 10)
+    assert (res.paper_ci.low, res.paper_ci.high) == pytest.approx((low, high), abs=1e-12)
+    assert (round(low, 4), round(high, 4)) == (0.1196, 0.8910)
+    assert res.method == "adjusted-wald+profile-map" and res.chosen_by.startswith("widened: ")
+    code, out, err = run(capsys, *_WIDE)
+    assert code == 0, err
+    assert "adjusted-wald+profile-map" in out and "[0.0000, 1.0000]" in out
+    assert "paper's CI (adjusted-wald)" in out and "[0.1196, 0.8910]" in out
+    assert ("interval widened by --method auto (fewer than 100 calibration items of human "
+            "class 1 (10)") in out and "the paper's adjusted-Wald interval is 0.1196–0.8910" in out
+    code, out, err = run(capsys, *_WIDE, "--json")
+    row = json.loads(out)["rows"][0]
+    assert code == 0 and row["method"] == res.method and row["chosen_by"] == res.chosen_by
+    assert row["estimator"] == res.estimator == "marginal posterior mode (flat priors)"
+    assert (row["paper_ci_low"], row["paper_ci_high"]) == pytest.approx((low, high), abs=1e-12)
+    # a method given by name answered as asked: no column for it, no paper's interval
+    code, out, _ = run(capsys, *_WIDE, "--method", "adjusted-wald")
+    assert code == 0 and "paper's CI" not in out and "[0.1196, 0.8910]" in out
+    assert "adjusted-wald+profile-map" not in out
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_auto_by_model_and_example_name_the_method_and_the_papers_interval(capsys, tmp_path):
+    """The same in file mode by model and in ``--example nq301`` (README: the paper's interval
+    beside design random): every row names its method, and each widened row's paper's
+    interval is ``js.correct``'s ``paper_ci`` on that model's counts."""
+    g = np.random.default_rng(38)
+    human = g.integers(0, 2, 460)
+    judge = np.where(g.random(460) < 0.8, human, 1 - human)
+    model = np.where(np.arange(460) % 2, "a", "b")
+    frame = pd.DataFrame({"model": model, "judge": judge, "human": human})
+    frame.iloc[:400][["model", "judge"]].to_csv(tmp_path / "t.csv", index=False)
+    frame.iloc[400:].to_csv(tmp_path / "c.csv", index=False)
+    code, out, err = run(capsys, "correct", "--test", str(tmp_path / "t.csv"), "--calibration",
+                         str(tmp_path / "c.csv"), "--by", "model", "--json")  # fmt: skip
+    assert code == 0, err
+    for r in json.loads(out)["rows"]:
+        sub = frame[frame["model"] == r["group"]]
+        one = js.correct(js.JudgedCounts.from_labels(sub["judge"].iloc[:200]),
+                         js.ConfusionCounts.from_labels(human=sub["human"].iloc[200:],
+                                                        judge=sub["judge"].iloc[200:]))
+        assert r["method"] == one.method == "adjusted-wald+profile-map"  # 30 items per model
+        assert (r["paper_ci_low"], r["paper_ci_high"]) == pytest.approx(
+            (one.paper_ci.low, one.paper_ci.high), abs=1e-12)
+    code, out, err = run(capsys, "correct", "--example", "nq301")
+    assert code == 0, err
+    assert "paper's CI (adjusted-wald)" in out and "95% CI (random design)" in out
+    assert "groups ANCE+_FiD, Contriever_FiD, DPR, EMDR2, … (12): interval widened by " in out
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_file_mode_by_model_warns_of_repeated_items_as_evaluate(capsys, tmp_path):
+    """Tour of issue 38: ``correct --by model`` on items judged 3 times each (no --cluster)
+    said nothing, where ``js.evaluate`` on the same rows warns ``RepeatedItemsWarning`` (its
+    design effect up to 2.34, in model 'a'). The command says the same on stderr, with the
+    flag; its intervals are unchanged (rows as asked)."""
+    test_path, cal_path, test, cal = _repeated(tmp_path)
+    frame = pd.concat([test.assign(human=np.nan), cal], ignore_index=True)
+    with pytest.warns(js.RepeatedItemsWarning) as caught:
+        ev = js.evaluate(frame, judge="judge", human="human", by="model",
+                         method="adjusted-wald")  # fmt: skip
+    api = next(str(w.message) for w in caught if w.category is js.RepeatedItemsWarning)
+    assert "too short in 2 of 2 groups (design effect on the estimate's variance up to 2.34, " \
+           "in model='a'); pass cluster='item'" in api
+    code, out, err = run(capsys, "correct", "--test", test_path, "--calibration", cal_path,
+                         "--by", "model", "--method", "adjusted-wald", "--json")  # fmt: skip
+    assert code == 0, err
+    assert err == f"warning: {api} (--cluster item)\n"  # as ``report`` says it
+    for r in json.loads(out)["rows"]:
+        one = ev[r["group"]]
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((one.ci.low, one.ci.high), abs=1e-12)
+
+
+@pytest.mark.parametrize("by", [[], ["--by", "model"]])
+def test_a_test_file_with_a_header_and_no_rows_is_one_line_exit_2(capsys, tmp_path, by):
+    """Tour of issue 38: ``correct --test`` of a header-only file ``--by model`` printed a table
+    of dashes (every group "no test rows") and exited 0; without ``--by`` it exited 2. Both
+    now exit 2 with one line naming the file; a header-only calibration file too."""
+    (tmp_path / "t.csv").write_text("model,judge\n")
+    (tmp_path / "c.csv").write_text("model,judge,human\na,1,1\na,0,0\nb,1,1\n")
+    (tmp_path / "t1.csv").write_text("model,judge\na,1\n")
+    (tmp_path / "c0.csv").write_text("model,judge,human\n")
+    for test, cal, which in (("t.csv", "c.csv", "--test"), ("t1.csv", "c0.csv", "--calibration")):
+        code, out, err = run(capsys, "correct", "--test", str(tmp_path / test), "--calibration",
+                             str(tmp_path / cal), *by)  # fmt: skip
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert f"the {which} file {tmp_path / (test if which == '--test' else cal)} has no " \
+               "rows (a header only)" in err

@@ -161,3 +161,69 @@ def test_monitor_names_the_labels_column_with_the_flag(pool, capsys):
     assert err.count("\n") == 1 and "no human-label column 'human'" in err
     assert err.rstrip().endswith("name it with --human label")
     assert main([*args, "--human", "label"]) == 0
+
+
+@pytest.mark.parametrize("by", [[], ["--by", "model"]])
+def test_a_pool_with_a_header_and_no_rows_is_one_line_exit_2(tmp_path, capsys, by):
+    """Tour of issue 38: ``next-batch`` on a header-only pool wrote a header-only file and
+    ``monitor`` printed "after 0 labels of 0 items", both exit 0; with ``--by model`` both
+    said "the pool has no items" (the API's ``Monitor.set_pool``). Now both always do."""
+    empty = tmp_path / "empty.csv"
+    empty.write_text("model,item,judge\n")
+    for argv in (["next-batch", str(empty), "--budget", "3", "--out", str(tmp_path / "r.csv")],
+                 ["monitor", str(empty), "--design", "random"]):
+        assert main([*argv, *by]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+        assert "the pool has no items" in err
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_an_item_labelled_in_two_label_files_is_refused_as_the_api_does(pool, capsys):
+    """Tour of issue 38: ``monitor --labels l1.csv l1_flip.csv`` (the second file relabels the
+    same items oppositely) said "40 labels read, 40 matched" and averaged them, and the same
+    file given twice was read twice. ``Monitor.update`` refuses an item labelled again ("is
+    already labelled; an item enters once"); the commands now refuse it, naming at most five
+    items and the count."""
+    tmp, truth, _ = pool
+    r1 = _round_one(tmp, truth)  # 20 items drawn with seed 1, labelled with the truth
+    flip = pd.read_csv(r1).assign(human=lambda f: 1 - f["human"])
+    flip.to_csv(tmp / "flip.csv", index=False)
+    first = [str(i) for i in pd.read_csv(r1)["item"][:5]]
+    capsys.readouterr()
+    for second in (tmp / "flip.csv", r1):
+        for argv in (["monitor", str(tmp / "items.csv"), "--design", "random"],
+                     ["next-batch", str(tmp / "items.csv"), "--budget", "5",
+                      "--out", str(tmp / "r2.csv")]):  # fmt: skip
+            assert main([*argv, "--labels", str(r1), str(second)]) == 2
+            out, err = capsys.readouterr()
+            assert out == "" and err.count("\n") == 1
+            assert (f"20 items are labelled in more than one --labels file: {', '.join(first)}, "
+                    "... (20 in all); each item is labelled once (an item enters once: several "
+                    "raters of one item belong in one round's file)") in err
+    assert not (tmp / "r2.csv").exists()
+    # several raters of one item in one round's file are still read as before
+    two = pd.concat([pd.read_csv(r1), pd.read_csv(r1).iloc[:1]], ignore_index=True)
+    two.to_csv(tmp / "raters.csv", index=False)
+    assert main(["monitor", str(tmp / "items.csv"), "--design", "random", "--labels",
+                 str(tmp / "raters.csv")]) == 0  # fmt: skip
+    assert "21 labels read, 21 matched" in capsys.readouterr().out
+
+
+def test_next_batch_of_no_items_says_the_target_width_is_met(pool, capsys):
+    """Tour of issue 38: ``next-batch --target-width`` wrote 0 items without saying why. The
+    monitor on the same 20 labels gives an interval narrower than 0.99 (its JSON ``width``),
+    so nothing is drawn; stderr says so."""
+    tmp, truth, _ = pool
+    r1 = _round_one(tmp, truth)
+    capsys.readouterr()
+    assert main(["monitor", str(tmp / "items.csv"), "--labels", str(r1), "--design", "random",
+                 "--json"]) == 0  # fmt: skip
+    width = json.loads(capsys.readouterr().out)["groups"][0]["width"]
+    assert 0.5 < width < 0.99
+    assert main(["next-batch", str(tmp / "items.csv"), "--labels", str(r1), "--budget", "5",
+                 "--target-width", "0.99", "--out", str(tmp / "r2.csv")]) == 0  # fmt: skip
+    out, err = capsys.readouterr()
+    assert f"wrote 0 items to label to {tmp / 'r2.csv'}" in out
+    assert ("nothing to label: every group's interval is already at most 0.99 wide "
+            "(--target-width) or all its items are labelled") in err

@@ -151,17 +151,24 @@ def test_moved_result_classes_still_import_from_results_with_a_deprecation():
 
 
 def test_one_path_from_frames_to_counts():
-    """Issue 16: evaluate, strata and the CLI count through js.frames.group_counts."""
+    """Issue 16: evaluate, strata and the CLI count through js.frames.group_counts.
+
+    The CLI's files by group count as ``evaluate`` does (``evaluate.counting.count_groups``,
+    its guard rail of repeated items around ``group_counts``).
+    """
     import importlib
     import inspect
 
-    evaluate, cli, frames, strata = (
-        importlib.import_module(f"judgestats.{m}") for m in ("evaluate", "cli", "frames", "strata")
+    evaluate, cli, frames, strata, counting = (
+        importlib.import_module(f"judgestats.{m}")
+        for m in ("evaluate", "cli", "frames", "strata", "evaluate.counting")
     )
     assert evaluate.group_counts is frames.group_counts
-    for func in (strata.stratified_counts, cli._rows_from_files):
+    for func, call in ((strata.stratified_counts, "group_counts("),
+                       (counting.count_groups, "group_counts("),
+                       (cli._rows_from_files, "count_groups(")):
         source = inspect.getsource(func)
-        assert "group_counts(" in source and ".groupby(" not in source
+        assert call in source and ".groupby(" not in source
 
 
 def test_no_function_over_80_code_lines():

@@ -1,7 +1,8 @@
 """Reading a command's input into rows: counts given as flags, label files, the bundled examples.
 
 Every path counts through :func:`judgestats.frames.group_counts` (the one path from a frame
-to counts); a row is one model's test and calibration counts.
+to counts; files by group through ``evaluate``'s own counting, which warns of repeated items
+as :func:`judgestats.evaluate` does); a row is one model's test and calibration counts.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import JudgeStatsError, LookalikeGroupsWarning
+from .._validation import JudgeStatsError, LookalikeGroupsWarning, RepeatedItemsWarning
 from ..correct import correct_spec
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import RANDOM
-from ..frames import counts_of, group_counts
+from ..evaluate.counting import ITEM_COLUMNS, count_groups
+from ..frames import counts_of
 from ..results import group_label
 from ..spec import EstimationSpec, resolve_spec
 from .options import CLIError, column_list
@@ -80,9 +82,12 @@ def _row(
                 "specificity",
                 "clipped",
                 "design",
+                "method",  # the method that answered (auto names its choice)
+                "estimator",
             )
         }
     )
+    row.update({k: d[k] for k in ("chosen_by", "paper_ci_low", "paper_ci_high") if k in d})
     row.update(extra)
     if caught:
         row["warnings"] = [str(w.message) for w in caught]
@@ -101,6 +106,10 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
     test_df = _read_table(args.test, {args.judge_column: False}, by[0] if by else None)
     cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False},
                          by[0] if by else None)  # fmt: skip
+    for flag, path, df in (("--test", args.test, test_df), ("--calibration", args.calibration,
+                                                            cal_df)):  # fmt: skip
+        if len(df) == 0:  # never a table of dashes, with or without --by
+            raise CLIError(f"the {flag} file {path} has no rows (a header only)")
     args.accounting = {"test file rows": len(test_df), "calibration file rows": len(cal_df)}
     for name, df, cols in (
         ("--test", test_df, [args.judge_column]),
@@ -120,11 +129,15 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         ]
     with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
         warnings.simplefilter("always", LookalikeGroupsWarning)
-        counted = group_counts(_stacked(test_df, cal_df, args, by), judge=args.judge_column,
-                               human=args.human_column, by=by, split=_SPLIT,
-                               cluster=args.cluster)  # fmt: skip
-    for w in caught:
-        sys.stderr.write(f"warning: {w.message}\n")
+        warnings.simplefilter("always", RepeatedItemsWarning)
+        counted = count_groups(_stacked(test_df, cal_df, args, by),
+                               {"judge": args.judge_column, "human": args.human_column,
+                                "by": by, "strata": None, "split": _SPLIT},
+                               cluster=args.cluster, design=spec.design)  # fmt: skip
+    for w in caught:  # repeated items as ``report`` says them: with the flag that counts them
+        flag = (f" (--cluster {str(w.message).split(chr(39))[1]})"
+                if issubclass(w.category, RepeatedItemsWarning) else "")  # fmt: skip
+        sys.stderr.write(f"warning: {w.message}{flag}\n")
     rows = _group_rows(counted, by, args, spec)
     used = [r for r in rows if r.get("n")]
     args.not_used = [f"{_group(by, r['group'])}: {r['m0'] + r['m1']} calibration rows, no test "
@@ -175,7 +188,10 @@ _SPLIT = "__judgestats_split__"
 def _stacked(test_df: Any, cal_df: Any, args, by: tuple[str, ...]) -> Any:
     """One frame of test rows and calibration rows, told apart by a split column."""
     pd = _pandas()
-    cols = [*by, *([args.cluster] if args.cluster else []), args.judge_column]
+    items = [] if args.cluster else [  # for the repeated-items check, where every row has one
+        c for c in ITEM_COLUMNS if all(c in df.columns and not df[c].isna().any()
+                                       for df in (test_df, cal_df))][:1]  # fmt: skip
+    cols = [*by, *([args.cluster] if args.cluster else items), args.judge_column]
     test = test_df[cols].assign(**{args.human_column: float("nan"), _SPLIT: "test"})
     cal = cal_df[[*cols, args.human_column]].assign(**{_SPLIT: "calibration"})
     return pd.concat([test, cal], ignore_index=True)

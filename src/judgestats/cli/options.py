@@ -163,7 +163,8 @@ def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
         choices=method_choices(),
         help="interval method (default: auto under --design by-human-label: adjusted-wald, "
         "the paper's, or the hull of it and profile-map where it may miss; adjusted-wald "
-        "under the other designs; for judge letters in "
+        "under the other designs; in report with --strata (the rate pooled over strata), "
+        "adjusted-wald under every design; for judge letters in "
         "report, profile-likelihood-t, or adjusted-delta with --design random or "
         "by-judge-label)",
     )

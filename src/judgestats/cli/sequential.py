@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._validation import ColumnError, LabelError
+from .._validation import ColumnError, LabelError, listed
 from ..sequential.monitor import DESIGNS, ESTIMANDS, STRATEGIES
 from ..sequential.selection import STRATEGY_NAMES
 from .inputs import _read_table
@@ -88,6 +88,8 @@ def _frame(args: Any) -> Any:
     from ..readers.join import UNMATCHED_ADVICE, join_labels
 
     pool = _read_table(args.items, {args.human: True})
+    if len(pool) == 0:  # the API's words (Monitor.set_pool), with or without --by
+        raise CLIError(f"the pool has no items: {args.items} has a header and no rows")
     if not args.labels:
         return pool
     if args.human in pool.columns:
@@ -101,6 +103,7 @@ def _frame(args: Any) -> Any:
     missing = [c for c in keys if c not in labels.columns]
     if missing:
         raise CLIError(f"the --labels files lack the column(s) {missing}")
+    _check_labelled_once(parts, keys)
     try:
         joined = join_labels(pool, labels, human=args.human, on=keys, duplicates="keep",
                              carry=_ROUND)  # fmt: skip
@@ -112,6 +115,24 @@ def _frame(args: Any) -> Any:
             "column)")) from exc  # fmt: skip
     args.join = f"labels: {joined.summary()}"
     return joined.frame
+
+
+def _check_labelled_once(parts: list, keys: list[str]) -> None:
+    """Refuse an item labelled in two ``--labels`` files (or one file given twice).
+
+    ``Monitor.update`` refuses an item labelled again; several raters of one item are rows of
+    one round's file (kept, as the join keeps them).
+    """
+    import pandas as pd
+
+    each = pd.concat([p[keys].astype(str).drop_duplicates() for p in parts], ignore_index=True)
+    again = each[each.duplicated(keep="first")].drop_duplicates()
+    if len(again):
+        shown = ["/".join(r) for r in again.to_numpy().tolist()]
+        many = "items are" if len(shown) > 1 else "item is"
+        raise CLIError(f"{len(shown)} {many} labelled in more than one --labels file: "
+                       f"{listed(shown)}; each item is labelled once (an item enters once: "
+                       "several raters of one item belong in one round's file)")  # fmt: skip
 
 
 def _options(args: Any) -> dict:
@@ -131,6 +152,11 @@ def _next_batch(args: Any) -> str:
                      **_options(args))  # fmt: skip
     if getattr(args, "join", None):  # the rows to label are CSV: the join is said on stderr
         sys.stderr.write(f"{args.join}\n")
+    if len(out) == 0:  # never a header-only file without a word
+        met = (f"every group's interval is already at most {args.target_width:g} wide "
+               "(--target-width) or all its items are labelled" if args.target_width is not None
+               else "every item of the pool is labelled")  # fmt: skip
+        sys.stderr.write(f"nothing to label: {met}\n")
     return out.assign(**{args.human: ""}).to_csv(index=False)
 
 

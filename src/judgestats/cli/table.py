@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..auto import widened_note
+from ..gathered_notes import gather_notes
 from ..results import display_width, pad, shorten, shown_label, shows_point
 from .options import cli_words
 
@@ -27,6 +29,8 @@ def _table(title: str, rows: list[dict], args) -> str:
         ("naive", "naive p"),
         ("estimate", "corrected"),
         ("ci", f"{lvl} CI ({args.method}, {args.design})"),
+        ("method", "method"),
+        ("paper_ci", "paper's CI (adjusted-wald)"),
         ("random_estimate", "corrected (random)"),
         ("random_ci", f"{lvl} CI (random design)"),
         ("human_rate", "human rate"),
@@ -38,7 +42,10 @@ def _table(title: str, rows: list[dict], args) -> str:
     ]
     cols = [
         c for c in cols
-        if c[0] == "ci" or any(c[0] in r or c[0].replace("_ci", "_ci_low") in r for r in rows)
+        if c[0] == "ci" or (any(r.get("method", args.method) != args.method for r in rows)
+                            if c[0] == "method"  # named where it is not the one asked for
+                            else any(c[0] in r or c[0].replace("_ci", "_ci_low") in r
+                                     for r in rows))
     ]  # fmt: skip
     cells = []
     for r in rows:  # long group names shortened here; --json keeps them whole
@@ -56,6 +63,9 @@ def _table(title: str, rows: list[dict], args) -> str:
     who = [shown_label(str(r.get("group", "result"))) for r in rows]
     notes = [f"{g}: {r['error']}" for g, r in zip(who, rows, strict=True) if r.get("error")]
     notes += [f"{g}: {w}" for g, r in zip(who, rows, strict=True) for w in r.get("warnings", ())]
+    notes += gather_notes([(g, widened_note(r["chosen_by"], f"{r['paper_ci_low']:.4f}–"
+                                                          f"{r['paper_ci_high']:.4f}"))
+                           for g, r in zip(who, rows, strict=True) if "paper_ci_low" in r])
     if notes:
         lines += ["", *("note: " + cli_words(n) for n in notes)]
     return "\n".join(lines)

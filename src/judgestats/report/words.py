@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._validation import MethodError
-from ..auto import WIDENED
+from ..auto import widened_note
 from ..designs import DEFAULT_DESIGN, Design, JudgeConditionalDesign, RoganGladenDesign
 from ..designs.capabilities import ranking_draws
 from ..gathered_notes import gather_notes
@@ -431,9 +431,8 @@ def _paper_notes(c: Any, who: str) -> list[str]:
     if paper is None:
         notes += _weak_calibration(c, who, advice)
     else:  # method="auto" widened the paper's interval: information, not a warning (issue 38)
-        why = c.chosen_by.removeprefix(WIDENED)
-        notes.append(f"{who}interval widened by method='auto' ({why}); the paper's "
-                     f"adjusted-Wald interval is {_fixed(paper.low, 2)}–{_fixed(paper.high, 2)}")
+        notes.append(who + widened_note(c.chosen_by, f"{_fixed(paper.low, 2)}–"
+                                                     f"{_fixed(paper.high, 2)}"))
     youden = c.sensitivity + c.specificity - 1
     chance = _judge_sentence(c)
     if chance:  # Correction.judge: the Youden interval reaches 0
