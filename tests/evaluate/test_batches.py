@@ -110,3 +110,31 @@ def test_evaluate_batch_with_split_on_polars():
         ev = js.evaluate(pl.from_pandas(frame).lazy(), split="split", batch="batch")
     hand = js.judge_shift_test(_cal(_frame(), "b", ["2025-1"]), _cal(_frame(), "b", ["2025-2"]))
     assert ev.judge_shift["b"].pvalue == pytest.approx(hand.pvalue, rel=1e-12)
+
+
+def test_latest_says_which_batches_rows_were_set_aside(tmp_path):
+    """Tour finding: 'report --batch-choice latest' counted 15997 of 16397 rows, silently.
+
+    _frame(): per model 300 calibration rows in '2025-1', 300 in '2025-2', 800 test rows: 2800
+    rows; 'latest' corrects with '2025-2' only and sets 2 × 300 = 600 rows of '2025-1' aside.
+    """
+    from judgestats.cli import main
+
+    frame = _frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.JudgeShiftWarning)
+        ev = js.evaluate(frame, batch="batch", batch_choice="latest")
+        pooled = js.evaluate(frame, batch="batch")
+    assert ev.set_aside == {"a": {"2025-1": 300}, "b": {"2025-1": 300}}
+    line = ("Rows: 2800 counted: 1600 test and 600 calibration rows in the 2 corrected groups; "
+            "600 calibration rows of earlier batches of 'batch' set aside ('2025-1': 600): "
+            "with batch choice 'latest' each group is corrected with its latest batch only.")
+    assert ev.summary().splitlines()[-1] == f"  {line}"
+    assert pooled.set_aside == {}
+    assert pooled.summary().splitlines()[-1] == (
+        "  Rows: 2800 counted: 1600 test and 1200 calibration rows in the 2 corrected groups.")
+    path, out = tmp_path / "items.csv", tmp_path / "report.md"
+    frame.drop(columns="item").to_csv(path, index=False)
+    assert main(["report", str(path), "--batch", "batch", "--batch-choice", "latest",
+                 "--out", str(out)]) == 0  # fmt: skip
+    assert f"\n{line}\n" in out.read_text()  # the report's rows line, under its table
