@@ -138,3 +138,47 @@ def test_latest_says_which_batches_rows_were_set_aside(tmp_path):
     assert main(["report", str(path), "--batch", "batch", "--batch-choice", "latest",
                  "--out", str(out)]) == 0  # fmt: skip
     assert f"\n{line}\n" in out.read_text()  # the report's rows line, under its table
+
+
+def test_report_shows_each_groups_judge_shift_test(tmp_path):
+    """Tour finding: with --batch the judge-shift tests (p, advice) were in no report.
+
+    Reference: js.judge_shift_test on the batches counted by hand (_cal); for 'b' the judge's
+    sensitivity drops 0.25 in '2025-2' (_frame), so T = 24.526, p = 5.69e-06, advice 'latest'.
+    """
+    from judgestats.cli import main
+
+    frame = _frame()
+    hand = {g: js.judge_shift_test(_cal(frame, g, ["2025-1"]), _cal(frame, g, ["2025-2"]))
+            for g in ("a", "b")}  # fmt: skip
+    assert (f"{hand['b'].statistic:.3f}", f"{hand['b'].pvalue:.3g}") == ("24.526", "5.69e-06")
+    rows = []
+    for g in ("b", "a"):  # the report's order: highest corrected rate first
+        h = hand[g]
+        worst = max(h.changes, key=lambda r: abs(r.change))
+        rows.append(f"| {g} | exact | {h.statistic:.3f} | {h.pvalue:.3g} | "
+                    f"{'yes' if g == 'b' else 'no'} | {worst.rate} {worst.change:+.3f} | "
+                    f"[{worst.ci.low:+.3f}, {worst.ci.high:+.3f}] | {h.recommendation} |")
+    assert rows[0] == ("| b | exact | 24.526 | 5.69e-06 | yes | sensitivity -0.215 | "
+                       "[-0.300, -0.129] | latest |")  # fmt: skip
+    path = tmp_path / "items.csv"
+    frame.drop(columns="item").to_csv(path, index=False)
+    for fmt, marks in (("markdown", ["### Judge shift between calibration batches", *rows]),
+                       ("latex", [r"\caption{Judge shift between calibration batches}",
+                                  "b & exact & 24.526 & 5.69e-06 & yes & sensitivity -0.215"]),
+                       ("html", ['<h2 id="judge-shift">',
+                                 "<td>24.526</td><td>5.69e-06</td><td>yes</td>"])):  # fmt: skip
+        out = tmp_path / f"report.{fmt}"
+        assert main(["report", str(path), "--batch", "batch", "--format", fmt,
+                     "--out", str(out)]) == 0  # fmt: skip
+        text = out.read_text()
+        assert all(m in text for m in marks), (fmt, [m for m in marks if m not in text])
+        assert "The corrections use every batch (batch choice 'pool')." in text.replace("&#x27;",
+                                                                                       "'")
+    one = frame[frame.batch != "2025-1"]  # one batch per model: no test, the row says why
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = js.evaluate(one, batch="batch").report("markdown")
+    assert ("| a | – | – | – | – | – | – | one calibration batch ('2025-2'): nothing to compare |"
+            in text)  # fmt: skip
+    assert "Judge shift" not in js.evaluate(one).report("markdown")  # without batch=: none
