@@ -16,7 +16,7 @@ from .._validation import (
 from ..compare import Ranking
 from ..correct import Correction
 from ..designs import DEFAULT_DESIGN, as_design
-from ..gathered_notes import gather_notes
+from ..gathered_notes import gather_notes, named_groups
 from ..intervals import CONDITIONAL, PAPER
 from ..results import display_width, group_label, pad, shorten, shown_label, shows_point
 from ..strata import StratifiedCorrection
@@ -279,8 +279,14 @@ def evaluation_summary(ev: Any) -> str:
             f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
             f"{c.m1:>5}"
         )
-    notes = [(labels[g], msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     noun = "models" if ev.dim == "model" else "groups"  # a note 3+ groups share: one line
+    widened = [labels[g] for g in order
+               if (getattr(ev.corrections[g], "chosen_by", None) or "").startswith("widened")]
+    if widened:  # method="auto" answered with a wider interval than the paper's for these
+        lines.append(f"  auto widened the intervals of {named_groups(widened, noun)} of "
+                     f"{len(ev)}: ev[group].chosen_by says why, ev[group].paper_ci is the "
+                     "paper's adjusted-Wald interval")  # fmt: skip
+    notes = [(labels[g], msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {line}" for line in gather_notes(notes, noun=noun)]
     lines += [f"  not corrected: {shown_label(group_label(g))}: {why}"
               for g, why in ev.marked.items()]  # fmt: skip
