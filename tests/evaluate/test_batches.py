@@ -182,3 +182,22 @@ def test_report_shows_each_groups_judge_shift_test(tmp_path):
     assert ("| a | – | – | – | – | – | – | one calibration batch ('2025-2'): nothing to compare |"
             in text)  # fmt: skip
     assert "Judge shift" not in js.evaluate(one).report("markdown")  # without batch=: none
+
+
+def test_batch_choice_without_batch_and_a_missing_batch_column_are_named(tmp_path, capsys):
+    """Tour seams: '--batch-choice latest' without --batch was ignored without a word (every
+    batch pooled), and a missing batch column was called a group column ('(by=)')."""
+    from judgestats.cli import main
+
+    path = tmp_path / "items.csv"
+    _frame().drop(columns="item").to_csv(path, index=False)
+    assert main(["report", str(path), "--batch-choice", "latest"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["judgestats: error: --batch-choice needs --batch COLUMN (the column of each "
+                   "calibration row's batch)"]  # fmt: skip
+    with pytest.raises(js.errors.ColumnError, match=r"no column 'round' \(batch=\)"):
+        js.evaluate(_frame(), batch="round")
+    assert main(["report", str(path), "--batch", "round"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "judgestats: error: the frame has no column 'round' (batch=); its columns are "
+        "['model', 'batch', 'human', 'judge']"]

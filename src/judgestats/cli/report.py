@@ -376,6 +376,9 @@ def _estimation(args) -> dict[str, Any]:
         out.update(cluster=args.cluster, estimand=args.estimand)
     if getattr(args, "batch", None) is not None:  # calibration batches (js.judge_shift_test)
         out.update(batch=args.batch, batch_choice=args.batch_choice)
+    elif getattr(args, "batch_choice", "pool") != "pool":  # never ignored without a word
+        raise CLIError("--batch-choice needs --batch COLUMN (the column of each calibration "
+                       "row's batch)")  # fmt: skip
     return out
 
 

@@ -24,6 +24,7 @@ from .._validation import (
     JudgeShiftWarning,
     JudgeStatsError,
     check_choice,
+    check_frame_columns,
     check_instance,
     describe_group,
 )
@@ -109,6 +110,7 @@ def count_batches(frame: Any, counts: GroupCounts, *, batch: str, choice: str, c
     (with ``"latest"``) group → {earlier batch: its calibration rows set aside}.
     """
     cal = _calibration_rows(frame, judge=counts.judge, human=counts.human, split=counts.split)
+    check_frame_columns(cal.collect_schema().names(), {"batch": (batch,)})  # not "(by=)"
     per = group_counts(cal, judge=counts.judge, human=counts.human, by=(*counts.by, batch),
                        split=counts.split, cluster=cluster)  # fmt: skip
     k = len(counts.by)
