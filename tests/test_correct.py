@@ -101,6 +101,27 @@ def test_to_xarray_follows_arviz_layout():
     assert float(ds["estimate"]) == pytest.approx(0.5)
 
 
+def test_to_xarray_keeps_what_auto_chose_and_the_papers_interval():
+    """Tour finding: Correction.to_xarray() lacked paper_ci and chosen_by (to_dict has both).
+
+    40 calibration items per human class (fewer than 100): auto widens; the paper's interval
+    is the adjusted-Wald interval of the same counts (eq. (8)), from js.adjusted_wald_interval.
+    """
+    test, cal = js.JudgedCounts(positive=240, n=400), js.ConfusionCounts(tp=36, fn=4, tn=36, fp=4)
+    res = js.correct(test, cal, method="auto")
+    ds = res.to_xarray()
+    lo, hi = js.adjusted_wald_interval(0.6, 0.9, 0.9, 400, 40, 40, confidence_level=0.95)
+    np.testing.assert_allclose(ds["paper_ci"].values, [lo, hi], atol=1e-12)
+    assert list(ds["paper_ci"].dims) == ["ci_bound"]
+    assert ds.attrs["chosen_by"] == res.chosen_by and res.chosen_by.startswith("widened: ")
+    assert float(ds["ci"][0]) < lo and float(ds["ci"][1]) >= hi  # wider than the paper's
+    kept = js.correct(TEST, CAL, method="auto")  # 100 items per class: auto keeps the paper's
+    assert "paper_ci" not in kept.to_xarray() and kept.to_xarray().attrs["chosen_by"] == (
+        kept.chosen_by) and kept.method == "adjusted-wald"  # fmt: skip
+    plain = js.correct(TEST, CAL, method="adjusted-wald").to_xarray()  # no auto: neither
+    assert "paper_ci" not in plain and "chosen_by" not in plain.attrs
+
+
 def test_summary_and_repr_mention_the_numbers():
     res = js.correct(TEST, CAL)
     text = res.summary()

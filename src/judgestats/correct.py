@@ -630,7 +630,9 @@ class Correction(Tabular, Reportable, Recomputable):
 
         Variables ``estimate``, ``naive``, ``sensitivity``, ``specificity`` (scalars) and ``ci``
         with dim ``ci_bound = ["lower", "upper"]``; attrs ``ci_kind`` (the method) and
-        ``ci_prob`` (the level), plus the counts.
+        ``ci_prob`` (the level), plus the counts. Where ``method="auto"`` chose: attr
+        ``chosen_by`` (why), and where it widened the paper's interval a variable ``paper_ci``
+        (dim ``ci_bound``), as in :meth:`to_dict`.
         """
         require_extra("xarray", "to_xarray()")
         import xarray as xr
@@ -643,9 +645,11 @@ class Correction(Tabular, Reportable, Recomputable):
                 "naive": self.naive,
                 **rates,
                 "ci": ("ci_bound", [self.ci.low, self.ci.high]),
+                **({} if self.paper_ci is None else
+                   {"paper_ci": ("ci_bound", [self.paper_ci.low, self.paper_ci.high])}),
             },
             coords={"ci_bound": ["lower", "upper"]},
-        )
+        )  # fmt: skip
         row = self.to_dict()
         ds.attrs.update(
             ci_kind=self.method,
@@ -654,6 +658,7 @@ class Correction(Tabular, Reportable, Recomputable):
             design=self.design,
             clipped=int(self.clipped),
             **{k: row[k] for k in ("n", "positive", "tp", "fn", "tn", "fp")},
+            **({} if self.chosen_by is None else {"chosen_by": self.chosen_by}),
         )
         return ds
 

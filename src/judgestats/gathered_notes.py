@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["GATHER_AT", "SHOWN_NAMES", "gather_notes"]
+__all__ = ["GATHER_AT", "SHOWN_NAMES", "gather_notes", "named_groups"]
 
 #: A note shared by at least this many groups is written once, naming them.
 GATHER_AT = 3
@@ -71,7 +71,15 @@ def _each(values: list[str], labels: list[str]) -> str:
     return ", ".join(f"{v} ({label})" for v, label in zip(values, labels, strict=True))
 
 
-def _who(labels: Sequence[str], noun: str) -> str:
+def named_groups(labels: Sequence[str], noun: str) -> str:
+    """Name the groups of one line: ``"models a, b, c, d, … (12)"`` (all of them up to six).
+
+    Examples
+    --------
+    >>> from judgestats.gathered_notes import named_groups
+    >>> named_groups(["a", "b", "c"], "models"), named_groups(list("abcdefg"), "groups")
+    ('models a, b, c (3)', 'groups a, b, c, d, … (7)')
+    """
     cut = len(labels) > SHOWN_NAMES + 2  # never hide only one or two names behind "…"
     shown = labels[:SHOWN_NAMES] if cut else labels
     more = ", …" if cut else ""
@@ -120,7 +128,7 @@ def gather_notes(notes: Sequence[tuple[str, str]], *, noun: str = "groups") -> l
                                                       [[split[i][0] for i in rows]]))
                 for j, kind in enumerate(key[1])
             ]  # fmt: skip
-            gathered[key] = f"{_who(labels, noun)}: {key[0].format(*spans)}"
+            gathered[key] = f"{named_groups(labels, noun)}: {key[0].format(*spans)}"
     out: list[str] = []
     for i, (label, words, kinds, _values) in enumerate(split):
         if (words, kinds) not in gathered:

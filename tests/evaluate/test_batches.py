@@ -110,3 +110,94 @@ def test_evaluate_batch_with_split_on_polars():
         ev = js.evaluate(pl.from_pandas(frame).lazy(), split="split", batch="batch")
     hand = js.judge_shift_test(_cal(_frame(), "b", ["2025-1"]), _cal(_frame(), "b", ["2025-2"]))
     assert ev.judge_shift["b"].pvalue == pytest.approx(hand.pvalue, rel=1e-12)
+
+
+def test_latest_says_which_batches_rows_were_set_aside(tmp_path):
+    """Tour finding: 'report --batch-choice latest' counted 15997 of 16397 rows, silently.
+
+    _frame(): per model 300 calibration rows in '2025-1', 300 in '2025-2', 800 test rows: 2800
+    rows; 'latest' corrects with '2025-2' only and sets 2 × 300 = 600 rows of '2025-1' aside.
+    """
+    from judgestats.cli import main
+
+    frame = _frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.JudgeShiftWarning)
+        ev = js.evaluate(frame, batch="batch", batch_choice="latest")
+        pooled = js.evaluate(frame, batch="batch")
+    assert ev.set_aside == {"a": {"2025-1": 300}, "b": {"2025-1": 300}}
+    line = ("Rows: 2800 counted: 1600 test and 600 calibration rows in the 2 corrected groups; "
+            "600 calibration rows of earlier batches of 'batch' set aside ('2025-1': 600): "
+            "with batch choice 'latest' each group is corrected with its latest batch only.")
+    assert ev.summary().splitlines()[-1] == f"  {line}"
+    assert pooled.set_aside == {}
+    assert pooled.summary().splitlines()[-1] == (
+        "  Rows: 2800 counted: 1600 test and 1200 calibration rows in the 2 corrected groups.")
+    path, out = tmp_path / "items.csv", tmp_path / "report.md"
+    frame.drop(columns="item").to_csv(path, index=False)
+    assert main(["report", str(path), "--batch", "batch", "--batch-choice", "latest",
+                 "--out", str(out)]) == 0  # fmt: skip
+    assert f"\n{line}\n" in out.read_text()  # the report's rows line, under its table
+
+
+def test_report_shows_each_groups_judge_shift_test(tmp_path):
+    """Tour finding: with --batch the judge-shift tests (p, advice) were in no report.
+
+    Reference: js.judge_shift_test on the batches counted by hand (_cal); for 'b' the judge's
+    sensitivity drops 0.25 in '2025-2' (_frame), so T = 24.526, p = 5.69e-06, advice 'latest'.
+    """
+    from judgestats.cli import main
+
+    frame = _frame()
+    hand = {g: js.judge_shift_test(_cal(frame, g, ["2025-1"]), _cal(frame, g, ["2025-2"]))
+            for g in ("a", "b")}  # fmt: skip
+    assert (f"{hand['b'].statistic:.3f}", f"{hand['b'].pvalue:.3g}") == ("24.526", "5.69e-06")
+    rows = []
+    for g in ("b", "a"):  # the report's order: highest corrected rate first
+        h = hand[g]
+        worst = max(h.changes, key=lambda r: abs(r.change))
+        rows.append(f"| {g} | exact | {h.statistic:.3f} | {h.pvalue:.3g} | "
+                    f"{'yes' if g == 'b' else 'no'} | {worst.rate} {worst.change:+.3f} | "
+                    f"[{worst.ci.low:+.3f}, {worst.ci.high:+.3f}] | {h.recommendation} |")
+    assert rows[0] == ("| b | exact | 24.526 | 5.69e-06 | yes | sensitivity -0.215 | "
+                       "[-0.300, -0.129] | latest |")  # fmt: skip
+    path = tmp_path / "items.csv"
+    frame.drop(columns="item").to_csv(path, index=False)
+    for fmt, marks in (("markdown", ["### Judge shift between calibration batches", *rows]),
+                       ("latex", [r"\caption{Judge shift between calibration batches}",
+                                  "b & exact & 24.526 & 5.69e-06 & yes & sensitivity -0.215"]),
+                       ("html", ['<h2 id="judge-shift">',
+                                 "<td>24.526</td><td>5.69e-06</td><td>yes</td>"])):  # fmt: skip
+        out = tmp_path / f"report.{fmt}"
+        assert main(["report", str(path), "--batch", "batch", "--format", fmt,
+                     "--out", str(out)]) == 0  # fmt: skip
+        text = out.read_text()
+        assert all(m in text for m in marks), (fmt, [m for m in marks if m not in text])
+        assert "The corrections use every batch (batch choice 'pool')." in text.replace("&#x27;",
+                                                                                       "'")
+    one = frame[frame.batch != "2025-1"]  # one batch per model: no test, the row says why
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = js.evaluate(one, batch="batch").report("markdown")
+    assert ("| a | – | – | – | – | – | – | one calibration batch ('2025-2'): nothing to compare |"
+            in text)  # fmt: skip
+    assert "Judge shift" not in js.evaluate(one).report("markdown")  # without batch=: none
+
+
+def test_batch_choice_without_batch_and_a_missing_batch_column_are_named(tmp_path, capsys):
+    """Tour seams: '--batch-choice latest' without --batch was ignored without a word (every
+    batch pooled), and a missing batch column was called a group column ('(by=)')."""
+    from judgestats.cli import main
+
+    path = tmp_path / "items.csv"
+    _frame().drop(columns="item").to_csv(path, index=False)
+    assert main(["report", str(path), "--batch-choice", "latest"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["judgestats: error: --batch-choice needs --batch COLUMN (the column of each "
+                   "calibration row's batch)"]  # fmt: skip
+    with pytest.raises(js.errors.ColumnError, match=r"no column 'round' \(batch=\)"):
+        js.evaluate(_frame(), batch="round")
+    assert main(["report", str(path), "--batch", "round"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "judgestats: error: the frame has no column 'round' (batch=); its columns are "
+        "['model', 'batch', 'human', 'judge']"]

@@ -58,8 +58,8 @@ def report_options(rp: Any) -> None:
     rp.add_argument(
         "--batch", metavar="COLUMN",
         help="FILE: column of each calibration row's batch (labelling round, judge version): "
-        "each model's latest batch is tested against its earlier ones (js.judge_shift_test) "
-        "and the report notes where the judge moved",
+        "each model's latest batch is tested against its earlier ones (js.judge_shift_test); "
+        "the report shows each test (p, advice) and notes where the judge moved",
     )  # fmt: skip
     rp.add_argument(
         "--batch-choice", choices=("pool", "latest"), default="pool",
@@ -376,6 +376,9 @@ def _estimation(args) -> dict[str, Any]:
         out.update(cluster=args.cluster, estimand=args.estimand)
     if getattr(args, "batch", None) is not None:  # calibration batches (js.judge_shift_test)
         out.update(batch=args.batch, batch_choice=args.batch_choice)
+    elif getattr(args, "batch_choice", "pool") != "pool":  # never ignored without a word
+        raise CLIError("--batch-choice needs --batch COLUMN (the column of each calibration "
+                       "row's batch)")  # fmt: skip
     return out
 
 

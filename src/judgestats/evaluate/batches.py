@@ -24,6 +24,7 @@ from .._validation import (
     JudgeShiftWarning,
     JudgeStatsError,
     check_choice,
+    check_frame_columns,
     check_instance,
     describe_group,
 )
@@ -89,25 +90,27 @@ def evaluate_batches(frame: Any, counts: GroupCounts, spec: EstimationSpec, *, b
     items too); ``binary``: the rest of :func:`judgestats.evaluate.binary.evaluate_binary`'s
     arguments.
     """
-    counts, shifts, notes = count_batches(
+    counts, shifts, notes, set_aside = count_batches(
         frame, counts, batch=batch, choice=choice, cluster=counts.cluster,
         confidence_level=spec.confidence_level, design=spec.design, rng=rng,
         stacklevel=stacklevel + 1,
     )  # fmt: skip
     ev = evaluate_binary(counts, spec, rng=rng, stacklevel=stacklevel + 1, **binary)
-    return with_judge_shift(ev, shifts, notes, batch, choice)
+    return with_judge_shift(ev, shifts, notes, batch, choice, set_aside)
 
 
 def count_batches(frame: Any, counts: GroupCounts, *, batch: str, choice: str, cluster: Any,
                   confidence_level: float, design: Design, rng: Any,
-                  stacklevel: int) -> tuple[GroupCounts, dict, dict]:  # fmt: skip
+                  stacklevel: int) -> tuple[GroupCounts, dict, dict, dict]:  # fmt: skip
     """Count each group's calibration batches, test the latest against the rest; pick the rows.
 
     Returns the counts to correct (the latest batch's calibration rows with ``"latest"``),
     group → :class:`~judgestats.JudgeShiftDiagnostic` (or a str saying why there is no test:
-    one batch, a batch without some human class) and group → the warning issued, if any.
+    one batch, a batch without some human class), group → the warning issued, if any, and
+    (with ``"latest"``) group → {earlier batch: its calibration rows set aside}.
     """
     cal = _calibration_rows(frame, judge=counts.judge, human=counts.human, split=counts.split)
+    check_frame_columns(cal.collect_schema().names(), {"batch": (batch,)})  # not "(by=)"
     per = group_counts(cal, judge=counts.judge, human=counts.human, by=(*counts.by, batch),
                        split=counts.split, cluster=cluster)  # fmt: skip
     k = len(counts.by)
@@ -129,9 +132,12 @@ def count_batches(frame: Any, counts: GroupCounts, *, batch: str, choice: str, c
             notes[group] = _words(shift, batch, order, choice)
             warnings.warn(f"group {label}: {notes[group]}", JudgeShiftWarning,
                           stacklevel=stacklevel)  # fmt: skip
-    if choice == "latest":
-        counts = _latest_counts(counts, per, latest)
-    return counts, shifts, notes
+    if choice != "latest":
+        return counts, shifts, notes, {}
+    set_aside = {(g[0] if k == 1 else g): {key[k]: int(per.counts[key][_CAL].sum())
+                                           for key in found if key != latest[g]}
+                 for g, found in keys.items()}  # fmt: skip
+    return _latest_counts(counts, per, latest), shifts, notes, set_aside
 
 
 def _group_test(per: GroupCounts, keys: list, level: float, design: Design, rng: Any) -> Any:
@@ -202,11 +208,16 @@ def _latest_items(items: tuple, batch_items: tuple | None) -> tuple:
     return out, per[keep]
 
 
-def with_judge_shift(evaluation: Any, shifts: dict, notes: dict, batch: str, choice: str) -> Any:
-    """Return the evaluation with its groups' tests, and their warnings kept for the report."""
+def with_judge_shift(evaluation: Any, shifts: dict, notes: dict, batch: str, choice: str,
+                     set_aside: dict) -> Any:  # fmt: skip
+    """Return the evaluation with its groups' tests, warnings and rows ``"latest"`` set aside.
+
+    ``notes``: group → the warning issued (kept for the report); ``set_aside``: group →
+    {earlier batch: its calibration rows}, left out of the corrections by ``"latest"``.
+    """
     issued = dict(evaluation.warnings)
     for g, text in notes.items():
         if g in issued:
             issued[g] = (*issued[g], ("JudgeShiftWarning", text))
     return replace(evaluation, warnings=issued, batch=batch, batch_choice=choice,
-                   judge_shift=shifts)  # fmt: skip
+                   judge_shift=shifts, set_aside=set_aside)  # fmt: skip

@@ -83,6 +83,10 @@ class Evaluation(Reportable):
         With ``batch=``: group → :class:`~judgestats.JudgeShiftDiagnostic` (latest batch
         against the earlier ones), or a str saying why there is none (one batch, a batch
         without some human class).
+    set_aside : dict
+        With ``batch_choice="latest"``: group → {earlier batch: its calibration rows}, the rows
+        counted but left out of the corrections (the summary's and the report's rows line
+        says how many, of which batches).
 
     Examples
     --------
@@ -130,6 +134,7 @@ class Evaluation(Reportable):
     batch: str | None = None
     batch_choice: str | None = None
     judge_shift: dict = field(default_factory=dict)
+    set_aside: dict = field(default_factory=dict)
 
     # -- access --------------------------------------------------------------------------
     def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:

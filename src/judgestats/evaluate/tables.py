@@ -16,7 +16,7 @@ from .._validation import (
 from ..compare import Ranking
 from ..correct import Correction
 from ..designs import DEFAULT_DESIGN, as_design
-from ..gathered_notes import gather_notes
+from ..gathered_notes import gather_notes, named_groups
 from ..intervals import CONDITIONAL, PAPER
 from ..results import display_width, group_label, pad, shorten, shown_label, shows_point
 from ..strata import StratifiedCorrection
@@ -136,17 +136,29 @@ def _marked_totals(rows: tuple) -> dict[str, int]:
 
 
 def rows_accounting(ev: Any) -> dict[str, int]:
-    """Every row an :class:`Evaluation` counted: test, calibration, and in groups not corrected.
+    """Every row an :class:`Evaluation` counted: test, calibration, not corrected, set aside.
 
     Keys ``rows``, ``test``, ``calibration`` (the corrected groups'), ``not_corrected`` (rows
-    of the groups ``errors="mark"`` left out) and ``groups_not_corrected``.
+    of the groups ``errors="mark"`` left out), ``groups_not_corrected`` and ``set_aside`` (the
+    calibration rows of earlier batches that ``batch_choice="latest"`` left out).
     """
     test = sum(int(ev.corrections[g].n) for g in ev.groups)
     cal = sum(int(ev.corrections[g].m0 + ev.corrections[g].m1) for g in ev.groups)
     totals = [_marked_totals(ev.marked_counts.get(g, ())) for g in ev.marked]
     other = sum(t.get("n", 0) + t.get("m0", 0) + t.get("m1", 0) for t in totals)
-    return {"rows": test + cal + other, "test": test, "calibration": cal,
-            "not_corrected": other, "groups_not_corrected": len(ev.marked)}  # fmt: skip
+    aside = sum(_set_aside_batches(ev).values())
+    return {"rows": test + cal + other + aside, "test": test, "calibration": cal,
+            "not_corrected": other, "groups_not_corrected": len(ev.marked),
+            "set_aside": aside}  # fmt: skip
+
+
+def _set_aside_batches(ev: Any) -> dict[Any, int]:
+    """Earlier batch → its calibration rows that ``batch_choice="latest"`` set aside (summed)."""
+    out: dict[Any, int] = {}
+    for batches in getattr(ev, "set_aside", {}).values():
+        for b, rows in batches.items():
+            out[b] = out.get(b, 0) + rows
+    return out
 
 
 def rows_sentence(ev: Any) -> str:
@@ -157,6 +169,11 @@ def rows_sentence(ev: Any) -> str:
     if a["groups_not_corrected"]:
         k = a["groups_not_corrected"]
         text += f"; {a['not_corrected']} rows in the {k} group{'s' if k != 1 else ''} not corrected"
+    if a["set_aside"]:
+        listed = ", ".join(f"{b!r}: {r}" for b, r in _set_aside_batches(ev).items())
+        text += (f"; {a['set_aside']} calibration rows of earlier batches of {ev.batch!r} set "
+                 f"aside ({listed}): with batch choice 'latest' each group is corrected with its "
+                 "latest batch only")  # fmt: skip
     return text + "."
 
 
@@ -262,8 +279,14 @@ def evaluation_summary(ev: Any) -> str:
             f"{'     –' if math.isnan(c.naive) else f'{c.naive:.4f}'}  {c.n:>7}  {c.m0:>5}  "
             f"{c.m1:>5}"
         )
-    notes = [(labels[g], msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     noun = "models" if ev.dim == "model" else "groups"  # a note 3+ groups share: one line
+    widened = [labels[g] for g in order
+               if (getattr(ev.corrections[g], "chosen_by", None) or "").startswith("widened")]
+    if widened:  # method="auto" answered with a wider interval than the paper's for these
+        lines.append(f"  auto widened the intervals of {named_groups(widened, noun)} of "
+                     f"{len(ev)}: ev[group].chosen_by says why, ev[group].paper_ci is the "
+                     "paper's adjusted-Wald interval")  # fmt: skip
+    notes = [(labels[g], msg) for g in ev.groups for _, msg in ev.warnings.get(g, ())]
     lines += [f"  note: {line}" for line in gather_notes(notes, noun=noun)]
     lines += [f"  not corrected: {shown_label(group_label(g))}: {why}"
               for g, why in ev.marked.items()]  # fmt: skip

@@ -21,6 +21,9 @@ from .rows import (
 )
 from .words import _row, methods_sentence, report_notes
 
+#: The judge-shift section: its sentence, column names and cells.
+_ShiftTable = tuple[str, list[str], list[list[str]]]
+
 
 def _content(
     result, *, metric, title, label, strata_name, sort, reference=None, reference_name=None,
@@ -66,7 +69,51 @@ def _content(
         reference_name=_with_reference(rows, reference, reference_name),
         rows_line=rows_sentence(result) if _kind(result) == "evaluation" else None,
         agreement=agreement_section(result, [r.label for r in rows]),
+        judge_shift=judge_shift_table(result, [r.label for r in rows]),
     )
+
+
+def judge_shift_table(result: Any, labels: list[str]) -> _ShiftTable | None:
+    """Return the judge-shift section of an evaluation with ``batch=``: sentence, head, cells.
+
+    One row per group (in the table's order, then the groups not corrected): the test of its
+    latest calibration batch against the earlier ones (:func:`judgestats.judge_shift_test`), T,
+    p, whether p < 1 − level, the rate that moved most with its interval, and the test's advice;
+    a group without a test (one batch, a batch without some human class) says why. None
+    without ``batch=``.
+    """
+    shifts = getattr(result, "judge_shift", None) if _kind(result) == "evaluation" else None
+    if not shifts:
+        return None
+    by_label = {group_label(g): g for g in shifts}
+    order = [by_label[x] for x in labels if x in by_label]
+    order += [g for g in shifts if g not in order]
+    level = result.confidence_level
+    lvl = f"{100 * level:g}%"
+    noun = "model" if result.dim == "model" else "group"
+    head = [result.dim, "test", "T", "p", "shifted", "largest change", f"{lvl} interval",
+            "advice"]  # fmt: skip
+    cells = [[group_label(g), *_shift_cells(shifts[g])] for g in order]
+    used = ("every batch" if result.batch_choice == "pool"
+            else f"each {noun}'s latest batch only")  # fmt: skip
+    sentence = (
+        f"Each {noun}'s latest calibration batch of {result.batch!r} tested against its earlier "
+        "batches pooled (js.judge_shift_test): T is the likelihood-ratio statistic, p its "
+        f"p-value, shifted where p is below {1 - level:.2g}; the largest change is the judge's "
+        "rate that moved most, with its interval; advice: pool, latest or label more. The "
+        f"corrections use {used} (batch choice {result.batch_choice!r})."
+    )
+    return sentence, head, cells
+
+
+def _shift_cells(shift: Any) -> list[str]:
+    """One group's cells after its label: its test, or why there is none."""
+    if isinstance(shift, str):
+        return ["–", "–", "–", "–", "–", "–", shift]
+    worst = max(shift.changes, key=lambda r: abs(r.change))
+    return [shift.test, f"{shift.statistic:.3f}", f"{shift.pvalue:.3g}",
+            "yes" if shift.shifted else "no", f"{worst.rate} {worst.change:+.3f}",
+            f"[{worst.ci.low:+.3f}, {worst.ci.high:+.3f}]", shift.recommendation]  # fmt: skip
 
 
 def _with_reference(rows: list[_Row], reference: Any, name: str | None) -> str | None:

@@ -41,6 +41,12 @@ def _agreement_table(c: _Content, d: int) -> tuple[str, list[str], list[list[str
     return agreement_sentence(s, c.label_header), head, cells
 
 
+#: The judge-shift section (``evaluate(batch=)``): its heading and its columns' alignment
+#: (label, test, T, p, shifted, largest change, interval, advice).
+_SHIFT_TITLE = "Judge shift between calibration batches"
+_SHIFT_SPEC = "llrrllrl"
+
+
 # ---------------------------------------------------------------------------- markdown
 def _column_names(c: _Content) -> dict[str, str]:
     """Header text of each table column (shared by the Markdown and HTML tables)."""
@@ -83,6 +89,10 @@ def _markdown(c: _Content, d: int) -> str:
         sentence, head, cells = card
         lines += ["", "### Judge agreement", "", md_escape(sentence), ""]
         lines += markdown_table(head, cells, _agreement_spec(c, head))
+    if c.judge_shift is not None:
+        sentence, head, cells = c.judge_shift
+        lines += ["", f"### {_SHIFT_TITLE}", "", md_escape(sentence), ""]
+        lines += markdown_table(head, cells, _SHIFT_SPEC)
     if c.notes:
         lines += ["", "**Notes**", ""] + [f"- {md_escape(n)}" for n in c.notes]
     return "\n".join(lines) + "\n"
@@ -136,6 +146,13 @@ def _latex(c: _Content, d: int) -> str:
         lines += [
             "", r"\begin{table}[ht]", r"\centering", r"\caption{Judge agreement}",
             *latex_tabular(head, cells, _agreement_spec(c, head)), r"\par\smallskip",
+            r"{\footnotesize " + tex(sentence) + r"\par}", r"\end{table}",
+        ]  # fmt: skip
+    if c.judge_shift is not None:
+        sentence, head, cells = c.judge_shift
+        lines += [
+            "", r"\begin{table}[ht]", r"\centering", f"\\caption{{{_SHIFT_TITLE}}}",
+            *latex_tabular(head, cells, _SHIFT_SPEC), r"\par\smallskip",
             r"{\footnotesize " + tex(sentence) + r"\par}", r"\end{table}",
         ]  # fmt: skip
     return "\n".join(lines) + "\n"
@@ -264,6 +281,12 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
     if c.rows_line:
         parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')
     parts += _html_agreement(c, d)
+    if c.judge_shift is not None:
+        sentence, head, cells = c.judge_shift
+        parts += ['<h2 id="judge-shift">' + _SHIFT_TITLE + "</h2>",
+                  f'<p class="judge-shift">{esc(sentence)}</p>',
+                  *html_table(head, cells, table_class="judgestats judge-shift",
+                              scroll="table tall" if len(cells) > TALL_TABLE else "table")]
     if c.notes:
         parts += ["<h2>Notes</h2>", '<ul class="notes">']
         parts += [f"<li>{esc(n)}</li>" for n in c.notes]

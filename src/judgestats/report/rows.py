@@ -54,6 +54,7 @@ class _Content:
     rows_line: str | None = None  # an Evaluation's: where every counted row went
     agreement: Any = None  # the judge-agreement section (.agreement.AgreementSection) or None
     inputs: list[str] = field(default_factory=list)  # where the rows came from, before the rest
+    judge_shift: Any = None  # with batch=: the judge-shift section (sentence, head, cells)
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
