@@ -429,7 +429,29 @@ def hull_bounds(aw: Bounds, pm: Bounds) -> Bounds:
 
 
 def effective_profile_map(spec: EstimationSpec, clusters: Any) -> Bounds:
-    """Profile-map on ``clusters.effective_counts()`` (repeated items: ``repeated.py``)."""
+    """Profile-map on ``clusters.effective_counts()`` (repeated items: ``repeated.py``).
+
+    What ``method="auto"`` hulls with the cluster-robust adjusted-Wald interval where it widens
+    an interval of repeated items (:meth:`judgestats.repeated.ClusterSummary.effective_counts`).
+
+    Examples
+    --------
+    Every calibration item judged and labelled twice (two identical rows):
+
+    >>> import judgestats as js
+    >>> h = [0] * 60 + [1] * 40
+    >>> j = [0] * 48 + [1] * 12 + [1] * 34 + [0] * 6
+    >>> cal = js.ConfusionCounts.from_labels(human=h * 2, judge=j * 2,
+    ...                                      cluster=list(range(100)) * 2)
+    >>> test = js.JudgedCounts.from_labels([1] * 150 + [0] * 150, cluster=range(100, 400))
+    >>> res = js.correct(test, cal, confidence_level=0.95)
+    >>> res.clusters.effective_counts()
+    (JudgedCounts(positive=150, n=300), ConfusionCounts(tp=33, fn=6, tn=47, fp=12))
+    >>> spec = js.intervals.rate_spec(method="profile-map", confidence_level=0.95)
+    >>> b = js.intervals.effective_profile_map(spec, res.clusters)
+    >>> round(float(b.low), 4), round(float(b.high), 4)
+    (0.2976, 0.6323)
+    """
     pm = _profile_map_method(*clusters.effective_counts(), confidence_level=spec.confidence_level)
     return pm._replace(clusters=clusters)
 
