@@ -362,6 +362,8 @@ class ConfusionMatrix:
             disagree); see ``estimand`` of :func:`judgestats.correct_distribution`. A length
             other than ``human``'s or a missing id raises :class:`LabelError`.
 
+        Notes
+        -----
         Rows are paired by position: pandas Series whose indexes differ (as sets or in order)
         raise :class:`LabelError`; align them first (``.loc``, ``reset_index``).
         """
