@@ -60,6 +60,26 @@ def test_lm_eval_counts_equal_a_hand_count():
     assert sorted(frame["item"].unique(), key=int) == [str(i) for i in range(30)]
 
 
+def test_lm_eval_a_samples_file_cut_short_is_refused_not_read_short(tmp_path):
+    """A second tour (issue 38): a samples file missing its first line was read as 29 rows of
+    dummy-a without a word, where the run's results file says 30 samples (``n-samples``)."""
+    import shutil
+
+    copy = tmp_path / "lm_eval"
+    shutil.copytree(LM_EVAL, copy)
+    samples = next((copy / "dummy-a").glob("samples_*.jsonl"))
+    results = json.loads(next((copy / "dummy-a").glob("results_*.json")).read_text())
+    assert results["n-samples"]["judged_qa"]["effective"] == 30  # what the run says it wrote
+    lines = samples.read_text().splitlines(keepends=True)
+    assert len(lines) == 30
+    samples.write_text("".join(lines[1:]))
+    with pytest.raises(js.errors.ToolOutputError,
+                       match=r"holds 29 samples where results_.*\.json says 30 "
+                             r"\(n-samples of 'judged_qa'\): the samples file is cut short"):  # fmt: skip
+        read_lm_eval(copy, scorer="judge_correct")
+    assert len(read_lm_eval(copy / "dummy-b", scorer="judge_correct")) == 30  # complete: read
+
+
 def test_lm_eval_scorer_and_rating_mapping():
     with pytest.raises(js.errors.ColumnError, match=r"metrics \['judge_correct', 'judge_rating'\]"):
         read_lm_eval(LM_EVAL)

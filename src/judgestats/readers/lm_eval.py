@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .._validation import ColumnError
+from .._validation import ColumnError, ToolOutputError
 from .files import field, find_files, load_json, load_jsonl
 from .schema import judged_frame
 
@@ -24,14 +24,26 @@ _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<time>\d{4}-\d{2}-\d{2}T[\d.\-]
 _EXTRA = ("lm_eval_filter", "lm_eval_target", "lm_eval_doc_hash", "lm_eval_run")
 
 
-def _model(path: Path, time: str | None) -> str:
-    """Return a samples file's model: its results file's ``model_name``, else its folder's name."""
+def _results(path: Path, time: str | None) -> tuple[Path | None, dict]:
+    """Return a samples file's results file (``results_<time>.json`` beside it) and its JSON."""
     results = path.with_name(f"results_{time}.json") if time else None
     if results is not None and results.is_file():
-        name = load_json(results, "lm-eval").get("model_name")
-        if name:
-            return str(name)
-    return path.parent.name
+        return results, load_json(results, "lm-eval")
+    return None, {}
+
+
+def _check_complete(path: Path, results: Path | None, summary: dict, task: str,
+                    rows: list[dict]) -> None:  # fmt: skip
+    """Refuse a samples file with fewer samples than its results file's ``n-samples`` says."""
+    expected = summary.get("n-samples", {}).get(task, {})
+    expected = expected.get("effective") if isinstance(expected, dict) else None
+    items = len({row["item"] for row in rows})
+    if isinstance(expected, int) and items < expected:
+        raise ToolOutputError(
+            f"{path} holds {items} samples where {results.name if results else 'its results'}"
+            f" says {expected} (n-samples of {task!r}): the samples file is cut short; re-run "
+            f"lm_eval --log_samples or read the complete file"
+        )
 
 
 def _pick_metric(names: list[str], filters: list[str], scorer: str | None, path: Path) -> tuple:
@@ -85,7 +97,8 @@ def read_lm_eval(paths: Any, *, scorer: str | None = None, mapping: dict | None 
     ------
     ToolOutputError
         A path missing, a directory without samples files, a line that is no sample; two runs
-        of one model's task (``runs="refuse"``).
+        of one model's task (``runs="refuse"``); a samples file with fewer samples than its
+        results file's ``n-samples`` (a file cut short).
     ColumnError
         No ``scorer=`` with several metrics; a metric or filter the file lacks.
     VerdictError
@@ -128,7 +141,8 @@ def _rows(path: Path, scorer: str | None) -> list[dict]:
     match = _SAMPLES.match(path.name)
     task = match["task"] if match else path.stem
     run = match["time"] if match else path.stem
-    model = _model(path, match["time"] if match else None)
+    results, summary = _results(path, match["time"] if match else None)
+    model = str(summary.get("model_name") or path.parent.name)
     records = load_jsonl(path, "lm-eval")
     names = sorted({m for r in records for m in field(r, "metrics", str(path), "lm-eval")})
     filters = sorted({str(r.get("filter", "none")) for r in records})
@@ -145,4 +159,5 @@ def _rows(path: Path, scorer: str | None) -> list[dict]:
                      "lm_eval_filter": rec.get("filter"), "lm_eval_target": rec.get("target"),
                      "lm_eval_doc_hash": rec.get("doc_hash"), "lm_eval_run": run,
                      "_run": run})  # fmt: skip
+    _check_complete(path, results, summary, task, rows)
     return rows
