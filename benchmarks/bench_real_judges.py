@@ -22,6 +22,11 @@ C. PandaLM test set (benchmarks/data/pandalm_raters.csv.xz; 999 pairs, labels 1 
    PandaLM-7B) against the annotators' majority and against each annotator, per model pair and
    pooled; the share of "response 1" verdicts (position) and of "the longer response" among
    decisive verdicts (length), humans beside judges.
+D. LLMBar (benchmarks/data/llmbar_jury.csv.xz; 419 pairs, a curated gold label, five subsets):
+   five LLM judges (GPT-4, ChatGPT, LLaMA-2, PaLM-2, Falcon; plain prompt), each asked with
+   output 1 first and with the outputs swapped: accuracy in each order, how often the verdict
+   survives the swap, kappa; the majority of the five against GPT-4 alone; GPT-4's 0-9 rating
+   of each output as a score (the difference), its AUC overall and within GPT-4's verdict.
 
 Intervals are 95%: js.agreement's (Clopper-Pearson for rates, delta-atanh for kappa); AUC by a
 percentile bootstrap over items (2,000 resamples, seed 3901; 200 with --quick).
@@ -492,6 +497,90 @@ def panda_bias(df: pd.DataFrame) -> str:
     return markdown_table(header, rows)
 
 
+# ----------------------------------------------------------------------------- D. LLMBar
+LLMBAR_JUDGES = {"GPT-4": "gpt4", "ChatGPT": "chatgpt", "LLaMA-2": "llama2", "PaLM-2": "palm2",
+                 "Falcon": "falcon"}  # fmt: skip
+
+
+def load_llmbar() -> pd.DataFrame:
+    return pd.read_csv(DATA / "llmbar_jury.csv.xz")
+
+
+def llmbar_judges(df: pd.DataFrame) -> str:
+    rows = []
+    for subset, g in _groups(df, "subset"):
+        gold = (g["label"] == 1).to_numpy()
+        for name, short in LLMBAR_JUDGES.items():
+            first, second = g[f"judge_{short}_first"], g[f"judge_{short}_second"]
+            both = first.notna() & second.notna()
+            kappa = card(gold[first.notna()], (first[first.notna()] == 1).to_numpy()).kappa
+            rows.append(
+                [
+                    subset,
+                    len(g),
+                    name,
+                    _f((first == g["label"]).mean()),
+                    _f((second == g["label"]).mean()),
+                    _f((first[both] == second[both]).mean()),
+                    _f(((first == g["label"]) & (second == g["label"])).mean()),
+                    _ci(kappa),
+                ]
+            )
+    header = [
+        "subset",
+        "n",
+        "judge",
+        "accuracy (output 1 first)",
+        "accuracy (swapped)",
+        "same verdict both orders",
+        "right in both orders",
+        "kappa (output 1 first)",
+    ]
+    return markdown_table(header, rows)
+
+
+def llmbar_jury(df: pd.DataFrame, reps: int, rng: np.random.Generator) -> str:
+    """Majority of the five judges (first order) and GPT-4's 0-9 score difference."""
+    rows = []
+    cols = [f"judge_{s}_first" for s in LLMBAR_JUDGES.values()]
+    for subset, g in _groups(df, "subset"):
+        y = (g["label"] == 1).to_numpy()
+        votes1 = (g[cols] == 1).sum(axis=1).to_numpy()
+        votes2 = (g[cols] == 2).sum(axis=1).to_numpy()
+        majority = np.where(votes1 > votes2, 1, 2)
+        ok = g[["gpt4_rating_score1", "gpt4_rating_score2"]].notna().all(axis=1).to_numpy()
+        diff = (g["gpt4_rating_score1"] - g["gpt4_rating_score2"]).to_numpy()[ok]
+        letter = (g["judge_gpt4_first"] == 1).to_numpy()[ok]
+        _, _, within = auc_within(diff, y[ok], letter.astype(int))
+        rows.append(
+            [
+                subset,
+                len(g),
+                _f((majority == g["label"]).mean()),
+                _f((g["judge_gpt4_first"] == g["label"]).mean()),
+                _f(float(np.mean(diff == 0))),
+                auc_ci(diff, y[ok], reps, rng),
+                _f(within),
+            ]
+        )
+    header = [
+        "subset",
+        "n",
+        "majority of 5 judges: accuracy",
+        "GPT-4 alone: accuracy",
+        "GPT-4 rating: share of equal scores",
+        "AUC of GPT-4 score difference",
+        "within GPT-4's verdict (pooled)",
+    ]
+    note = (
+        "\n\nThe majority counts each judge's verdict with output 1 shown first (a judge "
+        "without a verdict abstains; a tie of votes goes to output 2). The score difference "
+        'is GPT-4\'s 0-9 rating of output 1 minus that of output 2 ("Rating" prompt, each '
+        "output scored alone)."
+    )
+    return markdown_table(header, rows) + note
+
+
 # ----------------------------------------------------------------------------- main
 def main() -> None:
     args = quick_parser(
@@ -500,7 +589,7 @@ def main() -> None:
     reps = 200 if args.quick else 2000
     rng = np.random.default_rng(SEED)
     t0 = time.perf_counter()
-    nq, rubric, panda = load_nq(), load_rubric(), load_panda()
+    nq, rubric, panda, bar = load_nq(), load_rubric(), load_panda(), load_llmbar()
     body = "\n\n".join(
         [
             __doc__.split("Run:")[0].strip(),
@@ -522,6 +611,10 @@ def main() -> None:
             panda_pairs(panda),
             "### Position and length",
             panda_bias(panda),
+            "## D. LLMBar: a gold label and five judges, each in both orders",
+            llmbar_judges(bar),
+            "### A jury of five, and GPT-4's score",
+            llmbar_jury(bar, reps, rng),
             run_time(time.perf_counter() - t0, args.quick),
         ]
     )

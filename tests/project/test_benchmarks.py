@@ -808,6 +808,12 @@ def check_real_judges(tables):
                    - published) <= 0.005, pair  # fmt: skip
     rubric = find(tables, "split", "target", "AUC of P(>= 3)", min_rows=10)
     assert {r["split"] for r in rubric.records()} == {"real", "synth"}
+    bar = find(tables, "subset", "judge", "accuracy (output 1 first)", "accuracy (swapped)",
+               min_rows=30)  # fmt: skip
+    natural = {r["judge"]: r for r in bar.records() if r["subset"] == "Natural"}
+    # LLMBar's statistics.json (Natural, GPT-4, Vanilla): correct_False 95/100, correct_True 96/100
+    assert num(natural["GPT-4"]["accuracy (output 1 first)"]) == 0.95
+    assert num(natural["GPT-4"]["accuracy (swapped)"]) == 0.96
 
 
 CHECKS = {
