@@ -5,9 +5,10 @@ CSV is committed). It reads a snapshot of ``ehsk/OpenQA-eval`` (MIT), commit
 ``8b9317d0f0c92b52e1c71c0168dff74b5f76a5f4``, either a git directory (read with ``git show``) or a
 checkout holding ``data/``::
 
-    python benchmarks/data/build_nq301_jury.py SNAPSHOT [--bundled PER_TARGET_CSV] [--out CSV]
+    python benchmarks/data/build_nq301_jury.py SNAPSHOT \
+        [--bundled src/judgestats/datasets/nq301.csv.xz] [--out CSV]
 
-One row per (QA system, question) that the bundled ``nq301_qa_correctness/per_target.csv`` holds:
+One row per (QA system, question) of the package's bundled NQ-301 table (``nq301.csv.xz``):
 each system's prediction is matched to its annotation row (exact string, else case-insensitive, else
 SQuAD-normalised when every annotation row with that normalised key carries one human verdict), and
 the four annotation files are row-aligned, so the row gives the human verdicts, GPT-4-eval,
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import lzma
 import re
 import string
 import subprocess
@@ -196,8 +198,9 @@ def build(snapshot: Path) -> tuple[list[dict], Counter, Counter]:
 
 
 def compare_bundled(rows: list[dict], bundled: Path) -> Counter:
-    """Row set and GPT-4 verdicts against the bundled per-target table."""
-    with bundled.open(encoding="utf-8") as f:
+    """Row set and GPT-4 verdicts against the bundled per-target table (.csv or .csv.xz)."""
+    opener = lzma.open if bundled.suffix == ".xz" else open
+    with opener(bundled, "rt", encoding="utf-8") as f:
         ref = {(int(r["item_id"]), r["target_model"]): r for r in csv.DictReader(f)}
     mine = {(r["item_id"], r["target_model"]): r for r in rows}
     c: Counter = Counter(bundled_rows=len(ref), rebuilt_rows=len(mine))
