@@ -34,9 +34,12 @@ For each target and labelled share (20%, 30%, 60%), 100 random splits (seed 2041
 30% only): the labelled items are the calibration set, the others the test set. The reference θ
 is the target's human win rate over all its items (every item has a human vote). GPT-3.5's
 Rogan–Gladen estimate is undefined (q̂0 + q̂1 <= 1) in some splits: its ratios are over the
-splits where it is defined, and there the jury is GPT-4 alone. NQ-301 is not
-here: its bundled table keeps only the GPT-4 judge (another helper is adding the InstructGPT
-and BEM verdicts to benchmarks/data/).
+splits where it is defined, and there the jury is GPT-4 alone. The same on NQ-301
+(``benchmarks/data/nq301_jury.csv``: 12 QA systems, about 300 answers each, judged correct or
+not by humans and by GPT-4-eval, InstructGPT-eval and BEM; a jury of three), seed 2042; the
+reference θ is the system's human accuracy over all its answers; a split without an item of a
+human class is skipped (--quick: the first 3 systems). Coverage of the profile-t is over the
+splits where it is defined (every letter on a calibration item).
 
 Writes benchmarks/results/jury.md.
 Run: python benchmarks/bench_jury.py [--quick]
@@ -46,6 +49,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser, run_time
@@ -199,44 +203,66 @@ def arena_frame():
     return wide.merge(human, on=["target_model", "item_id"])
 
 
-def arena_rows(splits, shares):
-    frame = arena_frame()
-    gen = np.random.default_rng(2041)
+def nq_frame():
+    """NQ-301 with its three judges (benchmarks/data/nq301_jury.csv, built by data-scout)."""
+    import pandas as pd
+
+    return pd.read_csv(Path(__file__).resolve().parent / "data" / "nq301_jury.csv")
+
+
+def real_rows(frame, judges, names, splits, shares, seed, targets=None):
+    """Per target and labelled share: the jury against each member and the J × K profile-t."""
+    gen = np.random.default_rng(seed)
     rows = []
-    for target, g in frame.groupby("target_model", sort=True):
-        j4 = g["gpt-4-0125-preview"].to_numpy(int)
-        j35 = g["gpt-3.5-turbo-0125"].to_numpy(int)
+    cells = 2 ** len(judges)
+    for target, g in list(frame.groupby("target_model", sort=True))[:targets]:
+        verdicts = g[list(judges)].to_numpy(int)
         human = g["human"].to_numpy(int)
-        letter, theta = 2 * j4 + j35, human.mean()
+        letter = verdicts @ (2 ** np.arange(len(judges) - 1, -1, -1))
+        theta = human.mean()
         for share in shares:
             labelled = gen.random((splits, len(human))) < share
-            test = np.stack([np.bincount(letter[~lab], minlength=4) for lab in labelled])
-            cal = np.stack([np.stack([np.bincount(letter[lab & (human == h)], minlength=4)
+            test = np.stack([np.bincount(letter[~lab], minlength=cells) for lab in labelled])
+            cal = np.stack([np.stack([np.bincount(letter[lab & (human == h)], minlength=cells)
                                       for h in (0, 1)], -1) for lab in labelled])  # fmt: skip
+            if (cal.sum(1) == 0).any():  # a split with no item of a human class: skip it
+                keep = (cal.sum(1) > 0).all(-1)
+                test, cal = test[keep], cal[keep]
             b = jury_bounds(test, cal, Z)
             width = b["high"] - b["low"]
             mw = b["member_high"] - b["member_low"]
-            better = np.nanmin(mw, axis=-1)  # GPT-3.5 is uninformative in some splits: NaN
+            better = np.nanmin(mw, axis=-1)  # a member may be uninformative in a split: NaN
             lo, hi = profile_t(test, cal)
-            def cover(lo_, hi_, theta=theta):
-                return np.mean((lo_ <= theta) & (theta <= hi_))
 
-            rows.append([target, f"{share:.0%}", f"{theta:.3f}",
-                         f"{int(np.median(cal[..., 0].sum(-1)))}/"
-                         f"{int(np.median(cal[..., 1].sum(-1)))}",
-                         f"{np.nanmedian(width / mw[:, 0]):.3f}",
-                         f"{np.nanmedian(width / mw[:, 1]):.3f}",
-                         f"{np.nanmedian(width / better):.3f}", f"{np.nanmax(width / better):.3f}",
-                         f"{np.nanmedian(width / (hi - lo)):.3f}",
-                         f"{cover(b['low'], b['high']):.2f}",
-                         f"{cover(b['member_low'][:, 0], b['member_high'][:, 0]):.2f}",
-                         f"{cover(lo, hi):.2f}", f"{np.mean(b['weights'][:, 0]):.2f}",
-                         f"{b['fallback'].mean():.2f}"])  # fmt: skip
-    head = ["target", "labelled", "θ (all items)", "median m0/m1", "jury ÷ GPT-4",
-            "jury ÷ GPT-3.5", "jury ÷ better: median", "jury ÷ better: max",
-            "jury ÷ profile-t", "coverage jury", "coverage GPT-4", "coverage profile-t",
-            "weight GPT-4", "fallback share"]  # fmt: skip
+            def cover(lo_, hi_, theta=theta):  # over the splits where the interval exists
+                ok = np.isfinite(lo_) & np.isfinite(hi_)
+                return np.mean((lo_[ok] <= theta) & (theta <= hi_[ok]))
+
+            rows.append([
+                target, f"{share:.0%}", f"{theta:.3f}",
+                f"{int(np.median(cal[..., 0].sum(-1)))}/{int(np.median(cal[..., 1].sum(-1)))}",
+                *(f"{np.nanmedian(width / mw[:, j]):.3f}" for j in range(len(judges))),
+                f"{np.nanmedian(width / better):.3f}", f"{np.nanmax(width / better):.3f}",
+                f"{np.nanmedian(width / (hi - lo)):.3f}", f"{cover(b['low'], b['high']):.2f}",
+                f"{cover(b['member_low'][:, 0], b['member_high'][:, 0]):.2f}",
+                f"{cover(lo, hi):.2f}", f"{np.mean(b['weights'][:, 0]):.2f}",
+                f"{b['fallback'].mean():.2f}",
+            ])  # fmt: skip
+    head = ["target", "labelled", "θ (all items)", "median m0/m1",
+            *(f"jury ÷ {n}" for n in names), "jury ÷ better: median", "jury ÷ better: max",
+            "jury ÷ profile-t", "coverage jury", f"coverage {names[0]}", "coverage profile-t",
+            f"weight {names[0]}", "fallback share"]  # fmt: skip
     return markdown_table(head, rows)
+
+
+def arena_rows(splits, shares):
+    return real_rows(arena_frame(), ("gpt-4-0125-preview", "gpt-3.5-turbo-0125"),
+                     ("GPT-4", "GPT-3.5"), splits, shares, 2041)  # fmt: skip
+
+
+def nq_rows(splits, shares, targets=None):
+    return real_rows(nq_frame(), ("judge_gpt4", "judge_instructgpt", "judge_bem"),
+                     ("GPT-4", "InstructGPT", "BEM"), splits, shares, 2042, targets)  # fmt: skip
 
 
 def main() -> None:
@@ -247,6 +273,7 @@ def main() -> None:
     size, profiles = (100, 20) if quick else (1000, 200)
     cells = random_cells(4 if quick else 60, size, profiles) + grid_cells(size, profiles, quick)
     arena = arena_rows(5 if quick else 100, (0.3,) if quick else (0.2, 0.3, 0.6))
+    nq = nq_rows(5 if quick else 100, (0.3,) if quick else (0.2, 0.3, 0.6), 3 if quick else None)
     elapsed = time.perf_counter() - start
     body = "\n\n".join([
         __doc__.split("\n\n", 1)[1].rsplit("\nWrites", 1)[0].strip(),
@@ -256,6 +283,8 @@ def main() -> None:
         cell_table(cells),
         "## Part B: Chatbot Arena, GPT-4 and GPT-3.5 as a jury (medians over the splits)",
         arena,
+        "## Part B: NQ-301, GPT-4, InstructGPT and BEM as a jury (medians over the splits)",
+        nq,
         run_time(elapsed, quick),
     ])  # fmt: skip
     publish("jury", "A jury no worse than its better member (issue 39)", body, elapsed)
