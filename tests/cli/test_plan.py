@@ -1,6 +1,7 @@
 """CLI: ``judgestats plan``: width, pilot and regime modes, and one-line errors with exit code 2."""
 
 import json
+import math
 
 import pytest
 
@@ -67,3 +68,26 @@ def test_plan_pilot_judge_at_chance_is_said(capsys):
     code, out, _ = run(capsys, "plan", "--pilot", "9,1,7,3", "--m", "200", "--p", "0.4",
                        "--json")  # fmt: skip
     assert "warnings" not in json.loads(out)  # 0.7 + 0.9 > 1: nothing to say
+
+
+def test_plan_regime_with_m_says_the_bound_fails_not_that_humans_win(capsys):
+    """Issue 38 tour: ``plan --regime --q0 0.9 --q1 0.9 --m 20`` said "human-only labelling
+    has the lower variance everywhere", where only the finite-m sufficient condition fails
+    (ε = √(log(2/0.05)/40) = 0.304: at θ = 0.5 its right side, 2·0.25·0.09/(0.5 − ε)/0.64 =
+    0.359, exceeds θ(1 − θ) = 0.25). The exact m → ∞ condition holds on
+    1/2 ± √(1/2 − 1/(4(2q − 1)²)) (the plan module's closed form for q0 = q1 = q)."""
+    eps = (math.log(2 / 0.05) / (2 * 20)) ** 0.5
+    assert 2 * 0.25 * 0.09 / (0.5 - eps) / 0.8**2 > 0.25  # the bound fails at θ = 0.5
+    code, out, _ = run(capsys, "plan", "--regime", "--q0", "0.9", "--q1", "0.9", "--m", "20")
+    assert code == 0
+    assert "lower variance everywhere" not in out
+    assert "bound fails for every theta" in out and "m = 20, delta = 0.05" in out
+    half = (0.5 - 1 / (4 * 0.8**2)) ** 0.5  # 0.3307: [0.1693, 0.8307]
+    assert f"[{0.5 - half:.4f}, {0.5 + half:.4f}]" in out
+    code, out, _ = run(capsys, "plan", "--regime", "--q0", "0.9", "--q1", "0.9", "--m", "20",
+                       "--json")  # fmt: skip
+    res = json.loads(out)
+    assert res["low"] is None and res["exact_low"] == pytest.approx(0.5 - half, abs=1e-12)
+    # a judge that loses everywhere (q0 = 0.7, q1 = 0.9: the exact range is empty) says so
+    code, out, _ = run(capsys, "plan", "--regime", "--q0", "0.7", "--q1", "0.9", "--m", "20")
+    assert "holds for no theta either" in out and "lower variance everywhere" in out
