@@ -5,6 +5,8 @@ import math
 
 import pytest
 
+import judgestats as js
+
 from tests.cli.test_correct import run
 
 
@@ -91,3 +93,24 @@ def test_plan_regime_with_m_says_the_bound_fails_not_that_humans_win(capsys):
     # a judge that loses everywhere (q0 = 0.7, q1 = 0.9: the exact range is empty) says so
     code, out, _ = run(capsys, "plan", "--regime", "--q0", "0.7", "--q1", "0.9", "--m", "20")
     assert "holds for no theta either" in out and "lower variance everywhere" in out
+
+
+def test_plan_errors_name_the_flags_not_the_api_keywords(capsys):
+    """Issue 38 tour: ``plan --width`` beyond reach said "raise max_m" (a keyword the command
+    had no flag for), and ``--allocation optimal`` under ``--design random`` said "leave
+    allocation='balanced'". The command names its flags (``--max-m`` is one now); the API keeps
+    its keywords."""
+    argv = ["plan", "--width", "0.001", "--p", "0.3", "--q0", "0.7", "--q1", "0.9"]
+    code, out, err = run(capsys, *argv, "--max-m", "5000")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "m <= --max-m 5000" in err and "raise --max-m" in err and "max_m" not in err
+    with pytest.raises(js.errors.JudgeStatsError, match=r"max_m = 5000.*raise max_m$"):
+        js.plan.calibration_size(0.001, p=0.3, q0=0.7, q1=0.9, max_m=5000)
+    # --max-m is the API's max_m: a larger search reaches a smaller width
+    code, out, _ = run(capsys, "plan", "--width", "0.03", "--p", "0.3", "--q0", "0.7", "--q1",
+                       "0.9", "--max-m", "5000", "--json")  # fmt: skip
+    want = js.plan.calibration_size(0.03, p=0.3, q0=0.7, q1=0.9, max_m=5000).m
+    assert code == 0 and json.loads(out)["m"] == want
+    code, _, err = run(capsys, "plan", "--width", "0.1", "--p", "0.3", "--q0", "0.7", "--q1",
+                       "0.9", "--design", "random", "--allocation", "optimal")  # fmt: skip
+    assert code == 2 and "leave --allocation balanced" in err and "allocation=" not in err
