@@ -6,7 +6,6 @@ import math
 import pytest
 
 import judgestats as js
-
 from tests.cli.test_correct import run
 
 

@@ -19,7 +19,7 @@ def plan_options(pl: Any) -> None:
     pl.add_argument("--n", type=float, help="test-set size (default: infinite)")
     pl.add_argument("--allocation", choices=("balanced", "optimal"), default="balanced")
     pl.add_argument("--max-m", type=int, default=1_000_000, metavar="M",
-                    help="--width mode: the largest calibration set searched (default 1000000)")  # fmt: skip
+                    help="--width mode: the largest m searched (default 1000000)")  # fmt: skip
     pl.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
     pl.add_argument("--pilot", metavar="TP,FN,TN,FP", help="pilot counts for Algorithm 1")
     pl.add_argument("--m", type=int, help="total calibration budget (Algorithm 1 / regime)")
