@@ -199,8 +199,8 @@ def test_batch_choice_without_batch_and_a_missing_batch_column_are_named(tmp_pat
         js.evaluate(_frame(), batch="round")
     assert main(["report", str(path), "--batch", "round"]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [
-        "judgestats: error: the frame has no column 'round' (batch=); its columns are "
-        "['model', 'batch', 'human', 'judge']"]
+        "judgestats: error: the frame has no column 'round' (--batch); its columns are "
+        "['model', 'batch', 'human', 'judge']"]  # the command names its flag (issue 38)
 
 
 def test_the_latest_batch_is_the_last_in_natural_order():
