@@ -74,6 +74,7 @@ from scipy.stats import norm
 import judgestats as js
 import judgestats.multiclass as mc
 from judgestats.counts.clusters import ClusterTotals
+from judgestats.errors import NotInformativeError
 from judgestats.jury.clustered import clustered_jury_bounds
 from judgestats.jury.weights import MIN_PER_CLASS, jury_bounds, letter_bits
 
@@ -325,7 +326,11 @@ def member_cluster_aw(t, c):
             ids[on_c], np.stack([tp, fn, tn, fp], 1)[on_c], ("tp", "fn", "tn", "fp")))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ci = js.correct(test, cal, method="adjusted-wald", confidence_level=LEVEL).ci
+            try:
+                ci = js.correct(test, cal, method="adjusted-wald", confidence_level=LEVEL).ci
+            except NotInformativeError:  # q̂0 + q̂1 <= 1 in this data set: no interval
+                out.append((np.nan, np.nan))
+                continue
         out.append((ci.low, ci.high))
     return np.array(out, dtype=float)
 
