@@ -420,12 +420,15 @@ def nq_clustered(splits, share=0.3):
         f"{ratio.max():.3f}", f"{np.mean(fallback):.2f}"]])  # fmt: skip
 
 
-def part_c(quick):
+def part_c(quick, describe=False):
+    """Part C's tables; ``describe``: with its paragraph of the module docstring first."""
     start = time.perf_counter()
     _, table = clustered_cells(3 if quick else 20, 100 if quick else 1000)
     nq = nq_clustered(10 if quick else 100)
     elapsed = time.perf_counter() - start
+    about = next(p for p in __doc__.split("\n\n") if p.startswith("Part C,"))
     return "\n\n".join([
+        *([about.strip()] if describe else []),
         "## Part C: repeated items (cluster=), simulation", table,
         "## Part C: NQ-301 pooled over its systems (cluster=item_id)", nq,
         f"Part C run time: {elapsed:.1f} s" + (" (--quick)" if quick else ""),
@@ -442,7 +445,7 @@ def main() -> None:
     if args.part == "clustered":
         path = Path(__file__).resolve().parent / "results" / "jury.md"
         text = path.read_text(encoding="utf-8").split("\n## Part C", 1)[0].rstrip()
-        path.write_text(text + "\n\n" + part_c(quick) + "\n", encoding="utf-8")
+        path.write_text(text + "\n\n" + part_c(quick, describe=True) + "\n", encoding="utf-8")
         print(f"wrote {path}", flush=True)
         return
     start = time.perf_counter()
