@@ -106,6 +106,7 @@ __all__ = [
     "readers",
     "report",
     "rogan_gladen",
+    "scores",
     "sequential",
     "simulate",
     "strata",
@@ -129,7 +130,7 @@ _NAMES = {
 _MODULES = (
     "alphabets", "bayes", "cli", "compare", "datasets", "designs", "errors", "estimators",
     "experiments", "intervals", "io", "kernels", "multiclass", "plan", "plots", "priors",
-    "readers", "report", "sequential", "simulate", "strata",
+    "readers", "report", "sequential", "simulate", "strata", "scores",
 )  # fmt: skip
 
 #: Errors and warnings that were at the top level up to 0.1 (now in js.errors only).

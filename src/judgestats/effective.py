@@ -34,7 +34,8 @@ def _paper_variance(design: Any, test: Any, calibration: Any, z: float, adjusted
 def _conditional_variance(design: Any, test: Any, calibration: Any, z: float,
                           adjusted: bool) -> float:  # fmt: skip
     """Return the three binomials' delta-method variance (pseudo-counts if ``adjusted``)."""
-    parts = judge_conditional_parts(*design.binomials(test, calibration), z, adjusted=adjusted)
+    x, n_pi, tp, k1, fn, k0 = design.binomials(test, calibration)
+    parts = judge_conditional_parts(x, n_pi, tp, k1, fn, k0, z, adjusted=adjusted)
     return float(parts["var"])
 
 

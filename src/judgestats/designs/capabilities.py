@@ -10,7 +10,8 @@ axis               values
 =================  =====================================================================
 ``judge``          ``"letter"`` (a pass/fail verdict), ``"categories"`` (one judge letter
                    per human category), ``"alphabet"`` (J judge letters for K human
-                   categories), ``"pairs"`` (a verdict on a pair of answers)
+                   categories), ``"pairs"`` (a verdict on a pair of answers),
+                   ``"score"`` (a numeric judge score: :mod:`judgestats.scores`)
 ``target``         ``"rate"`` (θ), ``"pooled-rate"`` (θ over strata),
                    ``"distribution"`` (the K category rates), ``"difference"``
                    (θ_A − θ_B), ``"ranking"`` (ranks of several models),
@@ -57,7 +58,7 @@ __all__ = [
 ]
 
 #: What the judge says about an item (more come with judge scores and juries).
-JUDGES = ("letter", "categories", "alphabet", "pairs")
+JUDGES = ("letter", "categories", "alphabet", "pairs", "score")
 #: What is estimated.
 TARGETS = (
     "rate", "pooled-rate", "distribution", "difference", "ranking", "strengths", "rate-sequence",
@@ -166,6 +167,10 @@ _ROWS: list[Capability] = [
     Capability("letter", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
                "the betting confidence sequence while labelling in rounds; no labelling "
                "process draws within human labels, unknown until an item is labelled"),
+    Capability("score", "rate", ("random",), None, ("wald",), "wald",
+               "a numeric judge score: cross-fitted calibration to the human label, then the "
+               "prediction-powered (PPI++) mean; cluster-robust over items; under the other "
+               "designs declare bins= (the score's letters)"),
 ]  # fmt: skip
 
 
@@ -215,6 +220,7 @@ _WHAT = {
     ("letter", "ranking"): "rankings",
     ("pairs", "strengths"): "pairwise leaderboards",
     ("letter", "rate-sequence"): "labelling processes",
+    ("score", "rate"): "corrections of a numeric judge score",
 }
 
 
