@@ -73,3 +73,12 @@ def test_bins_with_a_calibrator_are_the_fallback_letters():
     ev = js.evaluate(df, design="random", calibrator="isotonic", bins=[0, 0.5, 1], rng=0)
     assert all(ev[g].fallback.startswith("score bins as letters") for g in ev.groups)
     assert all(ev[g].n_labelled < 100 and ev[g].method == "adjusted-delta" for g in ev.groups)
+
+
+def test_what_a_score_evaluation_lacks_yet_is_refused_by_name():
+    ev = js.evaluate(_frame(4, n=1200), design="random", rng=0)
+    assert "model" in ev.to_dataframe().columns and "wald" in ev.summary()
+    for call in (ev.report, ev.counts_dataframe, ev.plot, ev.rank, ev.to_xarray):
+        with pytest.raises(ArgumentTypeError, match="not available yet for an evaluation of a "
+                                                    "judge score"):
+            call()

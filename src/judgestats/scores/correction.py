@@ -255,7 +255,7 @@ def correct_scores(
     >>> human = np.where(np.arange(2000) < 400, y, np.nan)
     >>> res = js.scores.correct_scores(s, human, rng=1)
     >>> res.n_labelled, res.fallback, round(res.estimate, 2)
-    (400, None, 0.3)
+    (400, None, 0.29)
     """
     spec = score_spec(design=design, confidence_level=confidence_level,
                       repeated=cluster is not None)  # fmt: skip
