@@ -19,7 +19,9 @@ items are split into K folds *by item* (all rows of one ``cluster=`` id in one f
 cluster-robust variance of :mod:`judgestats.scores.prediction_powered` stays valid); each
 labelled row is predicted by the calibrator fitted on the other K − 1 folds, and every
 unlabelled row by the average of the K calibrators (Zrnic & Candès's choice: it uses the same
-K fits as the labelled rows, so the two means share one predictor's law).
+K fits as the labelled rows, so the two means share one predictor's law; the calibrator
+fitted on every label instead gave the same coverage and width within 0.5% on the
+benchmark's cells, ``benchmarks/results/scores.md``, part 3).
 """
 
 from __future__ import annotations
@@ -144,10 +146,13 @@ class CrossFit(NamedTuple):
 def cross_fit(
     s_lab: np.ndarray, y: np.ndarray, s_unl: np.ndarray, items: np.ndarray, *,
     calibrator: str, folds: int, bins: Any, rng: np.random.Generator,
+    unlabelled: str = "average",
 ) -> CrossFit:  # fmt: skip
     """Cross-fit ``calibrator`` (module docstring): out-of-fold and averaged predictions.
 
     ``items``: the item id of each labelled row (the row's index without ``cluster=``).
+    ``unlabelled``: ``"average"`` (the K fits' mean, the default) or ``"full"`` (one fit on
+    every labelled row), compared in ``benchmarks/results/scores.md``.
     """
     cal = CALIBRATORS[calibrator]
     fold, k = fold_ids(items, folds, rng)
@@ -158,4 +163,6 @@ def cross_fit(
         model = cal.fit(s_lab[~held], y[~held], bins)
         out[held] = cal.predict(model, s_lab[held])
         avg += cal.predict(model, s_unl) / k
+    if unlabelled == "full":
+        avg = cal.predict(cal.fit(s_lab, y, bins), s_unl)
     return CrossFit(np.clip(out, 0.0, 1.0), np.clip(avg, 0.0, 1.0), k)
