@@ -394,7 +394,7 @@ class UnknownCategoryError(RatingsError):
 class TooFewSharedItemsError(JudgeStatsError):
     """A rater shares too few items with the judge and the other raters for the test asked.
 
-    Raised by ``judgestats.raters.alt_test``: the alternative annotator test compares the
+    Raised by :func:`judgestats.raters.alt_test`: the alternative annotator test compares the
     judge with each left-out rater on the items that rater labelled, by a paired t-test that
     needs at least 30 such items per rater (Calderon et al. 2025, "How many instances should I
     annotate?"). The message names the raters, their number of items and the number needed.
