@@ -789,6 +789,33 @@ def check_pairwise_counting(tables):
         assert num(r["ratio"]) <= 15, r
 
 
+def check_real_judges(tables):
+    judges = find(tables, "target", "judge", "sensitivity", "specificity", "kappa", min_rows=39)
+    ance = {r["judge"]: r for r in judges.records() if r["target"] == "ANCE+_FiD"}
+    # the bundled NQ-301 README's table (judge gpt-4): q1 0.8579, q0 0.8447, agree 0.8533
+    assert num(ance["GPT-4"]["sensitivity"]) == 0.858 and num(ance["GPT-4"]["specificity"]) == 0.845
+    assert num(ance["GPT-4"]["agreement"]) == 0.853
+    bem = find(tables, "target", "AUC of BEM score", "within BEM letters (pooled)", min_rows=13)
+    pooled = bem.row("target", "all (pooled)")
+    # the score ranks answers well, and still within each of its letters (it carries more than
+    # its letter; full run 0.877 and 0.644)
+    assert num(pooled["AUC of BEM score"]) > 0.8 and num(pooled["within BEM letters (pooled)"]) > 0.55
+    raters = find(tables, "raters", "n", "agreement", "kappa (3 classes)", min_rows=11)
+    # PandaLM README: Cohen's kappa between its annotators 0.85, 0.88, 0.86 (2 decimals)
+    for pair, published in (("1 / annotator 2", 0.85), ("1 / annotator 3", 0.88),
+                            ("2 / annotator 3", 0.86)):  # fmt: skip
+        assert abs(num(raters.row("raters", f"annotator {pair}")["kappa (3 classes)"])
+                   - published) <= 0.005, pair  # fmt: skip
+    rubric = find(tables, "split", "target", "AUC of P(>= 3)", min_rows=10)
+    assert {r["split"] for r in rubric.records()} == {"real", "synth"}
+    bar = find(tables, "subset", "judge", "accuracy (output 1 first)", "accuracy (swapped)",
+               min_rows=30)  # fmt: skip
+    natural = {r["judge"]: r for r in bar.records() if r["subset"] == "Natural"}
+    # LLMBar's statistics.json (Natural, GPT-4, Vanilla): correct_False 95/100, correct_True 96/100
+    assert num(natural["GPT-4"]["accuracy (output 1 first)"]) == 0.95
+    assert num(natural["GPT-4"]["accuracy (swapped)"]) == 0.96
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
@@ -811,6 +838,7 @@ CHECKS = {
     "bench_repeated.py": ("repeated", [], check_repeated),
     "bench_repeated_compare.py": ("repeated_compare", [], check_repeated_compare),
     "bench_repeated_categories.py": ("repeated_categories", [], check_repeated_categories),
+    "bench_real_judges.py": ("real_judges", [], check_real_judges),
     "bench_real_data.py": ("real_data", ["real_data_bias.png", "real_data_leaderboard.png"],
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),
