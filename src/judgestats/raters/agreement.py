@@ -27,7 +27,11 @@ every item it is Fleiss' (1971) κ (his P̄ and p_j).
 drawn item kept; seeded ``rng``), **percentile** interval at ``confidence_level``; resamples
 where the coefficient is undefined (a single category left) are left out and counted
 (``ci.undefined``). Each item's contribution is precomputed, so a resample is one weighted
-sum. Coverage is measured in ``benchmarks/results/raters_agreement.md``.
+sum. Measured coverage of the 95% interval (``benchmarks/results/raters_agreement.md``; 24 grid
+cells, items 30–300, 2 or 4 raters, k 2 or 4, 0 or 30% missing, and 24 random cells with one
+much worse rater in half; 300 data sets per cell): mean 0.926–0.943 by measure, minimum 0.870
+(ordinal α, 30 items, 2 raters, 30% missing) and 0.90–0.92 for the others — the percentile
+interval runs a little short, most at 30–100 items; read it as approximate there.
 
 **The judge against the raters** (:func:`judge_agreement`): on the items both labelled, the
 percent agreement with its Clopper–Pearson interval and Cohen's κ with the delta-method
