@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # loaded on first use (_NAMES below lists the same names)
     from .counts.categories import CategoryCounts, ConfusionMatrix
     from .evaluate import Evaluation, evaluate
     from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
+    from .jury import correct_jury
     from .multiclass import DistributionCorrection, correct_distribution
     from .pairwise import PairwiseLeaderboard, pairwise
     from .strata import StratifiedCorrection, correct_stratified
@@ -87,6 +88,7 @@ __all__ = [
     "compare",
     "correct",
     "correct_distribution",
+    "correct_jury",
     "correct_stratified",
     "datasets",
     "designs",
@@ -103,10 +105,10 @@ __all__ = [
     "pairwise",
     "plan",
     "plots",
+    "raters",
     "readers",
     "report",
     "rogan_gladen",
-    "scores",
     "sequential",
     "simulate",
     "strata",
@@ -121,6 +123,7 @@ _NAMES = {
     "counts.categories": ("CategoryCounts", "ConfusionMatrix"),
     "evaluate": ("Evaluation", "evaluate"),
     "judge_shift": ("JudgeShiftDiagnostic", "judge_shift_test"),
+    "jury": ("correct_jury",),
     "multiclass": ("DistributionCorrection", "correct_distribution"),
     "pairwise": ("PairwiseLeaderboard", "pairwise"),
     "strata": ("StratifiedCorrection", "correct_stratified"),
@@ -129,8 +132,8 @@ _NAMES = {
 #: Subpackages and modules shown at the top level, loaded on first use.
 _MODULES = (
     "alphabets", "bayes", "cli", "compare", "datasets", "designs", "errors", "estimators",
-    "experiments", "intervals", "io", "kernels", "multiclass", "plan", "plots", "priors",
-    "readers", "report", "sequential", "simulate", "strata", "scores",
+    "experiments", "intervals", "io", "jury", "kernels", "multiclass", "plan", "plots", "priors",
+    "raters", "readers", "report", "sequential", "simulate", "strata", "scores",
 )  # fmt: skip
 
 #: Errors and warnings that were at the top level up to 0.1 (now in js.errors only).
