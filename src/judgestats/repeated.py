@@ -31,7 +31,8 @@ correlated: r_jk = Σ_g e_gj e_gk / √(Σ e_gj² Σ e_gk²) with e_gj = (a_gj �
 **0/0.** Where a rate's design effect is undefined (the rate is 0 or 1, fewer than two items or
 two rows) it is the pooled design effect of the estimator's other rates,
 Σ V_clu / Σ [r(1 − r)/(R − 1)] over those with a defined one, and where none is defined the
-rate's rows per item R/G (every item counts once).
+rate's rows per item R/G (every item counts once: an exact count of items, so the critical
+value is the normal one, not Student's t of a sandwich variance that was not estimated).
 
 **Intervals** (``method=``): ``"adjusted-wald"`` is the paper's eq. (8) (or, under the random
 and by-judge-label designs, their pseudo-count interval) evaluated at the effective sizes, with
@@ -168,7 +169,9 @@ class ClusterSummary:
     df : float
         Degrees of freedom of the interval's critical value (Welch–Satterthwaite over the rates
         whose items repeat, each with items − 1; ``inf``, the normal quantile, when no item has
-        more than one row in any rate).
+        more than one row in any rate, or when no rate's design effect is defined: then each
+        item counts once, no variance is estimated from the items, and the interval is the
+        binomial one over items).
     """
 
     estimand: str
@@ -398,7 +401,8 @@ def cluster_summary(test: Any, calibration: Any, design: Design, estimand: str) 
         theta_design_effect=_theta_design_effect(design, m["rate"][idx], m["rows"][idx],
                                                  effective, corr),
         sizes=sizes, values=dict(zip(_NAMES, m["rate"].tolist(), strict=True)),
-        df=_satterthwaite(design, m["rate"][idx], effective, m["items"][idx], repeated),
+        df=_satterthwaite(design, m["rate"][idx], effective, m["items"][idx],
+                          repeated & ~(pooled.all())),
         repeats=tuple(float(v) for v in np.where(repeated, m["items"][idx], 0.0)),
     )  # fmt: skip
 
@@ -447,7 +451,8 @@ def t_critical(confidence_level: float, df: float) -> float:
 
 def _theta_design_effect(design, rates, rows, effective, corr) -> float:
     """Var(θ̂) with clusters / Var(θ̂) with independent rows, delta method at plain rates."""
-    ratio = design.variance_at(rates, effective, corr) / design.variance_at(rates, rows)
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0: every rate at 0 or 1
+        ratio = design.variance_at(rates, effective, corr) / design.variance_at(rates, rows)
     return float(ratio) if np.isfinite(ratio) else float("nan")
 
 
@@ -688,13 +693,18 @@ def repeats_matter(summary: ClusterSummary, items: Any = None) -> bool:
     repeats carry no correlation), or, given the group's per-item cell counts ``items``, the
     items' rows agree beyond chance (:func:`repeats_agree`: duplicated rows, which a design
     effect from some twenty items cannot tell from noise). With no repeated rows: False.
+    Where the design effect on θ̂ is undefined (0/0: every rate at 0 or 1, so θ̂'s variance is
+    0 with rows or items) it cannot be measured, and the rows' agreement alone decides
+    (False without ``items``).
     """
     reps = [g for g in summary.repeats if g > 0]
     if not reps:
         return False
     noise = 1.0 + 2.5 * np.sqrt(2.0 / max(min(reps) - 1.0, 1.0))
     effect = summary.theta_design_effect
-    if not (np.isfinite(effect) and effect > REPEAT_BOUND):
+    if not np.isfinite(effect):  # undefined (0/0): only the rows' agreement can tell
+        return bool(items is not None and repeats_agree(items))
+    if effect <= REPEAT_BOUND:
         return False
     return bool(effect > noise or (items is not None and repeats_agree(items)))
 
