@@ -722,3 +722,29 @@ def test_identical_repeats_with_no_defined_design_effect_give_the_items_interval
     assert clustered.clusters.df == np.inf
     assert (clustered.ci.low, clustered.ci.high) == pytest.approx(
         (items.ci.low, items.ci.high), abs=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_a_rate_whose_rows_are_one_item_says_its_design_effect_is_borrowed():
+    """Issue 38, third tour §4: all 80 test rows in one cluster. The sandwich variance of p̂ is
+    not estimable from one item; the code borrows the pooled design effect of q̂0, q̂1 (module
+    docstring, 0/0) and the 80 rows counted as 80 effective items without a word. Now a
+    RepeatedItemsWarning names the rows, the borrowed effect and the effective items; the
+    same rows in 2 items are silent."""
+    gen = np.random.default_rng(4)
+    human = (gen.random(40) < 0.6).astype(int)
+    judge = np.where(human == 1, gen.random(40) < 0.9, gen.random(40) < 0.2).astype(int)
+    cal = js.ConfusionCounts.from_labels(human=human, judge=judge,
+                                         cluster=np.repeat(np.arange(20), 2))  # fmt: skip
+    verdicts = (gen.random(80) < 0.6).astype(int)
+    one = js.JudgedCounts.from_labels(verdicts, cluster=np.zeros(80, dtype=int))
+    with pytest.warns(js.RepeatedItemsWarning, match="the 80 test rows are one item") as rec:
+        res = js.correct(one, cal, method="adjusted-wald")
+    d = res.clusters.design_effect[0]
+    assert res.clusters.pooled[0] and not all(res.clusters.pooled)
+    assert f"taken as {d:.2f}, borrowed" in str(rec[0].message)
+    assert f"count as {80 / max(d, 1.0):.0f} effective items" in str(rec[0].message)
+    two = js.JudgedCounts.from_labels(verdicts, cluster=np.arange(80) % 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", js.RepeatedItemsWarning)
+        js.correct(two, cal, method="adjusted-wald")

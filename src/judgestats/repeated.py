@@ -59,6 +59,7 @@ at the effective sample size).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +67,7 @@ import numpy as np
 
 from ._validation import (
     MethodError,
+    RepeatedItemsWarning,
     check_choice,
     check_positive_int,
     check_rng,
@@ -468,6 +470,7 @@ def clustered_bounds(spec: Any, test: Any, calibration: Any, rng: Any = None) ->
     design, options = spec.design, dict(spec.options)
     design.check_counts(test, calibration)
     summary = cluster_summary(test, calibration, design, spec.estimand)
+    _warn_one_item(summary)
     est = design.estimate_from_rates(summary.rates)
     if spec.method == "bootstrap":
         return _cluster_bootstrap(test, calibration, spec, rng, est, summary, **options)
@@ -480,6 +483,27 @@ def clustered_bounds(spec: Any, test: Any, calibration: Any, rng: Any = None) ->
     return Bounds(np.asarray(low), np.asarray(high), np.zeros((), dtype=np.int64),
                   estimate=np.asarray(est), widened=np.asarray(widened),
                   clusters=summary)  # fmt: skip
+
+
+def _warn_one_item(summary: ClusterSummary) -> None:
+    """Say where a rate's rows are all one item's: its sandwich variance is not estimable.
+
+    Its design effect is then the pooled one of the other rates (module docstring, 0/0), which
+    treats the item's rows as that correlated as the other rates' items: a guess, said here.
+    """
+    names = {"p": "test", "pi": "test and calibration", "q0": "human-0 calibration",
+             "q1": "human-1 calibration", "ppv": "judge-1 calibration",
+             "for": "judge-0 calibration"}  # fmt: skip
+    parts = zip(summary.cells, summary.repeats, summary.rows, summary.design_effect, strict=True)
+    one = [(c, r, d) for c, g, r, d in parts if g == 1]
+    if not one or all(summary.pooled):  # none borrowed: each item counts once, no guess
+        return
+    said = "; ".join(f"the {r:g} {names[c]} rows are one item, so its design effect (taken "
+                     f"as {d:.2f}, borrowed from the other rates) cannot be estimated and "
+                     f"they count as {r / max(d, 1.0):.0f} effective items" for c, r, d in one)
+    warnings.warn(f"{said}: the interval holds only if that item's rows are nearly "
+                  "independent; a cluster-robust variance needs at least 2 items",
+                  RepeatedItemsWarning, stacklevel=4)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- several arms

@@ -204,7 +204,8 @@ def echo_guard_warnings(caught: Any, *, pooled: str | None = None) -> None:
         text = str(w.message)
         if issubclass(w.category, RepeatedItemsWarning):
             text = text.replace(pooled, "") if pooled else text
-            sys.stderr.write(f"warning: {text} (--cluster {text.split(chr(39))[1]})\n")
+            flag = f" (--cluster {text.split(chr(39))[1]})" if "pass cluster=" in text else ""
+            sys.stderr.write(f"warning: {text}{flag}\n")
         elif issubclass(w.category, LookalikeGroupsWarning):
             sys.stderr.write(f"warning: {text}\n")
 
