@@ -33,6 +33,8 @@ two rows) it is the pooled design effect of the estimator's other rates,
 Σ V_clu / Σ [r(1 − r)/(R − 1)] over those with a defined one, and where none is defined the
 rate's rows per item R/G (every item counts once: an exact count of items, so the critical
 value is the normal one, not Student's t of a sandwich variance that was not estimated).
+A rate whose rows are all one item's borrows the pooled design effect, a guess that a
+:class:`~judgestats.RepeatedItemsWarning` names (one item's variance is not estimable).
 
 **Intervals** (``method=``): ``"adjusted-wald"`` is the paper's eq. (8) (or, under the random
 and by-judge-label designs, their pseudo-count interval) evaluated at the effective sizes, with
