@@ -142,9 +142,10 @@ def _warn_repeated_items(frame: Any, args: Any, by: Any) -> None:
             continue
         n = 1_000_000
         test = JudgedCounts(round(n * (cal.tp + cal.fp) / cal.m), n)
-        cells = np.zeros((cal.clusters.size, 9), dtype=np.int64)
-        cells[:, 2:6] = cal.clusters.totals[:, [cal.clusters.fields.index(f)
-                                                for f in ("tn", "fp", "fn", "tp")]]  # fmt: skip
+        totals = cal.clusters
+        assert totals is not None  # counted with cluster=
+        cells = np.zeros((totals.size, 9), dtype=np.int64)
+        cells[:, 2:6] = totals.totals[:, [totals.fields.index(f) for f in ("tn", "fp", "fn", "tp")]]
         summary = cluster_summary(test, cal, design, "rows")
         if repeats_matter(summary, cells):
             found.append((summary.theta_design_effect,
