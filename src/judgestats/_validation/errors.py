@@ -28,6 +28,7 @@ __all__ = [  # every public name, re-exported by the package
     "JudgeShiftWarning",
     "JudgeStatsError",
     "JudgeStatsWarning",
+    "LatentBoundaryWarning",
     "LabelError",
     "LabelShiftWarning",
     "LookalikeGroupsWarning",
@@ -51,6 +52,7 @@ __all__ = [  # every public name, re-exported by the package
     "VerdictError",
     "WeakCalibrationWarning",
     "WeightsError",
+    "UnidentifiableModelError",
 ]
 
 
@@ -362,4 +364,27 @@ class MetricUndefinedWarning(JudgeStatsWarning):
     Too few human-labelled samples (none, or one human class), no test sample, or a judge no
     better than chance on them (``method="profile-map"`` still answers there). Inspect also
     computes metrics on the samples scored so far, so this may appear during an eval and pass.
+    """
+
+
+# ------------------------------------------------------------------ several raters: latent classes
+class UnidentifiableModelError(JudgeStatsError):
+    """The latent-class (Dawid–Skene) model is not identified by the raters given.
+
+    A latent class seen through conditionally independent raters is identified only with at
+    least three raters (the judge counts as one) whose ratings overlap on enough items
+    (Dawid & Skene 1979; Goodman 1974; the general condition is Kruskal's, Allman, Matias &
+    Rhodes 2009). :func:`judgestats.raters.dawid_skene` and :func:`judgestats.bayes.fit_raters`
+    refuse fewer; the message says how many raters and shared items there are and how many are
+    needed.
+    """
+
+
+class LatentBoundaryWarning(JudgeStatsWarning):
+    """The latent-class fit sits on the boundary where the model stops being identified.
+
+    Issued by :func:`judgestats.raters.dawid_skene` when fewer than three raters tell the
+    latent classes apart (a rater at chance carries no information on the latent class) or
+    when a latent class has an expected count under one item: the estimate and its interval
+    then lean on the model's form rather than on the data.
     """
