@@ -103,6 +103,7 @@ __all__ = [
     "pairwise",
     "plan",
     "plots",
+    "raters",
     "readers",
     "report",
     "rogan_gladen",
@@ -129,7 +130,7 @@ _NAMES = {
 _MODULES = (
     "alphabets", "bayes", "cli", "compare", "datasets", "designs", "errors", "estimators",
     "experiments", "intervals", "io", "kernels", "multiclass", "plan", "plots", "priors",
-    "readers", "report", "sequential", "simulate", "strata",
+    "raters", "readers", "report", "sequential", "simulate", "strata",
 )  # fmt: skip
 
 #: Errors and warnings that were at the top level up to 0.1 (now in js.errors only).

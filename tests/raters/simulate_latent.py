@@ -62,3 +62,39 @@ def draw_cell(rng):
         "specificity": good[1],
         "worst": worst,
     }
+
+
+def all_patterns(r):
+    """Every rating pattern of ``r`` binary raters with some rated (−1 missing), in the order
+    :func:`judgestats.raters.latent_em.patterns` sorts them: a model built on these has a
+    place for any data set's pattern counts."""
+    grid = np.array(np.meshgrid(*[[-1, 0, 1]] * r, indexing="ij")).reshape(r, -1).T
+    return np.unique(grid[(grid >= 0).any(axis=1)], axis=0)
+
+
+def sbc_rank(rng, model, patterns, sample, *, n_items=150, missing=0.2, n_ranks=99):
+    """One replicate of simulation-based calibration (Talts et al. 2018) of the prevalence.
+
+    Draws the parameters from the prior of ``js.bayes.fit_raters``'s defaults (prevalence
+    Dirichlet(1, 1), confusion rows Dirichlet(2 on the diagonal, 1 off it)), data from the
+    model, sets the pattern counts of ``model`` (built on ``patterns``), samples it with
+    ``sample(model)`` and returns the rank of the true prevalence among ``n_ranks`` thinned
+    draws (uniform on 0..n_ranks when the posterior is calibrated).
+    """
+    import pymc as pm
+
+    r = patterns.shape[1]
+    prevalence = rng.dirichlet([1.0, 1.0])[1]
+    rows = np.array([[rng.dirichlet([2.0, 1.0]) for _ in range(2)] for _ in range(r)])
+    sens, spec = rows[:, 1, 0], rows[:, 0, 0]  # P(label 1 | class 1), P(label 0 | class 0)
+    codes, _ = simulate_ratings(rng, n_items, prevalence, sens, spec, missing=missing)
+    keys = {tuple(row): i for i, row in enumerate(patterns)}
+    counts = np.zeros(len(patterns))
+    for row in codes[0]:
+        counts[keys[tuple(row)]] += 1
+    with model:
+        pm.set_data({"pattern_count": counts})
+    tree = sample(model)
+    draws = np.asarray(tree["posterior"]["prevalence"].values)[..., 1].ravel()
+    thinned = draws[np.linspace(0, draws.size - 1, n_ranks).astype(int)]
+    return int((thinned < prevalence).sum())

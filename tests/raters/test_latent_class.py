@@ -154,7 +154,7 @@ def test_three_categories_recover_the_simulated_model():
 
 def test_fewer_than_three_raters_is_refused_by_name():
     codes, _ = _data(seed=44)
-    with pytest.raises(UnidentifiableModelError, match="at least 3 .* got 2"):
+    with pytest.raises(UnidentifiableModelError, match=r"at least 3 .* got 2"):
         jr.dawid_skene(codes[:, :2])
     sparse = codes[:, :3].copy()
     sparse[5:, 2] = -1  # the third rater saw 5 items

@@ -105,7 +105,7 @@ def _confusion(pm: Any, n_raters: int, k: int, options: dict) -> Any:
 
 def _model(unique: np.ndarray, counts: np.ndarray, raters: tuple, categories: tuple,
            options: dict) -> Any:  # fmt: skip
-    """The model on the distinct rating patterns ``unique`` seen ``counts`` times each."""
+    """Return the model on the distinct rating patterns ``unique``, seen ``counts`` times."""
     import pymc as pm
     import pytensor.tensor as pt
 
@@ -135,7 +135,7 @@ def _split(options: Mapping[str, Any]) -> tuple[dict, dict]:
 
 
 def build_raters_model(
-    codes: Any,
+    ratings: Any,
     *,
     raters: Any = None,
     categories: Any = None,
@@ -146,8 +146,9 @@ def build_raters_model(
 
     Parameters
     ----------
-    codes, raters, categories, judge
-        The ratings, as in :func:`judgestats.raters.dawid_skene`.
+    ratings, raters, categories, judge
+        The ratings (a :class:`~judgestats.raters.Ratings` or a code matrix), as in
+        :func:`judgestats.raters.dawid_skene`.
     **options
         The model's keywords: ``pooling``, ``prevalence_concentration``, ``confusion_prior``
         (:data:`MODEL_DEFAULTS`).
@@ -155,7 +156,8 @@ def build_raters_model(
     Returns
     -------
     pymc.Model
-        Coordinates ``pattern`` (the distinct rows of ``codes``), ``rater``, ``latent_class``, ``label``; free variables
+        Coordinates ``pattern`` (the distinct rows of the code matrix), ``rater``,
+        ``latent_class``, ``label``; free variables
         ``prevalence`` (``latent_class``) and ``confusion`` (``rater`` × ``latent_class`` ×
         ``label``), with ``pooling="partial"`` also ``confusion_mean`` and
         ``confusion_concentration``; deterministic ``accuracy`` (``rater``); data ``ratings``
@@ -186,7 +188,7 @@ def build_raters_model(
         raise TypeError(f"build_raters_model() got an unexpected keyword argument "
                         f"{next(iter(rest))!r}")  # fmt: skip
     checked = _model_options(model_options)
-    arr, names, categories, _ = check_ratings(codes, raters, categories, judge)
+    arr, names, categories, _ = check_ratings(ratings, raters, categories, judge)
     unique, _, counts = patterns(arr)
     return _model(unique, counts, names, categories, checked)
 
@@ -212,6 +214,23 @@ class BayesianLatentClassFit(LatentClassFit):
     diagnostics : SamplingDiagnostics
     priors : dict
         ``pooling``, ``prevalence_concentration``, ``confusion_prior``.
+
+    Examples
+    --------
+    Made by :func:`judgestats.bayes.fit_raters`. Sampling compiles a model (a minute the first
+    time), so this example is not run by the test suite (``tests/bayes/test_raters.py`` fits
+    the model):
+
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> import judgestats.bayes
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.random(400) < 0.3
+    >>> right = rng.random((400, 4)) < [0.9, 0.85, 0.8, 0.65]
+    >>> codes = np.where(right, truth[:, None], ~truth[:, None]).astype(int)
+    >>> res = js.bayes.fit_raters(codes, judge="rater3", random_seed=1,  # doctest: +SKIP
+    ...                           cores=1)
+    >>> res.ci  # doctest: +SKIP
     """
 
     posterior: Any = None
@@ -245,7 +264,7 @@ def _item_posterior(tree: Any, ratings: np.ndarray, k: int, max_draws: int = 400
 
 
 def fit_raters(
-    codes: Any,
+    ratings: Any,
     *,
     raters: Any = None,
     categories: Any = None,
@@ -266,12 +285,15 @@ def fit_raters(
 
     Parameters
     ----------
-    codes, raters, categories, judge, positive
-        The ratings and the class of interest, as in :func:`judgestats.raters.dawid_skene`.
+    ratings, raters, categories, judge, positive
+        The ratings (a :class:`~judgestats.raters.Ratings` or a code matrix) and the class of
+        interest, as in :func:`judgestats.raters.dawid_skene`.
     confidence_level : float, default 0.95
         Mass of every credible interval; stored.
     point : {"mean", "median", "map"}, default "mean"
+        Posterior summary reported as ``estimate``, ``prevalence`` and ``accuracy``.
     interval : {"eti", "hdi"}, default "eti"
+        Kind of the credible intervals (ArviZ).
     **options
         The model's keywords (``pooling``, ``prevalence_concentration``, ``confusion_prior``;
         :data:`MODEL_DEFAULTS`) and how to run NUTS (``draws``, ``tune``, ``chains``,
@@ -307,7 +329,7 @@ def fit_raters(
     model_options, sampling = _split(options)
     checked = _model_options(model_options)
     kwargs = sampling_arguments(sampling)
-    arr, names, categories, judge = check_ratings(codes, raters, categories, judge)
+    arr, names, categories, judge = check_ratings(ratings, raters, categories, judge)
     positive = categories[-1] if positive is None else positive
     if positive not in categories:
         raise PriorError(f"positive must be one of the categories {list(categories)!r}, "

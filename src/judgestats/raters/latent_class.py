@@ -97,6 +97,28 @@ class LatentClassFit:
         EM met its tolerance within ``max_iter`` iterations.
     notes : tuple of str
         Boundary notes (also warned) and refits that failed.
+
+    Examples
+    --------
+    Made by :func:`dawid_skene`; here on simulated ratings of 400 items by three humans and a
+    weaker judge (accuracies 0.9, 0.85, 0.8 and 0.65; 105 items truly positive):
+
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.random(400) < 0.3
+    >>> right = rng.random((400, 4)) < [0.9, 0.85, 0.8, 0.65]
+    >>> codes = np.where(right, truth[:, None], ~truth[:, None]).astype(int)
+    >>> fit = js.raters.dawid_skene(codes, raters=["ann", "bob", "cy", "gpt"], judge="gpt",
+    ...                             method="sandwich")
+    >>> round(fit.estimate, 3), round(fit.ci.low, 3), round(fit.ci.high, 3)
+    (0.242, 0.19, 0.303)
+    >>> fit.to_dataframe()[["rater", "judge", "accuracy"]].round(3)
+      rater  judge  accuracy
+    0   ann  False     0.923
+    1   bob  False     0.840
+    2    cy  False     0.811
+    3   gpt   True     0.656
     """
 
     estimate: float
@@ -156,7 +178,7 @@ class LatentClassFit:
         return frame
 
     def summary(self) -> str:
-        """The latent prevalence and each rater's accuracy, as text."""
+        """Return the latent prevalence and each rater's accuracy, as text."""
         low, high = self.ci
         lines = [
             f"latent prevalence of {self.positive!r}: {self.estimate:.3f} "
@@ -183,7 +205,7 @@ class LatentClassFit:
 
 
 def _check_codes(codes: Any, categories: Any) -> tuple[np.ndarray, tuple]:
-    """A 2-D integer code matrix (−1 missing) and its categories (codes 0..k−1)."""
+    """Return a 2-D integer code matrix (−1 missing) and its categories (codes 0..k−1)."""
     arr = np.asarray(codes)
     if arr.ndim != 2 or arr.dtype.kind not in "iu":
         raise ArgumentTypeError(
@@ -227,7 +249,7 @@ def _check_identified(codes: np.ndarray, raters: tuple) -> np.ndarray:
 
 
 def fit_codes(codes: np.ndarray, k: int, *, tol: float, max_iter: int) -> EMFit:
-    """The oriented maximum-likelihood fit of one code matrix, posteriors per pattern.
+    """Return the oriented maximum-likelihood fit of one code matrix, posteriors per pattern.
 
     ``posterior`` is over the distinct rating patterns of :func:`~.latent_em.patterns`.
     """
@@ -249,7 +271,7 @@ def separation(confusion: np.ndarray) -> np.ndarray:
 
 
 def boundary_notes(prevalence, confusion, n_items: int, raters: tuple) -> list[str]:
-    """What puts a fit on the boundary of identifiability (empty when nothing does)."""
+    """Return what puts a fit on the boundary of identifiability (empty when nothing does)."""
     notes = []
     sep = separation(confusion)
     informative = int((sep >= SEPARATION_MIN).sum())
@@ -293,19 +315,39 @@ def _rater_names(raters: Any, n_raters: int, judge: Any) -> tuple[tuple, str | N
     return names, judge
 
 
-def check_ratings(codes: Any, raters: Any, categories: Any, judge: Any):
-    """Validate a code matrix for the latent-class model; keep the items with a rating.
+def _from_ratings(ratings: Any, raters: Any, categories: Any, judge: Any):
+    """Return a :class:`~judgestats.raters.Ratings`' code matrix, the judge as its last column."""
+    if raters is not None or categories is not None:
+        raise ArgumentTypeError(
+            "raters= and categories= name the columns and codes of an array; Ratings carry "
+            "their own"
+        )
+    if judge is not None:
+        ratings = ratings.with_judge(judge)
+    names = ratings.raters if ratings.judge is None else (*ratings.raters, ratings.judge)
+    return ratings.all_codes(include_judge=True), names, ratings.categories, ratings.judge
 
-    Returns the code matrix, the raters' names, the categories and the judge; raises
-    :class:`UnidentifiableModelError` where the model is not identified.
+
+def check_ratings(data: Any, raters: Any, categories: Any, judge: Any):
+    """Validate ratings for the latent-class model; keep the items with a rating.
+
+    ``data`` is a :class:`~judgestats.raters.Ratings` (its judge, or the rater ``judge``
+    names, becomes one more rater) or a code matrix. Returns the code matrix, the raters'
+    names, the categories and the judge; raises :class:`UnidentifiableModelError` where the
+    model is not identified.
     """
-    arr, categories = _check_codes(codes, categories)
-    names, judge = _rater_names(raters, arr.shape[1], judge)
+    from .ratings import Ratings
+
+    if isinstance(data, Ratings):
+        arr, names, categories, judge = _from_ratings(data, raters, categories, judge)
+    else:
+        arr, categories = _check_codes(data, categories)
+        names, judge = _rater_names(raters, arr.shape[1], judge)
     return arr[_check_identified(arr, names)], names, categories, judge
 
 
 def dawid_skene(
-    codes: Any,
+    ratings: Any,
     *,
     raters: Any = None,
     categories: Any = None,
@@ -327,15 +369,18 @@ def dawid_skene(
 
     Parameters
     ----------
-    codes : array_like of int, shape (n_items, n_raters)
-        Each rater's class code (0..k−1) per item; −1 where the rater did not rate the item.
-        Items no rater rated are left out.
+    ratings : Ratings or array_like of int, shape (n_items, n_raters)
+        The ratings (:class:`~judgestats.raters.Ratings`, from a long or wide frame of any
+        engine; its judge, if any, is one more rater), or a code matrix: each rater's class
+        code (0..k−1) per item, −1 where the rater did not rate the item. Items no rater rated
+        are left out.
     raters : sequence of str, optional
-        The columns' names (default ``rater0``, ``rater1``, …).
+        A code matrix's column names (default ``rater0``, ``rater1``, …).
     categories : sequence, optional
-        The classes the codes stand for (default ``0..max code``, at least two).
+        The classes a code matrix's codes stand for (default ``0..max code``, at least two).
     judge : str, optional
-        The rater that is the judge: one more rater to the model, named in the result.
+        The rater that is the judge: one more rater to the model, named in the result (for
+        ``Ratings``, :meth:`~judgestats.raters.Ratings.with_judge`; by default its own judge).
     positive : optional
         The class whose prevalence is ``estimate`` and ``ci`` (default: the last category).
     method : {"bootstrap", "sandwich", "observed-information"}, default "bootstrap"
@@ -345,6 +390,7 @@ def dawid_skene(
         cell where the model holds, the Wald intervals missed with 50 items
         (``benchmarks/results/raters_latent.md``).
     confidence_level : float, default 0.95
+        Level of every interval; stored on the result.
     n_resamples : int, default 1000
         Bootstrap replicates.
     rng : numpy.random.Generator, int or None
@@ -374,16 +420,21 @@ def dawid_skene(
 
     Examples
     --------
-    Three raters and 8 items (−1: not rated); the third rater is the judge:
+    Two annotators and GPT-4 on the NQ-301 answers of one QA system (the judge's column is
+    one more rater):
 
-    >>> import numpy as np
     >>> import judgestats as js
-    >>> codes = np.array([[1, 1, 1], [1, 1, 0], [0, 0, 0], [0, 0, 1], [1, 1, 1],
-    ...                   [0, 0, 0], [1, -1, 1], [0, 1, 0]] * 5)
-    >>> fit = js.raters.dawid_skene(codes, raters=["ann", "bob", "gpt"], judge="gpt",
-    ...                             method="sandwich")
-    >>> round(fit.estimate, 3), fit.reference
-    (0.485, 'latent')
+    >>> nq = js.datasets.load_nq301()
+    >>> fid = nq[nq["target_model"] == "FiD"]
+    >>> ratings = js.raters.Ratings.from_wide(
+    ...     fid, raters=["human_annotator1", "human_annotator2"], item="item_id", judge="judge")
+    >>> fit = js.raters.dawid_skene(ratings, method="sandwich")
+    >>> fit  # doctest: +NORMALIZE_WHITESPACE
+    LatentClassFit(estimate=0.643112, ci=[0.583645, 0.698472], reference='latent',
+    method='sandwich', confidence_level=0.95, 300 items, raters=['human_annotator1',
+    'human_annotator2', 'judge'], judge='judge')
+    >>> round(float(fid["human"].mean()), 3)  # the adjudicated rate
+    0.647
     """
     level = check_confidence_level(confidence_level)
     method = check_choice("method", method, LATENT_METHODS)
@@ -391,7 +442,7 @@ def dawid_skene(
     max_iter = check_positive_int("max_iter", max_iter)
     if not (isinstance(tol, float | int) and 0 < tol < 1):
         raise ArgumentTypeError(f"tol must be a number in (0, 1), got {tol!r}")
-    arr, names, categories, judge = check_ratings(codes, raters, categories, judge)
+    arr, names, categories, judge = check_ratings(ratings, raters, categories, judge)
     positive = categories[-1] if positive is None else positive
     if positive not in categories:
         raise LabelError(f"positive must be one of the categories {list(categories)!r}, "
@@ -412,7 +463,8 @@ def dawid_skene(
                               confidence_level=level,
                               n_resamples=n_resamples if method == "bootstrap" else None),
         prevalence=values[:k], prevalence_ci=bounds[:k], confusion=fit.confusion[0],
-        accuracy=values[k:], accuracy_ci=bounds[k:], class_probabilities=fit.posterior[0][patterns(arr)[1]],
+        accuracy=values[k:], accuracy_ci=bounds[k:],
+        class_probabilities=fit.posterior[0][patterns(arr)[1]],
         raters=names, categories=categories, positive=positive, judge=judge, method=method,
         confidence_level=level, n_items=arr.shape[0], n_ratings=int((arr >= 0).sum()),
         loglik=float(fit.loglik[0]), iterations=fit.iterations,

@@ -26,7 +26,7 @@ from itertools import permutations
 
 import numpy as np
 
-__all__ = ["EMFit", "LOG_FLOOR", "em_fit", "one_hot", "orient", "patterns", "vote_shares"]
+__all__ = ["LOG_FLOOR", "EMFit", "em_fit", "one_hot", "orient", "patterns", "vote_shares"]
 
 #: Floor of a probability inside a logarithm (a zero confusion entry stays a zero).
 LOG_FLOOR = 1e-300
@@ -34,8 +34,11 @@ LOG_FLOOR = 1e-300
 
 @dataclass(frozen=True, slots=True)
 class EMFit:
-    """EM's answer for ``B`` data sets: prevalence ``(B, k)``, confusion ``(B, R, k, k)``,
-    posterior ``(B, n, k)``, log-likelihood ``(B,)``, iterations and convergence ``(B,)``."""
+    """EM's answer for ``B`` data sets.
+
+    Prevalence ``(B, k)``, confusion ``(B, R, k, k)``, posterior ``(B, n, k)``,
+    log-likelihood ``(B,)``, iterations and convergence ``(B,)``.
+    """
 
     prevalence: np.ndarray
     confusion: np.ndarray
@@ -46,7 +49,7 @@ class EMFit:
 
 
 def patterns(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct rows of a code matrix ``(U, R)``, each item's row ``(n,)`` and the counts.
+    """Return the distinct rows of a code matrix ``(U, R)``, each item's row and the counts.
 
     Items with the same ratings have the same posterior: EM, the scores and the bootstrap run
     on the ``U`` patterns weighted by their counts (``U`` ≤ 3^R for two classes, and far
@@ -57,7 +60,7 @@ def patterns(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def one_hot(codes: np.ndarray, k: int) -> np.ndarray:
-    """The ``(n, R, k)`` indicator of each rating (all zero where the rating is missing, −1)."""
+    """Return the ``(n, R, k)`` indicator of each rating (all zero where it is missing, −1)."""
     out = np.zeros((*codes.shape, k))
     i, r = np.nonzero(codes >= 0)
     out[i, r, codes[i, r]] = 1.0
@@ -96,7 +99,7 @@ def m_step(onehot2, posterior, weights, previous):
     A confusion row with no weight (a rater with no rated item of a class in a resample)
     keeps its previous value.
     """
-    b, n, k = posterior.shape
+    b, _, k = posterior.shape
     weighted = posterior * weights[..., None]
     prevalence = weighted.sum(axis=1) / weights.sum(axis=1, keepdims=True)
     num = (weighted.transpose(0, 2, 1) @ onehot2).reshape(b, k, -1, k).transpose(0, 2, 1, 3)
@@ -199,7 +202,7 @@ def em_fit(
 
 
 def _assignment(agreement: np.ndarray) -> np.ndarray:
-    """The permutation σ (latent class c → label σ(c)) maximising Σ_c agreement[c, σ(c)]."""
+    """Return the permutation σ (latent class c → label σ(c)) maximising Σ agreement[c, σ(c)]."""
     k = agreement.shape[0]
     if k <= 6:
         best = max(permutations(range(k)), key=lambda s: agreement[range(k), s].sum())

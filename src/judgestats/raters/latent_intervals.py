@@ -75,7 +75,8 @@ def _coordinates(onehot, weights, prevalence, confusion, posterior) -> _Coordina
     free_p = np.ones_like(p, dtype=bool)
     free_p[np.argmax(p)] = False
     rated = onehot.sum(axis=2)  # (n, R): 1 where rated
-    exposure = np.einsum("ic,ir,i->rc", posterior, rated, weights)  # expected class-c items per rater
+    # the expected number of class-c items each rater rated
+    exposure = np.einsum("ic,ir,i->rc", posterior, rated, weights)
     boundary = confusion * exposure[:, :, None] < _FLOOR
     base = confusion.argmax(axis=2)
     with np.errstate(divide="ignore"):
@@ -120,6 +121,7 @@ class Quantities:
 
     @staticmethod
     def of(prevalence: np.ndarray, confusion: np.ndarray) -> np.ndarray:
+        """Return the quantities at ``(prevalence, confusion)`` (batched over leading axes)."""
         diag = np.diagonal(confusion, axis1=-2, axis2=-1)  # (..., R, k)
         accuracy = (diag * prevalence[..., None, :]).sum(axis=-1)
         return np.concatenate([prevalence, accuracy], axis=-1)
