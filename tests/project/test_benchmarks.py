@@ -803,6 +803,7 @@ def check_raters_latent(tables):
     assert abs(num(pooled[2]) - num(pooled[3])) <= 0.02, pooled
     sbc = find(tables, "replicates", "chi-square p")
     assert num(sbc.rows[0][0]) >= 3
+    find(tables, "raters", "latent bias", "sandwich coverage", min_rows=2)  # part E
 
 
 CHECKS = {

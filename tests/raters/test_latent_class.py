@@ -228,3 +228,12 @@ def test_sandwich_coverage_on_a_random_cell(seed):
             low, high = jr.dawid_skene(data, method="sandwich").ci
         hits.append(low <= cell["prevalence"] <= high)
     assert np.mean(hits) >= 0.89, cell
+
+
+def test_three_raters_one_weak_say_so_in_the_notes():
+    # measured in benchmarks/results/raters_latent.md part E: biased, intervals short
+    codes, _ = _data(seed=51, n=500, sens=[0.9, 0.85, 0.65], spec=[0.88, 0.8, 0.65])
+    fit = jr.dawid_skene(codes, method="sandwich")
+    assert any("three raters, the minimum" in note for note in fit.notes)
+    four, _ = _data(seed=51, n=500)  # a fourth rater: no such note
+    assert not jr.dawid_skene(four, method="sandwich").notes
