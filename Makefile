@@ -41,22 +41,24 @@ docs: $(STAMP)
 
 # Two workers (the CI machine has 2 cores): the suite is CPU-bound numpy, notebooks and PyMC
 # compiles. Whole files per worker (--dist loadfile), so a module's compiled models and fits
-# (module-scoped fixtures) are built once, not once per worker. One BLAS thread per process:
-# OpenBLAS's own threads on top of two workers oversubscribe the two cores (the three pairwise
-# coverage cells of tests/pairwise/test_leaderboard.py took 130 s with the default threads, 13 s
-# with one, on the same loaded machine).
+# (module-scoped fixtures) are built once, not once per worker; tests/conftest.py cuts the few
+# long files without such fixtures into several groups and puts the groups with slow tests
+# first, and --no-loadscope-reorder keeps that order (not xdist's: most tests first). One BLAS
+# thread per process: OpenBLAS's own threads on top of two workers oversubscribe the two cores
+# (the three pairwise coverage cells of tests/pairwise/test_leaderboard.py took 130 s with the
+# default threads, 13 s with one, on the same loaded machine).
 test test-fast: export OMP_NUM_THREADS ?= 1
 test test-fast: export OPENBLAS_NUM_THREADS ?= 1
 test test-fast: export MKL_NUM_THREADS ?= 1
 
 # Everything: ruff and mypy, the docs build, then every test (the slow tier included).
 test: lint docs
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The fast tier: every test not marked slow (pyproject.toml; tests/conftest.py says which), no
 # lint and no docs build. For quick feedback while working; `make test` is what CI runs.
 test-fast: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadfile -m "not slow"
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) "$$f" || exit 1; done

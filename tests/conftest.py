@@ -1,4 +1,5 @@
 import shutil
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -98,3 +99,54 @@ def pytest_collection_modifyitems(config, items):
         fixtures = SLOW_FIXTURES.get(where, set()) & set(getattr(item, "fixturenames", ()))
         if fixtures or (path.suffix == ".ipynb" and path.name in SLOW_NOTEBOOKS):
             item.add_marker(pytest.mark.slow)
+    if hasattr(config, "workerinput"):  # an xdist worker: the slow groups first (below)
+        _slow_groups_first(items)
+
+
+# ----------------------------------------------------------------------------- the two workers
+# `make test` runs `pytest -n 2 --dist loadfile --no-loadscope-reorder`, and with --dist loadfile
+# the scheduler below hands out work in groups, in the order of the collection: every file is
+# one group (as plain --dist loadfile does, so a module-scoped fixture is built once), except the
+# files of SPLIT, which share no module-scoped fixture and are cut into several groups so that
+# one file cannot keep a worker busy long after the other has finished
+# (tests/project/test_benchmarks.py, one subprocess per benchmark script, was the longest file of
+# the suite: benchmarks/results/test_durations.md). Each worker puts the groups with a slow test
+# first, so the many short groups fill the end of both workers evenly (longest first). xdist's
+# own --dist loadgroup cannot do this here: with pytest 9 it no longer tags the tests it groups.
+
+#: files cut into groups: file -> number of groups (0: one group per test)
+SPLIT = {
+    "tests/project/test_benchmarks.py": 0,
+    "tests/golden/test_golden.py": 4,
+}
+
+
+def _group(nodeid: str) -> str:
+    """The group of a test: its file, or a part of it for the files of SPLIT."""
+    where = nodeid.split("::", 1)[0]
+    parts = SPLIT.get(where)
+    if parts is None:
+        return where
+    if parts == 0:
+        return nodeid
+    return f"{where}:{zlib.crc32(nodeid.encode()) % parts}"
+
+
+def _slow_groups_first(items: list) -> None:
+    """Reorder ``items`` in place: the groups holding a slow test first, else collection order."""
+    slow = {_group(i.nodeid) for i in items if i.get_closest_marker("slow")}
+    items.sort(key=lambda i: _group(i.nodeid) not in slow)  # stable: a group's order is kept
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileGroups(LoadScopeScheduling):
+        """--dist loadfile with the files of SPLIT cut into several groups."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return _group(nodeid)
+
+    return FileGroups(config, log)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import judgestats as js
@@ -276,3 +278,37 @@ def test_a_widened_interval_is_tagged_as_such_in_the_report():
         row = next(line for line in md.splitlines() if line.startswith("| m |"))
         assert row.rstrip(" |").endswith("widened (auto)"), row
         assert "undefined draws" not in md and "interval widened by method='auto'" in md
+
+
+def test_a_chance_judge_under_repeated_items_is_told_only_the_methods_that_take_them():
+    """Issue 38 tour: with repeated items (``cluster=``) the chance-judge error recommended
+    'profile-map', 'profile-likelihood', 'profile-likelihood-t' or 'bayes', each of which then
+    refused the repeated items (ClusteredCountsError). It names those of the capability
+    table's row for the path that need no judge better than chance, and each named answers.
+
+    40 items labelled twice: 20 of human class 1, 9 of them judged 1 (sensitivity 0.45), 20
+    of class 0, 9 judged 0 (specificity 0.45): q̂0 + q̂1 = 0.9 <= 1."""
+    from judgestats.designs.capabilities import capability
+
+    human = np.repeat([1] * 20 + [0] * 20, 2)
+    judge = np.repeat([1] * 9 + [0] * 11 + [0] * 9 + [1] * 11, 2)
+    frame = pd.DataFrame({"item": np.repeat(np.arange(40), 2), "human": human, "judge": judge})
+    cal = js.ConfusionCounts.from_frame(frame, human="human", judge="judge",
+                                        cluster="item")  # fmt: skip
+    assert float(cal.specificity + cal.sensitivity) == pytest.approx(0.9)
+    test = js.JudgedCounts(positive=400, n=1000)
+    with pytest.raises(js.errors.NotInformativeError) as refused:
+        js.correct(test, cal)
+    said = str(refused.value)
+    allowed = capability("letter", "rate", "by-human-label", True).methods
+    named = re.findall(r"'([\w+-]+)'", said.split("; ")[-1])
+    assert named == [HULL] and set(named) <= set(allowed)
+    for method in ("profile-map", "profile-likelihood", "bayes"):  # not on the path
+        assert f"'{method}'" not in said
+    for method in named:  # each named method answers these counts
+        res = js.correct(test, cal, method=method)
+        assert 0 <= res.ci.low <= res.ci.high <= 1
+    # without repeats the likelihood methods are named (the row of independent items)
+    free = js.ConfusionCounts(tp=9, fn=11, tn=9, fp=11)
+    with pytest.raises(js.errors.NotInformativeError, match="'profile-map' or 'bayes' still"):
+        js.correct(test, free)

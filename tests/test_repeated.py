@@ -593,3 +593,58 @@ def test_auto_with_repeats_covers_on_fresh_random_cells():
     figures = f"per cell {per_cell}, all {np.mean(hits):.3f} of {len(hits)}"
     assert min(per_cell) >= 0.885 and np.mean(hits) >= 0.93, figures
     assert warned_widened == 0, figures
+
+
+# ------------------------------------------------- rows that agree beyond chance (issue 38)
+def _item_cells(gen, items, k, share_cal, probs_test, probs_cal, *, copies=False):
+    """Per-item cell counts (columns as judgestats.frames: 0-1 test, 2-5 tn, fp, fn, tp):
+    independent rows, or (``copies``) one row per item written ``k`` times."""
+    from judgestats.frames import N_CODES
+
+    out = np.zeros((items, N_CODES), dtype=np.int64)
+    cal = gen.random(items) < share_cal
+    for rows, cols, probs in ((~cal, [0, 1], probs_test), (cal, [2, 3, 4, 5], probs_cal)):
+        drawn = gen.multinomial(1 if copies else k, probs, size=int(rows.sum()))
+        out[np.ix_(rows, cols)] = drawn * (k if copies else 1)
+    return out
+
+
+def test_repeats_agree_false_alarms_on_independent_rows_at_most_5_percent():
+    """Independent rows whose ids repeat: the 1% test rejects in <= 5% of 150 data sets per
+    cell, on 3 grid cells and 3 drawn at random (seed 3838; measured 0 of 150 in every cell; benchmarks/
+    bench_repeat_agreement.py runs the whole rule through js.evaluate on 21 cells)."""
+    from judgestats.repeated import repeats_agree
+
+    gen = np.random.default_rng(3838)
+    grid = [(40, 2, 0.3), (100, 3, 0.3), (300, 5, 0.5)]
+    drawn = [(int(gen.integers(30, 400)), int(gen.integers(2, 7)), float(gen.uniform(.1, .6)))
+             for _ in range(3)]  # fmt: skip
+    for items, k, share in grid + drawn:
+        p = float(gen.uniform(0.05, 0.95))
+        cal = gen.dirichlet(np.ones(4))
+        hits = sum(repeats_agree(_item_cells(gen, items, k, share, [1 - p, p], cal))
+                   for _ in range(150))  # fmt: skip
+        assert hits <= 7, (items, k, share, hits)
+
+
+def test_repeats_agree_finds_duplicated_rows_and_repeats_matter_uses_it():
+    """Every item's row written twice (60 items, the tour's duplicated calibration file): all
+    copies alike, z far above 2.326; ``repeats_matter`` then warns at a design effect the noise
+    bound alone (1 + 2.5·√(2/(G − 1)) = 1.79 at G = 21) would not."""
+    from judgestats.repeated import REPEAT_BOUND, repeats_agree, repeats_matter
+
+    gen = np.random.default_rng(7)
+    cells = _item_cells(gen, 60, 2, 1.0, [0.5, 0.5], [0.35, 0.1, 0.15, 0.4], copies=True)
+    assert repeats_agree(cells)
+    assert not repeats_agree(np.zeros((5, 9)))  # nothing repeats: no test
+
+    class Summary:  # a design effect of 1.5 from 21 items: under the noise bound 1.79
+        repeats = (21.0, 0.0, 0.0)
+        theta_design_effect = 1.5
+
+    noise = 1 + 2.5 * np.sqrt(2 / 20)
+    assert REPEAT_BOUND < 1.5 < noise
+    assert not repeats_matter(Summary())
+    assert repeats_matter(Summary(), cells)
+    Summary.theta_design_effect = 1.1  # at most REPEAT_BOUND: never, agreeing or not
+    assert not repeats_matter(Summary(), cells)

@@ -41,9 +41,10 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import NotInformativeError, check_informative
+from ._validation import MethodError, NotInformativeError, check_informative
 from .counts import ConfusionCounts, JudgedCounts
 from .designs import DEFAULT_DESIGN
+from .designs.capabilities import capability
 from .intervals import (
     HULL,
     MIN_PER_CLASS,
@@ -57,8 +58,8 @@ from .intervals import (
 from .repeated import is_clustered
 from .spec import AUTO, EstimationSpec
 
-__all__ = ["AUTO", "BEYOND", "STILL_ANSWER", "WIDENED", "beyond", "check_answerable", "choose",
-           "choose_method", "refuse_as_paper", "widened_note", "widens"]
+__all__ = ["AUTO", "BEYOND", "WIDENED", "beyond", "check_answerable", "choose", "choose_method",
+           "refuse_as_paper", "still_answer", "widened_note", "widens"]
 
 #: How ``chosen_by`` begins where auto answered with a wider interval than the paper's (the
 #: result then carries the paper's interval beside, ``Correction.paper_ci``).
@@ -207,17 +208,41 @@ def refuse_as_paper(spec: EstimationSpec, calibration: Any, aw: Any) -> None:
     try:
         check_answerable(spec.with_method("adjusted-wald"), calibration, aw)
     except NotInformativeError as exc:
-        still = "" if STILL_ANSWER in str(exc) else f"; {STILL_ANSWER}"
+        advice = still_answer(spec)
+        still = "" if advice in str(exc) else f"; {advice}"
         raise NotInformativeError(
             f"method='auto' refuses where the paper's adjusted-Wald interval does: {exc}{still}"
         ) from None
 
 
-#: What still answers where the Rogan–Gladen methods refuse a judge no better than chance.
-STILL_ANSWER = (
-    "method='profile-map', 'profile-likelihood', 'profile-likelihood-t' or 'bayes' still answer "
-    "(with a wide interval)"
-)
+def still_answer(spec: EstimationSpec) -> str:
+    """Say which interval methods still answer where the Rogan–Gladen ones refuse a chance judge.
+
+    Those of the capability table's row for the spec's path (its design, repeated items or
+    not) that need no judge better than chance (``requires_informative`` false), ``auto``
+    aside (and the hull with profile-map where profile-map itself is named: at chance it is
+    profile-map's interval). Under repeated items the likelihood methods are not on the path
+    and are not named.
+    """
+    row = capability(spec.judge, spec.target, spec.design, spec.repeated)
+    names = [m for m in row.methods if m != AUTO and _answers_at_chance(spec, m)]
+    if "profile-map" in names and HULL in names:  # the hull is profile-map's interval there
+        names.remove(HULL)
+    if not names:
+        return ("no interval method of this path answers a judge no better than chance; check "
+                "the judge, or label more calibration items")  # fmt: skip
+    quoted = [repr(m) for m in names]
+    listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    verb = "answers" if len(names) == 1 else "answer"
+    return f"method={listed} still {verb} (with a wide interval)"
+
+
+def _answers_at_chance(spec: EstimationSpec, method: str) -> bool:
+    """Whether a method answers a judge no better than chance on the spec's design."""
+    try:
+        return not implementation(spec.design, method).requires_informative
+    except MethodError:  # no implementation for the design's estimator family
+        return False
 
 
 def check_answerable(spec: EstimationSpec, calibration: Any, bounds: Bounds | None = None) -> None:
@@ -231,6 +256,6 @@ def check_answerable(spec: EstimationSpec, calibration: Any, bounds: Bounds | No
         try:
             check_informative(calibration.specificity, calibration.sensitivity, what="q̂0 + q̂1")
         except NotInformativeError as exc:
-            raise NotInformativeError(f"{exc}; {STILL_ANSWER}") from None
+            raise NotInformativeError(f"{exc}; {still_answer(spec)}") from None
     if bounds is not None:
         check_bounds_defined(bounds, spec.method)

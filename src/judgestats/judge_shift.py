@@ -72,6 +72,24 @@ __all__ = [
     "judge_shift_test",
 ]
 
+def _batch_order(names: list[Any]) -> list[Any]:
+    """Batch names, earliest first: text in natural order (``'b2'`` before ``'b10'``).
+
+    A text is compared run by run, its digit runs by value (``'round-9'`` < ``'round-10'``;
+    ``'2025-1'`` < ``'2025-2'``); other values (numbers, dates) in their own order. The last
+    is the latest batch, the one :func:`judge_shift_test` compares with the earlier ones.
+    """
+    import re
+
+    if not all(isinstance(n, str) for n in names):
+        from .frames import sort_keys
+
+        return sort_keys(list(names))
+    runs = [re.split(r"(\d+)", n) for n in names]
+    keys = [tuple((0, int(r), r) if r.isdigit() else (1, 0, r) for r in run if r) for run in runs]
+    return [n for _, n in sorted(zip(keys, names, strict=True))]
+
+
 #: The choices a :class:`JudgeShiftDiagnostic` may recommend.
 JUDGE_SHIFT_RECOMMENDATIONS = ("pool", "latest", "label more")
 #: Relative tolerance for ties of the statistic (T* >= T counts values equal up to rounding).

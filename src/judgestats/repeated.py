@@ -97,6 +97,7 @@ __all__ = [
     "item_weights",
     "pooled_design_effects",
     "ratio_residuals",
+    "repeats_agree",
     "resample_totals",
     "t_critical",
     "welch_df",
@@ -677,18 +678,66 @@ def _cluster_bootstrap(test, calibration, spec, rng, est, summary,
                   estimate=np.asarray(est), clusters=summary)  # fmt: skip
 
 
-def repeats_matter(summary: ClusterSummary) -> bool:
+def repeats_matter(summary: ClusterSummary, items: Any = None) -> bool:
     """Whether counting rows as items would make the interval measurably too short.
 
-    True when the design effect on θ̂ exceeds both :data:`REPEAT_BOUND` and its sampling
-    noise under uncorrelated repeats, 1 + 2.5·√(2/(G − 1)) with G the fewest items behind a rate
-    whose rows repeat (a design effect estimated from G items has a standard deviation of
-    about √(2/(G − 1)) when the repeats carry no correlation). With no repeated rows: False.
+    True when the design effect on θ̂ exceeds :data:`REPEAT_BOUND` and is measurably due to
+    correlated repeats: either it exceeds its sampling noise under uncorrelated repeats,
+    1 + 2.5·√(2/(G − 1)) with G the fewest items behind a rate whose rows repeat (a design
+    effect estimated from G items has a standard deviation of about √(2/(G − 1)) when the
+    repeats carry no correlation), or, given the group's per-item cell counts ``items``, the
+    items' rows agree beyond chance (:func:`repeats_agree`: duplicated rows, which a design
+    effect from some twenty items cannot tell from noise). With no repeated rows: False.
     """
-    items = [g for g in summary.repeats if g > 0]
-    if not items:
+    reps = [g for g in summary.repeats if g > 0]
+    if not reps:
         return False
-    noise = 1.0 + 2.5 * np.sqrt(2.0 / max(min(items) - 1.0, 1.0))
+    noise = 1.0 + 2.5 * np.sqrt(2.0 / max(min(reps) - 1.0, 1.0))
     effect = summary.theta_design_effect
-    return bool(np.isfinite(effect) and effect > max(REPEAT_BOUND, noise))
+    if not (np.isfinite(effect) and effect > REPEAT_BOUND):
+        return False
+    return bool(effect > noise or (items is not None and repeats_agree(items)))
 
+
+#: One-sided z of :func:`repeats_agree` (a 1% test of agreement beyond chance).
+AGREEMENT_Z = 2.326
+
+
+def repeats_agree(items: Any) -> bool:
+    """Whether an item's rows carry the same labels more often than independent rows would.
+
+    ``items``: per-item cell counts, shape (items, ≥ 6), columns as
+    :data:`judgestats.frames.N_CODES` (0–1 a test row judged 0/1, 2–5 a calibration row's tn,
+    fp, fn, tp). In each part (test, calibration) an item with k ≥ 2 rows is *alike* when they
+    all fall in one cell; with independent rows this has probability Σ_c π_c^k, π the part's
+    cell shares. The count of alike items X against its expectation E = Σ P_i under
+    independence, z = (X − E)/√Σ P_i(1 − P_i), is a 1% one-sided test (z > :data:`AGREEMENT_Z`).
+    Duplicated rows are alike in every item.
+
+    Examples
+    --------
+    Thirty calibration items, each row written twice (tn, fp, fn or tp twice over):
+
+    >>> import numpy as np
+    >>> from judgestats.repeated import repeats_agree
+    >>> per = np.zeros((30, 9), dtype=int)
+    >>> per[np.arange(30), 2 + np.arange(30) % 4] = 2
+    >>> repeats_agree(per)
+    True
+    """
+    per = np.asarray(items, dtype=float)
+    alike = expected = variance = 0.0
+    for cols in ((0, 1), (2, 3, 4, 5)):
+        part = per[:, cols]
+        k = part.sum(axis=1)
+        rep = k >= 2
+        if not rep.any() or part.sum() == 0:
+            continue
+        share = part.sum(axis=0) / part.sum()
+        prob = (share[None, :] ** k[rep, None]).sum(axis=1)
+        alike += float(((part[rep] == k[rep, None]).any(axis=1)).sum())
+        expected += float(prob.sum())
+        variance += float((prob * (1.0 - prob)).sum())
+    if variance <= 0.0:
+        return False
+    return bool((alike - expected) / np.sqrt(variance) > AGREEMENT_Z)

@@ -60,3 +60,22 @@ def test_advice_names_the_flag_only_without_test(tmp_path, capsys):
     assert "pass --test FILE to derive them" in text and "test=" not in text
     assert main(["agreement", cal, "--json"]) == 0
     assert "pass --test FILE" in capsys.readouterr().out
+
+
+def test_errors_name_the_file_that_holds_the_bad_cell(tmp_path, capsys):
+    """Issue 38 tour: an empty human cell said "column 'human' must hold 0/1 ... on line 2"
+    without the file, and a header-only --test file "human labels is empty". Each error names
+    the file (one line, exit 2)."""
+    cal = tmp_path / "cal.csv"
+    cal.write_text("item,judge,human\n1,1,\n2,0,0\n3,1,1\n")
+    good = tmp_path / "good.csv"
+    good.write_text("item,judge,human\n1,1,1\n2,0,0\n3,1,1\n4,0,1\n")
+    header = tmp_path / "header.csv"
+    header.write_text("item,judge,human\n")
+    for argv, said in (([str(cal)], f"{cal}: column 'human' must hold 0/1"),
+                       ([str(header)], f"{header} has a header but no rows"),
+                       ([str(good), "--test", str(header)], f"{header} has a header but no rows"),
+                       ([str(good), "--cluster", "prompt"], f"{good} has no column(s) ['prompt']")):  # fmt: skip
+        assert main(["agreement", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"judgestats: error: {said}") and len(err.splitlines()) == 1

@@ -438,3 +438,133 @@ def test_a_test_file_with_a_header_and_no_rows_is_one_line_exit_2(capsys, tmp_pa
         assert code == 2 and out == "" and err.count("\n") == 1
         assert f"the {which} file {tmp_path / (test if which == '--test' else cal)} has no " \
                "rows (a header only)" in err
+
+
+# ------------------------------------------------------------ issue 38, second tour (fix-correct)
+def _nq_files(tmp_path, *, copies=1):
+    """NQ-301 (bundled) with a seeded 20% calibration split per model, ``item`` the question;
+    the calibration file holds every calibration row ``copies`` times."""
+    frame = js.datasets.load_nq301().rename(columns={"target_model": "model"})
+    frame = frame.assign(item=frame.groupby("model").cumcount())[["model", "item", "judge",
+                                                                  "human"]]  # fmt: skip
+    g = np.random.default_rng(38)
+    is_cal = g.random(len(frame)) < 0.2
+    test, cal = frame[~is_cal], frame[is_cal]
+    test.drop(columns="human").to_csv(tmp_path / "test.csv", index=False)
+    pd.concat([cal] * copies).to_csv(tmp_path / "cal.csv", index=False)
+    return str(tmp_path / "test.csv"), str(tmp_path / "cal.csv"), test, cal
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_duplicated_calibration_rows_warn_with_and_without_by(capsys, tmp_path):
+    """Second tour of issue 38: every calibration row twice (NQ-301, about 60 calibration
+    items per model) gave no RepeatedItemsWarning and intervals about 26% narrower: a design
+    effect of about 1.8 on θ̂ is under the noise bound 1 + 2.5·√(2/(G − 1)) at G ≈ 21. The
+    rows agree beyond chance (every copy is alike), so the rule warns; the original file
+    (each row once) stays silent; without --by too."""
+    test_path, cal_path, _, _ = _nq_files(tmp_path, copies=2)
+    for by in (["--by", "model"], []):
+        code, _, err = run(capsys, "correct", "--test", test_path, "--calibration", cal_path,
+                           *by)  # fmt: skip
+        assert code == 0, err
+        line = [x for x in err.splitlines() if x.startswith("warning:")]
+        assert len(line) == 1 and "column 'item' identifies items that repeat" in line[0]
+        assert line[0].endswith("pass cluster='item' (--cluster item)")
+        assert "__judgestats" not in err
+    once_test, once_cal, test, cal = _nq_files(tmp_path, copies=1)
+    code, _, err = run(capsys, "correct", "--test", once_test, "--calibration", once_cal,
+                       "--by", "model")  # fmt: skip
+    assert code == 0 and err == ""
+    # without --by the 12 models' answers to one question share its id: a true clustering
+    # (design effect 1.37 measured), so each answer gets an id of its own for the silent case
+    for df, path in ((test, once_test), (cal, once_cal)):
+        df.assign(item=df["model"] + "/" + df["item"].astype(str)).drop(
+            columns=[c for c in ("human",) if path == once_test]).to_csv(path, index=False)
+    code, _, err = run(capsys, "correct", "--test", once_test, "--calibration", once_cal)
+    assert code == 0 and err == ""
+
+
+@pytest.mark.filterwarnings("ignore::judgestats.WeakCalibrationWarning")  # not the subject
+def test_correct_without_by_checks_repeated_items(capsys, tmp_path):
+    """Second tour of issue 38: ``correct`` without --by checked no repeats; it now warns as
+    ``js.evaluate`` does on the same rows (one group), and counts the same numbers as before."""
+    test_path, cal_path, test, cal = _repeated(tmp_path)
+    code, out, err = run(capsys, "correct", "--test", test_path, "--calibration", cal_path,
+                         "--method", "adjusted-wald", "--json")  # fmt: skip
+    assert code == 0, err
+    assert err.startswith("warning: column 'item' identifies items that repeat")
+    assert err.rstrip().endswith("pass cluster='item' (--cluster item)")
+    row = json.loads(out)["rows"][0]
+    res = js.correct(js.JudgedCounts.from_labels(test["judge"].to_numpy()),
+                     js.ConfusionCounts.from_labels(human=cal["human"].to_numpy(),
+                                                    judge=cal["judge"].to_numpy()),
+                     method="adjusted-wald")  # fmt: skip
+    assert (row["n"], row["estimate"]) == (600, pytest.approx(res.estimate, abs=1e-12))
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((res.ci.low, res.ci.high), abs=1e-12)
+
+
+@pytest.mark.parametrize("by", [[], ["--by", "model"]])
+def test_the_same_file_as_test_and_calibration_counts_labelled_rows_once(capsys, tmp_path, by):
+    """Second tour of issue 38: ``correct --test F --calibration F`` counted F's labelled rows
+    as test rows too (n 3561 instead of 2841). Test rows are now the rows without a human
+    label (``report``'s rule); n and the estimate match an independent count (pandas masks
+    and js.correct), and one line on stderr says so."""
+    frame = js.datasets.load_nq301().rename(columns={"target_model": "model"})[
+        ["model", "judge", "human"]]
+    g = np.random.default_rng(2)
+    frame = frame.assign(human=np.where(g.random(len(frame)) < 0.2, frame["human"], np.nan))
+    path = str(tmp_path / "f.csv")
+    frame.to_csv(path, index=False)
+    code, out, err = run(capsys, "correct", "--test", path, "--calibration", path, *by, "--json")
+    assert code == 0, err
+    labelled = frame["human"].notna()
+    assert err.count("\n") == 1 and f"note: {int(labelled.sum())} rows of the --test file " \
+        "carry a human label ('human')" in err
+    rows = json.loads(out)["rows"]
+    parts = [(None, frame)] if not by else list(frame.groupby("model"))
+    assert len(rows) == len(parts)
+    for r, (_, sub) in zip(rows, parts, strict=True):
+        t, c = sub[sub["human"].isna()], sub[sub["human"].notna()]
+        res = js.correct(js.JudgedCounts(int(t["judge"].sum()), len(t)),
+                         js.ConfusionCounts.from_labels(human=c["human"].astype(int).to_numpy(),
+                                                        judge=c["judge"].to_numpy()))  # fmt: skip
+        assert r["n"] == len(t) and r["estimate"] == pytest.approx(res.estimate, abs=1e-12)
+    if not by:
+        assert rows[0]["n"] == int((~labelled).sum())
+
+
+def test_a_test_file_with_labelled_rows_not_in_the_calibration_file_says_so(capsys, tmp_path):
+    (tmp_path / "t.csv").write_text("judge,human\n1,\n0,\n1,1\n1,\n")
+    (tmp_path / "c.csv").write_text("judge,human\n1,1\n0,0\n1,1\n0,1\n1,0\n0,0\n")
+    code, out, err = run(capsys, "correct", "--test", str(tmp_path / "t.csv"), "--calibration",
+                         str(tmp_path / "c.csv"), "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["rows"][0]["n"] == 3
+    assert err == ("note: 1 rows of the --test file carry a human label ('human'): they are "
+                   "calibration rows, not test rows (as report splits a file), and are not "
+                   "counted as test rows; only the --calibration file's rows calibrate\n")
+
+
+def test_the_text_table_names_the_estimator(capsys):
+    """Second tour of issue 38: the text output named the interval method, not the estimator
+    (the result's ``.estimator``, as ``report`` names it)."""
+    code, out, _ = run(capsys, "correct", "--positive", "600", "--n", "1000", "--tp", "90",
+                       "--fn", "10", "--tn", "70", "--fp", "30")  # fmt: skip
+    est = js.correct(js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30))
+    assert code == 0 and f"corrected ({est.estimator})" in out and est.estimator == "Rogan–Gladen"
+    code, out, _ = run(capsys, "correct", "--positive", "600", "--n", "1000", "--tp", "90",
+                       "--fn", "10", "--tn", "70", "--fp", "30", "--design", "random")  # fmt: skip
+    est = js.correct(js.JudgedCounts(600, 1000), js.ConfusionCounts(tp=90, fn=10, tn=70, fp=30),
+                     design="random")  # fmt: skip
+    assert code == 0 and f"corrected ({est.estimator})" in out
+
+
+def test_group_names_that_differ_only_in_case_are_hinted(capsys, tmp_path):
+    """Second tour of issue 38: 'GPT-4' in the test file and 'gpt-4' in the calibration file
+    were two unmatched groups without a hint; both messages now name the case-only twin."""
+    (tmp_path / "t.csv").write_text("model,judge\nGPT-4,1\nGPT-4,0\n")
+    (tmp_path / "c.csv").write_text("model,judge,human\ngpt-4,1,1\ngpt-4,0,0\n")
+    code, _, err = run(capsys, "correct", "--test", str(tmp_path / "t.csv"), "--calibration",
+                       str(tmp_path / "c.csv"), "--by", "model")  # fmt: skip
+    assert code == 2 and err.count("\n") == 1
+    assert "group model='GPT-4' has test rows but no calibration rows (the calibration rows " \
+           "have 'gpt-4', which differs only in case" in err

@@ -17,3 +17,33 @@ def test_method_help_says_the_default_with_strata_as_the_capability_table():
         method = next(a for a in sub.choices[command]._actions if a.dest == "method")
         text = " ".join(method.help.split())
         assert "in report with --strata (the rate pooled over strata), adjusted-wald" in text
+
+
+def test_cli_words_say_the_api_keywords_of_the_tour_as_flags():
+    """Issue 38 tours: CLI errors named ``merge=``, ``max_m``, ``allocation=``,
+    ``invalid=[None]``, ``cal.merge`` and ``(columns=)``. One table (``API_FLAGS``) and the
+    phrases the commands have no flag for turn each into the command's words; text without an
+    API keyword is left alone."""
+    from judgestats.cli.options import cli_words
+
+    cases = {
+        "m <= max_m = 5000 (width there: 0.029); raise max_m":
+            "m <= --max-m 5000 (width there: 0.029); raise --max-m",
+        "leave allocation='balanced'": "leave --allocation balanced",
+        "no column 'prompt' (cluster=); no column 'x' (model_a=)":
+            "no column 'prompt' (--cluster); no column 'x' (--model-a)",
+        "pass invalid=[None, ...] to keep missing verdicts": "pass --invalid '' to keep missing "
+                                                             "verdicts",
+        "merge them (cal.merge({...}), test.merge({...})) or label more":
+            "merge them (recode the judge column so that they are one letter) or label more",
+        "merge the sparse strata into neighbours (merge={stratum: other} or merge='auto') or "
+        "lower min_per_class explicitly":
+            "merge the sparse strata into neighbours (give them a neighbour's value in the "
+            "--strata column)",
+        "use method='profile-map'": "use --method profile-map",
+        "a verdict 3 (mapping={3: 0 or 1})": "a verdict 3 (--map 3=0|1)",
+        "the judge said 'merge' for judge=1": "the judge said 'merge' for judge=1",
+    }  # fmt: skip
+    for api, cli in cases.items():
+        assert cli_words(api) == cli
+        assert cli_words(cli) == cli  # said once: the command's words stay as they are

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import judgestats as js
 from judgestats.cli import main
@@ -100,3 +101,43 @@ def test_pairwise_na_in_the_human_column_is_named(tmp_path, capsys):
     assert err.count("\n") == 1
     assert "the human column 'human' holds 'NA' on 2 row(s), a missing value in R's" in err
     assert "empty those cells" in err
+
+
+def test_a_missing_column_is_named_by_its_argument_in_each_interface(tmp_path, capsys):
+    """Issue 38 tour: a cluster column the pairs lack gave "the frame has no column 'prompt'
+    (columns=)" from the API and the CLI alike. The API names its keyword (``cluster=``), the
+    command the file and its flag (``--cluster``); the same for ``--position``."""
+    frame, path = _pairs(tmp_path)
+    try:
+        js.pairwise(frame, judge="verdict", cluster="prompt", rng=0)
+    except js.errors.ColumnError as exc:
+        said = str(exc)
+    assert "'prompt' (cluster=)" in said and "columns=" not in said
+    for flag in ("--cluster", "--position"):
+        assert main(["pairwise", path, "--judge", "verdict", flag, "prompt"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"judgestats: error: {path} has no column 'prompt' ({flag} names")
+        assert "=)" not in err and len(err.splitlines()) == 1
+
+
+def test_a_warning_is_one_line_in_cli_words(tmp_path, capsys):
+    """Issue 38 tour: ``pairwise --method joint-mle`` printed its ``JudgeDependenceWarning``
+    the way Python shows a warning, with the file, line and source line of the call. Now one
+    line, ``warning: ...``, with the command's flag (``--method ppi``), as the other commands
+    print theirs; the same numbers as the API."""
+    frame, path = _pairs(tmp_path)
+    g = np.random.default_rng(3038)  # a judge that favours m0 on 35% of its pairs, whatever
+    a, b = frame["model_a"] == "m0", frame["model_b"] == "m0"  # the human said
+    flip = (a | b) & (g.random(len(frame)) < 0.35)
+    frame.loc[flip, "verdict"] = np.where(a[flip], "model_a", "model_b")
+    frame.to_csv(path, index=False)
+    with pytest.warns(js.JudgeDependenceWarning):
+        board = js.pairwise(frame, judge="verdict", method="joint-mle", rng=0)
+    assert main(["pairwise", path, "--judge", "verdict", "--method", "joint-mle", "--seed", "0",
+                 "--json"]) == 0  # fmt: skip
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warning: the judge's verdict depends")
+    assert lines[0].endswith("use --method ppi") and ".py:" not in captured.err
+    got = {r["model"]: r["strength"] for r in json.loads(captured.out)["rows"]}
+    assert all(abs(got[m] - s) < 1e-9 for m, s in zip(board.models, board.strength, strict=True))

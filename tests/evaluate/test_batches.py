@@ -199,5 +199,24 @@ def test_batch_choice_without_batch_and_a_missing_batch_column_are_named(tmp_pat
         js.evaluate(_frame(), batch="round")
     assert main(["report", str(path), "--batch", "round"]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [
-        "judgestats: error: the frame has no column 'round' (batch=); its columns are "
-        "['model', 'batch', 'human', 'judge']"]
+        "judgestats: error: the frame has no column 'round' (--batch); its columns are "
+        "['model', 'batch', 'human', 'judge']"]  # the command names its flag (issue 38)
+
+
+def test_the_latest_batch_is_the_last_in_natural_order():
+    """Issue 38 tour: batches 'b2' and 'b10' sorted as text put 'b10' first, so 'b2' was
+    taken as the latest batch. Numbers in batch names sort by value: 'b10' is the latest, its
+    rows are kept with batch_choice='latest' and 'b2''s 300 rows per model set aside, as
+    with the names '2025-1' / '2025-2' of the same frame (the test's numbers do not move)."""
+    frame = _frame()
+    renamed = frame.assign(batch=frame.batch.map({"2025-1": "b2", "2025-2": "b10"}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", js.JudgeShiftWarning)
+        ev = js.evaluate(renamed, batch="batch", batch_choice="latest")
+        ref = js.evaluate(frame, batch="batch", batch_choice="latest")
+    assert ev.set_aside == {"a": {"b2": 300}, "b": {"b2": 300}}
+    assert ev.estimate == pytest.approx(ref.estimate)
+    assert ev.judge_shift["b"].pvalue == pytest.approx(ref.judge_shift["b"].pvalue, rel=1e-12)
+    from judgestats.judge_shift import _batch_order
+
+    assert _batch_order(["round-10", "round-9", "round-1"]) == ["round-1", "round-9", "round-10"]

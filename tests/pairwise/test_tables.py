@@ -83,3 +83,29 @@ def test_to_xarray_marks_fits_not_made(board):
     assert chosen.human_only is None and np.isnan(ds["human_only_strength"]).all()
     assert "lam" not in ds.attrs and ds.attrs["method"] == "joint-mle"
     assert board.to_xarray().attrs["lam"] == board.lam
+
+
+def test_summary_aligns_wide_model_names_by_terminal_columns():
+    """Issue 38 tour: CJK and emoji model names misaligned the text table (padded by
+    characters, where a wide character takes two terminal columns). Every row's strength
+    column starts at the same terminal column, counted independently here with
+    ``unicodedata.east_asian_width`` (W and F: two columns)."""
+    import unicodedata
+
+    def columns(text):
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+    rng = np.random.default_rng(3838)
+    frame = simulate(rng, np.array([-0.5, 0.0, 0.5]), n=1500, labelled=0.2)
+    names = {"m0": "模型甲-通义千问-大号版", "m1": "🤖 robot", "m2": "plain-model"}
+    for side in ("model_a", "model_b"):
+        frame[side] = frame[side].map(names)
+    text = js.pairwise(frame, rng=0).summary().splitlines()
+    head = next(i for i, line in enumerate(text) if line.lstrip().startswith("rank"))
+    header, rows = text[head], text[head + 1:head + 4]
+    strength_ends = columns(header[:header.index("strength") + len("strength")])
+    for line in rows:  # the strength value ends where the header's "strength" ends
+        name = next(n for n in names.values() if n in line)
+        cut = line.index(name) + len(name)
+        value = line[cut:].split()[0]
+        assert columns(line[:line.index(value, cut) + len(value)]) == strength_ends, line

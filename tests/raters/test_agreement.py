@@ -14,6 +14,7 @@ import itertools
 
 import numpy as np
 import pytest
+from scipy.stats import norm
 
 from judgestats.errors import RatingsError
 from judgestats.raters import Ratings, fleiss_kappa, krippendorff_alpha
@@ -149,7 +150,7 @@ def test_bootstrap_interval_is_seeded_and_named():
     b = krippendorff_alpha(r, n_boot=400, rng=5, confidence_level=0.9)
     assert (a.ci.low, a.ci.high) == (b.ci.low, b.ci.high)
     assert a.ci.low < a.estimate < a.ci.high and a.ci.n_resamples == 400
-    assert a.ci.method == a.interval_method == "cluster-bootstrap-percentile"
+    assert a.ci.method == a.interval_method == "cluster-bootstrap-bca"
     assert a.confidence_level == 0.9 == a.ci.confidence_level
     assert "krippendorff-alpha (nominal) = 0.4" in a.summary()
 
@@ -160,13 +161,37 @@ def test_bootstrap_matches_a_loop_resample():
     r = Ratings.from_matrix(data)
     counts = r.counts()
     pairable = np.flatnonzero(counts.sum(axis=1) >= 2)
-    res = krippendorff_alpha(r, n_boot=100, rng=np.random.default_rng(9))
+    res = krippendorff_alpha(r, n_boot=100, interval="percentile", rng=np.random.default_rng(9))
     gen = np.random.default_rng(9)
     draws = gen.integers(0, pairable.size, size=(100, pairable.size))
     values = sorted({v for v in data.ravel() if not np.isnan(v)})
-    boot = [alpha_by_pairs(data[pairable[d]], values, "nominal") for d in draws]
+    boot = np.array([alpha_by_pairs(data[pairable[d]], values, "nominal") for d in draws])
     low, high = np.quantile(boot, [0.025, 0.975])
     assert (res.ci.low, res.ci.high) == (pytest.approx(low), pytest.approx(high))
+    # BCa (Efron 1987; Efron & Tibshirani 1993, eqs. 14.9-14.15): bias correction from the
+    # share of resamples below the estimate, acceleration from the item jackknife
+    bca = krippendorff_alpha(r, n_boot=100, rng=np.random.default_rng(9))
+    est = alpha_by_pairs(data[pairable], values, "nominal")
+    z0 = norm.ppf((np.sum(boot < est) + 0.5 * np.sum(boot == est)) / boot.size)
+    jack = np.array([alpha_by_pairs(np.delete(data[pairable], i, axis=0), values, "nominal")
+                     for i in range(pairable.size)])  # fmt: skip
+    d = jack.mean() - jack
+    a = np.sum(d**3) / (6 * np.sum(d**2) ** 1.5)
+    z = norm.ppf([0.025, 0.975])
+    probs = norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
+    low, high = np.quantile(boot, probs)
+    assert (bca.ci.low, bca.ci.high) == (pytest.approx(low), pytest.approx(high))
+    assert bca.interval_method == "cluster-bootstrap-bca"
+
+
+def test_fleiss_bca_jackknife_matches_a_loop():
+    from judgestats.raters.agreement import _fleiss_jackknife, _fleiss_parts
+
+    data = _random_data(4, 20, 3, 3, 0.3)
+    values = sorted({v for v in data.ravel() if not np.isnan(v)})
+    counts = Ratings.from_matrix(data).counts()
+    loop = [fleiss_by_items(np.delete(data, i, axis=0), values) for i in range(data.shape[0])]
+    np.testing.assert_allclose(_fleiss_jackknife(*_fleiss_parts(counts)), loop, atol=1e-12)
 
 
 def test_coverage_fast_tier():

@@ -118,6 +118,8 @@ def test_named_refusals():
         Ratings.from_wide(WIDE, item="id").with_judge("z")
     with pytest.raises(RatingsError, match="ties must be one of"):
         Ratings.from_wide(WIDE, item="id").majority("nobody")
+    with pytest.raises(RatingsError, match=r"judge_name='a' is also a rater's name"):
+        Ratings.from_matrix([[1, 0]], raters=["a", "b"], judge=[1], judge_name="a")
     with pytest.raises(RatingsError, match=r"labels must be 2-D"):
         Ratings.from_matrix([1, 0])
 

@@ -535,3 +535,23 @@ def test_inspect_a_sample_without_the_named_scorers_score_is_invalid():
     with pytest.raises(js.errors.ColumnError, match=r"log\.eval has no scorer 'judg'; its "
                                                     r"scorers are \['exact', 'judge'\]"):
         _log_rows(log, "judg", "log.eval")
+
+
+def test_an_empty_tool_file_is_said_to_hold_nothing_by_name(tmp_path, capsys):
+    """Issue 38 tour: ``report --from lm-eval empty.csv`` said "empty.csv has metrics []".
+    The error names the file and says it holds no samples (DeepEval: no test case with a
+    metric, was "has metrics []" too), through the API and the command alike."""
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(js.errors.ColumnError, match=r"empty\.csv holds no samples with metrics"):
+        read_lm_eval(empty)
+    labels = tmp_path / "labels.csv"
+    labels.write_text("item,human\n")
+    assert main(["report", "--from", "lm-eval", str(empty), "--labels", str(labels)]) == 2
+    err = capsys.readouterr().err
+    assert f"{empty} holds no samples" in err and "[]" not in err
+    run = tmp_path / "test_run_20260101_120000.json"
+    cases = [{"name": "case-0", "metricsData": []}]  # a test case that no metric scored
+    run.write_text(json.dumps({"hyperparameters": {"model": "gpt-a"}, "testCases": cases}))
+    with pytest.raises(js.errors.ColumnError, match=r"holds no test cases with metrics"):
+        read_deepeval(run)

@@ -425,7 +425,7 @@ def test_cli_report_example_chatbot_arena(capsys, tmp_path):
     [
         (["report"], "exactly one data source"),
         (["report", "missing.csv"], "file not found"),
-        (["report", "{path}"], "lacks 2 columns: 'judge' (judge=), 'human' (human=)"),
+        (["report", "{path}"], "lacks 2 columns: 'judge' (--judge), 'human' (--human)"),
         (
             [
                 "report",
@@ -437,7 +437,7 @@ def test_cli_report_example_chatbot_arena(capsys, tmp_path):
                 "--by",
                 "model,task",
             ],
-            "no column 'task' (by=)",
+            "no column 'task' (--by)",
         ),
     ],
 )
@@ -618,7 +618,7 @@ def test_cli_output_suggests_flags_not_python(capsys, tmp_path):
     code = main(["correct", "--positive", "60", "--n", "100", "--tp", "20", "--fn", "0", "--tn",
                  "0", "--fp", "20"])  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 2 and "--method profile-map, profile-likelihood, profile-likelihood-t or " \
+    assert code == 2 and "--method profile-likelihood, profile-likelihood-t, profile-map or " \
         "bayes still answer" in err and "method='" not in err
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -83,3 +83,76 @@ def test_a_new_design_is_described_by_its_attributes(monkeypatch):
         "the test suite's toy design", js.designs.as_design("random").reference) == ref
     assert js.report.report_notes(res) == js.report.report_notes(
         js.correct(TEST, CAL, design="random", method="wald"))
+
+
+# ------------------------------------------- design effects in the methods sentence (issue 38)
+def _undefined_and_repeated_frame():
+    """Model a: a perfect judge that judges every test row 1 (every rate 0 or 1: the design
+    effect on θ̂ is 0/0, undefined); model b: 60 items of 3 rows sharing the item's truth."""
+    import numpy as np
+    import pandas as pd
+
+    rows = []
+    for i in range(40):
+        lab = i < 16
+        y = i % 2 if lab else 1
+        rows += [("a", f"a{i}", y, float(y) if lab else np.nan)] * 2
+    g = np.random.default_rng(5)
+    for i in range(60):
+        y, lab = int(g.integers(0, 2)), i < 25
+        for _ in range(3):
+            rows.append(("b", f"b{i}", y if g.random() < 0.8 else 1 - y,
+                         float(y) if lab else np.nan))  # fmt: skip
+    return pd.DataFrame(rows, columns=["model", "item", "judge", "human"])
+
+
+def _methods(ev):
+    return next(s for s in ev.report("markdown").splitlines() if "counting repeated" in s)
+
+
+def test_an_undefined_design_effect_is_not_printed_as_a_number():
+    """Second tour of issue 38: the methods sentence said "design effect nan" (one group) and
+    "design effect –" (a NaN beside a defined one). Now the defined ones are spanned, "where
+    defined", and a sentence of undefined ones says so."""
+    import math
+    import warnings
+
+    frame = _undefined_and_repeated_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame, by="model", cluster="item", method="adjusted-wald")
+        one = js.evaluate(frame[frame["model"] == "a"], by="model", cluster="item",
+                          method="adjusted-wald")  # fmt: skip
+    assert math.isnan(ev["a"].clusters.theta_design_effect)
+    b = ev["b"].clusters.theta_design_effect  # 1.46: the delta method, repeated.py
+    text = _methods(ev)
+    assert f"design effect {b:.2f} on the estimate's variance where defined" in text
+    assert "nan" not in text and "design effect –" not in text
+    text = _methods(one)
+    assert "the design effect on the estimate's variance is undefined here" in text
+    assert "nan" not in text
+
+
+def test_a_design_effect_below_1_is_said_to_be_one():
+    """Second tour of issue 38: items with a test row and a calibration row (NQ-301, 20% of
+    each model's items labelled and also left among the test rows) give design effects
+    below 1 (0.68-0.79 on the tour's file), which the sentence printed bare."""
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+
+    nq = js.datasets.load_nq301().rename(columns={"target_model": "model"})
+    nq = nq[nq["model"].isin(["DPR", "FiD", "EviGen"])][["model", "item_id", "judge", "human"]]
+    g = np.random.default_rng(38)
+    cal = nq[g.random(len(nq)) < 0.2]
+    frame = pd.concat([nq.assign(human=np.nan), cal], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = js.evaluate(frame, by="model", cluster="item_id", method="adjusted-wald")
+    effects = [ev[m].clusters.theta_design_effect for m in ev.groups]
+    assert max(effects) < 1  # the repeats span test and calibration
+    text = _methods(ev)
+    lo, hi = f"{min(effects):.2f}", f"{max(effects):.2f}"
+    assert f"design effect {lo}–{hi} on the estimate's variance; below 1: counted by item " \
+           "the estimate varies less than over as many independent rows" in text

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .._validation import LabelError
 from .inputs import _read_table
 from .options import CLIError, _level, column_list, design_option, renamed
 
@@ -63,7 +64,12 @@ def _read(path: str, args: Any, columns: list[str]) -> Any:
         raise CLIError(f"no such file: {path}")
     labels = {} if args.categories else {c: False for c in columns[:2]}
     by = list(column_list(args.by) or ())
-    frame = _read_table(path, labels, by[0] if by else None)
+    try:
+        frame = _read_table(path, labels, by[0] if by else None)
+    except LabelError as exc:  # a bad label cell: say which file holds it
+        raise CLIError(str(exc) if path in str(exc) else f"{path}: {exc}") from exc
+    if not len(frame):
+        raise CLIError(f"{path} has a header but no rows")
     missing = [c for c in columns + by if c not in frame.columns]
     if missing:
         raise CLIError(f"{path} has no column(s) {missing}; columns are {list(frame.columns)}")

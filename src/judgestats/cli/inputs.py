@@ -103,9 +103,14 @@ def _single(test: JudgedCounts, cal: ConfusionCounts, args, spec: EstimationSpec
 
 def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
     by = column_list(args.by) or ()
-    test_df = _read_table(args.test, {args.judge_column: False}, by[0] if by else None)
-    cal_df = _read_table(args.calibration, {args.judge_column: False, args.human_column: False},
-                         by[0] if by else None)  # fmt: skip
+    test_df = _read_table(args.test, {args.judge_column: False, args.human_column: True},
+                          by[0] if by else None)  # fmt: skip
+    same = _same_file(args.test, args.calibration)  # report's split: labelled rows calibrate
+    cal_df = (test_df[test_df[args.human_column].notna()]
+              if same and args.human_column in test_df.columns else
+              _read_table(args.calibration, {args.judge_column: False,
+                                             args.human_column: False},
+                          by[0] if by else None))  # fmt: skip
     for flag, path, df in (("--test", args.test, test_df), ("--calibration", args.calibration,
                                                             cal_df)):  # fmt: skip
         if len(df) == 0:  # never a table of dashes, with or without --by
@@ -118,26 +123,25 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         for c in [*cols, *by, *([args.cluster] if args.cluster else [])]:
             if c not in df.columns:
                 raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
+    test_df = _test_rows(test_df, args, same)
+    stacked = _stacked(test_df, cal_df, args, by or (_ALL,))
+    with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
+        warnings.simplefilter("always", LookalikeGroupsWarning)
+        warnings.simplefilter("always", RepeatedItemsWarning)
+        counted = count_groups(stacked, {"judge": args.judge_column, "human": args.human_column,
+                                         "by": by or (_ALL,), "strata": None, "split": _SPLIT},
+                               cluster=args.cluster, design=spec.design)  # fmt: skip
+    echo_guard_warnings(caught, pooled=f", in {_ALL}={_ALL_VALUE!r}" if not by else None)
     if not by:
-        test = JudgedCounts.from_frame(test_df, judge=args.judge_column, cluster=args.cluster)
-        cal = ConfusionCounts.from_frame(cal_df, human=args.human_column, judge=args.judge_column,
-                                         cluster=args.cluster)  # fmt: skip
+        test, cal = counts_of(*_only_group(counted))
+        if test is None or cal is None:
+            raise CLIError(f"the --test file {args.test} has no rows without a human label "
+                           f"({args.human_column!r}): nothing to correct")  # fmt: skip
         args.accounting.update({"used as test": test.n, "used as calibration": cal.m,
                                 "not used": 0})  # fmt: skip
         return f"{args.test} corrected with calibration {args.calibration}{_items(args)}", [
             _single(test, cal, args, spec)
         ]
-    with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
-        warnings.simplefilter("always", LookalikeGroupsWarning)
-        warnings.simplefilter("always", RepeatedItemsWarning)
-        counted = count_groups(_stacked(test_df, cal_df, args, by),
-                               {"judge": args.judge_column, "human": args.human_column,
-                                "by": by, "strata": None, "split": _SPLIT},
-                               cluster=args.cluster, design=spec.design)  # fmt: skip
-    for w in caught:  # repeated items as ``report`` says them: with the flag that counts them
-        flag = (f" (--cluster {str(w.message).split(chr(39))[1]})"
-                if issubclass(w.category, RepeatedItemsWarning) else "")  # fmt: skip
-        sys.stderr.write(f"warning: {w.message}{flag}\n")
     rows = _group_rows(counted, by, args, spec)
     used = [r for r in rows if r.get("n")]
     args.not_used = [f"{_group(by, r['group'])}: {r['m0'] + r['m1']} calibration rows, no test "
@@ -148,6 +152,64 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         "not used": int(sum(r["m0"] + r["m1"] for r in rows if not r.get("n"))),
     })  # fmt: skip
     return f"{args.test} by {', '.join(by)}{_items(args)}", rows
+
+
+#: the one group of ``correct`` without ``--by`` (the stacked files counted as one group)
+_ALL, _ALL_VALUE = "__judgestats_all__", "all"
+
+
+def _only_group(counted: Any) -> tuple[Any, Any]:
+    """Return the cells (and, with --cluster, items) of ``correct``'s one group without --by."""
+    ((key, cells),) = counted.counts.items()
+    return cells, (counted.clusters or {}).get(key)
+
+
+def echo_guard_warnings(caught: Any, *, pooled: str | None = None) -> None:
+    """Write the frame's guard rails on stderr, one line each (``correct`` and ``report``).
+
+    A :class:`~judgestats.RepeatedItemsWarning` gets the flag that counts the items
+    (``--cluster COLUMN``); ``pooled``: the name of ``correct``'s one group without ``--by``,
+    left out of the line. Other warnings are left to the caller.
+    """
+    for w in caught:
+        text = str(w.message)
+        if issubclass(w.category, RepeatedItemsWarning):
+            text = text.replace(pooled, "") if pooled else text
+            sys.stderr.write(f"warning: {text} (--cluster {text.split(chr(39))[1]})\n")
+        elif issubclass(w.category, LookalikeGroupsWarning):
+            sys.stderr.write(f"warning: {text}\n")
+
+
+def _test_rows(test_df: Any, args, same: bool) -> Any:
+    """Return the test file's rows without a human label: a labelled row is a calibration row.
+
+    ``report``'s rule (a row whose human label is missing is a test row, the others
+    calibration rows): the test file's labelled rows are not counted again as test rows. Where
+    they are, one line on stderr says so, and whether the calibration file holds them.
+    """
+    if args.human_column not in test_df.columns:
+        return test_df
+    labelled = test_df[args.human_column].notna()
+    k = int(labelled.sum())
+    if k == 0:
+        return test_df
+    sys.stderr.write(
+        f"note: {k} rows of the --test file carry a human label ({args.human_column!r}): they "
+        "are calibration rows, not test rows (as report splits a file), and "
+        + ("as the --calibration file (the same file) they calibrate\n" if same else
+           "are not counted as test rows; only the --calibration file's rows calibrate\n")
+    )  # fmt: skip
+    args.accounting["labelled rows of the test file (not test)"] = k
+    return test_df[~labelled]
+
+
+def _same_file(a: str, b: str) -> bool:
+    from pathlib import Path
+
+    try:
+        return Path(a).resolve() == Path(b).resolve() or Path(a).samefile(b)
+    except OSError:
+        return False
 
 
 def _items(args) -> str:
@@ -173,12 +235,24 @@ def _group_rows(counted: Any, by: tuple[str, ...], args, spec: EstimationSpec) -
                 rows.append({"group": label, "estimate": None, "ci_low": None,
                              "ci_high": None, "n": 0, "m0": cal_g.m0, "m1": cal_g.m1,
                              "error": f"no test rows; its {cal_g.m} calibration rows are not "
-                             "used"})  # fmt: skip
+                             f"used{_case_twin(key, counted.counts, 'test')}"})  # fmt: skip
             continue
         if cal_g is None:
-            raise CLIError(f"group {_group(by, label)} has test rows but no calibration rows")
+            raise CLIError(f"group {_group(by, label)} has test rows but no calibration rows"
+                           f"{_case_twin(key, counted.counts, 'calibration')}")  # fmt: skip
         rows.append(_row(label, test_g, cal_g, args, spec))
     return rows
+
+
+def _case_twin(key: tuple, counts: dict, other: str) -> str:
+    """Name the groups whose names differ from ``key``'s in case only (matched exactly)."""
+    fold = tuple(str(v).casefold() for v in key)
+    twins = [k for k in counts if k != key and tuple(str(v).casefold() for v in k) == fold]
+    if not twins:
+        return ""
+    names = ", ".join(repr(group_label(k if len(k) > 1 else k[0])) for k in twins)
+    return (f" (the {other} rows have {names}, which differs only in case: group names are "
+            "matched exactly; write them alike in both files)")
 
 
 #: the split column the CLI adds when it stacks a test file and a calibration file
@@ -191,6 +265,8 @@ def _stacked(test_df: Any, cal_df: Any, args, by: tuple[str, ...]) -> Any:
     items = [] if args.cluster else [  # for the repeated-items check, where every row has one
         c for c in ITEM_COLUMNS if all(c in df.columns and not df[c].isna().any()
                                        for df in (test_df, cal_df))][:1]  # fmt: skip
+    if _ALL in by:  # correct without --by: the files are one group
+        test_df, cal_df = (df.assign(**{_ALL: _ALL_VALUE}) for df in (test_df, cal_df))
     cols = [*by, *([args.cluster] if args.cluster else items), args.judge_column]
     test = test_df[cols].assign(**{args.human_column: float("nan"), _SPLIT: "test"})
     cal = cal_df[[*cols, args.human_column]].assign(**{_SPLIT: "calibration"})

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..designs import DEFAULT_DESIGN, design_names
@@ -23,27 +27,85 @@ class CLIError(Exception):
         self.kind = kind
 
 
-#: A keyword of the API in a message (``method='profile-map'``, ``method='a', 'b' or 'c'``;
-#: HTML writes the quote as ``&#x27;``) and the command-line flag that says the same.
+#: The API's keywords and the command-line flags that say the same: the one table by which
+#: :func:`cli_words` turns a message written for the Python API into the command's words.
+API_FLAGS = {
+    "method": "--method", "design": "--design", "cluster": "--cluster", "estimand": "--estimand",
+    "unmatched": "--unmatched", "runs": "--runs", "allocation": "--allocation",
+    "max_m": "--max-m", "model_a": "--model-a", "model_b": "--model-b", "judge": "--judge",
+    "human": "--human", "position": "--position", "by": "--by", "strata": "--strata",
+    "split": "--split", "batch": "--batch", "batch_choice": "--batch-choice",
+    "invalid": "--invalid", "scorer": "--scorer", "item_key": "--item",
+    "confidence_level": "--confidence-level",
+}  # fmt: skip
+_NAMES = "|".join(sorted(API_FLAGS, key=len, reverse=True))
+
+#: A keyword given a value (``method='profile-map'``, ``method='a', 'b' or 'c'``; HTML writes
+#: the quote as ``&#x27;``) and an argument named beside a column (``'x' (cluster=)``).
 _KEYWORD = re.compile(
-    r"\b(method|design|cluster|estimand|unmatched|runs)=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
+    rf"\b({_NAMES})=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
     r"((?:, (?P=q)[\w.+-]+(?P=q))*(?:,? or (?P=q)[\w.+-]+(?P=q))?)"
+)
+_ARGUMENT = re.compile(rf"\(({_NAMES})=\)")
+
+#: What the API's advice says with arguments the commands do not have, in the commands' words.
+_PHRASES = (
+    (re.compile(r"\bmax_m(?: = (\d+))?\b"), lambda m: "--max-m" + (f" {m[1]}" if m[1] else "")),
+    (re.compile(r"invalid=\[None(?:, \.\.\.)?\]"), "--invalid ''"),
+    (re.compile(r" \(merge=\{stratum: other\} or merge='auto'\)"),
+     " (give them a neighbour's value in the --strata column)"),
+    (re.compile(r"with merge=\{stratum: other\}"),
+     "by giving it another's value in the --strata column"),
+    (re.compile(r" or lower min_per_class explicitly"), ""),
+    # the readers' and the join's keywords (a verdict error's ``mapping={1: 0 or 1, ...}``
+    # example becomes ``--map 1=0|1 ...``)
+    (re.compile(r"mapping=\{([^}]*)\}"), lambda m: " ".join(
+        f"--map {v.strip(chr(39))}=0|1"
+        for v in re.findall(r"('[^']*'|[^,{}\s][^,{}]*?): 0 or 1", m[1]))),
+    (re.compile(r"verdicts='letters'"), "--letters"),
+    (re.compile(r"\bon=\(?((?:'[^']+'(?:, )?)+)\)?"),
+     lambda m: "--join-on " + ",".join(re.findall(r"'([^']+)'", m[1]))),
+    (re.compile(r"with scorer="), "with --scorer NAME"),
+    (re.compile(r"item_key="), "--item KEY"),
+    (re.compile(r"with human="), "with --human COLUMN"),
+    (re.compile(r"mapping="), "--map VALUE=0|1"),
+    (re.compile(r"\(?(?:cal|calibration)\.merge\([^)]*\)(?:,| and) test\.merge\([^)]*\)\)?"),
+     "(recode the judge column so that they are one letter)"),
 )
 
 
 def cli_words(text: str) -> str:
-    """Say an API keyword in a message as the flag of the command line.
+    """Say the API's keywords in a message as the flags of the command line.
 
     ``use method='profile-map'`` becomes ``use --method profile-map``, ``method='a', 'b' or
-    'c'`` becomes ``--method a, b or c``: messages and notes are written for the Python API,
-    and a command-line user needs the flag.
+    'c'`` becomes ``--method a, b or c``, ``'x' (cluster=)`` becomes ``'x' (--cluster)`` and
+    ``max_m`` ``--max-m`` (:data:`API_FLAGS`): messages and notes are written for the Python
+    API, and a command-line user needs the flag. The API's own messages keep its keywords.
     """
 
     def flag(m: re.Match) -> str:
         rest = m.group(4).replace(m.group("q"), "")
-        return f"--{m.group(1)} {m.group(3)}{rest}"
+        return f"{API_FLAGS[m.group(1)]} {m.group(3)}{rest}"
 
-    return _KEYWORD.sub(flag, text)
+    text = _KEYWORD.sub(flag, text)
+    text = _ARGUMENT.sub(lambda m: f"({API_FLAGS[m.group(1)]})", text)
+    for pattern, words in _PHRASES:
+        text = pattern.sub(words, text)
+    return text
+
+
+@contextmanager
+def warnings_as_lines() -> Iterator[list]:
+    """Print the warnings of the block on stderr, one line each (``warning: ...``), in CLI words.
+
+    Python's default display adds the file and source line of the ``warnings.warn`` call, which
+    a command-line user has no use for. The filter is local to the block (no global filter).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield caught
+    for w in caught:
+        sys.stderr.write(f"warning: {cli_words(str(w.message))}\n")
 
 
 #: The release that drops a flag renamed in this one (each keeps working one minor release).

@@ -9,7 +9,7 @@ from ..designs import RANDOM
 from ..pairwise.leaderboard import designs, methods
 from ..pairwise.prediction_powered import PREDICTIONS
 from .inputs import _pandas
-from .options import CLIError, _level, renamed
+from .options import CLIError, _level, renamed, warnings_as_lines
 
 
 def pairwise_options(p: Any) -> None:
@@ -54,9 +54,10 @@ def _read_pairs(args: Any) -> Any:
     if not len(frame):
         raise CLIError(f"{args.pairs} has a header but no pairs (no rows)")
     roles = (("--model-a", args.model_a), ("--model-b", args.model_b), ("--judge", args.judge),
-             ("--human", args.human))  # fmt: skip
+             ("--human", args.human), ("--position", args.position),
+             ("--cluster", args.cluster))  # fmt: skip
     missing = [f"{column!r} ({flag} names it)" for flag, column in roles
-               if column not in frame.columns]  # fmt: skip
+               if column is not None and column not in frame.columns]  # fmt: skip
     if missing:
         raise CLIError(f"{args.pairs} has no column {', '.join(missing)}; its columns are "
                        f"{list(frame.columns)}")  # fmt: skip
@@ -78,20 +79,22 @@ def run_pairwise(args: Any) -> str:
     """Run ``judgestats pairwise``; returns the text to print."""
     from ..pairwise.leaderboard import pairwise
 
-    board = pairwise(
-        _read_pairs(args),
-        model_a=args.model_a,
-        model_b=args.model_b,
-        judge=args.judge,
-        human=args.human,
-        position=args.position,
-        cluster=args.cluster,
-        design=args.design,
-        method=args.method,
-        prediction=args.prediction,
-        confidence_level=args.confidence_level,
-        rng=args.seed,
-    )
+    frame = _read_pairs(args)
+    with warnings_as_lines():  # one line each, as the other commands say them
+        board = pairwise(
+            frame,
+            model_a=args.model_a,
+            model_b=args.model_b,
+            judge=args.judge,
+            human=args.human,
+            position=args.position,
+            cluster=args.cluster,
+            design=args.design,
+            method=args.method,
+            prediction=args.prediction,
+            confidence_level=args.confidence_level,
+            rng=args.seed,
+        )
     if args.report is not None:
         return board.report(args.report)
     if not args.json:
@@ -108,3 +111,4 @@ def run_pairwise(args: Any) -> str:
         "rows": json.loads(frame.to_json(orient="records")),
     }
     return json.dumps(payload, indent=2) + "\n"
+

@@ -18,6 +18,8 @@ def plan_options(pl: Any) -> None:
     pl.add_argument("--q1", type=float, help="judge sensitivity")
     pl.add_argument("--n", type=float, help="test-set size (default: infinite)")
     pl.add_argument("--allocation", choices=("balanced", "optimal"), default="balanced")
+    pl.add_argument("--max-m", type=int, default=1_000_000, metavar="M",
+                    help="--width mode: the largest m searched (default 1000000)")  # fmt: skip
     pl.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
     pl.add_argument("--pilot", metavar="TP,FN,TN,FP", help="pilot counts for Algorithm 1")
     pl.add_argument("--m", type=int, help="total calibration budget (Algorithm 1 / regime)")
@@ -68,14 +70,13 @@ def _plan(args) -> dict:
     if args.regime:
         _need(args, "q0", "q1")
         r = plan.judge_vs_human(args.q0, args.q1, m=args.m, delta=args.delta)
-        return {
-            "mode": "regime",
-            "q0": args.q0,
-            "q1": args.q1,
-            "m": args.m,
-            "low": None if r is None else r.low,
-            "high": None if r is None else r.high,
-        }
+        out = {"mode": "regime", "q0": args.q0, "q1": args.q1, "m": args.m,
+               "low": None if r is None else r.low, "high": None if r is None else r.high}
+        if args.m is not None:  # the exact (m → ∞) range beside the finite-m bound's
+            r = plan.judge_vs_human(args.q0, args.q1)
+            out.update(delta=args.delta, exact_low=None if r is None else r.low,
+                       exact_high=None if r is None else r.high)  # fmt: skip
+        return out
     _need(args, "width", "p", "q0", "q1")
     res = plan.calibration_size(
         args.width,
@@ -86,6 +87,7 @@ def _plan(args) -> dict:
         allocation=args.allocation,
         confidence_level=args.confidence_level,
         design=args.design,
+        max_m=args.max_m,
     )
     return {
         "mode": "size",
@@ -124,15 +126,7 @@ def _plan_text(out: dict) -> str:
         )
         return "\n".join([text, *("note: " + w for w in out.get("warnings", ()))])
     if out["mode"] == "regime":
-        if out["low"] is None:
-            return (
-                f"no theta qualifies: with q0 = {out['q0']:g}, q1 = {out['q1']:g} human-only "
-                "labelling has the lower variance everywhere"
-            )
-        return (
-            f"calibrated judge beats human-only labels for theta in "
-            f"[{out['low']:.4f}, {out['high']:.4f}]"
-        )
+        return _regime_text(out)
     n = "infinite" if out["n"] is None else f"{out['n']:g}"
     if out["m0"] is not None:  # the design fixes the split by human label
         split = f"m0 = {out['m0']}, m1 = {out['m1']}"
@@ -145,3 +139,30 @@ def _plan_text(out: dict) -> str:
         f"<= {out['target_width']:g} (design {out['design']}, {out['allocation']} split, "
         f"n = {n}): m = {out['m']} ({split}), width {out['width']:.4f}"
     )
+
+
+def _regime_text(out: dict) -> str:
+    """Say the regime: the exact (m → ∞) range, or with ``--m`` what the finite-m bound shows.
+
+    The finite-m condition is sufficient, not necessary: where it holds for no theta, the
+    bound fails, which does not make human-only labelling better; the exact range says that.
+    """
+    judge = f"q0 = {out['q0']:g}, q1 = {out['q1']:g}"
+    if out["m"] is None:
+        if out["low"] is None:
+            return (f"no theta qualifies: with {judge} human-only labelling has the lower "
+                    "variance everywhere (m -> infinity, exact condition)")  # fmt: skip
+        return (f"calibrated judge beats human-only labels for theta in "
+                f"[{out['low']:.4f}, {out['high']:.4f}]")  # fmt: skip
+    sure = f"with probability >= {1 - out['delta']:g} (m = {out['m']}, delta = {out['delta']:g})"
+    if out["exact_low"] is None:
+        exact = (f"the exact condition (m -> infinity) holds for no theta either: with {judge} "
+                 "human-only labelling has the lower variance everywhere")  # fmt: skip
+    else:
+        exact = (f"as m grows the judge wins for theta in [{out['exact_low']:.4f}, "
+                 f"{out['exact_high']:.4f}] (exact condition, m -> infinity)")  # fmt: skip
+    if out["low"] is None:
+        return (f"no theta is certified {sure}: the conservative finite-m bound fails for "
+                f"every theta, which does not say human-only labelling is better; {exact}")
+    return (f"calibrated judge beats human-only labels for theta in [{out['low']:.4f}, "
+            f"{out['high']:.4f}] {sure}; {exact}")

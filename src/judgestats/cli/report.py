@@ -14,16 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    ColumnError,
-    GroupLabelError,
-    LabelError,
-    LookalikeGroupsWarning,
-    RepeatedItemsWarning,
-)
+from .._validation import ColumnError, GroupLabelError, LabelError
 from ..alphabets.letters import INVALID
 from ..spec import ESTIMANDS
-from .inputs import _read_table
+from .inputs import _read_table, echo_guard_warnings
 from .options import (
     EXAMPLES,
     CLIError,
@@ -314,12 +308,7 @@ def _report(args) -> str:
             warnings.simplefilter("always")
             ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
                           rank=args.rank, **_estimation(args))  # fmt: skip
-            for w in caught:  # not a group's: the frame's guard rails speak here
-                if issubclass(w.category, RepeatedItemsWarning):
-                    column = str(w.message).split("'")[1]
-                    sys.stderr.write(f"warning: {w.message} (--cluster {column})\n")
-                elif issubclass(w.category, LookalikeGroupsWarning):
-                    sys.stderr.write(f"warning: {w.message}\n")
+            echo_guard_warnings(caught)  # not a group's: the frame's guard rails speak here
             return cli_words(report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
                 reference=getattr(args, "reference", None),

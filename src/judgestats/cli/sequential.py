@@ -18,8 +18,15 @@ from .._validation import ColumnError, LabelError, listed
 from ..sequential.monitor import DESIGNS, ESTIMANDS, STRATEGIES
 from ..sequential.selection import STRATEGY_NAMES
 from .inputs import _read_table
-from .options import CLIError, _level, column_list, columns_option, deprecated, spaced_columns
-from .tools import flag_words
+from .options import (
+    CLIError,
+    _level,
+    cli_words,
+    column_list,
+    columns_option,
+    deprecated,
+    spaced_columns,
+)
 
 _COMMON_HELP = {
     "item": "item id column (default item; rows sharing an id are one item's judged rows)",
@@ -108,7 +115,7 @@ def _frame(args: Any) -> Any:
         joined = join_labels(pool, labels, human=args.human, on=keys, duplicates="keep",
                              carry=_ROUND)  # fmt: skip
     except ColumnError as exc:  # the API's keyword as the command's flag
-        raise CLIError(flag_words(str(exc))) from exc
+        raise CLIError(cli_words(str(exc))) from exc
     except LabelError as exc:
         raise CLIError(re.sub(r"(\d+ labels?) read", r"\1 read from --labels", str(exc)).replace(
             UNMATCHED_ADVICE, "every label must name an item of the pool (--item names its "

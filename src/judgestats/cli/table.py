@@ -24,10 +24,12 @@ def _fmt(v: Any) -> str:
 
 def _table(title: str, rows: list[dict], args) -> str:
     lvl = f"{100 * args.confidence_level:g}%"
+    named = sorted({str(r["estimator"]) for r in rows if r.get("estimator")})
     cols = [
         ("group", "group"),
         ("naive", "naive p"),
-        ("estimate", "corrected"),
+        ("estimate", f"corrected ({named[0]})" if len(named) == 1 else "corrected"),
+        ("estimator", "estimator"),  # named in its own column where the rows differ
         ("ci", f"{lvl} CI ({args.method}, {args.design})"),
         ("method", "method"),
         ("paper_ci", "paper's CI (adjusted-wald)"),
@@ -44,6 +46,7 @@ def _table(title: str, rows: list[dict], args) -> str:
         c for c in cols
         if c[0] == "ci" or (any(r.get("method", args.method) != args.method for r in rows)
                             if c[0] == "method"  # named where it is not the one asked for
+                            else len(named) > 1 if c[0] == "estimator"
                             else any(c[0] in r or c[0].replace("_ci", "_ci_low") in r
                                      for r in rows))
     ]  # fmt: skip

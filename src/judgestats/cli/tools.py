@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import ColumnError, InvalidVerdictWarning, LabelError, VerdictError, listed
-from .options import CLIError, deprecated
+from .options import CLIError, cli_words, deprecated
 
 #: The eval tools ``report --from TOOL PATH`` reads (:mod:`judgestats.readers`).
 TOOLS = ("inspect", "lm-eval", "promptfoo", "deepeval", "mlflow")
@@ -104,32 +104,6 @@ def _mapping(args: Any, letters: bool) -> dict:
     return mapping
 
 
-def map_flags(text: str) -> str:
-    """Say a verdict error's ``mapping={...}`` example as ``--map`` flags, and letters as --letters.
-
-    ``mapping={1: 0 or 1, 'maybe': 0 or 1}`` becomes ``--map 1=0|1 --map maybe=0|1``.
-    """
-
-    def flags(match: re.Match) -> str:
-        values = re.findall(r"('[^']*'|[^,{}\s][^,{}]*?): 0 or 1", match[1])
-        return " ".join(f"--map {v.strip(chr(39))}=0|1" for v in values)
-
-    text = re.sub(r"mapping=\{([^}]*)\}", flags, text)
-    return text.replace("verdicts='letters'", "--letters")
-
-
-def flag_words(text: str) -> str:
-    """Say the readers' and the join's keywords as the command's flags."""
-    text = re.sub(r"\bhuman='([^']+)'", r"--human \1", text)
-    text = re.sub(r"\bon=\(?((?:'[^']+'(?:, )?)+)\)?",
-                  lambda m: "--join-on " + ",".join(re.findall(r"'([^']+)'", m[1])), text)
-    for api, flag in (("with scorer=", "with --scorer NAME"), ("item_key=", "--item KEY"),
-                      ("with human=", "with --human COLUMN"),
-                      ("mapping=", "--map VALUE=0|1")):  # fmt: skip
-        text = text.replace(api, flag)
-    return text
-
-
 def _read(args: Any, letters: bool) -> tuple[Any, list[str]]:
     """Return the tool's rows, and what the reader said (invalid verdicts) as report lines."""
     tool, path = args.from_tool
@@ -144,7 +118,7 @@ def _read(args: Any, letters: bool) -> tuple[Any, list[str]]:
     except ImportError as exc:  # an optional dependency (inspect-ai): one line, what to install
         raise CLIError(str(exc).splitlines()[0]) from exc
     except (ColumnError, VerdictError) as exc:  # the API's keywords as the command's flags
-        raise CLIError(flag_words(map_flags(str(exc)))) from exc
+        raise CLIError(cli_words(str(exc))) from exc
     lines = [f"Judged rows: {len(items)} read from {tool} {path} ("
              f"{_count(items['model'].nunique(), 'model')}, "
              f"{_count(items['task'].nunique(), 'task')}; judge: {items['scorer'].iloc[0]})"
@@ -206,7 +180,7 @@ def tool_frame(args: Any, letters: bool) -> tuple[Any, list[str]]:
         joined = join_labels(items, labels, human=args.human_column, unmatched=args.unmatched,
                              on=on)  # fmt: skip
     except (ColumnError, LabelError) as exc:
-        text = f"{args.labels}: {flag_words(str(exc))}"
+        text = f"{args.labels}: {cli_words(str(exc))}"
         if "an empty cell" in text and "on every row" in text:
             text += ("; a labels file lists the labelled rows only: drop the rows without a "
                      "label (the judged rows without one are the test rows)")

@@ -31,8 +31,8 @@ from .._validation import (
 from ..counts import ConfusionCounts
 from ..counts.clusters import merged_totals
 from ..designs import Design
-from ..frames import GroupCounts, counts_of, group_counts, open_frame, sort_keys
-from ..judge_shift import JudgeShiftDiagnostic, judge_shift_test
+from ..frames import GroupCounts, counts_of, group_counts, open_frame
+from ..judge_shift import JudgeShiftDiagnostic, _batch_order, judge_shift_test
 from ..spec import EstimationSpec
 from .binary import evaluate_binary
 from .evaluation import Evaluation
@@ -121,7 +121,7 @@ def count_batches(frame: Any, counts: GroupCounts, *, batch: str, choice: str, c
     notes: dict[Any, str] = {}
     latest: dict[tuple, tuple] = {}
     for g, found in keys.items():
-        order = sort_keys([key[k] for key in found])
+        order = _batch_order([key[k] for key in found])  # natural: 'b2' before 'b10'
         latest[g] = (*g, order[-1])
         group = g[0] if k == 1 else g
         label = describe_group(counts.by, group)

@@ -31,7 +31,8 @@ def count_groups(frame: Any, columns: dict[str, Any], *, cluster: str | None,
 
     With ``cluster`` the counts keep each item's cells. Without it, where an item column
     repeats, warn when the repeats widen θ̂'s interval under ``design``: the engine counts each
-    item too, :func:`judgestats.repeated.repeats_matter` decides per group, and the returned
+    item too, :func:`judgestats.repeated.repeats_matter` decides per group (design effect and
+    rows that agree beyond chance), and the returned
     counts leave the items out (the corrections count rows, as asked).
     """
     if cluster is not None:
@@ -51,7 +52,7 @@ def count_groups(frame: Any, columns: dict[str, Any], *, cluster: str | None,
                                            and not cal.has_both_classes):  # fmt: skip
             continue
         summary = cluster_summary(test, cal, design, "rows")
-        if repeats_matter(summary):
+        if repeats_matter(summary, items[key][1]):
             found.append((summary.theta_design_effect, describe_group(groups + strata, key)))
     if found:
         effect, where = max(found)

@@ -55,7 +55,7 @@ from .._validation import (
     DisconnectedComparisonsError,
     SelfComparisonError,
     VerdictError,
-    check_column_names,
+    check_distinct_roles,
     check_frame_columns,
     check_instance,
 )
@@ -231,17 +231,20 @@ def _judge_reader(judge_labels: Sequence[str] | None):
     return letters, index.get
 
 
-def _grouped_columns(frame: Any, columns: tuple[str, ...]) -> list[list]:
-    """Return the engine's grouped count of the distinct ``columns`` values, column by column.
+def _grouped_columns(frame: Any, roles: dict[str, str]) -> list[list]:
+    """Return the engine's grouped count of the distinct values of ``roles``' columns.
 
-    The last list holds the rows of each distinct combination.
+    ``roles`` maps each argument (``"model_a"``, ``"judge"``, ...) to its column, in the order
+    read; a column the frame lacks is named with its argument. The last list holds the rows of
+    each distinct combination.
     """
+    columns = tuple(roles.values())
     from ..frames import _collect, _engine_warnings, _narwhals, open_frame
 
     nw = _narwhals()
     with _engine_warnings():
         nf = open_frame(nw, frame, columns[:2])
-        check_frame_columns(list(nf.columns), {"columns": columns})
+        check_frame_columns(list(nf.columns), {arg: (c,) for arg, c in roles.items()})
         grouped = nf.group_by(*columns, drop_null_keys=False).agg(nw.len().alias("__rows__"))
         table = _collect(nw, grouped)
         return [table.get_column(c).to_list() for c in (*columns, "__rows__")]
@@ -374,15 +377,15 @@ def count_pairs(
     for name in ("model_a", "model_b", "judge", "human"):
         check_instance(name, names[name], str)
     position, judge_labels = names["position"], names["judge_labels"]
-    read: tuple[str, ...] = (names["model_a"], names["model_b"])
+    read = {"model_a": names["model_a"], "model_b": names["model_b"]}
     if position is not None:
         check_instance("position", position, str)
-        read += (position,)
+        read["position"] = position
     if cluster is not None:
         check_instance("cluster", cluster, str)
-        read += (cluster,)
-    read += (names["judge"], names["human"])
-    check_column_names("columns", read)
+        read["cluster"] = cluster
+    read.update(judge=names["judge"], human=names["human"])
+    check_distinct_roles({arg: (c,) for arg, c in read.items()})
     letters, judge_letter = _judge_reader(judge_labels)
     if position is not None and judge_labels is not None:
         raise VerdictError(

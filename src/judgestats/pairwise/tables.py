@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..results import display_width, pad, shorten, shown_label
 from .counting import HUMAN_VERDICTS
 from .likelihood import ELO_PER_LOGIT
 
@@ -123,15 +124,20 @@ def leaderboard_summary(board: Any) -> str:
         f"calibration pairs (design {board.design!r}); confusion {board.confusion_kind!r}",
         f"{pct} {board.interval} intervals; rank sets simultaneous at {pct} "
         f"({board.rank_method}); Davidson tie ν = {board.tie:.3f}",
+    ]
+    rows = leaderboard_rows(board)
+    names = [shorten(shown_label(str(row["model"]))) for row in rows]  # --json keeps them whole
+    width = max(24, *(display_width(name) for name in names))  # terminal columns (CJK: two)
+    lines += [
         "",
-        f"{'rank':>4} {'set':>7}  {'model':<24} {'strength':>8} {pct + ' interval':>19} "
+        f"{'rank':>4} {'set':>7}  {pad('model', width)} {'strength':>8} {pct + ' interval':>19} "
         f"{'Elo':>6} {'naive':>7} {'human':>7}",
     ]
-    for row in leaderboard_rows(board):
+    for row, name in zip(rows, names, strict=True):
         rank_set = f"{row['rank_best']}-{row['rank_worst']}"
         interval = f"[{row['strength_lower']:.3f}, {row['strength_upper']:.3f}]"
         lines.append(
-            f"{row['rank']:>4} {rank_set:>7}  {row['model']:<24} {row['strength']:>8.3f} "
+            f"{row['rank']:>4} {rank_set:>7}  {pad(name, width)} {row['strength']:>8.3f} "
             f"{interval:>19} {row['elo']:>6.0f} {row['naive_strength']:>7.3f} "
             f"{row['human_only_strength']:>7.3f}"
         )

@@ -24,10 +24,17 @@ n₂ (n₁) the number of items with at least two (one) ratings. With the same n
 every item it is Fleiss' (1971) κ (his P̄ and p_j).
 
 **Intervals**: a cluster bootstrap over items (items drawn with replacement, every rating of a
-drawn item kept; seeded ``rng``), **percentile** interval at ``confidence_level``; resamples
-where the coefficient is undefined (a single category left) are left out and counted
-(``ci.undefined``). Each item's contribution is precomputed, so a resample is one weighted
-sum. Coverage is measured in ``benchmarks/results/raters_agreement.md``.
+drawn item kept; seeded ``rng``), **BCa** by default (Efron 1987: the percentiles corrected for
+the bootstrap's median bias and for the acceleration estimated by the item jackknife) or the
+**percentile** interval (``interval="percentile"``), at ``confidence_level``; resamples where
+the coefficient is undefined (a single category left) are left out and counted
+(``ci.undefined``). Each item's contribution is precomputed, so a resample is one weighted sum.
+Measured coverage of the 95% interval (``benchmarks/results/raters_agreement.md``; 24 grid
+cells: items 30–300, 2 or 4 raters, k 2 or 4, 0 or 30% missing; 24 random cells with one much
+worse rater in half; 300 data sets per cell): BCa mean 0.943–0.953 by measure and grid,
+minimum 0.92 except at 30 items with 2 raters and 30% missing (about 15 pairable items: 0.91
+nominal, 0.88 ordinal α); the percentile interval runs shorter (mean 0.937–0.942, minimum
+0.857), hence BCa by default.
 
 **The judge against the raters** (:func:`judge_agreement`): on the items both labelled, the
 percent agreement with its Clopper–Pearson interval and Cohen's κ with the delta-method
@@ -44,6 +51,7 @@ Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. Psych
 Bulletin 76(5), 378–382.
 Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced Analytics.
 Cohen, J. (1960). A coefficient of agreement for nominal scales. Educ. Psychol. Meas. 20, 37–46.
+Efron, B. (1987). Better bootstrap confidence intervals. JASA 82(397), 171–185.
 """
 
 from __future__ import annotations
@@ -66,7 +74,9 @@ from ..results import ConfidenceInterval
 from .ratings import Ratings
 
 __all__ = [
+    "BCA",
     "BOOTSTRAP",
+    "INTERVALS",
     "METRICS",
     "RaterAgreement",
     "alpha_of_coincidences",
@@ -77,8 +87,12 @@ __all__ = [
 
 #: Krippendorff's α metrics.
 METRICS = ("nominal", "ordinal")
-#: The interval method of α and κ.
+#: The percentile interval's name.
 BOOTSTRAP = "cluster-bootstrap-percentile"
+#: The BCa interval's name (the default).
+BCA = "cluster-bootstrap-bca"
+#: ``interval=`` choices of :func:`krippendorff_alpha` and :func:`fleiss_kappa`.
+INTERVALS = ("bca", "percentile")
 _CHUNK = 250  # resamples per weighted sum (bounded memory)
 
 
@@ -143,13 +157,47 @@ def _weights(gen: np.random.Generator, n: int, size: int) -> np.ndarray:
     return np.bincount(draws.ravel(), minlength=size * n).reshape(size, n).astype(float)
 
 
-def _percentile(values: np.ndarray, level: float, n_boot: int) -> ConfidenceInterval | None:
-    ok = values[~np.isnan(values)]
-    if ok.size < max(2, n_boot // 2):
+def _fleiss_jackknife(pair, share, rated) -> np.ndarray:
+    """Fleiss–Gwet κ with each item left out in turn (O(items), no items × items matrix)."""
+    two = ~np.isnan(pair)
+    p_sum, p_n = np.where(two, pair, 0.0), two.astype(float)
+    s_sum, r_n = share.sum(axis=0), rated.sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa = (p_sum.sum() - p_sum) / (p_n.sum() - p_n)
+        pi = (s_sum - share) / (r_n - rated.astype(float))[:, None]
+        pe = (pi * pi).sum(axis=1)
+        return np.where(pe < 1.0, (pa - pe) / (1.0 - pe), np.nan)
+
+
+def _interval(
+    boot: np.ndarray, est: float, jack: np.ndarray, level: float, interval: str
+) -> ConfidenceInterval | None:
+    """Percentile or BCa (Efron 1987) interval of bootstrap values ``boot``.
+
+    BCa: bias correction z0 = Φ⁻¹(share of resamples below the estimate, ties counted half),
+    acceleration a = Σ d³ / (6 (Σ d²)^{3/2}) from the jackknife values (d = mean − value), and
+    the percentiles Φ(z0 + (z0 + z)/(1 − a (z0 + z))) at z = Φ⁻¹((1 ∓ level)/2).
+    """
+    from scipy.special import ndtr, ndtri
+
+    ok = boot[~np.isnan(boot)]
+    if ok.size < max(2, boot.size // 2) or np.isnan(est):
         return None
-    low, high = np.quantile(ok, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
-    return ConfidenceInterval(float(low), float(high), BOOTSTRAP, level,
-                              undefined=int(values.size - ok.size), n_resamples=n_boot)  # fmt: skip
+    probs = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    name = BOOTSTRAP
+    if interval == "bca":
+        below = (np.sum(ok < est) + 0.5 * np.sum(ok == est)) / ok.size
+        z0 = float(ndtri(np.clip(below, 1.0 / ok.size, 1.0 - 1.0 / ok.size)))
+        d = np.nanmean(jack) - jack[~np.isnan(jack)]
+        ss = float(np.sum(d * d))
+        a = float(np.sum(d**3)) / (6.0 * ss**1.5) if ss > 0 else 0.0
+        z = ndtri(probs)
+        probs = ndtr(z0 + (z0 + z) / (1.0 - a * (z0 + z)))
+        name = BCA
+    low, high = np.quantile(ok, probs)
+    return ConfidenceInterval(float(low), float(high), name, level,
+                              undefined=int(boot.size - ok.size),
+                              n_resamples=int(boot.size))  # fmt: skip
 
 
 def _bootstrap(stat, n: int, n_boot: int, gen: np.random.Generator) -> np.ndarray:
@@ -172,11 +220,11 @@ class RaterAgreement:
     estimate : float
         The coefficient (NaN where undefined: a single category used).
     ci : ConfidenceInterval or None
-        The cluster-bootstrap percentile interval (None when too few resamples defined it).
+        The cluster-bootstrap interval (None when too few resamples defined it).
     confidence_level : float
         The interval's level.
     interval_method : str
-        :data:`BOOTSTRAP`.
+        :data:`BCA` or :data:`BOOTSTRAP` (percentile).
     n_items : int
         Items with at least two ratings (pairable).
     n_ratings : int
@@ -195,7 +243,7 @@ class RaterAgreement:
     ...                          [0, 0], [1, 0], [0, 0]], raters=["A", "B"])
     >>> res = krippendorff_alpha(r, rng=0)
     >>> round(res.estimate, 3), res.n_items, res.n_raters, res.interval_method
-    (0.095, 10, 2, 'cluster-bootstrap-percentile')
+    (0.095, 10, 2, 'cluster-bootstrap-bca')
     """
 
     measure: str
@@ -240,7 +288,7 @@ def _counts(codes: np.ndarray, k: int) -> np.ndarray:
 def krippendorff_alpha(
     ratings: Ratings, *, metric: str = "nominal", judge: Any = None,
     include_judge: bool = False, confidence_level: float = 0.95, n_boot: int = 2000,
-    rng: Any = None,
+    interval: str = "bca", rng: Any = None,
 ) -> RaterAgreement:  # fmt: skip
     """Krippendorff's α of the raters, with a cluster-bootstrap interval over items.
 
@@ -256,9 +304,11 @@ def krippendorff_alpha(
     include_judge : bool
         Count the judge as one more rater (default: the human raters only).
     confidence_level : float
-        Level of the percentile interval.
+        Level of the interval.
     n_boot : int
         Bootstrap resamples.
+    interval : {"bca", "percentile"}
+        The bootstrap interval (module docstring): BCa (default) or percentile.
     rng : None, int or numpy.random.Generator
         Seed of the resampling.
 
@@ -285,6 +335,7 @@ def krippendorff_alpha(
     0.815
     """
     check_choice("metric", metric, METRICS)
+    check_choice("interval", interval, INTERVALS)
     level = float(check_confidence_level(confidence_level))
     n_boot = check_positive_int("n_boot", n_boot, minimum=100)
     ratings, codes, raters = _codes(ratings, judge, include_judge)
@@ -301,15 +352,18 @@ def krippendorff_alpha(
     gen = check_rng(rng)
     boot = _bootstrap(lambda w: alpha_of_coincidences((w @ per_item).reshape(-1, k, k), metric),
                       per_item.shape[0], n_boot, gen)  # fmt: skip
-    judged = codes.shape[1] > ratings.n_raters
-    return RaterAgreement("krippendorff-alpha", metric, est, _percentile(boot, level, n_boot),
-                          level, BOOTSTRAP, int(pairable.sum()), int(counts[pairable].sum()),
-                          raters, judged)  # fmt: skip
+    jack = alpha_of_coincidences((per_item.sum(axis=0) - per_item).reshape(-1, k, k), metric)
+    ci = _interval(boot, est, jack, level, interval)
+    return RaterAgreement("krippendorff-alpha", metric, est, ci, level,
+                          BCA if interval == "bca" else BOOTSTRAP, int(pairable.sum()),
+                          int(counts[pairable].sum()), raters,
+                          codes.shape[1] > ratings.n_raters)  # fmt: skip
 
 
 def fleiss_kappa(
     ratings: Ratings, *, judge: Any = None, include_judge: bool = False,
-    confidence_level: float = 0.95, n_boot: int = 2000, rng: Any = None,
+    confidence_level: float = 0.95, n_boot: int = 2000, interval: str = "bca",
+    rng: Any = None,
 ) -> RaterAgreement:  # fmt: skip
     """Fleiss' κ for a varying number of raters per item (Gwet's form), with an interval.
 
@@ -322,9 +376,11 @@ def fleiss_kappa(
     include_judge : bool
         Count the judge as one more rater.
     confidence_level : float
-        Level of the percentile interval (cluster bootstrap over items).
+        Level of the interval (cluster bootstrap over items).
     n_boot : int
         Bootstrap resamples.
+    interval : {"bca", "percentile"}
+        The bootstrap interval (module docstring): BCa (default) or percentile.
     rng : None, int or numpy.random.Generator
         Seed of the resampling.
 
@@ -343,6 +399,7 @@ def fleiss_kappa(
     >>> round(fleiss_kappa(r, rng=0).estimate, 3)
     0.51
     """
+    check_choice("interval", interval, INTERVALS)
     level = float(check_confidence_level(confidence_level))
     n_boot = check_positive_int("n_boot", n_boot, minimum=100)
     ratings, codes, raters = _codes(ratings, judge, include_judge)
@@ -352,7 +409,9 @@ def fleiss_kappa(
     est = float(_fleiss_weighted(np.ones(counts.shape[0]), *parts))
     gen = check_rng(rng)
     boot = _bootstrap(lambda w: _fleiss_weighted(w, *parts), counts.shape[0], n_boot, gen)
+    ci = _interval(boot, est, _fleiss_jackknife(*parts), level, interval)
     two = counts.sum(axis=1) >= 2
-    return RaterAgreement("fleiss-kappa", "nominal", est, _percentile(boot, level, n_boot),
-                          level, BOOTSTRAP, int(two.sum()), int(counts[two].sum()), raters,
+    return RaterAgreement("fleiss-kappa", "nominal", est, ci, level,
+                          BCA if interval == "bca" else BOOTSTRAP, int(two.sum()),
+                          int(counts[two].sum()), raters,
                           codes.shape[1] > ratings.n_raters)  # fmt: skip

@@ -393,6 +393,10 @@ class Ratings:
             )
         triples = [(ids[i], rater_names[j], arr[i, j]) for j in range(r) for i in range(n)]
         if judge is not None:
+            if judge_name in rater_names:
+                raise RatingsError(
+                    f"judge_name={judge_name!r} is also a rater's name; give the judge another"
+                )
             jv = np.asarray(judge, dtype=object).reshape(-1)
             if jv.size != n:
                 raise RatingsError(f"judge has {jv.size} labels for {n} items")

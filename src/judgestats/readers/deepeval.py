@@ -104,6 +104,8 @@ def _metric(cases: list[dict], scorer: str | None, path: Path) -> str:
         for m in field(case, "metricsData", f"{path}, test case {i}", "DeepEval") or []:
             if m.get("name") not in names:
                 names.append(m.get("name"))
+    if not names:  # no test case, or none with a metric: nothing to name
+        raise ColumnError(f"{path} holds no test cases with metrics (no metricsData names one)")
     if scorer is None:
         if len(names) != 1:
             raise ColumnError(f"{path} has metrics {names}: name the judge's with scorer=")

@@ -48,6 +48,10 @@ def _check_complete(path: Path, results: Path | None, summary: dict, task: str,
 
 def _pick_metric(names: list[str], filters: list[str], scorer: str | None, path: Path) -> tuple:
     """Return (metric, filter or None) for a file's metric names and filters."""
+    if not names:  # an empty file, or samples without a metric: nothing to name
+        raise ColumnError(f"{path} holds no samples with metrics (no line names one): not the "
+                          "samples_<task>_<time>.jsonl that lm_eval --log_samples writes, or "
+                          "an empty one")  # fmt: skip
     if scorer is None:
         if len(names) != 1:
             raise ColumnError(f"{path} has metrics {names}: name the judge's with scorer= "

@@ -158,13 +158,29 @@ def _item_summary(c: Any) -> tuple[int, float] | None:
     return k.calibration_items, k.theta_design_effect
 
 
-def _repeats(k: Any, span: str | None = None) -> str:
+def _repeats(k: Any, span: list[float] | None = None) -> str:
     """Clause saying the interval counts items, not rows, when items repeat."""
     if k is None:
         return ""
-    effect = span if span is not None else f"{k.theta_design_effect:.2f}"
-    return (f" counting repeated items once each, design effect {effect} on the "
-            "estimate's variance")  # fmt: skip
+    return " counting repeated items once each" + _effect_words(
+        [k.theta_design_effect] if span is None else list(span))
+
+
+def _effect_words(effects: list[float]) -> str:
+    """Say the design effects on θ̂'s variance where they are defined, and what below 1 means.
+
+    Undefined (NaN: a rate of 0 or 1, too few items) is not printed as a number; a design
+    effect below 1 (an item's rows pull the estimate in opposite directions, as when its test
+    and calibration rows share its errors) is said to be one.
+    """
+    defined = [float(v) for v in effects if math.isfinite(v)]
+    if not defined:
+        return " (the design effect on the estimate's variance is undefined here)"
+    where = " where defined" if len(defined) < len(effects) else ""
+    below = ("; below 1: counted by item the estimate varies less than over as many "
+             "independent rows, as when an item's test and calibration rows share its errors, "
+             "which partly cancel in the estimate") if min(defined) < 1.0 else ""  # fmt: skip
+    return (f", design effect {_span(defined, 2)} on the estimate's variance{where}{below}")
 
 
 def _conditional_sentence(c: Any, subject: str, lvl: str, design: Design) -> str:
@@ -270,7 +286,7 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         labelled = (f"{_int_span([k[0] for k in items])} human-labelled items "
                     f"per {per} ({sum(k[0] for k in items)} in all, "
                     f"{sum(r.m0 + r.m1 for r in rows)} rows)")  # fmt: skip
-        where += _repeats(True, _span([k[1] for k in items], 2))
+        where += _repeats(True, [k[1] for k in items])
     else:
         labelled = (f"{_int_span([r.m0 + r.m1 for r in rows])} human-labelled items per {per} "
                     f"({sum(r.m0 + r.m1 for r in rows)} in all)")  # fmt: skip
