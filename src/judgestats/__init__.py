@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # loaded on first use (_NAMES below lists the same names)
     from .counts.categories import CategoryCounts, ConfusionMatrix
     from .evaluate import Evaluation, evaluate
     from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
+    from .jury import JuryCorrection, correct_jury
     from .multiclass import DistributionCorrection, correct_distribution
     from .pairwise import PairwiseLeaderboard, pairwise
     from .strata import StratifiedCorrection, correct_stratified
@@ -69,6 +70,7 @@ __all__ = [
     "JudgeStatsError",
     "JudgeStatsWarning",
     "JudgedCounts",
+    "JuryCorrection",
     "LabelShiftDiagnostic",
     "LabelShiftWarning",
     "PairwiseLeaderboard",
@@ -87,6 +89,7 @@ __all__ = [
     "compare",
     "correct",
     "correct_distribution",
+    "correct_jury",
     "correct_stratified",
     "datasets",
     "designs",
@@ -121,6 +124,7 @@ _NAMES = {
     "counts.categories": ("CategoryCounts", "ConfusionMatrix"),
     "evaluate": ("Evaluation", "evaluate"),
     "judge_shift": ("JudgeShiftDiagnostic", "judge_shift_test"),
+    "jury": ("JuryCorrection", "correct_jury"),
     "multiclass": ("DistributionCorrection", "correct_distribution"),
     "pairwise": ("PairwiseLeaderboard", "pairwise"),
     "strata": ("StratifiedCorrection", "correct_stratified"),
@@ -129,7 +133,7 @@ _NAMES = {
 #: Subpackages and modules shown at the top level, loaded on first use.
 _MODULES = (
     "alphabets", "bayes", "cli", "compare", "datasets", "designs", "errors", "estimators",
-    "experiments", "intervals", "io", "kernels", "multiclass", "plan", "plots", "priors",
+    "experiments", "intervals", "io", "jury", "kernels", "multiclass", "plan", "plots", "priors",
     "raters", "readers", "report", "sequential", "simulate", "strata",
 )  # fmt: skip
 

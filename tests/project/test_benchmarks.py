@@ -642,6 +642,25 @@ def check_warning_rules(tables):
     assert 1.0 <= num(mine["median width ÷ adjusted-wald"]) <= 1.1, mine
 
 
+def check_jury(tables):
+    bands = find(tables, "smallest class", "cells", "min coverage jury",
+                 "jury ÷ better: median", "jury ÷ better: max", min_rows=2)  # fmt: skip
+    for r in bands.records():
+        # 100 data sets per cell in --quick (MC s.e. 0.022): the study's lowest cell is in
+        # benchmarks/results/jury.md; >= 0.93 − 3.5 s.e.
+        assert 0.85 <= num(r["min coverage jury"]) <= 1.0, r
+        # never wider than the better member before truncation; truncation at 0 or 1 and the
+        # ratio of mean widths leave a little room
+        assert num(r["jury ÷ better: max"]) <= 1.05, r
+    cells = find(tables, "cell", "coverage jury", "jury ÷ better member", min_rows=8)
+    assert all(0.5 <= num(c) <= 1.05 for c in cells.col("jury ÷ better member"))
+    arena = find(tables, "target", "labelled", "jury ÷ better: median", "coverage jury",
+                 min_rows=6)  # fmt: skip
+    for r in arena.records():  # the six targets; GPT-4 carries the jury (GPT-3.5: position bias)
+        assert 0.9 <= num(r["jury ÷ better: median"]) <= 1.02, r
+        assert num(r["weight GPT-4"]) >= 0.8, r
+
+
 def check_alphabet_width(tables):
     cells = find(tables, "cell", "J", "fixed cut s", "post-hoc ÷ full", "fixed cut ÷ full",
                  "coverage full", "coverage post-hoc", "coverage fixed cut", min_rows=6)  # fmt: skip
@@ -882,6 +901,7 @@ CHECKS = {
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_alphabet_width.py": ("alphabet_width", [], check_alphabet_width),
+    "bench_jury.py": ("jury", [], check_jury),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
     "bench_bayes.py": ("bayes", [], check_bayes),

@@ -10,7 +10,8 @@ axis               values
 =================  =====================================================================
 ``judge``          ``"letter"`` (a pass/fail verdict), ``"categories"`` (one judge letter
                    per human category), ``"alphabet"`` (J judge letters for K human
-                   categories), ``"pairs"`` (a verdict on a pair of answers)
+                   categories), ``"pairs"`` (a verdict on a pair of answers),
+                   ``"jury"`` (two to ten judges' 0/1 verdicts on the same items)
 ``target``         ``"rate"`` (θ), ``"pooled-rate"`` (θ over strata),
                    ``"distribution"`` (the K category rates), ``"difference"``
                    (θ_A − θ_B), ``"ranking"`` (ranks of several models),
@@ -56,8 +57,8 @@ __all__ = [
     "table_markdown",
 ]
 
-#: What the judge says about an item (more come with judge scores and juries).
-JUDGES = ("letter", "categories", "alphabet", "pairs")
+#: What the judge says about an item (more come with judge scores).
+JUDGES = ("letter", "categories", "alphabet", "pairs", "jury")
 #: What is estimated.
 TARGETS = (
     "rate", "pooled-rate", "distribution", "difference", "ranking", "strengths", "rate-sequence",
@@ -163,6 +164,12 @@ _ROWS: list[Capability] = [
                "(prediction-powered would be biased)"),
     Capability("pairs", "strengths", _CONDITIONAL, True, ("ppi",), "ppi",
                "cluster-robust prediction-powered sandwich"),
+    # two to ten 0/1 judges under the paper's design (issue 39): the minimum-variance combination
+    # of the members' adjusted-Wald estimates (benchmarks/results/jury.md); the J × K fit by name
+    Capability("jury", "rate", (_HUMAN,), False,
+               ("min-variance", *_PROFILES), "min-variance",
+               "the members' Rogan–Gladen estimates combined with minimum-variance weights; "
+               "the product letters' J × K fit by name"),
     Capability("letter", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
                "the betting confidence sequence while labelling in rounds; no labelling "
                "process draws within human labels, unknown until an item is labelled"),
@@ -215,6 +222,7 @@ _WHAT = {
     ("letter", "ranking"): "rankings",
     ("pairs", "strengths"): "pairwise leaderboards",
     ("letter", "rate-sequence"): "labelling processes",
+    ("jury", "rate"): "juries of judges",
 }
 
 
@@ -330,6 +338,7 @@ _METHOD_WORDS = {
     "profile-map": "profile-likelihood (t cut-off, widened to hold the posterior mode)",
     "adjusted-wald+profile-map": "adjusted-Wald and profile-likelihood (t cut-off) hull",
     "auto": "adjusted-Wald or wider (auto)",
+    "min-variance": "minimum-variance combination of the judges' adjusted-Wald estimates",
 }
 #: What a ranking's draws are, by the method of a ``"ranking"`` row.
 _RANKING_DRAWS = {

@@ -37,9 +37,11 @@ from .binary import STRATUM_OPTIONS, evaluate_binary, rate_options
 from .counting import count_groups
 from .evaluation import Evaluation
 from .letters import (
+    COMBINE,
     LETTER_OPTIONS,
     check_letters_call,
     evaluate_letters,
+    jury_wanted,
     letter_options,
     letters_wanted,
 )
@@ -64,6 +66,7 @@ class _Path(NamedTuple):
 _RATE = _Path("letter", "rate", rate_options, ())
 _POOLED = _Path("letter", "pooled-rate", pooled_options, STRATUM_OPTIONS)
 _LETTERS = _Path("alphabet", "distribution", letter_options, LETTER_OPTIONS)
+_JURY = _Path("jury", "rate", letter_options, LETTER_OPTIONS)
 
 
 def _resolve(path: _Path, *, design: Any, method: Any, confidence_level: Any, estimand: Any,
@@ -81,6 +84,15 @@ def _resolve(path: _Path, *, design: Any, method: Any, confidence_level: Any, es
         options_of=path.options_of, method_optional=True,
     )  # fmt: skip
     return spec, own
+
+
+def _alphabet_methods(design: Any) -> tuple[str, ...]:
+    """Return the judge alphabet's methods under ``design`` (none where it has no row)."""
+    from ..designs import as_design
+    from ..designs.capabilities import rows
+
+    return tuple(m for r in rows() if r.matches("alphabet", "distribution", as_design(design),
+                                                False) for m in r.methods)  # fmt: skip
 
 
 def evaluate_counts(counts: GroupCounts, **kwargs: Any) -> Evaluation:
@@ -129,6 +141,7 @@ def evaluate(
     estimand: str = "rows",
     batch: str | None = None,
     batch_choice: str = "pool",
+    combine: str = "letters",
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -234,6 +247,15 @@ def evaluate(
         With ``batch``: correct with every batch (the numbers without ``batch=``) or with each
         group's latest batch only. The test never chooses: pooling after a non-significant
         test loses coverage at moderate shifts (``benchmarks/results/judge_shift.md``).
+    combine : {"letters"}, default "letters"
+        How several judge columns are combined: their product letters (``"1|0"``). Two or
+        more 0/1 judge columns under ``design="by-human-label"`` are a jury
+        (:func:`judgestats.jury.correct_jury`): by default ``method="min-variance"``, the
+        members' Rogan–Gladen estimates combined with minimum-variance weights, never wider
+        than the better judge's adjusted-Wald interval before truncation (issue 39,
+        ``benchmarks/results/jury.md``; one :class:`~judgestats.jury.JuryCorrection` per group,
+        with each judge's weight and agreement); a judge alphabet's method
+        (``"profile-likelihood-t"``, …) keeps the joint fit of the letters.
     **options
         Passed to the correction: interval options (``n_resamples``), with strata
         ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``
@@ -306,13 +328,23 @@ def evaluate(
                               "errors": check_choice("errors", errors, ERRORS)}  # fmt: skip
     if letters:  # repeated items were refused above
         check_letters_call(strata=strata, rank=rank, options=options)
-        spec, _ = _resolve(_LETTERS, design=design, method=method,
-                           confidence_level=confidence_level, estimand=estimand,
-                           repeated=False, options=options)  # fmt: skip
+        check_choice("combine", combine, COMBINE)
+        where: dict[str, Any] = {"design": design, "confidence_level": confidence_level,
+                                 "estimand": estimand, "repeated": False,
+                                 "options": options}  # fmt: skip
+        plain = judge_labels is None and bins is None and invalid is None
+        alphabet = None
+        if jury_wanted(judge, plain, design, method, _alphabet_methods(design)):
+            spec, _ = _resolve(_JURY, method=method, **where)
+            if method is None:  # judge columns that are not 0/1 keep the joint fit's default
+                alphabet, _ = _resolve(_LETTERS, method=None, **where)
+        else:
+            spec, _ = _resolve(_LETTERS, method=method, **where)
         columns = {"judge": judge, "human": human, "by": by, "split": split, "bins": bins,
                    "judge_labels": "observed" if judge_labels is None else judge_labels,
                    "invalid": invalid}  # fmt: skip
-        return evaluate_letters(frame, spec, columns=columns, options=options, **common)
+        return evaluate_letters(frame, spec, columns=columns, options=options, alphabet=alphabet,
+                                **common)  # fmt: skip
     stratified = bool(frame.strata) if counted else strata is not None
     spec, own = _resolve(_POOLED if stratified else _RATE, design=design, method=method,
                          confidence_level=confidence_level, estimand=estimand,

@@ -2,7 +2,10 @@
 
 With several judge columns, ``judge_labels=``, ``bins=`` or ``invalid=``, the frame is counted
 per group and letter (:func:`judgestats.alphabets.groups.letter_counts`) and each group's rate
-is the joint fit over every letter (:func:`judgestats.alphabets.groups.correct_alphabet`).
+is the joint fit over every letter (:func:`judgestats.alphabets.groups.correct_alphabet`). Two
+or more 0/1 judge columns alone, under a design with a jury's row in the capability table (the
+paper's), are a jury instead (:func:`judgestats.jury.correct_jury`, ``method="min-variance"``,
+its row's default; issue 39); a method of the judge alphabet's row named keeps the joint fit.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._validation import (
     JudgeStatsError,
+    LabelError,
     check_group_sizes,
     check_positive_int,
     check_rng,
@@ -21,22 +25,48 @@ from .per_group import correct_each, corrected, group_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabets.groups import AlphabetCorrection, LetterCounts
+    from ..jury.correction import JuryCorrection
 
 __all__ = [
+    "COMBINE",
     "LETTER_OPTIONS",
     "check_letters_call",
     "evaluate_letters",
+    "jury_wanted",
     "letter_options",
     "letters_wanted",
 ]
 
 #: Options of a judge alphabet's correction beside its interval method's (``evaluate(**options)``).
 LETTER_OPTIONS = ("min_count",)
+#: How several judges' verdicts are combined (``evaluate(combine=)``): the product letters.
+COMBINE = ("letters",)
 
 
 def letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> bool:
     """Tell a judge alphabet: several judge columns, or judge_labels=, bins= or invalid=."""
     return not isinstance(judge, str) or any(v is not None for v in (judge_labels, bins, invalid))
+
+
+def jury_wanted(judge: Any, plain: bool, design: Any, method: Any, alphabet_methods: Any) -> bool:
+    """Tell a jury: two or more 0/1 judge columns alone, under a design with a jury's row.
+
+    ``plain``: no ``judge_labels``, ``bins`` or ``invalid``; a method of the judge alphabet's
+    row named (``alphabet_methods``) keeps the joint fit.
+    """
+    from ..designs import as_design
+    from ..designs.capabilities import rows
+
+    if not plain or isinstance(judge, str) or not hasattr(judge, "__len__") or len(judge) < 2:
+        return False  # a bad judge= is named by the letters' own checks
+    found = any(r.matches("jury", "rate", as_design(design), False) for r in rows())
+    return found and (method is None or method not in alphabet_methods)
+
+
+def _binary_products(alphabet: tuple) -> bool:
+    from ..jury.correction import verdicts_or_none
+
+    return all(verdicts_or_none(letter) is not None for letter in alphabet)
 
 
 def letter_options(design: Any, method: str) -> tuple[str, ...]:
@@ -71,16 +101,27 @@ def _letter_rows(counts: LetterCounts, key: tuple) -> tuple[dict, ...]:
 def evaluate_letters(
     frame: Any, spec: EstimationSpec, *, columns: dict[str, Any], rng: Any, errors: str,
     progress: bool | None, stacklevel: int, options: dict,
+    alphabet: EstimationSpec | None = None,
 ) -> Evaluation:  # fmt: skip
     """Correct the judge alphabet of every group of a frame under ``spec`` (see evaluate).
 
     ``columns``: ``judge``, ``human``, ``by``, ``split``, ``judge_labels``, ``bins`` and
-    ``invalid`` of :func:`judgestats.alphabets.groups.letter_counts`.
+    ``invalid`` of :func:`judgestats.alphabets.groups.letter_counts`. A jury's ``spec``
+    (``spec.judge == "jury"``) whose judge columns turn out not to be 0/1 gives way to
+    ``alphabet`` (the joint fit's default spec), or, where a jury's method was named, errs.
     """
     # loaded on first use: `import judgestats` stays light
     from ..alphabets.groups import correct_alphabet, letter_counts
+    from ..jury.correction import correct_jury
 
     counts = letter_counts(frame, **columns)
+    if spec.judge == "jury" and not _binary_products(counts.alphabet):
+        if alphabet is None:
+            raise LabelError(
+                f"method {spec.method!r} combines 0/1 judges, but the judge columns "
+                f"{list(counts.judge)!r} hold other values (letters {list(counts.alphabet)!r})"
+            )
+        spec = alphabet
     gen = check_rng(rng)
     k = len(counts.by)
     groups = [group_key(key, k) for key in counts.groups]
@@ -88,12 +129,17 @@ def evaluate_letters(
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
     keys = dict(zip(groups, counts.groups, strict=True))
 
-    def correct_group(g: Any, label: str) -> AlphabetCorrection:
+    def correct_group(g: Any, label: str) -> AlphabetCorrection | JuryCorrection:
         m0, m1 = counts.calibration[keys[g]].sum(axis=0).tolist()
         check_group_sizes(label, n=int(counts.test[keys[g]].sum()), m0=m0, m1=m1,
                           split=counts.split,
                           both_classes=spec.design.needs_both_classes)  # fmt: skip
         test, cal = counts.pair(keys[g])
+        if spec.judge == "jury":
+            jury = {k: v for k, v in options.items() if k != "min_count"}
+            return correct_jury(test, cal, judges=counts.judge, method=spec.method,
+                                confidence_level=spec.confidence_level, design=spec.design,
+                                **jury)  # fmt: skip
         return correct_alphabet(test, cal, method=spec.method,
                                 confidence_level=spec.confidence_level, rng=gen,
                                 design=spec.design, **options)  # fmt: skip

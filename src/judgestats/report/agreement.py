@@ -50,7 +50,7 @@ def _calibration(c: Any) -> Any:
         return {s: c.corrections[s].calibration for s in c.strata}
     if _kind(c) == "alphabet":
         return c.distribution.calibration
-    return c.calibration
+    return c.calibration  # a jury's: its product letters × human
 
 
 def _key(cal: Any) -> tuple:

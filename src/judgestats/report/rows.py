@@ -58,7 +58,7 @@ class _Content:
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
-_KINDS = ("correction", "stratified", "evaluation", "alphabet")
+_KINDS = ("correction", "stratified", "evaluation", "alphabet", "jury")
 
 
 def _kind(result: Any) -> str:

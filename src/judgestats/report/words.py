@@ -102,6 +102,24 @@ def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
     )
 
 
+def _jury_how(c: Any) -> str:
+    return (f"the minimum-variance combination of the Rogan–Gladen estimates of "
+            f"{len(c.judges)} judges ({', '.join(c.judges)})")  # fmt: skip
+
+
+def _jury_sentence(c: Any, subject: str, lvl: str) -> str:
+    """Describe a jury's rate: its judges, who carries the weight, which interval."""
+    if c.weights is None:
+        return _alphabet_sentence(c.fit, subject, lvl)
+    lead = max(c.weights, key=c.weights.get)
+    return (
+        f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
+        f"{_jury_how(c)} ({lead} carries weight {c.weights[lead]:.2f}) on {c.m0 + c.m1} "
+        f"human-labelled items ({_interval_name(c.method, None, plural=False)}) on {c.n} "
+        "test items."
+    )
+
+
 def _named(design: Design, then: str) -> str:
     """Return the design's words where its family's sentence names it in its parentheses."""
     return design.words + then if _VOICES[design.family].names_design else ""
@@ -119,6 +137,8 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
     subject = _capital(metric) + (f" of {label}" if label else "")
     if _kind(c) == "alphabet":
         return _alphabet_sentence(c, subject, lvl)
+    if _kind(c) == "jury":
+        return _jury_sentence(c, subject, lvl)
     design = _design_of(c)
     return _VOICES[design.family].sentence(c, subject, lvl, design)
 
@@ -276,6 +296,7 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
     how = (
         _alphabet_how(tuple(dict.fromkeys(letters)), design)
         if _kind(first) == "alphabet"
+        else _jury_how(first) if _kind(first) == "jury"
         else _VOICES[design.family].how(ev, design, sens, spec, noun)
     )
     pooled = f", and pooled by each {per}'s test mix" if stratified else ""
@@ -540,6 +561,8 @@ def _notes_of(r: Any, who: str) -> list[str]:
         return _stratified_notes(r, who)
     if _kind(r) == "alphabet":
         return _alphabet_notes(r, who)
+    if _kind(r) == "jury":
+        return _alphabet_notes(r, who) + ([f"{who}{r.fallback}"] if r.fallback else [])
     return _correction_notes(r, who)
 
 

@@ -1,0 +1,21 @@
+"""Juries: two to ten 0/1 judges on the same items, under the paper's design (issue 39).
+
+:func:`correct_jury` combines the members' Rogan–Gladen estimates with minimum-variance weights
+(:mod:`judgestats.jury.weights`, the array-level kernel; :mod:`judgestats.jury.correction`,
+the counts-level entry and its :class:`JuryCorrection`). ``js.evaluate(frame, judge=[...])``
+reaches it for two or more 0/1 judge columns under ``design="by-human-label"``.
+"""
+
+from __future__ import annotations
+
+from .correction import JuryCorrection, correct_jury, jury_cells
+from .weights import jury_bounds, member_moments, min_variance_weights
+
+__all__ = [
+    "JuryCorrection",
+    "correct_jury",
+    "jury_bounds",
+    "jury_cells",
+    "member_moments",
+    "min_variance_weights",
+]
