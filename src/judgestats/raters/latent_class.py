@@ -12,9 +12,11 @@ with :class:`~judgestats.errors.UnidentifiableModelError`. With exactly three ra
 be at chance (Kruskal's condition, Allman, Matias & Rhodes 2009): a fit where fewer than three
 raters tell the classes apart, or a class has almost no items, warns
 :class:`~judgestats.errors.LatentBoundaryWarning`. Three raters are the bare minimum: with one
-of the three weak (Youden's J 0.2–0.35), the estimate was biased by up to 0.2 and the intervals
-covered 0.63–0.97 up to 2,000 items (``benchmarks/results/raters_latent.md``, part E); such a
-fit says so in its ``notes``. With four or more raters, one weak, the intervals held.
+of the three weak (Youden's J 0.2–0.35) the sandwich interval covered 0.77–0.90 at 150 items
+and 0.86–0.96 at 400, 0.94–0.97 at 1,000 (``benchmarks/results/raters_latent.md``, part E), and
+in part A's two three-rater cells (58 and 173 items) the estimate was biased by +0.07 and
++0.12; such a fit says so in its ``notes``. With four to six raters, one weak, the intervals
+covered 0.88–0.965 (part A).
 
 **Misspecification.** Raters that share errors (two humans who stumble on the same hard items,
 a judge that copies one of them) break conditional independence; the model then counts their
@@ -309,7 +311,7 @@ def minimum_notes(confusion: np.ndarray, raters: tuple) -> list[str]:
     return [
         f"three raters, the minimum the model needs, and {weakest!r} is weak (separation "
         f"{sep.min():.2f}): in simulation such fits were biased and their intervals short "
-        "below 2,000 items; a fourth rater makes the estimate hold"
+        "below about 1,000 items; a fourth rater makes the estimate hold"
     ]
 
 
