@@ -31,7 +31,10 @@ correlated: r_jk = Σ_g e_gj e_gk / √(Σ e_gj² Σ e_gk²) with e_gj = (a_gj �
 **0/0.** Where a rate's design effect is undefined (the rate is 0 or 1, fewer than two items or
 two rows) it is the pooled design effect of the estimator's other rates,
 Σ V_clu / Σ [r(1 − r)/(R − 1)] over those with a defined one, and where none is defined the
-rate's rows per item R/G (every item counts once).
+rate's rows per item R/G (every item counts once: an exact count of items, so the critical
+value is the normal one, not Student's t of a sandwich variance that was not estimated).
+A rate whose rows are all one item's borrows the pooled design effect, a guess that a
+:class:`~judgestats.RepeatedItemsWarning` names (one item's variance is not estimable).
 
 **Intervals** (``method=``): ``"adjusted-wald"`` is the paper's eq. (8) (or, under the random
 and by-judge-label designs, their pseudo-count interval) evaluated at the effective sizes, with
@@ -58,6 +61,7 @@ at the effective sample size).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +69,7 @@ import numpy as np
 
 from ._validation import (
     MethodError,
+    RepeatedItemsWarning,
     check_choice,
     check_positive_int,
     check_rng,
@@ -168,7 +173,9 @@ class ClusterSummary:
     df : float
         Degrees of freedom of the interval's critical value (Welch–Satterthwaite over the rates
         whose items repeat, each with items − 1; ``inf``, the normal quantile, when no item has
-        more than one row in any rate).
+        more than one row in any rate, or when no rate's design effect is defined: then each
+        item counts once, no variance is estimated from the items, and the interval is the
+        binomial one over items).
     """
 
     estimand: str
@@ -398,7 +405,8 @@ def cluster_summary(test: Any, calibration: Any, design: Design, estimand: str) 
         theta_design_effect=_theta_design_effect(design, m["rate"][idx], m["rows"][idx],
                                                  effective, corr),
         sizes=sizes, values=dict(zip(_NAMES, m["rate"].tolist(), strict=True)),
-        df=_satterthwaite(design, m["rate"][idx], effective, m["items"][idx], repeated),
+        df=_satterthwaite(design, m["rate"][idx], effective, m["items"][idx],
+                          repeated & ~(pooled.all())),
         repeats=tuple(float(v) for v in np.where(repeated, m["items"][idx], 0.0)),
     )  # fmt: skip
 
@@ -447,7 +455,8 @@ def t_critical(confidence_level: float, df: float) -> float:
 
 def _theta_design_effect(design, rates, rows, effective, corr) -> float:
     """Var(θ̂) with clusters / Var(θ̂) with independent rows, delta method at plain rates."""
-    ratio = design.variance_at(rates, effective, corr) / design.variance_at(rates, rows)
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0: every rate at 0 or 1
+        ratio = design.variance_at(rates, effective, corr) / design.variance_at(rates, rows)
     return float(ratio) if np.isfinite(ratio) else float("nan")
 
 
@@ -463,6 +472,7 @@ def clustered_bounds(spec: Any, test: Any, calibration: Any, rng: Any = None) ->
     design, options = spec.design, dict(spec.options)
     design.check_counts(test, calibration)
     summary = cluster_summary(test, calibration, design, spec.estimand)
+    _warn_one_item(summary)
     est = design.estimate_from_rates(summary.rates)
     if spec.method == "bootstrap":
         return _cluster_bootstrap(test, calibration, spec, rng, est, summary, **options)
@@ -475,6 +485,27 @@ def clustered_bounds(spec: Any, test: Any, calibration: Any, rng: Any = None) ->
     return Bounds(np.asarray(low), np.asarray(high), np.zeros((), dtype=np.int64),
                   estimate=np.asarray(est), widened=np.asarray(widened),
                   clusters=summary)  # fmt: skip
+
+
+def _warn_one_item(summary: ClusterSummary) -> None:
+    """Say where a rate's rows are all one item's: its sandwich variance is not estimable.
+
+    Its design effect is then the pooled one of the other rates (module docstring, 0/0), which
+    treats the item's rows as that correlated as the other rates' items: a guess, said here.
+    """
+    names = {"p": "test", "pi": "test and calibration", "q0": "human-0 calibration",
+             "q1": "human-1 calibration", "ppv": "judge-1 calibration",
+             "for": "judge-0 calibration"}  # fmt: skip
+    parts = zip(summary.cells, summary.repeats, summary.rows, summary.design_effect, strict=True)
+    one = [(c, r, d) for c, g, r, d in parts if g == 1]
+    if not one or all(summary.pooled):  # none borrowed: each item counts once, no guess
+        return
+    said = "; ".join(f"the {r:g} {names[c]} rows are one item, so its design effect (taken "
+                     f"as {d:.2f}, borrowed from the other rates) cannot be estimated and "
+                     f"they count as {r / max(d, 1.0):.0f} effective items" for c, r, d in one)
+    warnings.warn(f"{said}: the interval holds only if that item's rows are nearly "
+                  "independent; a cluster-robust variance needs at least 2 items",
+                  RepeatedItemsWarning, stacklevel=4)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- several arms
@@ -688,13 +719,18 @@ def repeats_matter(summary: ClusterSummary, items: Any = None) -> bool:
     repeats carry no correlation), or, given the group's per-item cell counts ``items``, the
     items' rows agree beyond chance (:func:`repeats_agree`: duplicated rows, which a design
     effect from some twenty items cannot tell from noise). With no repeated rows: False.
+    Where the design effect on θ̂ is undefined (0/0: every rate at 0 or 1, so θ̂'s variance is
+    0 with rows or items) it cannot be measured, and the rows' agreement alone decides
+    (False without ``items``).
     """
     reps = [g for g in summary.repeats if g > 0]
     if not reps:
         return False
     noise = 1.0 + 2.5 * np.sqrt(2.0 / max(min(reps) - 1.0, 1.0))
     effect = summary.theta_design_effect
-    if not (np.isfinite(effect) and effect > REPEAT_BOUND):
+    if not np.isfinite(effect):  # undefined (0/0): only the rows' agreement can tell
+        return bool(items is not None and repeats_agree(items))
+    if effect <= REPEAT_BOUND:
         return False
     return bool(effect > noise or (items is not None and repeats_agree(items)))
 

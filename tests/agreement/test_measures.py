@@ -101,3 +101,16 @@ def test_pooled_card_asks_for_a_test_set_only_without_one():
     assert not any("pass test=" in n for n in with_test.notes)
     assert with_test.strata["a"].ppv.source == "derived through θ̂"
     assert any("pass test=" in n for n in js.agreement(cal).notes)
+
+
+def test_a_perfect_judge_on_identical_repeats_has_the_items_exact_interval():
+    """Issue 38, third tour §5: 2 items per class × 3 identical epochs, perfect agreement. No
+    rate's design effect is defined (every rate 0 or 1), so each item counts once (2 per
+    class), an exact count with no sandwich variance estimated; the card showed
+    '1.000 [0.000, 1.000]' (Student's t(1) level, ≈ 1). Clopper–Pearson of 2 of 2 at 95% is
+    [0.025^(1/2), 1] = [0.1581, 1] (its lower bound (α/2)^(1/n) when x = n)."""
+    items, h3, j3 = _repeated(np.array([0, 1, 0, 1]), np.array([0, 1, 0, 1]), 3)
+    card = js.agreement(js.ConfusionCounts.from_labels(human=h3, judge=j3, cluster=items))
+    for rate in (card.sensitivity, card.specificity):
+        assert rate.estimate == 1.0
+        assert (rate.ci.low, rate.ci.high) == pytest.approx((0.025 ** 0.5, 1.0), abs=1e-9)

@@ -754,3 +754,21 @@ def test_every_method_of_evaluates_paths_has_its_options_and_implementation():
             for method in row.methods:
                 if method != "auto":  # resolved per group (judgestats.auto), no options
                     assert isinstance(path.options_of(js.designs.as_design(name), method), tuple)
+
+
+def test_the_guard_rail_warns_where_the_design_effect_is_undefined():
+    """Issue 38, third tour §3: promptfoo's repeat.json, 6 items × 3 identical epochs, every
+    test row judged 0 and the judge perfect: θ̂'s variance is 0 with rows and with items, so the
+    design effect is undefined. ``evaluate`` was silent with a raw numpy RuntimeWarning
+    ('invalid value encountered in scalar divide'); now the rows' agreement decides and the
+    warning says the effect is undefined; with ``cluster=`` no numpy warning either."""
+    frame = pd.DataFrame({"model": "model-b", "item": np.repeat(np.arange(6), 3),
+                          "judge": np.repeat([1, 0, 1, 0, 0, 0], 3),
+                          "human": np.repeat([1.0, 0.0, 1.0, 0.0, np.nan, np.nan], 3)})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        js.evaluate(frame, by="model", method="adjusted-wald")
+        js.evaluate(frame, by="model", method="adjusted-wald", cluster="item")
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    found = [str(w.message) for w in caught if issubclass(w.category, js.RepeatedItemsWarning)]
+    assert len(found) == 1 and "undefined" in found[0] and "cluster='item'" in found[0]

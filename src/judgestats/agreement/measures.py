@@ -416,8 +416,11 @@ def _ratio_rates(table: _Table, num: np.ndarray, den: np.ndarray, level: float) 
         with np.errstate(divide="ignore", invalid="ignore"):
             v_clu = items / (items - 1.0) * np.diag(cross)
             v_bin = rate * (1.0 - rate) / (m - 1.0)
-        deff, _ = pooled_design_effects(v_clu, v_bin, items, m)
-        df = np.where((b > 1).any(axis=0), np.maximum(items - 1.0, 1.0), np.inf)
+        deff, pooled = pooled_design_effects(v_clu, v_bin, items, m)
+        # no design effect defined: each item counts once (rows per item), an exact count of
+        # items with no sandwich variance estimated, so no t correction (repeated's 0/0 rule)
+        repeats = (b > 1).any(axis=0) & ~pooled.all()
+        df = np.where(repeats, np.maximum(items - 1.0, 1.0), np.inf)
         levels = np.array([_t_level(level, d) for d in df])
     eff = m / np.maximum(deff, 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from .._validation import LabelError
 from .inputs import _read_table
@@ -97,6 +100,7 @@ def run_agreement(args: Any) -> str:
     else:
         cal = _counts(frame, args)
         test = None if test_frame is None else _counts(test_frame, args, test=True)
+    _warn_repeated_items(frame, args, by)
     card = _in_cli_words(agreement(cal, test, design=args.design,
                                    confidence_level=args.confidence_level))  # fmt: skip
     if args.json:
@@ -106,6 +110,54 @@ def run_agreement(args: Any) -> str:
     else:
         text = card.report(args.format)
     return text
+
+
+def _warn_repeated_items(frame: Any, args: Any, by: Any) -> None:
+    """Warn on stderr where an item column repeats, --cluster is not given, and it matters.
+
+    The guard rail of ``evaluate`` (:func:`judgestats.evaluate.counting.count_groups`), on the
+    calibration rows alone: per stratum (``--by``), the calibration counted per item and
+    :func:`judgestats.repeated.repeats_matter` on the design effect of θ̂'s calibration part,
+    a test set of 10⁶ rows without repeats at the calibration's judged rate (n → ∞, as the
+    card's "buys" sentence), and on the items' rows agreeing beyond chance.
+    """
+    if args.cluster is not None or args.categories:
+        return
+    from ..counts import ConfusionCounts, JudgedCounts
+    from ..designs import as_design
+    from ..evaluate.counting import ITEM_COLUMNS
+    from ..frames import repeating_column
+    from ..repeated import cluster_summary, repeats_matter
+
+    column = repeating_column(frame, ITEM_COLUMNS,
+                              (args.judge_column, args.human_column, *(by or ())))  # fmt: skip
+    if column is None:
+        return
+    design, found = as_design(args.design), []
+    groups = frame.groupby(list(by), sort=True) if by else [(None, frame)]
+    for key, g in groups:
+        human, judge = g[args.human_column].to_numpy(int), g[args.judge_column].to_numpy(int)
+        cal = ConfusionCounts.from_labels(human=human, judge=judge, cluster=g[column].to_numpy())
+        if design.needs_both_classes and not cal.has_both_classes:
+            continue
+        n = 1_000_000
+        test = JudgedCounts(round(n * (cal.tp + cal.fp) / cal.m), n)
+        totals = cal.clusters
+        assert totals is not None  # counted with cluster=
+        cells = np.zeros((totals.size, 9), dtype=np.int64)
+        cells[:, 2:6] = totals.totals[:, [totals.fields.index(f) for f in ("tn", "fp", "fn", "tp")]]
+        summary = cluster_summary(test, cal, design, "rows")
+        if repeats_matter(summary, cells):
+            found.append((summary.theta_design_effect,
+                          "" if key is None else f", in {','.join(by)}={_label(key, by)!r}"))
+    if found:
+        effect, where = max(found, key=lambda f: (f[0] == f[0], f[0] if f[0] == f[0] else 0.0))
+        size = f"up to {effect:.2f}" if effect == effect else "undefined (every rate 0 or 1)"
+        sys.stderr.write(
+            f"warning: column {column!r} identifies items that repeat, and --cluster was not "
+            f"given: the intervals count rows as independent items and are too short (design "
+            f"effect on the corrected rate's variance {size}{where}); pass --cluster {column}\n"
+        )
 
 
 def _in_cli_words(card: Any) -> Any:

@@ -123,6 +123,8 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         for c in [*cols, *by, *([args.cluster] if args.cluster else [])]:
             if c not in df.columns:
                 raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
+    if args.cluster and not same:
+        _check_cluster_spelling(test_df[args.cluster], cal_df[args.cluster], args.cluster)
     test_df = _test_rows(test_df, args, same)
     stacked = _stacked(test_df, cal_df, args, by or (_ALL,))
     with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
@@ -154,6 +156,33 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
     return f"{args.test} by {', '.join(by)}{_items(args)}", rows
 
 
+#: At most this many calibration ids without a test twin are checked for a near miss (a
+#: spelling that differs between two files is usually the whole column's, so the first show it).
+_NEAR_MISS_CHECKED = 200
+
+
+def _check_cluster_spelling(test_ids: Any, cal_ids: Any, column: str) -> None:
+    """Refuse item ids that the two files write differently (``--cluster``), as the join does.
+
+    An item id of the calibration file that is not in the test file but is one of its ids
+    written another way (case, spaces, ``0.0`` for ``0``: the rule of
+    :func:`judgestats.readers.join_labels`) would count as a different item; the error names
+    the first such id and its twin.
+    """
+    from ..readers.join import _near_miss, _text
+
+    judged = {_text(v) for v in test_ids.dropna().tolist()}
+    unmatched = [i for i in dict.fromkeys(_text(v) for v in cal_ids.dropna().tolist())
+                 if i not in judged][:_NEAR_MISS_CHECKED]  # fmt: skip
+    for value in unmatched:
+        miss = _near_miss(value, judged)
+        if miss is not None:
+            raise CLIError(f"--cluster {column}: item {value!r} of the calibration file is "
+                           f"{miss[0]!r} in the test file ({miss[1]}), so its rows would count "
+                           "as another item; write the ids alike in both files", "LabelError")
+    return None
+
+
 #: the one group of ``correct`` without ``--by`` (the stacked files counted as one group)
 _ALL, _ALL_VALUE = "__judgestats_all__", "all"
 
@@ -175,7 +204,8 @@ def echo_guard_warnings(caught: Any, *, pooled: str | None = None) -> None:
         text = str(w.message)
         if issubclass(w.category, RepeatedItemsWarning):
             text = text.replace(pooled, "") if pooled else text
-            sys.stderr.write(f"warning: {text} (--cluster {text.split(chr(39))[1]})\n")
+            flag = f" (--cluster {text.split(chr(39))[1]})" if "pass cluster=" in text else ""
+            sys.stderr.write(f"warning: {text}{flag}\n")
         elif issubclass(w.category, LookalikeGroupsWarning):
             sys.stderr.write(f"warning: {text}\n")
 

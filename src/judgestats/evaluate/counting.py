@@ -55,12 +55,14 @@ def count_groups(frame: Any, columns: dict[str, Any], *, cluster: str | None,
         if repeats_matter(summary, items[key][1]):
             found.append((summary.theta_design_effect, describe_group(groups + strata, key)))
     if found:
-        effect, where = max(found)
+        effect, where = max(found, key=lambda f: (f[0] == f[0], f[0] if f[0] == f[0] else 0.0))
+        size = (f"design effect on the estimate's variance up to {effect:.2f}" if effect == effect
+                else "design effect on the estimate's variance undefined, every rate 0 or 1, "
+                "but the items' rows agree beyond chance, so they may not be independent")
         warnings.warn(
             f"column {column!r} identifies items that repeat, and cluster= was not given: the "
             f"intervals count rows as independent items and are too short in {len(found)} of "
-            f"{len(counts.counts)} groups (design effect on the estimate's variance up to "
-            f"{effect:.2f}, in {where}); pass cluster={column!r}",
+            f"{len(counts.counts)} groups ({size}, in {where}); pass cluster={column!r}",
             RepeatedItemsWarning,
             stacklevel=3,  # evaluate's caller
         )
