@@ -444,7 +444,9 @@ def main() -> None:
     quick = args.quick
     if args.part == "clustered":
         path = Path(__file__).resolve().parent / "results" / "jury.md"
-        text = path.read_text(encoding="utf-8").split("\n## Part C", 1)[0].rstrip()
+        text = path.read_text(encoding="utf-8")
+        cut = "\nPart C, repeated" if "\nPart C, repeated" in text else "\n## Part C"
+        text = text.split(cut, 1)[0].rstrip()  # Part C (its paragraph and tables) replaced
         path.write_text(text + "\n\n" + part_c(quick, describe=True) + "\n", encoding="utf-8")
         print(f"wrote {path}", flush=True)
         return
