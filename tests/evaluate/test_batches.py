@@ -220,3 +220,32 @@ def test_the_latest_batch_is_the_last_in_natural_order():
     from judgestats.judge_shift import _batch_order
 
     assert _batch_order(["round-10", "round-9", "round-1"]) == ["round-1", "round-9", "round-10"]
+
+
+def test_a_calibration_row_without_a_batch_names_the_batch_column():
+    """Third tour of issue 38: ``evaluate(..., batch="batch")`` with calibration rows lacking a
+    batch said "group columns have missing values ...; every row needs a group": the column
+    is the batch column, and the error says so (a test row needs no batch)."""
+    frame = _frame()
+    frame.loc[frame.index[:3], "batch"] = None  # three calibration rows of model a
+    assert frame.loc[frame.index[:3], "human"].notna().all()
+    with pytest.raises(js.errors.ColumnError,
+                       match=r"the batch column has missing values: 'batch' on 3 row\(s\); "
+                             "every row needs a batch") as info:  # fmt: skip
+        js.evaluate(frame, batch="batch")
+    assert "group" not in str(info.value)
+
+
+def test_a_missing_item_id_names_the_cluster_column():
+    """Third tour of issue 38: an empty item cell with ``cluster="item"`` was called a group
+    column's missing value; the error names the cluster column and what a row needs."""
+    frame = _frame().drop(columns="batch")
+    frame.loc[frame.index[:2], "item"] = None
+    with pytest.raises(js.errors.ColumnError,
+                       match=r"the cluster column has missing values: 'item' on 2 row\(s\); "
+                             "every row needs an item id"):  # fmt: skip
+        js.evaluate(frame, cluster="item")
+    frame["model"] = frame["model"].where(frame.index != 5, None)  # a group's too: both named
+    with pytest.raises(js.errors.ColumnError, match=r"group columns have missing values: "
+                       r"'model' on 1 row\(s\); every row needs a group; the cluster column"):
+        js.evaluate(frame, cluster="item")

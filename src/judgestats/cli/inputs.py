@@ -13,7 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import JudgeStatsError, LookalikeGroupsWarning, RepeatedItemsWarning
+from .._validation import (
+    JudgeStatsError,
+    LookalikeGroupsWarning,
+    RepeatedItemsWarning,
+    check_missing_keys,
+)
 from ..correct import correct_spec
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import RANDOM
@@ -123,6 +128,7 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         for c in [*cols, *by, *([args.cluster] if args.cluster else [])]:
             if c not in df.columns:
                 raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
+        _check_item_ids(df, args, name)
     test_df = _test_rows(test_df, args, same)
     stacked = _stacked(test_df, cal_df, args, by or (_ALL,))
     with warnings.catch_warnings(record=True) as caught:  # one line each, as the CLI's own
@@ -201,6 +207,17 @@ def _test_rows(test_df: Any, args, same: bool) -> Any:
     )  # fmt: skip
     args.accounting["labelled rows of the test file (not test)"] = k
     return test_df[~labelled]
+
+
+def _check_item_ids(df: Any, args, flag: str) -> None:
+    """An empty ``--cluster`` cell (a missing item id): the error names the file holding it."""
+    if args.cluster:
+        try:
+            check_missing_keys({args.cluster: int(df[args.cluster].isna().sum())},
+                               {args.cluster: "cluster"})  # fmt: skip
+        except JudgeStatsError as exc:
+            path = args.test if flag == "--test" else args.calibration
+            raise CLIError(f"the {flag} file {path}: {exc}") from exc
 
 
 def _same_file(a: str, b: str) -> bool:
