@@ -67,6 +67,9 @@ def test_cli_words_say_a_bare_keyword_and_the_plan_helpers_as_flags():
         "(plan.judge_vs_human, m → ∞)": "(judgestats plan --regime, m → ∞)",
         "use method='ppi'": "use --method ppi",
         "submethod= stays; the sum must be 1": "submethod= stays; the sum must be 1",
+        "(judge-conditional, designs.plan.design_width, n → ∞)":
+            "(judge-conditional, judgestats plan --compare, n → ∞)",
+        "P(judge='lose' | human='0')  0.312": "P(judge='lose' | human='0')  0.312",
     }  # fmt: skip
     for api, cli in cases.items():
         assert cli_words(api) == cli

@@ -41,9 +41,10 @@ API_FLAGS = {
 _NAMES = "|".join(sorted(API_FLAGS, key=len, reverse=True))
 
 #: A keyword given a value (``method='profile-map'``, ``method='a', 'b' or 'c'``; HTML writes
-#: the quote as ``&#x27;``) and an argument named beside a column (``'x' (cluster=)``).
+#: the quote as ``&#x27;``; not a probability's condition, ``P(judge='a' | human='b')``) and an
+#: argument named beside a column (``'x' (cluster=)``).
 _KEYWORD = re.compile(
-    rf"\b({_NAMES})=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
+    rf"(?<!P\()(?<!\| )\b({_NAMES})=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
     r"((?:, (?P=q)[\w.+-]+(?P=q))*(?:,? or (?P=q)[\w.+-]+(?P=q))?)"
 )
 _ARGUMENT = re.compile(rf"\(({_NAMES})=\)")
@@ -75,6 +76,7 @@ _PHRASES = (
     (re.compile(r"(?<![\w.-])m must be\b"), "--m must be"),
     (re.compile(r"\bplan\.interval_width\b"), "judgestats plan"),
     (re.compile(r"\bplan\.judge_vs_human\b"), "judgestats plan --regime"),
+    (re.compile(r"\b(?:designs\.)?plan\.design_width\b"), "judgestats plan --compare"),
     (re.compile(r"\(?(?:cal|calibration)\.merge\([^)]*\)(?:,| and) test\.merge\([^)]*\)\)?"),
      "(recode the judge column so that they are one letter)"),
 )
