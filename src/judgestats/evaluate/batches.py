@@ -161,10 +161,11 @@ def _group_test(per: GroupCounts, keys: list, level: float, design: Design, rng:
         cals.append(counts_of(per.counts[key], items)[1])
     earlier = _pooled(cals[:-1])
     try:
-        return judge_shift_test(earlier, cals[-1], confidence_level=level, design=design,
-                                rng=rng)  # fmt: skip
+        shift = judge_shift_test(earlier, cals[-1], confidence_level=level, design=design,
+                                 rng=rng)  # fmt: skip
     except JudgeStatsError as exc:
         return f"no test: {exc}"
+    return replace(shift, batches=tuple(key[-1] for key in keys))  # which batches were compared
 
 
 def _pooled(cals: list) -> ConfusionCounts:

@@ -44,7 +44,7 @@ def _agreement_table(c: _Content, d: int) -> tuple[str, list[str], list[list[str
 #: The judge-shift section (``evaluate(batch=)``): its heading and its columns' alignment
 #: (label, test, T, p, shifted, largest change, interval, advice).
 _SHIFT_TITLE = "Judge shift between calibration batches"
-_SHIFT_SPEC = "llrrllrl"
+_SHIFT_SPEC = "lllrrllrl"  # group, batches, test, T, p, shifted, change, interval, advice
 
 
 # ---------------------------------------------------------------------------- markdown
