@@ -70,7 +70,14 @@ def _content(
         rows_line=rows_sentence(result) if _kind(result) == "evaluation" else None,
         agreement=agreement_section(result, [r.label for r in rows]),
         judge_shift=judge_shift_table(result, [r.label for r in rows]),
+        unit=_counted_unit(result),
     )
+
+
+def _counted_unit(result: Any) -> str:
+    """What the table's n, m0 and m1 count: ``"rows"`` where items repeat, else ``"items"``."""
+    each = result.corrections.values() if _kind(result) == "evaluation" else [result]
+    return "rows" if any(getattr(c, "clusters", None) is not None for c in each) else "items"
 
 
 def judge_shift_table(result: Any, labels: list[str]) -> _ShiftTable | None:
