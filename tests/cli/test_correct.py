@@ -589,7 +589,7 @@ def test_a_bad_label_names_its_file_in_correct_and_report(tmp_path, capsys):
         code, _, err = run(capsys, *argv)
         assert code == 2 and err.count("\n") == 1, err
         assert f"{path}: column" in err and "line 2" in err, err
-    with pytest.raises(js.errors.LabelError, match="badcal.csv: column 'human'"):
+    with pytest.raises(js.errors.LabelError, match=r"badcal\.csv: column 'human'"):
         js.io.read_table(bad, labels={"judge": False, "human": True})
 
 

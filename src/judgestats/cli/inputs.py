@@ -210,7 +210,7 @@ def _test_rows(test_df: Any, args, same: bool) -> Any:
 
 
 def _check_item_ids(df: Any, args, flag: str) -> None:
-    """An empty ``--cluster`` cell (a missing item id): the error names the file holding it."""
+    """Refuse an empty ``--cluster`` cell (a missing item id), naming the file holding it."""
     if args.cluster:
         try:
             check_missing_keys({args.cluster: int(df[args.cluster].isna().sum())},

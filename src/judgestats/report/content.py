@@ -75,7 +75,7 @@ def _content(
 
 
 def _counted_unit(result: Any) -> str:
-    """What the table's n, m0 and m1 count: ``"rows"`` where items repeat, else ``"items"``."""
+    """Return what n, m0 and m1 count: ``"rows"`` where items repeat, else ``"items"``."""
     each = result.corrections.values() if _kind(result) == "evaluation" else [result]
     return "rows" if any(getattr(c, "clusters", None) is not None for c in each) else "items"
 
@@ -117,7 +117,7 @@ def judge_shift_table(result: Any, labels: list[str]) -> _ShiftTable | None:
 
 
 def _batches_cell(shift: Any) -> str:
-    """The batches a group's test compared: ``10 vs 8, 9`` (``10 vs 1 … 9 (9)`` for many)."""
+    """Return the batches a test compared: ``10 vs 8, 9`` (``10 vs 1 … 9 (9)`` for many)."""
     names = [str(b) for b in getattr(shift, "batches", ())]
     if len(names) < 2:
         return "–"
