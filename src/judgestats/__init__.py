@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # loaded on first use (_NAMES below lists the same names)
     from .counts.categories import CategoryCounts, ConfusionMatrix
     from .evaluate import Evaluation, evaluate
     from .judge_shift import JudgeShiftDiagnostic, judge_shift_test
-    from .jury import JuryCorrection, correct_jury
+    from .jury import correct_jury
     from .multiclass import DistributionCorrection, correct_distribution
     from .pairwise import PairwiseLeaderboard, pairwise
     from .strata import StratifiedCorrection, correct_stratified
@@ -70,7 +70,6 @@ __all__ = [
     "JudgeStatsError",
     "JudgeStatsWarning",
     "JudgedCounts",
-    "JuryCorrection",
     "LabelShiftDiagnostic",
     "LabelShiftWarning",
     "PairwiseLeaderboard",
@@ -106,6 +105,7 @@ __all__ = [
     "pairwise",
     "plan",
     "plots",
+    "raters",
     "readers",
     "report",
     "rogan_gladen",
@@ -123,7 +123,7 @@ _NAMES = {
     "counts.categories": ("CategoryCounts", "ConfusionMatrix"),
     "evaluate": ("Evaluation", "evaluate"),
     "judge_shift": ("JudgeShiftDiagnostic", "judge_shift_test"),
-    "jury": ("JuryCorrection", "correct_jury"),
+    "jury": ("correct_jury",),
     "multiclass": ("DistributionCorrection", "correct_distribution"),
     "pairwise": ("PairwiseLeaderboard", "pairwise"),
     "strata": ("StratifiedCorrection", "correct_stratified"),
@@ -133,7 +133,7 @@ _NAMES = {
 _MODULES = (
     "alphabets", "bayes", "cli", "compare", "datasets", "designs", "errors", "estimators",
     "experiments", "intervals", "io", "jury", "kernels", "multiclass", "plan", "plots", "priors",
-    "readers", "report", "sequential", "simulate", "strata",
+    "raters", "readers", "report", "sequential", "simulate", "strata", "scores",
 )  # fmt: skip
 
 #: Errors and warnings that were at the top level up to 0.1 (now in js.errors only).

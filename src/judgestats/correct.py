@@ -502,6 +502,15 @@ class Correction(Tabular, Reportable, Recomputable):
     paper_ci : ConfidenceInterval or None
         Where ``method="auto"`` widened the interval: the paper's adjusted-Wald interval
         (eq. (8)) of the same data, shown beside; None otherwise.
+    effective_labels : float or None
+        θ̂(1 − θ̂)/Var(θ̂): the number of human labels alone (a random sample) that would
+        give the same precision (issue 39). Var(θ̂) is the variance the interval rests on:
+        the delta-method variance of ``"adjusted-wald"`` (eq. (8)'s) and ``"wald"`` (eq.
+        (15)'s; the three binomials' under the judge-conditional designs), else the variance
+        the interval's width implies, ((upper − lower)/(2z))²; with repeated items the
+        cluster-robust interval's, so it counts independent items
+        (:func:`judgestats.effective.interval_variance`). None where θ̂ is 0 or 1. The Kish
+        sizes of ``clusters`` (``effective_pi``, ...) are another thing and keep their names.
 
     Examples
     --------
@@ -575,6 +584,13 @@ class Correction(Tabular, Reportable, Recomputable):
         rate = self._items_rate("q0") if c.m0 else None
         return rate if rate is not None else (c.tn / c.m0 if c.m0 else None)
 
+    @property
+    def effective_labels(self) -> float | None:
+        """θ̂(1 − θ̂)/Var(θ̂), the human labels alone worth as much (see the class docstring)."""
+        from .effective import labels_worth  # on first use: not on the import path
+
+        return labels_worth(self)
+
     # -- recomputation ---------------------------------------------------------------
     def _recompute(self, method: str, level: float, rng: Any, options: dict) -> Any:
         estimand = "rows" if self.clusters is None else self.clusters.estimand
@@ -611,6 +627,7 @@ class Correction(Tabular, Reportable, Recomputable):
             "label_shift_z": None if s is None else s.z,
             "label_shift_pvalue": None if s is None else s.pvalue,
             "design_check_pvalue": None if self.design_check is None else self.design_check.pvalue,
+            "effective_labels": self.effective_labels,
             **({} if self.clusters is None else self.clusters.record()),
             **({} if self.judge is None else self.judge.record()),
             **({} if self.chosen_by is None else {"chosen_by": self.chosen_by}),
@@ -674,6 +691,7 @@ class Correction(Tabular, Reportable, Recomputable):
             f"{'rows' if self.clusters else 'items'} judged 1)",
         ]
         lines += _rate_lines(self)
+        lines += _worth_lines(self)
         lines += [] if self.clusters is None else self.clusters.lines()
         lines += [] if self.judge is None else self.judge.lines()
         if self.paper_ci is not None:
@@ -707,6 +725,16 @@ class Correction(Tabular, Reportable, Recomputable):
             naive=self.naive, n=self.n, m0=self.m0, m1=self.m1, clipped=self.clipped,
         )  # fmt: skip
 
+
+
+def _worth_lines(res: Correction) -> list[str]:
+    """Say how many human labels alone the result is worth, beside those it used."""
+    worth, c = res.effective_labels, res.calibration
+    if worth is None:
+        return []
+    alone = "independent items' labels" if res.clusters else "human labels"
+    used = f"{c.m0 + c.m1} calibration {'rows' if res.clusters else 'items'}"
+    return [f"  effective labels     {worth:.0f}  ({alone} alone as precise; {used} used)"]
 
 
 def _rate_lines(res: Correction) -> list[str]:

@@ -58,15 +58,16 @@ def _out(x: Any) -> Any:
     return float(x) if x.ndim == 0 else x
 
 
-def _warn_clipped(raw: np.ndarray, stacklevel: int = 3, note: str = "") -> None:
+def _warn_clipped(raw: np.ndarray, stacklevel: int = 3, note: str = "",
+                  estimator: str = "Rogan–Gladen") -> None:  # fmt: skip
     out = (raw < 0) | (raw > 1)
     if out.any():
         k = int(np.count_nonzero(out))
         first = float(raw[out].flat[0])
         msg = (
-            f"Rogan–Gladen estimate {first:.4g} clipped to [0, 1]"
+            f"{estimator} estimate {first:.4g} clipped to [0, 1]"
             if raw.ndim == 0
-            else f"{k} of {raw.size} Rogan–Gladen estimates clipped to [0, 1] (first: {first:.4g})"
+            else f"{k} of {raw.size} {estimator} estimates clipped to [0, 1] (first: {first:.4g})"
         )
         warnings.warn(
             msg + note + "; help(js.ClippedEstimateWarning)",
@@ -174,10 +175,11 @@ def rogan_gladen_counts(test: JudgedCounts, cal: ConfusionCounts) -> np.ndarray:
     return rogan_gladen_raw(test.p_hat, cal.specificity, cal.sensitivity)
 
 
-def clip_warned(raw: Any, stacklevel: int = 3, note: str = "") -> np.ndarray:
-    """θ̂ clipped to [0, 1], with a ClippedEstimateWarning when any entry was outside."""
+def clip_warned(raw: Any, stacklevel: int = 3, note: str = "",
+                estimator: str = "Rogan–Gladen") -> np.ndarray:  # fmt: skip
+    """θ̂ clipped to [0, 1], with a ClippedEstimateWarning (naming ``estimator``) if outside."""
     raw = np.asarray(raw, dtype=float)
-    _warn_clipped(raw, stacklevel=stacklevel + 1, note=note)
+    _warn_clipped(raw, stacklevel=stacklevel + 1, note=note, estimator=estimator)
     return np.clip(raw, 0.0, 1.0)
 
 

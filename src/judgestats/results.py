@@ -29,11 +29,13 @@ __all__ = [
     "Recomputable",
     "Reportable",
     "Tabular",
+    "effective_labels",
     "forward",
     "group_label",
     "note_lines",
     "rate_repr",
     "stratum_coord",
+    "width_variance",
 ]
 
 
@@ -123,6 +125,48 @@ class ConfidenceInterval:
             f"ConfidenceInterval(low={self.low:.6g}, high={self.high:.6g}, "
             f"method={self.method!r}, confidence_level={self.confidence_level:g}{extra})"
         )
+
+
+def width_variance(ci: ConfidenceInterval) -> float:
+    """Var(θ̂) implied by an interval's width: ((upper − lower)/(2z))², z = Φ⁻¹(1 − α/2).
+
+    The variance of a normal-theory interval of the same width at the same level; for an
+    interval with no variance of its own (a profile-likelihood interval, a posterior's, a
+    bootstrap percentile interval, ``method="auto"``'s widened hull) it is the variance that
+    interval implies. For θ̂ ± z·se it is se² exactly, wherever [0, 1] did not truncate it.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> ci = js.ConfidenceInterval(low=0.4, high=0.6, method="wald", confidence_level=0.95)
+    >>> round(js.results.width_variance(ci), 6)  # ((0.2)/(2 · 1.959964))²
+    0.002603
+    """
+    from .kernels import z_value  # on first use: results stays at the bottom of the layers
+
+    z = float(z_value(ci.confidence_level))
+    return ((ci.high - ci.low) / (2.0 * z)) ** 2
+
+
+def effective_labels(estimate: float, variance: float) -> float | None:
+    """θ̂(1 − θ̂)/Var(θ̂): the human labels alone that would give the same precision.
+
+    A simple random sample of ``n`` human labels estimates θ with variance θ(1 − θ)/n, so a
+    result whose θ̂ has variance Var(θ̂) is worth θ̂(1 − θ̂)/Var(θ̂) human labels ("this
+    judge makes your 300 labels worth 540"). Issue 39's definition; it does not replace the
+    Kish sizes ``effective_pi`` / ``effective_ppv`` of repeated items. None where θ̂ is 0 or
+    1 (no binomial variance to compare with) or the variance is not positive and finite.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> round(js.results.effective_labels(0.5, 0.25 / 540), 6)
+    540.0
+    """
+    theta, var = float(estimate), float(variance)
+    if not (0.0 < theta < 1.0 and np.isfinite(var) and var > 0.0):
+        return None
+    return theta * (1.0 - theta) / var
 
 
 #: Longest group label a text table prints; longer ones are shortened in the middle (the full

@@ -773,6 +773,38 @@ def check_agreement(tables):
         assert num(rows[0]["min coverage"]) < 0.93, rows[0]
 
 
+def check_raters_agreement(tables):
+    t = find(tables, "cells", "measure", "n cells", "min coverage", "mean coverage", min_rows=6)
+    for r in t.records():
+        # quick: 40 data sets per cell (MC s.e. 0.034 at 0.95); the full run's 300 per cell
+        # (BCa mean 0.943-0.953, min 0.88) are in benchmarks/results/raters_agreement.md
+        assert num(r["mean coverage"]) >= 0.85 and num(r["min coverage"]) >= 0.75, r
+    assert any("(bca)" in r["measure"] for r in t.records())
+    alt = find(tables, "raters", "judge", "items", "epsilon", "mean omega", "pass rate",
+               min_rows=27)  # fmt: skip
+    for r in alt.records():
+        omega, eps = num(r["mean omega"]), num(r["epsilon"])
+        if r["raters"] != "3 raters, one at 0.5":
+            if r["judge"] == "worse" and eps <= 0.1:
+                assert omega <= 0.05, r  # a judge at 0.6 against raters at 0.85 never wins
+            if r["judge"] == "as good" and eps == 0:
+                assert omega <= 0.1, r  # H0 at its boundary: the false pass rate stays small
+            if r["judge"] == "better" and eps >= 0.1:
+                assert omega >= 0.9, r
+    nq = find(tables, "system", "items (both annotators)", "alpha", "kappa", min_rows=13)
+    pooled = nq.row("system", "pooled (rows as items)")
+    assert pooled["alpha"] == "0.732" and pooled["items (both annotators)"] == "3554", pooled
+    judge = find(tables, "system", "majority = released verdict", min_rows=13)
+    for r in judge.records():  # the adjudicated majority is the data set's released verdict
+        done, total = r["majority = released verdict"].split("/")
+        assert done == total, r
+    panda = find(tables, "pair", "agreement [CI]; kappa [CI]", "published", min_rows=13)
+    for r in panda.records():  # PandaLM's README: Cohen's kappa 0.85, 0.88, 0.86
+        if r["published"] != "–":
+            kappa = num(r["agreement [CI]; kappa [CI]"].split("κ")[1])
+            assert abs(kappa - num(r["published"])) <= 0.005, r
+
+
 def check_pairwise(tables):
     err = r"mean \|error\|"  # the pipes escaped in the Markdown cell
     real = find(tables, "judge", "method", "coverage min", err, "width / human-only",
@@ -872,6 +904,7 @@ CHECKS = {
     "bench_repeated_compare.py": ("repeated_compare", [], check_repeated_compare),
     "bench_repeated_categories.py": ("repeated_categories", [], check_repeated_categories),
     "bench_real_judges.py": ("real_judges", [], check_real_judges),
+    "bench_raters_agreement.py": ("raters_agreement", [], check_raters_agreement),
     "bench_real_data.py": ("real_data", ["real_data_bias.png", "real_data_leaderboard.png"],
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),

@@ -19,6 +19,7 @@ __all__ = [  # every public name, re-exported by the package
     "CountError",
     "DesignWarning",
     "DisconnectedComparisonsError",
+    "DuplicateRatingError",
     "EmptyGroupError",
     "GroupError",
     "GroupLabelError",
@@ -39,6 +40,7 @@ __all__ = [  # every public name, re-exported by the package
     "PriorError",
     "ProbabilityError",
     "ProjectedEstimateWarning",
+    "RatingsError",
     "RepeatedItemsWarning",
     "SamplingWarning",
     "SelfComparisonError",
@@ -47,7 +49,10 @@ __all__ = [  # every public name, re-exported by the package
     "SparseStratumError",
     "StrataMismatchError",
     "TableError",
+    "TooFewSharedItemsError",
     "ToolOutputError",
+    "UnknownCategoryError",
+    "UnratedItemError",
     "VerdictError",
     "WeakCalibrationWarning",
     "WeightsError",
@@ -362,4 +367,35 @@ class MetricUndefinedWarning(JudgeStatsWarning):
     Too few human-labelled samples (none, or one human class), no test sample, or a judge no
     better than chance on them (``method="profile-map"`` still answers there). Inspect also
     computes metrics on the samples scored so far, so this may appear during an eval and pass.
+    """
+
+
+# ------------------------------------------------------------------ several raters: raters/
+class RatingsError(LabelError):
+    """Ratings that cannot be read: an empty frame, a rater or judge that is not there, bad labels.
+
+    Base of the ratings errors of :mod:`judgestats.raters` (the message names the argument and
+    echoes the value).
+    """
+
+
+class DuplicateRatingError(RatingsError):
+    """One rater labelled one item twice, with different labels; the message names both."""
+
+
+class UnratedItemError(RatingsError):
+    """An item has no rating at all (every label missing); the message lists such items."""
+
+
+class UnknownCategoryError(RatingsError):
+    """A label is not among the declared ``categories=``; the message lists the unknown labels."""
+
+
+class TooFewSharedItemsError(JudgeStatsError):
+    """A rater shares too few items with the judge and the other raters for the test asked.
+
+    Raised by :func:`judgestats.raters.alt_test`: the alternative annotator test compares the
+    judge with each left-out rater on the items that rater labelled, by a paired t-test that
+    needs at least 30 such items per rater (Calderon et al. 2025, "How many instances should I
+    annotate?"). The message names the raters, their number of items and the number needed.
     """

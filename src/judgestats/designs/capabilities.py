@@ -11,7 +11,8 @@ axis               values
 ``judge``          ``"letter"`` (a pass/fail verdict), ``"categories"`` (one judge letter
                    per human category), ``"alphabet"`` (J judge letters for K human
                    categories), ``"pairs"`` (a verdict on a pair of answers),
-                   ``"jury"`` (two to ten judges' 0/1 verdicts on the same items)
+                   ``"jury"`` (two to ten judges' 0/1 verdicts on the same items),
+                   ``"score"`` (a numeric judge score: :mod:`judgestats.scores`)
 ``target``         ``"rate"`` (θ), ``"pooled-rate"`` (θ over strata),
                    ``"distribution"`` (the K category rates), ``"difference"``
                    (θ_A − θ_B), ``"ranking"`` (ranks of several models),
@@ -57,8 +58,8 @@ __all__ = [
     "table_markdown",
 ]
 
-#: What the judge says about an item (more come with judge scores).
-JUDGES = ("letter", "categories", "alphabet", "pairs", "jury")
+#: What the judge says about an item.
+JUDGES = ("letter", "categories", "alphabet", "pairs", "jury", "score")
 #: What is estimated.
 TARGETS = (
     "rate", "pooled-rate", "distribution", "difference", "ranking", "strengths", "rate-sequence",
@@ -173,6 +174,10 @@ _ROWS: list[Capability] = [
     Capability("letter", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
                "the betting confidence sequence while labelling in rounds; no labelling "
                "process draws within human labels, unknown until an item is labelled"),
+    Capability("score", "rate", ("random",), None, ("wald",), "wald",
+               "a numeric judge score: cross-fitted calibration to the human label, then the "
+               "prediction-powered (PPI++) mean; cluster-robust over items; under the other "
+               "designs declare bins= (the score's letters)"),
 ]  # fmt: skip
 
 
@@ -223,6 +228,7 @@ _WHAT = {
     ("pairs", "strengths"): "pairwise leaderboards",
     ("letter", "rate-sequence"): "labelling processes",
     ("jury", "rate"): "juries of judges",
+    ("score", "rate"): "corrections of a numeric judge score",
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._validation import warn_deprecated
+from .._validation import ArgumentTypeError, warn_deprecated
 from ..compare import Ranking
 from ..correct import Correction
 from ..designs import DEFAULT_DESIGN
@@ -180,8 +180,22 @@ class Evaluation(Reportable):
         if reps is not None:
             warn_deprecated("Evaluation.rank(reps=...)", "n_resamples= or draws=")
             n_resamples = draws = reps
+        self._not_for_scores("rank()")
         size = n_resamples if method == "bootstrap" else draws
         return evaluation_rank(self, method=method, size=size, rng=rng)
+
+    def report(self, format: str = "markdown", **kwargs: Any) -> str:
+        """Table plus methods sentence (see :func:`judgestats.report.report`)."""
+        self._not_for_scores("report()")
+        return Reportable.report(self, format, **kwargs)
+
+    def _not_for_scores(self, what: str) -> None:
+        """Refuse, by name, what a judge score's evaluation does not have yet (issue 39)."""
+        if any(getattr(c, "kind", None) == "score-correction" for c in self.corrections.values()):
+            raise ArgumentTypeError(
+                f"{what} is not available yet for an evaluation of a judge score (no counts "
+                "behind it): use summary(), to_dataframe() or each group's result"
+            )
 
     # -- presentation --------------------------------------------------------------------
     def to_dataframe(self) -> pd.DataFrame:
@@ -196,6 +210,7 @@ class Evaluation(Reportable):
         ``errors="mark"`` the groups that were not corrected keep their rows, with the reason
         in a ``marked`` column, so the counts add up to every row counted.
         """
+        self._not_for_scores("counts_dataframe()")
         return evaluation_counts_frame(self)
 
     def to_xarray(self) -> xr.Dataset:
@@ -206,12 +221,14 @@ class Evaluation(Reportable):
         ``dim``, ``ci_bound = ["lower", "upper"]``); attrs ``ci_kind``, ``ci_prob`` and the
         columns used. A judge alphabet has no ``sensitivity``/``specificity``.
         """
+        self._not_for_scores("to_xarray()")
         return evaluation_xarray(self)
 
     def plot(self, *, ax: Any = None, show_naive: bool = True):
         """Leaderboard of the groups: corrected rates, their intervals, the naive rates (Axes)."""
         from ..report import plot_leaderboard
 
+        self._not_for_scores("plot()")
         return plot_leaderboard(self, ax=ax, show_naive=show_naive)
 
     def summary(self) -> str:

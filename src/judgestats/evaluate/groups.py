@@ -46,6 +46,7 @@ from .letters import (
     letters_wanted,
 )
 from .per_group import ERRORS
+from .scores import SCORE_OPTIONS, evaluate_scores, score_wanted, takes_scores
 
 __all__ = [
     "Evaluation",
@@ -142,6 +143,7 @@ def evaluate(
     batch: str | None = None,
     batch_choice: str = "pool",
     combine: str = "letters",
+    calibrator: str | None = None,
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -256,6 +258,19 @@ def evaluate(
         ``benchmarks/results/jury.md``; one :class:`~judgestats.jury.JuryCorrection` per group,
         with each judge's weight and agreement); a judge alphabet's method
         (``"profile-likelihood-t"``, …) keeps the joint fit of the letters.
+    calibrator : {"isotonic", "binned", "logistic"}, optional
+        The judge column is a numeric *score* (a probability, a logit, a 1–10 rating): each
+        group's score is calibrated to the human label by cross-fitting and enters the
+        prediction-powered mean with power tuning (:func:`judgestats.scores.correct_scores`,
+        one :class:`~judgestats.scores.ScoreCorrection` per group), under
+        ``design="random"`` only (the capability table's ``"score"`` row; under the other
+        designs declare ``bins=``, a judge alphabet). Without ``calibrator=`` a judge column
+        of floats not all 0/1 (and no ``bins``, ``judge_labels``, ``invalid``) is a score too,
+        calibrated by ``"isotonic"``; ``calibrator=`` on a column of 0/1 values is refused.
+        With a score, ``bins=`` are the small-sample fallback's letters (and the
+        ``"binned"`` calibrator's bins), and the options ``folds=`` and ``threshold=`` are
+        :func:`~judgestats.scores.correct_scores`'s; ``cluster=`` keeps an item's rows in one
+        fold and sums the variance over items (:mod:`judgestats.evaluate.scores`).
     **options
         Passed to the correction: interval options (``n_resamples``), with strata
         ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``
@@ -314,6 +329,23 @@ def evaluate(
     """
     counted = isinstance(frame, GroupCounts)
     letters = letters_wanted(judge, judge_labels, bins, invalid)
+    plain = not (letters or strata is not None or split is not None or batch is not None)
+    auto = (calibrator is None and plain and not counted
+            and takes_scores(design, cluster is not None))  # fmt: skip
+    if auto:  # the letter path's spec first: a bad method or level before any row is read
+        _resolve(_RATE, design=design, method=method, confidence_level=confidence_level,
+                 estimand=estimand, repeated=cluster is not None,
+                 options={k: v for k, v in options.items() if k not in SCORE_OPTIONS})  # fmt: skip
+    if (auto or (calibrator is not None and not counted)) and score_wanted(
+            frame, judge=judge, calibrator=calibrator, letters=False):  # fmt: skip
+        return _evaluate_score(
+            frame, judge=judge, human=human, by=by, design=design, cluster=cluster,
+            confidence_level=confidence_level, bins=bins, rng=rng, errors=errors,
+            progress=progress, calibrator=calibrator,
+            unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
+                         "judge_labels": judge_labels, "invalid": invalid, "method": method},
+            options=options,
+        )  # fmt: skip
     check_batch_call(batch, batch_choice, counted=counted, strata=strata, letters=letters)
     if counted:
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
@@ -358,3 +390,33 @@ def evaluate(
     if batch is None:
         return evaluate_binary(counts, spec, **binary)
     return evaluate_batches(frame, counts, spec, batch=batch, choice=batch_choice, **binary)
+
+
+def _evaluate_score(frame: Any, *, unsupported: dict, options: dict, calibrator: Any,
+                    **kw: Any) -> Evaluation:  # fmt: skip
+    """``evaluate`` of a judge score column (:mod:`judgestats.evaluate.scores`)."""
+    from ..scores.correction import score_spec  # on first use
+
+    given = sorted(k for k, v in unsupported.items() if v not in (None, False))
+    if given:
+        raise ArgumentTypeError(
+            f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} not available with a "
+            f"judge score (column {kw['judge']!r}) yet: evaluate the score per group, or "
+            "declare bins= for a judge alphabet"
+        )
+    extra = sorted(set(options) - set(SCORE_OPTIONS))
+    if extra:
+        raise ArgumentTypeError(f"unknown option(s) for a judge score: {', '.join(extra)}; "
+                                f"it takes {', '.join(SCORE_OPTIONS)}")  # fmt: skip
+    spec = score_spec(design=kw["design"], confidence_level=kw["confidence_level"],
+                      repeated=kw["cluster"] is not None)  # fmt: skip
+    by = kw["by"]
+    by = (by,) if isinstance(by, str) else tuple(by)
+    check_rng(kw["rng"])
+    return evaluate_scores(
+        frame, spec, rng=kw["rng"], progress=kw["progress"], stacklevel=4,
+        errors=check_choice("errors", kw["errors"], ERRORS),
+        columns={"judge": kw["judge"], "human": kw["human"], "by": by,
+                 "cluster": kw["cluster"], "bins": kw["bins"]},
+        options={**options, "calibrator": calibrator or "isotonic"},
+    )  # fmt: skip

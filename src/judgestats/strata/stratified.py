@@ -36,9 +36,11 @@ from ..results import (
     Recomputable,
     Reportable,
     Tabular,
+    effective_labels,
     note_lines,
     rate_repr,
     stratum_coord,
+    width_variance,
 )
 from ..spec import EstimationSpec
 
@@ -555,6 +557,18 @@ class StratifiedCorrection(Tabular, Reportable, Recomputable):
     def m1(self) -> int:
         """Calibration items with human label 1, over all strata."""
         return int(sum(self.corrections[s].m1 for s in self.strata))
+
+    @property
+    def effective_labels(self) -> float | None:
+        """θ̂(1 − θ̂)/Var(θ̂) of the pooled rate: the human labels alone worth as much.
+
+        Var(θ̂) is the variance the pooled interval's width implies, ((upper − lower)/(2z))²
+        (:func:`judgestats.results.width_variance`: the pooled interval has no single
+        variance accessor; with repeated items it is cluster-robust, so the figure counts
+        independent items). None where θ̂ is 0 or 1. Each stratum's is
+        ``res[stratum].effective_labels``.
+        """
+        return effective_labels(self.estimate, width_variance(self.ci))
 
     @property
     def unstratified(self) -> Correction | None:

@@ -1,0 +1,149 @@
+"""``evaluate()`` with a numeric judge score: every group's score calibrated, then PPI++.
+
+When the judge column is a score (:func:`score_wanted`) each group goes to
+:func:`judgestats.scores.correct_scores` (loaded on first use). The rule, decided before any
+group is corrected:
+
+* ``calibrator=`` given: a score (whatever the column's type);
+* else, under a design the capability table's ``"score"`` row holds (``"random"``) and with
+  no ``bins=``, ``judge_labels=``, ``invalid=`` (a judge alphabet, as before), ``strata=``,
+  ``split=`` or ``batch=``: a column of floats whose values are not all 0/1 (missing values
+  aside) is a score. The engine answers that with one aggregate over the judge column, run
+  only for a float column and after the letter path's spec is resolved (a bad method or level
+  is refused before any row is read); an integer or boolean column stays a letter (a 1–10
+  integer rating is a score with ``calibrator=``, or an alphabet with ``bins=``). Under the
+  other designs such a column is what it was: labels outside 0/1, refused naming the values;
+* ``calibrator=`` on a column that holds only 0/1 values is refused by name (a letter, not a
+  score: ambiguous).
+
+A score needs each group's labelled rows' scores and its unlabelled scores' calibrated mean, so
+the judge, human, group and cluster columns are collected from the engine (narwhals; a lazy
+frame is collected once) and each group's rows are corrected in sorted order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import ArgumentTypeError, JudgeStatsError, check_rng
+from ..frames import _engine_name, _engine_warnings, _narwhals, open_frame
+from .evaluation import Evaluation
+from .per_group import correct_each, corrected
+
+__all__ = ["SCORE_OPTIONS", "evaluate_scores", "score_wanted", "takes_scores"]
+
+#: The options of evaluate() that only a judge score takes.
+SCORE_OPTIONS = ("calibrator", "folds", "threshold")
+
+
+def _non_binary(nw: Any, nf: Any, judge: str) -> bool:
+    """Whether a float column holds a value other than 0 and 1 (NaN and null aside)."""
+    c = nw.col(judge)
+    odd = (~c.is_in([0.0, 1.0]) & ~c.is_nan()).fill_null(False)
+    out = nf.select(odd.sum().alias("odd"))
+    if isinstance(out, nw.LazyFrame):
+        out = out.collect()
+    return bool(out["odd"].to_numpy()[0] > 0)
+
+
+def takes_scores(design: Any, repeated: bool) -> bool:
+    """Whether the capability table has a ``"score"`` row for this design (no error if not)."""
+    from ..designs.capabilities import rows
+
+    return any(r.matches("score", "rate", design, repeated) for r in rows())
+
+
+def score_wanted(frame: Any, *, judge: Any, calibrator: Any, letters: bool) -> bool:
+    """Tell whether ``evaluate`` reads the judge column as a score (module docstring)."""
+    if calibrator is None and (letters or not isinstance(judge, str)):
+        return False
+    if not isinstance(judge, str):
+        raise ArgumentTypeError(
+            f"calibrator= takes one judge score column, got judge={judge!r}"
+        )
+    nw = _narwhals()
+    with _engine_warnings():
+        nf = open_frame(nw, frame, ())
+        schema = nf.collect_schema()
+        if judge not in schema.names() or not schema[judge].is_numeric():
+            return False if calibrator is None else _not_numeric(judge, schema)
+        binary = not (schema[judge].is_float() and _non_binary(nw, nf, judge))
+    if binary and calibrator is not None and schema[judge].is_float():
+        raise ArgumentTypeError(
+            f"judge column {judge!r} holds only 0/1 values: a letter, not a score; drop "
+            f"calibrator={calibrator!r} (or give the score itself)"
+        )
+    return calibrator is not None or not binary
+
+
+def _not_numeric(judge: str, schema: Any) -> bool:
+    what = "is missing" if judge not in schema.names() else f"is {schema[judge]}, not numeric"
+    raise ArgumentTypeError(f"judge score column {judge!r} {what}")
+
+
+def _columns(frame: Any, names: list[str]) -> tuple[dict[str, np.ndarray], str]:
+    """Return the named columns as numpy arrays (collected once), and the engine's name."""
+    nw = _narwhals()
+    with _engine_warnings():
+        nf = open_frame(nw, frame, ())
+        engine = _engine_name(nw, nf)
+        picked = nf.select(*dict.fromkeys(names))
+        if isinstance(picked, nw.LazyFrame):
+            picked = picked.collect()
+        return {c: picked[c].to_numpy() for c in dict.fromkeys(names)}, engine
+
+
+def _groups(data: dict, by: tuple) -> tuple[list, np.ndarray]:
+    """Sorted group keys and each row's group index."""
+    if len(by) == 1:
+        try:  # pandas' hash factorisation: O(rows), where sorting 10^6 strings takes seconds
+            import pandas as pd
+
+            codes, values = pd.factorize(data[by[0]], sort=True)
+        except ImportError:  # pragma: no cover - pandas is there with the frames extra
+            values, codes = np.unique(data[by[0]], return_inverse=True)
+        return [k.item() if hasattr(k, "item") else k for k in values], np.asarray(codes)
+    rows = list(zip(*(data[c].tolist() for c in by), strict=True))
+    tuples = sorted(set(rows))
+    index = {k: i for i, k in enumerate(tuples)}
+    return tuples, np.array([index[r] for r in rows])
+
+
+def evaluate_scores(
+    frame: Any, spec: Any, *, columns: dict, options: dict, rng: Any, errors: str,
+    progress: bool | None, stacklevel: int,
+) -> Evaluation:  # fmt: skip
+    """Correct every group's judge score under ``spec`` (the capability table's score row).
+
+    ``columns``: ``judge``, ``human``, ``by`` (a tuple), ``cluster`` (or None) and ``bins``;
+    ``options``: ``calibrator``, ``folds``, ``threshold`` as :func:`correct_scores` takes them.
+    """
+    from ..scores import correct_scores  # on first use: `import judgestats` stays light
+
+    by, judge, human, cluster = (columns[k] for k in ("by", "judge", "human", "cluster"))
+    data, engine = _columns(frame, [*by, judge, human, *([cluster] if cluster else [])])
+    keys, inverse = _groups(data, by)
+    if not keys:
+        raise JudgeStatsError("the frame has no rows: nothing to evaluate")
+    gen = check_rng(rng)
+    human_values = data[human]
+
+    def correct_group(g: Any, label: str) -> Any:
+        rows = inverse == keys.index(g)
+        return correct_scores(
+            data[judge][rows], human_values[rows],
+            cluster=None if cluster is None else data[cluster][rows], bins=columns["bins"],
+            confidence_level=spec.confidence_level, design=spec.design, rng=gen, **options,
+        )  # fmt: skip
+
+    corrections, issued, marked = correct_each(by, keys, correct_group, errors=errors,
+                                               stacklevel=stacklevel + 1,
+                                               progress=progress)  # fmt: skip
+    groups = corrected(by, keys, corrections, marked)
+    return Evaluation(
+        groups=tuple(groups), corrections=corrections, by=by, strata=None, method=spec.method,
+        confidence_level=spec.confidence_level, judge=judge, human=human, split=None,
+        engine=engine, warnings=issued, design=spec.design, marked=marked,
+    )  # fmt: skip

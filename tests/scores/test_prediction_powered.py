@@ -1,0 +1,74 @@
+"""The PPI++ mean, its λ and its variance, against the formulas written out here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize_scalar
+
+from judgestats.scores.prediction_powered import fit_ppi, humans_only_variance
+
+
+def _data(seed=0, n=150, big_n=600):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(float)
+    f = np.clip(0.4 + 0.35 * (y - 0.4) + rng.normal(0, 0.1, n), 0, 1)
+    f_unl = np.clip(0.4 + rng.normal(0, 0.2, big_n), 0, 1)
+    return y, f, f_unl
+
+
+def _hand_variance(y, f, f_unl, lam):
+    """Var_n(y − λf)/n + λ² Var_N(f̃)/N (PPI++, Angelopoulos et al. 2023), with the package's
+    (n + N)/(n + N − 1) small-sample factor and 1/n, 1/N moments."""
+    n, big_n = y.size, f_unl.size
+    r = (y - y.mean()) - lam * (f - f.mean())
+    c = n + big_n
+    return (r @ r / n**2 + lam**2 * np.sum((f_unl - f_unl.mean()) ** 2) / big_n**2) * c / (c - 1)
+
+
+def test_estimate_and_variance_at_a_fixed_lambda():
+    y, f, f_unl = _data()
+    fit = fit_ppi(y, f, f_unl, lam=0.6)
+    assert fit.estimate == pytest.approx(0.6 * f_unl.mean() + np.mean(y - 0.6 * f))
+    assert fit.variance == pytest.approx(_hand_variance(y, f, f_unl, 0.6), rel=1e-12)
+
+
+def test_tuned_lambda_minimises_the_variance():
+    y, f, f_unl = _data(1)
+    fit = fit_ppi(y, f, f_unl)
+    best = minimize_scalar(lambda lam: _hand_variance(y, f, f_unl, lam), bounds=(0, 1),
+                           method="bounded", options={"xatol": 1e-10}).x
+    assert fit.lam == pytest.approx(best, abs=1e-6)
+    assert fit.variance <= _hand_variance(y, f, f_unl, 0.0)  # never worse than humans alone
+
+
+def test_lambda_is_zero_for_a_useless_predictor_and_without_unlabelled_rows():
+    y, _, _ = _data(2)
+    rng = np.random.default_rng(7)
+    noise = rng.random(y.size)
+    fit = fit_ppi(y, noise, rng.random(600))
+    assert fit.lam < 0.3
+    assert fit_ppi(y, noise, np.empty(0)).lam == 0.0
+    assert fit_ppi(y, noise, np.empty(0)).estimate == pytest.approx(y.mean())
+
+
+def test_cluster_robust_variance_is_the_sum_over_items():
+    y, f, f_unl = _data(3, n=120, big_n=240)
+    items_lab = np.repeat(np.arange(40), 3)  # labelled rows in items 0..39
+    items_unl = np.repeat(np.arange(20, 100), 3)  # items 20..39 hold both kinds of rows
+    fit = fit_ppi(y, f, f_unl, items_lab=items_lab, items_unl=items_unl, lam=0.5)
+    psi = {}
+    for i, item in enumerate(items_lab):
+        psi[item] = psi.get(item, 0.0) + ((y[i] - y.mean()) - 0.5 * (f[i] - f.mean())) / y.size
+    for i, item in enumerate(items_unl):
+        psi[item] = psi.get(item, 0.0) + 0.5 * (f_unl[i] - f_unl.mean()) / f_unl.size
+    c = len(psi)
+    assert c == 100 and fit.items == 100
+    hand = sum(v * v for v in psi.values()) * c / (c - 1)
+    assert fit.variance == pytest.approx(hand, rel=1e-12)
+
+
+def test_humans_only_variance_is_the_sample_variance_of_the_mean():
+    y, _, _ = _data(4)
+    n = y.size
+    assert humans_only_variance(y) == pytest.approx(np.var(y) / (n - 1))
