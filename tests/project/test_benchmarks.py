@@ -879,6 +879,23 @@ def check_real_judges(tables):
     assert num(natural["GPT-4"]["accuracy (swapped)"]) == 0.96
 
 
+def check_raters_latent(tables):
+    a = find(tables, "cell", "bootstrap coverage", "sandwich coverage", "warned", min_rows=2)
+    for r in a.records():
+        # quick: 20 data sets a cell (10 with the bootstrap): Monte Carlo s.e. 0.05-0.07 at
+        # 0.95; the full run's cells are in benchmarks/results/raters_latent.md
+        assert num(r["sandwich coverage"]) >= 0.7, r
+        assert num(r["warned"]) <= 0.3, r
+    find(tables, "correlation", "latent bias", "majority bias", min_rows=2)
+    nq = find(tables, "system", "latent prevalence (95% bootstrap)", "adjudicated", min_rows=3)
+    pooled = nq.rows[0]
+    # NQ-301 pooled: the latent prevalence (0.700) sits within 0.02 of the adjudicated 0.696
+    assert abs(num(pooled[2]) - num(pooled[3])) <= 0.02, pooled
+    sbc = find(tables, "replicates", "chi-square p")
+    assert num(sbc.rows[0][0]) >= 3
+    find(tables, "raters", "latent bias", "sandwich coverage", min_rows=2)  # part E
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
@@ -898,6 +915,7 @@ CHECKS = {
     "bench_pairwise.py": ("pairwise", [], check_pairwise),
     "bench_pairwise_counting.py": ("pairwise_counting", [], check_pairwise_counting),
     "bench_bayes_pairwise.py": ("bayes_pairwise", [], check_bayes_pairwise),
+    "bench_raters_latent.py": ("raters_latent", [], check_raters_latent),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
     "bench_repeated.py": ("repeated", [], check_repeated),
     "bench_repeat_agreement.py": ("repeat_agreement", [], check_repeat_agreement),

@@ -31,6 +31,7 @@ __all__ = [  # every public name, re-exported by the package
     "JudgeStatsWarning",
     "LabelError",
     "LabelShiftWarning",
+    "LatentBoundaryWarning",
     "LookalikeGroupsWarning",
     "MethodError",
     "MetricUndefinedWarning",
@@ -51,6 +52,7 @@ __all__ = [  # every public name, re-exported by the package
     "TableError",
     "TooFewSharedItemsError",
     "ToolOutputError",
+    "UnidentifiableModelError",
     "UnknownCategoryError",
     "UnratedItemError",
     "VerdictError",
@@ -398,4 +400,27 @@ class TooFewSharedItemsError(JudgeStatsError):
     judge with each left-out rater on the items that rater labelled, by a paired t-test that
     needs at least 30 such items per rater (Calderon et al. 2025, "How many instances should I
     annotate?"). The message names the raters, their number of items and the number needed.
+    """
+
+
+# ------------------------------------------------------------------ several raters: latent classes
+class UnidentifiableModelError(JudgeStatsError):
+    """The latent-class (Dawid–Skene) model is not identified by the raters given.
+
+    A latent class seen through conditionally independent raters is identified only with at
+    least three raters (the judge counts as one) whose ratings overlap on enough items
+    (Dawid & Skene 1979; Goodman 1974; the general condition is Kruskal's, Allman, Matias &
+    Rhodes 2009). :func:`judgestats.raters.dawid_skene` and :func:`judgestats.bayes.fit_raters`
+    refuse fewer; the message says how many raters and shared items there are and how many are
+    needed.
+    """
+
+
+class LatentBoundaryWarning(JudgeStatsWarning):
+    """The latent-class fit sits on the boundary where the model stops being identified.
+
+    Issued by :func:`judgestats.raters.dawid_skene` when fewer than three raters tell the
+    latent classes apart (a rater at chance carries no information on the latent class) or
+    when a latent class has an expected count under one item: the estimate and its interval
+    then lean on the model's form rather than on the data.
     """

@@ -12,6 +12,10 @@
 * :func:`fit_pairwise` / :func:`build_pairwise_model` — the twin of ``js.pairwise(...,
   method="joint-mle")``: Davidson strengths (sum zero), ties and a Dirichlet judge confusion;
   returns a :class:`BayesianPairwiseLeaderboard` with posterior rank distributions.
+* :func:`fit_raters` / :func:`build_raters_model` — the twin of
+  ``js.raters.dawid_skene``: the latent-class model of several raters (the judge among them),
+  Dirichlet confusion rows per rater (optionally pooled), the latent class summed out; returns a
+  :class:`BayesianLatentClassFit`.
 * :class:`Beta`, :class:`Dirichlet`, :class:`Priors`, :class:`HyperPriors` — declarative
   priors, shared with the exact (quadrature) posterior behind ``js.correct(..., method="bayes")``.
 
@@ -33,6 +37,7 @@ from .fit import SAMPLERS, SAMPLING_DEFAULTS, TARGET_ACCEPT, SamplingOptions, fi
 from .hierarchical import POOLINGS, build_stratified_model, fit_stratified
 from .models import build_model
 from .pairwise import BayesianPairwiseLeaderboard, build_pairwise_model, fit_pairwise
+from .raters import BayesianLatentClassFit, build_raters_model, fit_raters
 from .results import (
     BayesianCorrection,
     BayesianDistributionCorrection,
@@ -47,6 +52,7 @@ __all__ = [
     "TARGET_ACCEPT",
     "BayesianCorrection",
     "BayesianDistributionCorrection",
+    "BayesianLatentClassFit",
     "BayesianPairwiseLeaderboard",
     "BayesianStratifiedCorrection",
     "Beta",
@@ -58,9 +64,11 @@ __all__ = [
     "SamplingOptions",
     "build_model",
     "build_pairwise_model",
+    "build_raters_model",
     "build_stratified_model",
     "fit",
     "fit_pairwise",
+    "fit_raters",
     "fit_stratified",
     "sample",
 ]
