@@ -228,3 +228,25 @@ def test_the_design_is_asked_whether_its_columns_are_sampled(monkeypatch):
     assert shift.design is toy and ref.design is as_design("random")
     assert (shift.statistic, shift.pvalue, shift.recommendation) == (
         ref.statistic, ref.pvalue, ref.recommendation)
+
+
+def test_a_monte_carlo_pvalue_says_its_error_and_whether_it_was_seeded():
+    """Third tour of issue 38: ``js.evaluate(..., batch=)`` gave p = 0.1898, then 0.1942 on the
+    same data without a word (rng=None draws afresh, as scipy's ``permutation_test``). The
+    result keeps the choice (``seeded``), its Monte Carlo standard error (``mc_error`` =
+    √(p(1 − p)/n_resamples), the binomial error of a proportion of n_resamples draws,
+    recomputed here) and the summary says both; the exact test says it is exact."""
+    a = js.ConfusionMatrix([[30, 5, 4], [6, 28, 5], [3, 4, 31]])
+    b = js.ConfusionMatrix([[24, 9, 6], [7, 25, 8], [5, 6, 27]])
+    drawn = [js.judge_shift_test(a, b, n_resamples=999) for _ in range(2)]
+    for shift in drawn:
+        assert shift.test == "permutation" and not shift.seeded
+        assert shift.mc_error == pytest.approx(np.sqrt(shift.pvalue * (1 - shift.pvalue) / 999))
+        line = shift.summary().splitlines()[0]
+        assert f"Monte Carlo p-value of 999 permutations, standard error {shift.mc_error:.2g}" \
+            in line and "drawn without a seed (rng=None)" in line
+    seeded = [js.judge_shift_test(a, b, n_resamples=999, rng=7) for _ in range(2)]
+    assert seeded[0].seeded and seeded[0].pvalue == seeded[1].pvalue
+    assert "without a seed" not in seeded[0].summary()
+    exact = js.judge_shift_test(C(tp=180, fn=20, tn=170, fp=30), C(tp=150, fn=50, tn=172, fp=28))
+    assert exact.mc_error is None and "(exact conditional p-value)" in exact.summary()

@@ -571,7 +571,8 @@ def group_counts(
                 per_item.setdefault(full[-1], np.zeros(N_CODES, dtype=np.int64))[cell] += (
                     rows_in_cell
                 )
-        check_missing_keys(missing)
+        check_missing_keys(missing, {**dict.fromkeys(strata_cols, "strata"),
+                                     **dict.fromkeys(item_cols, "cluster")})  # fmt: skip
         if bad:
             pairs = [(g, c) for g in sort_keys(list(bad)) for c in sorted(bad[g])]
             check_group_labels(

@@ -410,7 +410,7 @@ def read_table(
     ColumnError
         Duplicate column names.
     LabelError
-        A label value outside 0/1, true/false and booleans (its line is named).
+        A label value outside 0/1, true/false and booleans (its file and line are named).
 
     See Also
     --------
@@ -453,11 +453,14 @@ def read_table(
         if column not in frame.columns:
             continue  # the caller's column check names every missing column and its role
         groups = frame[group].to_numpy(dtype=object) if group in frame.columns else None
-        frame[column] = parse_labels(
-            frame[column].to_numpy(dtype=object), column, missing_ok=missing_ok,
-            first_line=2 if kind == "csv" else 1, groups=groups, group_column=group,
-            unit="item" if kind == "json" else "line",
-        )  # fmt: skip
+        try:
+            frame[column] = parse_labels(
+                frame[column].to_numpy(dtype=object), column, missing_ok=missing_ok,
+                first_line=2 if kind == "csv" else 1, groups=groups, group_column=group,
+                unit="item" if kind == "json" else "line",
+            )  # fmt: skip
+        except LabelError as exc:  # its line, and the file that holds it (of several read)
+            raise LabelError(f"{path}: {exc}") from None
     return frame
 
 

@@ -365,7 +365,10 @@ def judge_shift_test(
         Monte Carlo permutations (J ≥ 3 letters, or repeated items); the binary test of
         one row per item is exact and uses none.
     rng : None, int, SeedSequence or Generator
-        Randomness of the permutations.
+        Randomness of the permutations. With None (as scipy's ``permutation_test``) a Monte
+        Carlo p-value is drawn afresh on each call and differs between calls by about its
+        standard error (``mc_error``); the result and its summary say so (``seeded``). Pass a
+        seed to repeat it.
 
     Returns
     -------
@@ -423,7 +426,7 @@ def judge_shift_test(
         statistic=stat, pvalue=float(pvalue), df=df, test=test, n_resamples=used,
         class_pvalues={labels[k]: float(p) for k, p in enumerate(class_p)}, changes=changes,
         recommendation=recommendation, reason=reason, confidence_level=level,
-        tolerance=tolerance, design=design, clustered=clustered,
+        tolerance=tolerance, design=design, clustered=clustered, seeded=rng is not None,
     )  # fmt: skip
 
 
@@ -525,6 +528,12 @@ class JudgeShiftDiagnostic:
         As passed.
     clustered : bool
         True when items repeat (the cluster permutation test).
+    seeded : bool
+        False when a Monte Carlo p-value was drawn without a seed (``rng=None``): another call
+        gives another value, within about ``mc_error``.
+    batches : tuple
+        The batch names when :func:`judgestats.evaluate` ran the test (``batch=``): the earlier
+        ones, pooled, then the latest, in the order they were compared; else empty.
 
     Examples
     --------
@@ -552,6 +561,8 @@ class JudgeShiftDiagnostic:
     tolerance: float
     design: Design
     clustered: bool = False
+    seeded: bool = True
+    batches: tuple = ()
 
     @property
     def shifted(self) -> bool:
@@ -562,6 +573,27 @@ class JudgeShiftDiagnostic:
     def moved(self) -> tuple[RateShift, ...]:
         """The rates whose change's interval excludes 0."""
         return tuple(r for r in self.changes if r.moved)
+
+    @property
+    def mc_error(self) -> float | None:
+        """Monte Carlo standard error of ``pvalue``, √(p(1 − p)/n_resamples); None if exact."""
+        if self.n_resamples is None:
+            return None
+        return float(np.sqrt(self.pvalue * (1.0 - self.pvalue) / self.n_resamples))
+
+    def pvalue_words(self, *, largest: bool = False) -> str:
+        """Say how the p-value was computed: exact, or Monte Carlo with its error and seed.
+
+        ``largest``: the error is the largest of several tests' (a report's table of groups).
+        """
+        if self.n_resamples is None:
+            return "exact conditional p-value"
+        said = (f"Monte Carlo p-value of {self.n_resamples} permutations, standard error "
+                f"{'up to ' if largest else ''}{self.mc_error:.2g}")  # fmt: skip
+        if not self.seeded:
+            said += ("; drawn without a seed (rng=None): another call gives another value, "
+                     "pass rng= to repeat it")
+        return said
 
     def to_dataframe(self) -> pd.DataFrame:
         """One row per rate: before, after, change, ci_low, ci_high, moved, sizes."""
@@ -579,7 +611,7 @@ class JudgeShiftDiagnostic:
         pct = f"{100 * self.confidence_level:g}%"
         lines = [
             f"Judge shift ({self.test} test, design {self.design!r}): T = {self.statistic:.3f}, "
-            f"p = {self.pvalue:.4g}",
+            f"p = {self.pvalue:.4g} ({self.pvalue_words()})",
             f"{'rate':<34} {'before':>7} {'after':>7} {'change':>7}  {pct} interval",
         ]
         for r in self.changes:

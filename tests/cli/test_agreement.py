@@ -137,3 +137,19 @@ def test_agreement_repeated_items_false_alarms_on_independent_rows_at_most_5_per
             _warn_repeated_items(_epochs(gen, items, k, copies=False), args, None)
             warned += bool(capsys.readouterr().err)
         assert warned <= 5, (items, k, warned)
+def test_the_card_names_the_plan_command_not_the_api_helpers(tmp_path, capsys):
+    """Third tour of issue 38: the text card said "(adjusted-Wald, plan.interval_width, n → ∞)"
+    and "(plan.judge_vs_human, m → ∞)", Python names a command-line user cannot call. The
+    command's card says ``judgestats plan`` and ``judgestats plan --regime`` (one table of API
+    words, ``cli.options.cli_words``); the API's card keeps its names."""
+    import judgestats as js
+
+    cal, _ = _files(tmp_path)
+    for fmt in ("text", "markdown"):
+        assert main(["agreement", cal, "--format", fmt]) == 0
+        text = capsys.readouterr().out
+        assert "plan.interval_width" not in text and "plan.judge_vs_human" not in text
+        assert "adjusted-Wald, judgestats plan, n → ∞" in text
+        assert "judgestats plan --regime, m → ∞" in text
+    card = js.agreement(js.ConfusionCounts(tp=63, fn=7, tn=40, fp=10))
+    assert "plan.interval_width" in card.summary()

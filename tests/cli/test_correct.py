@@ -568,3 +568,42 @@ def test_group_names_that_differ_only_in_case_are_hinted(capsys, tmp_path):
     assert code == 2 and err.count("\n") == 1
     assert "group model='GPT-4' has test rows but no calibration rows (the calibration rows " \
            "have 'gpt-4', which differs only in case" in err
+
+
+def test_a_bad_label_names_its_file_in_correct_and_report(tmp_path, capsys):
+    """Third tour of issue 38: ``correct --test t.csv --calibration badcal.csv`` and ``report
+    badcal.csv`` said "column 'human' must hold 0/1 ... got 'maybe' on line 2" without the
+    file (``agreement`` named it). The reader (``io.read_table``) names it, for every
+    command and for the API: the error names the file that holds the bad cell."""
+    test = tmp_path / "t.csv"
+    test.write_text("model,item,judge\na,1,0\na,2,1\n")
+    bad = tmp_path / "badcal.csv"
+    bad.write_text("model,item,judge,human\na,1,1,maybe\na,2,0,0\n")
+    badtest = tmp_path / "badtest.csv"
+    badtest.write_text("model,item,judge\na,1,sure\na,2,1\n")
+    good = tmp_path / "cal.csv"
+    good.write_text("model,item,judge,human\na,1,1,1\na,2,0,0\n")
+    for argv, path in ((("correct", "--test", str(test), "--calibration", str(bad)), bad),
+                       (("correct", "--test", str(badtest), "--calibration", str(good)), badtest),
+                       (("report", str(bad)), bad), (("agreement", str(bad)), bad)):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"{path}: column" in err and "line 2" in err, err
+    with pytest.raises(js.errors.LabelError, match=r"badcal\.csv: column 'human'"):
+        js.io.read_table(bad, labels={"judge": False, "human": True})
+
+
+def test_an_empty_item_cell_with_cluster_names_its_file(tmp_path, capsys):
+    """Third tour of issue 38: ``correct --test niT.csv --calibration niC.csv --cluster item``
+    with two empty item cells said "group columns have missing values: 'item' ..." naming
+    neither the file nor the role. It names both."""
+    test = tmp_path / "niT.csv"
+    test.write_text("model,item,judge\na,1,1\na,,0\na,,1\na,2,0\n")
+    cal = tmp_path / "niC.csv"
+    cal.write_text("model,item,judge,human\na,5,1,1\na,6,0,0\n")
+    code, _, err = run(capsys, "correct", "--test", str(test), "--calibration", str(cal),
+                       "--cluster", "item")  # fmt: skip
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"the --test file {test}: the cluster column has missing values: 'item' on 2 row(s)" \
+        in err
+    assert "every row needs an item id" in err and "group" not in err

@@ -47,3 +47,29 @@ def test_cli_words_say_the_api_keywords_of_the_tour_as_flags():
     for api, cli in cases.items():
         assert cli_words(api) == cli
         assert cli_words(cli) == cli  # said once: the command's words stay as they are
+
+
+def test_cli_words_say_a_bare_keyword_and_the_plan_helpers_as_flags():
+    """Third tour of issue 38: ``report --strata lang --cluster item --batch batch`` answered
+    "batch= is not available with strata= ...", ``plan --m 0`` "m must be >= 2, got 0" and
+    ``agreement`` named ``plan.interval_width`` and ``plan.judge_vs_human``: API words a
+    command-line user cannot type. The one table (``API_FLAGS``) now says a bare keyword
+    (``batch=`` followed by a space or a bracket) and ``m`` as flags; a keyword given a value,
+    a word that merely ends in a keyword (``submethod=``) and ``m`` inside a word stay."""
+    from judgestats.cli.options import cli_words
+
+    cases = {
+        "batch= is not available with strata= (evaluate each stratum as a group)":
+            "--batch is not available with --strata (evaluate each stratum as a group)",
+        "m must be >= 2, got 0": "--m must be >= 2, got 0",
+        "m must be >= 4, got 3": "--m must be >= 4, got 3",
+        "(adjusted-Wald, plan.interval_width, n → ∞)": "(adjusted-Wald, judgestats plan, n → ∞)",
+        "(plan.judge_vs_human, m → ∞)": "(judgestats plan --regime, m → ∞)",
+        "use method='ppi'": "use --method ppi",
+        "submethod= stays; the sum must be 1": "submethod= stays; the sum must be 1",
+        "(judge-conditional, designs.plan.design_width, n → ∞)":
+            "(judge-conditional, judgestats plan --compare, n → ∞)",
+        "P(judge='lose' | human='0')  0.312": "P(judge='lose' | human='0')  0.312",
+    }  # fmt: skip
+    for api, cli in cases.items():
+        assert cli_words(api) == cli

@@ -141,3 +141,23 @@ def test_a_warning_is_one_line_in_cli_words(tmp_path, capsys):
     assert lines[0].endswith("use --method ppi") and ".py:" not in captured.err
     got = {r["model"]: r["strength"] for r in json.loads(captured.out)["rows"]}
     assert all(abs(got[m] - s) < 1e-9 for m, s in zip(board.models, board.strength, strict=True))
+
+
+def test_the_table_note_says_the_flag_as_the_warning_does(tmp_path, capsys):
+    """Third tour of issue 38: with ``--method joint-mle`` the stderr warning said "use --method
+    ppi" while the table's note below said "use method='ppi'". The printed summary and the
+    ``--report`` are in the command's words (``cli.options.cli_words``); the API keeps its own."""
+    frame, path = _pairs(tmp_path)
+    g = np.random.default_rng(3038)  # the judge of the test above, which favours m0
+    a, b = frame["model_a"] == "m0", frame["model_b"] == "m0"
+    flip = (a | b) & (g.random(len(frame)) < 0.35)
+    frame.loc[flip, "verdict"] = np.where(a[flip], "model_a", "model_b")
+    frame.to_csv(path, index=False)
+    with pytest.warns(js.JudgeDependenceWarning):
+        board = js.pairwise(frame, judge="verdict", method="joint-mle", rng=0)
+    assert any("method='ppi'" in n for n in board.notes)
+    for extra in ((), ("--report", "markdown")):
+        assert main(["pairwise", path, "--judge", "verdict", "--method", "joint-mle", "--seed",
+                     "0", *extra]) == 0  # fmt: skip
+        out = capsys.readouterr().out
+        assert "use --method ppi" in out and "method='ppi'" not in out

@@ -97,7 +97,9 @@ def test_monitor_refuses_a_label_for_an_item_not_in_the_pool(pool, capsys):
                  "--design", "random"]) == 2  # fmt: skip
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err
-    assert "20 labels read from --labels, 19 matched, 1 match no judged row (item: q9999)" in err
+    # third tour: the message names the --labels file (several may be given)
+    assert (f"20 labels read from --labels {tmp / 'r1.csv'}, 19 matched, 1 match no judged row "
+            "(item: q9999)") in err
     assert "every label must name an item of the pool" in err
 
 

@@ -46,3 +46,18 @@ def test_summary_names_the_groups_auto_widened():
     with pytest.warns(js.WeakCalibrationWarning):
         plain = js.evaluate(_frame({"big": 150, "s1": 40}), method="adjusted-wald")
     assert "auto widened" not in plain.summary()
+
+
+def test_a_one_column_group_is_found_by_its_tuple_too():
+    """Third tour of issue 38: ``ev["b"]`` worked and ``ev[("b",)]`` (a pandas groupby key of
+    one column given as a tuple) raised KeyError. Both give the group's Correction; a tuple
+    naming no group is still a KeyError listing the groups."""
+    rows = [("a", j, h) for j, h in [(1, 1)] * 30 + [(0, 0)] * 25 + [(1, 0)] * 5]
+    rows += [("b", j, h) for j, h in [(1, 1)] * 20 + [(0, 0)] * 30 + [(0, 1)] * 10]
+    rows += [(m, j, None) for m in "ab" for j in [1] * 40 + [0] * 60]
+    frame = pd.DataFrame(rows, columns=["model", "judge", "human"])
+    ev = js.evaluate(frame, by="model")
+    assert ev[("b",)] is ev["b"] and ev[("a",)] is ev["a"]
+    assert ev["b"].estimate != ev["a"].estimate
+    with pytest.raises(KeyError, match=r"no group \('c',\); groups are"):
+        ev[("c",)]

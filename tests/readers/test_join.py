@@ -147,3 +147,26 @@ def test_labels_without_a_model_column_are_not_applied_to_every_model():
     # one model in the frame: no model column is needed
     one = join_labels(items[items["model"] == "dummy-a"], labels)
     assert (one.labelled_rows, one.across_models) == (20, 0)
+
+
+def test_a_label_value_outside_0_1_is_refused_by_the_readers_rule():
+    """Third tour of issue 38: ``join_labels`` took 'yes'/'no', 2 and 'True'/'False' strings,
+    which ``evaluate`` refuses later (the command line refuses or reads them when reading its
+    files). The join applies the readers' one rule (``io.parse_labels``): a value outside 0/1,
+    true/false and booleans is a LabelError naming the column, the value and its row; texts the
+    rule reads ('True', ' 0 ') become 0.0/1.0, and ``evaluate`` takes the joined frame."""
+    items = pd.DataFrame({"model": "a", "item": [str(i) for i in range(80)],
+                          "judge": [int(i % 3 != 0) for i in range(80)]})  # fmt: skip
+    for bad, shown in (("yes", "'yes'"), (2, "2"), ("no", "'no'")):
+        labels = pd.DataFrame({"model": "a", "item": ["1", "2", "4"], "human": [1, bad, 0]})
+        with pytest.raises(js.errors.LabelError,
+                           match=rf"column 'human' must hold 0/1, true/false or booleans on "
+                                 rf"every row; got {shown} on row of the labels 1"):  # fmt: skip
+            join_labels(items, labels)
+    texts = [("True", " 1 ")[i % 2] if i % 3 else ("False", "0")[i % 2] for i in range(40)]
+    labels = pd.DataFrame({"model": "a", "item": [str(i) for i in range(40)], "human": texts})
+    joined = join_labels(items, labels)
+    got = joined.frame["human"].iloc[:40].tolist()
+    assert got == [float(i % 3 != 0) for i in range(40)]
+    ev = js.evaluate(joined.frame, by="model")
+    assert ev["a"].calibration.m == 40

@@ -631,3 +631,36 @@ def test_cli_output_suggests_flags_not_python(capsys, tmp_path):
         assert main(["report", "--example", "nq301", "--method", "adjusted-wald"]) == 0
     out = capsys.readouterr().out
     assert "(--method profile-map does not)" in out and "method='" not in out
+
+
+def test_the_legend_says_rows_where_items_repeat():
+    """Third tour of issue 38: ``report big.csv --cluster item`` showed n 480 and m0 + m1 320
+    (rows: 240 test and 160 calibration items) under a legend "n test items ... calibration
+    items". Where items repeat the legend and the HTML column tips say rows, and that the
+    intervals count each item once; without ``cluster=`` they say items as before."""
+    import numpy as np
+    import pandas as pd
+
+    gen = np.random.default_rng(38)
+    n_items = 200
+    human = gen.integers(0, 2, n_items).astype(float)
+    human[:120] = np.nan  # 120 test items, 80 calibration items
+    judge = gen.integers(0, 2, n_items)
+    judge = np.where(gen.random(n_items) < 0.8, human, judge)
+    judge = np.where(np.isnan(judge), gen.integers(0, 2, n_items), judge).astype(int)
+    one = pd.DataFrame({"item": [f"q{i}" for i in range(n_items)], "judge": judge,
+                        "human": human, "model": "a"})  # fmt: skip
+    frame = pd.concat([one, one], ignore_index=True)  # each item judged twice
+    with pytest.warns(js.WeakCalibrationWarning, match="effective items"):  # 80 labelled items
+        ev = js.evaluate(frame, by="model", cluster="item", method="adjusted-wald")
+    md = ev.report("markdown")
+    assert "| a | 240 |" in md  # n counts rows: 2 × 120
+    assert ("Columns: n test rows; naive = judged rate; corrected = Rogan–Gladen estimate; "
+            "sensitivity and specificity of the judge on m1 human-positive and m0 "
+            "human-negative calibration rows (items repeat: these count rows; the intervals "
+            "count each item once).") in md
+    html = ev.report("html")
+    assert 'title="judged test rows"' in html and 'title="human-positive calibration rows"' in html
+    with pytest.warns(js.WeakCalibrationWarning):
+        plain = js.evaluate(one, by="model", method="adjusted-wald").report("markdown")
+    assert "Columns: n test items;" in plain and "calibration items." in plain

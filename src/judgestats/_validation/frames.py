@@ -157,15 +157,27 @@ def _listed_groups(groups: Sequence[str], limit: int = 5) -> str:
     return head + (f"; and {len(groups) - limit} more" if len(groups) > limit else "")
 
 
-def check_missing_keys(missing: dict[str, int]) -> None:
-    """Group/strata columns must have a value on every row (``missing``: column → rows)."""
+#: What a row needs in a column of each role, and the role's name (a missing-value error's words).
+_KEY_ROLES = {"group": ("group columns have", "a group"),
+              "strata": ("strata columns have", "a stratum"),
+              "cluster": ("the cluster column has", "an item id"),
+              "batch": ("the batch column has", "a batch")}
+
+
+def check_missing_keys(missing: dict[str, int], roles: dict[str, str] | None = None) -> None:
+    """Key columns must have a value on every row (``missing``: column → rows without one).
+
+    ``roles`` says each column's role (``"group"``, the default, ``"strata"``, ``"cluster"``
+    or ``"batch"``): the error names it (a cluster column's empty cell is a missing item id).
+    """
     bad = {c: k for c, k in missing.items() if k}
     if bad:
-        listed = ", ".join(f"{c!r} on {k} row(s)" for c, k in bad.items())
-        raise ColumnError(
-            f"group columns have missing values: {listed}; every row needs a group (fill the "
-            "value or drop the rows yourself)"
-        )
+        said: dict[str, list[str]] = {}
+        for c, k in bad.items():
+            said.setdefault((roles or {}).get(c, "group"), []).append(f"{c!r} on {k} row(s)")
+        parts = [f"{_KEY_ROLES[r][0]} missing values: {', '.join(cols)}; every row needs "
+                 f"{_KEY_ROLES[r][1]}" for r, cols in said.items()]  # fmt: skip
+        raise ColumnError(f"{'; '.join(parts)} (fill the value or drop the rows yourself)")
 
 
 def check_group_labels(problems: Sequence[tuple[str, str, str]]) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._validation import LabelError
 from .inputs import _read_table
-from .options import CLIError, _level, column_list, design_option, renamed
+from .options import CLIError, _level, cli_words, column_list, design_option, renamed
 
 #: Output formats of the command (text is the card's summary).
 _FORMATS = ("text", "markdown", "latex", "html")
@@ -106,9 +106,9 @@ def run_agreement(args: Any) -> str:
     if args.json:
         text = json.dumps(_payload(card), indent=2, default=str) + "\n"
     elif args.format == "text":
-        text = card.summary() + "\n"
+        text = cli_words(card.summary()) + "\n"
     else:
-        text = card.report(args.format)
+        text = cli_words(card.report(args.format))
     return text
 
 

@@ -13,7 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import JudgeStatsError, LookalikeGroupsWarning, RepeatedItemsWarning
+from .._validation import (
+    JudgeStatsError,
+    LookalikeGroupsWarning,
+    RepeatedItemsWarning,
+    check_missing_keys,
+)
 from ..correct import correct_spec
 from ..counts import ConfusionCounts, JudgedCounts
 from ..designs import RANDOM
@@ -123,6 +128,7 @@ def _rows_from_files(args, spec: EstimationSpec) -> tuple[str, list[dict]]:
         for c in [*cols, *by, *([args.cluster] if args.cluster else [])]:
             if c not in df.columns:
                 raise CLIError(f"{name} file has no column {c!r}; columns are {list(df.columns)}")
+        _check_item_ids(df, args, name)
     if args.cluster and not same:
         _check_cluster_spelling(test_df[args.cluster], cal_df[args.cluster], args.cluster)
     test_df = _test_rows(test_df, args, same)
@@ -231,6 +237,17 @@ def _test_rows(test_df: Any, args, same: bool) -> Any:
     )  # fmt: skip
     args.accounting["labelled rows of the test file (not test)"] = k
     return test_df[~labelled]
+
+
+def _check_item_ids(df: Any, args, flag: str) -> None:
+    """Refuse an empty ``--cluster`` cell (a missing item id), naming the file holding it."""
+    if args.cluster:
+        try:
+            check_missing_keys({args.cluster: int(df[args.cluster].isna().sum())},
+                               {args.cluster: "cluster"})  # fmt: skip
+        except JudgeStatsError as exc:
+            path = args.test if flag == "--test" else args.calibration
+            raise CLIError(f"the {flag} file {path}: {exc}") from exc
 
 
 def _same_file(a: str, b: str) -> bool:

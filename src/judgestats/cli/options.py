@@ -41,12 +41,15 @@ API_FLAGS = {
 _NAMES = "|".join(sorted(API_FLAGS, key=len, reverse=True))
 
 #: A keyword given a value (``method='profile-map'``, ``method='a', 'b' or 'c'``; HTML writes
-#: the quote as ``&#x27;``) and an argument named beside a column (``'x' (cluster=)``).
+#: the quote as ``&#x27;``; not a probability's condition, ``P(judge='a' | human='b')``) and an
+#: argument named beside a column (``'x' (cluster=)``).
 _KEYWORD = re.compile(
-    rf"\b({_NAMES})=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
+    rf"(?<!P\()(?<!\| )\b({_NAMES})=(?P<q>'|&#x27;)([\w.+-]+)(?P=q)"
     r"((?:, (?P=q)[\w.+-]+(?P=q))*(?:,? or (?P=q)[\w.+-]+(?P=q))?)"
 )
 _ARGUMENT = re.compile(rf"\(({_NAMES})=\)")
+#: A keyword named bare, as in ``batch= is not available with strata= (...)``.
+_BARE = re.compile(rf"(?<![-.])\b({_NAMES})=(?=[\s),;:]|$)")
 
 #: What the API's advice says with arguments the commands do not have, in the commands' words.
 _PHRASES = (
@@ -69,6 +72,11 @@ _PHRASES = (
     (re.compile(r"item_key="), "--item KEY"),
     (re.compile(r"with human="), "with --human COLUMN"),
     (re.compile(r"mapping="), "--map VALUE=0|1"),
+    # the plan's sizes and helpers (``plan --m``, ``plan --regime``)
+    (re.compile(r"(?<![\w.-])m must be\b"), "--m must be"),
+    (re.compile(r"\bplan\.interval_width\b"), "judgestats plan"),
+    (re.compile(r"\bplan\.judge_vs_human\b"), "judgestats plan --regime"),
+    (re.compile(r"\b(?:designs\.)?plan\.design_width\b"), "judgestats plan --compare"),
     (re.compile(r"\(?(?:cal|calibration)\.merge\([^)]*\)(?:,| and) test\.merge\([^)]*\)\)?"),
      "(recode the judge column so that they are one letter)"),
 )
@@ -79,7 +87,8 @@ def cli_words(text: str) -> str:
 
     ``use method='profile-map'`` becomes ``use --method profile-map``, ``method='a', 'b' or
     'c'`` becomes ``--method a, b or c``, ``'x' (cluster=)`` becomes ``'x' (--cluster)`` and
-    ``max_m`` ``--max-m`` (:data:`API_FLAGS`): messages and notes are written for the Python
+    ``max_m`` ``--max-m``, a bare ``batch=`` ``--batch`` and ``m must be`` ``--m must be``
+    (:data:`API_FLAGS` and the phrases beside it): messages and notes are written for the Python
     API, and a command-line user needs the flag. The API's own messages keep its keywords.
     """
 
@@ -91,7 +100,7 @@ def cli_words(text: str) -> str:
     text = _ARGUMENT.sub(lambda m: f"({API_FLAGS[m.group(1)]})", text)
     for pattern, words in _PHRASES:
         text = pattern.sub(words, text)
-    return text
+    return _BARE.sub(lambda m: API_FLAGS[m.group(1)], text)
 
 
 @contextmanager

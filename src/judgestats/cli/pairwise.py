@@ -9,7 +9,7 @@ from ..designs import RANDOM
 from ..pairwise.leaderboard import designs, methods
 from ..pairwise.prediction_powered import PREDICTIONS
 from .inputs import _pandas
-from .options import CLIError, _level, renamed, warnings_as_lines
+from .options import CLIError, _level, cli_words, renamed, warnings_as_lines
 
 
 def pairwise_options(p: Any) -> None:
@@ -95,10 +95,10 @@ def run_pairwise(args: Any) -> str:
             confidence_level=args.confidence_level,
             rng=args.seed,
         )
-    if args.report is not None:
-        return board.report(args.report)
+    if args.report is not None:  # the notes' advice in the command's words, as on stderr
+        return cli_words(board.report(args.report))
     if not args.json:
-        return board.summary() + "\n"
+        return cli_words(board.summary()) + "\n"
     frame = board.to_dataframe()
     payload = {
         "estimator": board.estimator,

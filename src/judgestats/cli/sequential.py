@@ -117,7 +117,9 @@ def _frame(args: Any) -> Any:
     except ColumnError as exc:  # the API's keyword as the command's flag
         raise CLIError(cli_words(str(exc))) from exc
     except LabelError as exc:
-        raise CLIError(re.sub(r"(\d+ labels?) read", r"\1 read from --labels", str(exc)).replace(
+        files = " ".join(args.labels)  # which files, beside the flag (several may be given)
+        raise CLIError(re.sub(r"(\d+ labels?) read", lambda m: f"{m[1]} read from --labels "
+                              f"{files}", str(exc)).replace(
             UNMATCHED_ADVICE, "every label must name an item of the pool (--item names its "
             "column)")) from exc  # fmt: skip
     args.join = f"labels: {joined.summary()}"

@@ -26,6 +26,7 @@ from .._validation import (
     check_choice,
     check_frame_columns,
     check_instance,
+    check_missing_keys,
     describe_group,
 )
 from ..counts import ConfusionCounts
@@ -82,6 +83,15 @@ def _calibration_rows(frame: Any, *, judge: str, human: str, split: str | None) 
     return nf.filter(present)
 
 
+def _check_batch_cells(cal: Any, batch: str) -> None:
+    """Every calibration row needs a batch: the error names the batch column, not a group's."""
+    from ..frames import _collect, _narwhals
+
+    nw = _narwhals()
+    gaps = _collect(nw, cal.select(nw.col(batch).is_null().sum())).item()
+    check_missing_keys({batch: int(gaps)}, {batch: "batch"})
+
+
 def evaluate_batches(frame: Any, counts: GroupCounts, spec: EstimationSpec, *, batch: str,
                      choice: str, rng: Any, stacklevel: int, **binary: Any) -> Evaluation:
     """``evaluate(batch=)``: test each group's calibration batches, correct, keep the tests.
@@ -111,6 +121,7 @@ def count_batches(frame: Any, counts: GroupCounts, *, batch: str, choice: str, c
     """
     cal = _calibration_rows(frame, judge=counts.judge, human=counts.human, split=counts.split)
     check_frame_columns(cal.collect_schema().names(), {"batch": (batch,)})  # not "(by=)"
+    _check_batch_cells(cal, batch)
     per = group_counts(cal, judge=counts.judge, human=counts.human, by=(*counts.by, batch),
                        split=counts.split, cluster=cluster)  # fmt: skip
     k = len(counts.by)
@@ -150,10 +161,11 @@ def _group_test(per: GroupCounts, keys: list, level: float, design: Design, rng:
         cals.append(counts_of(per.counts[key], items)[1])
     earlier = _pooled(cals[:-1])
     try:
-        return judge_shift_test(earlier, cals[-1], confidence_level=level, design=design,
-                                rng=rng)  # fmt: skip
+        shift = judge_shift_test(earlier, cals[-1], confidence_level=level, design=design,
+                                 rng=rng)  # fmt: skip
     except JudgeStatsError as exc:
         return f"no test: {exc}"
+    return replace(shift, batches=tuple(key[-1] for key in keys))  # which batches were compared
 
 
 def _pooled(cals: list) -> ConfusionCounts:

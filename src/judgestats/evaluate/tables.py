@@ -30,9 +30,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # ============================================================================ presentation
 def evaluation_lookup(ev: Any, group: Any) -> Correction | StratifiedCorrection:
-    """``ev[group]``: by group value (tuple for several columns) or by its text label."""
+    """``ev[group]``: by group value (tuple for several columns) or by its text label.
+
+    A one-column group is found by its value or by the tuple of it (``ev["b"]`` and
+    ``ev[("b",)]``), as pandas' ``groupby`` keys are given either way.
+    """
     if group in ev.corrections:
         return ev.corrections[group]
+    if isinstance(group, tuple) and len(group) == 1 and group[0] in ev.corrections:
+        return ev.corrections[group[0]]
     for g in ev.groups:
         if group_label(g) == group:
             return ev.corrections[g]

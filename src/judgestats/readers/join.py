@@ -191,7 +191,8 @@ def join_labels(
         labels with one key (``duplicates="raise"``); a label without a key value; labels
         without a model column that match rows of several models (without ``on=``); a label
         whose human cell is empty (NaN, None): drop it, the judged rows without a label are
-        the test rows.
+        the test rows; a human label outside 0/1, true/false and booleans (``'yes'``, ``2``:
+        the readers' rule, :func:`judgestats.io.parse_labels`). The joined labels are 0.0/1.0.
 
     See Also
     --------
@@ -231,7 +232,7 @@ def join_labels(
     left = _text_keys(items, keys, "judged rows")
     right = _text_keys(labels, keys, "labels")
     tmp = list(right.columns)
-    _check_human(labels, human, right)
+    labels = labels.assign(**{human: _check_human(labels, human, right)})
     if duplicates == "raise":
         _check_duplicates(right, labels, keys)
     judged = set(map(tuple, left.to_numpy().tolist()))
@@ -334,8 +335,16 @@ def _across_models(items: Any, left: Any, right: Any, keys: tuple[str, ...], *,
     )
 
 
-def _check_human(labels: Any, human: str, right: Any) -> None:
-    """Refuse labels whose human cell is empty: a labelled row would be taken for a test row."""
+def _check_human(labels: Any, human: str, right: Any) -> Any:
+    """Return the human labels as 0.0/1.0, refusing an empty cell and any other value.
+
+    An empty cell would make a labelled row a test row; a value outside 0/1, true/false and
+    booleans (``'yes'``, ``2``) is refused by the readers' one rule
+    (:func:`judgestats.io.parse_labels`, which the command line reads its files with), so the
+    join never hands ``evaluate`` a label it would refuse later. Rows are named by position.
+    """
+    from ..io import parse_labels
+
     empty = labels[human].isna().to_numpy()
     if empty.any():
         shown = ["/".join(r) for r in right[empty].to_numpy().tolist()]
@@ -344,6 +353,8 @@ def _check_human(labels: Any, human: str, right: Any) -> None:
             f"({listed(shown)}): the labels must list the labelled rows only, each with its "
             "label; drop those rows (the judged rows without a label are the test rows)"
         )
+    return parse_labels(labels[human].to_numpy(dtype=object), human, missing_ok=False,
+                        first_line=0, unit="row of the labels")  # fmt: skip
 
 
 def _check_duplicates(right: Any, labels: Any, keys: tuple[str, ...]) -> None:

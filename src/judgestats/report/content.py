@@ -70,7 +70,14 @@ def _content(
         rows_line=rows_sentence(result) if _kind(result) == "evaluation" else None,
         agreement=agreement_section(result, [r.label for r in rows]),
         judge_shift=judge_shift_table(result, [r.label for r in rows]),
+        unit=_counted_unit(result),
     )
+
+
+def _counted_unit(result: Any) -> str:
+    """Return what n, m0 and m1 count: ``"rows"`` where items repeat, else ``"items"``."""
+    each = result.corrections.values() if _kind(result) == "evaluation" else [result]
+    return "rows" if any(getattr(c, "clusters", None) is not None for c in each) else "items"
 
 
 def judge_shift_table(result: Any, labels: list[str]) -> _ShiftTable | None:
@@ -91,19 +98,42 @@ def judge_shift_table(result: Any, labels: list[str]) -> _ShiftTable | None:
     level = result.confidence_level
     lvl = f"{100 * level:g}%"
     noun = "model" if result.dim == "model" else "group"
-    head = [result.dim, "test", "T", "p", "shifted", "largest change", f"{lvl} interval",
-            "advice"]  # fmt: skip
-    cells = [[group_label(g), *_shift_cells(shifts[g])] for g in order]
+    head = [result.dim, "batches", "test", "T", "p", "shifted", "largest change",
+            f"{lvl} interval", "advice"]  # fmt: skip
+    cells = [[group_label(g), _batches_cell(shifts[g]), *_shift_cells(shifts[g])]
+             for g in order]  # fmt: skip
     used = ("every batch" if result.batch_choice == "pool"
             else f"each {noun}'s latest batch only")  # fmt: skip
     sentence = (
-        f"Each {noun}'s latest calibration batch of {result.batch!r} tested against its earlier "
-        "batches pooled (js.judge_shift_test): T is the likelihood-ratio statistic, p its "
-        f"p-value, shifted where p is below {1 - level:.2g}; the largest change is the judge's "
-        "rate that moved most, with its interval; advice: pool, latest or label more. The "
-        f"corrections use {used} (batch choice {result.batch_choice!r})."
+        f"Each {noun}'s latest calibration batch of {result.batch!r} (in natural order: b9 "
+        "before b10) tested against its earlier batches pooled (js.judge_shift_test; batches: "
+        "the latest vs the earlier ones): T is the likelihood-ratio statistic, p its "
+        f"p-value{_pvalue_words(shifts)}, shifted where p is below {1 - level:.2g}; the "
+        "largest change is the judge's rate that moved most, with its interval; advice: pool, "
+        f"latest or label more. The corrections use {used} (batch choice "
+        f"{result.batch_choice!r})."
     )
     return sentence, head, cells
+
+
+def _batches_cell(shift: Any) -> str:
+    """Return the batches a test compared: ``10 vs 8, 9`` (``10 vs 1 … 9 (9)`` for many)."""
+    names = [str(b) for b in getattr(shift, "batches", ())]
+    if len(names) < 2:
+        return "–"
+    earlier = names[:-1]
+    said = (", ".join(earlier) if len(earlier) <= 3
+            else f"{earlier[0]} … {earlier[-1]} ({len(earlier)})")  # fmt: skip
+    return f"{names[-1]} vs {said}"
+
+
+def _pvalue_words(shifts: dict) -> str:
+    """How the p-values were computed (the test with the largest Monte Carlo error), or ''."""
+    drawn = [s for s in shifts.values() if getattr(s, "mc_error", None) is not None]
+    if not drawn:
+        return ""
+    worst = max(drawn, key=lambda s: s.mc_error)
+    return f" ({worst.pvalue_words(largest=len(drawn) > 1)})"
 
 
 def _shift_cells(shift: Any) -> list[str]:

@@ -44,7 +44,7 @@ def _agreement_table(c: _Content, d: int) -> tuple[str, list[str], list[list[str
 #: The judge-shift section (``evaluate(batch=)``): its heading and its columns' alignment
 #: (label, test, T, p, shifted, largest change, interval, advice).
 _SHIFT_TITLE = "Judge shift between calibration batches"
-_SHIFT_SPEC = "llrrllrl"
+_SHIFT_SPEC = "lllrrllrl"  # group, batches, test, T, p, shifted, change, interval, advice
 
 
 # ---------------------------------------------------------------------------- markdown
@@ -67,6 +67,12 @@ def _column_names(c: _Content) -> dict[str, str]:
     }
 
 
+def _unit_words(c: _Content) -> str:
+    """Where items repeat, say that the counts are rows and the intervals count items."""
+    return (" (items repeat: these count rows; the intervals count each item once)"
+            if c.unit == "rows" else "")  # fmt: skip
+
+
 def _markdown(c: _Content, d: int) -> str:
     names = _column_names(c)
     keys, cells = _cells(c, d, "–")
@@ -79,8 +85,8 @@ def _markdown(c: _Content, d: int) -> str:
     rates = ("sensitivity and specificity of the judge on " if "sensitivity" in keys else "")
     lines += [
         "",
-        f"Columns: n test items; {naive}corrected = {c.estimator} estimate; {rates}m1 "
-        "human-positive and m0 human-negative calibration items.",
+        f"Columns: n test {c.unit}; {naive}corrected = {c.estimator} estimate; {rates}m1 "
+        f"human-positive and m0 human-negative calibration {c.unit}{_unit_words(c)}.",
     ]
     if c.rows_line:
         lines += ["", md_escape(c.rows_line)]
@@ -242,13 +248,13 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
 
     names = _column_names(c)
     tips = {
-        "n": "judged test items",
+        "n": f"judged test {c.unit}",
         "naive": "the judge's uncorrected rate",
         "corrected": f"corrected rate ({c.estimator} estimate)",
         "sensitivity": "P(judge = 1 | human = 1) on the calibration set",
         "specificity": "P(judge = 0 | human = 0) on the calibration set",
-        "m0": "human-negative calibration items",
-        "m1": "human-positive calibration items",
+        "m0": f"human-negative calibration {c.unit}",
+        "m1": f"human-positive calibration {c.unit}",
     }
     esc = html.escape
     keys, cells = _cells(c, d, "–")

@@ -55,6 +55,7 @@ class _Content:
     agreement: Any = None  # the judge-agreement section (.agreement.AgreementSection) or None
     inputs: list[str] = field(default_factory=list)  # where the rows came from, before the rest
     judge_shift: Any = None  # with batch=: the judge-shift section (sentence, head, cells)
+    unit: str = "items"  # what n, m0 and m1 count: "rows" where items repeat (cluster=)
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
