@@ -43,6 +43,22 @@ splits where it is defined (every letter on a calibration item).
 
 Writes benchmarks/results/jury.md.
 Run: python benchmarks/bench_jury.py [--quick]
+
+Part C, repeated items (``cluster=``, :mod:`judgestats.jury.clustered`): items of 1 to 5 rows
+(uniform), a shared item effect: row r of item g has human 1{a + σ·u_g + e_r > 0} (a set so that
+P(human = 1) = θ) and judge j is right where √ρ(√½ v_r + √½ w_g) + √(1 − ρ) e_rj <
+Φ⁻¹(accuracy), so errors are correlated across the judges of a row and across the rows of an
+item; a share of the items is labelled (all their rows). θ is the rate over rows. Each data set
+is analysed by the clustered jury and by each member's cluster-robust adjusted-Wald interval
+(``js.correct`` on clustered counts, ``method="adjusted-wald"``: eq. (8) at the effective sizes,
+Student's t); the ratio is to the narrowest of them in each data set. Random cells (seed 3940; 20,
+--quick 3): J 2 to 4, sensitivities and specificities U(0.6, 0.95), ρ U(0, 0.6), σ U(0.3, 2),
+θ U(0.1, 0.9), items U[150, 800], labelled share U(0.15, 0.5); beside them two grid cells
+(seed 3941): J = 2 and 3 of the judges above, θ = 0.3, ρ = 0.3, σ = 1.5, 400 items, 30%
+labelled. 1,000 data sets per cell (--quick 100). Real data: NQ-301 pooled over its 12 systems
+(the same 301 questions answered by each: ``cluster="item_id"``), 100 random splits of the
+questions (seed 3942; --quick 10) at 30% labelled; the reference is the pooled human rate over
+every row. ``--part clustered`` reruns Part C alone and writes it into the results file.
 """
 
 from __future__ import annotations
@@ -55,8 +71,12 @@ import numpy as np
 from _common import markdown_table, publish, quick_parser, run_time
 from scipy.stats import norm
 
+import judgestats as js
 import judgestats.multiclass as mc
-from judgestats.jury.weights import MIN_PER_CLASS, jury_bounds
+from judgestats.counts.clusters import ClusterTotals
+from judgestats.errors import NotInformativeError
+from judgestats.jury.clustered import clustered_jury_bounds
+from judgestats.jury.weights import MIN_PER_CLASS, jury_bounds, letter_bits
 
 LEVEL = 0.95
 Z = float(norm.ppf(0.5 + LEVEL / 2))
@@ -265,10 +285,171 @@ def nq_rows(splits, shares, targets=None):
                      ("GPT-4", "InstructGPT", "BEM"), splits, shares, 2042, targets)  # fmt: skip
 
 
+# ----------------------------------------------------------------------------- repeated items
+def clustered_data(gen, *, sens, spec, theta, items, share, rho, item_sd, max_rows=5):
+    """Per-item product-letter counts (test (G, 2^J), calibration (G, 2^J, 2)); see Part C."""
+    judges = len(sens)
+    size = gen.integers(1, max_rows + 1, items)
+    g = np.repeat(np.arange(items), size)
+    u, w = gen.standard_normal(items), gen.standard_normal(items)
+    a = norm.ppf(theta) * np.sqrt(1 + item_sd**2)
+    human = (a + item_sd * u[g] + gen.standard_normal(g.size) > 0).astype(int)
+    shared = np.sqrt(0.5) * gen.standard_normal((g.size, 1)) + np.sqrt(0.5) * w[g][:, None]
+    lat = np.sqrt(rho) * shared + np.sqrt(1 - rho) * gen.standard_normal((g.size, judges))
+    acc = np.where(human[:, None] == 1, np.asarray(sens), np.asarray(spec))
+    right = lat < norm.ppf(acc)
+    letter = np.where(human[:, None] == 1, right, ~right).astype(int) @ (
+        2 ** np.arange(judges - 1, -1, -1))
+    labelled = (gen.random(items) < share)[g]
+    t = np.zeros((items, 2**judges), dtype=np.int64)
+    c = np.zeros((items, 2**judges, 2), dtype=np.int64)
+    np.add.at(t, (g[~labelled], letter[~labelled]), 1)
+    np.add.at(c, (g[labelled], letter[labelled], human[labelled]), 1)
+    return t, c
+
+
+def member_cluster_aw(t, c):
+    """Each member's cluster-robust adjusted-Wald interval by ``js.correct`` (the single path)."""
+    bits = letter_bits(int(np.log2(t.shape[1])))
+    ids = np.arange(len(t))
+    out = []
+    for j in range(bits.shape[1]):
+        says = bits[:, j] == 1
+        pos, n = t[:, says].sum(1), t.sum(1)
+        tp, fn = c[:, says, 1].sum(1), c[:, ~says, 1].sum(1)
+        tn, fp = c[:, ~says, 0].sum(1), c[:, says, 0].sum(1)
+        on_t, on_c = n > 0, (tp + fn + tn + fp) > 0
+        test = js.JudgedCounts(int(pos.sum()), int(n.sum()), clusters=ClusterTotals(
+            ids[on_t], np.stack([pos, n], 1)[on_t], ("positive", "n")))
+        cal = js.ConfusionCounts(tp=int(tp.sum()), fn=int(fn.sum()), tn=int(tn.sum()),
+                                 fp=int(fp.sum()), clusters=ClusterTotals(
+            ids[on_c], np.stack([tp, fn, tn, fp], 1)[on_c], ("tp", "fn", "tn", "fp")))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                ci = js.correct(test, cal, method="adjusted-wald", confidence_level=LEVEL).ci
+            except NotInformativeError:  # q̂0 + q̂1 <= 1 in this data set: no interval
+                out.append((np.nan, np.nan))
+                continue
+        out.append((ci.low, ci.high))
+    return np.array(out, dtype=float)
+
+
+def clustered_cell(cell, size, gen):
+    theta = cell["theta"]
+    hit, hit_b, width, better, fallback, df = [], [], [], [], [], []
+    for _ in range(size):
+        t, c = clustered_data(gen, **cell)
+        b = clustered_jury_bounds(t, c, LEVEL)
+        m = member_cluster_aw(t, c)
+        w = m[:, 1] - m[:, 0]
+        k = int(np.nanargmin(np.where(np.isfinite(w), w, np.inf)))
+        hit.append(b["low"] <= theta <= b["high"])
+        hit_b.append(m[k, 0] <= theta <= m[k, 1])
+        width.append(b["high"] - b["low"])
+        better.append(w[k])
+        fallback.append(b["fallback"])
+        df.append(b["df"])
+    width, better = np.array(width), np.array(better)
+    return {"coverage jury": np.mean(hit), "coverage better": np.mean(hit_b),
+            "jury ÷ better": width.mean() / better.mean(),
+            "p95 jury ÷ better": np.quantile(width / np.maximum(better, 1e-12), 0.95),
+            "fallback": np.mean(fallback), "df": np.median(df)}  # fmt: skip
+
+
+def clustered_cells(count, size):
+    gen = np.random.default_rng(3940)
+    cells = []
+    for i in range(count):
+        judges = int(gen.integers(2, 5))
+        cells.append((f"C{i}", dict(
+            sens=tuple(gen.uniform(0.6, 0.95, judges)), spec=tuple(gen.uniform(0.6, 0.95, judges)),
+            theta=float(gen.uniform(0.1, 0.9)), items=int(gen.integers(150, 801)),
+            share=float(gen.uniform(0.15, 0.5)), rho=float(gen.uniform(0, 0.6)),
+            item_sd=float(gen.uniform(0.3, 2.0)))))  # fmt: skip
+    for judges in (2, 3):
+        sens, spec = zip(*GRID_JUDGES[:judges], strict=True)
+        cells.append((f"CG{judges}", dict(sens=sens, spec=spec, theta=0.3, items=400, share=0.3,
+                                          rho=0.3, item_sd=1.5)))  # fmt: skip
+    run = np.random.default_rng(3941)
+    rows = []
+    for name, cell in cells:
+        fig = clustered_cell(cell, size, run)
+        rows.append([name, len(cell["sens"]), f"{cell['theta']:.2f}", f"{cell['rho']:.2f}",
+                     f"{cell['item_sd']:.2f}", cell["items"], f"{cell['share']:.2f}",
+                     f"{fig['coverage jury']:.3f}", f"{fig['coverage better']:.3f}",
+                     f"{fig['jury ÷ better']:.3f}", f"{fig['p95 jury ÷ better']:.3f}",
+                     f"{fig['fallback']:.2f}", f"{fig['df']:.0f}"])  # fmt: skip
+        print(rows[-1], flush=True)
+    head = ["cell", "J", "θ", "ρ", "σ item", "items", "labelled", "coverage jury",
+            "coverage better member", "jury ÷ better member", "p95 jury ÷ better",
+            "fallback share", "median t df"]  # fmt: skip
+    return rows, markdown_table(head, rows)
+
+
+def nq_clustered(splits, share=0.3):
+    """NQ-301 pooled over its systems, cluster=item_id: the jury's coverage of the pooled rate."""
+    frame = nq_frame()
+    judges = ["judge_gpt4", "judge_instructgpt", "judge_bem"]
+    theta = frame["human"].mean()
+    items = frame["item_id"].unique()
+    gen = np.random.default_rng(3942)
+    hit, width, better, hit_b, fallback = [], [], [], [], []
+    for _ in range(splits):
+        labelled = set(items[gen.random(items.size) < share])
+        f = frame.assign(model="pooled", human=frame["human"].where(
+            frame["item_id"].isin(labelled)))  # fmt: skip
+        res = js.evaluate(f, judge=judges, cluster="item_id").corrections["pooled"]
+        hit.append(res.ci.low <= theta <= res.ci.high)
+        width.append(res.ci.high - res.ci.low)
+        with warnings.catch_warnings():  # the members' weak-calibration warnings: measured here
+            warnings.simplefilter("ignore")
+            alone = [js.evaluate(f, judge=j, cluster="item_id", method="adjusted-wald")
+                     .corrections["pooled"].ci for j in judges]  # fmt: skip
+        k = int(np.argmin([ci.high - ci.low for ci in alone]))
+        better.append(alone[k].high - alone[k].low)
+        hit_b.append(alone[k].low <= theta <= alone[k].high)
+        fallback.append(res.fallback is not None)
+    head = ["data", "splits", "labelled", "θ (all rows)", "coverage jury",
+            "coverage better member", "jury ÷ better member: mean", "jury ÷ better: max",
+            "fallback share"]  # fmt: skip
+    ratio = np.array(width) / np.array(better)
+    return markdown_table(head, [[
+        "NQ-301, 12 systems pooled, cluster=item_id", splits, f"{share:.0%}", f"{theta:.3f}",
+        f"{np.mean(hit):.2f}", f"{np.mean(hit_b):.2f}", f"{np.mean(width) / np.mean(better):.3f}",
+        f"{ratio.max():.3f}", f"{np.mean(fallback):.2f}"]])  # fmt: skip
+
+
+def part_c(quick, describe=False):
+    """Part C's tables; ``describe``: with its paragraph of the module docstring first."""
+    start = time.perf_counter()
+    _, table = clustered_cells(3 if quick else 20, 100 if quick else 1000)
+    nq = nq_clustered(10 if quick else 100)
+    elapsed = time.perf_counter() - start
+    about = next(p for p in __doc__.split("\n\n") if p.startswith("Part C,"))
+    return "\n\n".join([
+        *([about.strip()] if describe else []),
+        "## Part C: repeated items (cluster=), simulation", table,
+        "## Part C: NQ-301 pooled over its systems (cluster=item_id)", nq,
+        f"Part C run time: {elapsed:.1f} s" + (" (--quick)" if quick else ""),
+    ])  # fmt: skip
+
+
+
 def main() -> None:
     ap = quick_parser(__doc__.splitlines()[0], "4 + 4 cells, 100 data sets, 5 splits")
+    ap.add_argument("--part", choices=("all", "clustered"), default="all",
+                    help="'clustered': rerun Part C alone, into the results file")
     args = ap.parse_args()
     quick = args.quick
+    if args.part == "clustered":
+        path = Path(__file__).resolve().parent / "results" / "jury.md"
+        text = path.read_text(encoding="utf-8")
+        cut = "\nPart C, repeated" if "\nPart C, repeated" in text else "\n## Part C"
+        text = text.split(cut, 1)[0].rstrip()  # Part C (its paragraph and tables) replaced
+        path.write_text(text + "\n\n" + part_c(quick, describe=True) + "\n", encoding="utf-8")
+        print(f"wrote {path}", flush=True)
+        return
     start = time.perf_counter()
     size, profiles = (100, 20) if quick else (1000, 200)
     cells = random_cells(4 if quick else 60, size, profiles) + grid_cells(size, profiles, quick)
@@ -286,6 +467,7 @@ def main() -> None:
         "## Part B: NQ-301, GPT-4, InstructGPT and BEM as a jury (medians over the splits)",
         nq,
         run_time(elapsed, quick),
+        part_c(quick),
     ])  # fmt: skip
     publish("jury", "A jury no worse than its better member (issue 39)", body, elapsed)
 

@@ -271,3 +271,22 @@ def test_a_marked_group_of_letters_keeps_its_letter_counts():
     assert (z[["human_0", "human_1"]].to_numpy() == 0).all() and z["marked"].notna().all()
     assert ev.counts_dataframe()[["n", "human_0", "human_1"]].to_numpy().sum() == 600
     assert ev.to_dataframe().set_index("model").loc["z", ["n", "m0", "m1"]].tolist() == [200, 0, 0]
+
+
+def test_letter_counts_keep_each_items_counts_with_cluster():
+    # counted by hand: item 1 has two test rows (1|0, 1|1), item 2 a test row and a labelled
+    # row, item 3 a labelled row; the item totals sum to the group's counts
+    from judgestats.alphabets.groups import letter_counts
+    from judgestats.errors import ColumnError
+
+    frame = pd.DataFrame({"model": "m", "item": [1, 1, 2, 2, 3], "a": [1, 1, 0, 0, 1],
+                          "b": [0, 1, 1, 1, 1], "human": [None, None, None, 1, 0]})  # fmt: skip
+    counts = letter_counts(frame, judge=["a", "b"], cluster="item")
+    test, cal = counts.pair(("m",))
+    assert test.labels == ("0|1", "1|0", "1|1")
+    assert test.clusters.ids.tolist() == [1, 2]
+    assert test.clusters.totals.tolist() == [[0, 1, 1], [1, 0, 0]]
+    assert cal.clusters.ids.tolist() == [2, 3]
+    assert cal.clusters.totals.tolist() == [[0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 1, 0]]
+    with pytest.raises(ColumnError, match="missing item id"):
+        letter_counts(frame.assign(item=[1, None, 2, 2, 3]), judge=["a", "b"], cluster="item")

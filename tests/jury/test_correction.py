@@ -134,5 +134,9 @@ def test_evaluate_keeps_the_joint_fit_where_asked_or_where_judges_are_not_binary
         js.evaluate(frame, judge=["a", "score"], method="min-variance")
     with pytest.raises(MethodError, match="combine \\('stack'\\) must be one of 'letters'"):
         js.evaluate(frame, judge=["a", "b"], combine="stack")
-    with pytest.raises(ClusteredCountsError):
-        js.evaluate(frame.assign(item=0), judge=["a", "b"], cluster="item")
+    # repeated items: a jury of 0/1 judges only (tests/jury/test_clustered.py), no J × K fit
+    with pytest.raises(ClusteredCountsError, match="profile-likelihood-t"):
+        js.evaluate(frame.assign(item=0), judge=["a", "b"], cluster="item",
+                    method="profile-likelihood-t")  # fmt: skip
+    with pytest.raises(ClusteredCountsError, match="other than 0/1"):
+        js.evaluate(frame.assign(item=0), judge=["a", "score"], cluster="item")

@@ -24,6 +24,7 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
+    ColumnError,
     GroupLabelError,
     LabelError,
     binary_value,
@@ -126,6 +127,9 @@ class LetterCounts:
         Group key (tuple of ``by`` values) → int64 array over ``alphabet``.
     calibration : dict
         Group key → int64 array of shape (len(alphabet), 2): rows letters, columns human 0, 1.
+    clusters : dict or None
+        With ``cluster=``: group key → {item id: (test (len(alphabet),), calibration
+        (len(alphabet), 2))}, each item's own counts; :meth:`pair` then gives clustered counts.
     """
 
     by: tuple
@@ -136,6 +140,7 @@ class LetterCounts:
     alphabet: tuple
     test: dict
     calibration: dict
+    clusters: dict | None = None
 
     @property
     def groups(self) -> tuple:
@@ -147,10 +152,27 @@ class LetterCounts:
         t, c = self.test[key], self.calibration[key]
         seen = [i for i in range(len(self.alphabet)) if t[i] or c[i].any()]
         letters = tuple(self.alphabet[i] for i in seen)
+        if self.clusters is None:
+            return (
+                CategoryCounts(t[seen], labels=letters),
+                ConfusionMatrix(c[seen], labels=HUMAN_LABELS, judge_labels=letters),
+            )
+        from ..counts.categories import category_fields, confusion_fields
+        from ..counts.clusters import ClusterTotals
+
+        items = self.clusters[key]
+        ids = list(items)
+        it = np.array([items[i][0][seen] for i in ids], dtype=np.int64).reshape(len(ids), -1)
+        ic = np.array([items[i][1][seen] for i in ids], dtype=np.int64).reshape(len(ids), -1)
+        t_on, c_on = it.any(axis=1), ic.any(axis=1)
+        pick = lambda on: [i for i, keep in zip(ids, on, strict=True) if keep]  # noqa: E731
         return (
-            CategoryCounts(t[seen], labels=letters),
-            ConfusionMatrix(c[seen], labels=HUMAN_LABELS, judge_labels=letters),
-        )
+            CategoryCounts(t[seen], labels=letters, clusters=ClusterTotals(
+                pick(t_on), it[t_on], category_fields(len(seen)))),
+            ConfusionMatrix(c[seen], labels=HUMAN_LABELS, judge_labels=letters,
+                            clusters=ClusterTotals(pick(c_on), ic[c_on],
+                                                   confusion_fields(len(seen), 2))),
+        )  # fmt: skip
 
     def to_dataframe(self) -> pd.DataFrame:
         """One row per group and letter: ``test``, ``human_0``, ``human_1`` counts."""
@@ -281,6 +303,7 @@ def letter_counts(
     judge_labels: Any = "observed",
     bins: Any = None,
     invalid: Any = None,
+    cluster: str | None = None,
 ) -> LetterCounts:
     """Count a frame's judge letters per group on its own engine (:func:`judgestats.evaluate`).
 
@@ -302,6 +325,9 @@ def letter_counts(
         to Python, not every distinct score (measured in ``benchmarks/bench_letters.py``).
         Scores meet the edges in double precision on every engine (a float32 0.7 is
         0.69999999, below an edge at 0.7).
+    cluster : str, optional
+        The column of each row's item id, when items repeat: the counts keep each item's own
+        (``clusters``).
 
     Returns
     -------
@@ -322,7 +348,8 @@ def letter_counts(
     invalid = check_invalid(invalid)
     edges = None if bins is None else check_bins(bins)
     check_distinct_roles({"judge": cols, "human": (human,),
-                          "split": () if split is None else (split,), "by": by_cols})  # fmt: skip
+                          "split": () if split is None else (split,), "by": by_cols,
+                          "cluster": () if cluster is None else (cluster,)})  # fmt: skip
     nw = _narwhals()
     with _engine_warnings():
         nf = open_frame(nw, frame, by_cols, (human,))
@@ -333,6 +360,7 @@ def letter_counts(
             if coded:
                 nf = nf.with_columns(*(_bin_expr(nw, c, edges, invalid) for c in coded))
         labels = (*cols, human) + (() if split is None else (split,))
+        labels += () if cluster is None else (cluster,)
         first = nf.group_by(*by_cols, *labels).agg(nw.len().alias(_COUNT))
         rows = _collect(nw, first).rows()
         engine = _engine_name(nw, nf)
@@ -355,11 +383,13 @@ def letter_counts(
     test: dict[tuple, np.ndarray] = {}
     cal: dict[tuple, np.ndarray] = {}
     bad: dict[tuple, dict] = {}  # (group, role) → value → rows
+    items: dict[tuple, dict] | None = None if cluster is None else {}
     for row, letter in zip(rows, letters, strict=True):
         key = tuple(_plain(v) for v in row[:k])
         h, count = _plain(row[k + r]), int(row[-1])
         test.setdefault(key, np.zeros(len(alphabet), dtype=np.int64))
         cal.setdefault(key, np.zeros((len(alphabet), 2), dtype=np.int64))
+        t_item, c_item = _item_counts(items, key, cluster, row, len(alphabet))
         if split is not None:
             s = _plain(row[k + r + 1])
             if s not in ("test", "calibration"):
@@ -370,10 +400,14 @@ def letter_counts(
             is_cal = not _missing(h)
         if not is_cal:
             test[key][index[letter]] += count
+            if t_item is not None:
+                t_item[index[letter]] += count
         elif (value := binary_value(h)) is None:
             _add(bad, (key, "human"), h, count)
         else:
             cal[key][index[letter], value] += count
+            if c_item is not None:
+                c_item[index[letter], value] += count
     check_group_labels([
         (describe_group(by_cols, key), role,
          ", ".join(f"{_rows(n, 'row')} of {v!r}" for v, n in bad[key, role].items()))
@@ -383,7 +417,24 @@ def letter_counts(
     return LetterCounts(
         by_cols, cols, human, split, engine, alphabet,
         {g: test[g] for g in order}, {g: cal[g] for g in order},
+        None if items is None else {g: items[g] for g in order},
     )  # fmt: skip
+
+
+def _item_counts(items: dict | None, key: tuple, cluster: Any, row: Any, size: int) -> tuple:
+    """Return the (test, calibration) counts of a row's item (None, None without cluster=).
+
+    The item id is the row's next-to-last value (before the count); a missing one is an error.
+    """
+    if items is None:
+        return None, None
+    item = _plain(row[-2])
+    if _missing(item):
+        raise ColumnError(f"cluster column {cluster!r} has a missing item id")
+    group = items.setdefault(key, {})
+    if item not in group:
+        group[item] = (np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
+    return group[item]
 
 
 # ============================================================================ correction

@@ -171,6 +171,10 @@ _ROWS: list[Capability] = [
                ("min-variance", *_PROFILES), "min-variance",
                "the members' Rogan–Gladen estimates combined with minimum-variance weights; "
                "the product letters' J × K fit by name"),
+    # repeated items (issue 39): the members' covariance over items (jury/clustered.py)
+    Capability("jury", "rate", (_HUMAN,), True, ("min-variance",), "min-variance",
+               "repeated items: the members' joint covariance over items (cluster-robust), "
+               "Student's t; the J × K fit models independent rows"),
     Capability("letter", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
                "the betting confidence sequence while labelling in rounds; no labelling "
                "process draws within human labels, unknown until an item is labelled"),

@@ -351,30 +351,35 @@ def evaluate(
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
                                cluster=cluster,
                                judge_labels=judge_labels, bins=bins, invalid=invalid)  # fmt: skip
-    elif cluster is not None and letters:
+    elif cluster is not None and letters and not jury_wanted(
+        judge, judge_labels is None and bins is None and invalid is None, design, method,
+        _alphabet_methods(design), repeated=True,
+    ):  # fmt: skip
         raise ClusteredCountsError(
             "cluster= with a judge alphabet is not supported yet: evaluate with 0/1 judge labels"
+            " (one column, or several: a jury)"
         )
     check_rng(rng)  # each mode then draws from its own generator of it
     common: dict[str, Any] = {"rng": rng, "progress": progress, "stacklevel": 3,
                               "errors": check_choice("errors", errors, ERRORS)}  # fmt: skip
-    if letters:  # repeated items were refused above
+    if letters:  # repeated items were refused above, but for a jury
         check_letters_call(strata=strata, rank=rank, options=options)
         check_choice("combine", combine, COMBINE)
         where: dict[str, Any] = {"design": design, "confidence_level": confidence_level,
-                                 "estimand": estimand, "repeated": False,
+                                 "estimand": estimand, "repeated": cluster is not None,
                                  "options": options}  # fmt: skip
         plain = judge_labels is None and bins is None and invalid is None
         alphabet = None
-        if jury_wanted(judge, plain, design, method, _alphabet_methods(design)):
+        if jury_wanted(judge, plain, design, method, _alphabet_methods(design),
+                       repeated=cluster is not None):  # fmt: skip
             spec, _ = _resolve(_JURY, method=method, **where)
-            if method is None:  # judge columns that are not 0/1 keep the joint fit's default
+            if method is None and cluster is None:  # judges not 0/1: the joint fit's default
                 alphabet, _ = _resolve(_LETTERS, method=None, **where)
         else:
             spec, _ = _resolve(_LETTERS, method=method, **where)
         columns = {"judge": judge, "human": human, "by": by, "split": split, "bins": bins,
                    "judge_labels": "observed" if judge_labels is None else judge_labels,
-                   "invalid": invalid}  # fmt: skip
+                   "invalid": invalid, **({} if cluster is None else {"cluster": cluster})}
         return evaluate_letters(frame, spec, columns=columns, options=options, alphabet=alphabet,
                                 **common)  # fmt: skip
     stratified = bool(frame.strata) if counted else strata is not None

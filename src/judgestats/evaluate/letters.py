@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._validation import (
+    ClusteredCountsError,
     JudgeStatsError,
     LabelError,
+    MethodError,
     check_group_sizes,
     check_positive_int,
     check_rng,
@@ -48,19 +50,22 @@ def letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> bo
     return not isinstance(judge, str) or any(v is not None for v in (judge_labels, bins, invalid))
 
 
-def jury_wanted(judge: Any, plain: bool, design: Any, method: Any, alphabet_methods: Any) -> bool:
+def jury_wanted(judge: Any, plain: bool, design: Any, method: Any, alphabet_methods: Any,
+                repeated: bool = False) -> bool:  # fmt: skip
     """Tell a jury: two or more 0/1 judge columns alone, under a design with a jury's row.
 
     ``plain``: no ``judge_labels``, ``bins`` or ``invalid``; a method of the judge alphabet's
-    row named (``alphabet_methods``) keeps the joint fit.
+    row named (``alphabet_methods``) keeps the joint fit. ``repeated``: ``cluster=`` given
+    (the jury's row for repeated items; the joint fit has none, so a method named there is
+    the jury's row's to refuse).
     """
     from ..designs import as_design
     from ..designs.capabilities import rows
 
     if not plain or isinstance(judge, str) or not hasattr(judge, "__len__") or len(judge) < 2:
         return False  # a bad judge= is named by the letters' own checks
-    found = any(r.matches("jury", "rate", as_design(design), False) for r in rows())
-    return found and (method is None or method not in alphabet_methods)
+    found = any(r.matches("jury", "rate", as_design(design), repeated) for r in rows())
+    return found and (repeated or method is None or method not in alphabet_methods)
 
 
 def _binary_products(alphabet: tuple) -> bool:
@@ -114,8 +119,19 @@ def evaluate_letters(
     from ..alphabets.groups import correct_alphabet, letter_counts
     from ..jury.correction import correct_jury
 
+    if spec.judge == "jury" and "cluster" in columns and spec.estimand != "rows":
+        raise MethodError(
+            f"a jury with repeated items estimates the rate over rows, not estimand="
+            f"{spec.estimand!r}"
+        )
     counts = letter_counts(frame, **columns)
     if spec.judge == "jury" and not _binary_products(counts.alphabet):
+        if counts.clusters is not None:
+            raise ClusteredCountsError(
+                f"cluster= with a judge alphabet is not supported yet: the judge columns "
+                f"{list(counts.judge)!r} hold values other than 0/1 (letters "
+                f"{list(counts.alphabet)!r}); a jury with repeated items takes 0/1 judges"
+            )
         if alphabet is None:
             raise LabelError(
                 f"method {spec.method!r} combines 0/1 judges, but the judge columns "
@@ -139,7 +155,7 @@ def evaluate_letters(
             jury = {k: v for k, v in options.items() if k != "min_count"}
             return correct_jury(test, cal, judges=counts.judge, method=spec.method,
                                 confidence_level=spec.confidence_level, design=spec.design,
-                                **jury)  # fmt: skip
+                                estimand=spec.estimand, **jury)  # fmt: skip
         return correct_alphabet(test, cal, method=spec.method,
                                 confidence_level=spec.confidence_level, rng=gen,
                                 design=spec.design, **options)  # fmt: skip

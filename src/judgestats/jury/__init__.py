@@ -8,7 +8,7 @@ reaches it for two or more 0/1 judge columns under ``design="by-human-label"``.
 
 from __future__ import annotations
 
-from .correction import JuryCorrection, correct_jury, jury_cells
+from .correction import JuryCorrection, correct_jury, jury_cells, jury_items
 from .weights import jury_bounds, member_moments, min_variance_weights
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "correct_jury",
     "jury_bounds",
     "jury_cells",
+    "jury_items",
     "member_moments",
     "min_variance_weights",
 ]

@@ -21,6 +21,7 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     LabelError,
+    MethodError,
     binary_value,
     check_confidence_level,
 )
@@ -32,7 +33,7 @@ from ..results import ConfidenceInterval, Reportable, rate_repr
 from ..spec import resolve_spec
 from .weights import MAX_JUDGES, MIN_PER_CLASS, jury_bounds, letter_bits
 
-__all__ = ["JuryCorrection", "correct_jury", "jury_cells", "verdicts_or_none"]
+__all__ = ["JuryCorrection", "correct_jury", "jury_cells", "jury_items", "verdicts_or_none"]
 
 #: The capability table's path of a jury.
 JURY, RATE = "jury", "rate"
@@ -97,15 +98,64 @@ def jury_cells(test: CategoryCounts, calibration: ConfusionMatrix) -> tuple[np.n
         raise LabelError(
             f"the test letters {tuple(test.labels)!r} differ from the calibration's {letters!r}"
         )
+    judges, index = _cell_index(letters)
+    t = np.zeros(2**judges, dtype=np.int64)
+    c = np.zeros((2**judges, 2), dtype=np.int64)
+    np.add.at(t, index, np.asarray(test.counts, dtype=np.int64))
+    np.add.at(c, index, np.asarray(calibration.counts, dtype=np.int64))
+    return t, c
+
+
+def _cell_index(letters: tuple) -> tuple[int, np.ndarray]:
+    """Return the number of judges and each letter's cell in {0, 1}^J (judge 0 leading)."""
     judges = len(_verdicts(letters[0], None))
     if not 2 <= judges <= MAX_JUDGES:
         raise ArgumentTypeError(f"a jury has 2 to {MAX_JUDGES} judges, got {judges}")
     index = np.ravel_multi_index(np.array([_verdicts(v, judges) for v in letters]).T,
                                  (2,) * judges)  # fmt: skip
-    t = np.zeros(2**judges, dtype=np.int64)
-    c = np.zeros((2**judges, 2), dtype=np.int64)
-    np.add.at(t, index, np.asarray(test.counts, dtype=np.int64))
-    np.add.at(c, index, np.asarray(calibration.counts, dtype=np.int64))
+    return judges, index
+
+
+def _per_item(counts: Any, width: int) -> tuple[list, np.ndarray]:
+    """Return the item ids and per-item totals (G, width); without clusters one item a row."""
+    if counts.clusters is not None:
+        return list(counts.clusters.ids), counts.clusters.totals.reshape(-1, width)
+    flat = np.asarray(counts.counts, dtype=np.int64).reshape(-1)
+    rows = np.repeat(np.eye(flat.size, dtype=np.int64), flat, axis=0)
+    return [object() for _ in range(rows.shape[0])], rows  # ids no other item shares
+
+
+def jury_items(test: CategoryCounts,
+               calibration: ConfusionMatrix) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Per-item product-letter counts: (test (G, 2^J), calibration (G, 2^J, 2)), items aligned.
+
+    The items are the union of the test's and the calibration's cluster ids (an item may have
+    rows in both); counts without clusters enter as one item per row.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> from judgestats.jury import jury_items
+    >>> test = js.CategoryCounts.from_labels(["1|1", "0|1", "1|1"], cluster=[1, 1, 2])
+    >>> cal = js.ConfusionMatrix.from_labels(human=[1, 0], judge=["1|1", "0|1"], labels=[0, 1],
+    ...                                      judge_labels=["0|1", "1|1"], cluster=[2, 3])
+    >>> t, c = jury_items(test, cal)
+    >>> t.tolist(), c.sum(axis=1).tolist()
+    ([[0, 1, 0, 1], [0, 0, 0, 1], [0, 0, 0, 0]], [[0, 0], [0, 1], [1, 0]])
+    """
+    jury_cells(test, calibration)  # the letters' and categories' checks
+    letters = tuple(calibration.judge_labels)
+    judges, index = _cell_index(letters)
+    t_ids, t_rows = _per_item(test, len(letters))
+    c_ids, c_rows = _per_item(calibration, 2 * len(letters))
+    order = {key: g for g, key in enumerate(dict.fromkeys([*t_ids, *c_ids]))}
+    t = np.zeros((len(order), 2**judges), dtype=np.int64)
+    c = np.zeros((len(order), 2**judges, 2), dtype=np.int64)
+    t_at = np.array([order[k] for k in t_ids], dtype=np.int64)
+    c_at = np.array([order[k] for k in c_ids], dtype=np.int64)
+    for i, cell in enumerate(index):
+        np.add.at(t[:, cell], t_at, t_rows[:, i])
+        np.add.at(c[:, cell, :], c_at, c_rows[:, 2 * i : 2 * i + 2])
     return t, c
 
 
@@ -140,6 +190,7 @@ def correct_jury(
     confidence_level: float = 0.95,
     design: str = DEFAULT_DESIGN,
     rng: Any = None,
+    estimand: str = "rows",
     **options: Any,
 ) -> JuryCorrection:
     """Correct the rate θ = P(human = 1) from a jury of 0/1 judges on the same items.
@@ -164,6 +215,12 @@ def correct_jury(
         The capability table has a jury's row for the paper's design only.
     rng : None, int, SeedSequence or Generator
         Randomness of ``"bootstrap"``.
+    estimand : {"rows"}
+        With repeated items (counts with ``clusters``, ``cluster=`` of
+        :meth:`~judgestats.CategoryCounts.from_labels`): the rate over rows. The members'
+        covariance is then taken over items (:mod:`judgestats.jury.clustered`), with Student's
+        t; one row per item gives the independent rows' numbers exactly. Only
+        ``"min-variance"`` is available there (the J × K fit models independent rows).
     **options
         Options of the J × K fit (``n_resamples``, ``min_count``).
 
@@ -198,12 +255,26 @@ def correct_jury(
     True
     """
     level = float(check_confidence_level(confidence_level))
+    repeated = test.clusters is not None or calibration.clusters is not None
     spec = resolve_spec(judge=JURY, target=RATE, design=design, method=method,
-                        confidence_level=level, method_optional=True)  # fmt: skip
+                        confidence_level=level, method_optional=True, repeated=repeated,
+                        estimand=estimand)  # fmt: skip
     t, c = jury_cells(test, calibration)
     count = int(np.log2(t.size))
     names = _names(judges, count)
-    b = jury_bounds(t, c, z_value(level))
+    per_item = None
+    if repeated:
+        if spec.estimand != "rows":
+            raise MethodError(
+                f"a jury with repeated items estimates the rate over rows, not estimand="
+                f"{spec.estimand!r}"
+            )
+        from .clustered import clustered_jury_bounds  # loaded on first use
+
+        per_item = jury_items(test, calibration)
+        b = clustered_jury_bounds(per_item[0], per_item[1], level)
+    else:
+        b = jury_bounds(t, c, z_value(level))
     common: dict[str, Any] = {
         "judges": names, "confidence_level": level, "design": spec.design, "n": int(t.sum()),
         "m0": int(c[:, 0].sum()), "m1": int(c[:, 1].sum()),
@@ -213,6 +284,8 @@ def correct_jury(
                                             strict=True)},
         "better": names[int(b["better"])], "calibrations": tuple(_member_counts(c, count)),
         "calibration": calibration,
+        "items": None if per_item is None else int(per_item[0].shape[0]),
+        "t_df": float(b["df"]) if repeated else None,
     }  # fmt: skip
     if spec.method != "min-variance":
         from ..alphabets.groups import correct_alphabet  # the J × K fit, loaded on first use
@@ -266,6 +339,11 @@ class JuryCorrection(Reportable):
         The J × K fit behind a profile or bootstrap method.
     calibration : ConfusionMatrix or None
         The product letters × human counts the jury was corrected from.
+    items : int or None
+        With repeated items: the items (clusters) the covariance was taken over; else None.
+    t_df : float or None
+        With repeated items: the degrees of freedom of the interval's Student's t (``inf``:
+        no item repeats, the normal quantile); else None.
 
     Examples
     --------
@@ -305,6 +383,8 @@ class JuryCorrection(Reportable):
     m1: int
     fit: Any = None
     calibration: Any = None
+    items: int | None = None
+    t_df: float | None = None
 
     sensitivity = None
     specificity = None
@@ -344,7 +424,7 @@ class JuryCorrection(Reportable):
             "confidence_level": self.confidence_level, "naive": self.naive, "n": self.n,
             "m0": self.m0, "m1": self.m1, "judges": ", ".join(self.judges),
             "better": self.better, "fallback": self.fallback, "clipped": False,
-            "estimate_unclipped": self.estimate,
+            "estimate_unclipped": self.estimate, "items": self.items, "t_df": self.t_df,
         }  # fmt: skip
         for name in self.judges:
             row[f"weight[{name}]"] = None if self.weights is None else self.weights[name]
@@ -360,6 +440,9 @@ class JuryCorrection(Reportable):
             weight = "" if self.weights is None else f"weight {self.weights[name]:.3f}, "
             lines.append(f"  {name}: {weight}alone {self.member_estimate[name]:.4f} "
                          f"[{ci.low:.4f}, {ci.high:.4f}] (adjusted-Wald)")  # fmt: skip
+        if self.items is not None:
+            lines.append(f"  repeated items: {self.items} items; covariance over items, "
+                         f"critical value t({self.t_df:.0f})")  # fmt: skip
         if self.fallback:
             lines.append(f"  fallback: {self.fallback}")
         return "\n".join(lines)

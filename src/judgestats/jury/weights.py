@@ -40,6 +40,7 @@ __all__ = [
     "MAX_JUDGES",
     "MIN_PER_CLASS",
     "ROUNDS",
+    "combine",
     "jury_bounds",
     "letter_bits",
     "member_covariance",
@@ -138,7 +139,9 @@ def member_covariance(moments: dict[str, np.ndarray], theta: Any) -> np.ndarray:
 
     ``theta`` (..., J) or (..., 1): each member's θ̃_j (then Σ̃_jj is its adjusted-Wald
     variance, eq. (8)) or one θ for every member (the jury's: its weights then do not lean on
-    the members whose estimate happens to sit where their variance is small).
+    the members whose estimate happens to sit where their variance is small). With repeated
+    items ``moments["extra"]`` (3J × 3J, :func:`judgestats.jury.clustered.cluster_moments`)
+    adds gᵀ Δ g over the rates (p_j, 1 − q0_j, q1_j) of every member.
 
     Examples
     --------
@@ -152,8 +155,19 @@ def member_covariance(moments: dict[str, np.ndarray], theta: Any) -> np.ndarray:
     den = moments["den"]
     g0, g1 = (1.0 - th) / den, -th / den
     outer = lambda a, b: a[..., :, None] * b[..., None, :]  # noqa: E731
-    return (outer(1.0 / den, 1.0 / den) * moments["s_t"] + outer(g0, g0) * moments["s_0"]
-            + outer(g1, g1) * moments["s_1"])  # fmt: skip
+    cov = (outer(1.0 / den, 1.0 / den) * moments["s_t"] + outer(g0, g0) * moments["s_0"]
+           + outer(g1, g1) * moments["s_1"])  # fmt: skip
+    if "extra" in moments:  # repeated items: the clusters' covariance of (p, 1 − q0, q1)
+        judges = den.shape[-1]
+        shape = np.broadcast_shapes(den.shape, g0.shape)
+        grad = np.zeros((*shape, 3 * judges))
+        idx = np.arange(judges)
+        for block, g in enumerate((1.0 / den, -g0, g1)):  # ∂θ_j/∂(p_j, 1 − q0_j, q1_j)
+            grad[..., idx, block * judges + idx] = np.broadcast_to(g, shape)
+        extra = np.where(np.isfinite(grad), grad, 0.0) @ moments["extra"]
+        cov = cov + np.einsum("...ja,...ka->...jk", extra,
+                              np.where(np.isfinite(grad), grad, 0.0))  # fmt: skip
+    return cov
 
 
 def _unconstrained(cov: np.ndarray) -> np.ndarray:
@@ -271,6 +285,23 @@ def jury_bounds(test: Any, calibration: Any, z: Any) -> dict[str, np.ndarray]:
     ([False, True], (2, 2))
     """
     mm = member_moments(test, calibration, z)
+    m_low, m_high, _ = adjusted_wald_bounds(
+        mm["p"], mm["q0"], mm["q1"], mm["n"][..., None], mm["m0"][..., None],
+        mm["m1"][..., None], z,
+    )  # fmt: skip
+    return combine(mm, z, None, m_low, m_high)
+
+
+def combine(mm: dict[str, np.ndarray], z: Any, critical: Any, m_low: Any,
+            m_high: Any) -> dict[str, np.ndarray]:  # fmt: skip
+    """Return the jury's weights, centre and interval from the members' moments (jury_bounds).
+
+    ``critical``: None (the normal quantile ``z``) or a function of (moments, weights) giving
+    the critical value of the jury's interval (Student's t under repeated items,
+    :mod:`judgestats.jury.clustered`); ``m_low``, ``m_high`` (..., J): each member's own
+    interval, the better of which the fallback holds. ``mm["class_items"]`` (..., 2), when
+    present, counts the fallback's units (items under repeated items), else ``m0``, ``m1``.
+    """
     ok = np.isfinite(mm["den"])
     theta = np.where(ok, mm["theta"], 0.0)
     count = ok.sum(axis=-1)
@@ -289,17 +320,14 @@ def jury_bounds(test: Any, calibration: Any, z: Any) -> dict[str, np.ndarray]:
     w = np.where(alone[..., None], single, w)
     se = np.where(alone, own.min(axis=-1), se)
     centre = (w * np.where(ok, mm["centre"], 0.0)).sum(axis=-1)
-    zf = float(z)
+    zf = float(z) if critical is None else np.asarray(critical(mm, w), dtype=float)
     low, high = np.clip(centre - zf * se, 0.0, 1.0), np.clip(centre + zf * se, 0.0, 1.0)
-    m_low, m_high, _ = adjusted_wald_bounds(
-        mm["p"], mm["q0"], mm["q1"], mm["n"][..., None], mm["m0"][..., None],
-        mm["m1"][..., None], z,
-    )  # fmt: skip
     width = np.where(np.isfinite(m_high - m_low), m_high - m_low, np.inf)
     better = np.argmin(width, axis=-1)
     b_low = np.take_along_axis(m_low, better[..., None], axis=-1)[..., 0]
     b_high = np.take_along_axis(m_high, better[..., None], axis=-1)[..., 0]
-    fallback = np.minimum(mm["m0"], mm["m1"]) < MIN_PER_CLASS
+    sizes = mm.get("class_items", np.stack([mm["m0"], mm["m1"]], axis=-1))
+    fallback = sizes.min(axis=-1) < MIN_PER_CLASS
     low = np.where(fallback, np.fmin(low, b_low), low)
     high = np.where(fallback, np.fmax(high, b_high), high)
     none = count == 0
@@ -307,5 +335,5 @@ def jury_bounds(test: Any, calibration: Any, z: Any) -> dict[str, np.ndarray]:
         **mm, "low": np.where(none, np.nan, low), "high": np.where(none, np.nan, high),
         "estimate": np.where(none, np.nan, np.clip(centre, 0.0, 1.0)), "se": se,
         "weights": w, "better": better, "member_low": m_low, "member_high": m_high,
-        "fallback": fallback,
+        "fallback": fallback, "critical": zf,
     }  # fmt: skip
