@@ -661,6 +661,32 @@ def check_jury(tables):
         assert num(r["weight GPT-4"]) >= 0.8, r
 
 
+def check_scores(tables):
+    cells = find(tables, "score", "labels (items)", "cover score", "width ÷ letter",
+                 "fallback share", min_rows=8)  # fmt: skip
+    for r in cells.records():
+        # 30 data sets per cell in --quick (Monte Carlo s.e. 0.04 at 0.95): the study's claim
+        # (>= 0.93 in all 40 cells, re-run below 0.93) is in benchmarks/results/scores.md;
+        # 0.93 − 3.5 s.e. here
+        assert 0.79 <= num(r["cover score"]) <= 1.0, r
+        if num(r["labels (items)"]) >= 100 and num(r["fallback share"]) == 0:
+            # the done-criterion: a score is never much wider than the letter estimator
+            # (study: max 1.017 for a letter-only score); ratios of mean widths of 30 data sets
+            assert num(r["width ÷ letter"]) <= 1.05, r
+        else:  # the fallback is the letter estimator itself: the ratio is exactly 1
+            assert num(r["width ÷ letter"]) == pytest.approx(1.0, abs=1e-3), r
+    real = find(tables, "labelled", "cover score", "width ÷ letter", "width ÷ humans",
+                min_rows=4)  # fmt: skip
+    for r in real.records():  # NQ-301, BEM's probability: 0.986–0.992 in the study
+        assert 0.95 <= num(r["width ÷ letter"]) <= 1.02, r
+        assert num(r["width ÷ humans"]) < 1.0, r
+    systems = find(tables, "system", "cover score", "width ÷ letter (mean)", min_rows=12)
+    assert all(0.95 <= num(v) <= 1.05 for v in systems.col("width ÷ letter (mean)"))
+    choice = find(tables, "cell", "cover average", "cover full", "width full ÷ average")
+    # the same folds for both: the two predictions of the unlabelled rows give widths within 1%
+    assert all(abs(num(v) - 1.0) <= 0.01 for v in choice.col("width full ÷ average"))
+
+
 def check_alphabet_width(tables):
     cells = find(tables, "cell", "J", "fixed cut s", "post-hoc ÷ full", "fixed cut ÷ full",
                  "coverage full", "coverage post-hoc", "coverage fixed cut", min_rows=6)  # fmt: skip
@@ -902,6 +928,7 @@ CHECKS = {
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_alphabet_width.py": ("alphabet_width", [], check_alphabet_width),
     "bench_jury.py": ("jury", [], check_jury),
+    "bench_scores.py": ("scores_quick", [], check_scores),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
     "bench_bayes.py": ("bayes", [], check_bayes),
