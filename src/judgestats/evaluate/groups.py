@@ -46,7 +46,7 @@ from .letters import (
     letters_wanted,
 )
 from .per_group import ERRORS
-from .scores import SCORE_OPTIONS, evaluate_scores, score_wanted, takes_scores
+from .scores import SCORE_OPTIONS, covariate_role, evaluate_scores, score_wanted, takes_scores
 
 __all__ = [
     "Evaluation",
@@ -144,6 +144,7 @@ def evaluate(
     batch_choice: str = "pool",
     combine: str = "letters",
     calibrator: str | None = None,
+    covariates: Any = None,
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -271,6 +272,15 @@ def evaluate(
         ``"binned"`` calibrator's bins), and the options ``folds=`` and ``threshold=`` are
         :func:`~judgestats.scores.correct_scores`'s; ``cluster=`` keeps an item's rows in one
         fold and sums the variance over items (:mod:`judgestats.evaluate.scores`).
+    covariates : str or list of str, optional
+        Columns of each row's covariates (an answer's length, its position, a category), whose
+        role the design fixes (:mod:`judgestats.scores.covariates`). Under
+        ``design="random"`` they enter the **predictor**: the judge column (a score, or 0/1
+        letters) and the covariates in one cross-fitted logistic calibrator, then PPI++
+        (:func:`judgestats.scores.correct_scores`; each group's ``covariates_used_as`` is
+        ``"predictor"``). Under the other designs they are **strata** (as ``strata=``, added
+        to any given; ``result.strata`` names them): a column of floats is refused by name
+        there (bin it into a column before labelling).
     **options
         Passed to the correction: interval options (``n_resamples``), with strata
         ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``
@@ -328,6 +338,9 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
+    if covariates is not None:
+        covariates, strata = covariate_role(frame, covariates, strata=strata, design=design,
+                                            judge=judge, repeated=cluster is not None)  # fmt: skip
     letters = letters_wanted(judge, judge_labels, bins, invalid)
     plain = not (letters or strata is not None or split is not None or batch is not None)
     auto = (calibrator is None and plain and not counted
@@ -336,10 +349,11 @@ def evaluate(
         _resolve(_RATE, design=design, method=method, confidence_level=confidence_level,
                  estimand=estimand, repeated=cluster is not None,
                  options={k: v for k, v in options.items() if k not in SCORE_OPTIONS})  # fmt: skip
-    if (auto or (calibrator is not None and not counted)) and score_wanted(
-            frame, judge=judge, calibrator=calibrator, letters=False):  # fmt: skip
+    if covariates is not None or ((auto or (calibrator is not None and not counted)) and (
+            score_wanted(frame, judge=judge, calibrator=calibrator, letters=False))):  # fmt: skip
         return _evaluate_score(
             frame, judge=judge, human=human, by=by, design=design, cluster=cluster,
+            covariates=covariates,
             confidence_level=confidence_level, bins=bins, rng=rng, errors=errors,
             progress=progress, calibrator=calibrator,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
@@ -422,6 +436,6 @@ def _evaluate_score(frame: Any, *, unsupported: dict, options: dict, calibrator:
         frame, spec, rng=kw["rng"], progress=kw["progress"], stacklevel=4,
         errors=check_choice("errors", kw["errors"], ERRORS),
         columns={"judge": kw["judge"], "human": kw["human"], "by": by,
-                 "cluster": kw["cluster"], "bins": kw["bins"]},
-        options={**options, "calibrator": calibrator or "isotonic"},
+                 "cluster": kw["cluster"], "bins": kw["bins"], "covariates": kw["covariates"]},
+        options={**options, "calibrator": calibrator},
     )  # fmt: skip
