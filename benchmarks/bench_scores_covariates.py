@@ -179,7 +179,8 @@ def main() -> None:
     rerun = markdown_table(["cell", "cover (first run)", "cover (re-run)",
                             "cover judge alone (re-run)", "cover letter (re-run)"],
                            rerun_rows) if rerun_rows else "No cell read below 0.93."
-    body = f"""Run: `python benchmarks/bench_scores_covariates.py{' --quick' if args.quick else ''}`.
+    flag = " --quick" if args.quick else ""
+    body = f"""Run: `python benchmarks/bench_scores_covariates.py{flag}`.
 
 {__doc__.split(chr(10) + chr(10), 1)[1].rsplit('Writes', 1)[0].strip()}
 
