@@ -113,6 +113,11 @@ sums it is, without a pass over items. The remaining gap is the score path's own
 row's score reaches numpy (the letter path sends the engine a grouped count), 20 × 5 isotonic
 fits and one sort per group. The first call of a session also imports
 ``scipy.optimize`` (about 1 s), not timed here, as the letter path's imports are not.
+
+With covariates the path is slower (the last column; not part of the issue's 3× target): each
+group's category column is factorised and checked for missing values in Python objects, and the
+logistic calibrator predicts the unlabelled rows once per fold with 2p + 1 columns. Coding the
+categories on the engine, as the group keys are, is the next step.
 """
     publish("scores_speed" if not args.quick else "scores_speed_quick",
             "Judge scores: speed against the letter path (issue 39)", body,

@@ -285,7 +285,10 @@ def _covariate_column(name: str, values: Any, size: int) -> np.ndarray:
     if col.dtype.kind == "f":
         missing = np.flatnonzero(np.isnan(col))
     elif col.dtype.kind == "O":
-        missing = np.flatnonzero([is_missing(v) for v in col])
+        try:  # elementwise in C; pandas' NA has no truth value: then the loop
+            missing = np.flatnonzero(np.asarray((col == None) | (col != col), dtype=bool))  # noqa: E711
+        except TypeError:
+            missing = np.flatnonzero([is_missing(v) for v in col])
     else:
         missing = np.empty(0, dtype=np.int64)
     if missing.size:

@@ -40,6 +40,21 @@ def _is_number(col: np.ndarray) -> bool:
     return col.dtype.kind in "iuf"
 
 
+def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted levels (as strings) of a category column and each row's code."""
+    try:  # pandas' hash table: 20× faster than sorting 10^5 Python strings
+        import pandas as pd
+
+        codes, uniques = pd.factorize(col.astype(str) if col.dtype.kind != "O" else col,
+                                      sort=True)  # fmt: skip
+        levels = np.asarray([str(u) for u in uniques])
+        if np.all(levels[:-1] < levels[1:]):  # the same sorted order as the strings'
+            return levels, np.asarray(codes)
+    except (ImportError, TypeError):  # pragma: no cover - pandas is in the frames extra
+        pass
+    return np.unique(col.astype(str), return_inverse=True)
+
+
 def covariate_matrix(cols: dict[str, np.ndarray]) -> tuple[np.ndarray, list[str]]:
     """Encode the covariates as a float matrix (rows × columns) and name each column.
 
@@ -55,7 +70,7 @@ def covariate_matrix(cols: dict[str, np.ndarray]) -> tuple[np.ndarray, list[str]
             blocks.append(col.astype(float)[:, None])
             names.append(name)
             continue
-        levels, codes = np.unique(col.astype(str), return_inverse=True)
+        levels, codes = _factorize(col)
         if levels.size < 2:
             continue  # one level: nothing to say
         blocks.append((codes[:, None] == np.arange(1, levels.size)[None, :]).astype(float))
