@@ -126,3 +126,8 @@ def test_covariates_under_by_human_label_are_strata():
         js.evaluate(df, judge="letter", covariates=["kind", "judge"])
     with pytest.raises(ArgumentTypeError, match="covariates must be a column name"):
         js.evaluate(df, judge="letter", covariates=3)
+    from judgestats.frames import group_counts
+
+    counts = group_counts(df, judge="letter", by="model")
+    with pytest.raises(ArgumentTypeError, match="covariates= needs the frame's rows"):
+        js.evaluate(counts, covariates=["kind"], design="random")

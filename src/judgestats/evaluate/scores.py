@@ -93,6 +93,8 @@ def covariate_role(frame: Any, covariates: Any, *, strata: Any, design: Any, jud
         raise ArgumentTypeError(
             f"covariates must be a column name or a list of column names, got {covariates!r}"
         )
+    if isinstance(frame, GroupCounts):
+        raise ArgumentTypeError("covariates= needs the frame's rows, not its GroupCounts")
     if takes_scores(design, repeated):
         if not isinstance(judge, str):
             raise ArgumentTypeError(
@@ -100,8 +102,6 @@ def covariate_role(frame: Any, covariates: Any, *, strata: Any, design: Any, jud
                 f"got judge={judge!r}"
             )
         return list(cols), strata
-    if isinstance(frame, GroupCounts):
-        raise ArgumentTypeError("covariates= needs the frame's rows, not its GroupCounts")
     nw = _narwhals()
     with _engine_warnings():
         schema = open_frame(nw, frame, ()).collect_schema()
