@@ -17,8 +17,13 @@ group is corrected:
   score: ambiguous).
 
 A score needs each group's labelled rows' scores and its unlabelled scores' calibrated mean, so
-the judge, human, group and cluster columns are collected from the engine (narwhals; a lazy
-frame is collected once) and each group's rows are corrected in sorted order.
+the judge, human, cluster and covariate columns are collected from the engine (narwhals; a lazy
+frame is collected once), one group column's keys coded by the engine, and each group's rows
+(one slice of a radix sort of the codes) are corrected in sorted order.
+
+``covariates=[cols]`` (:func:`covariate_role`): under a design the ``"score"`` row holds they go
+to each group's :func:`~judgestats.scores.correct_scores` (the predictor); under the others they
+are added to ``strata=`` for the letter path.
 """
 
 from __future__ import annotations
