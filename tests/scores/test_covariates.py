@@ -149,3 +149,26 @@ def test_fallback_says_covariates_were_not_used():
     letter, human, kind, _, _ = _letter_data(rng, 1000, 60)
     res = correct_scores(letter, human, covariates={"kind": kind}, threshold=0.5)
     assert res.fallback.endswith("covariates not used") and res.covariates_used_as is None
+
+
+def test_each_fold_keeps_the_nested_model_with_the_lowest_bic():
+    """A covariate of pure noise: every fold keeps the score alone (a useless column gains a
+    χ²₁ deviance, above BIC's log(n) ≈ 5.8 with probability 0.016), so the answer is
+    calibrator='logistic' alone exactly. A covariate the label depends on is kept, with its
+    product, by a fit on all rows."""
+    from judgestats.scores.calibration import CALIBRATORS
+
+    rng = np.random.default_rng(3908)
+    letter, human, _, _, _ = _letter_data(rng, 3000, 400, informative=False)
+    noise = rng.normal(size=letter.size)
+    alone = correct_scores(letter, human, calibrator="logistic", rng=8)
+    res = correct_scores(letter, human, covariates={"noise": noise}, rng=8)
+    assert (res.estimate, res.variance) == (alone.estimate, alone.variance)
+    s = rng.normal(size=2000)
+    x = rng.normal(size=2000)
+    y = (rng.random(2000) < 1 / (1 + np.exp(-(s + x + s * x)))).astype(float)
+    beta, _, _ = CALIBRATORS["logistic"].fit(np.column_stack([s, x, s * x]), y, None)
+    assert np.all(np.abs(beta[1:]) > 0.3)
+    junk = rng.normal(size=2000)
+    beta, _, _ = CALIBRATORS["logistic"].fit(np.column_stack([s, junk, s * junk]), y, None)
+    assert beta[2] == beta[3] == 0.0

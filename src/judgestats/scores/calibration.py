@@ -14,8 +14,9 @@ predict on arrays) in :data:`CALIBRATORS`:
 * ``"logistic"``: P(y = 1 | s) = 1/(1 + exp(−(a + b s))) by maximum likelihood (Newton, a
   small ridge on b so that separable folds stay finite). With ``covariates=``
   (:mod:`judgestats.scores.covariates`) s is a matrix, the score and the encoded covariates
-  side by side, and b a vector (the same ridge on each standardised column): the only
-  calibrator that takes covariates.
+  side by side, and b a vector (the same ridge on each standardised column); each fold keeps
+  the nested model (the score; and the covariates; and their products with it) with the
+  lowest BIC on its training rows: the only calibrator that takes covariates.
 
 Cross-fitting (Zrnic & Candès 2024, "Cross-prediction-powered inference"): the labelled
 items are split into K folds *by item* (all rows of one ``cluster=`` id in one fold, so the
@@ -87,19 +88,11 @@ def _predict_binned(model: tuple[np.ndarray, np.ndarray], s: np.ndarray) -> np.n
 _RIDGE = 1e-3
 
 
-def _fit_logistic(s: np.ndarray, y: np.ndarray, bins: Any) -> tuple[np.ndarray, ...]:
-    """Ridge logistic regression of y on the columns of s (a score, or score and covariates).
-
-    Each column is standardised on the fold; the intercept is not penalised.
-    """
-    feats = s.reshape(s.shape[0], -1)
-    centre = feats.mean(axis=0)
-    scale = feats.std(axis=0)
-    scale[scale == 0] = 1.0
-    x = np.column_stack([np.ones(feats.shape[0]), (feats - centre) / scale])
+def _newton(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Maximise the ridge-penalised logistic log-likelihood (intercept unpenalised)."""
     p_cols = x.shape[1]
     beta = np.zeros(p_cols)
-    penalty = np.diag([0.0] + [_RIDGE * feats.shape[0]] * (p_cols - 1))
+    penalty = np.diag([0.0] + [_RIDGE * x.shape[0]] * (p_cols - 1))
     for _ in range(50):  # Newton on the penalised log-likelihood (concave)
         p = 1.0 / (1.0 + np.exp(-(x @ beta)))
         grad = x.T @ (y - p) - penalty @ beta
@@ -108,7 +101,36 @@ def _fit_logistic(s: np.ndarray, y: np.ndarray, bins: Any) -> tuple[np.ndarray, 
         beta = beta + step
         if np.max(np.abs(step)) < 1e-10:
             break
-    return beta, centre, scale
+    return beta
+
+
+def _fit_logistic(s: np.ndarray, y: np.ndarray, bins: Any) -> tuple[np.ndarray, ...]:
+    """Ridge logistic regression of y on the columns of s (a score, or score and covariates).
+
+    Each column is standardised on the fold; the intercept is not penalised. With covariates
+    s is [score, the p covariate columns, their p products with the score]
+    (:mod:`judgestats.scores.covariates`): the three nested models (the score; and the
+    covariates; and the products) are fitted and the one with the lowest BIC on these rows
+    kept (the dropped columns' coefficients 0). The choice sees only the fold's training
+    rows, so the cross-fit's out-of-fold predictions stay independent of their own labels.
+    """
+    feats = s.reshape(s.shape[0], -1)
+    centre = feats.mean(axis=0)
+    scale = feats.std(axis=0)
+    scale[scale == 0] = 1.0
+    x = np.column_stack([np.ones(feats.shape[0]), (feats - centre) / scale])
+    if feats.shape[1] == 1:
+        return _newton(x, y), centre, scale
+    p = (feats.shape[1] - 1) // 2
+    best: tuple[float, np.ndarray] | None = None
+    for k in (1, 1 + p, 1 + 2 * p):
+        beta = _newton(x[:, : k + 1], y)
+        eta = x[:, : k + 1] @ beta
+        bic = -2.0 * float(np.sum(y * eta - np.logaddexp(0.0, eta))) + (k + 1) * np.log(y.size)
+        if best is None or bic < best[0]:
+            best = (bic, np.concatenate([beta, np.zeros(feats.shape[1] - k)]))
+    assert best is not None
+    return best[1], centre, scale
 
 
 def _predict_logistic(model: tuple[np.ndarray, ...], s: np.ndarray) -> np.ndarray:
