@@ -95,6 +95,9 @@ def _markdown(c: _Content, d: int) -> str:
         sentence, head, cells = card
         lines += ["", "### Judge agreement", "", md_escape(sentence), ""]
         lines += markdown_table(head, cells, _agreement_spec(c, head))
+    for sec in c.judges:  # a judge score's, a jury's (.judges)
+        lines += ["", f"### {sec.title}", "", md_escape(sec.sentence), ""]
+        lines += markdown_table(sec.head, sec.cells, sec.spec)
     if c.judge_shift is not None:
         sentence, head, cells = c.judge_shift
         lines += ["", f"### {_SHIFT_TITLE}", "", md_escape(sentence), ""]
@@ -153,6 +156,12 @@ def _latex(c: _Content, d: int) -> str:
             "", r"\begin{table}[ht]", r"\centering", r"\caption{Judge agreement}",
             *latex_tabular(head, cells, _agreement_spec(c, head)), r"\par\smallskip",
             r"{\footnotesize " + tex(sentence) + r"\par}", r"\end{table}",
+        ]  # fmt: skip
+    for sec in c.judges:
+        lines += [
+            "", r"\begin{table}[ht]", r"\centering", f"\\caption{{{tex(sec.title)}}}",
+            *latex_tabular(sec.head, sec.cells, sec.spec), r"\par\smallskip",
+            r"{\footnotesize " + tex(sec.sentence) + r"\par}", r"\end{table}",
         ]  # fmt: skip
     if c.judge_shift is not None:
         sentence, head, cells = c.judge_shift
@@ -287,6 +296,11 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
     if c.rows_line:
         parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')
     parts += _html_agreement(c, d)
+    for sec in c.judges:
+        parts += [f'<h2 id="{sec.anchor}">{esc(sec.title)}</h2>',
+                  f'<p class="{sec.anchor}">{esc(sec.sentence)}</p>',
+                  *html_table(sec.head, sec.cells, table_class=f"judgestats {sec.anchor}",
+                              scroll="table tall" if len(sec.cells) > TALL_TABLE else "table")]
     if c.judge_shift is not None:
         sentence, head, cells = c.judge_shift
         parts += ['<h2 id="judge-shift">' + _SHIFT_TITLE + "</h2>",
