@@ -199,8 +199,10 @@ def _level(text: str) -> float:
 
 
 #: The paths of the capability table ``correct`` and ``report`` reach: a 0/1 judge's rate,
-#: pooled over strata (``--strata``), and a judge alphabet's (``--letters``).
-_PATHS = (("letter", "rate"), ("letter", "pooled-rate"), ("alphabet", "distribution"))
+#: pooled over strata (``--strata``), a judge alphabet's (``--letters``), a jury's (``--judge
+#: a,b``) and a judge score's (``--calibrator``).
+_PATHS = (("letter", "rate"), ("letter", "pooled-rate"), ("alphabet", "distribution"),
+          ("jury", "rate"), ("score", "rate"))  # fmt: skip
 
 
 def method_choices() -> tuple[str, ...]:

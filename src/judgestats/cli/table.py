@@ -35,6 +35,10 @@ def _table(title: str, rows: list[dict], args) -> str:
         ("paper_ci", "paper's CI (adjusted-wald)"),
         ("random_estimate", "corrected (random)"),
         ("random_ci", f"{lvl} CI (random design)"),
+        ("calibrator", "calibrator"),  # a judge score's (cli.judges)
+        ("lam", "λ̂"),
+        ("weights", "weights"),  # a jury's
+        ("effective_labels", "effective labels"),
         ("human_rate", "human rate"),
         ("covered", "covered"),
         ("random_covered", "covered (random)"),
@@ -55,7 +59,7 @@ def _table(title: str, rows: list[dict], args) -> str:
         point = shows_point(r.get("sensitivity"), r.get("specificity"))
         cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else
                       shorten(shown_label(_fmt(r.get(k)))) if k == "group" else
-                      "-" if k == "estimate" and not point else _fmt(r.get(k))
+                      "-" if k == "estimate" and not point else _judge_cell(k, r.get(k))
                       for k, _ in cols])  # fmt: skip
     widths = [max(display_width(h), *(display_width(c[i]) for c in cells))
               for i, (_, h) in enumerate(cols)]  # fmt: skip
@@ -66,12 +70,25 @@ def _table(title: str, rows: list[dict], args) -> str:
     who = [shown_label(str(r.get("group", "result"))) for r in rows]
     notes = [f"{g}: {r['error']}" for g, r in zip(who, rows, strict=True) if r.get("error")]
     notes += [f"{g}: {w}" for g, r in zip(who, rows, strict=True) for w in r.get("warnings", ())]
+    notes += [f"{g}: fallback: {r['fallback']}" for g, r in zip(who, rows, strict=True)
+              if r.get("fallback")]  # fmt: skip
     notes += gather_notes([(g, widened_note(r["chosen_by"], f"{r['paper_ci_low']:.4f}–"
                                                           f"{r['paper_ci_high']:.4f}"))
                            for g, r in zip(who, rows, strict=True) if "paper_ci_low" in r])
     if notes:
         lines += ["", *("note: " + cli_words(n) for n in notes)]
     return "\n".join(lines)
+
+
+def _judge_cell(key: str, v: Any) -> str:
+    """Return a cell of a judge score's or a jury's column (else :func:`_fmt`'s)."""
+    if key == "effective_labels":
+        return "-" if v is None or not math.isfinite(v) else f"{v:.0f}"
+    if key == "lam":
+        return "-" if v is None else f"{v:.3f}"
+    if key == "weights":
+        return "-" if not v else ", ".join(f"{k} {w:.3f}" for k, w in v.items())
+    return _fmt(v)
 
 
 def _accounting(accounting: dict, args) -> str:
