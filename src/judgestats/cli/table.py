@@ -59,7 +59,7 @@ def _table(title: str, rows: list[dict], args) -> str:
         point = shows_point(r.get("sensitivity"), r.get("specificity"))
         cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else
                       shorten(shown_label(_fmt(r.get(k)))) if k == "group" else
-                      "-" if k == "estimate" and not point else _judge_cell(k, r.get(k))
+                      "-" if k == "estimate" and not point else _judge_cell(k, r)
                       for k, _ in cols])  # fmt: skip
     widths = [max(display_width(h), *(display_width(c[i]) for c in cells))
               for i, (_, h) in enumerate(cols)]  # fmt: skip
@@ -80,8 +80,11 @@ def _table(title: str, rows: list[dict], args) -> str:
     return "\n".join(lines)
 
 
-def _judge_cell(key: str, v: Any) -> str:
+def _judge_cell(key: str, row: dict) -> str:
     """Return a cell of a judge score's or a jury's column (else :func:`_fmt`'s)."""
+    v = row.get(key)
+    if key == "calibrator" and row.get("fallback"):  # the fallback answered, not the score
+        return "-"
     if key == "effective_labels":
         return "-" if v is None or not math.isfinite(v) else f"{v:.0f}"
     if key == "lam":
