@@ -162,3 +162,37 @@ def test_report_score_and_jury_alike_on_every_engine(capsys, files, engine):
     assert code == 0 and "### Jury" in out
     res = js.evaluate(f, judge=["a", "b"], design="by-human-label").corrections["y"]
     assert f"| y | a{' (better)' if res.better == 'a' else ''} | {res.weights['a']:.3f} |" in out
+
+
+def test_report_jury_counts_repeated_items(capsys, files, tmp_path):
+    _, f = files
+    rep = f.assign(item=np.arange(len(f)) // 4)  # two rows of each model per item
+    rep.to_csv(tmp_path / "rep.csv", index=False)
+    code, out, _ = run(capsys, "report", tmp_path / "rep.csv", "--judge", "a,b", "--cluster",
+                       "item")  # fmt: skip
+    assert code == 0, out
+    res = js.evaluate(rep, judge=["a", "b"], cluster="item").corrections["x"]
+    assert res.items is not None and f"{res.weights['a']:.3f}" in out.split("### Jury")[1]
+    code, _, err = run(capsys, "report", tmp_path / "rep.csv", "--judge", "a,b", "--letters",
+                       "--cluster", "item")  # fmt: skip
+    assert code == 2 and "--cluster is not available with judge letters yet" in err
+
+
+def test_correct_example_jury_uses_each_judges_split(capsys):
+    code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--judge",
+                       "gpt-4,gpt-3.5", "--calibration-fraction", "0.3", "--json")  # fmt: skip
+    assert code == 0
+    jury = json.loads(out)
+    code, out, _ = run(capsys, "correct", "--example", "chatbot-arena", "--judge", "gpt-4",
+                       "--calibration-fraction", "0.3", "--method", "adjusted-wald", "--json")
+    alone = {r["group"]: r for r in json.loads(out)["rows"]}
+    assert jury["method"] == "min-variance" and jury["judge"]["kind"] == "jury"
+    for row in jury["rows"]:
+        single = alone[row["group"]]  # the same seeded split: the same test and calibration
+        assert (row["n"], row["m0"], row["m1"]) == (single["n"], single["m0"], single["m1"])
+        assert row["human_rate"] == single["human_rate"]
+        assert sum(row["weights"].values()) == pytest.approx(1.0, abs=1e-12)
+        assert row["covered"] == (row["ci_low"] <= row["human_rate"] <= row["ci_high"])
+        inside = all(0 < r[k] < 1 for r in (row, single) for k in ("ci_low", "ci_high"))
+        if row["fallback"] is None and inside:  # never wider than the better member alone
+            assert row["ci_high"] - row["ci_low"] <= single["ci_high"] - single["ci_low"] + 1e-9

@@ -1855,3 +1855,7 @@ for _format in ("markdown", "latex"):
         lambda d, f=_format: ["report", _write(d, "items.csv", _judges_frame_cached()),
                               "--judge", "a,b", "--design", "by-human-label", "--method",
                               "min-variance", "--format", f]))
+case("cli/correct/by-human-label/min-variance/example-chatbot-arena/jury",
+     _cli(lambda d: ["correct", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
+                     "--method", "min-variance", "--design", "by-human-label",
+                     "--calibration-fraction", "0.3"]))

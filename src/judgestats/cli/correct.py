@@ -10,7 +10,14 @@ from .._validation import LabelError
 from ..evaluate.scores import takes_scores
 from ..spec import EstimationSpec, resolve_spec
 from .inputs import _rows_from_counts, _rows_from_example, _rows_from_files
-from .judges import check_judge_flags, judge_options, judges_given, rows_from_judges
+from .judges import (
+    check_judge_flags,
+    judge_options,
+    judges_given,
+    rows_from_judges,
+    rows_from_jury_example,
+    several_judges,
+)
 from .options import _COUNT_HELP, EXAMPLES, CLIError, _check_flags, _shared_options, label_columns
 from .table import _accounting, _table
 
@@ -59,6 +66,10 @@ def _rows(args: Any) -> tuple[str, list[dict]]:
         )
     if files and judges_given(args):  # several judges, a score's flags: js.evaluate decides
         return _judged_files(args)
+    if args.example == "chatbot-arena" and several_judges(args):  # the bundled two: a jury
+        _check_flags(args, f"--example {args.example}", ("calibration_fraction", "judge"))
+        check_judge_flags(args, f"--example {args.example}")
+        return rows_from_jury_example(args)
     spec = correction_spec(args)
     args.method, args.design = spec.method, spec.design  # the table's header and JSON say them
     if args.example:

@@ -17,7 +17,7 @@ import sys
 import warnings
 from typing import Any
 
-from .._validation import LabelError
+from .._validation import JudgeStatsError, LabelError
 from ..results import group_label
 from .options import CLIError, column_list
 
@@ -146,16 +146,18 @@ def _frame(args: Any, judges: tuple, by: tuple) -> Any:
     """One frame of test rows (no human label) and calibration rows, with the counts said."""
     import pandas as pd
 
-    from .inputs import _ALL, _ALL_VALUE
+    from .inputs import _ALL, _ALL_VALUE, _same_file
 
     test, cal = _read(args, judges, by)
     args.accounting = {"test file rows": len(test), "calibration file rows": len(cal)}
     if args.human_column in test.columns:
         labelled = test[args.human_column].notna()
         if labelled.any():  # report's rule: a labelled row calibrates, it is no test row
+            same = _same_file(args.test, args.calibration)
             sys.stderr.write(f"note: {int(labelled.sum())} rows of the --test file carry a human "
                              f"label ({args.human_column!r}): they are calibration rows, not "
-                             "test rows\n")  # fmt: skip
+                             "test rows" + (", and as the --calibration file (the same file) "
+                                            "they calibrate\n" if same else "\n"))  # fmt: skip
         test = test[~labelled]
     cols = [*dict.fromkeys([*by, *judges, *(column_list(args.covariates) or ()),
                             *([args.cluster] if args.cluster else [])])]  # fmt: skip
@@ -206,11 +208,7 @@ def _row(g: Any, ev: Any, grouped: bool) -> dict:
     """One group's row: its result's ``to_dict()``, the jury's weights, the warnings."""
     c = ev.corrections[g]
     row: dict[str, Any] = {"group": group_label(g)} if grouped else {}
-    d = c.to_dict()
-    weights = {k[7:-1]: d.pop(k) for k in list(d) if k.startswith("weight[")}
-    row.update(d)
-    if weights and any(v is not None for v in weights.values()):
-        row["weights"] = weights
+    row.update(_jury_dict(c))
     issued = [msg for _, msg in ev.warnings.get(g, ())]
     if issued:
         row["warnings"] = issued
@@ -241,3 +239,67 @@ def check_judge_flags(args: Any, mode: str) -> None:
         verb = "does" if len(given) == 1 else "do"
         raise CLIError(f"{', '.join(given)} {verb} not apply to {mode}")
 
+
+
+def several_judges(args: Any) -> bool:
+    """Whether ``--judge`` names several judges (comma-separated)."""
+    return len(column_list(args.judge_column or args.judge) or ()) > 1
+
+
+def rows_from_jury_example(args: Any) -> tuple[str, list[dict]]:
+    """``correct --example chatbot-arena --judge gpt-4,gpt-3.5``: the bundled judges as a jury.
+
+    Each target's calibration split is the single judge's (the same seeded draws, in the same
+    order: both judges' rows are the same comparisons), so the jury's row reads beside either
+    judge's ``--example chatbot-arena --judge NAME``. The jury's interval is
+    :func:`judgestats.jury.correct_jury`'s (``--method``, default ``min-variance``) on the
+    product letters; ``covered`` says whether it holds the human rate of all the target's rows.
+    """
+    import numpy as np
+
+    from .. import datasets
+    from ..jury import correct_jury
+    from ..multiclass import CategoryCounts, ConfusionMatrix
+
+    judges = column_list(args.judge) or ()
+    frames = [datasets.load_chatbot_arena(judge=j) for j in judges]
+    letters = np.array(["|".join(v) for v in zip(*(f["judge"].astype(int).astype(str)
+                                                    for f in frames), strict=True)])
+    alphabet = tuple("|".join(map(str, v)) for v in np.ndindex(*(2,) * len(judges)))
+    base, rng, rows = frames[0], np.random.default_rng(args.seed), []
+    for target in datasets.ARENA_TARGETS:
+        mask = (base["target_model"] == target).to_numpy()
+        human, said = base["human"].to_numpy()[mask], letters[mask]
+        k = max(2, round(args.calibration_fraction * len(said)))
+        is_cal = np.zeros(len(said), dtype=bool)
+        is_cal[rng.permutation(len(said))[:k]] = True
+        test = CategoryCounts.from_labels(said[~is_cal], labels=alphabet)
+        cal = ConfusionMatrix.from_labels(human=human[is_cal], judge=said[is_cal], labels=(0, 1),
+                                          judge_labels=alphabet)  # fmt: skip
+        try:
+            res = correct_jury(test, cal, judges=list(judges), method=args.method,
+                               confidence_level=args.confidence_level, design=args.design)
+        except JudgeStatsError as exc:
+            rows.append({"group": target, "estimate": None, "ci_low": None, "ci_high": None,
+                         "error": str(exc)})  # fmt: skip
+            continue
+        row = {"group": target, **_jury_dict(res), "human_rate": float(human.mean())}
+        row["covered"] = bool(res.ci.low <= row["human_rate"] <= res.ci.high)
+        rows.append(row)
+    args.method = next((r["method"] for r in rows if r.get("method")), args.method)
+    args.judge_summary = {"columns": list(judges), "kind": "jury", "combine": args.combine}
+    pct = f"{100 * args.calibration_fraction:g}%"
+    return (f"Chatbot Arena win rates, human votes vs the jury {', '.join(judges)}; random {pct} "
+            f"calibration split per target (seed {args.seed}); design {args.design}", rows)
+
+
+def _jury_dict(res: Any) -> dict:
+    """Return a result's ``to_dict()``, a jury's weights (``weight[a]``) as one mapping.
+
+    A NaN (a jury's naive rate: it has none) is None, so that ``--json`` prints valid JSON.
+    """
+    d = {k: None if isinstance(v, float) and v != v else v for k, v in res.to_dict().items()}
+    weights = {k[7:-1]: d.pop(k) for k in list(d) if k.startswith("weight[")}
+    if any(v is not None for v in weights.values()):
+        d["weights"] = weights
+    return d

@@ -224,8 +224,9 @@ def design_option(p: argparse.ArgumentParser, text: str, **kwargs: Any) -> None:
 def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     """Options ``correct`` and ``report`` share: columns, method, level, seed, examples."""
     p.add_argument("--judge", default=None, metavar="NAME",
-                   help="the judge's column (default judge); with --example chatbot-arena the "
-                   "judge of the bundled votes, gpt-4 (default) or gpt-3.5")  # fmt: skip
+                   help="the judge's column (default judge; several, comma-separated: a jury "
+                   "or letter pairs); with --example chatbot-arena the judge of the bundled "
+                   "votes, gpt-4 (default), gpt-3.5, or both (gpt-4,gpt-3.5: a jury)")  # fmt: skip
     p.add_argument("--human", default=None, metavar="COLUMN",
                    help="the human-label column (default human)")  # fmt: skip
     renamed(p, "--judge-column", "--judge", "judge_column")
