@@ -1859,3 +1859,7 @@ case("cli/correct/by-human-label/min-variance/example-chatbot-arena/jury",
      _cli(lambda d: ["correct", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
                      "--method", "min-variance", "--design", "by-human-label",
                      "--calibration-fraction", "0.3"]))
+case("cli/report/by-human-label/min-variance/example-chatbot-arena/jury",
+     _cli(lambda d: ["report", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
+                     "--method", "min-variance", "--design", "by-human-label",
+                     "--calibration-fraction", "0.3"]))

@@ -196,7 +196,12 @@ def _example_frame(args) -> tuple[Any, str, str]:
     """
     from .. import datasets
 
-    if args.example == "chatbot-arena":
+    judges = column_list(args.judge) or ()
+    if args.example == "chatbot-arena" and len(judges) > 1:  # the bundled two: a jury
+        frame = _arena_jury(judges)
+        what = f"Chatbot Arena win rates: human votes vs the jury {', '.join(judges)}"
+        metric = "win rate"
+    elif args.example == "chatbot-arena":
         frame = datasets.load_chatbot_arena(judge=args.judge)
         frame = frame[frame["target_model"].isin(datasets.ARENA_TARGETS)]
         what = f"Chatbot Arena win rates: human votes vs judge {frame['judge_name'].iloc[0]}"
@@ -206,7 +211,8 @@ def _example_frame(args) -> tuple[Any, str, str]:
         what = "NQ-301 answer accuracy: human correctness vs judge gpt-4"
         metric = "accuracy"
     rng = np.random.default_rng(args.seed)
-    frame = frame.rename(columns={"target_model": "model"})[["model", "judge", "human"]]
+    frame = frame.rename(columns={"target_model": "model"})[
+        ["model", *(judges if len(judges) > 1 else ("judge",)), "human"]]
     truth = frame.groupby("model")["human"].mean()
     frame = frame.reset_index(drop=True).astype({"human": float})
     for _, idx in frame.groupby("model", sort=True).groups.items():
@@ -217,6 +223,16 @@ def _example_frame(args) -> tuple[Any, str, str]:
     pct = f"{100 * args.calibration_fraction:g}%"
     args.reference = {str(k): float(v) for k, v in truth.items()}  # all rows: the known truth
     return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
+
+
+def _arena_jury(judges: tuple) -> Any:
+    """Return the bundled Arena votes, one 0/1 column per judge (the same comparisons)."""
+    from .. import datasets
+
+    frames = [datasets.load_chatbot_arena(judge=j) for j in judges]
+    frame = frames[0].drop(columns=["judge"]).assign(
+        **{j: f["judge"].to_numpy() for j, f in zip(judges, frames, strict=True)})
+    return frame[frame["target_model"].isin(datasets.ARENA_TARGETS)]
 
 
 def run_report(args: Any) -> str:
@@ -271,7 +287,9 @@ def _from_example(args: Any) -> _Source:
         raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
                        "the models)")  # fmt: skip
     frame, title, metric = _example_frame(args)
-    return frame, title, metric, ("model",), "judge", "human", None, None, []
+    judges = column_list(args.judge) or ()
+    judge = list(judges) if args.example == "chatbot-arena" and len(judges) > 1 else "judge"
+    return frame, title, metric, ("model",), judge, "human", None, None, []
 
 
 def _from_file(args: Any) -> _Source | str:
