@@ -196,3 +196,27 @@ def test_correct_example_jury_uses_each_judges_split(capsys):
         inside = all(0 < r[k] < 1 for r in (row, single) for k in ("ci_low", "ci_high"))
         if row["fallback"] is None and inside:  # never wider than the better member alone
             assert row["ci_high"] - row["ci_low"] <= single["ci_high"] - single["ci_low"] + 1e-9
+
+
+def test_correct_csv_names_estimator_calibrator_and_weights(capsys, files):
+    d, _ = files
+    argv = ["correct", "--test", d / "test.csv", "--calibration", d / "cal.csv", "--by", "model"]
+    code, out, _ = run(capsys, *argv, "--judge", "a,b", "--csv")
+    assert code == 0
+    import io
+
+    table = pd.read_csv(io.StringIO(out))
+    code, js_out, _ = run(capsys, *argv, "--judge", "a,b", "--json")
+    rows = json.loads(js_out)["rows"]
+    assert list(table["group"]) == [r["group"] for r in rows]
+    for (_, csv_row), row in zip(table.iterrows(), rows, strict=True):
+        assert csv_row["estimate"] == pytest.approx(row["estimate"], rel=1e-15)
+        assert csv_row["weight[a]"] == pytest.approx(row["weights"]["a"], rel=1e-15)
+        assert csv_row["method"] == "min-variance" and "minimum-variance" in csv_row["estimator"]
+    code, out, _ = run(capsys, *argv, "--judge", "score", "--design", "random", "--csv")
+    table = pd.read_csv(io.StringIO(out))
+    assert code == 0 and set(table["calibrator"]) == {"isotonic"}
+    assert {"effective_labels", "lam", "fallback", "estimator"} <= set(table.columns)
+    code, out, _ = run(capsys, *argv, "--judge", "a,b", "--csv", "--json")  # JSON's error
+    assert code == 2 and json.loads(out)["type"] == "UsageError"
+    assert "not allowed with argument --csv" in json.loads(out)["error"]

@@ -1863,3 +1863,4 @@ case("cli/report/by-human-label/min-variance/example-chatbot-arena/jury",
      _cli(lambda d: ["report", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
                      "--method", "min-variance", "--design", "by-human-label",
                      "--calibration-fraction", "0.3"]))
+case("cli/correct/random/wald/files-score/by-model/csv", _judged("score", "--by", "model", "--csv"))

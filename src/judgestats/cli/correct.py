@@ -19,7 +19,7 @@ from .judges import (
     several_judges,
 )
 from .options import _COUNT_HELP, EXAMPLES, CLIError, _check_flags, _shared_options, label_columns
-from .table import _accounting, _table
+from .table import _accounting, _table, rows_csv
 
 
 def correct_options(c: Any) -> None:
@@ -43,7 +43,11 @@ def correct_options(c: Any) -> None:
                    "(repeated items: epochs, several scorers), counted once each")  # fmt: skip
     _shared_options(c, what="the")
     judge_options(c)
-    c.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    out = c.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    out.add_argument("--csv", action="store_true",
+                     help="print the rows as CSV (one column per field: the estimator, method, "
+                     "design, calibrator, effective labels, a jury's weight[NAME], ...)")
 
 
 def correction_spec(args: Any) -> EstimationSpec:
@@ -127,6 +131,8 @@ def run_correct(args: Any) -> str:
         if getattr(args, "judge_summary", None):
             payload["judge"] = args.judge_summary
         return json.dumps(payload, indent=2) + "\n"
+    if getattr(args, "csv", False):
+        return rows_csv(rows, args)
     parts = [_table(title, rows, args)]
     if accounting:
         parts.append(_accounting(accounting, args))

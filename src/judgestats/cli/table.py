@@ -104,3 +104,30 @@ def _accounting(accounting: dict, args) -> str:
 def _ci_text(row: dict, prefix: str) -> str:
     low, high = row.get(f"{prefix}ci_low"), row.get(f"{prefix}ci_high")
     return "-" if low is None else f"[{low:.4f}, {high:.4f}]"
+
+
+def rows_csv(rows: list[dict], args: Any) -> str:
+    """Return ``correct``'s rows as CSV: every field a column, in the order first seen.
+
+    A jury's ``weights`` become ``weight[NAME]`` columns, a row's warnings one cell joined by
+    "; "; the level and, where every row has none, the method and design are added as columns.
+    """
+    import csv
+    import io
+
+    flat = []
+    for r in rows:
+        row = {k: v for k, v in r.items() if k not in ("weights", "warnings")}
+        row.update({f"weight[{k}]": w for k, w in (r.get("weights") or {}).items()})
+        if r.get("warnings"):
+            row["warnings"] = "; ".join(r["warnings"])
+        for key, value in (("method", args.method), ("design", args.design),
+                           ("confidence_level", args.confidence_level)):  # fmt: skip
+            row.setdefault(key, str(value) if value is not None else None)
+        flat.append(row)
+    fields = list(dict.fromkeys(k for r in flat for k in r))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(flat)
+    return out.getvalue()
