@@ -73,6 +73,11 @@ def _unit_words(c: _Content) -> str:
             if c.unit == "rows" else "")  # fmt: skip
 
 
+def _estimate_words(estimator: str) -> str:
+    """Say the corrected column's estimate: ``Rogan–Gladen estimate`` (a jury's says its own)."""
+    return estimator if estimator.endswith(("estimate", "estimates")) else f"{estimator} estimate"
+
+
 def _markdown(c: _Content, d: int) -> str:
     names = _column_names(c)
     keys, cells = _cells(c, d, "–")
@@ -85,7 +90,7 @@ def _markdown(c: _Content, d: int) -> str:
     rates = ("sensitivity and specificity of the judge on " if "sensitivity" in keys else "")
     lines += [
         "",
-        f"Columns: n test {c.unit}; {naive}corrected = {c.estimator} estimate; {rates}m1 "
+        f"Columns: n test {c.unit}; {naive}corrected = {_estimate_words(c.estimator)}; {rates}m1 "
         f"human-positive and m0 human-negative calibration {c.unit}{_unit_words(c)}.",
     ]
     if c.rows_line:
@@ -259,7 +264,7 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
     tips = {
         "n": f"judged test {c.unit}",
         "naive": "the judge's uncorrected rate",
-        "corrected": f"corrected rate ({c.estimator} estimate)",
+        "corrected": f"corrected rate ({_estimate_words(c.estimator)})",
         "sensitivity": "P(judge = 1 | human = 1) on the calibration set",
         "specificity": "P(judge = 0 | human = 0) on the calibration set",
         "m0": f"human-negative calibration {c.unit}",

@@ -113,6 +113,8 @@ def _interval_name(method: str, n_resamples: int | None, *, plural: bool) -> str
     name = method_words(method)
     noun = "intervals" if plural else "interval"
     extra = f", {n_resamples} resamples" if method == "bootstrap" and n_resamples else ""
+    if " of " in name:  # a phrase, not a kind of interval: a jury's combination
+        return f"{noun} of the {name}{extra}"
     return f"{name} {noun}{extra}"
 
 
