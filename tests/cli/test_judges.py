@@ -220,3 +220,13 @@ def test_correct_csv_names_estimator_calibrator_and_weights(capsys, files):
     code, out, _ = run(capsys, *argv, "--judge", "a,b", "--csv", "--json")  # JSON's error
     assert code == 2 and json.loads(out)["type"] == "UsageError"
     assert "not allowed with argument --csv" in json.loads(out)["error"]
+
+
+def test_a_score_without_its_fallback_is_refused_in_the_commands_words(capsys, files):
+    d, f = files
+    f[f["human"].notna()].head(40).astype({"human": int}).to_csv(d / "cal40b.csv", index=False)
+    code, out, err = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
+                         d / "cal40b.csv", "--judge", "score", "--design", "random")  # fmt: skip
+    assert code == 2 and out == ""
+    assert err.startswith("judgestats: error: only 40 labelled items (< 100)")
+    assert "--bins or --threshold" in err and "__judgestats" not in err

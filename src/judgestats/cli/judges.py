@@ -177,25 +177,32 @@ def rows_from_judges(args: Any) -> tuple[str, list[dict]]:
     its error is the command's.
     """
     from ..evaluate import evaluate
-    from .inputs import _ALL, _items
+    from .inputs import _ALL, _ALL_VALUE, _items, echo_guard_warnings
 
     if args.test is None or args.calibration is None:
         raise CLIError("file mode needs both --test and --calibration")
     judges = column_list(args.judge_column) or ("judge",)
     by = column_list(args.by) or ()
     frame = _frame(args, judges, by)
-    with warnings.catch_warnings(record=True):  # each group's warnings: its row's notes
-        warnings.simplefilter("always")
-        ev = evaluate(frame, judge=judges[0] if len(judges) == 1 else list(judges),
-                      human=args.human_column, by=by or (_ALL,), design=args.design,
-                      method=args.method, confidence_level=args.confidence_level,
-                      rng=args.seed, cluster=args.cluster, errors="mark" if by else "raise",
-                      **score_fallback(args))  # fmt: skip
+    pooled = f"{_ALL}={_ALL_VALUE!r}"  # correct's one group without --by: never named
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # groups': their rows' notes
+            warnings.simplefilter("always")
+            ev = evaluate(frame, judge=judges[0] if len(judges) == 1 else list(judges),
+                          human=args.human_column, by=by or (_ALL,), design=args.design,
+                          method=args.method, confidence_level=args.confidence_level,
+                          rng=args.seed, cluster=args.cluster,
+                          errors="mark" if by else "raise", **score_fallback(args))  # fmt: skip
+    except JudgeStatsError as exc:
+        if by:
+            raise
+        raise CLIError(str(exc).replace(f"in group {pooled}: ", "").replace(f", in {pooled}", ""),
+                       type(exc).__name__) from exc  # fmt: skip
+    echo_guard_warnings(caught, pooled=None if by else f", in {pooled}")
     args.method, args.design = ev.method, ev.design  # the table's header and JSON say them
     rows = [_row(g, ev, bool(by)) for g in ev.groups]
-    rows += [{"group": group_label(g if len(by) > 1 else g[0] if isinstance(g, tuple) else g),
-              "estimate": None, "ci_low": None, "ci_high": None, "error": why}
-             for g, why in ev.marked.items()]  # fmt: skip
+    rows += [{"group": group_label(g), "estimate": None, "ci_low": None, "ci_high": None,
+              "error": why} for g, why in ev.marked.items()]  # fmt: skip
     args.judge_summary = _judge_summary(ev, judges, args)
     what = {"score": f"judge score {judges[0]!r}", "jury": "jury of " + ", ".join(judges),
             "letters": "the product letters of judges " + ", ".join(judges)}.get(

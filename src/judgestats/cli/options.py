@@ -36,7 +36,9 @@ API_FLAGS = {
     "human": "--human", "position": "--position", "by": "--by", "strata": "--strata",
     "split": "--split", "batch": "--batch", "batch_choice": "--batch-choice",
     "invalid": "--invalid", "scorer": "--scorer", "item_key": "--item",
-    "confidence_level": "--confidence-level",
+    "confidence_level": "--confidence-level", "bins": "--bins", "threshold": "--threshold",
+    "calibrator": "--calibrator", "combine": "--combine", "covariates": "--covariates",
+    "folds": "--folds",
 }  # fmt: skip
 _NAMES = "|".join(sorted(API_FLAGS, key=len, reverse=True))
 
