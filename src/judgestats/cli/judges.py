@@ -21,8 +21,14 @@ from .._validation import JudgeStatsError, LabelError
 from ..results import group_label
 from .options import CLIError, column_list
 
-__all__ = ["check_judge_flags", "judge_options", "judges_given", "rows_from_judges",
-           "score_fallback", "to_score"]
+__all__ = [
+    "check_judge_flags",
+    "judge_keywords",
+    "judge_options",
+    "judges_given",
+    "rows_from_judges",
+    "to_score",
+]
 
 #: The calibrators of a judge score (:data:`judgestats.scores.calibration.CALIBRATORS`),
 #: written out so that building the parser loads no estimator.
@@ -44,7 +50,7 @@ def judge_options(p: Any) -> None:
     """Add the flags of judge scores, juries and covariates (``correct`` and ``report``)."""
     from ..evaluate.letters import COMBINE  # the API's list: a new combine is a new choice
 
-    g = p.add_argument_group("judge scores and juries (issue 39; FILE or --test/--calibration)")
+    g = p.add_argument_group("judge scores, juries and covariates (FILE, --test/--calibration)")
     g.add_argument(
         "--combine", choices=COMBINE, default="letters",
         help="several judges (--judge a,b): how their verdicts combine (js.evaluate(combine=)); "
@@ -78,7 +84,7 @@ def judges_given(args: Any) -> bool:
         for k in ("calibrator", "bins", "threshold", "folds", "covariates"))  # fmt: skip
 
 
-def score_fallback(args: Any) -> dict[str, Any]:
+def judge_keywords(args: Any) -> dict[str, Any]:
     """``js.evaluate``'s keywords of the judge flags given (none of them: an empty dict)."""
     out: dict[str, Any] = {}
     if args.combine != "letters":
@@ -192,7 +198,7 @@ def rows_from_judges(args: Any) -> tuple[str, list[dict]]:
                           human=args.human_column, by=by or (_ALL,), design=args.design,
                           method=args.method, confidence_level=args.confidence_level,
                           rng=args.seed, cluster=args.cluster,
-                          errors="mark" if by else "raise", **score_fallback(args))  # fmt: skip
+                          errors="mark" if by else "raise", **judge_keywords(args))  # fmt: skip
     except JudgeStatsError as exc:
         if by:
             raise

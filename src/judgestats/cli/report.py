@@ -19,7 +19,7 @@ from ..alphabets.letters import INVALID
 from ..evaluate.scores import takes_scores
 from ..spec import ESTIMANDS
 from .inputs import _read_table, echo_guard_warnings
-from .judges import judge_options, score_fallback, to_score
+from .judges import judge_keywords, judge_options, to_score
 from .options import (
     EXAMPLES,
     CLIError,
@@ -335,7 +335,7 @@ def _report(args) -> str:
         with warnings.catch_warnings(record=True) as caught:  # the report lists them as notes
             warnings.simplefilter("always")
             ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
-                          rank=args.rank, **_estimation(args), **score_fallback(args))  # fmt: skip
+                          rank=args.rank, **_estimation(args), **judge_keywords(args))  # fmt: skip
             echo_guard_warnings(caught)  # not a group's: the frame's guard rails speak here
             return cli_words(report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
@@ -434,7 +434,7 @@ def _report_letters(frame: Any, judges: tuple, args, inputs: Any = ()) -> str:
         warnings.simplefilter("always")
         ev = evaluate(
             frame, judge=list(judges), human=args.human_column, by=column_list(args.by),
-            split=args.split, invalid=invalid, **_estimation(args), **score_fallback(args),
+            split=args.split, invalid=invalid, **_estimation(args), **judge_keywords(args),
         )  # fmt: skip
         return cli_words(report(ev, args.format, metric=args.metric or "accuracy",
                                 title=args.title, inputs=inputs))  # fmt: skip
