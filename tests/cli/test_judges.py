@@ -230,3 +230,15 @@ def test_a_score_without_its_fallback_is_refused_in_the_commands_words(capsys, f
     assert code == 2 and out == ""
     assert err.startswith("judgestats: error: only 40 labelled items (< 100)")
     assert "--bins or --threshold" in err and "__judgestats" not in err
+
+
+def test_estimand_items_with_a_score_is_refused_not_ignored(capsys, files, tmp_path):
+    _, f = files
+    rep = f.assign(item=np.arange(len(f)) // 3)
+    with pytest.raises(js.errors.ArgumentTypeError, match="estimand"):
+        js.evaluate(rep, judge="score", design="random", cluster="item", estimand="items")
+    rep.to_csv(tmp_path / "rep.csv", index=False)
+    code, _, err = run(capsys, "report", tmp_path / "rep.csv", "--judge", "score", "--design",
+                       "random", "--cluster", "item", "--estimand", "items")  # fmt: skip
+    assert code == 2 and "estimand is not available with a judge score" in err
+    assert err.count("\n") == 1
