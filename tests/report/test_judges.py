@@ -106,3 +106,11 @@ def test_no_judge_section_for_a_plain_correction():
                      method="adjusted-wald", confidence_level=0.95)  # fmt: skip
     assert judge_sections(res, [""], None) == []
     assert "### Judge score" not in report(res, "markdown")
+
+
+def test_html_judge_sections_align_text_left():
+    ev = js.evaluate(_frame(), judge=["a", "b"], design="by-human-label")
+    page = report(ev, "html")
+    jury = page.split('<h2 id="jury">Jury</h2>', 1)[1].split("</table>", 1)[0]
+    assert '<th scope="col" style="text-align: left">judge</th>' in jury
+    assert '<th scope="col">weight</th>' in jury  # numbers keep the page's right alignment

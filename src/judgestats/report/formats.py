@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+from typing import Any
 
 from .agreement import agreement_cells, agreement_sentence
 from .rows import _TEXT_COLUMNS, _capital, _cells, _Content, _level_text
@@ -257,6 +258,26 @@ def _html_agreement(c: _Content, d: int) -> list[str]:
                         td=td)]  # fmt: skip
 
 
+_LEFT = ' style="text-align: left"'
+
+
+def _html_section(sec: Any) -> list[str]:
+    """Write a judge section (:mod:`.judges`): heading, sentence, table (text cells left)."""
+    esc = html.escape
+
+    def th(i: int, h: str) -> str:
+        return f'<th scope="col"{_LEFT if sec.spec[i] == "l" else ""}>{esc(h)}</th>'
+
+    def td(i: int, v: str) -> str:
+        return f'<td{_LEFT if sec.spec[i] == "l" else ""}>{esc(v)}</td>'
+
+    return [f'<h2 id="{sec.anchor}">{esc(sec.title)}</h2>',
+            f'<p class="{sec.anchor}">{esc(sec.sentence)}</p>',
+            *html_table(sec.head, sec.cells, table_class=f"judgestats {sec.anchor}",
+                        scroll="table tall" if len(sec.cells) > TALL_TABLE else "table",
+                        th=th, td=td)]  # fmt: skip
+
+
 def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -> str:
     from .._version import __version__
 
@@ -302,10 +323,7 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
         parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')
     parts += _html_agreement(c, d)
     for sec in c.judges:
-        parts += [f'<h2 id="{sec.anchor}">{esc(sec.title)}</h2>',
-                  f'<p class="{sec.anchor}">{esc(sec.sentence)}</p>',
-                  *html_table(sec.head, sec.cells, table_class=f"judgestats {sec.anchor}",
-                              scroll="table tall" if len(sec.cells) > TALL_TABLE else "table")]
+        parts += _html_section(sec)
     if c.judge_shift is not None:
         sentence, head, cells = c.judge_shift
         parts += ['<h2 id="judge-shift">' + _SHIFT_TITLE + "</h2>",
