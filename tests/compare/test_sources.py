@@ -35,8 +35,8 @@ def _jury():
 
 
 def test_independent_arms_add_their_variances():
-    """Δ = θ̂_A − θ̂_B; Var = each arm's own (a score's PPI++ variance; a jury's and a
-    correction's from its interval's width, ((high − low)/(2z))², computed here)."""
+    """Δ = θ̂_A − θ̂_B; Var = each arm's own (a score's PPI++ variance; a correction's
+    θ̂(1 − θ̂)/effective_labels; a jury's from its interval's width, ((high − low)/(2z))²)."""
     gen = np.random.default_rng(0)
     y = gen.random(2000) < 0.6
     s = np.where(y, 0.7, 0.3) + gen.normal(0, 0.2, 2000)
@@ -46,8 +46,10 @@ def test_independent_arms_add_their_variances():
                         js.ConfusionCounts(tp=85, fn=15, tn=80, fp=20))  # fmt: skip
     for a, b in ((score, jury), (jury, letter), (score, letter)):
         d = js.compare.difference_of(a, b, names=("a", "b"))
-        var = [x.variance if hasattr(x, "variance") else ((x.ci.high - x.ci.low) / (2 * Z95)) ** 2
-               for x in (a, b)]  # fmt: skip
+        var = [x.variance if hasattr(x, "variance")
+               else x.estimate * (1 - x.estimate) / x.effective_labels
+               if isinstance(getattr(x, "effective_labels", None), float)
+               else ((x.ci.high - x.ci.low) / (2 * Z95)) ** 2 for x in (a, b)]  # fmt: skip
         assert d.estimate == pytest.approx(a.estimate - b.estimate, abs=1e-12)
         assert d.standard_error == pytest.approx(np.sqrt(sum(var)), rel=1e-9)
         assert d.ci.low == pytest.approx(d.estimate - Z95 * d.standard_error, abs=1e-9)

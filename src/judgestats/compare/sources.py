@@ -7,8 +7,10 @@ compares such results, and mixes of them with a :class:`~judgestats.Correction`.
 
 **Independent arms** (:func:`difference_of`): the two rates rest on disjoint data (a
 calibration set and a test set each), so Var(θ̂_A − θ̂_B) = Var(θ̂_A) + Var(θ̂_B), each arm's
-variance its own (PPI++'s, summed over items, for a score; the variance its interval's width
-implies for the others, :func:`judgestats.results.width_variance`), and the interval is
+variance its own (PPI++'s, summed over items, for a score; the variance a correction's interval
+rests on, θ̂(1 − θ̂)/``effective_labels``, :func:`judgestats.effective.interval_variance`; the
+variance its interval's width implies for the others, :func:`judgestats.results.width_variance`),
+and the interval is
 Wald: Δ̂ ± z·√Var, with the p-value 2Φ(−|Δ̂|/se).
 
 **Paired arms** (:func:`paired_score_difference`): two systems answered the same prompts,
@@ -59,6 +61,10 @@ def _arm_variance(name: str, res: Any) -> float:
     own = getattr(res, "variance", None)
     if isinstance(own, float) and np.isfinite(own) and own >= 0:
         return own
+    worth = getattr(res, "effective_labels", None)  # θ̂(1 − θ̂)/Var(θ̂): the variance it rests on
+    if isinstance(worth, float) and worth > 0:
+        theta = float(res.estimate)
+        return theta * (1.0 - theta) / worth
     return width_variance(ci)
 
 
