@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import norm
 
 import judgestats as js
-from judgestats.errors import ArgumentTypeError, JudgeStatsError, LabelError
+from judgestats.errors import ArgumentTypeError, JudgeStatsError, LabelError, MethodError
 from judgestats.scores.calibration import cross_fit
 
 Z95 = norm.ppf(0.975)
@@ -136,6 +136,8 @@ def test_paired_with_repeated_items_and_named_errors():
                                                                    np.nan))  # fmt: skip
     with pytest.raises(ArgumentTypeError, match=r"paired row by row .* 1000 and 999 rows"):
         js.compare.paired_score_difference(s_a, s_b[:-1], h_a, h_b)
+    with pytest.raises(MethodError, match="differences of two judge scores are not available with design='by-human-label'"):
+        js.compare.paired_score_difference(s_a, s_b, h_a, h_b, design="by-human-label")
     few = np.where(np.arange(1000) < 50, 1.0, np.nan)
     with pytest.raises(ArgumentTypeError, match=r"only 50 labelled items \(< 100\)"):
         js.compare.paired_score_difference(s_a, s_b, few, few)

@@ -38,7 +38,6 @@ from .._validation import (
     JudgeStatsError,
     LabelError,
     check_choice,
-    check_confidence_level,
     check_rng,
 )
 from ..kernels import z_value
@@ -175,7 +174,7 @@ def _paired_inputs(scores_a: Any, scores_b: Any, human_a: Any, human_b: Any,
 def paired_score_difference(
     scores_a: Any, scores_b: Any, human_a: Any, human_b: Any, *, cluster: Any = None,
     calibrator: str = "isotonic", folds: int = 5, names: tuple[str, str] = ("A", "B"),
-    confidence_level: float = 0.95, rng: Any = None,
+    confidence_level: float = 0.95, design: str = "random", rng: Any = None,
 ) -> ResultDifference:  # fmt: skip
     """θ_A − θ_B of two systems whose answers to the same prompts a judge scored (paired PPI++).
 
@@ -204,6 +203,8 @@ def paired_score_difference(
         Labels of the two systems.
     confidence_level : float, default 0.95
         Two-sided level; stored on the result.
+    design : str, default "random"
+        Only ``"random"`` (the capability table's ``"score"``, ``"difference"`` row).
     rng : None, int, SeedSequence or Generator
         Draws the folds.
 
@@ -215,6 +216,8 @@ def paired_score_difference(
 
     Raises
     ------
+    MethodError
+        ``design`` other than ``"random"``.
     ArgumentTypeError, LabelError
         Bad scores or labels, rows that do not pair, different labelled rows, or fewer than
         :data:`judgestats.scores.MIN_SCORE_LABELS` labelled items (a score's calibration is
@@ -240,7 +243,12 @@ def paired_score_difference(
     from ..scores.correction import MIN_SCORE_LABELS, _check_folds
     from ..scores.prediction_powered import fit_ppi
 
-    level = float(check_confidence_level(confidence_level))
+    from ..spec import resolve_spec
+
+    spec = resolve_spec(judge="score", target="difference", design=design, method=None,
+                        confidence_level=confidence_level, repeated=cluster is not None,
+                        method_optional=True)  # fmt: skip
+    level = float(spec.confidence_level)
     names = _check_names(names)
     check_choice("calibrator", calibrator, ("isotonic", "logistic"))
     folds = _check_folds(folds)

@@ -292,6 +292,8 @@ class Monitor:
                                 score_bins=check_score_bins(score_bins))  # fmt: skip
         if not groups:
             raise SequentialError("the pool has no items")
+        if any(p.scored for p in groups.values()):  # the table's row of a score while labelling
+            capability("score", TARGET, self.design, False)
         level = self.confidence_level
         if self.simultaneous:
             level = 1.0 - (1.0 - level) / len(groups)
