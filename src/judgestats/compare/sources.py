@@ -242,7 +242,6 @@ def paired_score_difference(
     from ..scores.calibration import cross_fit
     from ..scores.correction import MIN_SCORE_LABELS, _check_folds
     from ..scores.prediction_powered import fit_ppi
-
     from ..spec import resolve_spec
 
     spec = resolve_spec(judge="score", target="difference", design=design, method=None,
