@@ -20,8 +20,9 @@ data set draws a pilot (100–300 calibration items, half per human class), plan
 draws the study it plans (m calibration items, half per human class, the paper's design),
 corrected with js.jury.correct_jury: the plan's noise from its pilot is part of the measure.
 
-Grid and random cells (seed 4021), listed in each table; 300 data sets per cell in A, 200 in B
-and C (--quick: 2 cells of A and B, 1 of C, 40 data sets each).
+Grid and random cells (seed 4021), listed in each table; 300 data sets per cell in A (a cell
+below 0.94 re-run on 1,000 fresh ones), 200 in B and C (--quick: 2 cells of A and B, 1 of C,
+40 data sets each; re-runs of 50).
 
 Writes benchmarks/results/compare_scores.md.
 Run: python benchmarks/bench_compare_scores.py [--quick]
@@ -147,11 +148,15 @@ def main() -> None:
     args = quick_parser(__doc__, "2 cells of A and B, 1 of C, 40 data sets each").parse_args()
     t0 = time.time()
     reps_a, reps_b = (40, 40) if args.quick else (300, 200)
-    rows_a = []
+    rows_a, again = [], []
+    recheck = 50 if args.quick else 1000
     for i, cell in enumerate(cells_a(args.quick)):
         cov, ratio = part_a(cell, reps_a, seed=SEED + 100 + i)
         rows_a.append([*cell[:3], cell[3], cell[4], cell[5], f"{cov:.3f}", f"{ratio:.3f}"])
         print("A", rows_a[-1], f"{time.time() - t0:.0f} s", flush=True)
+        if cov < 0.94:  # below 0.94 at 300 data sets: re-run on fresh ones
+            fresh, _ = part_a(cell, recheck, seed=SEED + 500 + i)
+            again.append([*cell[:3], cell[3], cell[4], cell[5], f"{cov:.3f}", f"{fresh:.3f}"])
     rows_b = []
     for i, cell in enumerate(cells_b(args.quick)):
         r2, m, planned, share, med = part_b(cell, reps_b, seed=SEED + 200 + i)
@@ -170,6 +175,10 @@ def main() -> None:
     body += markdown_table(["cells", "a", "b", "score noise σ", "prompts N", "labelled n",
                             "coverage (95%)", "paired ÷ independent width: median"],
                            rows_a)  # fmt: skip
+    body += (f"\n\nThe cells below 0.94, re-run on {recheck} fresh data sets (Monte Carlo s.e. "
+             f"{np.sqrt(0.95 * 0.05 / recheck):.3f} at 0.95):\n\n")
+    body += markdown_table(["cells", "a", "b", "score noise σ", "prompts N", "labelled n",
+                            "coverage (first run)", "coverage (fresh data sets)"], again)
     body += (f"\n\n## Part B: plans from a score's declared R² ({reps_b} studies per cell)\n\n")
     body += markdown_table(["cells", "θ", "d", "target width", "unlabelled N", "R²", "planned m",
                             "planned width", "share reaching target",

@@ -745,6 +745,9 @@ def check_compare_scores(tables):
         assert num(r["coverage (95%)"]) >= 0.83, r
         # the prompts' shared difficulty: the paired interval is narrower (quick 0.93–0.96)
         assert num(r["paired ÷ independent width: median"]) < 1.0, r
+    for t in find_all(tables, "coverage (first run)", "coverage (fresh data sets)"):
+        for r in t.records():  # 50 fresh data sets in --quick (s.e. 0.031): >= 0.95 − 3.5 s.e.
+            assert num(r["coverage (fresh data sets)"]) >= 0.84, r
     for t in find_all(tables, "share reaching target", "median width ÷ target"):
         for r in t.records():
             # plans hit their width in the median: within 6% (quick 0.96–1.00); the share

@@ -17,7 +17,7 @@ corrections; a leaderboard has to say how sure each position is.
 
 * :func:`difference_of` and :func:`paired_score_difference` — θ_A − θ_B of results from
   judge scores, juries or letters (:mod:`.sources`): independent arms by their variances,
-  paired score arms by their joint influence terms.
+  paired score arms by their joint influence terms; :func:`rank_of` ranks such results.
 
 * :func:`rank` — rank probabilities, pairwise P(θ_i > θ_j) and the expected Kendall τ of the
   point ranking, from a joint parametric bootstrap or the joint posterior of the
@@ -59,7 +59,7 @@ from .rankings import (
     plot_ranking,
     rank,
 )
-from .sources import ResultDifference, difference_of, paired_score_difference
+from .sources import ResultDifference, difference_of, paired_score_difference, rank_of
 
 __all__ = [
     "Comparison",
@@ -72,6 +72,7 @@ __all__ = [
     "paired_score_difference",
     "plot_ranking",
     "rank",
+    "rank_of",
     "weighted_quantile",
 ]
 

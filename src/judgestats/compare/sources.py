@@ -43,7 +43,7 @@ from .._validation import (
 from ..kernels import z_value
 from ..results import ConfidenceInterval, Tabular, width_variance
 
-__all__ = ["ResultDifference", "difference_of", "paired_score_difference"]
+__all__ = ["ResultDifference", "difference_of", "paired_score_difference", "rank_of"]
 
 INDEPENDENT = "independent arms (variances added)"
 PAIRED = "paired arms (joint influence terms over items)"
@@ -281,6 +281,82 @@ def paired_score_difference(
         variance_b=ppis[1].variance, covariance=float(cov), pairing=PAIRED, names=names,
         confidence_level=level, sources=("ScoreCorrection", "ScoreCorrection"),
         lam=(lam_a, lam_b),
+    )  # fmt: skip
+
+
+def rank_of(results: Any, *, draws: int = 10_000, rng: Any = None) -> Any:
+    """Rank results from any source (scores, juries, letters), the arms independent.
+
+    Each θ_i is drawn from N(θ̂_i, Var(θ̂_i)) with each result's own variance (as
+    :func:`difference_of`), independently, and the draws give the rank probabilities, the
+    pairwise P(θ_i > θ_j) and the expected Kendall τ of the point ranking, the face of
+    :func:`judgestats.compare.rank` (its ``ci`` are the results' own intervals).
+
+    Parameters
+    ----------
+    results : mapping of str to Correction, ScoreCorrection or JuryCorrection
+        Two or more results on separate data, at one confidence level.
+    draws : int, default 10000
+        Normal draws (at least 100).
+    rng : None, int, SeedSequence or Generator
+        The draws.
+
+    Returns
+    -------
+    Ranking
+        ``method`` = ``"normal draws (independent arms)"``.
+
+    Raises
+    ------
+    ArgumentTypeError
+        Not a mapping of two or more results, or too few draws.
+    JudgeStatsError
+        Results at different confidence levels.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> cal = js.ConfusionCounts(tp=90, fn=10, tn=80, fp=20)
+    >>> results = {name: js.correct(js.JudgedCounts(positive=k, n=1000), cal)
+    ...            for name, k in (("a", 650), ("b", 600), ("c", 450))}
+    >>> ranking = js.compare.rank_of(results, rng=0)
+    >>> ranking.order, round(ranking.prob_greater("a", "c"), 3)
+    (('a', 'b', 'c'), 1.0)
+    """
+    from collections.abc import Mapping
+
+    from .._validation import check_positive_int
+    from .rankings import Ranking, _rank_summary
+
+    if not isinstance(results, Mapping) or len(results) < 2:
+        raise ArgumentTypeError(
+            "results must be a mapping of two or more names to results, got "
+            f"{type(results).__name__}" + (f" of {len(results)}" if isinstance(results, Mapping)
+                                           else "")
+        )  # fmt: skip
+    names = tuple(str(k) for k in results)
+    arms = list(results.values())
+    var = np.array([_arm_variance(f"results[{k!r}]", r) for k, r in zip(names, arms, strict=True)])
+    levels = sorted({float(r.confidence_level) for r in arms})
+    if len(levels) > 1:
+        raise JudgeStatsError(f"the results have different confidence levels {levels}; "
+                              "correct all at one level")  # fmt: skip
+    draws = check_positive_int("draws", draws, minimum=100)
+    gen = check_rng(rng)
+    point = np.array([float(r.estimate) for r in arms])
+    th = point + gen.standard_normal((draws, point.size)) * np.sqrt(var)
+    summary = _rank_summary(th, np.full(draws, 1.0 / draws), point, levels[0], gen)
+    designs = {str(getattr(r, "design", "")) for r in arms}
+    return Ranking(
+        models=names, estimate=dict(zip(names, point.tolist(), strict=True)),
+        naive={n: float(getattr(r, "naive", np.nan)) for n, r in zip(names, arms, strict=True)},
+        ci={n: r.ci for n, r in zip(names, arms, strict=True)},
+        order=tuple(names[i] for i in summary["order"]),
+        rank_probabilities=summary["rank_probabilities"], pairwise=summary["pairwise"],
+        expected_kendall_tau=summary["kendall_tau"], method="normal draws (independent arms)",
+        confidence_level=levels[0], reps=draws, undefined=0, effective_draws=float(draws),
+        shared_calibration=False,
+        design=designs.pop() if len(designs) == 1 else "mixed designs",
     )  # fmt: skip
 
 
