@@ -104,3 +104,22 @@ def test_monitor_takes_a_score_column():
     with pytest.raises(ArgumentTypeError, match=r"score_bins must be an integer from 2 to 100"):
         js.sequential.Monitor(design="random").set_pool(pool, item="item", judge="score",
                                                         score_bins=1)  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_a_score_pool_on_every_engine_gives_the_same_sequence(engine):
+    s, y = _scored_pool(600, 0.3, 2.0, seed=3)
+    frame = pd.DataFrame({"item": range(600), "score": s,
+                          "model": np.where(np.arange(600) % 2, "a", "b")})  # fmt: skip
+    convert = {"polars": lambda f: pytest.importorskip("polars").from_pandas(f),
+               "duckdb": lambda f: pytest.importorskip("duckdb").from_df(f)}[engine]  # fmt: skip
+    out = {}
+    for name, conv in (("pandas", lambda f: f), (engine, convert)):
+        mon = js.sequential.Monitor(design="by-judge-label", rng=0)
+        mon.set_pool(conv(frame), item="item", judge="score", by="model")
+        b = mon.next_batch(40)
+        b["human"] = y[b["item"].to_numpy()]
+        mon.update(conv(b), inclusion_probability="inclusion_probability")
+        out[name] = {k: (ci.low, ci.high) for k, ci in mon.intervals.items()}
+        assert mon.scored
+    assert out[engine] == out["pandas"]
