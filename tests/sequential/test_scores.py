@@ -123,3 +123,12 @@ def test_a_score_pool_on_every_engine_gives_the_same_sequence(engine):
         out[name] = {k: (ci.low, ci.high) for k, ci in mon.intervals.items()}
         assert mon.scored
     assert out[engine] == out["pandas"]
+
+
+def test_replay_rebuilds_a_score_monitor_from_one_frame():
+    s, y = _scored_pool(1000, 0.3, 2.0, seed=6)
+    frame = pd.DataFrame({"item": range(1000), "judge": s,
+                          "human": np.where(np.arange(1000) < 200, y, np.nan)})  # fmt: skip
+    mon = js.sequential.replay(frame, design="random", score_bins=5, rng=0)
+    assert mon.scored and mon.labels == {(): 200} and len(mon._groups[()].pool.cells) == 5
+    assert y.mean() in mon.interval
