@@ -20,9 +20,14 @@ data set draws a pilot (100–300 calibration items, half per human class), plan
 draws the study it plans (m calibration items, half per human class, the paper's design),
 corrected with js.jury.correct_jury: the plan's noise from its pilot is part of the measure.
 
+Part D — two systems judged by one jury with one shared calibration set
+(judgestats.compare.shared_jury_difference): the two judges of part C, a test set per system,
+m calibration items per human class shared by both. Reported: coverage of θ_A − θ_B, and the
+width over the independent arms' (each jury's own variance added).
+
 Grid and random cells (seed 4021), listed in each table; 300 data sets per cell in A (a cell
-below 0.94 re-run on 1,000 fresh ones), 200 in B and C (--quick: 2 cells of A and B, 1 of C,
-40 data sets each; re-runs of 50).
+below 0.94 re-run on 1,000 fresh ones), 200 in B and C (--quick: 2 cells of A and B, 1 of C and D,
+40 data sets each; re-runs of 50). Part D: 300 data sets per cell.
 
 Writes benchmarks/results/compare_scores.md.
 Run: python benchmarks/bench_compare_scores.py [--quick]
@@ -117,6 +122,11 @@ JUDGES = ((0.85, 0.8), (0.75, 0.9))
 
 
 def jury_data(theta: float, n: int, m0: int, m1: int, gen: np.random.Generator):
+    test, cal = jury_data_counts(theta, n, m0, m1, gen)
+    return js.jury.correct_jury(test, cal, confidence_level=0.95)
+
+
+def jury_data_counts(theta: float, n: int, m0: int, m1: int, gen: np.random.Generator):
     def verdicts(y: np.ndarray) -> list[str]:
         cols = [np.where(y == 1, gen.random(y.size) < q1, gen.random(y.size) > q0).astype(int)
                 for q0, q1 in JUDGES]  # fmt: skip
@@ -127,7 +137,7 @@ def jury_data(theta: float, n: int, m0: int, m1: int, gen: np.random.Generator):
     human = np.r_[np.zeros(m0, int), np.ones(m1, int)]
     cal = js.ConfusionMatrix.from_labels(human=human, judge=verdicts(human), labels=[0, 1],
                                          judge_labels=LETTERS)  # fmt: skip
-    return js.jury.correct_jury(test, cal, confidence_level=0.95)
+    return test, cal
 
 
 def part_c(cell: tuple, reps: int, seed: int) -> list:
@@ -142,6 +152,34 @@ def part_c(cell: tuple, reps: int, seed: int) -> list:
         w.append(ci.high - ci.low)
     w = np.array(w)
     return [int(np.median(ms)), float((w <= width).mean()), float(np.median(w) / width)]
+
+
+# ----------------------------------------------------------------------------- part D
+def cells_d(quick: bool) -> list[tuple]:
+    grid = [("grid", 0.45, 0.35, 2000, 100), ("grid", 0.2, 0.1, 2000, 150),
+            ("grid", 0.6, 0.55, 2000, 300)]  # fmt: skip
+    gen = np.random.default_rng(SEED + 2)
+    rand = []
+    for _ in range(3):
+        ta = round(float(gen.uniform(0.1, 0.9)), 3)
+        tb = round(float(np.clip(ta - gen.uniform(-0.15, 0.15), 0.05, 0.95)), 3)
+        rand.append(("random", ta, tb,
+                     int(np.exp(gen.uniform(np.log(500), np.log(10000)))),
+                     int(gen.integers(50, 301))))  # fmt: skip
+    return grid[:1] if quick else grid + rand
+
+
+def part_d(cell: tuple, reps: int, seed: int) -> list:
+    _, theta_a, theta_b, n, m = cell
+    gen = np.random.default_rng(seed)
+    covered, ratio = [], []
+    for _ in range(reps):
+        test_a, cal = jury_data_counts(theta_a, n, m, m, gen)
+        test_b, _ = jury_data_counts(theta_b, n, m, m, gen)
+        d = js.compare.shared_jury_difference(test_a, test_b, cal)
+        covered.append(d.ci.low <= theta_a - theta_b <= d.ci.high)
+        ratio.append(d.standard_error / np.sqrt(d.variance_a + d.variance_b))
+    return [float(np.mean(covered)), float(np.median(ratio))]
 
 
 def main() -> None:
@@ -169,6 +207,11 @@ def main() -> None:
         m, share, med = part_c(cell, reps_b, seed=SEED + 300 + i)
         rows_c.append([*cell, m, f"{share:.2f}", f"{med:.3f}"])
         print("C", rows_c[-1], f"{time.time() - t0:.0f} s", flush=True)
+    rows_d = []
+    for i, cell in enumerate(cells_d(args.quick)):
+        cov, ratio = part_d(cell, reps_a, seed=SEED + 400 + i)
+        rows_d.append([*cell, f"{cov:.3f}", f"{ratio:.3f}"])
+        print("D", rows_d[-1], f"{time.time() - t0:.0f} s", flush=True)
     elapsed = time.time() - t0
     intro = __doc__.split("\n\n", 1)[1].rsplit("\n\nWrites", 1)[0]
     body = intro + f"\n\n## Part A: paired score arms ({reps_a} data sets per cell)\n\n"
@@ -186,6 +229,10 @@ def main() -> None:
     body += (f"\n\n## Part C: plans from a jury pilot ({reps_b} studies per cell)\n\n")
     body += markdown_table(["cells", "θ", "target width", "pilot labels", "planned m: median",
                             "share reaching target", "median width ÷ target"], rows_c)  # fmt: skip
+    body += (f"\n\n## Part D: one jury, one shared calibration ({reps_a} data sets per cell)\n\n")
+    body += markdown_table(["cells", "θ_A", "θ_B", "test items each", "calibration per class",
+                            "coverage (95%)", "shared ÷ independent width: median"],
+                           rows_d)  # fmt: skip
     body += "\n\n" + run_time(elapsed, args.quick)
     publish("compare_scores", "Scores and juries in comparisons and plans", body, elapsed)
 

@@ -745,6 +745,11 @@ def check_compare_scores(tables):
         assert num(r["coverage (95%)"]) >= 0.83, r
         # the prompts' shared difficulty: the paired interval is narrower (quick 0.93–0.96)
         assert num(r["paired ÷ independent width: median"]) < 1.0, r
+    shared = find(tables, "coverage (95%)", "shared ÷ independent width: median", min_rows=1)
+    for r in shared.records():  # 40 data sets in --quick: >= 0.95 − 3.5 s.e.; the shared
+        # calibration cancels in the difference (quick 0.45, study 0.40–0.65)
+        assert num(r["coverage (95%)"]) >= 0.83, r
+        assert num(r["shared ÷ independent width: median"]) < 0.9, r
     for t in find_all(tables, "coverage (first run)", "coverage (fresh data sets)"):
         for r in t.records():  # 50 fresh data sets in --quick (s.e. 0.031): >= 0.95 − 3.5 s.e.
             assert num(r["coverage (fresh data sets)"]) >= 0.84, r

@@ -59,7 +59,13 @@ from .rankings import (
     plot_ranking,
     rank,
 )
-from .sources import ResultDifference, difference_of, paired_score_difference, rank_of
+from .sources import (
+    ResultDifference,
+    difference_of,
+    paired_score_difference,
+    rank_of,
+    shared_jury_difference,
+)
 
 __all__ = [
     "Comparison",
@@ -73,6 +79,7 @@ __all__ = [
     "plot_ranking",
     "rank",
     "rank_of",
+    "shared_jury_difference",
     "weighted_quantile",
 ]
 

@@ -43,7 +43,10 @@ from .._validation import (
 from ..kernels import z_value
 from ..results import ConfidenceInterval, Tabular, width_variance
 
-__all__ = ["ResultDifference", "difference_of", "paired_score_difference", "rank_of"]
+__all__ = [
+    "ResultDifference", "difference_of", "paired_score_difference", "rank_of",
+    "shared_jury_difference",
+]  # fmt: skip
 
 INDEPENDENT = "independent arms (variances added)"
 PAIRED = "paired arms (joint influence terms over items)"
@@ -281,6 +284,96 @@ def paired_score_difference(
         variance_b=ppis[1].variance, covariance=float(cov), pairing=PAIRED, names=names,
         confidence_level=level, sources=("ScoreCorrection", "ScoreCorrection"),
         lam=(lam_a, lam_b),
+    )  # fmt: skip
+
+
+def shared_jury_difference(
+    test_a: Any, test_b: Any, calibration: Any, *, judges: Any = None,
+    names: tuple[str, str] = ("A", "B"), confidence_level: float = 0.95,
+) -> ResultDifference:  # fmt: skip
+    """θ_A − θ_B of two systems judged by one jury with one shared calibration set.
+
+    Each system's rate is :func:`judgestats.jury.correct_jury`'s (the paper's design, the
+    members' minimum-variance weights w_A, w_B); the two share the calibration counts, so the
+    members' q̃'s enter both: Var(Δ̂) = w_Aᵀ Σ̃_A w_A + w_Bᵀ Σ̃_B w_B − 2 w_Aᵀ C w_B with
+    C_jk = [(1 − θ̃_A,j)(1 − θ̃_B,k) S⁰_jk + θ̃_A,j θ̃_B,k S¹_jk]/(D̃_j D̃_k), the
+    calibration part of :mod:`judgestats.jury.weights`' Σ̃ with one gradient from each system
+    (the test sets are independent). Where a human class has fewer than 50 items the jury's
+    interval is its fallback's, and the difference takes each arm's variance from its
+    interval and adds them (independent arms: wider, since the shared calibration makes the
+    two estimates covary positively).
+
+    Parameters
+    ----------
+    test_a, test_b : CategoryCounts
+        Each system's test counts over the product letters (``"1|0"``), independent items.
+    calibration : ConfusionMatrix
+        The one calibration set, letters × human (0, 1).
+    judges : sequence of str, optional
+        The members' names.
+    names : (str, str), default ("A", "B")
+        Labels of the two systems.
+    confidence_level : float, default 0.95
+        Two-sided level; stored on the result.
+
+    Returns
+    -------
+    ResultDifference
+        ``pairing`` names the shared calibration (or the fallback's independent arms).
+
+    Raises
+    ------
+    ClusteredCountsError
+        Counts with repeated items (the shared-calibration covariance models independent
+        rows).
+    LabelError, MethodError
+        As :func:`judgestats.jury.correct_jury`.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> letters = ["0|0", "0|1", "1|0", "1|1"]
+    >>> cal = js.ConfusionMatrix([[70, 4], [12, 6], [10, 8], [8, 82]], labels=[0, 1],
+    ...                          judge_labels=letters)
+    >>> a = js.CategoryCounts([380, 70, 90, 460], labels=letters)
+    >>> b = js.CategoryCounts([450, 70, 90, 390], labels=letters)
+    >>> diff = js.compare.shared_jury_difference(a, b, cal)
+    >>> diff.pairing, diff.covariance > 0
+    ('one shared jury calibration (joint delta method)', True)
+    """
+    from .._validation import ClusteredCountsError
+    from ..jury import correct_jury, jury_cells
+    from ..jury.weights import jury_bounds
+
+    names = _check_names(names)
+    if any(x.clusters is not None for x in (test_a, test_b, calibration)):
+        raise ClusteredCountsError(
+            "shared_jury_difference models independent rows; with repeated items compare the "
+            "two juries' results with compare.difference_of (independent arms)"
+        )
+    res_a = correct_jury(test_a, calibration, judges=judges, confidence_level=confidence_level)
+    res_b = correct_jury(test_b, calibration, judges=judges, confidence_level=confidence_level)
+    level = float(res_a.confidence_level)
+    z = float(z_value(level))
+    (t_a, cal), (t_b, _) = jury_cells(test_a, calibration), jury_cells(test_b, calibration)
+    b_a, b_b = jury_bounds(t_a, cal, z), jury_bounds(t_b, cal, z)
+    estimate = res_a.estimate - res_b.estimate
+    if res_a.fallback or res_b.fallback:
+        var_a, var_b = width_variance(res_a.ci), width_variance(res_b.ci)
+        cov, pairing = 0.0, f"{INDEPENDENT}: the jury's fallback under 50 items per class"
+    else:
+        var_a, var_b = float(b_a["se"]) ** 2, float(b_b["se"]) ** 2
+        den = b_a["den"]
+        g = [((1 - b["theta"]) / den, -b["theta"] / den) for b in (b_a, b_b)]
+        cross = (np.outer(g[0][0], g[1][0]) * b_a["s_0"] + np.outer(g[0][1], g[1][1]) * b_a["s_1"])
+        cov = float(b_a["weights"] @ np.where(np.isfinite(cross), cross, 0.0) @ b_b["weights"])
+        pairing = "one shared jury calibration (joint delta method)"
+    ci, se, pvalue = _wald(estimate, var_a + var_b - 2 * cov, level)
+    return ResultDifference(
+        estimate=estimate, ci=ci, standard_error=se, pvalue=pvalue, estimate_a=res_a.estimate,
+        estimate_b=res_b.estimate, variance_a=var_a, variance_b=var_b, covariance=cov,
+        pairing=pairing, names=names, confidence_level=level,
+        sources=("JuryCorrection", "JuryCorrection"),
     )  # fmt: skip
 
 
