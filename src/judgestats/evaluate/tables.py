@@ -274,7 +274,8 @@ def evaluation_summary(ev: Any) -> str:
         strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
-        f"counts), {lvl} intervals by {ev.method}, design {ev.design}",
+        f"counts), {lvl} intervals by {ev.method}, design {ev.design}"
+        + (f", human reference {ev.reference!r}" if getattr(ev, "reference", None) else ""),
         f"  {ev.dim:<{width}}  corrected  [ lower,  upper]   naive        n     m0     m1",
     ]
     order = sorted(ev.groups, key=lambda g: -ev.corrections[g].estimate)
