@@ -492,6 +492,8 @@ def evaluate_raters(
     corrections, issued, marked = correct_each(by, list(groups), correct_group, errors=errors,
                                                stacklevel=stacklevel + 1,
                                                progress=progress)  # fmt: skip
+    for g, c in corrections.items():  # the reference's notes beside the warnings: summaries
+        issued[g] = (*issued.get(g, ()), *(("note", n) for n in c.notes))  # list them
     kept = corrected(by, list(groups), corrections, marked)
     return Evaluation(
         groups=tuple(kept), corrections=corrections, by=by, strata=None, method=spec.method,
