@@ -52,6 +52,9 @@ def raters_options(p: Any) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="alt-test: FDR level")
     p.add_argument("--confidence-level", type=_level, default=0.95, help="default 0.95")
     p.add_argument("--seed", type=int, default=0, help="randomness of bootstraps and ties")
+    p.add_argument("--format", choices=("text", "markdown", "latex", "html"), default="text",
+                   help="correct: text (the summary, default) or the report with the raters' "
+                   "agreement and the alternative annotator test beside the rates")
     p.add_argument("--json", action="store_true", help="print JSON instead")
 
 
@@ -148,6 +151,11 @@ def _correct(frame: Any, args: Any) -> tuple[str, dict]:
     payload = {"reference": args.reference, "design": str(ev.design),
                "rows": [{k: None if isinstance(v, float) and v != v else v
                          for k, v in r.items()} for r in rows]}  # fmt: skip
+    if args.format != "text":
+        from ..report.raters import rater_report
+
+        return rater_report(ev, args.format, epsilon=args.epsilon, alpha=args.alpha,
+                            rng=args.seed), payload  # fmt: skip
     return ev.summary(), payload
 
 
@@ -171,4 +179,6 @@ def run_raters(args: Any) -> str:
                                if str(w.message) not in text))  # fmt: skip
     if args.json:
         return json.dumps({**payload, "warnings": notes}, indent=2, default=str) + "\n"
+    if args.format != "text" and args.action == "correct":
+        return cli_words(text)
     return cli_words("\n".join([text, *(f"warning: {n}" for n in notes)])) + "\n"

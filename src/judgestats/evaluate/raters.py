@@ -113,6 +113,11 @@ class RaterCorrection:
         What the figures rest on beyond the method (the model's notes, items left out).
     estimator : str
         What computed ``estimate``.
+    ratings : Ratings
+        The calibration items' ratings, the judge kept apart
+        (:class:`judgestats.raters.Ratings`): the raters' agreement and the judge's beside it
+        (:func:`judgestats.raters.krippendorff_alpha`, :func:`~judgestats.raters.alt_test`, the
+        report's raters section).
 
     Examples
     --------
@@ -140,6 +145,7 @@ class RaterCorrection:
     min_raters: int | None = None
     left_out: tuple = ()
     notes: tuple = ()
+    ratings: Any = None
 
     @property
     def sensitivity(self) -> float:
@@ -412,7 +418,7 @@ def _by_latent(panel: _Panel, spec: EstimationSpec, own: dict, rng: Any) -> Rate
     """``reference="latent"``: Dawid–Skene on every item, the judge one more rater."""
     from ..raters import dawid_skene
 
-    name = "judge" if "judge" not in panel.raters else "judge (LLM)"
+    name = _judge_name(panel)
     codes = np.column_stack([panel.codes, panel.judge])
     fit = dawid_skene(codes, raters=[*panel.raters, name], categories=(0, 1), judge=name,
                       positive=1, method=spec.method, confidence_level=spec.confidence_level,
@@ -425,8 +431,23 @@ def _by_latent(panel: _Panel, spec: EstimationSpec, own: dict, rng: Any) -> Rate
         confidence_level=spec.confidence_level, design=spec.design, naive=naive,
         n=int(test.sum()), m0=int((ratings == 0).sum()), m1=int((ratings == 1).sum()),
         n_items=int(panel.rated.sum()), n_ratings=int(ratings.size), raters=panel.raters,
-        result=fit, estimator=fit.estimator, notes=fit.notes,
+        result=fit, estimator=fit.estimator, notes=fit.notes, ratings=_ratings(panel),
     )  # fmt: skip
+
+
+def _judge_name(panel: _Panel) -> str:
+    """Return the judge's name among the raters: ``"judge"``, unless a rater has it."""
+    return "judge" if "judge" not in panel.raters else "judge (LLM)"
+
+
+def _ratings(panel: _Panel) -> Any:
+    """Return the calibration items' ratings, the judge apart (a ``Ratings``)."""
+    from ..raters import Ratings
+
+    rated = np.flatnonzero(panel.rated)
+    return Ratings(panel.codes[rated].copy(), tuple(panel.items[i] for i in rated),
+                   panel.raters, (0, 1), judge=_judge_name(panel),
+                   judge_codes=panel.judge[rated].copy())  # fmt: skip
 
 
 def _made(reference: str, res: Any, panel: _Panel, spec: EstimationSpec, *, estimator: str,
@@ -437,7 +458,7 @@ def _made(reference: str, res: Any, panel: _Panel, spec: EstimationSpec, *, esti
         confidence_level=res.confidence_level, design=res.design, naive=res.naive, n=res.n,
         m0=res.m0, m1=res.m1, n_items=int(panel.rated.sum()),
         n_ratings=int((panel.codes >= 0).sum()), raters=panel.raters, result=res,
-        estimator=estimator, **more,
+        estimator=estimator, ratings=_ratings(panel), **more,
     )  # fmt: skip
 
 
