@@ -1873,3 +1873,19 @@ case("evaluate/raters/random/majority/adjusted-wald/nq301/ties-none",
 case("evaluate/raters/random/latent/sandwich/nq301", _evaluate_raters("latent", "sandwich"))
 case("evaluate/raters/random/latent/bootstrap/nq301",
      _evaluate_raters("latent", "bootstrap", n_resamples=50))
+
+
+def _raters_report(fmt: str) -> Callable:
+    def run() -> Any:
+        ev = js.evaluate(_raters_frame(), rater="rater", cluster="item", reference="majority",
+                         design="random", method="adjusted-wald", ties="random", rng=SEED)
+        return ev.report(fmt)
+
+    return run
+
+
+for _format in ("markdown", "latex", "html"):
+    case(f"report/raters/random/majority/adjusted-wald/nq301/{_format}", _raters_report(_format))
+case("cli/raters/correct/random/latent/nq301/markdown", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--by", "model", "--reference", "latent",
+               "--design", "random", "--method", "sandwich", "--format", "markdown"]))
