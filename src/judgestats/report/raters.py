@@ -169,6 +169,29 @@ def rater_report(ev: Any, format: str = "markdown", *, digits: int = 3, epsilon:
     Returns
     -------
     str
+
+    Examples
+    --------
+    Three raters (one weak) label 150 of 500 answers; the judge labels every answer:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import judgestats as js
+    >>> from judgestats.report.raters import rater_report
+    >>> gen = np.random.default_rng(2)
+    >>> truth = gen.random(500) < 0.4
+    >>> judge = np.where(truth, gen.random(500) < 0.85, gen.random(500) < 0.15).astype(int)
+    >>> rows = [(i, f"r{r}", int(truth[i] ^ (gen.random() > acc)), judge[i])
+    ...         for i in range(150) for r, acc in enumerate([0.9, 0.9, 0.7])]
+    >>> rows += [(i, None, None, judge[i]) for i in range(150, 500)]
+    >>> frame = pd.DataFrame(rows, columns=["item", "rater", "human", "judge"]).assign(model="m")
+    >>> ev = js.evaluate(frame, rater="rater", cluster="item", reference="rater",
+    ...                  design="random", method="adjusted-wald")
+    >>> text = rater_report(ev, "markdown", n_boot=200)
+    >>> print(text.splitlines()[0])
+    ## Corrected rates against the human reference 'rater'
+    >>> "alternative annotator test" in text
+    True
     """
     check_choice("format", format, RATER_FORMATS)
     d = check_positive_int("digits", digits)
