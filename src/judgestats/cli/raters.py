@@ -54,7 +54,8 @@ def raters_options(p: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="randomness of bootstraps and ties")
     p.add_argument("--format", choices=("text", "markdown", "latex", "html"), default="text",
                    help="correct: text (the summary, default) or the report with the raters' "
-                   "agreement and the alternative annotator test beside the rates")
+                   "agreement and the alternative annotator test beside the rates; agreement: "
+                   "the pairs as a table")
     p.add_argument("--json", action="store_true", help="print JSON instead")
 
 
@@ -103,6 +104,15 @@ def _agreement(ratings: Any, args: Any) -> tuple[str, dict]:
     judge = judge_agreement(ratings, ties=args.ties or "random", rng=seed,
                             confidence_level=level)  # fmt: skip
     text = "\n".join([alpha.summary(), kappa.summary(), judge.summary()])
+    if args.format != "text":  # the agreement card's rater section as a table
+        from ..agreement.card import rater_pairs
+        from ..report.tables import html_table, latex_tabular, markdown_table
+
+        head, rows = rater_pairs(judge)
+        lines = {"markdown": lambda: markdown_table(head, rows),
+                 "latex": lambda: latex_tabular(head, rows, "llrrrrr"),
+                 "html": lambda: html_table(head, rows)}[args.format]()  # fmt: skip
+        text = "\n".join([alpha.summary(), kappa.summary(), "", *lines])
     pairs = [*judge.with_raters, judge.with_majority, *judge.between_raters]
     payload = {
         "krippendorff_alpha": _figure(alpha),
@@ -179,6 +189,6 @@ def run_raters(args: Any) -> str:
                                if str(w.message) not in text))  # fmt: skip
     if args.json:
         return json.dumps({**payload, "warnings": notes}, indent=2, default=str) + "\n"
-    if args.format != "text" and args.action == "correct":
+    if args.format != "text" and args.action in ("correct", "agreement"):
         return cli_words(text)
     return cli_words("\n".join([text, *(f"warning: {n}" for n in notes)])) + "\n"

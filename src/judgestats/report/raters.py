@@ -3,7 +3,7 @@
 ``evaluate(frame, rater=, cluster=, reference=)`` gives one
 :class:`~judgestats.evaluate.raters.RaterCorrection` per group; its report
 (``ev.report()`` or :func:`judgestats.report.report`, which hands such an evaluation here)
-has three parts:
+has four parts:
 
 1. the corrected rates, one row per group, with the calibration items, the ratings and the
    items the reference left out, and a sentence naming the **reference** (and the tie rule or
@@ -13,7 +13,10 @@ has three parts:
    (:func:`judgestats.raters.krippendorff_alpha`, :func:`~judgestats.raters.fleiss_kappa`),
    the raters' mean percent agreement with each other, the judge's with each rater and with the
    majority (:func:`~judgestats.raters.judge_agreement`);
-3. **the alternative annotator test** per group (:func:`judgestats.raters.alt_test`, margin
+3. each group's pairs (up to :data:`PAIR_TABLES` groups): the agreement card's rater section
+   (:func:`judgestats.agreement.card.rater_pairs`), the judge against each rater and the
+   majority with intervals, the raters' own pairs beside them;
+4. **the alternative annotator test** per group (:func:`judgestats.raters.alt_test`, margin
    ``epsilon``, Benjamini–Yekutieli at ``alpha``): passes or fails, the winning rate, or why
    it could not run (fewer than two raters, too few shared items).
 """
@@ -29,10 +32,13 @@ from .._validation import JudgeStatsError, check_choice, check_positive_int
 from ..results import group_label
 from .tables import html_table, latex_tabular, markdown_table
 
-__all__ = ["RATER_FORMATS", "rater_report", "raters_rows"]
+__all__ = ["PAIR_TABLES", "RATER_FORMATS", "rater_report", "raters_rows"]
 
 #: The formats of :func:`rater_report`.
 RATER_FORMATS = ("markdown", "latex", "html")
+#: Up to this many groups, the report shows each group's pairs (the judge against each rater
+#: and the majority, the raters' pairs: :func:`judgestats.agreement.card.rater_pairs`).
+PAIR_TABLES = 12
 _REFERENCE_WORDS = {
     "rater": "a single random rater's label (every rating a calibration row, items as clusters)",
     "majority": "the raters' majority label (one calibration row per item)",
@@ -51,6 +57,7 @@ class RatersRow:
     judge_raters: float  # the judge's mean percent agreement with each rater
     judge_majority: float
     alt_test: str  # the verdict, or why there is none
+    pairs: Any = None  # the JudgeAgreement: the judge and the raters, pair by pair
 
 
 def _coefficient(res: Any) -> tuple:
@@ -99,7 +106,7 @@ def raters_rows(ev: Any, *, epsilon: float = 0.1, alpha: float = 0.05, n_boot: i
             group_label(g), _coefficient(a), _coefficient(k),
             float(np.mean(between)) if between else float("nan"),
             float(np.mean([p.percent for p in j.with_raters if p.n_items])),
-            float(j.with_majority.percent), _alt(r, epsilon, alpha),
+            float(j.with_majority.percent), _alt(r, epsilon, alpha), j,
         ))  # fmt: skip
     return rows
 
@@ -129,8 +136,16 @@ def _tables(ev: Any, rows: list[RatersRow], d: int) -> list[tuple[str, list[str]
     side_head = [ev.dim, f"raters' alpha [{lvl}]", f"raters' kappa [{lvl}]", "raters agree",
                  "judge agrees with a rater", "judge agrees with the majority",
                  "alternative annotator test"]  # fmt: skip
-    return [("Corrected rates", head, rates),
-            ("The human raters beside the judge", side_head, side)]
+    tables = [("Corrected rates", head, rates),
+              ("The human raters beside the judge", side_head, side)]
+    if len(rows) <= PAIR_TABLES:  # the agreement card's rater section, per group
+        from ..agreement.card import rater_pairs
+
+        for r in rows:
+            pair_head, pair_rows = rater_pairs(r.pairs, d)
+            tables.append((f"{r.label}: the judge and the raters, pair by pair", pair_head,
+                           pair_rows))  # fmt: skip
+    return tables
 
 
 def _sentence(ev: Any, epsilon: float, alpha: float) -> str:
