@@ -149,7 +149,8 @@ def rows_accounting(ev: Any) -> dict[str, int]:
     calibration rows of earlier batches that ``batch_choice="latest"`` left out).
     """
     test = sum(int(ev.corrections[g].n) for g in ev.groups)
-    cal = sum(int(ev.corrections[g].m0 + ev.corrections[g].m1) for g in ev.groups)
+    cal = sum(int(getattr(ev.corrections[g], "n_ratings", None)  # several raters: ratings
+                  or ev.corrections[g].m0 + ev.corrections[g].m1) for g in ev.groups)
     totals = [_marked_totals(ev.marked_counts.get(g, ())) for g in ev.marked]
     other = sum(t.get("n", 0) + t.get("m0", 0) + t.get("m1", 0) for t in totals)
     aside = sum(_set_aside_batches(ev).values())
