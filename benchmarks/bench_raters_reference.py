@@ -37,10 +37,8 @@ Run: python benchmarks/bench_raters_reference.py [--quick]
 from __future__ import annotations
 
 import itertools
-import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser, run_time
@@ -48,8 +46,6 @@ from _common import markdown_table, publish, quick_parser, run_time
 import judgestats as js
 from judgestats.errors import DesignWarning, JudgeStatsError, LatentBoundaryWarning
 from judgestats.evaluate.raters import _REFERENCE, _Panel, rater_spec
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 REFERENCES = ("rater", "majority", "latent")
 
@@ -171,10 +167,26 @@ def part_a(quick: bool) -> str:
                      f"{wid[('rater', None)]:.3f}", f"{wid[('majority', None)]:.3f}",
                      f"{wid[('latent', 'sandwich')]:.3f}", str(out["refused"])])  # fmt: skip
         print(rows[-1], flush=True)
+    summary = _summary(rows, len([c for c in cells if c[0] == "grid"]))
     header = ["cell", "true rater", "true majority", "true latent", "rater coverage",
               "majority coverage", "latent sandwich coverage", "latent bootstrap coverage",
               "rater width", "majority width", "latent width", "refused"]  # fmt: skip
-    return markdown_table(header, rows)
+    return markdown_table(header, rows) + "\n\n" + summary
+
+
+def _span(values: np.ndarray) -> str:
+    return f"{values.min():.3f}-{values.max():.3f}" if values.size else "-"
+
+
+def _summary(rows: list, n_grid: int) -> str:
+    """Coverage per reference: its range on the grid, on the random cells, and the mean."""
+    out = []
+    for j, name in ((4, "rater"), (5, "majority"), (6, "latent (sandwich)"),
+                    (7, "latent (bootstrap, on the first data sets)")):  # fmt: skip
+        v = np.array([float(r[j]) for r in rows])
+        grid, drawn = v[:n_grid], v[n_grid:]
+        out.append([name, _span(grid), _span(drawn), f"{v.mean():.3f}"])
+    return markdown_table(["reference", "grid cells", "random cells", "mean coverage"], out)
 
 
 def _nq_panel(fid, rows: np.ndarray) -> tuple[_Panel, _Panel]:
