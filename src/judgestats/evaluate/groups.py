@@ -369,7 +369,8 @@ def evaluate(
             confidence_level=confidence_level, bins=bins, rng=rng, errors=errors,
             progress=progress, calibrator=calibrator,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
-                         "judge_labels": judge_labels, "invalid": invalid, "method": method},
+                         "judge_labels": judge_labels, "invalid": invalid, "method": method,
+                         "estimand": None if estimand == "rows" else estimand},  # rows only
             options=options,
         )  # fmt: skip
     check_batch_call(batch, batch_choice, counted=counted, strata=strata, letters=letters)
