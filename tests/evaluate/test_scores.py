@@ -131,3 +131,5 @@ def test_covariates_under_by_human_label_are_strata():
     counts = group_counts(df, judge="letter", by="model")
     with pytest.raises(ArgumentTypeError, match="covariates= needs the frame's rows"):
         js.evaluate(counts, covariates=["kind"], design="random")
+    with pytest.raises(ArgumentTypeError, match="covariates= is not available with rater="):
+        js.evaluate(df, judge="letter", covariates=["kind"], rater="kind", cluster="item")

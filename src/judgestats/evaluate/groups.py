@@ -355,6 +355,8 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
+    covariates, strata = covariate_role(frame, covariates, strata=strata, design=design,
+                                        judge=judge, repeated=cluster is not None, rater=rater)
     if rater is not None or reference is not None:  # several human raters per item
         return _evaluate_raters(
             frame, judge=judge, human=human, by=by, rater=rater, reference=reference,
@@ -362,12 +364,8 @@ def evaluate(
             estimand=estimand, rng=rng, errors=errors, progress=progress, options=options,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
                          "judge_labels": judge_labels, "bins": bins, "invalid": invalid,
-                         "calibrator": calibrator, "GroupCounts": counted,
-                         "covariates": covariates},
+                         "calibrator": calibrator, "GroupCounts": counted},
         )  # fmt: skip
-    if covariates is not None:
-        covariates, strata = covariate_role(frame, covariates, strata=strata, design=design,
-                                            judge=judge, repeated=cluster is not None)  # fmt: skip
     letters = letters_wanted(judge, judge_labels, bins, invalid)
     plain = not (letters or strata is not None or split is not None or batch is not None)
     auto = (calibrator is None and plain and not counted
@@ -380,9 +378,8 @@ def evaluate(
             score_wanted(frame, judge=judge, calibrator=calibrator, letters=False))):  # fmt: skip
         return _evaluate_score(
             frame, judge=judge, human=human, by=by, design=design, cluster=cluster,
-            covariates=covariates,
-            confidence_level=confidence_level, bins=bins, rng=rng, errors=errors,
-            progress=progress, calibrator=calibrator,
+            covariates=covariates, confidence_level=confidence_level, bins=bins, rng=rng,
+            errors=errors, progress=progress, calibrator=calibrator,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
                          "judge_labels": judge_labels, "invalid": invalid, "method": method,
                          "estimand": None if estimand == "rows" else estimand},  # rows only

@@ -84,14 +84,19 @@ def score_wanted(frame: Any, *, judge: Any, calibrator: Any, letters: bool) -> b
 
 
 def covariate_role(frame: Any, covariates: Any, *, strata: Any, design: Any, judge: Any,
-                   repeated: bool) -> tuple[list[str] | None, Any]:  # fmt: skip
+                   repeated: bool, rater: Any = None) -> tuple[list[str] | None, Any]:  # fmt: skip
     """Route ``covariates=``: (columns for the predictor, or None; the strata to use).
 
     Under a design the capability table's ``"score"`` row holds (``"random"``) the covariates
     enter the predictor (:mod:`judgestats.scores.covariates`); under the others they are
     strata, added to ``strata``, and a column of floats is refused by name (strata need
-    declared levels: bin it into a column before labelling).
+    declared levels: bin it into a column before labelling). None gives (None, ``strata``).
     """
+    if covariates is None:
+        return None, strata
+    if rater is not None:
+        raise ArgumentTypeError("covariates= is not available with rater= yet: evaluate the "
+                                "raters' reference without covariates")  # fmt: skip
     cols = [covariates] if isinstance(covariates, str) else covariates
     if not isinstance(cols, list | tuple) or not cols or not all(isinstance(c, str)
                                                                 for c in cols):  # fmt: skip
