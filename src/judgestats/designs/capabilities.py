@@ -12,7 +12,8 @@ axis               values
                    per human category), ``"alphabet"`` (J judge letters for K human
                    categories), ``"pairs"`` (a verdict on a pair of answers),
                    ``"jury"`` (two to ten judges' 0/1 verdicts on the same items),
-                   ``"score"`` (a numeric judge score: :mod:`judgestats.scores`)
+                   ``"score"`` (a numeric judge score: :mod:`judgestats.scores`),
+                   ``"stack"`` (a jury stacked into one predictor: :mod:`judgestats.jury.stack`)
 ``target``         ``"rate"`` (θ), ``"pooled-rate"`` (θ over strata),
                    ``"distribution"`` (the K category rates), ``"difference"``
                    (θ_A − θ_B), ``"ranking"`` (ranks of several models),
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 #: What the judge says about an item.
-JUDGES = ("letter", "categories", "alphabet", "pairs", "jury", "score")
+JUDGES = ("letter", "categories", "alphabet", "pairs", "jury", "score", "stack")
 #: What is estimated.
 TARGETS = (
     "rate", "pooled-rate", "distribution", "difference", "ranking", "strengths", "rate-sequence",
@@ -182,6 +183,13 @@ _ROWS: list[Capability] = [
                "a numeric judge score: cross-fitted calibration to the human label, then the "
                "prediction-powered (PPI++) mean; cluster-robust over items; under the other "
                "designs declare bins= (the score's letters)"),
+    # a jury stacked by cross-fitted logistic regression (issue 39, combine="stack"): the random
+    # design only, as the other designs sample on a label and P(human | judges) of their
+    # labelled rows is not the population's (jury/stack.py); there combine="letters" or "mean"
+    Capability("stack", "rate", ("random",), None, ("wald",), "wald",
+               "a jury stacked into one predictor (combine='stack': cross-fitted logistic "
+               "regression on every judge's column), then the prediction-powered (PPI++) mean; "
+               "the designs that sample on a label take combine='letters' or 'mean'"),
 ]  # fmt: skip
 
 
@@ -233,6 +241,7 @@ _WHAT = {
     ("letter", "rate-sequence"): "labelling processes",
     ("jury", "rate"): "juries of judges",
     ("score", "rate"): "corrections of a numeric judge score",
+    ("stack", "rate"): "stacked juries (combine='stack')",
 }
 
 
