@@ -543,6 +543,10 @@ class CombinedJuryCorrection(Tabular):
         worth = self.effective_labels
         if worth is not None:
             lines.append(f"  effective labels {worth:.0f} (human labels alone as precise)")
+        if self.calibrations is not None:
+            from ..agreement.card import jury_lines  # loaded on first use
+
+            lines += jury_lines(self.agreement())
         lines += note_lines(self.fallback and f"fallback: {self.fallback}",
                             self.clipped and f"the estimate {self.estimate_unclipped:.4f} "
                             "was clipped to [0, 1]")  # fmt: skip

@@ -462,7 +462,9 @@ class JuryCorrection(Reportable):
                          f"critical value t({self.t_df:.0f})")  # fmt: skip
         if self.fallback:
             lines.append(f"  fallback: {self.fallback}")
-        return "\n".join(lines)
+        from ..agreement.card import jury_lines  # each judge against the human label
+
+        return "\n".join(lines + jury_lines(self.agreement()))
 
     def __repr__(self) -> str:
         return rate_repr(

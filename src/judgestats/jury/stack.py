@@ -73,7 +73,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     >>> y = np.array([0, 0, 1, 1] * 25, dtype=float)
     >>> model = fit_logistic(x, y)
     >>> predict_logistic(model, np.array([[0.0, 0.0], [0.0, 1.0]])).round(2).tolist()
-    [0.02, 0.98]
+    [0.01, 0.99]
     """
     centre = x.mean(axis=0)
     spread = x.std(axis=0)
