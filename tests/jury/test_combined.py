@@ -168,3 +168,22 @@ def test_jury_effective_labels_is_its_variance():
     theta = float(b["estimate"])
     assert res.effective_labels == pytest.approx(theta * (1 - theta) / float(b["se"]) ** 2)
     assert res.to_dict()["effective_labels"] == res.effective_labels
+
+
+def test_evaluate_stack_on_every_engine_and_letters_stay_letters():
+    pl = pytest.importorskip("polars")
+    gen = np.random.default_rng(12)
+    judges, human = planted(gen, theta=0.5, acc=(0.9, 0.8), rho=0.2, rows=800, share=0.4)
+    frame = pd.DataFrame({"model": "m", "a": judges[:, 0] == 1, "b": judges[:, 1],
+                          "human": human})  # fmt: skip
+    ref = js.evaluate(frame, judge=["a", "b"], design="random", rng=0).corrections["m"]
+    got = js.evaluate(pl.from_pandas(frame), judge=["a", "b"], design="random",
+                      rng=0).corrections["m"]  # fmt: skip
+    assert isinstance(ref, CombinedJuryCorrection) and ref.combine == "stack"
+    assert (got.estimate, got.ci.low, got.ci.high) == (ref.estimate, ref.ci.low, ref.ci.high)
+    # judge columns of other letters ("win"/"lose") stay a judge alphabet by default
+    words = frame.assign(a=np.where(frame.a, "win", "lose"))
+    alpha = js.evaluate(words, judge=["a", "b"], design="random").corrections["m"]
+    assert type(alpha).__name__ == "AlphabetCorrection"
+    with pytest.raises(ArgumentTypeError, match="rank is not available with combine='stack'"):
+        js.evaluate(frame, judge=["a", "b"], design="random", rank=True)

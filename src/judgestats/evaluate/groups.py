@@ -357,8 +357,8 @@ def evaluate(
                          "judge_labels": judge_labels, "invalid": invalid, "method": method},
             options=options,
         )  # fmt: skip
-    if not counted and (chosen := combined_wanted(judge, combine, design, plain=judge_labels is None
-                                                  and invalid is None)):  # fmt: skip
+    if not counted and (chosen := combined_wanted(frame, judge, combine, design,
+                                                  plain=judge_labels is None and invalid is None)):
         return evaluate_combined(  # a jury stacked or averaged: each group's rows (juries.py)
             frame, chosen, judge=judge, human=human, by=by, cluster=cluster, bins=bins,
             design=design, method=method, confidence_level=confidence_level, options=options,

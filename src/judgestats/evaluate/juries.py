@@ -27,11 +27,14 @@ __all__ = ["JURY_OPTIONS", "combined_wanted", "evaluate_combined"]
 JURY_OPTIONS = ("folds", "threshold")
 
 
-def combined_wanted(judge: Any, combine: Any, design: Any, *, plain: bool) -> str | None:
+def combined_wanted(frame: Any, judge: Any, combine: Any, design: Any, *,
+                    plain: bool) -> str | None:  # fmt: skip
     """Return ``"stack"`` or ``"mean"`` when several judge columns go to the combined path.
 
-    ``combine`` None is the design's measured default; ``plain``: no ``judge_labels``,
-    ``invalid`` (a judge alphabet's own letters, the letters path).
+    ``combine`` None is the design's measured default, taken where every judge column is
+    numeric or boolean (the frame's schema; judge columns of other letters, such as
+    ``"win"``/``"tie"``, stay a judge alphabet); ``plain``: no ``judge_labels``, ``invalid``
+    (a judge alphabet's own letters, the letters path).
     """
     from ..jury.combined import COMBINES, default_combine
 
@@ -39,7 +42,21 @@ def combined_wanted(judge: Any, combine: Any, design: Any, *, plain: bool) -> st
         return None
     chosen = default_combine(design) if combine is None else check_choice("combine", combine,
                                                                           COMBINES)  # fmt: skip
-    return chosen if chosen != "letters" and plain else None
+    if chosen == "letters" or not plain:
+        return None
+    return chosen if combine is not None or _numeric(frame, judge) else None
+
+
+def _numeric(frame: Any, judge: Any) -> bool:
+    """Whether every judge column of the frame is numeric or boolean (a missing one: False)."""
+    from ..frames import _engine_warnings, _narwhals, open_frame
+
+    nw = _narwhals()
+    with _engine_warnings():
+        schema = open_frame(nw, frame, ()).collect_schema()
+    return all(str(j) in schema.names() and (schema[str(j)].is_numeric()
+                                             or schema[str(j)] == nw.Boolean)
+               for j in judge)  # fmt: skip
 
 
 def evaluate_combined(
