@@ -23,12 +23,12 @@ shared by the judges of a row (correlated errors). Score judges: judge j's score
 of 1.5·(2y − 1)·d_j + the same correlated noise, d_j = Φ⁻¹(accuracy_j)·√2 (a score that
 carries more than its letter). Repeated items: items of 1 to 5 rows (uniform), a row's human
 label 1{a + u_g + e_r > 0} (a such that P(human = 1) = θ; u_g ~ N(0, 1) shared by the item),
-a random share of the items labelled (all their rows). Random cells (seed 4039; 24, --quick 2):
+a random share of the items labelled (all their rows). Random cells (seed 4039; 20, --quick 2):
 J U{2, …, 5}; accuracies U(0.6, 0.95); ρ U(0, 0.6); θ U(0.05, 0.95); rows U[300, 3000];
 labelled share U(0.05, 0.5); a quarter with score judges, a quarter with repeated items.
 Beside them a grid (seed 4040): J ∈ {2, 3, 5} × labelled share ∈ {5%, 20%, 50%}, accuracies
 (0.9, 0.8, 0.75, 0.7, 0.65) (the first J), ρ = 0.3, θ = 0.3, 2,000 rows, 0/1 judges. Random
-design: 200 data sets a cell (--quick 10); by-human-label (0/1 judges without repeats, m0 = m1 =
+design: 150 data sets a cell (--quick 10); by-human-label (0/1 judges without repeats, m0 = m1 =
 max(10, share·rows/2), n = rows − m0 − m1): 1,000 (profile-t on the first 200; --quick 20).
 
 Part B, real data, 100 random splits per target (seed 4041; --quick 3 splits of the first
@@ -39,6 +39,12 @@ labelled, so that the stack has its 100 labels); LLMBar (its 419 pairs pooled ov
 subsets, five LLM judges asked with output 1 first, human 1 = output 1 is better; 50%). The
 reference θ is the target's human rate over all its items. A split without an item of a human
 class is skipped.
+
+Part C, the stack's variance with few labels of one class (``jury.combined._pseudo_variance``):
+PPI++'s own variance against the larger of it and PPI++'s with two pseudo-labels of each human
+class, on five planted cells of 0/1 judges (ρ = 0.3; seed 4042; 300 data sets each, --quick 8;
+data sets with fewer than 100 labels or no labelled positive skipped). ``--part pseudo`` reruns
+Part C alone and writes it into the results file.
 
 Writes benchmarks/results/jury_combine.md and its summary into benchmarks/results/jury.md
 (part D). Run: python benchmarks/bench_jury_combine.py [--quick]
@@ -238,9 +244,9 @@ def f3(v):
 
 def part_a(quick):
     gen = np.random.default_rng(4039)
-    reps, h_reps, profiles = (10, 20, 20) if quick else (200, 1000, 200)
+    reps, h_reps, profiles = (10, 20, 20) if quick else (150, 1000, 200)
     table_r, table_h = [], []
-    for c in cells(2 if quick else 24, quick):
+    for c in cells(2 if quick else 20, quick):
         r = random_cell(c, reps, gen)
         kind = "scores" if c["scores"] else "0/1"
         table_r.append([c["cell"], c["J"], kind, "yes" if c["clustered"] else "no",
@@ -387,10 +393,63 @@ def part_b(quick):
     return markdown_table(head, rows)
 
 
+PSEUDO_CELLS = [  # (θ, accuracies, rows, labelled share)
+    (0.05, (0.9, 0.85, 0.8, 0.75, 0.7), 1000, 0.12), (0.1, (0.9, 0.6), 3000, 0.04),
+    (0.05, (0.9, 0.8, 0.7), 2000, 0.15), (0.3, (0.9, 0.8, 0.7), 2000, 0.2),
+    (0.5, (0.7, 0.65, 0.6), 600, 0.2),
+]  # fmt: skip
+
+
+def part_c(quick):
+    from judgestats.jury.combined import _pseudo_variance
+    from judgestats.jury.stack import cross_fit_stack
+    from judgestats.scores.prediction_powered import fit_ppi
+
+    gen = np.random.default_rng(4042)
+    rows_out = []
+    for theta, acc, rows, share in PSEUDO_CELLS:
+        c = {"rows": rows, "J": len(acc), "acc": np.array(acc), "rho": 0.3, "theta": theta,
+             "share": share, "scores": False, "clustered": False}  # fmt: skip
+        got: dict[str, list] = {"PPI++": [], "with pseudo-labels": []}
+        for _ in range(8 if quick else 300):
+            x, human, _, _ = draw_rows(gen, c)
+            lab = ~np.isnan(human)
+            y = human[lab]
+            if lab.sum() < 100 or y.sum() < 1:
+                continue
+            fit = cross_fit_stack(x[lab], y, x[~lab], np.arange(lab.sum()), folds=5, rng=gen)
+            p = fit_ppi(y, fit.labelled, fit.unlabelled)
+            var = max(p.variance, _pseudo_variance(y, fit, None, lab, p.lam))
+            for k, v in (("PPI++", p.variance), ("with pseudo-labels", var)):
+                h = Z * np.sqrt(v)
+                got[k].append((p.estimate - h <= theta <= p.estimate + h, 2 * h))
+        cov = {k: np.mean([a for a, _ in v]) for k, v in got.items()}
+        wid = {k: np.mean([b for _, b in v]) for k, v in got.items()}
+        rows_out.append([f"{theta:.2f}", len(acc), rows, f"{share:.0%}",
+                         len(got["PPI++"]), f"{cov['PPI++']:.3f}",
+                         f"{cov['with pseudo-labels']:.3f}",
+                         f"{wid['with pseudo-labels'] / wid['PPI++']:.3f}"])  # fmt: skip
+    head = ["θ", "J", "rows", "labelled", "data sets", "coverage PPI++ variance",
+            "coverage with pseudo-labels", "width ratio"]
+    return "## Part C: the stack's variance with few labels of one class\n\n" + markdown_table(
+        head, rows_out)
+
+
 def main() -> None:
     ap = quick_parser(__doc__, "2 random cells and 1 grid cell, 10 data sets; 3 splits")
-    quick = ap.parse_args().quick
+    ap.add_argument("--part", choices=("all", "pseudo"), default="all",
+                    help="pseudo: rerun Part C alone and write it into the results file")
+    args = ap.parse_args()
+    quick = args.quick
     start = time.perf_counter()
+    if args.part == "pseudo":
+        path = RESULTS / ("jury_combine_quick.md" if quick else "jury_combine.md")
+        text = path.read_text(encoding="utf-8")
+        body, _, run = text.rpartition("\nRun time")
+        body = body.partition("## Part C:")[0].rstrip()
+        path.write_text(f"{body}\n\n{part_c(quick)}\n\nRun time{run}", encoding="utf-8")
+        print(f"wrote Part C into {path} in {time.perf_counter() - start:.1f} s")
+        return
     table_r, head_r, table_h, head_h = part_a(quick)
     short = summary(table_r, table_h)
     real = part_b(quick)
@@ -401,6 +460,7 @@ def main() -> None:
         "## Part A: by-human-label, every cell (0/1 judges, no repeated items)",
         markdown_table(head_h, table_h),
         "## Part B: real data, 100 random splits (means over the splits)", real,
+        part_c(quick),
         run_time(time.perf_counter() - start, quick),
     ])  # fmt: skip
     name = "jury_combine_quick" if quick else "jury_combine"

@@ -30,16 +30,19 @@ def planted(gen, *, theta, acc, rho, rows, share):
     return judges, human
 
 
-@pytest.mark.parametrize("cell", ["grid", "random"])
+@pytest.mark.parametrize("cell", ["grid", "random", "rare"])
 def test_stack_covers_a_planted_theta(cell):
-    gen = np.random.default_rng(2039 if cell == "grid" else 2040)
+    gen = np.random.default_rng({"grid": 2039, "random": 2040, "rare": 2041}[cell])
+    rows, share = 800, 0.25
     if cell == "grid":
         theta, acc, rho = 0.3, (0.9, 0.8, 0.7), 0.3
-    else:  # a cell drawn at random: θ, three accuracies and ρ
+    elif cell == "random":  # a cell drawn at random: θ, three accuracies and ρ
         theta, acc, rho = gen.uniform(0.1, 0.9), gen.uniform(0.6, 0.95, 3), gen.uniform(0, 0.6)
+    else:  # a rare θ with ~8 labelled positives: PPI++'s own variance covered 0.88 here
+        theta, acc, rho, rows, share = 0.06, (0.9, 0.85, 0.8, 0.75, 0.7), 0.3, 1000, 0.13
     reps, hits, est = 150, 0, []
     for _ in range(reps):
-        judges, human = planted(gen, theta=theta, acc=acc, rho=rho, rows=800, share=0.25)
+        judges, human = planted(gen, theta=theta, acc=acc, rho=rho, rows=rows, share=share)
         res = correct_combined(judges, human, combine="stack", rng=gen)
         hits += res.ci.low <= theta <= res.ci.high
         est.append(res.estimate)

@@ -6,7 +6,8 @@ label on the labelled rows; ``combine=`` says how the judges become one source (
 * ``"stack"`` — one predictor, the cross-fitted logistic regression of the human label on every
   judge's column (:mod:`judgestats.jury.stack`), entering the prediction-powered mean with
   power tuning (:func:`judgestats.scores.prediction_powered.fit_ppi`, the score path's
-  estimator). The random design only (the capability table's ``"stack"`` row: the other
+  estimator); its Wald variance is the larger of PPI++'s and PPI++'s with two pseudo-labels of
+  each human class (:func:`_pseudo_variance`: a rare θ with few minority labels). The random design only (the capability table's ``"stack"`` row: the other
   designs sample on a label, so the labelled rows' P(human | judges) is not the population's).
   With fewer than :data:`~judgestats.scores.MIN_SCORE_LABELS` labelled items the fallback fixed
   in advance is ``"mean"``'s (recorded in ``fallback``).
@@ -148,19 +149,48 @@ def _stack(x, y, labelled, items, *, level, design, folds, rng) -> dict[str, Any
     ppi = fit_ppi(y, fit.labelled, fit.unlabelled,
                   items_lab=None if items is None else items[labelled],
                   items_unl=None if items is None else items[~labelled])  # fmt: skip
-    half = float(z_value(level)) * np.sqrt(ppi.variance)
+    variance = max(ppi.variance, _pseudo_variance(y, fit, items, labelled, ppi.lam))
+    half = float(z_value(level)) * np.sqrt(variance)
     return {
         "estimate": float(clip_warned(ppi.estimate, stacklevel=5, estimator="PPI++")),
         "estimate_unclipped": ppi.estimate,
         "ci": ConfidenceInterval(max(ppi.estimate - half, 0.0), min(ppi.estimate + half, 1.0),
                                  "wald", level),
-        "method": "wald", "variance": ppi.variance, "lam": ppi.lam, "folds": fit.folds,
+        "method": "wald", "variance": variance, "lam": ppi.lam, "folds": fit.folds,
         "estimator": "prediction-powered (PPI++, power-tuned), cross-fitted logistic stack",
         "naive": float(fit.unlabelled.mean()) if fit.unlabelled.size else float("nan"),
         "coefficients": fit.coefficients, "intercept": fit.intercept,
         "humans_only_variance": humans_only_variance(y, None if items is None
                                                      else items[labelled]),
     }  # fmt: skip
+
+
+#: Pseudo-labels of each human class added, at the labelled rows' mean prediction, for the
+#: stack's variance (Agresti–Coull's z²/2 ≈ 2 successes and failures).
+PSEUDO_LABELS = 2
+
+
+def _pseudo_variance(y, fit, items, labelled, lam) -> float:
+    """PPI++'s variance with :data:`PSEUDO_LABELS` labels of each class added (λ held at λ̂).
+
+    With few labelled items of one human class (a rare θ, 100–200 labels) the Wald variance of
+    the labelled residuals y − λf is too small where the few minority labels are well
+    predicted: 0.88–0.91 coverage on planted cells of θ = 0.05–0.1 with ~120 labels. Two
+    pseudo-labels of each class at the mean prediction (the estimate itself is untouched) bring
+    those cells to 0.95–0.96 and cost < 1% of width at θ = 0.3, nothing at 0.5
+    (benchmarks/results/jury_combine.md); the interval takes the larger variance.
+    """
+    from ..scores.prediction_powered import fit_ppi
+
+    k = PSEUDO_LABELS
+    y_aug = np.r_[y, np.ones(k), np.zeros(k)]
+    f_aug = np.r_[fit.labelled, np.full(2 * k, fit.labelled.mean())]
+    if items is None:
+        return fit_ppi(y_aug, f_aug, fit.unlabelled, lam=lam).variance
+    top = int(items.max()) + 1  # each pseudo-label its own item
+    lab_items = np.r_[items[labelled], np.arange(top, top + 2 * k)]
+    return fit_ppi(y_aug, f_aug, fit.unlabelled, items_lab=lab_items,
+                   items_unl=items[~labelled], lam=lam).variance  # fmt: skip
 
 
 def mean_letters(x: np.ndarray, bins: Any, binary: bool) -> tuple[np.ndarray, tuple]:
