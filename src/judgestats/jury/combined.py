@@ -7,8 +7,9 @@ label on the labelled rows; ``combine=`` says how the judges become one source (
   judge's column (:mod:`judgestats.jury.stack`), entering the prediction-powered mean with
   power tuning (:func:`judgestats.scores.prediction_powered.fit_ppi`, the score path's
   estimator); its Wald variance is the larger of PPI++'s and PPI++'s with two pseudo-labels of
-  each human class (:func:`_pseudo_variance`: a rare θ with few minority labels). The random design only (the capability table's ``"stack"`` row: the other
-  designs sample on a label, so the labelled rows' P(human | judges) is not the population's).
+  each human class (``_pseudo_variance``: a rare θ with few minority labels). The random
+  design only (the capability table's ``"stack"`` row: the other designs sample on a label,
+  so the labelled rows' P(human | judges) is not the population's).
   With fewer than :data:`~judgestats.scores.MIN_SCORE_LABELS` labelled items the fallback fixed
   in advance is ``"mean"``'s (recorded in ``fallback``).
 * ``"mean"`` — the judges' mean: of 0/1 letters, J + 1 letters 0/J, 1/J, …, J/J instead of 2^J
