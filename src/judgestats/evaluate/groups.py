@@ -268,7 +268,7 @@ def evaluate(
         ``folds=`` and ``threshold=``, and ``bins=`` for a score jury's mean letters. Default:
         the measured one per design (:data:`judgestats.jury.DEFAULTS`: ``"letters"`` under
         ``"by-human-label"`` and ``"by-judge-label"``, ``"stack"`` under ``"random"``;
-        ``benchmarks/results/jury.md``, part C).
+        ``benchmarks/results/jury_combine.md``).
     calibrator : {"isotonic", "binned", "logistic"}, optional
         The judge column is a numeric *score* (a probability, a logit, a 1–10 rating): each
         group's score is calibrated to the human label by cross-fitting and enters the
