@@ -59,16 +59,26 @@ __all__ = ["COMBINES", "DEFAULTS", "CombinedJuryCorrection", "correct_combined",
 
 #: How a jury's judges are combined (``combine=``).
 COMBINES = ("letters", "stack", "mean")
-#: The default ``combine`` per design, chosen by measurement (benchmarks/results/jury_combine.md):
-#: under the paper's design the minimum-variance jury of the product letters; under the random
-#: design the stack. Under ``"by-judge-label"`` (not measured here: the stack is refused, the
-#: mean needs its calibration drawn within the mean's letters) the product letters, as before.
-DEFAULTS = {"by-human-label": "letters", "random": "stack", "by-judge-label": "letters"}
 
 
 def default_combine(design: Any) -> str:
-    """Return the measured default ``combine`` under ``design`` (:data:`DEFAULTS`)."""
-    return DEFAULTS.get(str(as_design(design)), "letters")
+    """Return the measured default ``combine`` under ``design`` (:data:`DEFAULTS`).
+
+    The stack wherever the capability table has a ``"stack"`` row for the design (the random
+    design), else the product letters (the minimum-variance jury under the paper's design).
+    """
+    from ..designs.capabilities import rows
+
+    found = any(r.matches("stack", "rate", as_design(design), False) for r in rows())
+    return "stack" if found else "letters"
+
+
+#: The default ``combine`` per design, chosen by measurement (benchmarks/results/jury_combine.md;
+#: the rule :func:`default_combine`): under the paper's design the minimum-variance jury of the
+#: product letters; under the random design the stack. Under ``"by-judge-label"`` (not measured
+#: here: the stack is refused, the mean needs its calibration drawn within the mean's letters)
+#: the product letters, as before.
+DEFAULTS = {name: default_combine(name) for name in ("by-human-label", "random", "by-judge-label")}
 
 
 # ----------------------------------------------------------------------------- inputs
