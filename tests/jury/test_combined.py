@@ -134,6 +134,9 @@ def test_refusals_are_named():
         correct_combined(bad, human)
     with pytest.raises(MethodError, match="combine \\('vote'\\) must be one of"):
         correct_combined(judges, human, combine="vote")
+    none = np.where(np.arange(400) < 50, 0.0, np.nan)  # 50 labels, every one human 0
+    with pytest.raises(LabelError, match="the 50 labelled rows all have human label 0"):
+        correct_combined(judges, none)
     with pytest.raises(ClusteredCountsError, match="design='random' only"):
         correct_combined(judges, human, combine="mean", design="by-human-label",
                          cluster=np.arange(400) // 2)  # fmt: skip

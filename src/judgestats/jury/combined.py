@@ -227,12 +227,18 @@ def mean_letters(x: np.ndarray, bins: Any, binary: bool) -> tuple[np.ndarray, tu
 def _mean(x, y, labelled, items, human, cluster, *, binary, level, design, method, folds,
           bins, threshold, rng) -> dict[str, Any]:  # fmt: skip
     if _has_row("score", design, cluster is not None):  # the random design: a score
-        from ..scores import correct_scores
+        from ..scores import MIN_SCORE_LABELS, correct_scores
 
         count = x.shape[1]
         if binary and bins is None and threshold is None:
             bins, threshold = ((np.arange(count + 2) - 0.5) / count, None) if cluster is None \
                 else (None, 0.5)  # fmt: skip
+        if y.size < MIN_SCORE_LABELS and y.size and y.min() == y.max():
+            raise LabelError(
+                f"the {y.size} labelled rows all have human label {int(y[0])}: below "
+                f"{MIN_SCORE_LABELS} labels the jury's fallback (its letters) needs both human "
+                "classes among the labelled rows; label more rows"
+            )
         res = correct_scores(x.mean(axis=1), human, cluster=cluster, folds=folds, bins=bins,
                              threshold=threshold, confidence_level=level, design=design,
                              rng=rng)  # fmt: skip
