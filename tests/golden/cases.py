@@ -1797,3 +1797,70 @@ case("cli/monitor/errors/by-human-label", _cli(
 case("cli/next-batch/errors/no-budget", _cli(lambda d: ["next-batch", _pool_file(d)]))
 case("cli/errors/no-command", _cli(lambda d: []))
 case("cli/errors/unknown-command", _cli(lambda d: ["fit"]))
+
+
+# judge scores and juries through the CLI (issue 39)
+@functools.cache
+def _judges_frame_cached() -> Any:
+    """Three models: a probability-like score and two 0/1 judges of one human label."""
+    import pandas as pd
+
+    gen = np.random.default_rng(SEED + 39)
+    n = 1800
+    truth = gen.random(n) < np.array([0.3, 0.45, 0.6])[np.arange(n) % 3]
+    score = 1 / (1 + np.exp(-(1.8 * (2 * truth - 1) + gen.normal(0, 1.4, n))))
+    a = np.where(truth, gen.random(n) < 0.88, gen.random(n) < 0.15).astype(int)
+    b = np.where(truth, gen.random(n) < 0.75, gen.random(n) < 0.25).astype(int)
+    return pd.DataFrame({"model": np.array(["m1", "m2", "m3"])[np.arange(n) % 3],
+                         "score": score.round(4), "a": a, "b": b,
+                         "human": np.where(gen.random(n) < 0.3, truth.astype(float), np.nan)})
+
+
+def _judges_files(d: Any, labelled: int | None = None) -> tuple[str, str]:
+    f = _judges_frame_cached().copy()
+    cal = f[f["human"].notna()].astype({"human": int})
+    cal = cal if labelled is None else cal.groupby("model").head(labelled)
+    return (_write(d, "test.csv", f[f["human"].isna()].drop(columns="human")),
+            _write(d, "cal.csv", cal))
+
+
+def _judged(kind: str, *rest: str, labelled: int | None = None) -> Callable:
+    judge = {"score": ["--judge", "score", "--design", "random"],
+             "jury": ["--judge", "a,b", "--design", "by-human-label"]}[kind]
+    return _cli(lambda d: ["correct", "--test", _judges_files(d, labelled)[0], "--calibration",
+                           _judges_files(d, labelled)[1], *judge, "--seed", "7", *rest])
+
+
+case("cli/correct/random/wald/files-score/by-model", _judged("score", "--by", "model"))
+case("cli/correct/random/wald/files-score/logistic/json",
+     _judged("score", "--calibrator", "logistic", "--json"))
+case("cli/correct/random/wald/files-score/fallback-threshold",
+     _judged("score", "--by", "model", "--threshold", "0.5", labelled=40))
+case("cli/correct/by-human-label/min-variance/files-jury/by-model",
+     _judged("jury", "--by", "model", "--method", "min-variance"))
+case("cli/correct/by-human-label/min-variance/files-jury/json",
+     _judged("jury", "--method", "min-variance", "--json"))
+case("cli/correct/errors/score-by-human-label", _cli(
+    lambda d: ["correct", "--test", _judges_files(d)[0], "--calibration", _judges_files(d)[1],
+               "--judge", "score", "--design", "by-human-label", "--method", "adjusted-wald"]))
+case("cli/correct/errors/calibrator-with-counts", _cli(
+    lambda d: ["correct", *_COUNTS, "--calibrator", "isotonic", "--method", "adjusted-wald",
+               "--design", "by-human-label"]))
+for _format in ("markdown", "latex"):
+    case(f"cli/report/random/wald/score/{_format}", _cli(
+        lambda d, f=_format: ["report", _write(d, "items.csv", _judges_frame_cached()),
+                              "--judge", "score", "--design", "random", "--seed", "7",
+                              "--format", f]))
+    case(f"cli/report/by-human-label/min-variance/jury/{_format}", _cli(
+        lambda d, f=_format: ["report", _write(d, "items.csv", _judges_frame_cached()),
+                              "--judge", "a,b", "--design", "by-human-label", "--method",
+                              "min-variance", "--format", f]))
+case("cli/correct/by-human-label/min-variance/example-chatbot-arena/jury",
+     _cli(lambda d: ["correct", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
+                     "--method", "min-variance", "--design", "by-human-label",
+                     "--calibration-fraction", "0.3"]))
+case("cli/report/by-human-label/min-variance/example-chatbot-arena/jury",
+     _cli(lambda d: ["report", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
+                     "--method", "min-variance", "--design", "by-human-label",
+                     "--calibration-fraction", "0.3"]))
+case("cli/correct/random/wald/files-score/by-model/csv", _judged("score", "--by", "model", "--csv"))

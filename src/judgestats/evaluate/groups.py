@@ -354,7 +354,8 @@ def evaluate(
             confidence_level=confidence_level, bins=bins, rng=rng, errors=errors,
             progress=progress, calibrator=calibrator,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
-                         "judge_labels": judge_labels, "invalid": invalid, "method": method},
+                         "judge_labels": judge_labels, "invalid": invalid, "method": method,
+                         "estimand": None if estimand == "rows" else estimand},  # rows only
             options=options,
         )  # fmt: skip
     if not counted and (chosen := combined_wanted(frame, judge, combine, design,
