@@ -193,3 +193,17 @@ def test_evaluate_stack_on_every_engine_and_letters_stay_letters():
     assert type(alpha).__name__ == "AlphabetCorrection"
     with pytest.raises(ArgumentTypeError, match="rank is not available with combine='stack'"):
         js.evaluate(frame, judge=["a", "b"], design="random", rank=True)
+
+
+def test_report_renders_the_default_random_jury_as_a_prediction_powered_mean():
+    gen = np.random.default_rng(13)
+    judges, human = planted(gen, theta=0.4, acc=(0.9, 0.8), rho=0.2, rows=1200, share=0.3)
+    frame = pd.DataFrame({"model": np.repeat(["a", "b"], 600), "j1": judges[:, 0],
+                          "j2": judges[:, 1], "human": human})  # fmt: skip
+    ev = js.evaluate(frame, judge=["j1", "j2"], design="random", rng=0)
+    text = str(js.report.report(ev))
+    assert "### Judge score" in text and "cross-fitted logistic regression" in text
+    for g in ("a", "b"):
+        res = ev.corrections[g]
+        assert res.kind == "score-correction" and res.calibrator == "logistic"
+        assert f"{res.estimate:.3f}" in text

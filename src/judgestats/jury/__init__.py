@@ -14,7 +14,13 @@ combine=...)`` reaches it per group.
 
 from __future__ import annotations
 
-from .combined import COMBINES, DEFAULTS, CombinedJuryCorrection, correct_combined
+from .combined import (
+    COMBINES,
+    DEFAULTS,
+    CombinedJuryCorrection,
+    PredictionPoweredJury,
+    correct_combined,
+)
 from .correction import JuryCorrection, correct_jury, jury_cells, jury_items
 from .weights import jury_bounds, member_moments, min_variance_weights
 
@@ -23,6 +29,7 @@ __all__ = [
     "DEFAULTS",
     "CombinedJuryCorrection",
     "JuryCorrection",
+    "PredictionPoweredJury",
     "correct_combined",
     "correct_jury",
     "jury_bounds",

@@ -55,7 +55,14 @@ from ..kernels import z_value
 from ..results import ConfidenceInterval, Tabular, effective_labels, note_lines, rate_repr
 from .weights import MAX_JUDGES
 
-__all__ = ["COMBINES", "DEFAULTS", "CombinedJuryCorrection", "correct_combined", "default_combine"]
+__all__ = [
+    "COMBINES",
+    "DEFAULTS",
+    "CombinedJuryCorrection",
+    "PredictionPoweredJury",
+    "correct_combined",
+    "default_combine",
+]
 
 #: How a jury's judges are combined (``combine=``).
 COMBINES = ("letters", "stack", "mean")
@@ -441,7 +448,8 @@ def correct_combined(
     else:
         parts = _letters(x, y, labelled, items, cluster, binary=binary, names=names, level=level,
                          design=design, method=method, rng=gen)  # fmt: skip
-    return CombinedJuryCorrection(**common, **parts)
+    wald = parts.get("humans_only_variance") is not None  # a prediction-powered mean
+    return (PredictionPoweredJury if wald else CombinedJuryCorrection)(**common, **parts)
 
 
 # ----------------------------------------------------------------------------- result
@@ -471,8 +479,9 @@ class CombinedJuryCorrection(Tabular):
         ``"letters"`` under the paper's design: each judge's minimum-variance weight.
     lam, folds, humans_only_variance
         The power tuning λ̂, the folds and Var(ȳ) of the labels alone (the Wald paths).
-    letters : tuple or None
-        The letters a judge alphabet was fitted on (``"mean"``'s J + 1, the product letters).
+    letters : tuple
+        The letters a judge alphabet was fitted on (``"mean"``'s J + 1, the product letters);
+        empty for a prediction-powered mean.
     fallback : str or None
         What the fallback fixed in advance did, else None.
     calibrations : tuple of ConfusionCounts or None
@@ -517,7 +526,7 @@ class CombinedJuryCorrection(Tabular):
     lam: float | None = None
     folds: int | None = None
     humans_only_variance: float | None = None
-    letters: tuple | None = None
+    letters: tuple = ()
     fallback: str | None = field(default=None, kw_only=True)
     inner: Any = field(default=None, kw_only=True)
 
@@ -540,6 +549,23 @@ class CombinedJuryCorrection(Tabular):
     def effective_labels(self) -> float | None:
         """θ̂(1 − θ̂)/Var(θ̂): the human labels alone that would give the same precision."""
         return effective_labels(self.estimate, self.variance)
+
+    @property
+    def calibrator(self) -> str:
+        """What made the predictor, in the report's words: ``"logistic"`` for the stack.
+
+        The stack is a logistic regression on every judge's column; ``"mean"`` gives its
+        score's calibrator (``"isotonic"``).
+        """
+        if self.combine == "stack" and self.coefficients is not None:
+            return "logistic"
+        return str(getattr(self.inner, "calibrator", None) or f"combine={self.combine!r}")
+
+    @property
+    def width_ratio(self) -> float | None:
+        """√(Var(θ̂)/Var(ȳ)): the interval's width over the human labels alone's (Wald)."""
+        h = self.humans_only_variance
+        return None if not h else float(np.sqrt(self.variance / h))
 
     def agreement(self) -> dict:
         """Each 0/1 judge's agreement card against the human label (empty for score judges).
@@ -592,7 +618,7 @@ class CombinedJuryCorrection(Tabular):
                 lines.append(f"  {name}: coefficient {self.coefficients[name]:+.3f} (log-odds)")
             elif self.weights is not None:
                 lines.append(f"  {name}: weight {self.weights[name]:.3f}")
-        if self.letters is not None and self.combine == "mean":
+        if self.letters and self.combine == "mean":
             lines.append(f"  letters: {', '.join(map(str, self.letters))}")
         worth = self.effective_labels
         if worth is not None:
@@ -612,3 +638,26 @@ class CombinedJuryCorrection(Tabular):
             method=self.method, judges=list(self.judges), confidence_level=self.confidence_level,
             design=self.design, n_labelled=self.n_labelled,
         )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PredictionPoweredJury(CombinedJuryCorrection):
+    """A :class:`CombinedJuryCorrection` whose rate is a prediction-powered mean (PPI++).
+
+    The stack, and the mean under the random design: the report renders it as it renders a
+    judge score (:class:`~judgestats.scores.ScoreCorrection`: its predictor, λ̂, folds and
+    effective labels), which is what it is, with the jury's predictor.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import judgestats as js
+    >>> gen = np.random.default_rng(3)
+    >>> y = gen.random(1500) < 0.5
+    >>> judges = [np.where(gen.random(1500) < 0.85, y, ~y).astype(int) for _ in range(2)]
+    >>> res = js.jury.correct_combined(judges, np.where(np.arange(1500) < 300, y, np.nan), rng=0)
+    >>> isinstance(res, js.jury.CombinedJuryCorrection), res.kind, res.calibrator
+    (True, 'score-correction', 'logistic')
+    """
+
+    kind: ClassVar[str] = "score-correction"
