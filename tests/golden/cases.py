@@ -1799,6 +1799,96 @@ case("cli/errors/no-command", _cli(lambda d: []))
 case("cli/errors/unknown-command", _cli(lambda d: ["fit"]))
 
 
+# ============================================================================ raters (issue 40)
+def _raters_frame(adjudicator: bool = False) -> Any:
+    """Two NQ-301 systems in long form: items with id % 10 < 3 keep both annotators' labels
+    (and, with ``adjudicator``, the third annotator's where the first two disagree); the other
+    items are test items, one row each with the judge's label."""
+    import pandas as pd
+
+    nq = js.datasets.load_nq301()
+    nq = nq[nq.target_model.isin(["DPR", "FiD"])]
+    raters = ["human_annotator1", "human_annotator2", *(["human_annotator3"] * adjudicator)]
+    rows = []
+    for r in nq.itertuples():
+        item = f"{r.target_model}:{r.item_id}"
+        if r.item_id % 10 >= 3:
+            rows.append((item, r.target_model, None, None, int(r.judge)))
+            continue
+        rows += [(item, r.target_model, a, int(getattr(r, a)), int(r.judge)) for a in raters
+                 if not pd.isna(getattr(r, a))]  # fmt: skip
+    return pd.DataFrame(rows, columns=["item", "model", "rater", "human", "judge"])
+
+
+def _raters_file(d: Any, adjudicator: bool = False) -> str:
+    return _write(d, "ratings.csv", _raters_frame(adjudicator))
+
+
+case("cli/raters/agreement/nq301", _cli(lambda d: ["raters", "agreement", _raters_file(d)]))
+case("cli/raters/agreement/nq301/json", _cli(
+    lambda d: ["raters", "agreement", _raters_file(d), "--json"]))
+case("cli/raters/alt-test/nq301", _cli(lambda d: ["raters", "alt-test", _raters_file(d)]))
+case("cli/raters/alt-test/nq301/with-adjudicator", _cli(
+    lambda d: ["raters", "alt-test", _raters_file(d, adjudicator=True)]))
+case("cli/raters/latent/nq301/sandwich", _cli(
+    lambda d: ["raters", "latent", _raters_file(d), "--method", "sandwich"]))
+for _reference, _method in (("rater", "adjusted-wald"), ("majority", "adjusted-wald"),
+                            ("latent", "sandwich")):  # fmt: skip
+    case(f"cli/raters/correct/random/{_reference}/nq301", _cli(
+        lambda d, r=_reference, m=_method: [
+            "raters", "correct", _raters_file(d, adjudicator=r == "majority"), "--by", "model",
+            "--reference", r, "--design", "random", "--method", m,
+            *(["--ties", "human_annotator3"] if r == "majority" else [])]))  # fmt: skip
+case("cli/raters/correct/random/rater/nq301/json", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--by", "model", "--reference", "rater",
+               "--design", "random", "--method", "adjusted-wald", "--json"]))  # fmt: skip
+case("cli/raters/correct/errors/latent-by-human-label", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--reference", "latent", "--design",
+               "by-human-label", "--method", "sandwich"]))  # fmt: skip
+case("cli/raters/errors/missing-column", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--rater", "annotator", "--design",
+               "random", "--method", "adjusted-wald"]))  # fmt: skip
+case("cli/raters/errors/missing-file", _cli(lambda d: ["raters", "latent", str(d / "no.csv")]))
+
+
+def _evaluate_raters(reference: str, method: str, adjudicator: bool = False,
+                     **more: Any) -> Callable:  # fmt: skip
+    def run() -> Any:
+        ev = js.evaluate(_raters_frame(adjudicator), rater="rater",
+                         cluster="item", reference=reference, design="random", method=method,
+                         rng=SEED, **more)  # fmt: skip
+        return {"summary": ev.summary(), "rows": ev.to_dataframe()}
+
+    return run
+
+
+case("evaluate/raters/random/rater/adjusted-wald/nq301",
+     _evaluate_raters("rater", "adjusted-wald"))
+case("evaluate/raters/random/rater/adjusted-wald/nq301/items",
+     _evaluate_raters("rater", "adjusted-wald", estimand="items"))
+case("evaluate/raters/random/majority/adjusted-wald/nq301/adjudicator",
+     _evaluate_raters("majority", "adjusted-wald", True, ties="human_annotator3"))
+case("evaluate/raters/random/majority/adjusted-wald/nq301/ties-none",
+     _evaluate_raters("majority", "adjusted-wald", ties="none"))
+case("evaluate/raters/random/latent/sandwich/nq301", _evaluate_raters("latent", "sandwich"))
+case("evaluate/raters/random/latent/bootstrap/nq301",
+     _evaluate_raters("latent", "bootstrap", n_resamples=50))
+
+
+def _raters_report(fmt: str) -> Callable:
+    def run() -> Any:
+        ev = js.evaluate(_raters_frame(), rater="rater", cluster="item", reference="majority",
+                         design="random", method="adjusted-wald", ties="random", rng=SEED)
+        return ev.report(fmt)
+
+    return run
+
+
+for _format in ("markdown", "latex", "html"):
+    case(f"report/raters/random/majority/adjusted-wald/nq301/{_format}", _raters_report(_format))
+case("cli/raters/correct/random/latent/nq301/markdown", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--by", "model", "--reference", "latent",
+               "--design", "random", "--method", "sandwich", "--format", "markdown"]))
 # judge scores and juries through the CLI (issue 39)
 @functools.cache
 def _judges_frame_cached() -> Any:
