@@ -386,17 +386,12 @@ def evaluate(
         )  # fmt: skip
     if not counted and (chosen := combined_wanted(frame, judge, combine, design,
                                                   plain=judge_labels is None and invalid is None)):
-        return evaluate_combined(  # a jury stacked or averaged: each group's rows (juries.py)
-            frame, chosen, judge=judge, human=human, by=by, cluster=cluster, bins=bins,
-            design=design, method=method, confidence_level=confidence_level, options=options,
-            rng=rng, errors=errors, progress=progress, unsupported={
-                "strata": strata, "split": split, "batch": batch, "rank": rank,
-                "estimand": estimand != "rows" and estimand})  # fmt: skip
+        return _combined(frame, chosen, locals())  # a jury stacked or averaged (juries.py)
     check_batch_call(batch, batch_choice, counted=counted, strata=strata, letters=letters)
     if counted:
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
-                               cluster=cluster,
-                               judge_labels=judge_labels, bins=bins, invalid=invalid)  # fmt: skip
+                               cluster=cluster, judge_labels=judge_labels, bins=bins,
+                               invalid=invalid)  # fmt: skip
     elif cluster is not None and letters and not jury_wanted(
         judge, judge_labels is None and bins is None and invalid is None, design, method,
         _alphabet_methods(design), repeated=True,
@@ -440,6 +435,16 @@ def evaluate(
     if batch is None:
         return evaluate_binary(counts, spec, **binary)
     return evaluate_batches(frame, counts, spec, batch=batch, choice=batch_choice, **binary)
+
+
+def _combined(frame: Any, chosen: str, given: dict) -> Evaluation:
+    """``evaluate`` of a jury stacked or averaged (:mod:`.juries`), from evaluate's arguments."""
+    keys = ("judge", "human", "by", "cluster", "bins", "design", "method", "confidence_level",
+            "options", "rng", "errors", "progress")  # fmt: skip
+    refused = {k: given[k] for k in ("strata", "split", "batch", "rank")}
+    refused["estimand"] = given["estimand"] != "rows" and given["estimand"]
+    return evaluate_combined(frame, chosen, unsupported=refused, stacklevel=4,
+                             **{k: given[k] for k in keys})  # fmt: skip
 
 
 def _evaluate_score(frame: Any, *, unsupported: dict, options: dict, calibrator: Any,
