@@ -977,12 +977,35 @@ def check_raters_latent(tables):
     find(tables, "raters", "latent bias", "sandwich coverage", min_rows=2)  # part E
 
 
+def check_jury_combine(tables):
+    short = find(tables, "design", "combine", "min coverage", "÷ better member: median",
+                 min_rows=6)  # fmt: skip
+    by = {(r["design"], r["combine"]): r for r in short.records()}
+    # the paper's design samples on the human label: the stack is refused there, by name
+    assert by[("by-human-label", "stack")]["min coverage"] == "refused"
+    for key in (("random", "stack"), ("random", "mean"), ("by-human-label", "letters")):
+        # quick: 10 (random) and 20 (by-human-label) data sets a cell, 3 cells: a coverage
+        # near 0.95 is 0.8 or more with probability > 0.99; the full study is in
+        # benchmarks/results/jury_combine.md
+        assert num(by[key]["min coverage"]) >= 0.7, by[key]
+        assert 0.5 <= num(by[key]["÷ better member: median"]) <= 1.5, by[key]
+    cells = find(tables, "cell", "coverage stack", "stack ÷ better", "humans alone ÷ better",
+                 min_rows=3)  # fmt: skip
+    for r in cells.records():
+        if r["repeated"] == "no" and r["humans alone ÷ better"] != "–":
+            # the judges buy precision: the stack is narrower than the human labels alone
+            assert num(r["stack ÷ better"]) < num(r["humans alone ÷ better"]) + 0.02, r
+    real = find(tables, "data", "target", "design", "coverage stack", min_rows=6)
+    assert {r["data"] for r in real.records()} == {"Arena", "NQ-301", "LLMBar"}
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
     "bench_alphabets.py": ("alphabets", ["alphabets.png"], check_alphabets),
     "bench_alphabet_width.py": ("alphabet_width", [], check_alphabet_width),
     "bench_jury.py": ("jury", [], check_jury),
+    "bench_jury_combine.py": ("jury_combine_quick", [], check_jury_combine),
     "bench_scores.py": ("scores_quick", [], check_scores),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
