@@ -44,7 +44,13 @@ from .._validation import (
 )
 from ..results import ConfidenceInterval
 from .latent_em import EMFit, em_fit, one_hot, orient, patterns, vote_shares
-from .latent_intervals import Quantities, bootstrap_bounds, covariance, wald_bounds
+from .latent_intervals import (
+    Quantities,
+    bootstrap_bounds,
+    covariance,
+    profile_bounds,
+    wald_bounds,
+)
 
 __all__ = [
     "LATENT_METHODS",
@@ -58,7 +64,7 @@ __all__ = [
 
 #: Interval methods of the latent prevalence and the raters' accuracies (module
 #: :mod:`judgestats.raters.latent_intervals`); the first is the default.
-LATENT_METHODS = ("bootstrap", "sandwich", "observed-information")
+LATENT_METHODS = ("bootstrap", "sandwich", "observed-information", "profile")
 #: Raters the model needs (the judge counts as one).
 MIN_RATERS = 3
 #: Items rated by at least :data:`MIN_RATERS` raters that the model needs.
@@ -69,6 +75,8 @@ SEPARATION_MIN = 0.05
 #: With exactly three raters, a rater separating the classes by less than this is weak:
 #: the fit's notes say the estimate may be biased (``benchmarks/results/raters_latent.md``).
 WEAK_SEPARATION = 0.4
+#: EM iterations from every start of :func:`starts`; the best start then runs to convergence.
+START_ITER = 200
 _ESTIMATOR = "Dawid-Skene latent class model (EM)"
 
 
@@ -88,6 +96,10 @@ class LatentClassFit:
         ``π̂_r[c, l]``: rater ``r`` labels an item of latent class ``c`` with ``l``.
     accuracy, accuracy_ci : ndarray, shapes (R,) and (R, 2)
         Each rater's accuracy against the latent class, ``Σ_c p̂_c π̂_r[c, c]``, and interval.
+    diagonal_ci : ndarray, shape (R, k, 2), or None
+        The interval of each ``π̂_r[c, c]``: rater ``r`` labels an item of class ``c``
+        rightly (two classes: specificity, sensitivity; :attr:`sensitivity_ci`,
+        :attr:`specificity_ci`). By ``method`` (the sandwich where ``method="profile"``).
     class_probabilities : ndarray, shape (n, k)
         Each item's posterior class probabilities (the items with a rating, in order).
     raters, categories : tuple
@@ -150,6 +162,7 @@ class LatentClassFit:
     iterations: int
     converged: bool
     notes: tuple[str, ...] = ()
+    diagonal_ci: np.ndarray | None = None
     reference: str = "latent"
     estimator: str = _ESTIMATOR
 
@@ -162,6 +175,23 @@ class LatentClassFit:
     def specificity(self) -> np.ndarray:
         """Each rater's ``π̂_r[0, 0]`` (two classes)."""
         return self._binary()[:, 0, 0]
+
+    @property
+    def sensitivity_ci(self) -> np.ndarray:
+        """Each rater's sensitivity interval ``(R, 2)`` (two classes)."""
+        self._binary()
+        return self._diagonal()[:, 1]
+
+    @property
+    def specificity_ci(self) -> np.ndarray:
+        """Each rater's specificity interval ``(R, 2)`` (two classes)."""
+        self._binary()
+        return self._diagonal()[:, 0]
+
+    def _diagonal(self) -> np.ndarray:
+        if self.diagonal_ci is None:
+            return np.full((len(self.raters), len(self.categories), 2), np.nan)
+        return self.diagonal_ci
 
     def _binary(self) -> np.ndarray:
         if len(self.categories) != 2:
@@ -182,8 +212,11 @@ class LatentClassFit:
             "accuracy_low": self.accuracy_ci[:, 0],
             "accuracy_high": self.accuracy_ci[:, 1],
         })  # fmt: skip
+        diagonal = self._diagonal()
         for c, name in enumerate(self.categories):
             frame[f"p_correct_{name}"] = self.confusion[:, c, c]
+            frame[f"p_correct_{name}_low"] = diagonal[:, c, 0]
+            frame[f"p_correct_{name}_high"] = diagonal[:, c, 1]
         return frame
 
     def summary(self) -> str:
@@ -257,14 +290,39 @@ def _check_identified(codes: np.ndarray, raters: tuple) -> np.ndarray:
     return rated.any(axis=1)
 
 
+def starts(onehot: np.ndarray) -> np.ndarray:
+    """EM's starting posteriors ``(1 + R, n, k)``: the vote shares, then each rater leaning.
+
+    Start ``1 + r`` averages the vote shares with rater ``r``'s own label (its vote shares
+    where ``r`` did not rate). With three raters, one weak, EM from the vote shares alone
+    stopped at a lower local maximum in 4% of simulated data sets (``benchmarks/results/
+    raters_weak.md``); the best of these starts is kept.
+    """
+    shares = vote_shares(onehot)
+    rated = onehot.sum(axis=2, keepdims=True) > 0  # (n, R, 1)
+    leaning = np.where(rated, (shares[:, None, :] + onehot) / 2, shares[:, None, :])
+    return np.concatenate([shares[None], leaning.transpose(1, 0, 2)])
+
+
 def fit_codes(codes: np.ndarray, k: int, *, tol: float, max_iter: int) -> EMFit:
     """Return the oriented maximum-likelihood fit of one code matrix, posteriors per pattern.
 
+    EM runs from every start of :func:`starts` and the highest likelihood is kept.
     ``posterior`` is over the distinct rating patterns of :func:`~.latent_em.patterns`.
     """
     unique, _, counts = patterns(codes)
     onehot = one_hot(unique, k)
-    return orient(em_fit(onehot, counts[None], vote_shares(onehot), tol=tol, max_iter=max_iter))
+    first = starts(onehot)
+    weights = np.broadcast_to(counts, (first.shape[0], counts.size))
+    fit = em_fit(onehot, weights, first, tol=tol, max_iter=min(max_iter, START_ITER))
+    b = int(np.argmax(fit.loglik))  # ties: the first (the vote shares)
+    if not fit.converged[b] and max_iter > START_ITER:  # the best start goes on alone
+        fit = em_fit(onehot, counts[None], (fit.prevalence[b : b + 1], fit.confusion[b : b + 1]),
+                     tol=tol, max_iter=max_iter - START_ITER)  # fmt: skip
+        b = 0
+    best = EMFit(fit.prevalence[b : b + 1], fit.confusion[b : b + 1], fit.posterior[b : b + 1],
+                 fit.loglik[b : b + 1], fit.iterations, fit.converged[b : b + 1])  # fmt: skip
+    return orient(best)
 
 
 def separation(confusion: np.ndarray) -> np.ndarray:
@@ -324,9 +382,16 @@ def _bounds(method, codes, k, fit, level, options):
         bounds, failed = bootstrap_bounds(onehot, inverse, p, pi, level=level, **options)
         notes = [f"{failed} bootstrap refits did not converge"] if failed else []
         return bounds, notes
-    cov = covariance(onehot, counts, p, pi, post, sandwich=method == "sandwich")
+    cov = covariance(onehot, counts, p, pi, post, sandwich=method != "observed-information")
     notes = [] if cov is not None else ["the information matrix is singular: no interval"]
-    return wald_bounds(Quantities.of(p, pi), cov, level), notes
+    bounds = wald_bounds(Quantities.of(p, pi), cov, level)
+    if method == "profile":  # the prevalences by profile likelihood, the accuracies sandwich
+        for c in range(1 if k == 2 else k):  # two classes: p_0 = 1 − p_1
+            bounds[c], _ = profile_bounds(onehot, counts, p, pi, fit.loglik[0], c, level=level,
+                                          tol=options["tol"], max_iter=options["max_iter"])
+        if k == 2:
+            bounds[1] = 1.0 - bounds[0, ::-1]
+    return bounds, notes
 
 
 def _rater_names(raters: Any, n_raters: int, judge: Any) -> tuple[tuple, str | None]:
@@ -492,7 +557,8 @@ def dawid_skene(
                               confidence_level=level,
                               n_resamples=n_resamples if method == "bootstrap" else None),
         prevalence=values[:k], prevalence_ci=bounds[:k], confusion=fit.confusion[0],
-        accuracy=values[k:], accuracy_ci=bounds[k:],
+        accuracy=values[k:k + len(names)], accuracy_ci=bounds[k:k + len(names)],
+        diagonal_ci=bounds[k + len(names):].reshape(len(names), k, 2),
         class_probabilities=fit.posterior[0][patterns(arr)[1]],
         raters=names, categories=categories, positive=positive, judge=judge, method=method,
         confidence_level=level, n_items=arr.shape[0], n_ratings=int((arr >= 0).sum()),
