@@ -227,12 +227,12 @@ class LatentClassFit:
             f"[{low:.3f}, {high:.3f}] ({self.method}, {self.confidence_level:.0%}; "
             f"{self.n_items} items, {len(self.raters)} raters, {self.estimator})"
         ]
+        how = " (sandwich)" if self.method == "profile" else ""
         for r, name in enumerate(self.raters):
             tag = " (judge)" if name == self.judge else ""
             a_low, a_high = self.accuracy_ci[r]
-            lines.append(
-                f"  {name}{tag}: accuracy {self.accuracy[r]:.3f} [{a_low:.3f}, {a_high:.3f}]"
-            )
+            lines.append(f"  {name}{tag}: accuracy {self.accuracy[r]:.3f} "
+                         f"[{a_low:.3f}, {a_high:.3f}]{how}")  # fmt: skip
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
 
