@@ -11,12 +11,18 @@ judge counts as one) whose ratings overlap on enough items; :func:`dawid_skene` 
 with :class:`~judgestats.errors.UnidentifiableModelError`. With exactly three raters none may
 be at chance (Kruskal's condition, Allman, Matias & Rhodes 2009): a fit where fewer than three
 raters tell the classes apart, or a class has almost no items, warns
-:class:`~judgestats.errors.LatentBoundaryWarning`. Three raters are the bare minimum: with one
-of the three weak (Youden's J 0.2–0.35) the sandwich interval covered 0.77–0.90 at 150 items
-and 0.86–0.96 at 400, 0.94–0.97 at 1,000 (``benchmarks/results/raters_latent.md``, part E), and
-in part A's two three-rater cells (58 and 173 items) the estimate was biased by +0.07 and
-+0.12; such a fit says so in its ``notes``. With four to six raters, one weak, the intervals
-covered 0.88–0.965 (part A).
+:class:`~judgestats.errors.LatentBoundaryWarning`. Three raters are the bare minimum, and with
+one of them weak the model is identified only weakly: the prevalence is read off ratios of the
+raters' covariances whose denominators are near zero, so ``p̂`` is skewed and far from normal
+at a few hundred items (biased by −0.10 to +0.09 below 500 items). There the sandwich
+covered 0.60–0.92 and the item bootstrap 0.63–0.88, the profile-likelihood interval (the
+default) 0.92–1.00 (``benchmarks/results/raters_intervals.md``, part A: 6 three-rater cells,
+one rater's Youden's J 0.14–0.31, 58–1,491 items, 60 data sets each); such a fit says in its
+``notes`` that ``p̂`` may be biased. With four to six raters, one weak, the profile and the
+sandwich agree (0.85–1.00 and 0.82–1.00, part B). Each rater's accuracy and per-class rates
+get the sandwich interval, which is short with three raters, one weak (accuracy 0.62–0.93,
+sensitivity and specificity down to 0.22, part A), and for a per-class rate estimated on few
+items of its class even with more raters (down to 0.58, part B): read them as descriptions.
 
 **Misspecification.** Raters that share errors (two humans who stumble on the same hard items,
 a judge that copies one of them) break conditional independence; the model then counts their
@@ -63,8 +69,9 @@ __all__ = [
 ]
 
 #: Interval methods of the latent prevalence and the raters' accuracies (module
-#: :mod:`judgestats.raters.latent_intervals`); the first is the default.
-LATENT_METHODS = ("bootstrap", "sandwich", "observed-information", "profile")
+#: :mod:`judgestats.raters.latent_intervals`); the first is the default. ``"profile"``: the
+#: prevalences by profile likelihood, the raters' accuracies and per-class rates by the sandwich.
+LATENT_METHODS = ("profile", "bootstrap", "sandwich", "observed-information")
 #: Raters the model needs (the judge counts as one).
 MIN_RATERS = 3
 #: Items rated by at least :data:`MIN_RATERS` raters that the model needs.
@@ -360,7 +367,8 @@ def boundary_notes(prevalence, confusion, n_items: int, raters: tuple) -> list[s
 def minimum_notes(confusion: np.ndarray, raters: tuple) -> list[str]:
     """Return the note of a fit on exactly three raters, one of them weak (no warning).
 
-    Measured (module docstring): the estimate can be biased and its interval short there.
+    Measured (module docstring): the estimate can be biased there, and only the profile
+    interval of the prevalence holds.
     """
     sep = separation(confusion)
     if int((sep >= SEPARATION_MIN).sum()) != MIN_RATERS or sep.min() >= WEAK_SEPARATION:
@@ -368,8 +376,9 @@ def minimum_notes(confusion: np.ndarray, raters: tuple) -> list[str]:
     weakest = raters[int(np.argmin(sep))]
     return [
         f"three raters, the minimum the model needs, and {weakest!r} is weak (separation "
-        f"{sep.min():.2f}): in simulation such fits were biased and their intervals short "
-        "below about 1,000 items; a fourth rater makes the estimate hold"
+        f"{sep.min():.2f}): in simulation such estimates were biased by up to 0.1 below about "
+        "1,000 items and only the profile interval of the prevalence held (the raters' own "
+        "intervals fell short); a fourth rater makes the estimate hold"
     ]
 
 
@@ -473,15 +482,17 @@ def dawid_skene(
         ``Ratings``, :meth:`~judgestats.raters.Ratings.with_judge`; by default its own judge).
     positive : optional
         The class whose prevalence is ``estimate`` and ``ci`` (default: the last category).
-    method : {"bootstrap", "sandwich", "observed-information"}, default "bootstrap"
-        Interval of the prevalence and the accuracies (:mod:`~.latent_intervals`): items
-        resampled (percentile), or Wald on the logit scale with the sandwich or the observed
-        information. The bootstrap is the default because it held best where the model is
-        weakest (``benchmarks/results/raters_latent.md``, 8 cells drawn at random): with four
-        to six raters all three covered 0.88–0.965; with exactly three raters, one of them
-        weak, the maximum-likelihood estimate itself is biased (+0.07 and +0.12) and the
-        bootstrap covered 0.93 and 0.82 where the Wald intervals covered 0.85 and 0.74. The
-        sandwich costs one fit (the bootstrap 1,000 refits, a second or two).
+    method : {"profile", "bootstrap", "sandwich", "observed-information"}, default "profile"
+        Interval of the prevalences, the accuracies and the per-class rates
+        (:mod:`~.latent_intervals`). ``"profile"``: each prevalence by its profile likelihood
+        (the values whose likelihood, maximised over the rest, stays within χ²₁(level)/2 of
+        the maximum), the raters' figures by the sandwich; ``"bootstrap"``: items resampled
+        (percentile); ``"sandwich"``, ``"observed-information"``: Wald on the logit scale.
+        The profile is the default because it alone held where the model is weakest (module
+        docstring): with three raters, one weak, it covered 0.92–1.00 where the sandwich
+        covered 0.60–0.92 and the bootstrap 0.63–0.88; with four to six raters it matched
+        the sandwich. It costs some 100 constrained EM fits (a tenth of a second; the
+        bootstrap 1,000 refits, a second or two).
     confidence_level : float, default 0.95
         Level of every interval; stored on the result.
     n_resamples : int, default 1000
