@@ -82,6 +82,10 @@ SEPARATION_MIN = 0.05
 #: With exactly three raters, a rater separating the classes by less than this is weak:
 #: the fit's notes say the estimate may be biased (``benchmarks/results/raters_latent.md``).
 WEAK_SEPARATION = 0.4
+#: k > 2 classes: a latent class whose items the raters give its own label less often than
+#: this on average is not the class they name (``benchmarks/results/raters_intervals.md``,
+#: part C: a category at 1% of 451 items); the fit warns.
+SEEN_MIN = 0.5
 #: EM iterations from every start of :func:`starts`; the best start then runs to convergence.
 START_ITER = 200
 _ESTIMATOR = "Dawid-Skene latent class model (EM)"
@@ -360,6 +364,15 @@ def boundary_notes(prevalence, confusion, n_items: int, raters: tuple) -> list[s
         notes.append(
             f"latent class(es) {np.flatnonzero(small).tolist()!r} have an expected count under "
             "one item: the fit sits on the boundary p̂ = 0"
+        )
+    seen = np.diagonal(confusion, axis1=1, axis2=2).mean(axis=0)  # (k,)
+    unseen = np.flatnonzero(seen < SEEN_MIN)
+    if confusion.shape[-1] > 2 and unseen.size:
+        notes.append(
+            f"the raters label the items of latent class(es) {unseen.tolist()!r} with that "
+            f"class only {seen[unseen].round(2).tolist()!r} of the time on average (< "
+            f"{SEEN_MIN}): the class the model found is not the one the raters name, as when "
+            "a category is nearly absent and the model splits another; merge rare categories"
         )
     return notes
 
