@@ -999,6 +999,36 @@ def check_jury_combine(tables):
     assert {r["data"] for r in real.records()} == {"Arena", "NQ-301", "LLMBar"}
 
 
+def check_raters_intervals(tables):
+    a = find(tables, "cell", "sandwich coverage", "profile coverage", "bootstrap coverage",
+             min_rows=1)  # fmt: skip
+    for r in a.records():
+        # quick: 5 data sets of raters_latent.md's cell A2 (three raters, one weak, 58 items);
+        # the full run (60 data sets a cell) is in benchmarks/results/raters_intervals.md
+        assert num(r["profile coverage"]) >= 0.6, r
+        assert num(r["profile width"]) > 0, r
+    find(tables, "cell", "sandwich coverage", "profile coverage", min_rows=1)  # part B
+    find(tables, "cell", "weak rater right", "profile coverage", min_rows=1)  # part C
+    find(tables, "correlation", "latent coverage (profile)", "majority bias", min_rows=2)
+
+
+def check_raters_real(tables):
+    a = find(tables, "measure", "95% CI, answers resampled", "95% CI, questions resampled",
+             min_rows=2)  # fmt: skip
+    for r in a.records():
+        # NQ-301 pooled: 3,554 answers to 301 questions; resampling questions whole is wider
+        # (2.2-2.3 times in the full run)
+        assert num(r["width ratio"]) >= 1.5, r
+    b = find(tables, "system", "latent prevalence", "profile 95% CI", "adjudicated", min_rows=3)
+    pooled = b.row("system", "pooled (all systems)")
+    # the latent prevalence (0.700) sits within 0.02 of the adjudicated 0.696
+    assert abs(num(pooled["latent prevalence"]) - num(pooled["adjudicated"])) <= 0.02, pooled
+    c = find(tables, "system", "epsilon", "halves passing", min_rows=2)
+    for r in c.records():
+        if num(r["epsilon"]) == 0.2:
+            assert num(r["halves passing"]) == 1.0, r  # GPT-4 passes on every half at 0.2
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
@@ -1029,6 +1059,8 @@ CHECKS = {
     "bench_repeated_categories.py": ("repeated_categories", [], check_repeated_categories),
     "bench_real_judges.py": ("real_judges", [], check_real_judges),
     "bench_raters_agreement.py": ("raters_agreement", [], check_raters_agreement),
+    "bench_raters_intervals.py": ("raters_intervals", [], check_raters_intervals),
+    "bench_raters_real.py": ("raters_real", [], check_raters_real),
     "bench_real_data.py": ("real_data", ["real_data_bias.png", "real_data_leaderboard.png"],
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),
