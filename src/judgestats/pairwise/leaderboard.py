@@ -40,9 +40,9 @@ from .counting import (
 from .independence import IndependenceTest, independence_test
 from .intervals import (
     normal_quantile,
-    rank_probabilities,
-    rank_sets,
+    rank_summary,
     ranks_of,
+    resample_pairs,
     strength_intervals,
     win_probabilities,
 )
@@ -378,21 +378,6 @@ def _human_fit(
         return None
 
 
-def _resample(counts: PairCounts, rng: np.random.Generator) -> PairCounts:
-    """Draw the pairs again with replacement, within the unlabelled and the calibration pairs."""
-    judged = rng.multinomial(counts.n_judged, (counts.judged / counts.n_judged).ravel())
-    lab = counts.labelled
-    labelled = rng.multinomial(counts.n_labelled, (lab / counts.n_labelled).ravel())
-    return PairCounts(
-        counts.models,
-        counts.first,
-        counts.second,
-        judged.reshape(counts.judged.shape),
-        labelled.reshape(lab.shape),
-        counts.judge_labels,
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class _Options:
     """What :func:`pairwise` was asked for besides the spec, validated."""
@@ -460,39 +445,18 @@ def _fit(counts: PairCounts, options: _Options, start: Any = None) -> Any:
     return IMPLEMENTATIONS[options.spec.method].fit(counts, options, start)
 
 
-def _bootstrap_draws(fit, counts, reps, rng, options) -> tuple[np.ndarray, int]:
-    """Refitted strengths of ``reps`` bootstrap samples (rows); failed refits are counted."""
-    draws, failed = [], 0
-    for _ in range(reps):
-        try:
-            refit = _fit(_resample(counts, rng), options, start=fit.theta)
-        except ValueError:
-            failed += 1
-        else:
-            draws.append(refit.strength)
-    return np.array(draws), failed
-
-
 def _ranks(fit: Any, cov: np.ndarray, options: _Options, counts: PairCounts, notes: list):
-    """Rank sets and rank probabilities: normal draws, or the pair bootstrap if asked."""
-    level, rng, reps = options.level, options.rng, options.bootstrap
-    strength = fit.strength
-    if not reps:
-        draws = rng.multivariate_normal(strength, cov[:-1, :-1], size=4000, method="eigh")
-        return rank_sets(strength, cov, level), rank_probabilities(draws), "normal"
-    draws, failed = _bootstrap_draws(fit, counts, reps, rng, options)
+    """Rank sets and rank probabilities (:func:`~judgestats.pairwise.intervals.rank_summary`)."""
+
+    def refit(rng: np.random.Generator) -> np.ndarray:
+        return _fit(resample_pairs(counts, rng), options, start=fit.theta).strength
+
+    sets, probs, rank_method, failed = rank_summary(
+        fit.strength, cov, options.level, options.rng, options.bootstrap, refit
+    )
     if failed:
-        notes.append(f"bootstrap: {failed} of {reps} refits failed and were left out")
-    k = strength.size
-    ranks = ranks_of(draws)
-    tail = (1.0 - level) / (2.0 * k)  # Bonferroni over the K models
-    sets = np.column_stack(
-        [
-            np.floor(np.quantile(ranks, tail, axis=0, method="inverted_cdf")),
-            np.ceil(np.quantile(ranks, 1.0 - tail, axis=0, method="inverted_cdf")),
-        ]
-    ).astype(int)
-    return sets, rank_probabilities(draws), "bootstrap"
+        notes.append(f"bootstrap: {failed} of {options.bootstrap} refits failed and were left out")
+    return sets, probs, rank_method
 
 
 def pairwise(
