@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 import numpy as np
@@ -234,12 +234,13 @@ class PairwiseLeaderboard(Reportable):
     notes: tuple
     cluster: str | None
     n_clusters: int | None
-    predictors: tuple = ()
-    covariates: tuple = ()
-    controls: tuple = ()
-    control_coefficient: np.ndarray | None = None
-    control_se: np.ndarray | None = None
-    control_ci: np.ndarray | None = None
+    # the row path's (keyword-only with defaults, so that subclasses may add fields)
+    predictors: tuple = field(default=(), kw_only=True)
+    covariates: tuple = field(default=(), kw_only=True)
+    controls: tuple = field(default=(), kw_only=True)
+    control_coefficient: np.ndarray | None = field(default=None, kw_only=True)
+    control_se: np.ndarray | None = field(default=None, kw_only=True)
+    control_ci: np.ndarray | None = field(default=None, kw_only=True)
 
     @property
     def elo(self) -> np.ndarray:

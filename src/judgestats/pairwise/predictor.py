@@ -9,7 +9,8 @@ wins) of the human verdict on the row's features, in the order shown:
   are given;
 * each judge probability's ``log(P(first)/P(second))`` and, when it has ties,
   ``logit P(tie)`` (shares clipped to [0.001, 0.999]);
-* the covariates (numbers; categories as indicators).
+* the covariates (numbers; categories as indicators) and the control differences (a control
+  predicts the human verdict too; it enters the model besides).
 
 Features are standardised on all rows; the slopes carry a ridge penalty of
 :data:`RIDGE` (in standardised units, against the labelled rows' log likelihood) so that a
@@ -46,7 +47,7 @@ def _indicators(codes: np.ndarray, levels: int) -> np.ndarray:
 
 def features(rows: PairRows, letters: bool) -> np.ndarray:
     """Return the stacking features (rows × q; constant columns dropped, no intercept)."""
-    blocks = [rows.covariates]
+    blocks = [rows.covariates, rows.controls]
     if letters:
         blocks.append(_indicators(rows.judge, rows.n_judge_letters))
     for m in range(rows.members.shape[1]):

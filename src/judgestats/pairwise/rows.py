@@ -184,11 +184,18 @@ def _distribution(data: dict, shares: tuple, turn: np.ndarray) -> np.ndarray:
     """Return the (rows, 3) shares (first, tie, second) of one judge probability."""
     given = {k: _numbers(data[c], c, "judge probability") for k, c in shares}
     cols = [c for _, c in shares]
+    for k, c in shares:
+        out = (given[k] < 0) | (given[k] > 1)
+        if out.any():
+            raise ProbabilityError(
+                f"judge probability column {c!r} must be in [0, 1]; got "
+                f"{given[k][out][0]!r} (row {int(np.flatnonzero(out)[0])})"
+            )
     if len(shares) == 1:  # P(a) alone: a two-way judge, P(b) = 1 − P(a)
         given["tie"] = np.zeros_like(given["a"])
     missing = [k for k in _SHARES if k not in given]
     if missing:
-        given[missing[0]] = 1.0 - sum(given.values())
+        given[missing[0]] = 1.0 - np.sum(list(given.values()), axis=0)
     dist = np.column_stack([given[k] for k in _SHARES])
     if (dist < -1e-9).any() or (dist > 1 + 1e-9).any():
         raise ProbabilityError(
