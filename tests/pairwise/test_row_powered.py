@@ -101,6 +101,9 @@ def test_without_controls_the_control_fields_are_none_and_with_them_named():
     assert styled.control_ci[0, 0] > 0.2 and styled.control_ci[1, 0] < 0 < styled.control_ci[1, 1]
     assert "Style controls (log-odds per unit of model_a minus b" in styled.summary()
     assert f"{styled.control_coefficient[0]:>8.3f}" in styled.summary()
+    ds = styled.to_xarray()
+    assert list(ds["control"].values) == ["len_diff", "noise"]
+    np.testing.assert_allclose(ds["control_ci"].values, styled.control_ci)
 
 
 def test_a_constant_control_is_refused_by_name():

@@ -100,6 +100,10 @@ def leaderboard_xarray(board: Any) -> xr.Dataset:
         "judge_label": [str(v) for v in board.judge_labels],
         "human_verdict": list(HUMAN_VERDICTS),
     }
+    if board.controls:  # style control: each control's coefficient and interval
+        data["control_coefficient"] = (("control",), board.control_coefficient)
+        data["control_ci"] = (("control", "ci_bound"), board.control_ci)
+        coords["control"] = list(board.controls)
     ds = xr.Dataset(data, coords=coords)
     attrs = _attrs(board)
     ds.attrs.update(
