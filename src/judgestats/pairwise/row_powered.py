@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import NotInformativeError
+from .prediction_powered import PredictionPoweredFit
 
 __all__ = ["RowPoweredFit", "SoftmaxFit", "fit_row_powered", "fit_softmax", "row_jacobians"]
 
@@ -165,45 +166,18 @@ def row_jacobians(first: np.ndarray, second: np.ndarray, controls: np.ndarray, k
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class RowPoweredFit:
+class RowPoweredFit(PredictionPoweredFit):
     """The prediction-powered Davidson fit with controls of :func:`fit_row_powered`.
 
-    ``theta`` = (γ, log ν, standardised δ); ``theta_covariance`` its sandwich; ``lam`` the
-    power-tuning weight; ``controls`` the control columns and ``control_scale`` their
-    standard deviations; ``prediction`` names the prediction; ``confusion`` is the calibration
-    rows' ``P(judge letter | human verdict)`` (descriptive).
+    As :class:`~judgestats.pairwise.prediction_powered.PredictionPoweredFit` (``strength`` net
+    of the controls), with ``theta`` = (γ, log ν, standardised δ) and ``theta_covariance`` its
+    sandwich; ``controls`` the control columns and ``control_scale`` their standard deviations;
+    ``prediction`` names the prediction; ``confusion`` is the calibration rows'
+    ``P(judge letter | human verdict)`` (descriptive).
     """
 
-    models: tuple
-    theta: np.ndarray
-    theta_covariance: np.ndarray
-    lam: float
-    prediction: str
-    confusion: np.ndarray
-    converged: bool
-    n: int
     controls: tuple
     control_scale: np.ndarray
-
-    @property
-    def strength(self) -> np.ndarray:
-        """Log strengths ``β`` net of the controls (sum zero), in ``models`` order."""
-        k = len(self.models)
-        return np.append(self.theta[: k - 1], -self.theta[: k - 1].sum())
-
-    @property
-    def tie(self) -> float:
-        """Davidson's ``ν``."""
-        return float(np.exp(self.theta[len(self.models) - 1]))
-
-    def strength_covariance(self, kind: str = "sandwich") -> np.ndarray:
-        """Covariance of ``(β_1, …, β_K, log ν)`` (the sandwich whatever ``kind``)."""
-        k = len(self.models)
-        jac = np.zeros((k + 1, k))
-        jac[: k - 1, : k - 1] = np.eye(k - 1)
-        jac[k - 1, : k - 1] = -1.0
-        jac[k, k - 1] = 1.0
-        return jac @ self.theta_covariance[:k, :k] @ jac.T
 
     @property
     def control_coefficient(self) -> np.ndarray:
