@@ -41,6 +41,7 @@ def test_a_text_covariate_becomes_indicators_and_a_text_prediction_a_jury_member
         ({"prediction": ["j2", "j2"]}, js.errors.ColumnError, "more than once"),
         ({"prediction": {"tie": "p_a"}}, js.errors.ArgumentTypeError, "P\\(a\\)"),
         ({"prediction": 3}, js.errors.ArgumentTypeError, "prediction"),
+        ({"prediction": "judge-leter"}, js.errors.ColumnError, "neither one of"),
         ({"prediction": "bad_p"}, js.errors.ProbabilityError, "'bad_p' must be in \\[0, 1\\]; got"),
         ({"prediction": "bad_j"}, js.errors.VerdictError, "'maybe'"),
         ({"prediction": "confusion", "covariates": "noise"}, js.errors.MethodError, "confusion"),

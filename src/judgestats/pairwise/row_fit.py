@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import CountError, MethodError, check_choice
+from .._validation import ColumnError, CountError, MethodError, check_choice
 from .counting import PairCounts
 from .intervals import normal_quantile
 from .prediction_powered import PREDICTIONS, label_probabilities
@@ -22,17 +22,17 @@ from .predictor import cross_fitted_prediction
 from .row_powered import RowPoweredFit, fit_row_powered
 from .rows import RowRequest, read_rows, row_request
 
-__all__ = ["control_fields", "numeric_columns", "row_path_fit", "row_request_of"]
+__all__ = ["control_fields", "frame_columns", "row_path_fit", "row_request_of"]
 
 
-def numeric_columns(frame: Any) -> frozenset[str]:
-    """Return the frame's numeric columns (by its engine's schema)."""
+def frame_columns(frame: Any) -> tuple[tuple[str, ...], frozenset[str]]:
+    """Return the frame's columns and its numeric ones (by its engine's schema)."""
     from ..frames import _engine_warnings, _narwhals, open_frame
 
     nw = _narwhals()
     with _engine_warnings():
         schema = open_frame(nw, frame, ()).collect_schema()
-    return frozenset(c for c, dtype in schema.items() if dtype.is_numeric())
+    return tuple(schema), frozenset(c for c, dtype in schema.items() if dtype.is_numeric())
 
 
 def row_request_of(
@@ -66,8 +66,13 @@ def row_request_of(
             "prediction='confusion' is the joint model's posterior given the judge letter; it "
             "takes no covariates= or control= (use the default prediction or judge columns)"
         )
-    numeric = numeric_columns(frame).__contains__
-    return row_request(None if named else prediction, covariates, control, numeric)
+    columns, numeric = frame_columns(frame)
+    if isinstance(prediction, str) and not named and prediction not in columns:
+        raise ColumnError(
+            f"prediction={prediction!r} is neither one of {PREDICTIONS!r} nor a column of the "
+            f"frame (its columns: {list(columns)[:30]!r})"
+        )
+    return row_request(None if named else prediction, covariates, control, numeric.__contains__)
 
 
 def control_fields(fit: Any, level: float, notes: list, request: Any) -> dict[str, Any]:
