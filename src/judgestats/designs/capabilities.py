@@ -185,6 +185,12 @@ _ROWS: list[Capability] = [
                "a numeric judge score: cross-fitted calibration to the human label, then the "
                "prediction-powered (PPI++) mean; cluster-robust over items; under the other "
                "designs declare bins= (the score's letters)"),
+    Capability("score", "difference", ("random",), None, ("wald",), "wald",
+               "two systems' scored answers to the same prompts: each arm's PPI++ mean, the "
+               "difference's variance from their joint influence terms over items"),
+    Capability("score", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
+               "the betting confidence sequence with a judge score: the pool's score bins as "
+               "cells, each bin's prediction smoothed over its neighbours"),
     # several human raters, reference="latent" (issue 40): Dawid-Skene with the judge as one
     # more rater (raters.latent_class.LATENT_METHODS); calibration items a random sample of
     # the items or chosen by the judge's (observed) label, so the likelihood stays valid
@@ -243,6 +249,8 @@ _WHAT = {
     ("letter", "rate-sequence"): "labelling processes",
     ("jury", "rate"): "juries of judges",
     ("score", "rate"): "corrections of a numeric judge score",
+    ("score", "difference"): "differences of two judge scores",
+    ("score", "rate-sequence"): "labelling processes with a judge score",
     ("raters", "rate"): "latent-class corrections of several raters",
 }
 
