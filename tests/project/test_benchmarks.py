@@ -902,6 +902,21 @@ def check_bayes_pairwise(tables):
         assert num(r["ETI coverage"]) >= 0.5, r  # quick: 2 data sets x 4 models
 
 
+def check_pairwise_style(tables):
+    t = find(tables, "cells", "strength coverage", "δ coverage", "width / human-only (controlled)",
+             "coverage without control", min_rows=3)  # fmt: skip
+    for r in t.records():
+        # full run (benchmarks/results/pairwise_style.md): >= 0.93 in every cell; the quick run's
+        # 6 data sets x 5-10 models only catch a broken interval
+        assert num(r["strength coverage"]) >= 0.7, r
+        assert all(v >= 0.5 for v in numbers(r["δ coverage"])), r
+        # the jury is informative in every quick cell: narrower than the human votes alone
+        assert 0.5 <= num(r["width / human-only (controlled)"]) <= 1.05, r
+    real = find(tables, "prediction", "coverage median", "width / human-only", min_rows=3)
+    for r in real.records():
+        assert num(r["width / human-only"]) <= 1.05, r  # power tuning: never much wider
+
+
 def check_pairwise_counting(tables):
     t = find(tables, "engine", "rows", "grouping columns", "count_pairs (s)",
              "hand-written group-by (s)", "ratio", min_rows=6)  # fmt: skip
@@ -1049,6 +1064,7 @@ CHECKS = {
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
     "bench_pairwise.py": ("pairwise", [], check_pairwise),
     "bench_pairwise_counting.py": ("pairwise_counting", [], check_pairwise_counting),
+    "bench_pairwise_style.py": ("pairwise_style_quick", [], check_pairwise_style),
     "bench_bayes_pairwise.py": ("bayes_pairwise", [], check_bayes_pairwise),
     "bench_raters_latent.py": ("raters_latent", [], check_raters_latent),
     "bench_raters_reference.py": ("raters_reference_quick", [], check_raters_reference),
