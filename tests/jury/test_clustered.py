@@ -181,4 +181,9 @@ def test_evaluate_with_cluster_refuses_what_it_cannot_do():
     with pytest.raises(ClusteredCountsError, match="'min-variance'"):
         js.evaluate(frame, judge=["a", "b"], cluster="item", method="bootstrap")
     with pytest.raises(ClusteredCountsError, match="judge alphabet"):
-        js.evaluate(frame, judge=["a", "b"], cluster="item", design="random")
+        js.evaluate(frame, judge=["a", "b"], cluster="item", design="random",
+                    combine="letters")  # fmt: skip
+    # the random design's default (combine="stack") takes repeated items: folds by item
+    stacked = js.evaluate(frame, judge=["a", "b"], cluster="item", design="random", rng=0)
+    assert stacked.corrections["m"].combine == "stack"
+    assert stacked.corrections["m"].items == frame.item.nunique()

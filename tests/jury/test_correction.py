@@ -128,12 +128,14 @@ def test_evaluate_keeps_the_joint_fit_where_asked_or_where_judges_are_not_binary
     scores = js.evaluate(frame, judge=["a", "score"])  # a 1–3 score: letters, as before
     assert isinstance(scores.corrections["x"], AlphabetCorrection)
     assert scores.method == "profile-likelihood-t"
-    other = js.evaluate(frame, judge=["a", "b"], design="random")
+    other = js.evaluate(frame, judge=["a", "b"], design="random", combine="letters")
     assert isinstance(other.corrections["x"], AlphabetCorrection)
     with pytest.raises(LabelError, match="combines 0/1 judges"):
         js.evaluate(frame, judge=["a", "score"], method="min-variance")
-    with pytest.raises(MethodError, match="combine \\('stack'\\) must be one of 'letters'"):
-        js.evaluate(frame, judge=["a", "b"], combine="stack")
+    with pytest.raises(MethodError, match="combine \\('vote'\\) must be one of 'letters'"):
+        js.evaluate(frame, judge=["a", "b"], combine="vote")
+    with pytest.raises(ArgumentTypeError, match="combine='mean' takes the judge columns"):
+        js.evaluate(frame, judge=["a", "b"], combine="mean", invalid=[None])
     # repeated items: a jury of 0/1 judges only (tests/jury/test_clustered.py), no J × K fit
     with pytest.raises(ClusteredCountsError, match="profile-likelihood-t"):
         js.evaluate(frame.assign(item=0), judge=["a", "b"], cluster="item",

@@ -20,7 +20,15 @@ import numpy as np
 from .._validation import check_choice, check_positive_int
 from ..report.tables import html_table, latex_tabular, markdown_table, tex
 
-__all__ = ["FORMATS", "heatmap", "rater_pairs", "report_text", "summary_text"]
+__all__ = [
+    "FORMATS",
+    "JURY_FIGURES",
+    "heatmap",
+    "jury_lines",
+    "rater_pairs",
+    "report_text",
+    "summary_text",
+]
 
 #: Output formats of :meth:`Agreement.report`.
 FORMATS = ("markdown", "latex", "html")
@@ -206,3 +214,34 @@ def rater_pairs(judged: Any, digits: int = 3) -> tuple[list[str], list[list[str]
                      kappa, interval(p.kappa_ci) if p.kappa_ci is not None else
                      (p.note or "–")])  # fmt: skip
     return head, rows
+
+
+# ---------------------------------------------------------------------------- a jury's judges
+#: The figures of each judge a jury's per-judge lines show (:func:`jury_lines`).
+JURY_FIGURES = ("sensitivity", "specificity", "kappa")
+
+
+def jury_lines(cards: dict) -> list[str]:
+    """Write each judge of a jury against the human label, one line each (issue 39).
+
+    ``cards``: judge name → :class:`~judgestats.agreement.Agreement` (a jury result's
+    ``agreement()``); each line gives the judge's sensitivity, specificity and kappa with their
+    intervals.
+
+    Examples
+    --------
+    >>> import judgestats as js
+    >>> from judgestats.agreement.card import jury_lines
+    >>> card = js.agreement(js.ConfusionCounts(tp=80, fn=20, tn=70, fp=30), design="random")
+    >>> for part in jury_lines({"gpt4": card})[0].split("; "):
+    ...     print(part.strip())
+    gpt4 vs human: sensitivity 0.800 [0.708, 0.873]
+    specificity 0.700 [0.600, 0.788]
+    kappa 0.500 [0.371, 0.610]
+    """
+    lines = []
+    for name, card in cards.items():
+        shown = {r.name: r.text(short=True) for r in card.figures()}
+        parts = [f"{k} {shown[k]}" for k in JURY_FIGURES if k in shown]
+        lines.append(f"  {name} vs human: " + "; ".join(parts))
+    return lines

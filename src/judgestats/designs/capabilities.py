@@ -14,7 +14,8 @@ axis               values
                    ``"jury"`` (two to ten judges' 0/1 verdicts on the same items),
                    ``"score"`` (a numeric judge score: :mod:`judgestats.scores`),
                    ``"raters"`` (the judge one more rater beside several human raters:
-                   ``evaluate(rater=, reference="latent")``)
+                   ``evaluate(rater=, reference="latent")``),
+                   ``"stack"`` (a jury stacked into one predictor: :mod:`judgestats.jury.stack`)
 ``target``         ``"rate"`` (θ), ``"pooled-rate"`` (θ over strata),
                    ``"distribution"`` (the K category rates), ``"difference"``
                    (θ_A − θ_B), ``"ranking"`` (ranks of several models),
@@ -62,7 +63,7 @@ __all__ = [
 
 #: What the judge says about an item.
 JUDGES = ("letter", "categories", "alphabet", "pairs", "jury", "score",
-          "raters")  # fmt: skip
+          "raters", "stack")  # fmt: skip
 #: What is estimated.
 TARGETS = (
     "rate", "pooled-rate", "distribution", "difference", "ranking", "strengths", "rate-sequence",
@@ -195,9 +196,18 @@ _ROWS: list[Capability] = [
     # more rater (raters.latent_class.LATENT_METHODS); calibration items a random sample of
     # the items or chosen by the judge's (observed) label, so the likelihood stays valid
     Capability("raters", "rate", _CONDITIONAL, False,
-               ("bootstrap", "sandwich", "observed-information"), "bootstrap",
+               ("profile", "bootstrap", "sandwich", "observed-information"), "profile",
                "several human raters, reference='latent': the latent class's prevalence "
-               "(Dawid-Skene by EM, the judge one more rater); items resampled, or Wald"),
+               "(Dawid-Skene by EM, the judge one more rater); the profile likelihood (the "
+               "measured default, benchmarks/results/raters_intervals.md), items resampled, "
+               "or Wald"),
+    # a jury stacked by cross-fitted logistic regression (issue 39, combine="stack"): the random
+    # design only, as the other designs sample on a label and P(human | judges) of their
+    # labelled rows is not the population's (jury/stack.py); there combine="letters" or "mean"
+    Capability("stack", "rate", ("random",), None, ("wald",), "wald",
+               "a jury stacked into one predictor (combine='stack': cross-fitted logistic "
+               "regression on every judge's column), then the prediction-powered (PPI++) mean; "
+               "the designs that sample on a label take combine='letters' or 'mean'"),
 ]  # fmt: skip
 
 
@@ -252,6 +262,7 @@ _WHAT = {
     ("score", "difference"): "differences of two judge scores",
     ("score", "rate-sequence"): "labelling processes with a judge score",
     ("raters", "rate"): "latent-class corrections of several raters",
+    ("stack", "rate"): "stacked juries (combine='stack')",
 }
 
 

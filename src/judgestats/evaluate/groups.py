@@ -36,8 +36,8 @@ from .batches import check_batch_call, evaluate_batches
 from .binary import STRATUM_OPTIONS, evaluate_binary, rate_options
 from .counting import count_groups
 from .evaluation import Evaluation
+from .juries import combined_wanted, evaluate_combined
 from .letters import (
-    COMBINE,
     LETTER_OPTIONS,
     check_letters_call,
     evaluate_letters,
@@ -142,7 +142,7 @@ def evaluate(
     estimand: str = "rows",
     batch: str | None = None,
     batch_choice: str = "pool",
-    combine: str = "letters",
+    combine: str | None = None,
     calibrator: str | None = None,
     covariates: Any = None,
     rater: str | None = None,
@@ -252,15 +252,26 @@ def evaluate(
         With ``batch``: correct with every batch (the numbers without ``batch=``) or with each
         group's latest batch only. The test never chooses: pooling after a non-significant
         test loses coverage at moderate shifts (``benchmarks/results/judge_shift.md``).
-    combine : {"letters"}, default "letters"
-        How several judge columns are combined: their product letters (``"1|0"``). Two or
-        more 0/1 judge columns under ``design="by-human-label"`` are a jury
+    combine : {"letters", "stack", "mean"}, optional
+        How several judge columns are combined (issue 39; :mod:`judgestats.jury.combined`).
+        ``"letters"``: their product letters (``"1|0"``); two or more 0/1 judge columns
+        under ``design="by-human-label"`` are then a jury
         (:func:`judgestats.jury.correct_jury`): by default ``method="min-variance"``, the
         members' Rogan–Gladen estimates combined with minimum-variance weights, never wider
-        than the better judge's adjusted-Wald interval before truncation (issue 39,
-        ``benchmarks/results/jury.md``; one :class:`~judgestats.jury.JuryCorrection` per group,
-        with each judge's weight and agreement); a judge alphabet's method
-        (``"profile-likelihood-t"``, …) keeps the joint fit of the letters.
+        than the better judge's adjusted-Wald interval before truncation
+        (``benchmarks/results/jury.md``; one :class:`~judgestats.jury.JuryCorrection` per
+        group, with each judge's weight and agreement); a judge alphabet's method
+        (``"profile-likelihood-t"``, …) keeps the joint fit of the letters. ``"stack"``: a
+        cross-fitted logistic regression of the human label on every judge's column (0/1
+        letters or scores) as one predictor, then PPI++ (``design="random"`` only; refused by
+        name under the designs that sample on a label). ``"mean"``: the judges' mean (J + 1
+        letters of 0/1 judges; a score under ``"random"``). ``"stack"`` and ``"mean"`` give
+        one :class:`~judgestats.jury.CombinedJuryCorrection` per group (with the stack's
+        coefficients, each judge's agreement and ``effective_labels``), take the options
+        ``folds=`` and ``threshold=``, and ``bins=`` for a score jury's mean letters. Default:
+        the measured one per design (:data:`judgestats.jury.DEFAULTS`: ``"letters"`` under
+        ``"by-human-label"`` and ``"by-judge-label"``, ``"stack"`` under ``"random"``;
+        ``benchmarks/results/jury_combine.md``).
     calibrator : {"isotonic", "binned", "logistic"}, optional
         The judge column is a numeric *score* (a probability, a logit, a 1–10 rating): each
         group's score is calibrated to the human label by cross-fitting and enters the
@@ -385,11 +396,14 @@ def evaluate(
                          "estimand": None if estimand == "rows" else estimand},  # rows only
             options=options,
         )  # fmt: skip
+    if not counted and (chosen := combined_wanted(frame, judge, combine, design,
+                                                  plain=judge_labels is None and invalid is None)):
+        return _combined(frame, chosen, locals())  # a jury stacked or averaged (juries.py)
     check_batch_call(batch, batch_choice, counted=counted, strata=strata, letters=letters)
     if counted:
         _frame_arguments_unset(judge=judge, human=human, by=by, strata=strata, split=split,
-                               cluster=cluster,
-                               judge_labels=judge_labels, bins=bins, invalid=invalid)  # fmt: skip
+                               cluster=cluster, judge_labels=judge_labels, bins=bins,
+                               invalid=invalid)  # fmt: skip
     elif cluster is not None and letters and not jury_wanted(
         judge, judge_labels is None and bins is None and invalid is None, design, method,
         _alphabet_methods(design), repeated=True,
@@ -402,8 +416,7 @@ def evaluate(
     common: dict[str, Any] = {"rng": rng, "progress": progress, "stacklevel": 3,
                               "errors": check_choice("errors", errors, ERRORS)}  # fmt: skip
     if letters:  # repeated items were refused above, but for a jury
-        check_letters_call(strata=strata, rank=rank, options=options)
-        check_choice("combine", combine, COMBINE)
+        check_letters_call(strata=strata, rank=rank, options=options, combine=combine)
         where: dict[str, Any] = {"design": design, "confidence_level": confidence_level,
                                  "estimand": estimand, "repeated": cluster is not None,
                                  "options": options}  # fmt: skip
@@ -434,6 +447,16 @@ def evaluate(
     if batch is None:
         return evaluate_binary(counts, spec, **binary)
     return evaluate_batches(frame, counts, spec, batch=batch, choice=batch_choice, **binary)
+
+
+def _combined(frame: Any, chosen: str, given: dict) -> Evaluation:
+    """``evaluate`` of a jury stacked or averaged (:mod:`.juries`), from evaluate's arguments."""
+    keys = ("judge", "human", "by", "cluster", "bins", "design", "method", "confidence_level",
+            "options", "rng", "errors", "progress")  # fmt: skip
+    refused = {k: given[k] for k in ("strata", "split", "batch", "rank")}
+    refused["estimand"] = given["estimand"] != "rows" and given["estimand"]
+    return evaluate_combined(frame, chosen, unsupported=refused, stacklevel=4,
+                             **{k: given[k] for k in keys})  # fmt: skip
 
 
 def _evaluate_score(frame: Any, *, unsupported: dict, options: dict, calibrator: Any,

@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._validation import (
+    ArgumentTypeError,
     ClusteredCountsError,
     JudgeStatsError,
     LabelError,
     MethodError,
+    check_choice,
     check_group_sizes,
     check_positive_int,
     check_rng,
@@ -41,8 +43,9 @@ __all__ = [
 
 #: Options of a judge alphabet's correction beside its interval method's (``evaluate(**options)``).
 LETTER_OPTIONS = ("min_count",)
-#: How several judges' verdicts are combined (``evaluate(combine=)``): the product letters.
-COMBINE = ("letters",)
+#: How several judges' verdicts are combined (``evaluate(combine=)``): the product letters here;
+#: ``"stack"`` and ``"mean"`` go to :mod:`judgestats.evaluate.juries`.
+COMBINE = ("letters", "stack", "mean")
 
 
 def letters_wanted(judge: Any, judge_labels: Any, bins: Any, invalid: Any) -> bool:
@@ -79,8 +82,18 @@ def letter_options(design: Any, method: str) -> tuple[str, ...]:
     return ("n_resamples",) if method == "bootstrap" else ()
 
 
-def check_letters_call(*, strata: Any, rank: bool, options: dict) -> None:
-    """Refuse what a judge alphabet cannot do, and check ``min_count``, before reading data."""
+def check_letters_call(*, strata: Any, rank: bool, options: dict, combine: Any = None) -> None:
+    """Refuse what a judge alphabet cannot do, and check ``min_count``, before reading data.
+
+    ``combine``: None or ``"letters"`` (the product letters); ``"stack"``/``"mean"`` here (a
+    judge alphabet's ``judge_labels=``/``invalid=`` given) are refused by name.
+    """
+    if combine not in (None, "letters"):
+        check_choice("combine", combine, COMBINE)
+        raise ArgumentTypeError(
+            f"combine={combine!r} takes the judge columns as they are: drop judge_labels= and "
+            "invalid= (a judge alphabet's letters), or use combine='letters'"
+        )
     if strata is not None:
         raise JudgeStatsError(
             "strata= is not available with a judge alphabet; evaluate each stratum as a group "

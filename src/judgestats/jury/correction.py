@@ -29,7 +29,7 @@ from ..counts.binary import ConfusionCounts
 from ..counts.categories import CategoryCounts, ConfusionMatrix
 from ..designs import DEFAULT_DESIGN
 from ..kernels import z_value
-from ..results import ConfidenceInterval, Reportable, rate_repr
+from ..results import ConfidenceInterval, Reportable, effective_labels, rate_repr, width_variance
 from ..spec import resolve_spec
 from .weights import MAX_JUDGES, MIN_PER_CLASS, jury_bounds, letter_bits
 
@@ -293,7 +293,8 @@ def correct_jury(
         fit = correct_alphabet(test, calibration, method=spec.method, confidence_level=level,
                                rng=rng, design=spec.design, **options)  # fmt: skip
         return JuryCorrection(estimate=fit.estimate, ci=fit.ci, method=spec.method,
-                              weights=None, fallback=None, fit=fit, **common)  # fmt: skip
+                              weights=None, fallback=None, fit=fit,
+                              variance=width_variance(fit.ci), **common)  # fmt: skip
     if options:
         raise ArgumentTypeError(f"method 'min-variance' takes no options, got {sorted(options)}")
     fallback = (
@@ -301,11 +302,11 @@ def correct_jury(
         f"{common['better']}'s adjusted-Wald interval"
         if b["fallback"] else None
     )  # fmt: skip
+    ci = ConfidenceInterval(float(b["low"]), float(b["high"]), "min-variance", level)
     return JuryCorrection(
-        estimate=float(b["estimate"]), ci=ConfidenceInterval(float(b["low"]), float(b["high"]),
-                                                             "min-variance", level),
-        method="min-variance", weights=dict(zip(names, b["weights"].tolist(), strict=True)),
-        fallback=fallback, fit=None, **common,
+        estimate=float(b["estimate"]), ci=ci, method="min-variance",
+        weights=dict(zip(names, b["weights"].tolist(), strict=True)), fallback=fallback,
+        fit=None, variance=width_variance(ci) if fallback else float(b["se"]) ** 2, **common,
     )  # fmt: skip
 
 
@@ -344,6 +345,10 @@ class JuryCorrection(Reportable):
     t_df : float or None
         With repeated items: the degrees of freedom of the interval's Student's t (``inf``:
         no item repeats, the normal quantile); else None.
+    variance : float or None
+        Var(θ̂) the interval rests on: ``"min-variance"``'s wᵀΣ̃w (over items with repeated
+        items); under the fallback or a J × K fit the variance the interval's width implies
+        (:func:`judgestats.results.width_variance`). ``effective_labels`` is made of it.
 
     Examples
     --------
@@ -385,6 +390,7 @@ class JuryCorrection(Reportable):
     calibration: Any = None
     items: int | None = None
     t_df: float | None = None
+    variance: float | None = None
 
     sensitivity = None
     specificity = None
@@ -402,6 +408,16 @@ class JuryCorrection(Reportable):
     def estimate_unclipped(self) -> float:
         """The estimate (as ``estimate``)."""
         return self.estimate
+
+    @property
+    def effective_labels(self) -> float | None:
+        """θ̂(1 − θ̂)/Var(θ̂): the human labels alone that would give the jury's precision.
+
+        ``variance`` as the attribute says (with repeated items the figure counts independent
+        items); None where θ̂ is 0 or 1.
+        """
+        var = width_variance(self.ci) if self.variance is None else self.variance
+        return effective_labels(self.estimate, var)
 
     def agreement(self) -> dict:
         """Each member's agreement card (:func:`judgestats.agreement`): sensitivity, specificity.
@@ -425,6 +441,7 @@ class JuryCorrection(Reportable):
             "m0": self.m0, "m1": self.m1, "judges": ", ".join(self.judges),
             "better": self.better, "fallback": self.fallback, "clipped": False,
             "estimate_unclipped": self.estimate, "items": self.items, "t_df": self.t_df,
+            "effective_labels": self.effective_labels,
         }  # fmt: skip
         for name in self.judges:
             row[f"weight[{name}]"] = None if self.weights is None else self.weights[name]
@@ -445,7 +462,9 @@ class JuryCorrection(Reportable):
                          f"critical value t({self.t_df:.0f})")  # fmt: skip
         if self.fallback:
             lines.append(f"  fallback: {self.fallback}")
-        return "\n".join(lines)
+        from ..agreement.card import jury_lines  # each judge against the human label
+
+        return "\n".join(lines + jury_lines(self.agreement()))
 
     def __repr__(self) -> str:
         return rate_repr(
