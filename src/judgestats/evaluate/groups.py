@@ -366,8 +366,7 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
-    covariates, strata = covariate_role(frame, covariates, strata=strata, design=design,
-                                        judge=judge, repeated=cluster is not None, rater=rater)
+    covariates, strata = _covariate_role(frame, locals())  # predictor or strata, by design
     if rater is not None or reference is not None:  # several human raters per item
         return _evaluate_raters(
             frame, judge=judge, human=human, by=by, rater=rater, reference=reference,
@@ -390,11 +389,10 @@ def evaluate(
         return _evaluate_score(
             frame, judge=judge, human=human, by=by, design=design, cluster=cluster,
             covariates=covariates, confidence_level=confidence_level, bins=bins, rng=rng,
-            errors=errors, progress=progress, calibrator=calibrator,
+            errors=errors, progress=progress, calibrator=calibrator, options=options,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
                          "judge_labels": judge_labels, "invalid": invalid, "method": method,
                          "estimand": None if estimand == "rows" else estimand},  # rows only
-            options=options,
         )  # fmt: skip
     if not counted and (chosen := combined_wanted(frame, judge, combine, design,
                                                   plain=judge_labels is None and invalid is None)):
@@ -447,6 +445,13 @@ def evaluate(
     if batch is None:
         return evaluate_binary(counts, spec, **binary)
     return evaluate_batches(frame, counts, spec, batch=batch, choice=batch_choice, **binary)
+
+
+def _covariate_role(frame: Any, given: dict) -> tuple[Any, Any]:
+    """``covariates=`` routed from evaluate's arguments (:func:`.scores.covariate_role`)."""
+    return covariate_role(frame, given["covariates"], strata=given["strata"],
+                          design=given["design"], judge=given["judge"],
+                          repeated=given["cluster"] is not None, rater=given["rater"])  # fmt: skip
 
 
 def _combined(frame: Any, chosen: str, given: dict) -> Evaluation:
