@@ -922,6 +922,19 @@ def check_raters_latent(tables):
     find(tables, "raters", "latent bias", "sandwich coverage", min_rows=2)  # part E
 
 
+def check_bayes_scores(tables):
+    cov = find(tables, "cell", "method", "coverage", "mean width", min_rows=3)
+    width = {r["method"]: num(r["mean width"]) for r in cov.records()}
+    # the logistic link holds in the quick cell: the model's exact posterior and PPI++ with a
+    # logistic calibration are both efficient there, so their widths agree (full run: within
+    # 2%, benchmarks/results/bayes_scores.md); 10% for the quick run's two data sets
+    assert 0.9 <= width["bayes (logistic)"] / width["PPI++ (logistic)"] <= 1.1, width
+    sbc = find(tables, "link", "quantity", "replicates", "rank bins (10, ranks 0-99)",
+               "chi-square p", min_rows=2)  # fmt: skip
+    for r in sbc.records():  # every replicate's rank lands in one of the ten bins
+        assert sum(numbers(r["rank bins (10, ranks 0-99)"])) == num(r["replicates"]) >= 2, r
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
@@ -942,6 +955,7 @@ CHECKS = {
     "bench_pairwise.py": ("pairwise", [], check_pairwise),
     "bench_pairwise_counting.py": ("pairwise_counting", [], check_pairwise_counting),
     "bench_bayes_pairwise.py": ("bayes_pairwise", [], check_bayes_pairwise),
+    "bench_bayes_scores.py": ("bayes_scores", [], check_bayes_scores),
     "bench_raters_latent.py": ("raters_latent", [], check_raters_latent),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
     "bench_repeated.py": ("repeated", [], check_repeated),
