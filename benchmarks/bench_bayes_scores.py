@@ -400,7 +400,10 @@ def _merge(pieces: list[str]) -> None:
     for piece in pieces:
         text = (RESULTS / f"bayes_scores_{piece}.md").read_text()
         body.append(text.split("\n\n", 2)[2].strip())  # after the title and "Measured on"
-    publish("bayes_scores", TITLE, "\n\n".join(body))
+    note = ("The parts were run in separate processes (``--parts``), joined by ``--merge``; each "
+            "ends with its own run time. Wall times are of a shared 2-core machine under a load "
+            "average of about 15: a fit's CPU time was a tenth of its wall time.")
+    publish("bayes_scores", TITLE, "\n\n".join([note, *body]))
 
 
 def main() -> None:
