@@ -358,21 +358,31 @@ def optimal_allocation(
 def calibration_size(
     width: float,
     *,
-    p: float,
-    q0: float,
-    q1: float,
+    p: Any = None,
+    q0: Any = None,
+    q1: Any = None,
     n: Any = None,
     allocation: str = "balanced",
-    confidence_level: float = 0.95,
+    confidence_level: Any = 0.95,
     max_m: int = 1_000_000,
     design: Any = DEFAULT_DESIGN,
     min_per_class: int = 1,
-) -> CalibrationPlan:
+    pilot: Any = None,
+    r2: Any = None,
+    theta: Any = None,
+) -> Any:
     """Smallest calibration set whose interval is no wider than ``width``.
 
     The interval (paper eq. (8), truncated to [0, 1], for the default design) is evaluated with
     p̂ = p, q̂0 = q0, q̂1 = q1 as if observed; under the other designs the judge-conditional
     adjusted-Wald interval at the expected counts (:mod:`judgestats.designs.plan`).
+
+    For a judge that says more than a letter (issue 39), plan instead from ``pilot=`` (a
+    :class:`~judgestats.scores.ScoreCorrection` or :class:`~judgestats.jury.JuryCorrection`)
+    or from a score's declared quality (``r2=`` and ``theta=``): the PPI++ variance at the
+    score's R², or the pilot's variance scaled as 1/m of its labelled part
+    (:mod:`judgestats.source_plan`, whose :class:`~judgestats.source_plan.SourcePlan` states
+    the assumptions).
 
     Parameters
     ----------
@@ -396,10 +406,20 @@ def calibration_size(
         By-human-label design: smallest number of items of each human class (see
         :func:`optimal_allocation`); ``100`` plans within ``js.correct``'s
         ``WeakCalibrationWarning`` rule.
+    pilot : ScoreCorrection, JuryCorrection or Correction, optional
+        Plan from this pilot's result instead of (p, q0, q1): a score's implied R² and θ̂
+        (``n`` then counts unlabelled rows, default the pilot's), or any result's effective
+        labels per label, its variance scaled as 1/m (at ``confidence_level``, whatever the
+        pilot's).
+    r2, theta : float, optional
+        A judge score's declared R² with the human label (in [0, 1]) and the rate θ: plan the
+        PPI++ interval of :func:`judgestats.scores.correct_scores` (``n``: unlabelled rows,
+        None for many).
 
     Returns
     -------
-    CalibrationPlan
+    CalibrationPlan or SourcePlan
+        A :class:`~judgestats.source_plan.SourcePlan` with ``pilot=`` or ``r2=``.
 
     See Also
     --------
@@ -433,6 +453,14 @@ def calibration_size(
     >>> js.plan.calibration_size(0.1, p=0.3, q0=0.7, q1=0.9, n=2000).m  # 2,000 judged items
     414
     """
+    if pilot is not None or r2 is not None or theta is not None:
+        return _source_plan(width, p=p, q0=q0, q1=q1, n=n, confidence_level=confidence_level,
+                            pilot=pilot, r2=r2, theta=theta)  # fmt: skip
+    if p is None or q0 is None or q1 is None:
+        raise ArgumentTypeError(
+            "calibration_size needs p=, q0= and q1= (a letter judge), pilot= (a pilot result) "
+            "or r2= and theta= (a judge score's declared quality)"
+        )
     target = check_open_unit("width", width)
     p, q0, q1, n = _scalar_inputs(p, q0, q1, n)
     max_m = check_budget("max_m", max_m, minimum=4)
@@ -462,6 +490,25 @@ def calibration_size(
                                confidence_level=level, design=design)  # fmt: skip
     return CalibrationPlan(m=hi, m0=None, m1=None, width=w, allocation=allocation,
                            confidence_level=level, design=design, judge0=a, judge1=b)  # fmt: skip
+
+
+def _source_plan(width: Any, *, p: Any, q0: Any, q1: Any, n: Any, confidence_level: Any,
+                 pilot: Any, r2: Any, theta: Any) -> Any:  # fmt: skip
+    """Plan a judge score or a jury (:mod:`judgestats.source_plan`, loaded on first use)."""
+    from .source_plan import plan_declared_score, plan_from_pilot
+
+    if p is not None or q0 is not None or q1 is not None:
+        raise ArgumentTypeError("give either p=, q0=, q1= (a letter judge) or pilot= / r2= "
+                                "with theta=, not both")  # fmt: skip
+    if pilot is not None:
+        if r2 is not None or theta is not None:
+            raise ArgumentTypeError("give pilot= or r2= with theta=, not both")
+        return plan_from_pilot(width, pilot=pilot, n=n, confidence_level=confidence_level)
+    if r2 is None or theta is None:
+        raise ArgumentTypeError(f"a judge score's plan needs both r2= and theta=, got r2={r2!r}, "
+                                f"theta={theta!r}")  # fmt: skip
+    return plan_declared_score(width, theta=theta, r2=r2, n=n,
+                               confidence_level=confidence_level)
 
 
 def _smallest(best: Any, target: float, step: int, max_m: int, n: float) -> int:

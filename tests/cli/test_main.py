@@ -28,7 +28,8 @@ def test_design_and_method_choices_come_from_the_registry_and_the_table():
     for name in ("correct", "report", "plan", "agreement"):
         design = next(a for a in sub.choices[name]._actions if a.dest == "design")
         assert tuple(design.choices) == design_names()
-    paths = {("letter", "rate"), ("letter", "pooled-rate"), ("alphabet", "distribution")}
+    paths = {("letter", "rate"), ("letter", "pooled-rate"), ("alphabet", "distribution"),
+             ("jury", "rate"), ("score", "rate")}  # a jury (--judge a,b), a score (issue 39)
     table = {m for r in rows() if (r.judge, r.target) in paths for m in r.methods}
     for name in ("correct", "report"):
         method = next(a for a in sub.choices[name]._actions if a.dest == "method")

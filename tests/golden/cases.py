@@ -1797,3 +1797,160 @@ case("cli/monitor/errors/by-human-label", _cli(
 case("cli/next-batch/errors/no-budget", _cli(lambda d: ["next-batch", _pool_file(d)]))
 case("cli/errors/no-command", _cli(lambda d: []))
 case("cli/errors/unknown-command", _cli(lambda d: ["fit"]))
+
+
+# ============================================================================ raters (issue 40)
+def _raters_frame(adjudicator: bool = False) -> Any:
+    """Two NQ-301 systems in long form: items with id % 10 < 3 keep both annotators' labels
+    (and, with ``adjudicator``, the third annotator's where the first two disagree); the other
+    items are test items, one row each with the judge's label."""
+    import pandas as pd
+
+    nq = js.datasets.load_nq301()
+    nq = nq[nq.target_model.isin(["DPR", "FiD"])]
+    raters = ["human_annotator1", "human_annotator2", *(["human_annotator3"] * adjudicator)]
+    rows = []
+    for r in nq.itertuples():
+        item = f"{r.target_model}:{r.item_id}"
+        if r.item_id % 10 >= 3:
+            rows.append((item, r.target_model, None, None, int(r.judge)))
+            continue
+        rows += [(item, r.target_model, a, int(getattr(r, a)), int(r.judge)) for a in raters
+                 if not pd.isna(getattr(r, a))]  # fmt: skip
+    return pd.DataFrame(rows, columns=["item", "model", "rater", "human", "judge"])
+
+
+def _raters_file(d: Any, adjudicator: bool = False) -> str:
+    return _write(d, "ratings.csv", _raters_frame(adjudicator))
+
+
+case("cli/raters/agreement/nq301", _cli(lambda d: ["raters", "agreement", _raters_file(d)]))
+case("cli/raters/agreement/nq301/json", _cli(
+    lambda d: ["raters", "agreement", _raters_file(d), "--json"]))
+case("cli/raters/alt-test/nq301", _cli(lambda d: ["raters", "alt-test", _raters_file(d)]))
+case("cli/raters/alt-test/nq301/with-adjudicator", _cli(
+    lambda d: ["raters", "alt-test", _raters_file(d, adjudicator=True)]))
+case("cli/raters/latent/nq301/sandwich", _cli(
+    lambda d: ["raters", "latent", _raters_file(d), "--method", "sandwich"]))
+for _reference, _method in (("rater", "adjusted-wald"), ("majority", "adjusted-wald"),
+                            ("latent", "sandwich")):  # fmt: skip
+    case(f"cli/raters/correct/random/{_reference}/nq301", _cli(
+        lambda d, r=_reference, m=_method: [
+            "raters", "correct", _raters_file(d, adjudicator=r == "majority"), "--by", "model",
+            "--reference", r, "--design", "random", "--method", m,
+            *(["--ties", "human_annotator3"] if r == "majority" else [])]))  # fmt: skip
+case("cli/raters/correct/random/rater/nq301/json", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--by", "model", "--reference", "rater",
+               "--design", "random", "--method", "adjusted-wald", "--json"]))  # fmt: skip
+case("cli/raters/correct/errors/latent-by-human-label", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--reference", "latent", "--design",
+               "by-human-label", "--method", "sandwich"]))  # fmt: skip
+case("cli/raters/errors/missing-column", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--rater", "annotator", "--design",
+               "random", "--method", "adjusted-wald"]))  # fmt: skip
+case("cli/raters/errors/missing-file", _cli(lambda d: ["raters", "latent", str(d / "no.csv")]))
+
+
+def _evaluate_raters(reference: str, method: str, adjudicator: bool = False,
+                     **more: Any) -> Callable:  # fmt: skip
+    def run() -> Any:
+        ev = js.evaluate(_raters_frame(adjudicator), rater="rater",
+                         cluster="item", reference=reference, design="random", method=method,
+                         rng=SEED, **more)  # fmt: skip
+        return {"summary": ev.summary(), "rows": ev.to_dataframe()}
+
+    return run
+
+
+case("evaluate/raters/random/rater/adjusted-wald/nq301",
+     _evaluate_raters("rater", "adjusted-wald"))
+case("evaluate/raters/random/rater/adjusted-wald/nq301/items",
+     _evaluate_raters("rater", "adjusted-wald", estimand="items"))
+case("evaluate/raters/random/majority/adjusted-wald/nq301/adjudicator",
+     _evaluate_raters("majority", "adjusted-wald", True, ties="human_annotator3"))
+case("evaluate/raters/random/majority/adjusted-wald/nq301/ties-none",
+     _evaluate_raters("majority", "adjusted-wald", ties="none"))
+case("evaluate/raters/random/latent/sandwich/nq301", _evaluate_raters("latent", "sandwich"))
+case("evaluate/raters/random/latent/bootstrap/nq301",
+     _evaluate_raters("latent", "bootstrap", n_resamples=50))
+
+
+def _raters_report(fmt: str) -> Callable:
+    def run() -> Any:
+        ev = js.evaluate(_raters_frame(), rater="rater", cluster="item", reference="majority",
+                         design="random", method="adjusted-wald", ties="random", rng=SEED)
+        return ev.report(fmt)
+
+    return run
+
+
+for _format in ("markdown", "latex", "html"):
+    case(f"report/raters/random/majority/adjusted-wald/nq301/{_format}", _raters_report(_format))
+case("cli/raters/correct/random/latent/nq301/markdown", _cli(
+    lambda d: ["raters", "correct", _raters_file(d), "--by", "model", "--reference", "latent",
+               "--design", "random", "--method", "sandwich", "--format", "markdown"]))
+# judge scores and juries through the CLI (issue 39)
+@functools.cache
+def _judges_frame_cached() -> Any:
+    """Three models: a probability-like score and two 0/1 judges of one human label."""
+    import pandas as pd
+
+    gen = np.random.default_rng(SEED + 39)
+    n = 1800
+    truth = gen.random(n) < np.array([0.3, 0.45, 0.6])[np.arange(n) % 3]
+    score = 1 / (1 + np.exp(-(1.8 * (2 * truth - 1) + gen.normal(0, 1.4, n))))
+    a = np.where(truth, gen.random(n) < 0.88, gen.random(n) < 0.15).astype(int)
+    b = np.where(truth, gen.random(n) < 0.75, gen.random(n) < 0.25).astype(int)
+    return pd.DataFrame({"model": np.array(["m1", "m2", "m3"])[np.arange(n) % 3],
+                         "score": score.round(4), "a": a, "b": b,
+                         "human": np.where(gen.random(n) < 0.3, truth.astype(float), np.nan)})
+
+
+def _judges_files(d: Any, labelled: int | None = None) -> tuple[str, str]:
+    f = _judges_frame_cached().copy()
+    cal = f[f["human"].notna()].astype({"human": int})
+    cal = cal if labelled is None else cal.groupby("model").head(labelled)
+    return (_write(d, "test.csv", f[f["human"].isna()].drop(columns="human")),
+            _write(d, "cal.csv", cal))
+
+
+def _judged(kind: str, *rest: str, labelled: int | None = None) -> Callable:
+    judge = {"score": ["--judge", "score", "--design", "random"],
+             "jury": ["--judge", "a,b", "--design", "by-human-label"]}[kind]
+    return _cli(lambda d: ["correct", "--test", _judges_files(d, labelled)[0], "--calibration",
+                           _judges_files(d, labelled)[1], *judge, "--seed", "7", *rest])
+
+
+case("cli/correct/random/wald/files-score/by-model", _judged("score", "--by", "model"))
+case("cli/correct/random/wald/files-score/logistic/json",
+     _judged("score", "--calibrator", "logistic", "--json"))
+case("cli/correct/random/wald/files-score/fallback-threshold",
+     _judged("score", "--by", "model", "--threshold", "0.5", labelled=40))
+case("cli/correct/by-human-label/min-variance/files-jury/by-model",
+     _judged("jury", "--by", "model", "--method", "min-variance"))
+case("cli/correct/by-human-label/min-variance/files-jury/json",
+     _judged("jury", "--method", "min-variance", "--json"))
+case("cli/correct/errors/score-by-human-label", _cli(
+    lambda d: ["correct", "--test", _judges_files(d)[0], "--calibration", _judges_files(d)[1],
+               "--judge", "score", "--design", "by-human-label", "--method", "adjusted-wald"]))
+case("cli/correct/errors/calibrator-with-counts", _cli(
+    lambda d: ["correct", *_COUNTS, "--calibrator", "isotonic", "--method", "adjusted-wald",
+               "--design", "by-human-label"]))
+for _format in ("markdown", "latex"):
+    case(f"cli/report/random/wald/score/{_format}", _cli(
+        lambda d, f=_format: ["report", _write(d, "items.csv", _judges_frame_cached()),
+                              "--judge", "score", "--design", "random", "--seed", "7",
+                              "--format", f]))
+    case(f"cli/report/by-human-label/min-variance/jury/{_format}", _cli(
+        lambda d, f=_format: ["report", _write(d, "items.csv", _judges_frame_cached()),
+                              "--judge", "a,b", "--design", "by-human-label", "--method",
+                              "min-variance", "--format", f]))
+case("cli/correct/by-human-label/min-variance/example-chatbot-arena/jury",
+     _cli(lambda d: ["correct", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
+                     "--method", "min-variance", "--design", "by-human-label",
+                     "--calibration-fraction", "0.3"]))
+case("cli/report/by-human-label/min-variance/example-chatbot-arena/jury",
+     _cli(lambda d: ["report", "--example", "chatbot-arena", "--judge", "gpt-4,gpt-3.5",
+                     "--method", "min-variance", "--design", "by-human-label",
+                     "--calibration-fraction", "0.3"]))
+case("cli/correct/random/wald/files-score/by-model/csv", _judged("score", "--by", "model", "--csv"))

@@ -723,6 +723,44 @@ def check_alphabet_width(tables):
     assert few < 1.0 < many, (few, many)
 
 
+def check_sequential_scores(tables):
+    cov = find(tables, "strategy", "monitor", "cells", "min coverage", "width ÷ letter: median",
+               min_rows=12)  # 2 strategies x 2 monitors x 3 (--quick: 10 bins only)  # fmt: skip
+    for r in cov.records():
+        # time-uniform coverage, 100 replays per cell in --quick (MC s.e. 0.022 at 0.95):
+        # >= 0.95 − 3.5 s.e. (quick 0.96–1.00)
+        assert num(r["min coverage"]) >= 0.87, r
+    ratio = {(r["strategy"], r["monitor"], r["cells"]): num(r["width ÷ letter: median"])
+             for r in cov.records()}  # fmt: skip
+    # the study's finding: drawn uniformly, the score's 10 smoothed bins are narrower than the
+    # letter's cells at the last label (quick: 0.93–0.95 at 500 labels)
+    assert ratio["uniform", "score, 10 bins", "all"] < 0.99, ratio
+    assert ratio["uniform", "letter", "all"] == 1.0
+
+
+def check_compare_scores(tables):
+    paired = find(tables, "coverage (95%)", "paired ÷ independent width: median", min_rows=2)
+    for r in paired.records():
+        # 40 data sets per cell in --quick (MC s.e. 0.034 at 0.95): >= 0.95 − 3.5 s.e.
+        assert num(r["coverage (95%)"]) >= 0.83, r
+        # the prompts' shared difficulty: the paired interval is narrower (quick 0.93–0.96)
+        assert num(r["paired ÷ independent width: median"]) < 1.0, r
+    shared = find(tables, "coverage (95%)", "shared ÷ independent width: median", min_rows=1)
+    for r in shared.records():  # 40 data sets in --quick: >= 0.95 − 3.5 s.e.; the shared
+        # calibration cancels in the difference (quick 0.45, study 0.40–0.65)
+        assert num(r["coverage (95%)"]) >= 0.83, r
+        assert num(r["shared ÷ independent width: median"]) < 0.9, r
+    for t in find_all(tables, "coverage (first run)", "coverage (fresh data sets)"):
+        for r in t.records():  # 50 fresh data sets in --quick (s.e. 0.031): >= 0.95 − 3.5 s.e.
+            assert num(r["coverage (fresh data sets)"]) >= 0.84, r
+    for t in find_all(tables, "share reaching target", "median width ÷ target"):
+        for r in t.records():
+            # plans hit their width in the median: within 6% (quick 0.96–1.00); the share
+            # of studies reaching it, 40 per cell in --quick (s.e. 0.08): 0.50–0.60
+            assert 0.94 <= num(r["median width ÷ target"]) <= 1.06, r
+            assert 0.2 <= num(r["share reaching target"]) <= 0.95, r
+
+
 def check_sequential_data(tables):
     summary = find(tables, "data", "target width", "min time-uniform coverage", min_rows=4)
     for r in summary.records():
@@ -905,6 +943,23 @@ def check_real_judges(tables):
     assert num(natural["GPT-4"]["accuracy (swapped)"]) == 0.96
 
 
+def check_raters_reference(tables):
+    a = find(tables, "cell", "rater coverage", "majority coverage", "latent sandwich coverage",
+             min_rows=2)  # fmt: skip
+    for r in a.records():
+        # quick: 25 data sets a cell (Monte Carlo s.e. 0.044 at 0.95); the full run's 14 cells
+        # x 400 data sets are in benchmarks/results/raters_reference.md
+        for col in ("rater coverage", "majority coverage", "latent sandwich coverage"):
+            assert num(r[col]) >= 0.8, (col, r)
+        assert num(r["true latent"]) == pytest.approx(float(r["cell"].split("θ ")[1][:4]),
+                                                      abs=0.006)  # fmt: skip
+    b = find(tables, "system", "reference", "full-data value", "contains full-data value",
+             min_rows=6)  # fmt: skip
+    assert {r["reference"] for r in b.records()} == {"rater", "majority", "latent"}
+    for r in b.records():
+        assert num(r["contains full-data value"]) >= 0.5, r
+
+
 def check_raters_latent(tables):
     a = find(tables, "cell", "bootstrap coverage", "sandwich coverage", "warned", min_rows=2)
     for r in a.records():
@@ -958,6 +1013,7 @@ CHECKS = {
     "bench_bayes_pairwise.py": ("bayes_pairwise", [], check_bayes_pairwise),
     "bench_bayes_scores.py": ("bayes_scores", [], check_bayes_scores),
     "bench_raters_latent.py": ("raters_latent", [], check_raters_latent),
+    "bench_raters_reference.py": ("raters_reference_quick", [], check_raters_reference),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
     "bench_repeated.py": ("repeated", [], check_repeated),
     "bench_repeat_agreement.py": ("repeat_agreement", [], check_repeat_agreement),
@@ -970,6 +1026,8 @@ CHECKS = {
     "bench_scale.py": ("scale", [], check_scale),
     "bench_sequential_data.py": ("sequential_data", [], check_sequential_data),
     "bench_sequential.py": ("sequential", [], check_sequential),
+    "bench_sequential_scores.py": ("sequential_scores", [], check_sequential_scores),
+    "bench_compare_scores.py": ("compare_scores", [], check_compare_scores),
     "bench_shift.py": ("shift", ["shift.png"], check_shift),
     "bench_speed.py": ("speed", [], check_speed),
     "bench_profile_boundary.py": ("profile_boundary", [], check_profile_boundary),

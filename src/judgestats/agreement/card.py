@@ -20,7 +20,7 @@ import numpy as np
 from .._validation import check_choice, check_positive_int
 from ..report.tables import html_table, latex_tabular, markdown_table, tex
 
-__all__ = ["FORMATS", "heatmap", "report_text", "summary_text"]
+__all__ = ["FORMATS", "heatmap", "rater_pairs", "report_text", "summary_text"]
 
 #: Output formats of :meth:`Agreement.report`.
 FORMATS = ("markdown", "latex", "html")
@@ -157,3 +157,52 @@ def heatmap(card: Any, ax: Any = None) -> Any:
     ax.set_ylabel("judge label")
     ax.set_title(f"judge × human, m = {card.m} (colour: share of the human class)", fontsize=9)
     return ax
+
+
+# ---------------------------------------------------------------------------- several raters
+def rater_pairs(judged: Any, digits: int = 3) -> tuple[list[str], list[list[str]]]:
+    """Return the judge's agreement with each rater and the majority, the raters' beside it.
+
+    The card's rater section (issue 40): one row per pair of a
+    :class:`~judgestats.raters.JudgeAgreement` — the judge against each human rater, against
+    the raters' majority, then every pair of human raters — with the items both labelled, the
+    percent agreement and its Clopper–Pearson interval, Cohen's κ and its delta-method
+    interval (or why it has none). Written by the report's table writers
+    (:func:`judgestats.report.tables.markdown_table`, ...).
+
+    Parameters
+    ----------
+    judged : JudgeAgreement
+        From :func:`judgestats.raters.judge_agreement`.
+    digits : int
+        Decimals of the figures.
+
+    Returns
+    -------
+    head, rows : list of str, list of list of str
+
+    Examples
+    --------
+    >>> from judgestats.agreement.card import rater_pairs
+    >>> from judgestats.raters import Ratings, judge_agreement
+    >>> r = Ratings.from_matrix([[1, 1], [0, 0], [1, 0], [0, 0]], raters=["a1", "a2"],
+    ...                         judge=[1, 0, 1, 1])
+    >>> head, rows = rater_pairs(judge_agreement(r, ties="a1"))
+    >>> head[:4], rows[0][:4]
+    (['first', 'second', 'items', 'agreement'], ['judge', 'a1', '4', '0.750'])
+    """
+    d = check_positive_int("digits", digits)
+
+    def interval(ci: Any) -> str:
+        return "–" if ci is None else f"[{ci.low:.{d}f}, {ci.high:.{d}f}]"
+
+    head = ["first", "second", "items", "agreement",
+            f"{judged.confidence_level:.0%} interval", "kappa", "kappa interval"]  # fmt: skip
+    rows = []
+    for p in (*judged.with_raters, judged.with_majority, *judged.between_raters):
+        pct = "–" if p.n_items == 0 else f"{p.percent:.{d}f}"
+        kappa = "–" if p.kappa != p.kappa else f"{p.kappa:.{d}f}"
+        rows.append([str(p.first), str(p.second), str(p.n_items), pct, interval(p.percent_ci),
+                     kappa, interval(p.kappa_ci) if p.kappa_ci is not None else
+                     (p.note or "–")])  # fmt: skip
+    return head, rows

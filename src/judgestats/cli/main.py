@@ -16,6 +16,7 @@ from .correct import correct_options, run_correct
 from .options import CLIError, _Parser, cli_words
 from .pairwise import pairwise_options, run_pairwise
 from .plan import plan_options, run_plan
+from .raters import raters_options, run_raters
 from .report import report_options, run_report
 from .sequential import monitor_options, next_batch_options, run_monitor, run_next_batch
 
@@ -95,6 +96,17 @@ COMMANDS = (
         "the calibration pairs, empty elsewhere). Prints the leaderboard with intervals, rank "
         "sets, and the naive and human-only fits beside it.",
         pairwise_options, run_pairwise,
+    ),
+    Command(
+        "raters",
+        "several human raters per item: their agreement, the alternative annotator test, the "
+        "latent-class fit, and the rate against a chosen human reference",
+        "A long file, one row per (item, rater) rating with the judge's label of the item. "
+        "agreement: Krippendorff's alpha and Fleiss' kappa with intervals, the judge against "
+        "each rater and the majority; alt-test: can the judge replace a rater; latent: "
+        "Dawid-Skene with the judge as one more rater; correct: every group's rate against "
+        "--reference rater (a single rater's label), majority or latent.",
+        raters_options, run_raters,
     ),
 )  # fmt: skip
 

@@ -36,7 +36,9 @@ API_FLAGS = {
     "human": "--human", "position": "--position", "by": "--by", "strata": "--strata",
     "split": "--split", "batch": "--batch", "batch_choice": "--batch-choice",
     "invalid": "--invalid", "scorer": "--scorer", "item_key": "--item",
-    "confidence_level": "--confidence-level",
+    "confidence_level": "--confidence-level", "bins": "--bins", "threshold": "--threshold",
+    "calibrator": "--calibrator", "combine": "--combine", "covariates": "--covariates",
+    "folds": "--folds",
 }  # fmt: skip
 _NAMES = "|".join(sorted(API_FLAGS, key=len, reverse=True))
 
@@ -199,8 +201,10 @@ def _level(text: str) -> float:
 
 
 #: The paths of the capability table ``correct`` and ``report`` reach: a 0/1 judge's rate,
-#: pooled over strata (``--strata``), and a judge alphabet's (``--letters``).
-_PATHS = (("letter", "rate"), ("letter", "pooled-rate"), ("alphabet", "distribution"))
+#: pooled over strata (``--strata``), a judge alphabet's (``--letters``), a jury's (``--judge
+#: a,b``) and a judge score's (``--calibrator``).
+_PATHS = (("letter", "rate"), ("letter", "pooled-rate"), ("alphabet", "distribution"),
+          ("jury", "rate"), ("score", "rate"))  # fmt: skip
 
 
 def method_choices() -> tuple[str, ...]:
@@ -222,8 +226,9 @@ def design_option(p: argparse.ArgumentParser, text: str, **kwargs: Any) -> None:
 def _shared_options(p: argparse.ArgumentParser, *, what: str) -> None:
     """Options ``correct`` and ``report`` share: columns, method, level, seed, examples."""
     p.add_argument("--judge", default=None, metavar="NAME",
-                   help="the judge's column (default judge); with --example chatbot-arena the "
-                   "judge of the bundled votes, gpt-4 (default) or gpt-3.5")  # fmt: skip
+                   help="the judge's column (default judge; several, comma-separated: a jury "
+                   "or letter pairs); with --example chatbot-arena the judge of the bundled "
+                   "votes, gpt-4 (default), gpt-3.5, or both (gpt-4,gpt-3.5: a jury)")  # fmt: skip
     p.add_argument("--human", default=None, metavar="COLUMN",
                    help="the human-label column (default human)")  # fmt: skip
     renamed(p, "--judge-column", "--judge", "judge_column")

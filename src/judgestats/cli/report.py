@@ -16,8 +16,10 @@ import numpy as np
 
 from .._validation import ColumnError, GroupLabelError, LabelError
 from ..alphabets.letters import INVALID
+from ..evaluate.scores import takes_scores
 from ..spec import ESTIMANDS
 from .inputs import _read_table, echo_guard_warnings
+from .judges import judge_keywords, judge_options, to_score
 from .options import (
     EXAMPLES,
     CLIError,
@@ -77,6 +79,7 @@ def report_options(rp: Any) -> None:
         help="default: markdown",
     )
     _shared_options(rp, what="each model's")
+    judge_options(rp)
     rp.add_argument("--metric", help="name of the rate (default: accuracy; win rate for arena)")
     rp.add_argument("--title", help="report title")
     rp.add_argument("--rank", action="store_true", help="add P(rank 1) from a joint bootstrap")
@@ -193,7 +196,12 @@ def _example_frame(args) -> tuple[Any, str, str]:
     """
     from .. import datasets
 
-    if args.example == "chatbot-arena":
+    judges = column_list(args.judge) or ()
+    if args.example == "chatbot-arena" and len(judges) > 1:  # the bundled two: a jury
+        frame = _arena_jury(judges)
+        what = f"Chatbot Arena win rates: human votes vs the jury {', '.join(judges)}"
+        metric = "win rate"
+    elif args.example == "chatbot-arena":
         frame = datasets.load_chatbot_arena(judge=args.judge)
         frame = frame[frame["target_model"].isin(datasets.ARENA_TARGETS)]
         what = f"Chatbot Arena win rates: human votes vs judge {frame['judge_name'].iloc[0]}"
@@ -203,7 +211,8 @@ def _example_frame(args) -> tuple[Any, str, str]:
         what = "NQ-301 answer accuracy: human correctness vs judge gpt-4"
         metric = "accuracy"
     rng = np.random.default_rng(args.seed)
-    frame = frame.rename(columns={"target_model": "model"})[["model", "judge", "human"]]
+    frame = frame.rename(columns={"target_model": "model"})[
+        ["model", *(judges if len(judges) > 1 else ("judge",)), "human"]]
     truth = frame.groupby("model")["human"].mean()
     frame = frame.reset_index(drop=True).astype({"human": float})
     for _, idx in frame.groupby("model", sort=True).groups.items():
@@ -214,6 +223,16 @@ def _example_frame(args) -> tuple[Any, str, str]:
     pct = f"{100 * args.calibration_fraction:g}%"
     args.reference = {str(k): float(v) for k, v in truth.items()}  # all rows: the known truth
     return frame, f"{what} (random {pct} calibration split per model, seed {args.seed})", metric
+
+
+def _arena_jury(judges: tuple) -> Any:
+    """Return the bundled Arena votes, one 0/1 column per judge (the same comparisons)."""
+    from .. import datasets
+
+    frames = [datasets.load_chatbot_arena(judge=j) for j in judges]
+    frame = frames[0].drop(columns=["judge"]).assign(
+        **{j: f["judge"].to_numpy() for j, f in zip(judges, frames, strict=True)})
+    return frame[frame["target_model"].isin(datasets.ARENA_TARGETS)]
 
 
 def run_report(args: Any) -> str:
@@ -268,7 +287,9 @@ def _from_example(args: Any) -> _Source:
         raise CLIError(f"--by does not apply to --example {args.example} (its groups are "
                        "the models)")  # fmt: skip
     frame, title, metric = _example_frame(args)
-    return frame, title, metric, ("model",), "judge", "human", None, None, []
+    judges = column_list(args.judge) or ()
+    judge = list(judges) if args.example == "chatbot-arena" and len(judges) > 1 else "judge"
+    return frame, title, metric, ("model",), judge, "human", None, None, []
 
 
 def _from_file(args: Any) -> _Source | str:
@@ -278,13 +299,20 @@ def _from_file(args: Any) -> _Source | str:
     label_columns(args, example=False)
     judges = column_list(args.judge_column) or ()
     letters = args.letters or args.invalid is not None or len(judges) > 1
+    # a score (--calibrator, or numbers not all 0/1 under --design random): pandas reads the
+    # judge column as written, then as numbers; polars and DuckDB keep a numeric column's type
+    score = not letters and args.engine == "pandas" and (
+        args.calibrator is not None or takes_scores(args.design, args.cluster is not None))
     try:
-        frame = _scan(args.file, args.engine, args, letters=letters)
+        frame = _scan(args.file, args.engine, args, letters=letters or score)
     except LabelError as exc:
         if letters or f"column {args.judge_column!r}" not in str(exc):
             raise
         raise CLIError(f"{exc}; if the judge's outputs are letters of their own (a score, "
-                       "win/tie/lose), add --letters") from exc  # fmt: skip
+                       "win/tie/lose), add --letters; a numeric score: --design random (the "
+                       "prediction-powered mean)") from exc  # fmt: skip
+    if score:
+        frame = to_score(frame, args.judge_column, args.file)
     if letters:
         return _report_letters(frame, judges, args)
     return (frame, None, "accuracy", column_list(args.by), args.judge_column, args.human_column,
@@ -307,7 +335,7 @@ def _report(args) -> str:
         with warnings.catch_warnings(record=True) as caught:  # the report lists them as notes
             warnings.simplefilter("always")
             ev = evaluate(frame, judge=judge, human=human, by=by, strata=strata, split=split,
-                          rank=args.rank, **_estimation(args))  # fmt: skip
+                          rank=args.rank, **_estimation(args), **judge_keywords(args))  # fmt: skip
             echo_guard_warnings(caught)  # not a group's: the frame's guard rails speak here
             return cli_words(report(
                 ev, args.format, metric=args.metric or metric, title=args.title or title,
@@ -389,7 +417,8 @@ def _report_letters(frame: Any, judges: tuple, args, inputs: Any = ()) -> str:
 
     if args.rank or args.strata:
         raise CLIError("--rank and --strata are not available with judge letters")
-    if getattr(args, "cluster", None) is not None:
+    jury = len(judges) > 1 and not args.letters and args.invalid is None
+    if getattr(args, "cluster", None) is not None and not jury:  # a jury counts items
         if args.from_tool is None:
             raise CLIError("--cluster is not available with judge letters yet")
         sys.stderr.write(
@@ -405,7 +434,7 @@ def _report_letters(frame: Any, judges: tuple, args, inputs: Any = ()) -> str:
         warnings.simplefilter("always")
         ev = evaluate(
             frame, judge=list(judges), human=args.human_column, by=column_list(args.by),
-            split=args.split, invalid=invalid, **_estimation(args),
+            split=args.split, invalid=invalid, **_estimation(args), **judge_keywords(args),
         )  # fmt: skip
         return cli_words(report(ev, args.format, metric=args.metric or "accuracy",
                                 title=args.title, inputs=inputs))  # fmt: skip

@@ -35,6 +35,10 @@ def _table(title: str, rows: list[dict], args) -> str:
         ("paper_ci", "paper's CI (adjusted-wald)"),
         ("random_estimate", "corrected (random)"),
         ("random_ci", f"{lvl} CI (random design)"),
+        ("calibrator", "calibrator"),  # a judge score's (cli.judges)
+        ("lam", "λ̂"),
+        ("weights", "weights"),  # a jury's
+        ("effective_labels", "effective labels"),
         ("human_rate", "human rate"),
         ("covered", "covered"),
         ("random_covered", "covered (random)"),
@@ -55,7 +59,7 @@ def _table(title: str, rows: list[dict], args) -> str:
         point = shows_point(r.get("sensitivity"), r.get("specificity"))
         cells.append([_ci_text(r, k[:-2]) if k.endswith("ci") else
                       shorten(shown_label(_fmt(r.get(k)))) if k == "group" else
-                      "-" if k == "estimate" and not point else _fmt(r.get(k))
+                      "-" if k == "estimate" and not point else _judge_cell(k, r)
                       for k, _ in cols])  # fmt: skip
     widths = [max(display_width(h), *(display_width(c[i]) for c in cells))
               for i, (_, h) in enumerate(cols)]  # fmt: skip
@@ -66,12 +70,28 @@ def _table(title: str, rows: list[dict], args) -> str:
     who = [shown_label(str(r.get("group", "result"))) for r in rows]
     notes = [f"{g}: {r['error']}" for g, r in zip(who, rows, strict=True) if r.get("error")]
     notes += [f"{g}: {w}" for g, r in zip(who, rows, strict=True) for w in r.get("warnings", ())]
+    notes += [f"{g}: fallback: {r['fallback']}" for g, r in zip(who, rows, strict=True)
+              if r.get("fallback")]  # fmt: skip
     notes += gather_notes([(g, widened_note(r["chosen_by"], f"{r['paper_ci_low']:.4f}–"
                                                           f"{r['paper_ci_high']:.4f}"))
                            for g, r in zip(who, rows, strict=True) if "paper_ci_low" in r])
     if notes:
         lines += ["", *("note: " + cli_words(n) for n in notes)]
     return "\n".join(lines)
+
+
+def _judge_cell(key: str, row: dict) -> str:
+    """Return a cell of a judge score's or a jury's column (else :func:`_fmt`'s)."""
+    v = row.get(key)
+    if key == "calibrator" and row.get("fallback"):  # the fallback answered, not the score
+        return "-"
+    if key == "effective_labels":
+        return "-" if v is None or not math.isfinite(v) else f"{v:.0f}"
+    if key == "lam":
+        return "-" if v is None else f"{v:.3f}"
+    if key == "weights":
+        return "-" if not v else ", ".join(f"{k} {w:.3f}" for k, w in v.items())
+    return _fmt(v)
 
 
 def _accounting(accounting: dict, args) -> str:
@@ -84,3 +104,30 @@ def _accounting(accounting: dict, args) -> str:
 def _ci_text(row: dict, prefix: str) -> str:
     low, high = row.get(f"{prefix}ci_low"), row.get(f"{prefix}ci_high")
     return "-" if low is None else f"[{low:.4f}, {high:.4f}]"
+
+
+def rows_csv(rows: list[dict], args: Any) -> str:
+    """Return ``correct``'s rows as CSV: every field a column, in the order first seen.
+
+    A jury's ``weights`` become ``weight[NAME]`` columns, a row's warnings one cell joined by
+    "; "; the level and, where every row has none, the method and design are added as columns.
+    """
+    import csv
+    import io
+
+    flat = []
+    for r in rows:
+        row = {k: v for k, v in r.items() if k not in ("weights", "warnings")}
+        row.update({f"weight[{k}]": w for k, w in (r.get("weights") or {}).items()})
+        if r.get("warnings"):
+            row["warnings"] = "; ".join(r["warnings"])
+        for key, value in (("method", args.method), ("design", args.design),
+                           ("confidence_level", args.confidence_level)):  # fmt: skip
+            row.setdefault(key, str(value) if value is not None else None)
+        flat.append(row)
+    fields = list(dict.fromkeys(k for r in flat for k in r))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(flat)
+    return out.getvalue()

@@ -15,6 +15,10 @@ corrections; a leaderboard has to say how sure each position is.
   - **paired test items** (both models answered the same prompts and the caller passes the
     per-item judge labels): the covariance of the paired judge labels enters the test term.
 
+* :func:`difference_of` and :func:`paired_score_difference` — θ_A − θ_B of results from
+  judge scores, juries or letters (:mod:`.sources`): independent arms by their variances,
+  paired score arms by their joint influence terms; :func:`rank_of` ranks such results.
+
 * :func:`rank` — rank probabilities, pairwise P(θ_i > θ_j) and the expected Kendall τ of the
   point ranking, from a joint parametric bootstrap or the joint posterior of the
   misclassification model.
@@ -55,15 +59,27 @@ from .rankings import (
     plot_ranking,
     rank,
 )
+from .sources import (
+    ResultDifference,
+    difference_of,
+    paired_score_difference,
+    rank_of,
+    shared_jury_difference,
+)
 
 __all__ = [
     "Comparison",
     "Ranking",
+    "ResultDifference",
     "difference",
     "difference_bounds_batch",
+    "difference_of",
     "kendall_tau",
+    "paired_score_difference",
     "plot_ranking",
     "rank",
+    "rank_of",
+    "shared_jury_difference",
     "weighted_quantile",
 ]
 

@@ -12,7 +12,9 @@ axis               values
                    per human category), ``"alphabet"`` (J judge letters for K human
                    categories), ``"pairs"`` (a verdict on a pair of answers),
                    ``"jury"`` (two to ten judges' 0/1 verdicts on the same items),
-                   ``"score"`` (a numeric judge score: :mod:`judgestats.scores`)
+                   ``"score"`` (a numeric judge score: :mod:`judgestats.scores`),
+                   ``"raters"`` (the judge one more rater beside several human raters:
+                   ``evaluate(rater=, reference="latent")``)
 ``target``         ``"rate"`` (θ), ``"pooled-rate"`` (θ over strata),
                    ``"distribution"`` (the K category rates), ``"difference"``
                    (θ_A − θ_B), ``"ranking"`` (ranks of several models),
@@ -59,7 +61,8 @@ __all__ = [
 ]
 
 #: What the judge says about an item.
-JUDGES = ("letter", "categories", "alphabet", "pairs", "jury", "score")
+JUDGES = ("letter", "categories", "alphabet", "pairs", "jury", "score",
+          "raters")  # fmt: skip
 #: What is estimated.
 TARGETS = (
     "rate", "pooled-rate", "distribution", "difference", "ranking", "strengths", "rate-sequence",
@@ -182,6 +185,19 @@ _ROWS: list[Capability] = [
                "a numeric judge score: cross-fitted calibration to the human label, then the "
                "prediction-powered (PPI++) mean; cluster-robust over items; under the other "
                "designs declare bins= (the score's letters)"),
+    Capability("score", "difference", ("random",), None, ("wald",), "wald",
+               "two systems' scored answers to the same prompts: each arm's PPI++ mean, the "
+               "difference's variance from their joint influence terms over items"),
+    Capability("score", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
+               "the betting confidence sequence with a judge score: the pool's score bins as "
+               "cells, each bin's prediction smoothed over its neighbours"),
+    # several human raters, reference="latent" (issue 40): Dawid-Skene with the judge as one
+    # more rater (raters.latent_class.LATENT_METHODS); calibration items a random sample of
+    # the items or chosen by the judge's (observed) label, so the likelihood stays valid
+    Capability("raters", "rate", _CONDITIONAL, False,
+               ("bootstrap", "sandwich", "observed-information"), "bootstrap",
+               "several human raters, reference='latent': the latent class's prevalence "
+               "(Dawid-Skene by EM, the judge one more rater); items resampled, or Wald"),
 ]  # fmt: skip
 
 
@@ -233,6 +249,9 @@ _WHAT = {
     ("letter", "rate-sequence"): "labelling processes",
     ("jury", "rate"): "juries of judges",
     ("score", "rate"): "corrections of a numeric judge score",
+    ("score", "difference"): "differences of two judge scores",
+    ("score", "rate-sequence"): "labelling processes with a judge score",
+    ("raters", "rate"): "latent-class corrections of several raters",
 }
 
 

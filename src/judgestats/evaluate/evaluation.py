@@ -87,6 +87,9 @@ class Evaluation(Reportable):
         With ``batch_choice="latest"``: group → {earlier batch: its calibration rows}, the rows
         counted but left out of the corrections (the summary's and the report's rows line
         says how many, of which batches).
+    reference : str or None
+        With ``evaluate(rater=)``: the human reference every group's rate is of
+        (``"rater"``, ``"majority"`` or ``"latent"``; :mod:`judgestats.evaluate.raters`).
 
     Examples
     --------
@@ -135,6 +138,7 @@ class Evaluation(Reportable):
     batch_choice: str | None = None
     judge_shift: dict = field(default_factory=dict)
     set_aside: dict = field(default_factory=dict)
+    reference: str | None = None
 
     # -- access --------------------------------------------------------------------------
     def __getitem__(self, group: Any) -> Correction | StratifiedCorrection:

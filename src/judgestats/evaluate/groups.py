@@ -144,6 +144,8 @@ def evaluate(
     batch_choice: str = "pool",
     combine: str = "letters",
     calibrator: str | None = None,
+    rater: str | None = None,
+    reference: str | None = None,
     **options: Any,
 ) -> Evaluation:
     """Correct the judged rate of every group of a frame, counting on the frame's own engine.
@@ -271,6 +273,21 @@ def evaluate(
         ``"binned"`` calibrator's bins), and the options ``folds=`` and ``threshold=`` are
         :func:`~judgestats.scores.correct_scores`'s; ``cluster=`` keeps an item's rows in one
         fold and sums the variance over items (:mod:`judgestats.evaluate.scores`).
+    rater : str, optional
+        Column of the human rater of each row, when several raters label an item: the frame
+        is long (one row per rating; ``cluster=`` names the item, ``human`` the rater's 0/1
+        label, ``judge`` the judge's label of the item; an item without a human label is a
+        test item) and ``reference=`` says which human reference is estimated
+        (:mod:`judgestats.evaluate.raters`; one
+        :class:`~judgestats.evaluate.raters.RaterCorrection` per group, naming it).
+    reference : {"rater", "majority", "latent"}, optional
+        With ``rater=`` (default ``"rater"``): the rate of a single random rater's label
+        (every rating a calibration row, items as clusters), of the raters' majority label
+        (one row per item; options ``ties=`` — ``"random"`` by default, ``"none"`` or an
+        adjudicating rater's name — and ``min_raters=``, default 2; items left out are named)
+        or of the latent true class (Dawid–Skene with the judge as one more rater; methods
+        ``"bootstrap"``, ``"sandwich"``, ``"observed-information"``; under ``design="random"``
+        or ``"by-judge-label"``).
     **options
         Passed to the correction: interval options (``n_resamples``), with strata
         ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``
@@ -328,6 +345,15 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
+    if rater is not None or reference is not None:  # several human raters per item
+        return _evaluate_raters(
+            frame, judge=judge, human=human, by=by, rater=rater, reference=reference,
+            cluster=cluster, design=design, method=method, confidence_level=confidence_level,
+            estimand=estimand, rng=rng, errors=errors, progress=progress, options=options,
+            unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
+                         "judge_labels": judge_labels, "bins": bins, "invalid": invalid,
+                         "calibrator": calibrator, "GroupCounts": counted},
+        )  # fmt: skip
     letters = letters_wanted(judge, judge_labels, bins, invalid)
     plain = not (letters or strata is not None or split is not None or batch is not None)
     auto = (calibrator is None and plain and not counted
@@ -343,7 +369,8 @@ def evaluate(
             confidence_level=confidence_level, bins=bins, rng=rng, errors=errors,
             progress=progress, calibrator=calibrator,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
-                         "judge_labels": judge_labels, "invalid": invalid, "method": method},
+                         "judge_labels": judge_labels, "invalid": invalid, "method": method,
+                         "estimand": None if estimand == "rows" else estimand},  # rows only
             options=options,
         )  # fmt: skip
     check_batch_call(batch, batch_choice, counted=counted, strata=strata, letters=letters)
@@ -424,4 +451,32 @@ def _evaluate_score(frame: Any, *, unsupported: dict, options: dict, calibrator:
         columns={"judge": kw["judge"], "human": kw["human"], "by": by,
                  "cluster": kw["cluster"], "bins": kw["bins"]},
         options={**options, "calibrator": calibrator or "isotonic"},
+    )  # fmt: skip
+
+
+def _evaluate_raters(frame: Any, *, unsupported: dict, options: dict, **kw: Any) -> Evaluation:
+    """``evaluate`` of several human raters per item (:mod:`judgestats.evaluate.raters`)."""
+    from .raters import evaluate_raters, rater_spec  # on first use
+
+    given = sorted(k for k, v in unsupported.items() if v not in (None, False))
+    if given:
+        raise ArgumentTypeError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} not "
+                                "available with rater= (several human raters) yet")  # fmt: skip
+    if kw["rater"] is None or kw["cluster"] is None or not isinstance(kw["judge"], str):
+        raise ArgumentTypeError(
+            f"reference= needs rater= (the raters' column) and cluster= (the item's column) "
+            f"and one judge column, got rater={kw['rater']!r}, cluster={kw['cluster']!r}, "
+            f"judge={kw['judge']!r}"
+        )
+    reference = "rater" if kw["reference"] is None else kw["reference"]
+    spec, own = rater_spec(reference, design=kw["design"], method=kw["method"],
+                           confidence_level=kw["confidence_level"], estimand=kw["estimand"],
+                           options=options)  # fmt: skip
+    by = kw["by"]
+    return evaluate_raters(
+        frame, spec, reference=str(reference), own=own, rng=check_rng(kw["rng"]),
+        errors=check_choice("errors", kw["errors"], ERRORS), progress=kw["progress"],
+        stacklevel=4,
+        columns={"judge": kw["judge"], "human": kw["human"], "rater": kw["rater"],
+                 "cluster": kw["cluster"], "by": (by,) if isinstance(by, str) else tuple(by)},
     )  # fmt: skip

@@ -149,7 +149,8 @@ def rows_accounting(ev: Any) -> dict[str, int]:
     calibration rows of earlier batches that ``batch_choice="latest"`` left out).
     """
     test = sum(int(ev.corrections[g].n) for g in ev.groups)
-    cal = sum(int(ev.corrections[g].m0 + ev.corrections[g].m1) for g in ev.groups)
+    cal = sum(int(getattr(ev.corrections[g], "n_ratings", None)  # several raters: ratings
+                  or ev.corrections[g].m0 + ev.corrections[g].m1) for g in ev.groups)
     totals = [_marked_totals(ev.marked_counts.get(g, ())) for g in ev.marked]
     other = sum(t.get("n", 0) + t.get("m0", 0) + t.get("m1", 0) for t in totals)
     aside = sum(_set_aside_batches(ev).values())
@@ -274,7 +275,8 @@ def evaluation_summary(ev: Any) -> str:
         strata += f"; judge alphabet of {ev.judge!r}, {fit} over every letter"
     lines = [
         f"Corrected rates of {len(ev)} groups by {', '.join(ev.by)}{strata} ({ev.engine} "
-        f"counts), {lvl} intervals by {ev.method}, design {ev.design}",
+        f"counts), {lvl} intervals by {ev.method}, design {ev.design}"
+        + (f", human reference {ev.reference!r}" if getattr(ev, "reference", None) else ""),
         f"  {ev.dim:<{width}}  corrected  [ lower,  upper]   naive        n     m0     m1",
     ]
     order = sorted(ev.groups, key=lambda g: -ev.corrections[g].estimate)

@@ -84,11 +84,14 @@ def agreement_section(result: Any, labels: list[str] | None = None) -> Agreement
     design, level = _design_of(result), result.confidence_level
     kind = _kind(result)
     if kind == "evaluation":
-        named = {group_label(g): _calibration(result.corrections[g]) for g in result.groups}
+        named = {group_label(g): _calibration(result.corrections[g]) for g in result.groups
+                 if _kind(result.corrections[g]) != "score-correction"}  # no table: a score
         order = [lab for lab in (labels or list(named)) if lab in named]
         named = {lab: named[lab] for lab in order}
     elif kind == "stratified":
         named = {str(s): result.corrections[s].calibration for s in result.strata}
+    elif kind == "score-correction":  # a score has no judge × human table
+        named = {}
     else:
         named = {labels[0] if labels else "": _calibration(result)}
     cards: dict[tuple, Any] = {}

@@ -10,6 +10,7 @@ from .._validation import (
 from ..evaluate.tables import rows_sentence
 from ..results import group_label
 from .agreement import agreement_section
+from .judges import judge_sections
 from .rows import (
     _check_text,
     _Content,
@@ -71,6 +72,7 @@ def _content(
         agreement=agreement_section(result, [r.label for r in rows]),
         judge_shift=judge_shift_table(result, [r.label for r in rows]),
         unit=_counted_unit(result),
+        judges=judge_sections(result, [r.label for r in rows], header),
     )
 
 

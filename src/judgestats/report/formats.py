@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+from typing import Any
 
 from .agreement import agreement_cells, agreement_sentence
 from .rows import _TEXT_COLUMNS, _capital, _cells, _Content, _level_text
@@ -73,6 +74,11 @@ def _unit_words(c: _Content) -> str:
             if c.unit == "rows" else "")  # fmt: skip
 
 
+def _estimate_words(estimator: str) -> str:
+    """Say the corrected column's estimate: ``Rogan–Gladen estimate`` (a jury's says its own)."""
+    return estimator if estimator.endswith(("estimate", "estimates")) else f"{estimator} estimate"
+
+
 def _markdown(c: _Content, d: int) -> str:
     names = _column_names(c)
     keys, cells = _cells(c, d, "–")
@@ -85,7 +91,7 @@ def _markdown(c: _Content, d: int) -> str:
     rates = ("sensitivity and specificity of the judge on " if "sensitivity" in keys else "")
     lines += [
         "",
-        f"Columns: n test {c.unit}; {naive}corrected = {c.estimator} estimate; {rates}m1 "
+        f"Columns: n test {c.unit}; {naive}corrected = {_estimate_words(c.estimator)}; {rates}m1 "
         f"human-positive and m0 human-negative calibration {c.unit}{_unit_words(c)}.",
     ]
     if c.rows_line:
@@ -95,6 +101,9 @@ def _markdown(c: _Content, d: int) -> str:
         sentence, head, cells = card
         lines += ["", "### Judge agreement", "", md_escape(sentence), ""]
         lines += markdown_table(head, cells, _agreement_spec(c, head))
+    for sec in c.judges:  # a judge score's, a jury's (.judges)
+        lines += ["", f"### {sec.title}", "", md_escape(sec.sentence), ""]
+        lines += markdown_table(sec.head, sec.cells, sec.spec)
     if c.judge_shift is not None:
         sentence, head, cells = c.judge_shift
         lines += ["", f"### {_SHIFT_TITLE}", "", md_escape(sentence), ""]
@@ -153,6 +162,12 @@ def _latex(c: _Content, d: int) -> str:
             "", r"\begin{table}[ht]", r"\centering", r"\caption{Judge agreement}",
             *latex_tabular(head, cells, _agreement_spec(c, head)), r"\par\smallskip",
             r"{\footnotesize " + tex(sentence) + r"\par}", r"\end{table}",
+        ]  # fmt: skip
+    for sec in c.judges:
+        lines += [
+            "", r"\begin{table}[ht]", r"\centering", f"\\caption{{{tex(sec.title)}}}",
+            *latex_tabular(sec.head, sec.cells, sec.spec), r"\par\smallskip",
+            r"{\footnotesize " + tex(sec.sentence) + r"\par}", r"\end{table}",
         ]  # fmt: skip
     if c.judge_shift is not None:
         sentence, head, cells = c.judge_shift
@@ -243,6 +258,26 @@ def _html_agreement(c: _Content, d: int) -> list[str]:
                         td=td)]  # fmt: skip
 
 
+_LEFT = ' style="text-align: left"'
+
+
+def _html_section(sec: Any) -> list[str]:
+    """Write a judge section (:mod:`.judges`): heading, sentence, table (text cells left)."""
+    esc = html.escape
+
+    def th(i: int, h: str) -> str:
+        return f'<th scope="col"{_LEFT if sec.spec[i] == "l" else ""}>{esc(h)}</th>'
+
+    def td(i: int, v: str) -> str:
+        return f'<td{_LEFT if sec.spec[i] == "l" else ""}>{esc(v)}</td>'
+
+    return [f'<h2 id="{sec.anchor}">{esc(sec.title)}</h2>',
+            f'<p class="{sec.anchor}">{esc(sec.sentence)}</p>',
+            *html_table(sec.head, sec.cells, table_class=f"judgestats {sec.anchor}",
+                        scroll="table tall" if len(sec.cells) > TALL_TABLE else "table",
+                        th=th, td=td)]  # fmt: skip
+
+
 def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -> str:
     from .._version import __version__
 
@@ -250,7 +285,7 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
     tips = {
         "n": f"judged test {c.unit}",
         "naive": "the judge's uncorrected rate",
-        "corrected": f"corrected rate ({c.estimator} estimate)",
+        "corrected": f"corrected rate ({_estimate_words(c.estimator)})",
         "sensitivity": "P(judge = 1 | human = 1) on the calibration set",
         "specificity": "P(judge = 0 | human = 0) on the calibration set",
         "m0": f"human-negative calibration {c.unit}",
@@ -287,6 +322,8 @@ def _html(c: _Content, d: int, png: bytes | None, left_out: int | None = None) -
     if c.rows_line:
         parts.append(f'<p class="rows">{esc(c.rows_line)}</p>')
     parts += _html_agreement(c, d)
+    for sec in c.judges:
+        parts += _html_section(sec)
     if c.judge_shift is not None:
         sentence, head, cells = c.judge_shift
         parts += ['<h2 id="judge-shift">' + _SHIFT_TITLE + "</h2>",

@@ -109,6 +109,10 @@ def report(
                      "strata_name": strata_name is not None, "sort": sort is not True,
                      "reference": reference is not None, "inputs": bool(inputs)}  # fmt: skip
         return _pairwise(result, format, title, digits, figure, rate_only)
+    if getattr(result, "reference", None) is not None:  # evaluate(rater=): report/raters.py
+        from .raters import rater_report
+
+        return rater_report(result, format, digits=digits, title=title)
     _kind(result)
     check_choice("format", format, FORMATS)
     _check_text("metric", metric)

@@ -56,10 +56,11 @@ class _Content:
     inputs: list[str] = field(default_factory=list)  # where the rows came from, before the rest
     judge_shift: Any = None  # with batch=: the judge-shift section (sentence, head, cells)
     unit: str = "items"  # what n, m0 and m1 count: "rows" where items repeat (cluster=)
+    judges: list = field(default_factory=list)  # a judge score's and a jury's sections (.judges)
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
-_KINDS = ("correction", "stratified", "evaluation", "alphabet", "jury")
+_KINDS = ("correction", "stratified", "evaluation", "alphabet", "jury", "score-correction")
 
 
 def _kind(result: Any) -> str:
@@ -67,8 +68,9 @@ def _kind(result: Any) -> str:
     kind = getattr(type(result), "kind", None)
     if kind not in _KINDS:
         raise ArgumentTypeError(
-            "result must be a Correction, StratifiedCorrection, AlphabetCorrection or "
-            "Evaluation (or a Bayesian result of the same shape), got "
+            "result must be a Correction, StratifiedCorrection, AlphabetCorrection, "
+            "JuryCorrection, ScoreCorrection or Evaluation (or a Bayesian result of the same "
+            "shape), got "
             f"{type(result).__name__}"
         )
     return kind
@@ -111,7 +113,13 @@ def _interval_name(method: str, n_resamples: int | None, *, plural: bool) -> str
     name = method_words(method)
     noun = "intervals" if plural else "interval"
     extra = f", {n_resamples} resamples" if method == "bootstrap" and n_resamples else ""
+    if " of " in name:  # a phrase, not a kind of interval: a jury's combination
+        return f"{noun} of the {name}{extra}"
     return f"{name} {noun}{extra}"
+
+
+def _rate(value: Any) -> float:
+    return math.nan if value is None else float(value)
 
 
 def _row_of_correction(label: str, c: Any) -> _Row:
@@ -122,8 +130,8 @@ def _row_of_correction(label: str, c: Any) -> _Row:
         c.estimate,
         c.ci.low,
         c.ci.high,
-        math.nan if c.sensitivity is None else float(c.sensitivity),
-        math.nan if c.specificity is None else float(c.specificity),
+        _rate(getattr(c, "sensitivity", None)),  # none for a jury or a judge score
+        _rate(getattr(c, "specificity", None)),
         int(c.m0),
         int(c.m1),
     )
@@ -167,6 +175,8 @@ NOTE_TAGS = {
     "no calibration item has judge label": "empty judge class",
     "strata were merged": "merged strata",
     "the judge's error rates differ across strata": "strata differ",
+    "the prediction-powered estimate": "clipped",
+    "fallback": "fallback",
 }
 
 

@@ -61,7 +61,7 @@ _TEX = {
 _TEX_MATH = {
     "θ": r"\theta", "π": r"\pi", "κ": r"\kappa", "Δ": r"\Delta", "χ": r"\chi", "ν": r"\nu",
     "α": r"\alpha", "≤": r"\le", "≥": r"\ge", "×": r"\times", "·": r"\cdot", "∞": r"\infty",
-    "≈": r"\approx", "→": r"\to", "√": r"\surd",
+    "≈": r"\approx", "→": r"\to", "√": r"\surd", "λ": r"\lambda",
 }  # fmt: skip
 
 

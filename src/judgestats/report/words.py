@@ -22,6 +22,7 @@ from ..gathered_notes import gather_notes
 from ..intervals import MIN_PER_CLASS, implementation, interval_methods
 from ..repeated import ClusterSummary
 from ..results import group_label, shown_label, shows_point
+from .judges import PPI_CITATION, score_how, score_notes, score_sentence
 from .rows import (
     _capital,
     _check_text,
@@ -139,6 +140,8 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
         return _alphabet_sentence(c, subject, lvl)
     if _kind(c) == "jury":
         return _jury_sentence(c, subject, lvl)
+    if _kind(c) == "score-correction":
+        return score_sentence(c, subject, lvl)
     design = _design_of(c)
     return _VOICES[design.family].sentence(c, subject, lvl, design)
 
@@ -297,6 +300,7 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         _alphabet_how(tuple(dict.fromkeys(letters)), design)
         if _kind(first) == "alphabet"
         else _jury_how(first) if _kind(first) == "jury"
+        else score_how(ev) if _kind(first) == "score-correction"
         else _VOICES[design.family].how(ev, design, sens, spec, noun)
     )
     pooled = f", and pooled by each {per}'s test mix" if stratified else ""
@@ -317,7 +321,8 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         f"{_capital(metric)} of each of the {len(rows)} {noun} is {how}, estimated on "
         f"{labelled}{pooled}, with {lvl} "
         f"{_interval_name(ev.method, first.ci.n_resamples, plural=True)}{where} "
-        f"({_source(ev.method, design)}){_highest(rows, lvl, per, ranking)}."
+        f"({PPI_CITATION if _kind(first) == 'score-correction' else _source(ev.method, design)})"
+        f"{_highest(rows, lvl, per, ranking)}."
     )
 
 
@@ -562,7 +567,9 @@ def _notes_of(r: Any, who: str) -> list[str]:
     if _kind(r) == "alphabet":
         return _alphabet_notes(r, who)
     if _kind(r) == "jury":
-        return _alphabet_notes(r, who) + ([f"{who}{r.fallback}"] if r.fallback else [])
+        return _alphabet_notes(r, who) + ([f"{who}fallback: {r.fallback}"] if r.fallback else [])
+    if _kind(r) == "score-correction":
+        return score_notes(r, who)
     return _correction_notes(r, who)
 
 

@@ -22,20 +22,30 @@ from .._validation import (
 from .._validation.errors import SequentialError
 from ..counts import ConfusionCounts, JudgedCounts
 
-__all__ = ["MIXED", "PoolItems", "counts_batch", "counts_pool", "frame_batch", "frame_pool"]
+__all__ = [
+    "MIXED", "SCORE_BINS", "PoolItems", "check_score_bins", "counts_batch", "counts_pool",
+    "frame_batch", "frame_pool", "is_score", "score_cells",
+]  # fmt: skip
 
 #: the cell of an item whose repeated verdicts disagree (its own cell: the design stays valid)
 MIXED = "mixed"
+#: quantile bins of a numeric judge score in the pool: the cells whose labelled rates are the
+#: monitor's predictor (benchmarks/results/sequential_scores.md measures 10 and 20)
+SCORE_BINS = 10
 
 
 @dataclass(frozen=True, slots=True)
 class PoolItems:
-    """One group's items: ids, cell index, weight (rows per item), and the cell names."""
+    """One group's items: ids, cell index, weight (rows per item), cell names, score or not.
+
+    ``scored``: the cells are bins of a numeric judge score (:func:`score_cells`).
+    """
 
     items: np.ndarray
     cell: np.ndarray
     rows: np.ndarray
     cells: tuple
+    scored: bool = False
 
 
 def _pandas(frame: Any, columns: list[str]) -> Any:
@@ -55,13 +65,48 @@ def _cell_names(letters: Any, strata: Any) -> tuple[np.ndarray, tuple]:
     return np.fromiter((index[k] for k in keys), dtype=int, count=len(keys)), tuple(names)
 
 
+def is_score(values: Any) -> bool:
+    """Whether a judge column is a numeric score: floats with a value other than 0 and 1."""
+    v = np.asarray(values)
+    if v.dtype.kind != "f":
+        return False
+    v = v[~np.isnan(v)]
+    return bool(np.any((v != 0.0) & (v != 1.0)))
+
+
+def score_cells(scores: np.ndarray, bins: int) -> list[str]:
+    """Each item's score bin among ``bins`` quantile bins of the group's item scores.
+
+    The edges are quantiles of the pool's scores alone (no human label enters), so the cells
+    are fixed before the first label; tied quantiles merge bins. A bin is named by its lower
+    edge (``"score >= 0.42"``; the lowest ``"score < e1"``).
+    """
+    inner = np.unique(np.quantile(scores, np.linspace(0.0, 1.0, bins + 1)[1:-1]))
+    inner = inner[inner > scores.min()]
+    code = np.searchsorted(inner, scores, side="right")
+    names = [f"bin 000: score < {inner[0]:.4g}" if inner.size else "bin 000: score"]
+    names += [f"bin {k + 1:03d}: score >= {e:.4g}" for k, e in enumerate(inner)]
+    return [names[c] for c in code.tolist()]
+
+
+def check_score_bins(score_bins: Any) -> int:
+    """Return ``score_bins`` checked: an int from 2 to 100."""
+    if (isinstance(score_bins, bool) or not isinstance(score_bins, int | np.integer)
+            or not 2 <= score_bins <= 100):  # fmt: skip
+        raise ArgumentTypeError(f"score_bins must be an integer from 2 to 100, got {score_bins!r}")
+    return int(score_bins)
+
+
 def frame_pool(
-    frame: Any, *, item: str | None, judge: str, by: tuple[str, ...], strata: tuple[str, ...]
-) -> dict[Any, PoolItems]:
+    frame: Any, *, item: str | None, judge: str, by: tuple[str, ...], strata: tuple[str, ...],
+    score_bins: int = SCORE_BINS,
+) -> dict[Any, PoolItems]:  # fmt: skip
     """Group → :class:`PoolItems` of a judged pool frame.
 
     An item's cell is its judge letter (within its strata), or :data:`MIXED` when its rows
-    carry different letters. Rows without a verdict are refused.
+    carry different letters. A numeric score (:func:`is_score`) is binned instead: an item's
+    cell is the bin of its mean score among ``score_bins`` quantile bins of the group's pool
+    (:func:`score_cells`). Rows without a verdict are refused.
     """
     item_cols = [item] if item else []
     cols = list(dict.fromkeys([*by, *item_cols, judge, *strata]))
@@ -74,16 +119,24 @@ def frame_pool(
     if item is None:
         df = df.assign(_item=np.arange(len(df)))
         item = "_item"
+    scored = is_score(df[judge].to_numpy())
+    if scored:
+        import pandas as pd
     out = {}
     groups = df.groupby(list(by), sort=True, dropna=False) if by else [((), df)]
     for key, part in groups:
         g = part.groupby(item, sort=True)
         first = g.first()
-        letter = first[judge].where(g[judge].nunique().to_numpy() == 1, MIXED)
+        if scored:
+            letter = pd.Series(score_cells(g[judge].mean().to_numpy(float), score_bins),
+                               index=first.index)  # fmt: skip
+        else:
+            letter = first[judge].where(g[judge].nunique().to_numpy() == 1, MIXED)
         strata_values = [first[c].tolist() for c in strata] if strata else None
         cell, names = _cell_names(letter.tolist(), strata_values)
         key = key if not by or len(by) > 1 else key[0] if isinstance(key, tuple) else key
-        out[key] = PoolItems(first.index.to_numpy(), cell, g.size().to_numpy(float), names)
+        out[key] = PoolItems(first.index.to_numpy(), cell, g.size().to_numpy(float), names,
+                             scored)
     return out
 
 

@@ -32,7 +32,16 @@ from ..designs.capabilities import capability, rows
 from ..results import ConfidenceInterval, group_label
 from ..spec import EstimationSpec, resolve_spec
 from .betting import BettingSequence, bet, horizon
-from .inputs import PoolItems, check_names, counts_batch, counts_pool, frame_batch, frame_pool
+from .inputs import (
+    SCORE_BINS,
+    PoolItems,
+    check_names,
+    check_score_bins,
+    counts_batch,
+    counts_pool,
+    frame_batch,
+    frame_pool,
+)
 from .pool import FLOOR, UNIFORM, PoolState, cell_probabilities
 
 __all__ = ["DESIGNS", "ESTIMANDS", "METHOD", "STRATEGIES", "Monitor", "sequence_spec"]
@@ -115,7 +124,8 @@ class _Process:
         wsum = np.bincount(pool.cell, weights=weight, minlength=n_cells)
         wmax = np.zeros(n_cells)
         np.maximum.at(wmax, pool.cell, weight)
-        proc = cls(pool, PoolState(size, wsum, wmax), SEQUENCES[method](level), weight)
+        smooth = pool.scored and all(str(c).startswith("bin ") for c in pool.cells)
+        proc = cls(pool, PoolState(size, wsum, wmax, smooth), SEQUENCES[method](level), weight)
         proc.index = {k: i for i, k in enumerate(pool.items.tolist())}
         proc.labelled = np.zeros(pool.items.size, bool)
         proc.available = [np.flatnonzero(pool.cell == c).tolist() for c in range(n_cells)]
@@ -238,11 +248,13 @@ class Monitor:
         self._history: list[dict] = []
         self._looks = 0
         self._from_counts = False
+        #: True when the pool's judge column is a numeric score (its cells: score bins)
+        self.scored = False
 
     # ------------------------------------------------------------------ the pool
     def set_pool(
         self, pool: Any, *, item: str | None = None, judge: str = "judge", by: Any = None,
-        strata: Any = None,
+        strata: Any = None, score_bins: int = SCORE_BINS,
     ) -> Monitor:  # fmt: skip
         """Give the judged pool, once: a frame (any engine) or a :class:`~judgestats.JudgedCounts`.
 
@@ -253,11 +265,20 @@ class Monitor:
         item : str, optional
             The item id column (default: each row is an item).
         judge : str
-            The verdict column (0/1 or a judge alphabet's letters).
+            The verdict column (0/1 or a judge alphabet's letters), or a numeric judge score
+            (a float column with a value other than 0 and 1: a probability, a logit, a 1–10
+            rating). A score's cells are ``score_bins`` quantile bins of the pool's item
+            scores (an item's mean score over its rows), fixed from the pool before any label;
+            each bin's labelled rate, learned only from the labels before each draw, is the
+            prediction of the increment (predictable, so the sequence stays valid).
+            :attr:`scored` says which.
         by : str or list of str, optional
             Group columns: one sequence per group (a leaderboard labelled in rounds).
         strata : str or list of str, optional
             Covariate strata: the cells are letters within strata (sharper, same estimand).
+        score_bins : int, default 10
+            Bins of a numeric judge score (2 to 100; ignored for letters). Measured in
+            ``benchmarks/results/sequential_scores.md``.
         """
         if self._groups:
             raise SequentialError("the pool is already set; make a new Monitor for a new pool")
@@ -267,15 +288,19 @@ class Monitor:
                 raise ArgumentTypeError("a JudgedCounts pool takes no item=, by= or strata=")
             groups, self._from_counts = counts_pool(pool), True
         else:
-            groups = frame_pool(pool, item=item, judge=judge, by=by_cols, strata=strata_cols)
+            groups = frame_pool(pool, item=item, judge=judge, by=by_cols, strata=strata_cols,
+                                score_bins=check_score_bins(score_bins))  # fmt: skip
         if not groups:
             raise SequentialError("the pool has no items")
+        if any(p.scored for p in groups.values()):  # the table's row of a score while labelling
+            capability("score", TARGET, self.design, False)
         level = self.confidence_level
         if self.simultaneous:
             level = 1.0 - (1.0 - level) / len(groups)
         self._groups = {k: _Process.build(p, level, self.estimand, self.spec.method)
                         for k, p in groups.items()}  # fmt: skip
         self._columns = {"item": item, "by": by_cols}
+        self.scored = any(p.scored for p in groups.values())
         return self
 
     def _require_pool(self) -> None:
@@ -499,6 +524,10 @@ class Monitor:
             f"estimator; design {self.design!r}, estimand: the pool's human rate over "
             f"{self.estimand}",
         ]
+        if self.scored:
+            cells = max(len(p.pool.cells) for p in self._groups.values())
+            lines.append(f"  predictor: the labelled rate within the judge score's bin ({cells} "
+                         "pool-quantile bins), learned from the labels before each draw")
         for k, ci in self.intervals.items():
             name = "" if k == () else f"{group_label(k)}: "
             lines.append(

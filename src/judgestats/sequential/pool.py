@@ -29,13 +29,18 @@ import numpy as np
 from ..designs import BY_JUDGE_LABEL, RANDOM
 
 __all__ = [
-    "FLOOR", "NEYMAN", "STRATEGY_NAMES", "UNIFORM", "Increment", "PoolState",
+    "FLOOR", "NEYMAN", "SMOOTHING", "STRATEGY_NAMES", "UNIFORM", "Increment", "PoolState",
     "cell_probabilities",
 ]  # fmt: skip
 
 #: share of every draw's probability spread uniformly over the unlabelled items under the
 #: by-judge-label strategy (so no cell starves while its estimate is poor)
 FLOOR = 0.1
+
+#: the prior weight, in labelled items, of a score bin's neighbours in its prediction
+#: (benchmarks/results/sequential_scores.md: with 10 bins, narrower than the letter-only
+#: monitor from 100 labels on where the score carries more than its letter)
+SMOOTHING = 5.0
 
 #: every unlabelled item equally likely: the draws of the random design (its ``draw_strategy``)
 UNIFORM = str(RANDOM.draw_strategy)
@@ -81,11 +86,15 @@ class PoolState:
         N_j, items per cell.
     weight_sum, weight_max : ndarray of float
         Σ w_i and max w_i per cell (both equal ``size`` and 1 when each item weighs 1).
+    smooth : bool
+        The cells are bins of a judge score in the score's order: each cell's prediction and
+        variance estimate borrow from its neighbours (:meth:`prediction`).
     """
 
     size: np.ndarray
     weight_sum: np.ndarray
     weight_max: np.ndarray
+    smooth: bool = False
 
     def __post_init__(self) -> None:
         self.size = np.asarray(self.size, dtype=float)
@@ -106,13 +115,38 @@ class PoolState:
             return np.where(self.remaining > 0, self.weight_left / self.remaining, 1.0)
 
     def prediction(self) -> np.ndarray:
-        """f_j: a labelled cell's mean y, shrunk towards half its mean weight by one item."""
+        """f_j: a labelled cell's mean y, shrunk towards half its mean weight by one item.
+
+        With ``smooth`` (score bins): shrunk instead by :data:`SMOOTHING` items towards the
+        labelled rate of the cell and its two neighbours (a running smoother of the score,
+        learned from the labels so far), so a bin with few labels leans on the bins beside it.
+        """
         w = self._mean_weight()
+        if self.smooth:
+            return self._smoothed() * w
         return (self.labelled_sum + 0.5 * w) / (self.labelled_n + 1.0)
 
+    def _smoothed(self) -> np.ndarray:
+        """Each score bin's human rate (on the 0–1 scale), shrunk towards its neighbours'."""
+        v = self.labelled_sum / self._mean_weight()
+        zero = np.zeros_like(v[..., :1])
+        pad_v, pad_n = (np.concatenate([zero, a, zero], axis=-1) for a in (v, self.labelled_n))
+        near_v = pad_v[..., :-2] + pad_v[..., 1:-1] + pad_v[..., 2:]
+        near_n = pad_n[..., :-2] + pad_n[..., 1:-1] + pad_n[..., 2:]
+        near = (near_v + 0.5) / (near_n + 1.0)
+        return (v + SMOOTHING * near) / (self.labelled_n + SMOOTHING)
+
     def spread(self) -> np.ndarray:
-        """σ̃_j², a variance estimate of y in cell j kept away from 0 (one item of each kind)."""
+        """σ̃_j², a variance estimate of y in cell j kept away from 0 (one item of each kind).
+
+        With ``smooth``: r(1 − r) at the smoothed rate r of :meth:`prediction`, kept above
+        1/(4(n + 4)) with n the labels so far.
+        """
         w = self._mean_weight()
+        if self.smooth:
+            r = self._smoothed()
+            least = 0.25 / (self.labelled_n.sum(axis=-1, keepdims=True) + 4.0)
+            return w * w * np.clip(r * (1.0 - r), least, 0.25)
         r = (self.labelled_sum / w + 1.0) / (self.labelled_n + 2.0)
         return w * w * np.clip(r * (1.0 - r), 0.0, 0.25)
 

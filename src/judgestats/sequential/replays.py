@@ -86,7 +86,7 @@ def replay_labelling(
     batch: int = 20, looks: Any = (100, 500, 2000), reps: int = 1000,
     confidence_level: float = 0.95, tuned_for: int | None = None, floor: float = FLOOR,
     fixed: bool = True, target_width: float | None = None, rng: Any = None,
-    progress: bool | None = None,
+    progress: bool | None = None, smooth: bool = False,
 ) -> ReplayResult:  # fmt: skip
     """Replay ``reps`` labelling processes of one pool and measure the confidence sequence.
 
@@ -114,6 +114,9 @@ def replay_labelling(
         the labels each replay needs to reach it (costs a look per batch).
     rng : None, int or numpy Generator
         The draws.
+    smooth : bool, default False
+        The cells are bins of a judge score in the score's order: the monitor's score
+        predictor (:class:`~judgestats.sequential.pool.PoolState` ``smooth``).
     progress : bool or None, default None
         Show a bar over the labels (None: when interactive and the replays take more than two
         seconds, as the defaults' 1,000 replays of 2,000 labels do, about 3 s; see
@@ -143,7 +146,7 @@ def replay_labelling(
     positive = np.asarray(positive, float)
     labels = min(check_positive_int("labels", labels), int(size.sum()))
     sizes = np.tile(size, (reps, 1))
-    state = PoolState(sizes, sizes.copy(), np.ones_like(sizes))
+    state = PoolState(sizes, sizes.copy(), np.ones_like(sizes), bool(smooth))
     left_pos = np.tile(positive, (reps, 1))
     theta, alpha = float(positive.sum() / size.sum()), 1.0 - level
     z_crit = float(z_value(level))

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._validation import check_choice, check_rng
 from .._validation.errors import SequentialError
-from .inputs import _pandas, check_names
+from .inputs import SCORE_BINS, _pandas, check_names
 from .monitor import Monitor, sequence_designs
 from .pool import FLOOR, STRATEGY_NAMES, UNIFORM
 
@@ -66,7 +66,7 @@ def replay(
     frame: Any, *, design: str, item: str | None = "item", judge: str = "judge",
     human: str = "human", by: Any = None, strata: Any = None, confidence_level: float = 0.95,
     target_width: float | None = None, estimand: str = "items", floor: float = FLOOR,
-    simultaneous: bool = False, rng: Any = None,
+    simultaneous: bool = False, rng: Any = None, score_bins: int = SCORE_BINS,
 ) -> Monitor:  # fmt: skip
     """Rebuild the :class:`Monitor` of a labelling process from one frame.
 
@@ -80,7 +80,10 @@ def replay(
     design, confidence_level, target_width, estimand, floor, simultaneous, rng
         As :class:`Monitor`.
     item, judge, human, by, strata
-        Column names (``by`` and ``strata`` one or several).
+        Column names (``by`` and ``strata`` one or several); ``judge`` may be a numeric
+        judge score (:meth:`Monitor.set_pool`).
+    score_bins : int, default 10
+        Bins of a numeric judge score, as :meth:`Monitor.set_pool`.
 
     Returns
     -------
@@ -106,7 +109,7 @@ def replay(
     """
     mon = Monitor(design=design, confidence_level=confidence_level, target_width=target_width,
                   estimand=estimand, floor=floor, simultaneous=simultaneous, rng=rng)  # fmt: skip
-    mon.set_pool(frame, item=item, judge=judge, by=by, strata=strata)
+    mon.set_pool(frame, item=item, judge=judge, by=by, strata=strata, score_bins=score_bins)
     by_cols = list(check_names("by", by))
     present = _columns(frame)
     if human not in present:  # nothing labelled yet
