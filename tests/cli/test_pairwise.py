@@ -168,7 +168,7 @@ def _style_file(tmp_path):
     """A seeded frame with a jury (judge, j2), a probability p_a, covariates and a style column."""
     from tests.pairwise._style_data import style_pairs
 
-    frame, _ = style_pairs(np.random.default_rng(3939), n=1500, delta=0.8)
+    frame, _ = style_pairs(np.random.default_rng(3939), n=1000, delta=0.8)
     frame["p_tie"] = np.clip(0.9 - frame["p_a"], 0.0, 0.3)
     path = tmp_path / "style.csv"
     frame.to_csv(path, index=False)
@@ -281,3 +281,27 @@ def test_prediction_flag_is_read_as_the_api_reads_it():
     assert _columns(None, cols) is None
     assert _columns("odd,name", cols) == ["odd,name"]
     assert _columns("noise, cat", cols) == ["noise", "cat"]
+
+
+def test_the_guides_jury_example_says_what_the_command_prints(capsys):
+    """docs/guide/pairwise.md's CLI example (docs/data/styled_pairs.csv.gz): the jury's length
+    interval [0.223, 0.509] against [0.208, 0.539] with the judge alone, strength intervals
+    0.84-0.88x as wide, z and w ranked apart (the page's numbers, from these two runs)."""
+    from pathlib import Path
+
+    path = str(Path(__file__).resolve().parents[2] / "docs" / "data" / "styled_pairs.csv.gz")
+    runs = []
+    for flags in (["--prediction", "judge,judge2"], []):
+        assert main(["pairwise", path, *flags, "--control", "length_diff", "--seed", "0",
+                     "--json"]) == 0  # fmt: skip
+        runs.append(json.loads(capsys.readouterr().out))
+    jury, alone = runs
+    assert [round(jury["controls"][0][k], 3) for k in ("lower", "upper")] == [0.223, 0.509]
+    assert [round(alone["controls"][0][k], 3) for k in ("lower", "upper")] == [0.208, 0.539]
+    width = {r["model"]: r["strength_upper"] - r["strength_lower"] for r in alone["rows"]}
+    ratios = [(r["strength_upper"] - r["strength_lower"]) / width[r["model"]]
+              for r in jury["rows"]]  # fmt: skip
+    assert 0.835 <= min(ratios) and max(ratios) < 0.885
+    sets = {r["model"]: (r["rank_best"], r["rank_worst"]) for r in jury["rows"]}
+    assert sets["z"] == (3, 3) and sets["w"] == (4, 4)
+    assert {r["model"]: (r["rank_best"], r["rank_worst"]) for r in alone["rows"]}["z"] == (3, 4)
