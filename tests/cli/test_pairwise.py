@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -161,3 +162,146 @@ def test_the_table_note_says_the_flag_as_the_warning_does(tmp_path, capsys):
                      "0", *extra]) == 0  # fmt: skip
         out = capsys.readouterr().out
         assert "use --method ppi" in out and "method='ppi'" not in out
+
+
+def _style_file(tmp_path):
+    """A seeded frame with a jury (judge, j2), a probability p_a, covariates and a style column."""
+    from tests.pairwise._style_data import style_pairs
+
+    frame, _ = style_pairs(np.random.default_rng(3939), n=1000, delta=0.8)
+    frame["p_tie"] = np.clip(0.9 - frame["p_a"], 0.0, 0.3)
+    path = tmp_path / "style.csv"
+    frame.to_csv(path, index=False)
+    return pd.read_csv(path), str(path)
+
+
+_STYLE = {  # the command's flags -> js.pairwise's keywords (issue 39's options)
+    "jury-control": (["--prediction", "judge,j2", "--control", "len_diff"],
+                     {"prediction": ["judge", "j2"], "control": ["len_diff"]}),
+    "probability-covariates": (["--prediction", "p_a", "--covariates", "noise,cat"],
+                               {"prediction": "p_a", "covariates": ["noise", "cat"]}),
+    "distribution-jury-controls": (
+        ["--prediction", "j2,a=p_a,tie=p_tie", "--control", "len_diff,noise"],
+        {"prediction": ["j2", {"a": "p_a", "tie": "p_tie"}], "control": ["len_diff", "noise"]}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(_STYLE))
+def test_pairwise_command_options_give_the_functions_numbers(tmp_path, capsys, case):
+    """Issue 39: --prediction COL,COL / a probability column / a=COL,tie=COL, --covariates and
+    --control reach js.pairwise; the JSON and CSV carry its strengths, predictors, covariates
+    and each control's coefficient, SE and interval to 1e-12 (reference: the API on the same
+    file, same seed)."""
+    frame, path = _style_file(tmp_path)
+    flags, kw = _STYLE[case]
+    board = js.pairwise(frame, rng=0, **kw)
+    assert main(["pairwise", path, *flags, "--seed", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["predictors"] == list(board.predictors) and out["covariates"] == list(
+        board.covariates)
+    assert out["estimator"] == board.estimator and out["notes"] == list(board.notes)
+    got = {r["model"]: r for r in out["rows"]}
+    for i, m in enumerate(board.models):
+        assert abs(got[m]["strength"] - board.strength[i]) < 1e-12
+        assert abs(got[m]["strength_upper"] - board.strength_ci[i, 1]) < 1e-12
+    assert [c["control"] for c in out["controls"]] == list(board.controls)
+    for j, c in enumerate(out["controls"]):
+        assert abs(c["coefficient"] - board.control_coefficient[j]) < 1e-12
+        assert abs(c["se"] - board.control_se[j]) < 1e-12
+        assert abs(c["lower"] - board.control_ci[j, 0]) < 1e-12
+        assert abs(c["upper"] - board.control_ci[j, 1]) < 1e-12
+    assert main(["pairwise", path, *flags, "--seed", "0", "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    order = [board.models.index(m) for m in table["model"]]
+    assert np.abs(table["strength"].to_numpy(float) - board.strength[order]).max() < 1e-12
+    assert set(table["predictors"]) == {"; ".join(board.predictors)}
+    assert set(table["covariates"]) == {"; ".join(board.covariates)}
+    for j, name in enumerate(board.controls):
+        assert abs(table[f"control[{name}]"].iloc[0] - board.control_coefficient[j]) < 1e-12
+        assert abs(table[f"control[{name}]_lower"].iloc[0] - board.control_ci[j, 0]) < 1e-12
+    assert main(["pairwise", path, *flags, "--seed", "0"]) == 0
+    text = capsys.readouterr().out
+    assert text == board.summary() + "\n"  # the summary lists the controls with their interval
+    assert main(["pairwise", path, *flags, "--seed", "0", "--report", "markdown"]) == 0
+    assert capsys.readouterr().out == board.report("markdown")
+
+
+def test_pairwise_command_judge_letter_prediction_has_empty_fields(tmp_path, capsys):
+    """Without the new options the JSON names no predictors, covariates or controls, and its
+    rows keep every digit (they were rounded to 10 significant digits)."""
+    frame, path = _style_file(tmp_path)
+    board = js.pairwise(frame, rng=0)
+    assert main(["pairwise", path, "--seed", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["predictors"], out["covariates"], out["controls"]) == ([], [], [])
+    got = {r["model"]: r["strength"] for r in out["rows"]}
+    assert all(got[m] == s for m, s in zip(board.models, board.strength, strict=True))
+
+
+@pytest.mark.parametrize(("flags", "error"), [
+    (["--control", "nope"], js.errors.ColumnError),
+    (["--prediction", "judge,missing"], js.errors.ColumnError),
+    (["--prediction", "a=p_a,x=p_tie"], js.errors.ArgumentTypeError),
+    (["--control", "len_diff", "--covariates", "len_diff"], js.errors.ColumnError),
+    (["--control", "cat"], js.errors.JudgeStatsError),
+    (["--prediction", "j2", "--method", "joint-mle"], js.errors.MethodError),
+])  # fmt: skip
+def test_pairwise_command_bad_options_are_the_apis_error_in_one_line(tmp_path, capsys, flags,
+                                                                      error):  # fmt: skip
+    """Bad --prediction/--covariates/--control: exit 2, one line, the message js.pairwise raises."""
+    from judgestats.cli.options import cli_words
+    from judgestats.cli.pairwise import _columns, _prediction
+
+    frame, path = _style_file(tmp_path)
+    args = dict(zip(flags[::2], flags[1::2], strict=True))
+    kw = {"prediction": _prediction(args.get("--prediction", "judge-letter"), frame.columns),
+          "covariates": _columns(args.get("--covariates"), frame.columns),
+          "control": _columns(args.get("--control"), frame.columns),
+          "method": args.get("--method")}  # fmt: skip
+    with pytest.raises(error) as raised:
+        js.pairwise(frame, rng=0, **kw)
+    assert main(["pairwise", path, *flags]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err == f"judgestats: error: {cli_words(str(raised.value))}\n"
+
+
+def test_prediction_flag_is_read_as_the_api_reads_it():
+    """--prediction's forms: a name, a column (kept whole even with a comma), a jury, a
+    distribution, a jury with a distribution."""
+    from judgestats.cli.pairwise import _columns, _prediction
+
+    cols = ["judge", "j2", "p_a", "p_tie", "odd,name"]
+    assert _prediction("judge-letter", cols) == "judge-letter"
+    assert _prediction("odd,name", cols) == "odd,name"
+    assert _prediction("p_a", cols) == "p_a"
+    assert _prediction("judge, j2", cols) == ["judge", "j2"]
+    assert _prediction("a=p_a,tie=p_tie", cols) == {"a": "p_a", "tie": "p_tie"}
+    assert _prediction("judge,a=p_a,b=p_tie", cols) == ["judge", {"a": "p_a", "b": "p_tie"}]
+    assert _columns(None, cols) is None
+    assert _columns("odd,name", cols) == ["odd,name"]
+    assert _columns("noise, cat", cols) == ["noise", "cat"]
+
+
+def test_the_guides_jury_example_says_what_the_command_prints(capsys):
+    """docs/guide/pairwise.md's CLI example (docs/data/styled_pairs.csv.gz): the jury's length
+    interval [0.223, 0.509] against [0.208, 0.539] with the judge alone, strength intervals
+    0.84-0.88x as wide, z and w ranked apart (the page's numbers, from these two runs)."""
+    from pathlib import Path
+
+    path = str(Path(__file__).resolve().parents[2] / "docs" / "data" / "styled_pairs.csv.gz")
+    runs = []
+    for flags in (["--prediction", "judge,judge2"], []):
+        assert main(["pairwise", path, *flags, "--control", "length_diff", "--seed", "0",
+                     "--json"]) == 0  # fmt: skip
+        runs.append(json.loads(capsys.readouterr().out))
+    jury, alone = runs
+    assert [round(jury["controls"][0][k], 3) for k in ("lower", "upper")] == [0.223, 0.509]
+    assert [round(alone["controls"][0][k], 3) for k in ("lower", "upper")] == [0.208, 0.539]
+    width = {r["model"]: r["strength_upper"] - r["strength_lower"] for r in alone["rows"]}
+    ratios = [(r["strength_upper"] - r["strength_lower"]) / width[r["model"]]
+              for r in jury["rows"]]  # fmt: skip
+    assert 0.835 <= min(ratios) and max(ratios) < 0.885
+    sets = {r["model"]: (r["rank_best"], r["rank_worst"]) for r in jury["rows"]}
+    assert sets["z"] == (3, 3) and sets["w"] == (4, 4)
+    assert {r["model"]: (r["rank_best"], r["rank_worst"]) for r in alone["rows"]}["z"] == (3, 4)

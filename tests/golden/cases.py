@@ -1752,6 +1752,52 @@ case("cli/pairwise/errors/unknown-method", _cli(
     lambda d: ["pairwise", _pairs_file(d), "--design", "random", "--method", "mle"]))
 
 
+# pairwise with a jury, probabilities, covariates and style control (issue 39)
+@functools.cache
+def _style_frame() -> Any:
+    """tests/pairwise/_style_data's frame (style effect 0.8), numbers to 6 decimals (as written)."""
+    from tests.pairwise._style_data import style_pairs
+
+    frame, _ = style_pairs(np.random.default_rng(SEED + 39), n=900, delta=0.8)
+    frame["p_tie"] = np.clip(0.9 - frame["p_a"], 0.0, 0.3)
+    return frame.round({"p_a": 6, "p_tie": 6, "len_diff": 6, "noise": 6})
+
+
+def _style_file(d: Any) -> str:
+    return _write(d, "style.csv", _style_frame())
+
+
+_STYLE_FLAGS = {
+    "jury-control": ["--prediction", "judge,j2", "--control", "len_diff"],
+    "probability-covariates": ["--prediction", "p_a", "--covariates", "noise,cat"],
+    "distribution-controls": ["--prediction", "a=p_a,tie=p_tie", "--control", "len_diff,noise"],
+}
+for _name, _flags in _STYLE_FLAGS.items():
+    case(f"cli/pairwise/random/ppi/style/{_name}", _cli(
+        lambda d, f=_flags: ["pairwise", _style_file(d), *f, "--seed", "1"]))
+for _out in ("--json", "--csv"):
+    case(f"cli/pairwise/random/ppi/style/jury-control/{_out[2:]}", _cli(
+        lambda d, o=_out: ["pairwise", _style_file(d), *_STYLE_FLAGS["jury-control"], "--seed",
+                           "1", o]))  # fmt: skip
+for _format in ("markdown", "latex", "html"):
+    case(f"cli/pairwise/random/ppi/style/jury-control/report-{_format}", _cli(
+        lambda d, f=_format: ["pairwise", _style_file(d), *_STYLE_FLAGS["jury-control"],
+                              "--seed", "1", "--report", f]))  # fmt: skip
+case("cli/pairwise/errors/control-not-a-column", _cli(
+    lambda d: ["pairwise", _style_file(d), "--control", "length"]))
+case("cli/pairwise/errors/control-and-covariate", _cli(
+    lambda d: ["pairwise", _style_file(d), "--control", "len_diff", "--covariates",
+               "len_diff"]))  # fmt: skip
+case("cli/pairwise/errors/distribution-key", _cli(
+    lambda d: ["pairwise", _style_file(d), "--prediction", "a=p_a,draw=p_tie"]))
+case("report/pairwise/style", _reports(lambda: js.pairwise(
+    _style_frame().copy(), prediction=["judge", "j2"], covariates=["noise"], control=["len_diff"],
+    rng=SEED)))  # fmt: skip
+case("cli/pairwise/errors/prediction-with-joint-mle", _cli(
+    lambda d: ["pairwise", _style_file(d), "--prediction", "judge,j2", "--method",
+               "joint-mle"]))  # fmt: skip
+
+
 # next-batch and monitor
 def _pool_file(d: Any) -> str:
     frame, _ = _pool_frame(600, SEED + 71)

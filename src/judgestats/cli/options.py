@@ -39,6 +39,7 @@ API_FLAGS = {
     "confidence_level": "--confidence-level", "bins": "--bins", "threshold": "--threshold",
     "calibrator": "--calibrator", "combine": "--combine", "covariates": "--covariates",
     "folds": "--folds",
+    "prediction": "--prediction", "control": "--control",
 }  # fmt: skip
 _NAMES = "|".join(sorted(API_FLAGS, key=len, reverse=True))
 

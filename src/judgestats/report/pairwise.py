@@ -1,4 +1,4 @@
-"""The report of a pairwise leaderboard: methods sentence, ranked table, judge confusion, notes.
+"""The report of a pairwise leaderboard: methods sentence, ranked table, controls, confusion, notes.
 
 A :class:`~judgestats.pairwise.PairwiseLeaderboard` (or its Bayesian twin) has no corrected
 rate per row: its rows are models with a strength, an interval, a simultaneous rank set and
@@ -71,6 +71,36 @@ def _confusion(board: Any, d: int) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
+_CONTROL_HEAD = ("control", "coefficient", "SE", "interval")
+
+
+def _inputs_line(board: Any) -> str | None:
+    """Name the prediction's columns and the controls; None when the judge letter alone was used."""
+    if not (board.predictors or board.covariates or board.controls):
+        return None
+    used = ", ".join(board.predictors) or "the judge letter"
+    line = f"Prediction of the human verdict: {used}"
+    if board.covariates:
+        line += f", with covariates {', '.join(board.covariates)}"
+    line += " (stacked by a cross-fitted multinomial logistic regression)."
+    if board.controls:
+        line += (
+            f" Style control: the strengths are net of {', '.join(board.controls)} (each a "
+            "value of model_a minus model_b; coefficient = change in the log-odds that model_a "
+            "wins per unit; win probabilities at equal controls); the naive and human-only "
+            "strengths have no controls."
+        )
+    return line
+
+
+def _control_rows(board: Any, d: int) -> list[list[str]]:
+    rows = zip(board.controls, board.control_coefficient, board.control_se, board.control_ci,
+               strict=True)  # fmt: skip
+    return [[str(name), _number(float(c), d), _number(float(se), d),
+             f"[{_number(float(ci[0]), d)}, {_number(float(ci[1]), d)}]"]
+            for name, c, se, ci in rows]  # fmt: skip
+
+
 def _columns_line(board: Any) -> str:
     return (
         f"Columns: rank set simultaneous at {_level_text(board.confidence_level)}; strength "
@@ -87,6 +117,11 @@ def _markdown(board: Any, title: str, d: int) -> str:
     lines += markdown_table(_HEAD, _rows(board, d, "–"), "".join("l" if h in _TEXT else "r"
                                                                  for h in _HEAD))  # fmt: skip
     lines += ["", md_escape(_columns_line(board)), ""]
+    inputs = _inputs_line(board)
+    if inputs is not None:
+        lines += [md_escape(inputs), ""]
+    if board.controls:
+        lines += [*markdown_table(_CONTROL_HEAD, _control_rows(board, d), "lrrr"), ""]
     lines += markdown_table(head, conf, "l" + "r" * (len(head) - 1))
     if board.notes:
         lines += ["", "**Notes**", ""] + [f"- {md_escape(n)}" for n in board.notes]
@@ -107,10 +142,18 @@ def _latex(board: Any, title: str, d: int) -> str:
         f"\\caption{{{tex(title)}}}",
         *latex_tabular(_HEAD, _rows(board, d, "–"), spec),
         r"\par\smallskip",
+    ]
+    if board.controls:
+        lines += [*latex_tabular(_CONTROL_HEAD, _control_rows(board, d), "lrrr"),
+                  r"\par\smallskip"]  # fmt: skip
+    lines += [
         *latex_tabular(head, conf, "lrrr"),
         r"\par\smallskip",
         r"{\footnotesize " + tex(_columns_line(board)) + r"\par}",
     ]
+    inputs = _inputs_line(board)
+    if inputs is not None:
+        lines += [r"{\footnotesize " + tex(inputs) + r"\par}"]
     if board.notes:
         notes = " ".join(tex(n if n.endswith(".") else n + ".") for n in board.notes)
         lines += [r"{\footnotesize Notes: " + notes + r"\par}"]
@@ -144,8 +187,14 @@ def _html(board: Any, title: str, d: int, figure: bool) -> str:
         f"<h1>{esc(title)}</h1>", f'<p class="methods">{esc(_sentence(board))}</p>',
         _html_table(list(_HEAD), _rows(board, d, "–")),
         f'<p class="columns">{esc(_columns_line(board))}</p>',
-        "<h2>Judge confusion</h2>", _html_table(head, conf),
     ]  # fmt: skip
+    inputs = _inputs_line(board)
+    if inputs is not None:
+        parts.append(f'<p class="columns">{esc(inputs)}</p>')
+    if board.controls:
+        parts += ["<h2>Style controls</h2>",
+                  _html_table(list(_CONTROL_HEAD), _control_rows(board, d))]  # fmt: skip
+    parts += ["<h2>Judge confusion</h2>", _html_table(head, conf)]
     if board.notes:
         parts += ["<h2>Notes</h2>", '<ul class="notes">']
         parts += [f"<li>{esc(n)}</li>" for n in board.notes] + ["</ul>"]
