@@ -687,6 +687,40 @@ def check_scores(tables):
     assert all(abs(num(v) - 1.0) <= 0.01 for v in choice.col("width full ÷ average"))
 
 
+def check_scores_covariates(tables):
+    cells = find(tables, "cell", "covariates", "judge", "cover with covariates",
+                 "width ÷ judge alone", "width ÷ letter", min_rows=6)  # fmt: skip
+    for r in cells.records():
+        # 20 data sets per cell in --quick (Monte Carlo s.e. 0.05 at 0.95); the study's claim
+        # (>= 0.93 in every cell, re-run below) is in benchmarks/results/scores_covariates.md
+        assert 0.75 <= num(r["cover with covariates"]) <= 1.0, r
+        if r["covariates"] == "useless":  # useless covariates cost little against the judge alone
+            assert num(r["width ÷ judge alone"]) <= 1.06, r
+
+
+def check_scores_speed(tables):
+    speed = find(tables, "engine", "letter (s)", "score (s)", "score ÷ letter", min_rows=1)
+    for r in speed.records():
+        # the issue's 3x is for 10^6 rows (benchmarks/results/scores_speed.md); on the quick
+        # mode's 3·10^4 rows fixed costs dominate and a shared machine's timings are noisy
+        assert 0 < num(r["score ÷ letter"]) <= 15, r
+
+
+def check_judge_bias(tables):
+    cells = find(tables, "cell", "n", "reject δ=0", "cover δ=0", min_rows=5)
+    for r in cells.records():
+        # 60 data sets per cell in --quick (s.e. 0.028 at 0.05): size within 0.05 + 5 s.e.
+        assert num(r["reject δ=0"]) <= 0.19, r
+        assert num(r["cover δ=0"]) >= 0.8, r
+    real = find(tables, "data", "judge", "covariate", "Δ̂", "p", min_rows=14)
+    rows = {(r["data"], r["judge"], r["covariate"][:6]): r for r in real.records()}
+    # LLMBar: Falcon's and ChatGPT's position bias is the largest of the five (the source
+    # paper's positional agreement is lowest for them); the test finds both at p < 0.001
+    for judge in ("falcon", "chatgpt"):
+        r = rows[("LLMBar", judge, "positi")]
+        assert num(r["Δ̂"]) > 0.2 and num(r["p"]) < 1e-3, r
+
+
 def check_alphabet_width(tables):
     cells = find(tables, "cell", "J", "fixed cut s", "post-hoc ÷ full", "fixed cut ÷ full",
                  "coverage full", "coverage post-hoc", "coverage fixed cut", min_rows=6)  # fmt: skip
@@ -902,6 +936,21 @@ def check_bayes_pairwise(tables):
         assert num(r["ETI coverage"]) >= 0.5, r  # quick: 2 data sets x 4 models
 
 
+def check_pairwise_style(tables):
+    t = find(tables, "cells", "strength coverage", "δ coverage", "width / human-only (controlled)",
+             "coverage without control", min_rows=3)  # fmt: skip
+    for r in t.records():
+        # full run (benchmarks/results/pairwise_style.md): >= 0.93 in every cell; the quick run's
+        # 6 data sets x 5-10 models only catch a broken interval
+        assert num(r["strength coverage"]) >= 0.7, r
+        assert all(v >= 0.5 for v in numbers(r["δ coverage"])), r
+        # the jury is informative in every quick cell: narrower than the human votes alone
+        assert 0.5 <= num(r["width / human-only (controlled)"]) <= 1.05, r
+    real = find(tables, "prediction", "coverage median", "width / human-only", min_rows=3)
+    for r in real.records():
+        assert num(r["width / human-only"]) <= 1.05, r  # power tuning: never much wider
+
+
 def check_pairwise_counting(tables):
     t = find(tables, "engine", "rows", "grouping columns", "count_pairs (s)",
              "hand-written group-by (s)", "ratio", min_rows=6)  # fmt: skip
@@ -1012,6 +1061,50 @@ def check_jury_combine(tables):
     assert {r["data"] for r in real.records()} == {"Arena", "NQ-301", "LLMBar"}
 
 
+def check_raters_intervals(tables):
+    a = find(tables, "cell", "sandwich coverage", "profile coverage", "bootstrap coverage",
+             min_rows=1)  # fmt: skip
+    for r in a.records():
+        # quick: 5 data sets of raters_latent.md's cell A2 (three raters, one weak, 58 items);
+        # the full run (60 data sets a cell) is in benchmarks/results/raters_intervals.md
+        assert num(r["profile coverage"]) >= 0.6, r
+        assert num(r["profile width"]) > 0, r
+    find(tables, "cell", "sandwich coverage", "profile coverage", min_rows=1)  # part B
+    find(tables, "cell", "weak rater right", "profile coverage", min_rows=1)  # part C
+    find(tables, "correlation", "latent coverage (profile)", "majority bias", min_rows=2)
+
+
+def check_raters_real(tables):
+    a = find(tables, "measure", "95% CI, answers resampled", "95% CI, questions resampled",
+             min_rows=2)  # fmt: skip
+    for r in a.records():
+        # NQ-301 pooled: 3,554 answers to 301 questions; resampling questions whole is wider
+        # (2.2-2.3 times in the full run)
+        assert num(r["width ratio"]) >= 1.5, r
+    b = find(tables, "system", "latent prevalence", "profile 95% CI", "adjudicated", min_rows=3)
+    pooled = b.row("system", "pooled (all systems)")
+    # the latent prevalence (0.700) sits within 0.02 of the adjudicated 0.696
+    assert abs(num(pooled["latent prevalence"]) - num(pooled["adjudicated"])) <= 0.02, pooled
+    c = find(tables, "system", "epsilon", "halves passing", min_rows=2)
+    for r in c.records():
+        if num(r["epsilon"]) == 0.2:
+            assert num(r["halves passing"]) == 1.0, r  # GPT-4 passes on every half at 0.2
+
+
+def check_bayes_scores(tables):
+    cov = find(tables, "cell", "method", "coverage", "mean width", min_rows=3)
+    width = {r["method"]: num(r["mean width"]) for r in cov.records()}
+    # the logistic link holds in the quick cell: the model's exact posterior and PPI++ with a
+    # logistic calibration are both efficient there, so their widths agree (full run: 0.983-
+    # 0.996 of PPI++'s in 4 cells, benchmarks/results/bayes_scores.md); 10% for the quick
+    # run's two data sets
+    assert 0.9 <= width["bayes (logistic)"] / width["PPI++ (logistic)"] <= 1.1, width
+    sbc = find(tables, "link", "quantity", "replicates", "rank bins (10, ranks 0-99)",
+               "chi-square p", min_rows=2)  # fmt: skip
+    for r in sbc.records():  # every replicate's rank lands in one of the ten bins
+        assert sum(numbers(r["rank bins (10, ranks 0-99)"])) == num(r["replicates"]) >= 2, r
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
@@ -1021,6 +1114,9 @@ CHECKS = {
     "bench_jury.py": ("jury", [], check_jury),
     "bench_jury_combine.py": ("jury_combine_quick", [], check_jury_combine),
     "bench_scores.py": ("scores_quick", [], check_scores),
+    "bench_scores_covariates.py": ("scores_covariates_quick", [], check_scores_covariates),
+    "bench_scores_speed.py": ("scores_speed_quick", [], check_scores_speed),
+    "bench_judge_bias.py": ("judge_bias_quick", [], check_judge_bias),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
     "bench_bayes.py": ("bayes", [], check_bayes),
@@ -1033,7 +1129,9 @@ CHECKS = {
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
     "bench_pairwise.py": ("pairwise", [], check_pairwise),
     "bench_pairwise_counting.py": ("pairwise_counting", [], check_pairwise_counting),
+    "bench_pairwise_style.py": ("pairwise_style_quick", [], check_pairwise_style),
     "bench_bayes_pairwise.py": ("bayes_pairwise", [], check_bayes_pairwise),
+    "bench_bayes_scores.py": ("bayes_scores", [], check_bayes_scores),
     "bench_raters_latent.py": ("raters_latent", [], check_raters_latent),
     "bench_raters_reference.py": ("raters_reference_quick", [], check_raters_reference),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
@@ -1043,6 +1141,8 @@ CHECKS = {
     "bench_repeated_categories.py": ("repeated_categories", [], check_repeated_categories),
     "bench_real_judges.py": ("real_judges", [], check_real_judges),
     "bench_raters_agreement.py": ("raters_agreement", [], check_raters_agreement),
+    "bench_raters_intervals.py": ("raters_intervals", [], check_raters_intervals),
+    "bench_raters_real.py": ("raters_real", [], check_raters_real),
     "bench_real_data.py": ("real_data", ["real_data_bias.png", "real_data_leaderboard.png"],
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),
