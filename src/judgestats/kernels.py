@@ -414,19 +414,27 @@ def judge_conditional_categories(t: Any, c: Any, z: Any, *, adjusted: bool = Tru
     with r_j = Σ_k c_jk. Cov(θ̂) = Rᵀ Σ_π R + Σ_j π_j² Σ_j with Σ_π = (diag π − ππᵀ)/N and
     Σ_j = (diag R[j] − R[j]R[j]ᵀ)/r_j (multinomials, independent given the judge letters).
     ``adjusted=True`` evaluates it at π̃_j = (t_j + z²/J)/(N + z²) and
-    R̃[j, k] = (c_jk + 2/K)/(r_j + 2), the binary case's pseudo-counts spread over the
-    letters and categories (for J = K = 2 exactly :func:`judge_conditional_parts`); a letter
-    without calibration items then has R̃[j] uniform. ``adjusted=False``: plain estimates
-    (NaN rows where r_j = 0). Returns (θ (K,), covariance (K, K)).
+    R̃[j, k] = (c_jk + a/K)/(r_j + a) with a = min(2, 4/J): the binary case's four
+    pseudo-items of the conditional rates (two per judge class, Agresti & Caffo 2000) spread
+    over the J letters, so for J = K = 2 exactly :func:`judge_conditional_parts`. Two per
+    letter instead would pull θ̃ towards 1/K by up to J/m (m calibration items): with 2^J
+    product letters the interval missed a rare rate on one side (0.48 coverage at θ = 0.05,
+    16 letters; benchmarks/results/alphabet_random.md). Σ_j's denominator is at least 1, so
+    a letter with no calibration item adds π_j²/4 per category (a rate anywhere in [0, 1]),
+    R̃[j] uniform. ``adjusted=False``: plain estimates (NaN rows where r_j = 0). Returns
+    (θ (K,), covariance (K, K)).
     """
     t, c = np.asarray(t, dtype=float), np.asarray(c, dtype=float)
     n_letters, k = c.shape
     z2 = float(z) ** 2 if adjusted else 0.0
     big_n = t.sum() + z2
     pi = (t + z2 / n_letters) / big_n
-    rows = c.sum(axis=1) + (2.0 if adjusted else 0.0)
+    a = min(2.0, 4.0 / n_letters) if adjusted else 0.0
+    rows = c.sum(axis=1) + a
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = (c + (2.0 / k if adjusted else 0.0)) / rows[:, None]
+        r = (c + a / k) / rows[:, None]
+        if adjusted:
+            rows = np.maximum(rows, 1.0)
         cov_pi = (np.diag(pi) - np.outer(pi, pi)) / big_n
         cov = r.T @ cov_pi @ r
         for j in range(n_letters):
