@@ -28,7 +28,9 @@ label on the labelled rows; ``combine=`` says how the judges become one source (
 Which to use, measured (``benchmarks/results/jury_combine.md``; its summary is part D of
 ``benchmarks/results/jury.md``): :data:`DEFAULTS`. Under the random design the stack covers in
 every cell (lowest 0.907 of 29 cells) at a median 0.98× the better judge's width, where the
-product letters fall to 0.48 coverage with four or five judges and a rare rate; under the
+product letters fell to 0.48 coverage with four or five judges and a rare rate (a defect of the
+judge-alphabet interval since fixed: 0.938–0.961 in those cells,
+``benchmarks/results/alphabet_random.md``); under the
 paper's design the minimum-variance jury covers (lowest 0.936 of 20 cells) at a median 0.92×,
 the mean's J + 1 letters up to 1.25× (2.67× on LLMBar's five judges, one much better).
 """
