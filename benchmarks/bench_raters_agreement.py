@@ -42,8 +42,8 @@ from _common import markdown_table, publish, quick_parser, run_time
 
 from judgestats.raters import Ratings, alt_test, fleiss_kappa, judge_agreement, krippendorff_alpha
 from judgestats.raters.agreement import (
+    _fleiss_of_sums,
     _fleiss_parts,
-    _fleiss_weighted,
     alpha_of_coincidences,
     item_coincidences,
 )
@@ -92,8 +92,7 @@ def targets(codes, k):
     out = {"alpha nominal": float(alpha_of_coincidences(o, "nominal"))}
     if k > 2:
         out["alpha ordinal"] = float(alpha_of_coincidences(o, "ordinal"))
-    parts = _fleiss_parts(counts)
-    out["fleiss kappa"] = float(_fleiss_weighted(np.ones(counts.shape[0]), *parts))
+    out["fleiss kappa"] = float(_fleiss_of_sums(_fleiss_parts(counts).sum(axis=0)))
     return out
 
 

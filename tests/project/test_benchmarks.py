@@ -902,6 +902,21 @@ def check_bayes_pairwise(tables):
         assert num(r["ETI coverage"]) >= 0.5, r  # quick: 2 data sets x 4 models
 
 
+def check_pairwise_style(tables):
+    t = find(tables, "cells", "strength coverage", "δ coverage", "width / human-only (controlled)",
+             "coverage without control", min_rows=3)  # fmt: skip
+    for r in t.records():
+        # full run (benchmarks/results/pairwise_style.md): >= 0.93 in every cell; the quick run's
+        # 6 data sets x 5-10 models only catch a broken interval
+        assert num(r["strength coverage"]) >= 0.7, r
+        assert all(v >= 0.5 for v in numbers(r["δ coverage"])), r
+        # the jury is informative in every quick cell: narrower than the human votes alone
+        assert 0.5 <= num(r["width / human-only (controlled)"]) <= 1.05, r
+    real = find(tables, "prediction", "coverage median", "width / human-only", min_rows=3)
+    for r in real.records():
+        assert num(r["width / human-only"]) <= 1.05, r  # power tuning: never much wider
+
+
 def check_pairwise_counting(tables):
     t = find(tables, "engine", "rows", "grouping columns", "count_pairs (s)",
              "hand-written group-by (s)", "ratio", min_rows=6)  # fmt: skip
@@ -999,6 +1014,50 @@ def check_jury_combine(tables):
     assert {r["data"] for r in real.records()} == {"Arena", "NQ-301", "LLMBar"}
 
 
+def check_raters_intervals(tables):
+    a = find(tables, "cell", "sandwich coverage", "profile coverage", "bootstrap coverage",
+             min_rows=1)  # fmt: skip
+    for r in a.records():
+        # quick: 5 data sets of raters_latent.md's cell A2 (three raters, one weak, 58 items);
+        # the full run (60 data sets a cell) is in benchmarks/results/raters_intervals.md
+        assert num(r["profile coverage"]) >= 0.6, r
+        assert num(r["profile width"]) > 0, r
+    find(tables, "cell", "sandwich coverage", "profile coverage", min_rows=1)  # part B
+    find(tables, "cell", "weak rater right", "profile coverage", min_rows=1)  # part C
+    find(tables, "correlation", "latent coverage (profile)", "majority bias", min_rows=2)
+
+
+def check_raters_real(tables):
+    a = find(tables, "measure", "95% CI, answers resampled", "95% CI, questions resampled",
+             min_rows=2)  # fmt: skip
+    for r in a.records():
+        # NQ-301 pooled: 3,554 answers to 301 questions; resampling questions whole is wider
+        # (2.2-2.3 times in the full run)
+        assert num(r["width ratio"]) >= 1.5, r
+    b = find(tables, "system", "latent prevalence", "profile 95% CI", "adjudicated", min_rows=3)
+    pooled = b.row("system", "pooled (all systems)")
+    # the latent prevalence (0.700) sits within 0.02 of the adjudicated 0.696
+    assert abs(num(pooled["latent prevalence"]) - num(pooled["adjudicated"])) <= 0.02, pooled
+    c = find(tables, "system", "epsilon", "halves passing", min_rows=2)
+    for r in c.records():
+        if num(r["epsilon"]) == 0.2:
+            assert num(r["halves passing"]) == 1.0, r  # GPT-4 passes on every half at 0.2
+
+
+def check_bayes_scores(tables):
+    cov = find(tables, "cell", "method", "coverage", "mean width", min_rows=3)
+    width = {r["method"]: num(r["mean width"]) for r in cov.records()}
+    # the logistic link holds in the quick cell: the model's exact posterior and PPI++ with a
+    # logistic calibration are both efficient there, so their widths agree (full run: 0.983-
+    # 0.996 of PPI++'s in 4 cells, benchmarks/results/bayes_scores.md); 10% for the quick
+    # run's two data sets
+    assert 0.9 <= width["bayes (logistic)"] / width["PPI++ (logistic)"] <= 1.1, width
+    sbc = find(tables, "link", "quantity", "replicates", "rank bins (10, ranks 0-99)",
+               "chi-square p", min_rows=2)  # fmt: skip
+    for r in sbc.records():  # every replicate's rank lands in one of the ten bins
+        assert sum(numbers(r["rank bins (10, ranks 0-99)"])) == num(r["replicates"]) >= 2, r
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
@@ -1019,7 +1078,9 @@ CHECKS = {
     "bench_multiclass.py": ("multiclass", ["multiclass.png"], check_multiclass),
     "bench_pairwise.py": ("pairwise", [], check_pairwise),
     "bench_pairwise_counting.py": ("pairwise_counting", [], check_pairwise_counting),
+    "bench_pairwise_style.py": ("pairwise_style_quick", [], check_pairwise_style),
     "bench_bayes_pairwise.py": ("bayes_pairwise", [], check_bayes_pairwise),
+    "bench_bayes_scores.py": ("bayes_scores", [], check_bayes_scores),
     "bench_raters_latent.py": ("raters_latent", [], check_raters_latent),
     "bench_raters_reference.py": ("raters_reference_quick", [], check_raters_reference),
     "bench_peers.py": ("peers", ["peers.png"], check_peers),
@@ -1029,6 +1090,8 @@ CHECKS = {
     "bench_repeated_categories.py": ("repeated_categories", [], check_repeated_categories),
     "bench_real_judges.py": ("real_judges", [], check_real_judges),
     "bench_raters_agreement.py": ("raters_agreement", [], check_raters_agreement),
+    "bench_raters_intervals.py": ("raters_intervals", [], check_raters_intervals),
+    "bench_raters_real.py": ("raters_real", [], check_raters_real),
     "bench_real_data.py": ("real_data", ["real_data_bias.png", "real_data_leaderboard.png"],
                            check_real_data),
     "bench_scale.py": ("scale", [], check_scale),

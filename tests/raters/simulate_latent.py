@@ -98,3 +98,45 @@ def sbc_rank(rng, model, patterns, sample, *, n_items=150, missing=0.2, n_ranks=
     draws = np.asarray(tree["posterior"]["prevalence"].values)[..., 1].ravel()
     thinned = draws[np.linspace(0, draws.size - 1, n_ranks).astype(int)]
     return int((thinned < prevalence).sum())
+
+
+def simulate_categories(rng, n_items, prevalence, confusion, *, missing=0.0, n_sets=1):
+    """Code matrices ``(n_sets, n_items, R)`` (−1 missing) from the k-class Dawid–Skene model.
+
+    ``prevalence`` ``(k,)``; ``confusion[r, c, l]``: rater ``r`` labels an item of class ``c``
+    with ``l``. Missing as :func:`simulate_ratings` (the last rater rates every item).
+    """
+    pi = np.asarray(confusion, dtype=float)
+    r, k, _ = pi.shape
+    truth = rng.choice(k, size=(n_sets, n_items), p=np.asarray(prevalence, dtype=float))
+    cum = np.cumsum(pi, axis=2)  # (R, k, k)
+    u = rng.random((n_sets, n_items, r))
+    rows = cum[np.arange(r)[None, None, :], truth[..., None]]  # (n_sets, n, R, k)
+    codes = np.minimum((u[..., None] > rows).sum(axis=3), k - 1)
+    skip = rng.random((n_sets, n_items, r)) < missing
+    skip[..., -1] = False
+    codes[skip] = -1
+    return codes, truth
+
+
+def draw_category_cell(rng, k=3):
+    """One k-class cell drawn at random: 3-6 raters, one much worse (right with probability
+    0.45-0.6 per class against 0.75-0.95), errors spread over the other classes by a flat
+    Dirichlet, prevalence Dirichlet(2, ..., 2), 100-2,000 items (log-uniform), 0-50% missing."""
+    r = int(rng.integers(3, 7))
+    right = rng.uniform(0.75, 0.95, size=(r, k))
+    worst = int(rng.integers(r))
+    right[worst] = rng.uniform(0.45, 0.6, size=k)
+    confusion = np.empty((r, k, k))
+    for j in range(r):
+        for c in range(k):
+            spread = rng.dirichlet(np.ones(k - 1)) * (1 - right[j, c])
+            confusion[j, c] = np.insert(spread, c, right[j, c])
+    return {
+        "raters": r,
+        "prevalence": rng.dirichlet(np.full(k, 2.0)),
+        "n_items": int(np.exp(rng.uniform(np.log(100), np.log(2000)))),
+        "missing": float(rng.uniform(0.0, 0.5)),
+        "confusion": confusion,
+        "worst": worst,
+    }

@@ -16,6 +16,10 @@
   ``js.raters.dawid_skene``: the latent-class model of several raters (the judge among them),
   Dirichlet confusion rows per rater (optionally pooled), the latent class summed out; returns a
   :class:`BayesianLatentClassFit`.
+* :func:`fit_scores` / :func:`build_score_model` — the twin of ``js.scores.correct_scores``:
+  a numeric judge score calibrated to the human label (logistic or beta link) under the
+  random design, or score bins as judge letters (the J × K Dirichlet model) under the paper's;
+  returns a :class:`BayesianScoreCorrection`.
 * :class:`Beta`, :class:`Dirichlet`, :class:`Priors`, :class:`HyperPriors` — declarative
   priors, shared with the exact (quadrature) posterior behind ``js.correct(..., method="bayes")``.
 
@@ -44,6 +48,7 @@ from .results import (
     BayesianStratifiedCorrection,
     SamplingDiagnostics,
 )
+from .scores import BayesianScoreCorrection, build_score_model, fit_scores
 
 __all__ = [
     "POOLINGS",
@@ -54,6 +59,7 @@ __all__ = [
     "BayesianDistributionCorrection",
     "BayesianLatentClassFit",
     "BayesianPairwiseLeaderboard",
+    "BayesianScoreCorrection",
     "BayesianStratifiedCorrection",
     "Beta",
     "Dirichlet",
@@ -65,10 +71,12 @@ __all__ = [
     "build_model",
     "build_pairwise_model",
     "build_raters_model",
+    "build_score_model",
     "build_stratified_model",
     "fit",
     "fit_pairwise",
     "fit_raters",
+    "fit_scores",
     "fit_stratified",
     "sample",
 ]

@@ -135,8 +135,9 @@ def _alt_test(ratings: Any, args: Any) -> tuple[str, dict]:
 
 def _latent(ratings: Any, args: Any) -> tuple[str, dict]:
     from ..raters import dawid_skene
+    from ..raters.latent_class import LATENT_METHODS
 
-    fit = dawid_skene(ratings, method=args.method or "bootstrap", rng=args.seed,
+    fit = dawid_skene(ratings, method=args.method or LATENT_METHODS[0], rng=args.seed,
                       confidence_level=args.confidence_level)  # fmt: skip
     payload = {"estimate": fit.estimate, "ci": [fit.ci.low, fit.ci.high], "method": fit.method,
                "reference": fit.reference, "raters": [str(r) for r in fit.raters],

@@ -196,9 +196,11 @@ _ROWS: list[Capability] = [
     # more rater (raters.latent_class.LATENT_METHODS); calibration items a random sample of
     # the items or chosen by the judge's (observed) label, so the likelihood stays valid
     Capability("raters", "rate", _CONDITIONAL, False,
-               ("bootstrap", "sandwich", "observed-information"), "bootstrap",
+               ("profile", "bootstrap", "sandwich", "observed-information"), "profile",
                "several human raters, reference='latent': the latent class's prevalence "
-               "(Dawid-Skene by EM, the judge one more rater); items resampled, or Wald"),
+               "(Dawid-Skene by EM, the judge one more rater); the profile likelihood (the "
+               "measured default, benchmarks/results/raters_intervals.md), items resampled, "
+               "or Wald"),
     # a jury stacked by cross-fitted logistic regression (issue 39, combine="stack"): the random
     # design only, as the other designs sample on a label and P(human | judges) of their
     # labelled rows is not the population's (jury/stack.py); there combine="letters" or "mean"

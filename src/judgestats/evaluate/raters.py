@@ -15,8 +15,10 @@ definition. ``reference=`` names it (issue 40); ``estimand=`` keeps meaning rows
   ``min_raters`` raters (default 2) are left out and named;
 * ``"latent"`` — the prevalence of **a latent true class** under the Dawid–Skene model, the
   judge one more rater on every item (:func:`judgestats.raters.dawid_skene`; the unlabelled
-  items enter through the judge's fitted confusion). Interval ``"bootstrap"`` (items
-  resampled, the default), ``"sandwich"`` or ``"observed-information"``. Refused by name
+  items enter through the judge's fitted confusion). Interval ``"profile"`` (the profile
+  likelihood, the default: it covered 0.92–1.00 with one weak rater of three, where the item
+  bootstrap covered 0.63–0.88; ``benchmarks/results/raters_intervals.md``), ``"bootstrap"``
+  (items resampled), ``"sandwich"`` or ``"observed-information"``. Refused by name
   where the model is not identified (fewer than three raters, the judge included, or fewer
   than ten items rated by three) and under ``design="by-human-label"``: calibration items
   chosen by their human label carry a class mix set by the design, which the model would read

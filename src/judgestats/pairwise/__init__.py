@@ -9,6 +9,9 @@ strengths and the judge's confusion matrix is an option. The modules, bottom up:
 * :mod:`~judgestats.pairwise.counting`: frames → counts per ordered pair of models;
 * :mod:`~judgestats.pairwise.likelihood`: the model, its likelihood and its maximum;
 * :mod:`~judgestats.pairwise.prediction_powered`: the prediction-powered (PPI++) fit;
+* :mod:`~judgestats.pairwise.rows`, :mod:`~judgestats.pairwise.predictor`,
+  :mod:`~judgestats.pairwise.row_powered`, :mod:`~judgestats.pairwise.row_fit`: the row path
+  (a jury or judge probabilities through ``prediction=``, ``covariates=``, ``control=``);
 * :mod:`~judgestats.pairwise.independence`: a test of the joint model's assumption;
 * :mod:`~judgestats.pairwise.intervals`: Wald, delta-method and rank intervals;
 * :mod:`~judgestats.pairwise.leaderboard`: :func:`pairwise` and its
@@ -66,7 +69,8 @@ _NAMES = {
 _MODULES = (
     "pairwise.counting", "pairwise.figure", "pairwise.independence", "pairwise.intervals",
     "pairwise.leaderboard", "pairwise.likelihood", "pairwise.prediction_powered",
-    "pairwise.tables",
+    "pairwise.tables", "pairwise.capability_rows", "pairwise.rows", "pairwise.predictor",
+    "pairwise.row_powered", "pairwise.row_fit",
 )  # fmt: skip
 
 _face_getattr, __dir__ = face(__name__, names=_NAMES, modules=_MODULES, shown=__all__)
@@ -74,7 +78,7 @@ _face_getattr, __dir__ = face(__name__, names=_NAMES, modules=_MODULES, shown=__
 
 def __getattr__(name: str) -> Any:
     if name in ("DESIGNS", "METHODS"):  # the capability table's pairwise rows now (deprecated)
-        from .leaderboard import deprecated
+        from .capability_rows import deprecated
 
         return deprecated(__name__, name)
     return _face_getattr(name)

@@ -17,15 +17,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from .counting import PairCounts
 from .likelihood import davidson_probabilities
 
 __all__ = [
     "normal_quantile",
     "rank_probabilities",
     "rank_sets",
+    "rank_summary",
     "ranks_of",
+    "resample_pairs",
     "strength_intervals",
     "win_probabilities",
 ]
@@ -109,3 +114,55 @@ def rank_probabilities(draws) -> np.ndarray:
     for i in range(k):
         out[i] = np.bincount(ranks[:, i], minlength=k) / draws.shape[0]
     return out
+
+
+def resample_pairs(counts: PairCounts, rng: np.random.Generator) -> PairCounts:
+    """Draw the pairs again with replacement, within the unlabelled and the calibration pairs."""
+    judged = rng.multinomial(counts.n_judged, (counts.judged / counts.n_judged).ravel())
+    lab = counts.labelled
+    labelled = rng.multinomial(counts.n_labelled, (lab / counts.n_labelled).ravel())
+    return PairCounts(
+        counts.models,
+        counts.first,
+        counts.second,
+        judged.reshape(counts.judged.shape),
+        labelled.reshape(lab.shape),
+        counts.judge_labels,
+    )
+
+
+def rank_summary(
+    strength: np.ndarray,
+    cov: np.ndarray,
+    level: float,
+    rng: np.random.Generator,
+    reps: int,
+    refit: Callable[[np.random.Generator], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, str, int]:
+    """Rank sets, ``P(rank = r)``, how they were drawn, and the number of failed refits.
+
+    ``reps = 0``: 4,000 normal draws of the strengths (``cov``'s leading K × K block) and the
+    Bonferroni rank sets of :func:`rank_sets`; otherwise ``reps`` bootstrap refits
+    (``refit(rng)`` returns the strengths of one resample, or raises ``ValueError``) and rank
+    sets from their percentiles at ``α/(2K)`` and ``1 − α/(2K)`` (Bonferroni over the models).
+    """
+    if not reps:
+        draws = rng.multivariate_normal(strength, cov[:-1, :-1], size=4000, method="eigh")
+        return rank_sets(strength, cov, level), rank_probabilities(draws), "normal", 0
+    kept, failed = [], 0
+    for _ in range(reps):
+        try:
+            kept.append(refit(rng))
+        except ValueError:
+            failed += 1
+    draws = np.array(kept)
+    k = strength.size
+    ranks = ranks_of(draws)
+    tail = (1.0 - level) / (2.0 * k)
+    sets = np.column_stack(
+        [
+            np.floor(np.quantile(ranks, tail, axis=0, method="inverted_cdf")),
+            np.ceil(np.quantile(ranks, 1.0 - tail, axis=0, method="inverted_cdf")),
+        ]
+    ).astype(int)
+    return sets, rank_probabilities(draws), "bootstrap", failed

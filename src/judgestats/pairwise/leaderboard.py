@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 import numpy as np
@@ -25,9 +25,9 @@ from .._validation import (
     check_rng,
 )
 from ..designs import RANDOM, Design
-from ..designs.capabilities import Capability, rows
 from ..results import Reportable
 from ..spec import EstimationSpec, resolve_spec
+from .capability_rows import JUDGE, TARGET, deprecated, designs, methods
 from .counting import (
     HUMAN_VERDICTS,
     PairColumns,
@@ -40,70 +40,27 @@ from .counting import (
 from .independence import IndependenceTest, independence_test
 from .intervals import (
     normal_quantile,
-    rank_probabilities,
-    rank_sets,
+    rank_summary,
     ranks_of,
+    resample_pairs,
     strength_intervals,
     win_probabilities,
 )
 from .likelihood import ELO_PER_LOGIT, JointFit, fit_joint
-from .prediction_powered import PREDICTIONS, PredictionPoweredFit, fit_prediction_powered
+from .prediction_powered import PredictionPoweredFit, fit_prediction_powered
+from .row_fit import control_fields, row_path_fit, row_request_of
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     import xarray as xr
 
-__all__ = ["INTERVALS", "DavidsonFit", "PairwiseLeaderboard", "pairwise"]
-
-#: The path of the capability table (:mod:`judgestats.designs.capabilities`) a pairwise
-#: leaderboard resolves against: a verdict on a pair of answers, Davidson strengths.
-JUDGE, TARGET = "pairs", "strengths"
+__all__ = ["INTERVALS", "DavidsonFit", "PairwiseLeaderboard", "designs", "methods", "pairwise"]
 
 #: Covariances behind the Wald intervals (``interval=``).
 INTERVALS = ("sandwich", "observed-information")
 
 #: p-value below which ``method="joint-mle"`` warns (:class:`~judgestats.JudgeDependenceWarning`).
 DEPENDENCE_LEVEL = 0.01
-
-
-def designs() -> tuple[str, ...]:
-    """Return the designs the capability table has a pairwise row for, in its order."""
-    return tuple(dict.fromkeys(d for r in _rows() for d in r.designs))
-
-
-def methods() -> tuple[str, ...]:
-    """Return the estimators (``method=``) of the capability table's pairwise rows."""
-    return tuple(dict.fromkeys(m for r in _rows() for m in r.methods))
-
-
-def _rows() -> list[Capability]:
-    return [r for r in rows() if (r.judge, r.target) == (JUDGE, TARGET)]
-
-
-_DEPRECATED = {"DESIGNS": designs, "METHODS": methods}
-_REPLACEMENTS = {
-    "DESIGNS": "the designs of judgestats.designs.capabilities.rows() whose judge is 'pairs'",
-    "METHODS": "judgestats.designs.capabilities.methods_for('pairs', 'strengths', design)",
-}
-
-
-def deprecated(module: str, name: str) -> tuple[str, ...]:
-    """Return a deprecated list of the pairwise path (``DESIGNS``, ``METHODS``), warning.
-
-    Raises
-    ------
-    AttributeError
-        ``name`` is no deprecated name of ``module``.
-    """
-    if name not in _DEPRECATED:
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    warnings.warn(
-        f"{module}.{name} is deprecated: the capability table says what each design allows; "
-        f"use {_REPLACEMENTS[name]}",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return _DEPRECATED[name]()
 
 
 def __getattr__(name: str) -> tuple[str, ...]:
@@ -190,7 +147,8 @@ class PairwiseLeaderboard(Reportable):
         PPI++'s power-tuning weight ``λ`` (0: human verdicts only; 1: plain PPI); None for
         ``"joint-mle"``.
     prediction : str or None
-        The prediction of the human verdict behind ``"ppi"`` (``PREDICTIONS``).
+        The prediction of the human verdict behind ``"ppi"``: a name of ``PREDICTIONS``, or
+        the cross-fitted stacking of the columns ``predictors`` and ``covariates``.
     independence : IndependenceTest
         The test, on the calibration pairs, of the joint model's conditional independence
         (:func:`~judgestats.pairwise.independence_test`).
@@ -207,6 +165,16 @@ class PairwiseLeaderboard(Reportable):
         The column whose values are the sampling units (``cluster=``); None: every row is one.
     n_clusters : int or None
         Number of clusters with ``cluster=``.
+    predictors, covariates : tuple of str
+        The ``prediction=`` columns (jury members, judge probabilities) and the
+        ``covariates=`` columns behind the prediction (empty: the judge letter alone).
+    controls : tuple of str
+        The ``control=`` columns; with them ``strength`` is net of the controls.
+    control_coefficient, control_se : ndarray, shape (m,), or None
+        Each control's effect ``δ`` (log-odds of the first-named model winning per unit of
+        ``model_a``'s minus ``model_b``'s value) and its standard error; None without controls.
+    control_ci : ndarray, shape (m, 2), or None
+        Wald intervals of ``δ`` at ``confidence_level``.
 
     Examples
     --------
@@ -266,6 +234,13 @@ class PairwiseLeaderboard(Reportable):
     notes: tuple
     cluster: str | None
     n_clusters: int | None
+    # the row path's (keyword-only with defaults, so that subclasses may add fields)
+    predictors: tuple = field(default=(), kw_only=True)
+    covariates: tuple = field(default=(), kw_only=True)
+    controls: tuple = field(default=(), kw_only=True)
+    control_coefficient: np.ndarray | None = field(default=None, kw_only=True)
+    control_se: np.ndarray | None = field(default=None, kw_only=True)
+    control_ci: np.ndarray | None = field(default=None, kw_only=True)
 
     @property
     def elo(self) -> np.ndarray:
@@ -378,21 +353,6 @@ def _human_fit(
         return None
 
 
-def _resample(counts: PairCounts, rng: np.random.Generator) -> PairCounts:
-    """Draw the pairs again with replacement, within the unlabelled and the calibration pairs."""
-    judged = rng.multinomial(counts.n_judged, (counts.judged / counts.n_judged).ravel())
-    lab = counts.labelled
-    labelled = rng.multinomial(counts.n_labelled, (lab / counts.n_labelled).ravel())
-    return PairCounts(
-        counts.models,
-        counts.first,
-        counts.second,
-        judged.reshape(counts.judged.shape),
-        labelled.reshape(lab.shape),
-        counts.judge_labels,
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class _Options:
     """What :func:`pairwise` was asked for besides the spec, validated."""
@@ -460,39 +420,18 @@ def _fit(counts: PairCounts, options: _Options, start: Any = None) -> Any:
     return IMPLEMENTATIONS[options.spec.method].fit(counts, options, start)
 
 
-def _bootstrap_draws(fit, counts, reps, rng, options) -> tuple[np.ndarray, int]:
-    """Refitted strengths of ``reps`` bootstrap samples (rows); failed refits are counted."""
-    draws, failed = [], 0
-    for _ in range(reps):
-        try:
-            refit = _fit(_resample(counts, rng), options, start=fit.theta)
-        except ValueError:
-            failed += 1
-        else:
-            draws.append(refit.strength)
-    return np.array(draws), failed
-
-
 def _ranks(fit: Any, cov: np.ndarray, options: _Options, counts: PairCounts, notes: list):
-    """Rank sets and rank probabilities: normal draws, or the pair bootstrap if asked."""
-    level, rng, reps = options.level, options.rng, options.bootstrap
-    strength = fit.strength
-    if not reps:
-        draws = rng.multivariate_normal(strength, cov[:-1, :-1], size=4000, method="eigh")
-        return rank_sets(strength, cov, level), rank_probabilities(draws), "normal"
-    draws, failed = _bootstrap_draws(fit, counts, reps, rng, options)
+    """Rank sets and rank probabilities (:func:`~judgestats.pairwise.intervals.rank_summary`)."""
+
+    def refit(rng: np.random.Generator) -> np.ndarray:
+        return _fit(resample_pairs(counts, rng), options, start=fit.theta).strength
+
+    sets, probs, rank_method, failed = rank_summary(
+        fit.strength, cov, options.level, options.rng, options.bootstrap, refit
+    )
     if failed:
-        notes.append(f"bootstrap: {failed} of {reps} refits failed and were left out")
-    k = strength.size
-    ranks = ranks_of(draws)
-    tail = (1.0 - level) / (2.0 * k)  # Bonferroni over the K models
-    sets = np.column_stack(
-        [
-            np.floor(np.quantile(ranks, tail, axis=0, method="inverted_cdf")),
-            np.ceil(np.quantile(ranks, 1.0 - tail, axis=0, method="inverted_cdf")),
-        ]
-    ).astype(int)
-    return sets, rank_probabilities(draws), "bootstrap"
+        notes.append(f"bootstrap: {failed} of {options.bootstrap} refits failed and were left out")
+    return sets, probs, rank_method
 
 
 def pairwise(
@@ -501,12 +440,14 @@ def pairwise(
     confidence_level: float = 0.95,
     design: str = RANDOM,
     method: str | None = None,
-    prediction: str = "judge-letter",
+    prediction: Any = "judge-letter",
     confusion: Any = "general",
     interval: str = "sandwich",
     bootstrap: int = 0,
     rng: Any = None,
     cluster: str | None = None,
+    covariates: Any = None,
+    control: Any = None,
     **columns: Unpack[PairColumns],
 ) -> PairwiseLeaderboard:
     """Rank models from pairwise judge verdicts, corrected for the judge's errors.
@@ -548,11 +489,27 @@ def pairwise(
         The estimator (above); default the capability table's for the design
         (:mod:`judgestats.designs.capabilities`): ``"ppi"``, or ``"joint-mle"`` under
         ``design="by-human-label"``.
-    prediction : {"judge-letter", "confusion"}, default "judge-letter"
+    prediction : {"judge-letter", "confusion"}, column name, mapping or list, default "judge-letter"
         ``"ppi"``'s prediction of the human verdict: the calibration pairs' distribution of
         the human verdict given the judge's letter (in the order shown), or the joint
         confusion model's posterior given the letter and the pair.
-        (:mod:`judgestats.pairwise.prediction_powered`).
+        (:mod:`judgestats.pairwise.prediction_powered`). Or columns: a text column of a/tie/b
+        verdicts (a jury member), a numeric column of P(``model_a`` wins), a mapping
+        ``{"a": col, "tie": col[, "b": col]}`` of a judge's verdict distribution, or a list
+        of these (a jury); they are stacked into one prediction per row by a cross-fitted
+        multinomial logistic regression on the calibration pairs
+        (:mod:`judgestats.pairwise.predictor`). ``judge=`` still sets the letters of
+        ``design="by-judge-label"`` and the naive fit.
+    covariates : str or list of str, optional
+        Pair-level columns (numbers, or text read as categories) that enter the prediction
+        only: the strengths stay the human-vote Davidson strengths, the intervals narrow when
+        the covariates predict the human verdict (and do not widen when they do not).
+    control : str or list of str, optional
+        Style control: numeric columns of ``model_a``'s value minus ``model_b``'s (e.g. the
+        answers' length difference). The model shifts each pair's strength difference by
+        ``δᵀ x``; the strengths are then *net of style* and each control's ``δ`` is reported
+        with its interval (``control_coefficient``, ``control_ci``), both fitted on the human
+        verdicts with the judge's help (:mod:`judgestats.pairwise.row_powered`).
     confusion : {"general", "symmetric"} or array_like, default "general"
         The joint model's confusion (``"joint-mle"``, or ``prediction="confusion"``):
         ``"general"``: a free J × 3 confusion in the order shown (a judge that prefers the
@@ -674,7 +631,6 @@ def pairwise(
     names = pair_columns(columns, "pairwise")
     spec = _spec(design, method, confidence_level, clustered=cluster is not None)
     check_choice("interval", interval, INTERVALS)
-    check_choice("prediction", prediction, PREDICTIONS)
     covariances = IMPLEMENTATIONS[spec.method].covariances
     if interval not in covariances:
         raise MethodError(
@@ -689,6 +645,9 @@ def pairwise(
     if isinstance(confusion, str):
         check_choice("confusion", confusion, ("general", "symmetric"))
     reps = 0 if bootstrap == 0 else check_positive_int("bootstrap", bootstrap)
+    powered = IMPLEMENTATIONS[spec.method].prediction_powered
+    request = row_request_of(frame, prediction, covariates, control, spec.method, reps,
+                             prediction_powered=powered)  # fmt: skip
     options = _Options(spec, prediction, confusion, interval, reps, check_rng(rng), cluster)
     counts = count_pairs(frame, cluster=cluster, **names)
     check_pairs(
@@ -696,7 +655,11 @@ def pairwise(
         strengths_from_labels=spec.design.strengths_from_labels,
         confusion_known=not isinstance(confusion, str),
     )
-    return _leaderboard(_fit(counts, options), counts, options)
+    if request is None:
+        return _leaderboard(_fit(counts, options), counts, options)
+    fit = row_path_fit(frame, names, counts, request, design=spec.design, cluster=cluster,
+                       rng=options.rng)  # fmt: skip
+    return _leaderboard(fit, counts, options, request)
 
 
 def _spec(design: Any, method: Any, confidence_level: Any, *, clustered: bool) -> EstimationSpec:
@@ -741,10 +704,13 @@ def _method_notes(fit: Any, counts: PairCounts, options: _Options, notes: list) 
     return test
 
 
-def _leaderboard(fit: Any, counts: PairCounts, options: _Options) -> PairwiseLeaderboard:
+def _leaderboard(
+    fit: Any, counts: PairCounts, options: _Options, request: Any = None
+) -> PairwiseLeaderboard:
     level, spec = options.level, options.spec
     notes: list[str] = []
     test = _method_notes(fit, counts, options, notes)
+    extra = control_fields(fit, level, notes, request)
     cov = fit.strength_covariance("sandwich" if options.interval == "sandwich" else "observed")
     strength = fit.strength
     se, ci = strength_intervals(strength, cov, level)
@@ -786,7 +752,7 @@ def _leaderboard(fit: Any, counts: PairCounts, options: _Options) -> PairwiseLea
         design=spec.design,
         confusion_kind="empirical" if ppi else kind,
         lam=fit.lam if ppi else None,
-        prediction=options.prediction if ppi else None,
+        prediction=fit.prediction if ppi else None,
         independence=test,
         confidence_level=level,
         n_judged=counts.n_judged,
@@ -796,4 +762,5 @@ def _leaderboard(fit: Any, counts: PairCounts, options: _Options) -> PairwiseLea
         notes=tuple(notes),
         cluster=options.cluster,
         n_clusters=counts.n_clusters,
+        **extra,
     )

@@ -284,7 +284,7 @@ class PredictionPoweredFit:
         jac[: k - 1, : k - 1] = np.eye(k - 1)
         jac[k - 1, : k - 1] = -1.0
         jac[k, k - 1] = 1.0
-        return jac @ self.theta_covariance @ jac.T
+        return jac @ self.theta_covariance[:k, :k] @ jac.T  # (γ, log ν) lead θ
 
 
 def _unit_terms(counts, theta, f, inverse_pi, jac):

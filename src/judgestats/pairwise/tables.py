@@ -100,6 +100,10 @@ def leaderboard_xarray(board: Any) -> xr.Dataset:
         "judge_label": [str(v) for v in board.judge_labels],
         "human_verdict": list(HUMAN_VERDICTS),
     }
+    if board.controls:  # style control: each control's coefficient and interval
+        data["control_coefficient"] = (("control",), board.control_coefficient)
+        data["control_ci"] = (("control", "ci_bound"), board.control_ci)
+        coords["control"] = list(board.controls)
     ds = xr.Dataset(data, coords=coords)
     attrs = _attrs(board)
     ds.attrs.update(
@@ -141,6 +145,12 @@ def leaderboard_summary(board: Any) -> str:
             f"{interval:>19} {row['elo']:>6.0f} {row['naive_strength']:>7.3f} "
             f"{row['human_only_strength']:>7.3f}"
         )
+    if board.controls:
+        lines += ["", f"Style controls (log-odds per unit of model_a minus b; {pct} interval):"]
+        for name, coef, (lo, hi) in zip(
+            board.controls, board.control_coefficient, board.control_ci, strict=True
+        ):
+            lines.append(f"  {shorten(str(name)):<24} {coef:>8.3f} [{lo:.3f}, {hi:.3f}]")
     lines += ["", "Judge confusion P(judge letter | human a / tie / b):"]
     for letter, values in zip(board.judge_labels, board.confusion, strict=True):
         lines.append(f"  {letter!s:<8}" + " ".join(f"{v:6.3f}" for v in values))

@@ -62,9 +62,11 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
+    LabelError,
     RatingsError,
     check_bool,
     check_choice,
+    check_cluster_ids,
     check_confidence_level,
     check_instance,
     check_positive_int,
@@ -130,22 +132,26 @@ def item_coincidences(counts: np.ndarray) -> np.ndarray:
         return np.where((m >= 2)[:, None, None], pairs / (m - 1.0)[:, None, None], 0.0)
 
 
-def _fleiss_parts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per item: its pair agreement (NaN below 2 ratings), category shares, whether rated."""
+def _fleiss_parts(counts: np.ndarray) -> np.ndarray:
+    """Return each item's parts of κ ``(items, 3 + K)``.
+
+    The parts: pair agreement (0 below 2 ratings), whether it has two ratings, whether it has
+    one, its category shares (0 unrated). Each column enters κ through a sum over items, so
+    a cluster's row is its items' sum.
+    """
     c = np.asarray(counts, dtype=float)
     r = c.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pair = np.where(r >= 2, (c * (c - 1.0)).sum(axis=1) / (r * (r - 1.0)), np.nan)
+        pair = np.where(r >= 2, (c * (c - 1.0)).sum(axis=1) / (r * (r - 1.0)), 0.0)
         share = np.where((r >= 1)[:, None], c / r[:, None], 0.0)
-    return pair, share, r >= 1
+    return np.column_stack([pair, r >= 2, r >= 1, share])
 
 
-def _fleiss_weighted(w: np.ndarray, pair, share, rated) -> np.ndarray:
-    """Fleiss–Gwet κ at item weights ``w`` (..., items) (1 each: the data's κ)."""
-    two = ~np.isnan(pair)
+def _fleiss_of_sums(sums: np.ndarray) -> np.ndarray:
+    """Fleiss–Gwet κ of summed parts ``(..., 3 + K)`` (:func:`_fleiss_parts`)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        pa = (w @ np.where(two, pair, 0.0)) / (w @ two.astype(float))
-        pi = (w @ share) / (w @ rated.astype(float))[..., None]
+        pa = sums[..., 0] / sums[..., 1]
+        pi = sums[..., 3:] / sums[..., 2:3]
         pe = (pi * pi).sum(axis=-1)
         return np.where(pe < 1.0, (pa - pe) / (1.0 - pe), np.nan)
 
@@ -157,16 +163,34 @@ def _weights(gen: np.random.Generator, n: int, size: int) -> np.ndarray:
     return np.bincount(draws.ravel(), minlength=size * n).reshape(size, n).astype(float)
 
 
-def _fleiss_jackknife(pair, share, rated) -> np.ndarray:
-    """Fleiss–Gwet κ with each item left out in turn (O(items), no items × items matrix)."""
-    two = ~np.isnan(pair)
-    p_sum, p_n = np.where(two, pair, 0.0), two.astype(float)
-    s_sum, r_n = share.sum(axis=0), rated.sum()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pa = (p_sum.sum() - p_sum) / (p_n.sum() - p_n)
-        pi = (s_sum - share) / (r_n - rated.astype(float))[:, None]
-        pe = (pi * pi).sum(axis=1)
-        return np.where(pe < 1.0, (pa - pe) / (1.0 - pe), np.nan)
+def _by_cluster(per_item: np.ndarray, cluster: np.ndarray | None) -> np.ndarray:
+    """Sum the rows of ``per_item`` within each cluster present; unchanged without clusters."""
+    if cluster is None:
+        return per_item
+    present, code = np.unique(cluster, return_inverse=True)  # clusters left with an item
+    out = np.zeros((present.size, per_item.shape[1]))
+    np.add.at(out, code.reshape(-1), per_item)
+    return out
+
+
+def _cluster_codes(ratings: Ratings, cluster: Any) -> np.ndarray | None:
+    """Each item's cluster code (0..C−1, items in the ratings' order), or None.
+
+    ``cluster`` holds one id per item (in ``ratings.items``' order) or maps each item to its
+    cluster (a dict, or a pandas Series indexed by item).
+    """
+    if cluster is None:
+        return None
+    if hasattr(cluster, "get") and not isinstance(cluster, str | bytes):
+        missing = [item for item in ratings.items if item not in cluster]
+        if missing:
+            raise LabelError(
+                f"cluster has no cluster for {len(missing)} of the {ratings.n_items} items "
+                f"(first: {missing[:5]!r}); map every item of the ratings to its cluster"
+            )
+        cluster = [cluster[item] for item in ratings.items]
+    _, codes = check_cluster_ids("cluster", cluster, ratings.n_items)
+    return codes
 
 
 def _interval(
@@ -201,7 +225,7 @@ def _interval(
 
 
 def _bootstrap(stat, n: int, n_boot: int, gen: np.random.Generator) -> np.ndarray:
-    """``stat(weights)`` of ``n_boot`` cluster resamples of n items, in chunks."""
+    """``stat(weights)`` of ``n_boot`` resamples of n units (items or clusters), in chunks."""
     out = [stat(_weights(gen, n, min(_CHUNK, n_boot - s))) for s in range(0, n_boot, _CHUNK)]
     return np.concatenate(out) if out else np.empty(0)
 
@@ -233,6 +257,8 @@ class RaterAgreement:
         The raters counted (the judge among them when ``judge_included``).
     judge_included : bool
         Whether the judge counted as one more rater.
+    n_clusters : int or None
+        Clusters of items resampled together (``cluster=``); None: items resampled alone.
 
     Examples
     --------
@@ -256,6 +282,7 @@ class RaterAgreement:
     n_ratings: int
     raters: tuple
     judge_included: bool
+    n_clusters: int | None = None
 
     @property
     def n_raters(self) -> int:
@@ -264,9 +291,10 @@ class RaterAgreement:
 
     def summary(self) -> str:
         """One line: the measure, its estimate and interval, and what it was computed on."""
+        units = "" if self.n_clusters is None else f" of {self.n_clusters} clusters"
         ci = "no interval" if self.ci is None else (
             f"{self.confidence_level:.0%} CI [{self.ci.low:.3f}, {self.ci.high:.3f}] "
-            f"({self.interval_method}, {self.ci.n_resamples} resamples)")  # fmt: skip
+            f"({self.interval_method}, {self.ci.n_resamples} resamples{units})")  # fmt: skip
         judge = ", judge included" if self.judge_included else ""
         return (f"{self.measure} ({self.metric}) = {self.estimate:.3f}, {ci}; "
                 f"{self.n_items} items, {self.n_raters} raters{judge}")  # fmt: skip
@@ -288,7 +316,7 @@ def _counts(codes: np.ndarray, k: int) -> np.ndarray:
 def krippendorff_alpha(
     ratings: Ratings, *, metric: str = "nominal", judge: Any = None,
     include_judge: bool = False, confidence_level: float = 0.95, n_boot: int = 2000,
-    interval: str = "bca", rng: Any = None,
+    interval: str = "bca", rng: Any = None, cluster: Any = None,
 ) -> RaterAgreement:  # fmt: skip
     """Krippendorff's α of the raters, with a cluster-bootstrap interval over items.
 
@@ -311,6 +339,13 @@ def krippendorff_alpha(
         The bootstrap interval (module docstring): BCa (default) or percentile.
     rng : None, int or numpy.random.Generator
         Seed of the resampling.
+    cluster : sequence or mapping, optional
+        Items that are not independent (several answers to one question, turns of one
+        conversation): one cluster id per item in ``ratings.items``' order, or a mapping
+        (dict, pandas Series) from item to cluster. The bootstrap then resamples whole
+        clusters (and the BCa jackknife leaves one cluster out), so the interval accounts for
+        items of a cluster that agree alike; without it, such items make it too short
+        (:mod:`module docstring <judgestats.raters.agreement>`).
 
     Returns
     -------
@@ -344,26 +379,29 @@ def krippendorff_alpha(
             "metric='ordinal' needs ordered categories: build the ratings with ordinal=True "
             f"(categories, lowest first: {list(ratings.categories)!r})"
         )
+    clusters = _cluster_codes(ratings, cluster)
     counts = _counts(codes, len(ratings.categories))
     pairable = counts.sum(axis=1) >= 2
     per_item = item_coincidences(counts[pairable]).reshape(int(pairable.sum()), -1)
     k = len(ratings.categories)
     est = float(alpha_of_coincidences(per_item.sum(axis=0).reshape(k, k), metric))
+    units = _by_cluster(per_item, None if clusters is None else clusters[pairable])
     gen = check_rng(rng)
-    boot = _bootstrap(lambda w: alpha_of_coincidences((w @ per_item).reshape(-1, k, k), metric),
-                      per_item.shape[0], n_boot, gen)  # fmt: skip
-    jack = alpha_of_coincidences((per_item.sum(axis=0) - per_item).reshape(-1, k, k), metric)
+    boot = _bootstrap(lambda w: alpha_of_coincidences((w @ units).reshape(-1, k, k), metric),
+                      units.shape[0], n_boot, gen)  # fmt: skip
+    jack = alpha_of_coincidences((units.sum(axis=0) - units).reshape(-1, k, k), metric)
     ci = _interval(boot, est, jack, level, interval)
     return RaterAgreement("krippendorff-alpha", metric, est, ci, level,
                           BCA if interval == "bca" else BOOTSTRAP, int(pairable.sum()),
                           int(counts[pairable].sum()), raters,
-                          codes.shape[1] > ratings.n_raters)  # fmt: skip
+                          codes.shape[1] > ratings.n_raters,
+                          None if clusters is None else units.shape[0])  # fmt: skip
 
 
 def fleiss_kappa(
     ratings: Ratings, *, judge: Any = None, include_judge: bool = False,
     confidence_level: float = 0.95, n_boot: int = 2000, interval: str = "bca",
-    rng: Any = None,
+    rng: Any = None, cluster: Any = None,
 ) -> RaterAgreement:  # fmt: skip
     """Fleiss' κ for a varying number of raters per item (Gwet's form), with an interval.
 
@@ -383,6 +421,13 @@ def fleiss_kappa(
         The bootstrap interval (module docstring): BCa (default) or percentile.
     rng : None, int or numpy.random.Generator
         Seed of the resampling.
+    cluster : sequence or mapping, optional
+        Items that are not independent (several answers to one question, turns of one
+        conversation): one cluster id per item in ``ratings.items``' order, or a mapping
+        (dict, pandas Series) from item to cluster. The bootstrap then resamples whole
+        clusters (and the BCa jackknife leaves one cluster out), so the interval accounts for
+        items of a cluster that agree alike; without it, such items make it too short
+        (:mod:`module docstring <judgestats.raters.agreement>`).
 
     Returns
     -------
@@ -403,15 +448,18 @@ def fleiss_kappa(
     level = float(check_confidence_level(confidence_level))
     n_boot = check_positive_int("n_boot", n_boot, minimum=100)
     ratings, codes, raters = _codes(ratings, judge, include_judge)
+    clusters = _cluster_codes(ratings, cluster)
     counts = _counts(codes, len(ratings.categories))
-    counts = counts[counts.sum(axis=1) >= 1]
+    rated = counts.sum(axis=1) >= 1
+    counts = counts[rated]
     parts = _fleiss_parts(counts)
-    est = float(_fleiss_weighted(np.ones(counts.shape[0]), *parts))
+    est = float(_fleiss_of_sums(parts.sum(axis=0)))
+    units = _by_cluster(parts, None if clusters is None else clusters[rated])
     gen = check_rng(rng)
-    boot = _bootstrap(lambda w: _fleiss_weighted(w, *parts), counts.shape[0], n_boot, gen)
-    ci = _interval(boot, est, _fleiss_jackknife(*parts), level, interval)
+    boot = _bootstrap(lambda w: _fleiss_of_sums(w @ units), units.shape[0], n_boot, gen)
+    ci = _interval(boot, est, _fleiss_of_sums(units.sum(axis=0) - units), level, interval)
     two = counts.sum(axis=1) >= 2
     return RaterAgreement("fleiss-kappa", "nominal", est, ci, level,
                           BCA if interval == "bca" else BOOTSTRAP, int(two.sum()),
-                          int(counts[two].sum()), raters,
-                          codes.shape[1] > ratings.n_raters)  # fmt: skip
+                          int(counts[two].sum()), raters, codes.shape[1] > ratings.n_raters,
+                          None if clusters is None else units.shape[0])  # fmt: skip

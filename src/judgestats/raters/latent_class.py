@@ -11,12 +11,18 @@ judge counts as one) whose ratings overlap on enough items; :func:`dawid_skene` 
 with :class:`~judgestats.errors.UnidentifiableModelError`. With exactly three raters none may
 be at chance (Kruskal's condition, Allman, Matias & Rhodes 2009): a fit where fewer than three
 raters tell the classes apart, or a class has almost no items, warns
-:class:`~judgestats.errors.LatentBoundaryWarning`. Three raters are the bare minimum: with one
-of the three weak (Youden's J 0.2–0.35) the sandwich interval covered 0.77–0.90 at 150 items
-and 0.86–0.96 at 400, 0.94–0.97 at 1,000 (``benchmarks/results/raters_latent.md``, part E), and
-in part A's two three-rater cells (58 and 173 items) the estimate was biased by +0.07 and
-+0.12; such a fit says so in its ``notes``. With four to six raters, one weak, the intervals
-covered 0.88–0.965 (part A).
+:class:`~judgestats.errors.LatentBoundaryWarning`. Three raters are the bare minimum, and with
+one of them weak the model is identified only weakly: the prevalence is read off ratios of the
+raters' covariances whose denominators are near zero, so ``p̂`` is skewed and far from normal
+at a few hundred items (biased by −0.10 to +0.09 below 500 items). There the sandwich
+covered 0.60–0.92 and the item bootstrap 0.63–0.88, the profile-likelihood interval (the
+default) 0.92–1.00 (``benchmarks/results/raters_intervals.md``, part A: 6 three-rater cells,
+one rater's Youden's J 0.14–0.31, 58–1,491 items, 60 data sets each); such a fit says in its
+``notes`` that ``p̂`` may be biased. With four to six raters, one weak, the profile and the
+sandwich agree (0.85–1.00 and 0.82–1.00, part B). Each rater's accuracy and per-class rates
+get the sandwich interval, which is short with three raters, one weak (accuracy 0.62–0.93,
+sensitivity and specificity down to 0.22, part A), and for a per-class rate estimated on few
+items of its class even with more raters (down to 0.58, part B): read them as descriptions.
 
 **Misspecification.** Raters that share errors (two humans who stumble on the same hard items,
 a judge that copies one of them) break conditional independence; the model then counts their
@@ -44,7 +50,13 @@ from .._validation import (
 )
 from ..results import ConfidenceInterval
 from .latent_em import EMFit, em_fit, one_hot, orient, patterns, vote_shares
-from .latent_intervals import Quantities, bootstrap_bounds, covariance, wald_bounds
+from .latent_intervals import (
+    Quantities,
+    bootstrap_bounds,
+    covariance,
+    profile_bounds,
+    wald_bounds,
+)
 
 __all__ = [
     "LATENT_METHODS",
@@ -57,8 +69,9 @@ __all__ = [
 ]
 
 #: Interval methods of the latent prevalence and the raters' accuracies (module
-#: :mod:`judgestats.raters.latent_intervals`); the first is the default.
-LATENT_METHODS = ("bootstrap", "sandwich", "observed-information")
+#: :mod:`judgestats.raters.latent_intervals`); the first is the default. ``"profile"``: the
+#: prevalences by profile likelihood, the raters' accuracies and per-class rates by the sandwich.
+LATENT_METHODS = ("profile", "bootstrap", "sandwich", "observed-information")
 #: Raters the model needs (the judge counts as one).
 MIN_RATERS = 3
 #: Items rated by at least :data:`MIN_RATERS` raters that the model needs.
@@ -69,6 +82,12 @@ SEPARATION_MIN = 0.05
 #: With exactly three raters, a rater separating the classes by less than this is weak:
 #: the fit's notes say the estimate may be biased (``benchmarks/results/raters_latent.md``).
 WEAK_SEPARATION = 0.4
+#: k > 2 classes: a latent class whose items the raters give its own label less often than
+#: this on average is not the class they name (``benchmarks/results/raters_intervals.md``,
+#: part C: a category at 1% of 451 items); the fit warns.
+SEEN_MIN = 0.5
+#: EM iterations from every start of :func:`starts`; the best start then runs to convergence.
+START_ITER = 200
 _ESTIMATOR = "Dawid-Skene latent class model (EM)"
 
 
@@ -88,6 +107,10 @@ class LatentClassFit:
         ``π̂_r[c, l]``: rater ``r`` labels an item of latent class ``c`` with ``l``.
     accuracy, accuracy_ci : ndarray, shapes (R,) and (R, 2)
         Each rater's accuracy against the latent class, ``Σ_c p̂_c π̂_r[c, c]``, and interval.
+    diagonal_ci : ndarray, shape (R, k, 2), or None
+        The interval of each ``π̂_r[c, c]``: rater ``r`` labels an item of class ``c``
+        rightly (two classes: specificity, sensitivity; :attr:`sensitivity_ci`,
+        :attr:`specificity_ci`). By ``method`` (the sandwich where ``method="profile"``).
     class_probabilities : ndarray, shape (n, k)
         Each item's posterior class probabilities (the items with a rating, in order).
     raters, categories : tuple
@@ -150,6 +173,7 @@ class LatentClassFit:
     iterations: int
     converged: bool
     notes: tuple[str, ...] = ()
+    diagonal_ci: np.ndarray | None = None
     reference: str = "latent"
     estimator: str = _ESTIMATOR
 
@@ -162,6 +186,23 @@ class LatentClassFit:
     def specificity(self) -> np.ndarray:
         """Each rater's ``π̂_r[0, 0]`` (two classes)."""
         return self._binary()[:, 0, 0]
+
+    @property
+    def sensitivity_ci(self) -> np.ndarray:
+        """Each rater's sensitivity interval ``(R, 2)`` (two classes)."""
+        self._binary()
+        return self._diagonal()[:, 1]
+
+    @property
+    def specificity_ci(self) -> np.ndarray:
+        """Each rater's specificity interval ``(R, 2)`` (two classes)."""
+        self._binary()
+        return self._diagonal()[:, 0]
+
+    def _diagonal(self) -> np.ndarray:
+        if self.diagonal_ci is None:
+            return np.full((len(self.raters), len(self.categories), 2), np.nan)
+        return self.diagonal_ci
 
     def _binary(self) -> np.ndarray:
         if len(self.categories) != 2:
@@ -182,8 +223,11 @@ class LatentClassFit:
             "accuracy_low": self.accuracy_ci[:, 0],
             "accuracy_high": self.accuracy_ci[:, 1],
         })  # fmt: skip
+        diagonal = self._diagonal()
         for c, name in enumerate(self.categories):
             frame[f"p_correct_{name}"] = self.confusion[:, c, c]
+            frame[f"p_correct_{name}_low"] = diagonal[:, c, 0]
+            frame[f"p_correct_{name}_high"] = diagonal[:, c, 1]
         return frame
 
     def summary(self) -> str:
@@ -194,12 +238,12 @@ class LatentClassFit:
             f"[{low:.3f}, {high:.3f}] ({self.method}, {self.confidence_level:.0%}; "
             f"{self.n_items} items, {len(self.raters)} raters, {self.estimator})"
         ]
+        how = " (sandwich)" if self.method == "profile" else ""
         for r, name in enumerate(self.raters):
             tag = " (judge)" if name == self.judge else ""
             a_low, a_high = self.accuracy_ci[r]
-            lines.append(
-                f"  {name}{tag}: accuracy {self.accuracy[r]:.3f} [{a_low:.3f}, {a_high:.3f}]"
-            )
+            lines.append(f"  {name}{tag}: accuracy {self.accuracy[r]:.3f} "
+                         f"[{a_low:.3f}, {a_high:.3f}]{how}")  # fmt: skip
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
 
@@ -257,14 +301,39 @@ def _check_identified(codes: np.ndarray, raters: tuple) -> np.ndarray:
     return rated.any(axis=1)
 
 
+def starts(onehot: np.ndarray) -> np.ndarray:
+    """EM's starting posteriors ``(1 + R, n, k)``: the vote shares, then each rater leaning.
+
+    Start ``1 + r`` averages the vote shares with rater ``r``'s own label (its vote shares
+    where ``r`` did not rate). With three raters, one weak, EM from the vote shares alone
+    stopped at a lower local maximum in 4% of simulated data sets (``benchmarks/results/
+    raters_weak.md``); the best of these starts is kept.
+    """
+    shares = vote_shares(onehot)
+    rated = onehot.sum(axis=2, keepdims=True) > 0  # (n, R, 1)
+    leaning = np.where(rated, (shares[:, None, :] + onehot) / 2, shares[:, None, :])
+    return np.concatenate([shares[None], leaning.transpose(1, 0, 2)])
+
+
 def fit_codes(codes: np.ndarray, k: int, *, tol: float, max_iter: int) -> EMFit:
     """Return the oriented maximum-likelihood fit of one code matrix, posteriors per pattern.
 
+    EM runs from every start of :func:`starts` and the highest likelihood is kept.
     ``posterior`` is over the distinct rating patterns of :func:`~.latent_em.patterns`.
     """
     unique, _, counts = patterns(codes)
     onehot = one_hot(unique, k)
-    return orient(em_fit(onehot, counts[None], vote_shares(onehot), tol=tol, max_iter=max_iter))
+    first = starts(onehot)
+    weights = np.broadcast_to(counts, (first.shape[0], counts.size))
+    fit = em_fit(onehot, weights, first, tol=tol, max_iter=min(max_iter, START_ITER))
+    b = int(np.argmax(fit.loglik))  # ties: the first (the vote shares)
+    if not fit.converged[b] and max_iter > START_ITER:  # the best start goes on alone
+        fit = em_fit(onehot, counts[None], (fit.prevalence[b : b + 1], fit.confusion[b : b + 1]),
+                     tol=tol, max_iter=max_iter - START_ITER)  # fmt: skip
+        b = 0
+    best = EMFit(fit.prevalence[b : b + 1], fit.confusion[b : b + 1], fit.posterior[b : b + 1],
+                 fit.loglik[b : b + 1], fit.iterations, fit.converged[b : b + 1])  # fmt: skip
+    return orient(best)
 
 
 def separation(confusion: np.ndarray) -> np.ndarray:
@@ -296,13 +365,23 @@ def boundary_notes(prevalence, confusion, n_items: int, raters: tuple) -> list[s
             f"latent class(es) {np.flatnonzero(small).tolist()!r} have an expected count under "
             "one item: the fit sits on the boundary p̂ = 0"
         )
+    seen = np.diagonal(confusion, axis1=1, axis2=2).mean(axis=0)  # (k,)
+    unseen = np.flatnonzero(seen < SEEN_MIN)
+    if confusion.shape[-1] > 2 and unseen.size:
+        notes.append(
+            f"the raters label the items of latent class(es) {unseen.tolist()!r} with that "
+            f"class only {seen[unseen].round(2).tolist()!r} of the time on average (< "
+            f"{SEEN_MIN}): the class the model found is not the one the raters name, as when "
+            "a category is nearly absent and the model splits another; merge rare categories"
+        )
     return notes
 
 
 def minimum_notes(confusion: np.ndarray, raters: tuple) -> list[str]:
     """Return the note of a fit on exactly three raters, one of them weak (no warning).
 
-    Measured (module docstring): the estimate can be biased and its interval short there.
+    Measured (module docstring): the estimate can be biased there, and only the profile
+    interval of the prevalence holds.
     """
     sep = separation(confusion)
     if int((sep >= SEPARATION_MIN).sum()) != MIN_RATERS or sep.min() >= WEAK_SEPARATION:
@@ -310,8 +389,9 @@ def minimum_notes(confusion: np.ndarray, raters: tuple) -> list[str]:
     weakest = raters[int(np.argmin(sep))]
     return [
         f"three raters, the minimum the model needs, and {weakest!r} is weak (separation "
-        f"{sep.min():.2f}): in simulation such fits were biased and their intervals short "
-        "below about 1,000 items; a fourth rater makes the estimate hold"
+        f"{sep.min():.2f}): in simulation such estimates were biased by up to 0.1 below about "
+        "1,000 items and only the profile interval of the prevalence held (the raters' own "
+        "intervals fell short); a fourth rater makes the estimate hold"
     ]
 
 
@@ -324,9 +404,16 @@ def _bounds(method, codes, k, fit, level, options):
         bounds, failed = bootstrap_bounds(onehot, inverse, p, pi, level=level, **options)
         notes = [f"{failed} bootstrap refits did not converge"] if failed else []
         return bounds, notes
-    cov = covariance(onehot, counts, p, pi, post, sandwich=method == "sandwich")
+    cov = covariance(onehot, counts, p, pi, post, sandwich=method != "observed-information")
     notes = [] if cov is not None else ["the information matrix is singular: no interval"]
-    return wald_bounds(Quantities.of(p, pi), cov, level), notes
+    bounds = wald_bounds(Quantities.of(p, pi), cov, level)
+    if method == "profile":  # the prevalences by profile likelihood, the accuracies sandwich
+        for c in range(1 if k == 2 else k):  # two classes: p_0 = 1 − p_1
+            bounds[c], _ = profile_bounds(onehot, counts, p, pi, fit.loglik[0], c, level=level,
+                                          tol=options["tol"], max_iter=options["max_iter"])
+        if k == 2:
+            bounds[1] = 1.0 - bounds[0, ::-1]
+    return bounds, notes
 
 
 def _rater_names(raters: Any, n_raters: int, judge: Any) -> tuple[tuple, str | None]:
@@ -408,15 +495,17 @@ def dawid_skene(
         ``Ratings``, :meth:`~judgestats.raters.Ratings.with_judge`; by default its own judge).
     positive : optional
         The class whose prevalence is ``estimate`` and ``ci`` (default: the last category).
-    method : {"bootstrap", "sandwich", "observed-information"}, default "bootstrap"
-        Interval of the prevalence and the accuracies (:mod:`~.latent_intervals`): items
-        resampled (percentile), or Wald on the logit scale with the sandwich or the observed
-        information. The bootstrap is the default because it held best where the model is
-        weakest (``benchmarks/results/raters_latent.md``, 8 cells drawn at random): with four
-        to six raters all three covered 0.88–0.965; with exactly three raters, one of them
-        weak, the maximum-likelihood estimate itself is biased (+0.07 and +0.12) and the
-        bootstrap covered 0.93 and 0.82 where the Wald intervals covered 0.85 and 0.74. The
-        sandwich costs one fit (the bootstrap 1,000 refits, a second or two).
+    method : {"profile", "bootstrap", "sandwich", "observed-information"}, default "profile"
+        Interval of the prevalences, the accuracies and the per-class rates
+        (:mod:`~.latent_intervals`). ``"profile"``: each prevalence by its profile likelihood
+        (the values whose likelihood, maximised over the rest, stays within χ²₁(level)/2 of
+        the maximum), the raters' figures by the sandwich; ``"bootstrap"``: items resampled
+        (percentile); ``"sandwich"``, ``"observed-information"``: Wald on the logit scale.
+        The profile is the default because it alone held where the model is weakest (module
+        docstring): with three raters, one weak, it covered 0.92–1.00 where the sandwich
+        covered 0.60–0.92 and the bootstrap 0.63–0.88; with four to six raters it matched
+        the sandwich. It costs some 100 constrained EM fits (a tenth of a second; the
+        bootstrap 1,000 refits, a second or two).
     confidence_level : float, default 0.95
         Level of every interval; stored on the result.
     n_resamples : int, default 1000
@@ -492,7 +581,8 @@ def dawid_skene(
                               confidence_level=level,
                               n_resamples=n_resamples if method == "bootstrap" else None),
         prevalence=values[:k], prevalence_ci=bounds[:k], confusion=fit.confusion[0],
-        accuracy=values[k:], accuracy_ci=bounds[k:],
+        accuracy=values[k:k + len(names)], accuracy_ci=bounds[k:k + len(names)],
+        diagonal_ci=bounds[k + len(names):].reshape(len(names), k, 2),
         class_probabilities=fit.posterior[0][patterns(arr)[1]],
         raters=names, categories=categories, positive=positive, judge=judge, method=method,
         confidence_level=level, n_items=arr.shape[0], n_ratings=int((arr >= 0).sum()),

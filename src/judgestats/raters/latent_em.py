@@ -93,15 +93,34 @@ def e_step(onehot2: np.ndarray, prevalence: np.ndarray, confusion: np.ndarray):
     return np.exp(joint - item[..., None]), item
 
 
-def m_step(onehot2, posterior, weights, previous):
+def _hold(prevalence: np.ndarray, fixed: tuple[int, np.ndarray] | None) -> np.ndarray:
+    """Set class ``c``'s prevalence to ``values`` ``(B,)``, the others scaled to fill the rest.
+
+    The maximiser of ``Σ_j W_j log p_j`` subject to ``p_c = v`` (the profile likelihood's
+    constrained M-step): ``p_j ∝ W_j`` for ``j ≠ c``, summing to ``1 − v``.
+    """
+    if fixed is None:
+        return prevalence
+    c, values = fixed
+    k = prevalence.shape[1]
+    total = prevalence.sum(axis=1) - prevalence[:, c]  # the other classes' weight
+    scale = (1.0 - values) / np.where(total > 0, total, 1.0)
+    out = np.where((total > 0)[:, None], prevalence * scale[:, None],
+                   ((1.0 - values) / (k - 1))[:, None])  # fmt: skip
+    out[:, c] = values
+    return out
+
+
+def m_step(onehot2, posterior, weights, previous, fixed=None):
     """Weighted maximisation: prevalence ``(B, k)`` and confusion ``(B, R, k, k)``.
 
     A confusion row with no weight (a rater with no rated item of a class in a resample)
-    keeps its previous value.
+    keeps its previous value. ``fixed = (c, values (B,))`` holds class ``c``'s prevalence at
+    ``values`` (:func:`_hold`; the profile likelihood).
     """
     b, _, k = posterior.shape
     weighted = posterior * weights[..., None]
-    prevalence = weighted.sum(axis=1) / weights.sum(axis=1, keepdims=True)
+    prevalence = _hold(weighted.sum(axis=1) / weights.sum(axis=1, keepdims=True), fixed)
     num = (weighted.transpose(0, 2, 1) @ onehot2).reshape(b, k, -1, k).transpose(0, 2, 1, 3)
     den = num.sum(axis=3, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -109,10 +128,10 @@ def m_step(onehot2, posterior, weights, previous):
     return prevalence, confusion
 
 
-def _step(onehot2, prevalence, confusion, weights):
+def _step(onehot2, prevalence, confusion, weights, fixed=None):
     """One EM step: the new parameters and the log-likelihood at the old ones ``(B,)``."""
     post, item = e_step(onehot2, prevalence, confusion)
-    new_p, new_pi = m_step(onehot2, post, weights, confusion)
+    new_p, new_pi = m_step(onehot2, post, weights, confusion, fixed)
     return new_p, new_pi, (item * weights).sum(axis=1)
 
 
@@ -120,7 +139,7 @@ def _flat(p: np.ndarray, pi: np.ndarray) -> np.ndarray:
     return np.concatenate([p, pi.reshape(p.shape[0], -1)], axis=1)
 
 
-def _squarem(onehot2, start, first, weights, loglik):
+def _squarem(onehot2, start, first, weights, loglik, fixed=None):
     """SQUAREM's extrapolation (Varadhan & Roland 2008, scheme S3) from one EM step on.
 
     From ``θ0`` and ``θ1 = EM(θ0)``: ``θ2 = EM(θ1)``, ``r = θ1 − θ0``, ``v = θ2 − θ1 − r``,
@@ -130,7 +149,7 @@ def _squarem(onehot2, start, first, weights, loglik):
     """
     p0, pi0 = start
     p1, pi1 = first
-    p2, pi2, _ = _step(onehot2, p1, pi1, weights)
+    p2, pi2, _ = _step(onehot2, p1, pi1, weights, fixed)
     x0, x1, x2 = _flat(p0, pi0), _flat(p1, pi1), _flat(p2, pi2)
     r, v = x1 - x0, x2 - 2 * x1 + x0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -141,7 +160,8 @@ def _squarem(onehot2, start, first, weights, loglik):
     ok = ((x >= 0) & (x <= 1)).all(axis=1)
     p3, pi3 = x[:, :k], x[:, k:].reshape(pi0.shape)
     p4, pi4, extrapolated = _step(onehot2, np.where(ok[:, None], p3, p2),
-                                  np.where(ok[:, None, None, None], pi3, pi2), weights)  # fmt: skip
+                                  np.where(ok[:, None, None, None], pi3, pi2), weights,
+                                  fixed)  # fmt: skip
     ok &= extrapolated >= loglik
     return np.where(ok[:, None], p4, p2), np.where(ok[:, None, None, None], pi4, pi2)
 
@@ -153,6 +173,7 @@ def em_fit(
     *,
     tol: float,
     max_iter: int,
+    fixed: tuple[int, np.ndarray] | None = None,
 ) -> EMFit:
     """Run EM on ``B`` weighted copies of one code matrix.
 
@@ -170,6 +191,10 @@ def em_fit(
         ``tol`` in one iteration, or its log-likelihood rises by less than ``tol / 1000``.
     max_iter : int
         Iteration cap; ``converged`` is False for the data sets still moving then.
+    fixed : tuple (int, ndarray of shape (B,)), optional
+        ``(c, values)``: hold class ``c``'s prevalence at ``values[b]`` in data set ``b``
+        (the constrained maximum of the profile likelihood; a tuple ``start`` should carry
+        these values already).
     """
     n, r, k = onehot.shape
     onehot2 = onehot.reshape(n, r * k)
@@ -178,18 +203,21 @@ def em_fit(
         prevalence, confusion = (np.array(a, dtype=float) for a in start)  # copies
     else:
         post = np.broadcast_to(start, (b, n, k))
-        prevalence, confusion = m_step(onehot2, post, weights, np.full((b, r, k, k), 1.0 / k))
+        prevalence, confusion = m_step(onehot2, post, weights, np.full((b, r, k, k), 1.0 / k),
+                                       fixed)
     moving = np.ones(b, dtype=bool)  # only the data sets still moving are iterated
     last = np.full(b, -np.inf)
     iterations = 0
     for iterations in range(1, max_iter + 1):  # noqa: B007 (the count is returned)
         idx = np.flatnonzero(moving)
         p, pi, w = prevalence[idx], confusion[idx], weights[idx]
-        p1, pi1, loglik = _step(onehot2, p, pi, w)
+        held = None if fixed is None else (fixed[0], fixed[1][idx])
+        p1, pi1, loglik = _step(onehot2, p, pi, w, held)
         step = np.maximum(
             np.abs(p1 - p).max(axis=1), np.abs(pi1 - pi).reshape(idx.size, -1).max(axis=1)
         )
-        prevalence[idx], confusion[idx] = _squarem(onehot2, (p, pi), (p1, pi1), w, loglik)
+        prevalence[idx], confusion[idx] = _squarem(onehot2, (p, pi), (p1, pi1), w, loglik,
+                                                   held)
         # stop on an EM step under tol, or a log-likelihood that no longer rises (a parameter
         # creeping to its boundary moves by more than tol for thousands of iterations)
         moving[idx] = (step > tol) & (loglik - last[idx] > tol * 1e-3)

@@ -32,9 +32,9 @@ import numpy as np
 from scipy.special import expit, logit
 from scipy.stats import norm
 
-from .latent_em import e_step, em_fit, orient
+from .latent_em import e_step, em_fit, orient, vote_shares
 
-__all__ = ["Quantities", "bootstrap_bounds", "covariance", "wald_bounds"]
+__all__ = ["Quantities", "bootstrap_bounds", "covariance", "profile_bounds", "wald_bounds"]
 
 _STEP = 1e-5
 _FLOOR = 0.5  # expected count under which a confusion entry is held on its boundary
@@ -114,9 +114,11 @@ def _jacobian(fun: Any, theta: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Quantities:
-    """The reported quantities as functions of (prevalence, confusion): ``(k + R,)``.
+    """The reported quantities as functions of (prevalence, confusion): ``(k + R + R k,)``.
 
-    Each class's prevalence, then each rater's accuracy ``Σ_c p_c π_r[c, c]``.
+    Each class's prevalence, then each rater's accuracy ``Σ_c p_c π_r[c, c]``, then each
+    rater's ``π_r[c, c]`` (rater by rater, class by class: for two classes its specificity
+    and sensitivity).
     """
 
     @staticmethod
@@ -124,7 +126,8 @@ class Quantities:
         """Return the quantities at ``(prevalence, confusion)`` (batched over leading axes)."""
         diag = np.diagonal(confusion, axis1=-2, axis2=-1)  # (..., R, k)
         accuracy = (diag * prevalence[..., None, :]).sum(axis=-1)
-        return np.concatenate([prevalence, accuracy], axis=-1)
+        flat = diag.reshape(*diag.shape[:-2], -1)
+        return np.concatenate([prevalence, accuracy, flat], axis=-1)
 
 
 def covariance(onehot, weights, prevalence, confusion, posterior, *, sandwich: bool):
@@ -187,3 +190,79 @@ def bootstrap_bounds(onehot, inverse, prevalence, confusion, *, level, n_resampl
     alpha = (1 - level) / 2
     bounds = np.quantile(values, [alpha, 1 - alpha], axis=0).T
     return bounds, int((~fit.converged).sum())
+
+
+def _profile(onehot, counts, confusion, posterior0, c, values, *, tol, max_iter):
+    """Return the profile log-likelihood of ``p_c`` at each of ``values`` ``(G,)``.
+
+    EM with ``p_c`` held (:func:`~.latent_em.em_fit`'s ``fixed``) from the fit's confusion,
+    and, given ``posterior0``, from those posteriors too; the higher maximum is kept.
+    """
+    g = values.size
+    weights = np.broadcast_to(counts, (g, counts.size))
+    k = confusion.shape[-1]
+    rest = np.full((g, k), 1.0 / k)
+    rest[:, c] = 0.0
+    start_p = rest / rest.sum(axis=1, keepdims=True) * (1.0 - values[:, None])
+    start_p[:, c] = values
+    warm = em_fit(onehot, weights, (start_p, np.broadcast_to(confusion, (g, *confusion.shape))),
+                  tol=tol, max_iter=max_iter, fixed=(c, values))  # fmt: skip
+    if posterior0 is None:
+        return warm.loglik
+    cold = em_fit(onehot, weights, posterior0, tol=tol, max_iter=max_iter, fixed=(c, values))
+    return np.maximum(warm.loglik, cold.loglik)
+
+
+def _crossing(grid: np.ndarray, excess: np.ndarray, centre: int, step: int) -> float | None:
+    """Walk from ``grid[centre]`` by ``step`` to the first ``excess > 0``; interpolate there.
+
+    Returns None when the walk leaves the grid without crossing (the bound is the grid's end).
+    """
+    i = centre
+    while 0 <= i + step < grid.size:
+        if excess[i + step] > 0:
+            a, b = excess[i], excess[i + step]
+            return float(grid[i] + (grid[i + step] - grid[i]) * (-a) / (b - a))
+        i += step
+    return None
+
+
+def profile_bounds(onehot, counts, prevalence, confusion, loglik, c, *, level, tol, max_iter,
+                   points=41):  # fmt: skip
+    """Profile-likelihood bounds ``(2,)`` of the prevalence ``p_c`` and the top log-likelihood.
+
+    The interval is ``{v : 2 (ℓ̂ − max_{θ: p_c = v} ℓ(θ)) ≤ χ²₁(level)}`` (Wilks), the
+    connected set around ``p̂_c``: ``points`` values evenly spaced on the logit scale over
+    (0.001, 0.999) with ``p̂_c`` among them (EM from the fit and from the vote shares at
+    each), then ``points // 2`` more inside each bracket of a crossing (EM from the fit), the
+    bound interpolated linearly between the last value inside and the first outside; a side
+    that never crosses is bounded by 0 or 1. ``onehot`` holds the distinct
+    rating patterns and ``counts`` their counts.
+    """
+    from scipy.stats import chi2
+
+    crit = chi2.ppf(level, 1) / 2.0
+    start = vote_shares(onehot)
+    p_hat = float(prevalence[c])
+    grid = np.unique(np.append(expit(np.linspace(logit(1e-3), logit(1 - 1e-3), points)), p_hat))
+    prof = _profile(onehot, counts, confusion, start, c, grid, tol=tol, max_iter=max_iter)
+    top = max(float(loglik), float(prof.max()))
+    centre = int(np.argmax(prof))
+    bounds = [0.0, 1.0]
+    for side, step in ((0, -1), (1, 1)):
+        cross = _crossing(grid, top - prof - crit, centre, step)
+        if cross is None:
+            continue
+        j = int(np.searchsorted(grid, cross))
+        fine = np.linspace(grid[j - 1], grid[j], points // 2)
+        fine_prof = _profile(onehot, counts, confusion, None, c, fine, tol=tol,
+                             max_iter=max_iter)  # fmt: skip
+        excess = top - fine_prof - crit
+        inside = np.flatnonzero(excess <= 0)
+        if inside.size == 0:  # the fine values all lie outside: the bracket's inner end
+            bounds[side] = float(fine[-1] if side == 0 else fine[0])
+            continue
+        at = int(inside.min() if side == 0 else inside.max())
+        hit = _crossing(fine, excess, at, step)
+        bounds[side] = float(fine[at]) if hit is None else hit
+    return np.array(bounds), top
