@@ -240,3 +240,91 @@ def test_estimand_items_with_a_score_is_refused_not_ignored(capsys, files, tmp_p
                        "random", "--cluster", "item", "--estimand", "items")  # fmt: skip
     assert code == 2 and "estimand is not available with a judge score" in err
     assert err.count("\n") == 1
+
+
+# ----------------------------------------------------------------------------- combine default
+def _stacked(d, judges=("a", "b")) -> pd.DataFrame:
+    """The frame ``correct`` builds from the two files: test rows (no label), then calibration."""
+    test, cal = pd.read_csv(d / "test.csv"), pd.read_csv(d / "cal.csv")
+    cols = ["model", *judges]
+    return pd.concat([test[cols].assign(human=np.nan), cal[[*cols, "human"]]],
+                     ignore_index=True).astype({"human": float})  # fmt: skip
+
+
+def test_combine_defaults_to_the_apis_measured_default(capsys, files):
+    """No --combine under --design random: the stack (it was the product letters)."""
+    d, _ = files
+    code, out, err = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
+                         d / "cal.csv", "--judge", "a,b", "--design", "random", "--by", "model",
+                         "--seed", "4", "--json")  # fmt: skip
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["judge"] == {"columns": ["a", "b"], "kind": "jury", "calibrator": "logistic",
+                                "combine": "stack"}  # fmt: skip
+    ev = js.evaluate(_stacked(d), judge=["a", "b"], by="model", design="random", rng=4)
+    for row in payload["rows"]:
+        res = ev.corrections[row["group"]]
+        assert res.combine == row["combine"] == "stack"
+        assert (row["estimate"], row["ci_low"], row["ci_high"]) == pytest.approx(
+            (res.estimate, res.ci.low, res.ci.high), abs=1e-12)  # fmt: skip
+        assert row["coefficients"] == pytest.approx(res.coefficients, abs=1e-12)
+        assert row["intercept"] == pytest.approx(res.intercept, abs=1e-12)
+        assert row["effective_labels"] == pytest.approx(res.effective_labels, rel=1e-12)
+    # the text table names the combine and the coefficients, as the JSON does
+    code, out, _ = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
+                       d / "cal.csv", "--judge", "a,b", "--design", "random", "--by", "model",
+                       "--seed", "4")  # fmt: skip
+    head, x = out.splitlines()[2], next(r for r in out.splitlines() if r.startswith("x "))
+    assert "combine" in head and "coefficients (log-odds)" in head
+    beta = ev.corrections["x"].coefficients
+    assert f"stack    a {beta['a']:+.3f}, b {beta['b']:+.3f}" in x
+    assert "(combine 'stack')" in out.splitlines()[0]
+    # the default under the paper's design is unchanged: the minimum-variance jury
+    code, out, _ = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
+                       d / "cal.csv", "--judge", "a,b", "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["judge"]["combine"] == "letters"
+    assert json.loads(out)["method"] == "min-variance"
+
+
+def test_combine_help_states_the_default_per_design(capsys):
+    from judgestats.jury.combined import DEFAULTS
+
+    with pytest.raises(SystemExit):
+        main(["correct", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(f"{v!r} under {k}" in text for k, v in DEFAULTS.items())
+
+
+def test_correct_mean_jury_names_its_letters_json_and_csv(capsys, files):
+    """--combine mean under the paper's design: the J + 1 letters through the J × K model."""
+    d, _ = files
+    code, out, err = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
+                         d / "cal.csv", "--judge", "a,b", "--combine", "mean", "--json")
+    assert code == 0, err
+    payload = json.loads(out)
+    frame = _stacked(d).assign(model="all")
+    res = js.evaluate(frame, judge=["a", "b"], by="model", combine="mean",
+                      design="by-human-label").corrections["all"]  # fmt: skip
+    (row,) = payload["rows"]
+    assert row["letters"] == ["0/2", "1/2", "2/2"] and row["combine"] == "mean"
+    assert (row["estimate"], row["ci_low"], row["ci_high"]) == pytest.approx(
+        (res.estimate, res.ci.low, res.ci.high), abs=1e-12)  # fmt: skip
+    assert payload["judge"]["combine"] == "mean" and payload["method"] == res.method
+    code, out, _ = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
+                       d / "cal.csv", "--judge", "a,b", "--design", "random", "--seed", "4",
+                       "--csv")  # fmt: skip
+    import csv
+    import io
+
+    (line,) = list(csv.DictReader(io.StringIO(out)))
+    stack = js.evaluate(_stacked(d).assign(model="all"), judge=["a", "b"], by="model",
+                        design="random", rng=4).corrections["all"]  # fmt: skip
+    assert float(line["coefficient[a]"]) == pytest.approx(stack.coefficients["a"], abs=1e-12)
+    assert float(line["coefficient[b]"]) == pytest.approx(stack.coefficients["b"], abs=1e-12)
+
+
+def test_combine_other_than_letters_is_refused_on_the_example_jury(capsys):
+    code, out, err = run(capsys, "correct", "--example", "chatbot-arena", "--judge",
+                         "gpt-4,gpt-3.5", "--combine", "mean")  # fmt: skip
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "--combine does not apply to --example chatbot-arena" in err

@@ -1962,7 +1962,8 @@ def _judges_files(d: Any, labelled: int | None = None) -> tuple[str, str]:
 
 def _judged(kind: str, *rest: str, labelled: int | None = None) -> Callable:
     judge = {"score": ["--judge", "score", "--design", "random"],
-             "jury": ["--judge", "a,b", "--design", "by-human-label"]}[kind]
+             "jury": ["--judge", "a,b", "--design", "by-human-label"],
+             "jury-random": ["--judge", "a,b", "--design", "random"]}[kind]
     return _cli(lambda d: ["correct", "--test", _judges_files(d, labelled)[0], "--calibration",
                            _judges_files(d, labelled)[1], *judge, "--seed", "7", *rest])
 
@@ -2000,3 +2001,24 @@ case("cli/report/by-human-label/min-variance/example-chatbot-arena/jury",
                      "--method", "min-variance", "--design", "by-human-label",
                      "--calibration-fraction", "0.3"]))
 case("cli/correct/random/wald/files-score/by-model/csv", _judged("score", "--by", "model", "--csv"))
+
+# issue 39 (faces2): --combine follows js.evaluate(combine=None), the measured default per design
+# (the stack under random), and the juries combined by combine= in correct and the report
+case("cli/correct/random/wald/files-jury/default-stack/by-model",
+     _judged("jury-random", "--by", "model"))
+case("cli/correct/random/wald/files-jury/default-stack/json", _judged("jury-random", "--json"))
+case("cli/correct/random/wald/files-jury/default-stack/csv",
+     _judged("jury-random", "--by", "model", "--csv"))
+case("cli/correct/by-human-label/profile-likelihood-t/files-jury/mean/by-model",
+     _judged("jury", "--by", "model", "--combine", "mean"))
+case("cli/correct/by-human-label/profile-likelihood-t/files-jury/mean/json",
+     _judged("jury", "--combine", "mean", "--json"))
+for _format in ("markdown", "latex"):
+    case(f"cli/report/random/wald/jury-stack/{_format}", _cli(
+        lambda d, f=_format: ["report", _write(d, "items.csv", _judges_frame_cached()),
+                              "--judge", "a,b", "--design", "random", "--seed", "7",
+                              "--format", f]))
+    case(f"cli/report/by-human-label/profile-likelihood-t/jury-mean/{_format}", _cli(
+        lambda d, f=_format: ["report", _write(d, "items.csv", _judges_frame_cached()),
+                              "--judge", "a,b", "--design", "by-human-label", "--combine",
+                              "mean", "--format", f]))

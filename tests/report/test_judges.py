@@ -114,3 +114,73 @@ def test_html_judge_sections_align_text_left():
     jury = page.split('<h2 id="jury">Jury</h2>', 1)[1].split("</table>", 1)[0]
     assert '<th scope="col" style="text-align: left">judge</th>' in jury
     assert '<th scope="col">weight</th>' in jury  # numbers keep the page's right alignment
+
+
+# ----------------------------------------------------------------------------- combined juries
+@pytest.fixture(scope="module")
+def mean_ev():
+    """A 'mean' jury under the paper's design: the J + 1 letters through the J × K model."""
+    return js.evaluate(_frame(), judge=["a", "b"], by="model", combine="mean",
+                       design="by-human-label", rng=0)  # fmt: skip
+
+
+def test_report_renders_a_mean_jury_under_the_paper_design(mean_ev):
+    """It was refused (ArgumentTypeError: kind 'combined-jury'); now its letters and fit show."""
+    c = mean_ev.corrections["x"]
+    assert type(c).kind == "combined-jury" and c.letters == ("0/2", "1/2", "2/2")
+    text = report(mean_ev, "markdown")
+    assert "every letter of the 2 judges' mean (a, b; combine='mean') (3 letters: 0/2, 1/2, " \
+           "2/2)" in text  # fmt: skip
+    head = text.split("\n### ")[0].split("\n")  # the rates' table, before the sections
+    table = {r.split(" | ")[0][2:]: r.split(" | ") for r in head
+             if r.startswith(("| x |", "| y |")) and r.count("|") == 7}  # fmt: skip
+    for g in ("x", "y"):  # the main table's cells are the API result's, at 3 decimals
+        c = mean_ev.corrections[g]
+        assert table[g][2] == f"{c.estimate:.3f}"
+        assert table[g][3] == f"{c.ci.low:.3f}–{c.ci.high:.3f}"
+    # the agreement table is the alphabet's fit's: each letter's count per human class
+    cal = mean_ev.corrections["x"].inner.distribution.calibration
+    cells = {lab: (int(cal.counts[j, 0]), int(cal.counts[j, 1]))  # judge letter × human
+             for j, lab in enumerate(cal.judge_labels)}  # fmt: skip
+    agreement = next(r for r in _section(text, "Judge agreement") if r.startswith("| x |"))
+    assert all(f"{lab}: {h0} / {h1}" in agreement for lab, (h0, h1) in cells.items())
+    rows = _section(text, "Jury")
+    assert rows[0].split(" | ")[1:4] == ["judge", "combine", "weight"]
+    for row in rows[1:]:
+        g, name, combine, weight, sens, spec = row[2:-2].split(" | ")
+        card = mean_ev.corrections[g].agreement()[name]
+        assert (combine, weight) == ("mean", "0.500")  # the mean: each judge counts 1/J
+        assert sens == card.sensitivity.text(3, short=True)
+        assert spec == card.specificity.text(3, short=True)
+    assert len(rows) == 1 + 2 * 2
+
+
+def test_report_shows_the_stack_coefficients_and_who_carries_the_weight():
+    """The random design's default jury is the stack: its coefficients in the Jury section."""
+    ev = js.evaluate(_frame(), judge=["a", "b"], by="model", design="random", rng=0)
+    c = ev.corrections["x"]
+    assert c.combine == "stack" and c.calibrator == "logistic"
+    text = report(ev, "markdown")
+    assert "the jury's predictor (combine='stack' of a, b)" in text
+    assert [r.split(" | ")[2] for r in _section(text, "Judge score")[1:]] == ["logistic"] * 2
+    rows = {tuple(r[2:].split(" | ")[:2]): r.split(" | ") for r in _section(text, "Jury")[1:]}
+    for g in ("x", "y"):
+        c = ev.corrections[g]
+        lead = max(c.coefficients, key=c.coefficients.get)
+        for name, beta in c.coefficients.items():
+            shown = name + (" (carries the weight)" if name == lead else "")
+            assert rows[(g, shown)][3] == f"{beta:+.3f}"
+        assert rows[(g, "(intercept)")][3] == f"{c.intercept:+.3f}"
+    for fmt in ("html", "latex"):  # every format writes the section and its numbers
+        out = report(ev, fmt)
+        assert f"{ev.corrections['x'].coefficients['a']:+.3f}" in out
+
+
+def test_report_of_one_combined_jury_names_its_combine():
+    """A single CombinedJuryCorrection (correct_combined) under the paper's design."""
+    f = _frame()
+    res = js.jury.correct_combined({"a": f["a"], "b": f["b"]}, f["human"], combine="mean",
+                                   design="by-human-label", rng=0)  # fmt: skip
+    text = report(res, "markdown")
+    assert f"is {res.estimate:.2f} (95% CI {res.ci.low:.2f}–{res.ci.high:.2f})" in text
+    assert "### Jury" in text and "combine='mean'" in text

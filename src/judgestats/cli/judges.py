@@ -49,12 +49,16 @@ def _floats(text: str) -> tuple[float, ...]:
 def judge_options(p: Any) -> None:
     """Add the flags of judge scores, juries and covariates (``correct`` and ``report``)."""
     from ..evaluate.letters import COMBINE  # the API's list: a new combine is a new choice
+    from ..jury.combined import DEFAULTS  # the measured default per design (one home)
 
     g = p.add_argument_group("judge scores, juries and covariates (FILE, --test/--calibration)")
     g.add_argument(
-        "--combine", choices=COMBINE, default="letters",
-        help="several judges (--judge a,b): how their verdicts combine (js.evaluate(combine=)); "
-        "0/1 judges under --design by-human-label are a jury (minimum-variance weights)",
+        "--combine", choices=COMBINE, default=None,
+        help="several judges (--judge a,b): how their verdicts combine (js.evaluate(combine=)): "
+        "'stack' a cross-fitted logistic regression on every judge in the prediction-powered "
+        "mean (--design random only), 'mean' the judges' mean, 'letters' their product letters "
+        "(0/1 judges under by-human-label: the minimum-variance jury). Default: the API's, "
+        "measured per design: " + ", ".join(f"{v!r} under {k}" for k, v in DEFAULTS.items()),
     )  # fmt: skip
     g.add_argument(
         "--calibrator", choices=CALIBRATORS, default=None,
@@ -79,7 +83,7 @@ def judge_options(p: Any) -> None:
 def judges_given(args: Any) -> bool:
     """Whether ``correct`` corrects through ``js.evaluate``: several judges, or score flags."""
     several = len(column_list(args.judge_column or args.judge) or ()) > 1
-    return several or args.combine != "letters" or any(
+    return several or args.combine is not None or any(
         getattr(args, k) is not None
         for k in ("calibrator", "bins", "threshold", "folds", "covariates"))  # fmt: skip
 
@@ -87,7 +91,7 @@ def judges_given(args: Any) -> bool:
 def judge_keywords(args: Any) -> dict[str, Any]:
     """``js.evaluate``'s keywords of the judge flags given (none of them: an empty dict)."""
     out: dict[str, Any] = {}
-    if args.combine != "letters":
+    if args.combine is not None:  # else the API's measured default for the design
         out["combine"] = args.combine
     for k in ("calibrator", "threshold", "folds"):
         if getattr(args, k) is not None:
@@ -210,7 +214,10 @@ def rows_from_judges(args: Any) -> tuple[str, list[dict]]:
     rows += [{"group": group_label(g), "estimate": None, "ci_low": None, "ci_high": None,
               "error": why} for g, why in ev.marked.items()]  # fmt: skip
     args.judge_summary = _judge_summary(ev, judges, args)
-    what = {"score": f"judge score {judges[0]!r}", "jury": "jury of " + ", ".join(judges),
+    combine = args.judge_summary.get("combine")
+    jury = "jury of " + ", ".join(judges) + ("" if combine in (None, "letters") else
+                                             f" (combine {combine!r})")  # fmt: skip
+    what = {"score": f"judge score {judges[0]!r}", "jury": jury,
             "letters": "the product letters of judges " + ", ".join(judges)}.get(
         args.judge_summary["kind"], f"judge {judges[0]!r}")  # fmt: skip
     where = f" by {', '.join(by)}" if by else f" corrected with calibration {args.calibration}"
@@ -232,13 +239,15 @@ def _judge_summary(ev: Any, judges: tuple, args: Any) -> dict[str, Any]:
     """Return what the JSON says of the judge(s): kind, columns, calibrator or combine."""
     first: Any = next(iter(ev.corrections.values()), None)
     kind = getattr(type(first), "kind", None)
+    combined = getattr(first, "combine", None)  # js.jury.correct_combined's result
     out: dict[str, Any] = {"columns": list(judges),
-                           "kind": {"score-correction": "score", "jury": "jury"}.get(
+                           "kind": "jury" if combined else {
+                               "score-correction": "score", "jury": "jury"}.get(
                                str(kind), "letters" if len(judges) > 1 else "letter")}
-    if out["kind"] == "score":
+    if out["kind"] == "score" or str(kind) == "score-correction":
         out["calibrator"] = first.calibrator
-    if len(judges) > 1:
-        out["combine"] = args.combine
+    if len(judges) > 1:  # the combine that answered (None given: the design's default)
+        out["combine"] = combined or args.combine or "letters"
     return out
 
 
@@ -246,7 +255,7 @@ def check_judge_flags(args: Any, mode: str) -> None:
     """Refuse the judge flags with a data source that has no judge columns (counts)."""
     given = [f"--{k}" for k in ("calibrator", "bins", "threshold", "folds", "covariates")
              if getattr(args, k, None) is not None]  # fmt: skip
-    if getattr(args, "combine", "letters") != "letters":
+    if getattr(args, "combine", None) not in (None, "letters"):  # letters: the one jury here
         given.append("--combine")
     if given:
         verb = "does" if len(given) == 1 else "do"
@@ -300,7 +309,7 @@ def rows_from_jury_example(args: Any) -> tuple[str, list[dict]]:
         row["covered"] = bool(res.ci.low <= row["human_rate"] <= res.ci.high)
         rows.append(row)
     args.method = next((r["method"] for r in rows if r.get("method")), args.method)
-    args.judge_summary = {"columns": list(judges), "kind": "jury", "combine": args.combine}
+    args.judge_summary = {"columns": list(judges), "kind": "jury", "combine": "letters"}
     pct = f"{100 * args.calibration_fraction:g}%"
     return (f"Chatbot Arena win rates, human votes vs the jury {', '.join(judges)}; random {pct} "
             f"calibration split per target (seed {args.seed}); design {args.design}", rows)
@@ -309,10 +318,17 @@ def rows_from_jury_example(args: Any) -> tuple[str, list[dict]]:
 def _jury_dict(res: Any) -> dict:
     """Return a result's ``to_dict()``, a jury's weights (``weight[a]``) as one mapping.
 
+    A stack's coefficients (``coefficient[a]``, log-odds) likewise become ``coefficients``.
+
     A NaN (a jury's naive rate: it has none) is None, so that ``--json`` prints valid JSON.
     """
     d = {k: None if isinstance(v, float) and v != v else v for k, v in res.to_dict().items()}
     weights = {k[7:-1]: d.pop(k) for k in list(d) if k.startswith("weight[")}
     if any(v is not None for v in weights.values()):
         d["weights"] = weights
+    coefficients = {k[12:-1]: d.pop(k) for k in list(d) if k.startswith("coefficient[")}
+    if coefficients:
+        d["coefficients"], d["intercept"] = coefficients, res.intercept
+    if getattr(res, "combine", None) == "mean" and getattr(res, "letters", ()):
+        d["letters"] = [str(v) for v in res.letters]  # the J + 1 letters the alphabet fitted
     return d

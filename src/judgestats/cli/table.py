@@ -37,7 +37,9 @@ def _table(title: str, rows: list[dict], args) -> str:
         ("random_ci", f"{lvl} CI (random design)"),
         ("calibrator", "calibrator"),  # a judge score's (cli.judges)
         ("lam", "λ̂"),
+        ("combine", "combine"),  # a jury's (js.jury.correct_combined)
         ("weights", "weights"),  # a jury's
+        ("coefficients", "coefficients (log-odds)"),  # a stack's: which judge carries it
         ("effective_labels", "effective labels"),
         ("human_rate", "human rate"),
         ("covered", "covered"),
@@ -91,6 +93,8 @@ def _judge_cell(key: str, row: dict) -> str:
         return "-" if v is None else f"{v:.3f}"
     if key == "weights":
         return "-" if not v else ", ".join(f"{k} {w:.3f}" for k, w in v.items())
+    if key == "coefficients":
+        return "-" if not v else ", ".join(f"{k} {w:+.3f}" for k, w in v.items())
     return _fmt(v)
 
 
@@ -109,7 +113,8 @@ def _ci_text(row: dict, prefix: str) -> str:
 def rows_csv(rows: list[dict], args: Any) -> str:
     """Return ``correct``'s rows as CSV: every field a column, in the order first seen.
 
-    A jury's ``weights`` become ``weight[NAME]`` columns, a row's warnings one cell joined by
+    A jury's ``weights`` become ``weight[NAME]`` columns (a stack's ``coefficients``
+    ``coefficient[NAME]``), a row's warnings one cell joined by
     "; "; the level and, where every row has none, the method and design are added as columns.
     """
     import csv
@@ -117,10 +122,13 @@ def rows_csv(rows: list[dict], args: Any) -> str:
 
     flat = []
     for r in rows:
-        row = {k: v for k, v in r.items() if k not in ("weights", "warnings")}
+        row = {k: v for k, v in r.items() if k not in ("weights", "coefficients", "warnings")}
         row.update({f"weight[{k}]": w for k, w in (r.get("weights") or {}).items()})
+        row.update({f"coefficient[{k}]": w for k, w in (r.get("coefficients") or {}).items()})
         if r.get("warnings"):
             row["warnings"] = "; ".join(r["warnings"])
+        if r.get("letters"):  # a mean's J + 1 letters, one cell
+            row["letters"] = " ".join(r["letters"])
         for key, value in (("method", args.method), ("design", args.design),
                            ("confidence_level", args.confidence_level)):  # fmt: skip
             row.setdefault(key, str(value) if value is not None else None)

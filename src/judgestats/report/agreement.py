@@ -50,6 +50,8 @@ def _calibration(c: Any) -> Any:
         return {s: c.corrections[s].calibration for s in c.strata}
     if _kind(c) == "alphabet":
         return c.distribution.calibration
+    if _kind(c) == "combined-jury":  # the table its fit rests on (the mean's J + 1 letters)
+        return _calibration(c.inner)
     return c.calibration  # a jury's: its product letters × human
 
 

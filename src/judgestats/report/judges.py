@@ -8,7 +8,10 @@ buys: ``effective_labels`` = θ̂(1 − θ̂)/Var(θ̂), the human labels alone 
 precision ("these 279 labels are worth 540"). A jury (:class:`~judgestats.jury.JuryCorrection`)
 gets the section *Jury*: one row per group and judge with its weight, its estimate and
 adjusted-Wald interval alone, and its agreement with the human label (sensitivity and
-specificity with Clopper–Pearson intervals, :func:`judgestats.agreement`). The formats of
+specificity with Clopper–Pearson intervals, :func:`judgestats.agreement`). A jury combined by
+``combine=`` (:class:`~judgestats.jury.CombinedJuryCorrection`) gets a *Jury* section naming
+its combine and each judge's weight in it: the stack's log-odds coefficients, the letters'
+minimum-variance weights, the mean's J + 1 letters and the alphabet fitted on them. The formats of
 :mod:`.formats` write each section as a heading, a sentence and a table.
 """
 
@@ -77,7 +80,11 @@ def score_how(ev: Any) -> str:
     fell = sum(ev.corrections[g].fallback is not None for g in ev.groups)
     back = (f" ({fell} of {len(ev.groups)} with fewer than 100 labelled items by the fallback "
             "declared in advance)") if fell else ""  # fmt: skip
-    return (f"the prediction-powered mean of the judge's score {ev.judge!r}, calibrated to the "
+    first = ev.corrections[ev.groups[0]]
+    judges = getattr(first, "judges", None)  # a jury's predictor (js.jury.correct_combined)
+    what = (f"the judge's score {ev.judge!r}" if judges is None else
+            f"the jury's predictor (combine={first.combine!r} of {', '.join(judges)})")  # fmt: skip
+    return (f"the prediction-powered mean of {what}, calibrated to the "
             f"human label by cross-fitted {' / '.join(calibrators)} regression, with power "
             f"tuning{back}")  # fmt: skip
 
@@ -176,6 +183,76 @@ def _jury_section(named: dict[str, Any], header: str, lvl: str, d: int) -> Judge
                         ("l" if header else "") + "lrrrrr")  # fmt: skip
 
 
+def _combined_cells(label: str, c: Any, d: int) -> list[list[str]]:
+    """One row per member of a combined jury: its coefficient or weight, its agreement."""
+    try:
+        cards = c.agreement()
+    except JudgeStatsError:  # a member's table the card refuses: its cells say "–"
+        cards = {}
+    pull = c.coefficients if c.coefficients is not None else c.weights
+    if pull is None and c.combine == "mean":  # the mean: every judge counts 1/J
+        pull = dict.fromkeys(c.judges, 1 / len(c.judges))
+    lead = None if not pull or len(set(pull.values())) == 1 else max(pull, key=pull.get)
+    rows = []
+    for name in c.judges:
+        card = cards.get(name)
+        agree = (["–", "–"] if card is None or not card.binary else
+                 [card.sensitivity.text(d, short=True), card.specificity.text(d, short=True)])
+        rows.append([label, name + (" (carries the weight)" if name == lead else ""),
+                     c.combine, "–" if pull is None else f"{pull[name]:+.{d}f}"
+                     if c.coefficients is not None else f"{pull[name]:.{d}f}", *agree])  # fmt: skip
+    if c.coefficients is not None and c.intercept is not None:
+        rows.append([label, "(intercept)", c.combine, f"{c.intercept:+.{d}f}", "–", "–"])
+    return rows
+
+
+def _combined_words(c: Any) -> str:
+    """Say how one combined jury's judges became one source (its ``combine``)."""
+    if c.combine == "stack" and c.coefficients is not None:
+        return ("combine='stack': a logistic regression of the human label on every judge's "
+                "column, cross-fitted by item, enters the prediction-powered mean; a judge's "
+                "coefficient is its log-odds per unit of its column, the largest carries the "
+                "weight")  # fmt: skip
+    if c.combine == "mean" and not c.letters:
+        return ("combine='mean': the judges' mean (each judge's weight 1/J) is a score, "
+                "calibrated and entered in the prediction-powered mean")
+    if c.weights is not None:  # the paper's design: the jury of the product letters
+        return ("combine='letters': the judges' Rogan–Gladen estimates combined with "
+                "minimum-variance weights (sum 1), the largest carries the weight")
+    if c.letters and _kind(c) == "combined-jury":
+        what = "mean" if c.combine == "mean" else "product letters"
+        return (f"combine={c.combine!r}: the judges' {what} as {len(c.letters)} letters ("
+                f"{', '.join(map(str, c.letters[:8]))}{', …' if len(c.letters) > 8 else ''}), "
+                f"fitted as a judge alphabet ({c.estimator}; its judge × human table is in "
+                "Judge agreement)")  # fmt: skip
+    return f"combine={c.combine!r}: {c.estimator}"
+
+
+def _combined_section(named: dict[str, Any], header: str, lvl: str, d: int) -> JudgeSection:
+    """Return the *Jury* section of juries combined by ``combine=`` (stack, mean, letters)."""
+    first = next(iter(named.values()))
+    pull = "coefficient (log-odds)" if first.coefficients is not None else "weight"
+    head = [header, "judge", "combine", pull, f"sensitivity ({lvl} CI)",
+            f"specificity ({lvl} CI)"]  # fmt: skip
+    cells = [row for label, c in named.items() for row in _combined_cells(label, c, d)]
+    ways = list(dict.fromkeys(_combined_words(c) for c in named.values()))
+    worth = "; ".join(f"{_whose(header, lab)} {c.n_labelled} labels are worth {_worth(c)}"
+                      for lab, c in named.items())  # fmt: skip
+    sentence = (
+        f"Each jury combines {len(first.judges)} judges ({'; '.join(ways)}); sensitivity and "
+        "specificity: each judge's agreement with the human label on the calibration set "
+        f"(js.agreement, {lvl} Clopper–Pearson intervals; – for a score judge). Effective "
+        f"labels (the human labels alone as precise as the jury's rate): {worth}."
+    )
+    fell = [f"{lab or 'the jury'}: {c.fallback}" for lab, c in named.items() if c.fallback]
+    if fell:
+        sentence += " Fallback fixed in advance: " + "; ".join(fell) + "."
+    if not header:
+        head, cells = head[1:], [row[1:] for row in cells]
+    return JudgeSection("Jury", "jury", sentence, head, cells,
+                        ("l" if header else "") + "llrrr")  # fmt: skip
+
+
 def judge_sections(result: Any, labels: list[str] | None, header: str | None,
                    d: int = 3) -> list[JudgeSection]:  # fmt: skip
     """Return the judge sections of a result: *Judge score* and *Jury*, where they apply.
@@ -191,7 +268,7 @@ def judge_sections(result: Any, labels: list[str] | None, header: str | None,
     d : int, default 3
         Decimals of the weights, estimates and intervals.
     """
-    if _kind(result) not in ("evaluation", "score-correction", "jury"):
+    if _kind(result) not in ("evaluation", "score-correction", "jury", "combined-jury"):
         return []
     named = _named(result, labels)
     lvl = f"{100 * result.confidence_level:g}%"
@@ -202,5 +279,8 @@ def judge_sections(result: Any, labels: list[str] | None, header: str | None,
     juries = {k: c for k, c in named.items() if _kind(c) == "jury" and c.weights is not None}
     if juries:
         out.append(_jury_section(juries, header or "", lvl, d))
+    combined = {k: c for k, c in named.items() if hasattr(c, "combine") and hasattr(c, "judges")}
+    if combined:  # a jury of correct_combined (js.jury.CombinedJuryCorrection): who weighs
+        out.append(_combined_section(combined, header or "", lvl, d))
     return out
 

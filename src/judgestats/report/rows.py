@@ -60,7 +60,8 @@ class _Content:
 
 
 #: the result kinds a report renders (each result class sets ``kind``)
-_KINDS = ("correction", "stratified", "evaluation", "alphabet", "jury", "score-correction")
+_KINDS = ("correction", "stratified", "evaluation", "alphabet", "jury", "score-correction",
+          "combined-jury")
 
 
 def _kind(result: Any) -> str:
@@ -69,7 +70,8 @@ def _kind(result: Any) -> str:
     if kind not in _KINDS:
         raise ArgumentTypeError(
             "result must be a Correction, StratifiedCorrection, AlphabetCorrection, "
-            "JuryCorrection, ScoreCorrection or Evaluation (or a Bayesian result of the same "
+            "JuryCorrection, CombinedJuryCorrection, ScoreCorrection or Evaluation (or a "
+            "Bayesian result of the same "
             "shape), got "
             f"{type(result).__name__}"
         )

@@ -82,13 +82,13 @@ def _row(label: str, r: Any) -> _Row:
 
 
 # ---------------------------------------------------------------------------- sentences
-def _alphabet_how(letters: tuple, design: Design) -> str:
+def _alphabet_how(letters: tuple, design: Design, whose: str = "the judge's alphabet") -> str:
     shown = ", ".join(str(v) for v in letters[:8]) + (", ..." if len(letters) > 8 else "")
     fit = _VOICES[design.family].alphabet.format(estimator=design.estimator, words=design.words)
-    return f"{fit} over every letter of the judge's alphabet ({len(letters)} letters: {shown})"
+    return f"{fit} over every letter of {whose} ({len(letters)} letters: {shown})"
 
 
-def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
+def _alphabet_sentence(c: Any, subject: str, lvl: str, whose: str = "the judge's alphabet") -> str:
     """Describe a judge alphabet's rate: every letter used, on how many labels, which interval."""
     design = _design_of(c)
     naive = "" if math.isnan(c.naive) else (
@@ -96,7 +96,7 @@ def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
     )
     return (
         f"{subject} is {c.estimate:.2f} ({lvl} CI {_fixed(c.ci.low, 2)}–{_fixed(c.ci.high, 2)}), "
-        f"{_alphabet_how(c.letters, design)} on {c.m0 + c.m1} human-labelled items ("
+        f"{_alphabet_how(c.letters, design, whose)} on {c.m0 + c.m1} human-labelled items ("
         f"{_named(design, '; ')}"
         f"{_interval_name(c.method, c.ci.n_resamples, plural=False)}; "
         f"{_source(c.method, design)}) on {c.n} test items{naive}."
@@ -106,6 +106,26 @@ def _alphabet_sentence(c: Any, subject: str, lvl: str) -> str:
 def _jury_how(c: Any) -> str:
     return (f"the minimum-variance combination of the Rogan–Gladen estimates of "
             f"{len(c.judges)} judges ({', '.join(c.judges)})")  # fmt: skip
+
+
+def _combined_whose(c: Any) -> str:
+    """Name a combined jury's letters: ``the 3 judges' mean (a, b, c; combine='mean')``."""
+    what = "mean" if c.combine == "mean" else "product letters"
+    return f"the {len(c.judges)} judges' {what} ({', '.join(c.judges)}; combine={c.combine!r})"
+
+
+def _combined_how(c: Any) -> str:
+    """How a jury combined by ``combine=`` was corrected: its inner fit, over its letters."""
+    if _kind(c.inner) == "jury":
+        return _jury_how(c.inner)
+    return _alphabet_how(c.letters, _design_of(c), _combined_whose(c))
+
+
+def _combined_sentence(c: Any, subject: str, lvl: str) -> str:
+    """Describe a jury combined by ``combine=`` (its letters' fit: the inner result's sentence)."""
+    if _kind(c.inner) == "jury":
+        return _jury_sentence(c.inner, subject, lvl)
+    return _alphabet_sentence(c.inner, subject, lvl, _combined_whose(c))
 
 
 def _jury_sentence(c: Any, subject: str, lvl: str) -> str:
@@ -140,6 +160,8 @@ def _correction_sentence(c: Any, metric: str, label: str | None) -> str:
         return _alphabet_sentence(c, subject, lvl)
     if _kind(c) == "jury":
         return _jury_sentence(c, subject, lvl)
+    if _kind(c) == "combined-jury":
+        return _combined_sentence(c, subject, lvl)
     if _kind(c) == "score-correction":
         return score_sentence(c, subject, lvl)
     design = _design_of(c)
@@ -300,6 +322,7 @@ def _evaluation_sentence(ev: Any, metric: str, ranking: Any) -> str:
         _alphabet_how(tuple(dict.fromkeys(letters)), design)
         if _kind(first) == "alphabet"
         else _jury_how(first) if _kind(first) == "jury"
+        else _combined_how(first) if _kind(first) == "combined-jury"
         else score_how(ev) if _kind(first) == "score-correction"
         else _VOICES[design.family].how(ev, design, sens, spec, noun)
     )
@@ -570,6 +593,10 @@ def _notes_of(r: Any, who: str) -> list[str]:
         return _alphabet_notes(r, who) + ([f"{who}fallback: {r.fallback}"] if r.fallback else [])
     if _kind(r) == "score-correction":
         return score_notes(r, who)
+    if _kind(r) == "combined-jury":  # its letters' fit's notes, and the fallback it took
+        notes = _notes_of(r.inner, who)
+        said = not r.fallback or any(r.fallback in n for n in notes)
+        return notes if said else [*notes, f"{who}fallback: {r.fallback}"]
     return _correction_notes(r, who)
 
 
