@@ -134,6 +134,7 @@ _MODULES = (
     "alphabets", "bayes", "cli", "compare", "datasets", "designs", "errors", "estimators",
     "experiments", "intervals", "io", "jury", "kernels", "multiclass", "plan", "plots", "priors",
     "raters", "readers", "report", "sequential", "simulate", "strata", "scores",
+    "bias",
 )  # fmt: skip
 
 #: Errors and warnings that were at the top level up to 0.1 (now in js.errors only).

@@ -129,8 +129,6 @@ def test_judge_flags_do_not_apply_to_counts(capsys):
     assert code == 2 and "--calibrator does not apply to count mode" in err
 
 
-@pytest.mark.xfail(strict=True, reason="evaluate(covariates=) is the covariates branch's (issue "
-                   "39); until it lands the API refuses the option by name")  # fmt: skip
 def test_correct_covariates_pass_through(capsys, files):
     d, _ = files
     code, out, err = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
@@ -140,12 +138,12 @@ def test_correct_covariates_pass_through(capsys, files):
     assert json.loads(out)["rows"][0]["estimate"] is not None
 
 
-def test_covariates_refused_by_name_until_the_api_takes_them(capsys, files):
+def test_covariates_under_the_paper_design_refuse_a_float_column_in_one_line(capsys, files):
     d, _ = files
     code, _, err = run(capsys, "correct", "--test", d / "test.csv", "--calibration",
-                       d / "cal.csv", "--judge", "score", "--design", "random",
-                       "--covariates", "length")  # fmt: skip
-    assert code == 2 and "covariates" in err and err.count("\n") == 1
+                       d / "cal.csv", "--judge", "score", "--bins", "0,0.5,1",
+                       "--covariates", "score")  # fmt: skip
+    assert code == 2 and "covariate column 'score'" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb"])

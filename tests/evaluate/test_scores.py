@@ -82,3 +82,54 @@ def test_what_a_score_evaluation_lacks_yet_is_refused_by_name():
         with pytest.raises(ArgumentTypeError, match="not available yet for an evaluation of a "
                                                     "judge score"):
             call()
+
+
+# ----------------------------------------------------------------------------- covariates
+def _covariate_frame(seed=0, n=3000):
+    rng = np.random.default_rng(seed)
+    df = _frame(seed, n)
+    df["kind"] = rng.choice(["chat", "code"], n)
+    df["length"] = rng.integers(10, 900, n)
+    df["letter"] = (df.judge > 0.5).astype(int)
+    return df
+
+
+def test_covariates_under_random_enter_each_groups_predictor_on_every_engine():
+    """Each group is correct_scores(covariates=) of its rows in sorted order; polars and
+    DuckDB give pandas' numbers; a 0/1 judge column takes covariates too."""
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    df = _covariate_frame()
+    ev = js.evaluate(df, judge="letter", design="random", covariates=["kind", "length"], rng=3)
+    gen = np.random.default_rng(3)
+    for g in ev.groups:
+        rows = df[df.model == g]
+        direct = js.scores.correct_scores(
+            rows.letter.to_numpy(), rows.human.to_numpy(), rng=gen,
+            covariates={"kind": rows.kind.to_numpy(), "length": rows.length.to_numpy()})
+        assert ev[g].covariates_used_as == "predictor"
+        assert (ev[g].estimate, ev[g].ci.low) == (direct.estimate, direct.ci.low)
+    for other in (pl.from_pandas(df), duckdb.from_df(df)):
+        again = js.evaluate(other, judge="letter", design="random", covariates=["kind", "length"],
+                            rng=3)
+        assert [again[g].estimate for g in again.groups] == [ev[g].estimate for g in ev.groups]
+
+
+def test_covariates_under_by_human_label_are_strata():
+    df = _covariate_frame(1)
+    df["human"] = np.where(df.human.isna(), np.nan, df.human)
+    ev = js.evaluate(df, judge="letter", covariates="kind")
+    ref = js.evaluate(df, judge="letter", strata="kind")
+    assert ev.strata == ("kind",)
+    assert [ev[g].estimate for g in ev.groups] == [ref[g].estimate for g in ref.groups]
+    with pytest.raises(ArgumentTypeError, match="covariate column 'judge' is"):
+        js.evaluate(df, judge="letter", covariates=["kind", "judge"])
+    with pytest.raises(ArgumentTypeError, match="covariates must be a column name"):
+        js.evaluate(df, judge="letter", covariates=3)
+    from judgestats.frames import group_counts
+
+    counts = group_counts(df, judge="letter", by="model")
+    with pytest.raises(ArgumentTypeError, match="covariates= needs the frame's rows"):
+        js.evaluate(counts, covariates=["kind"], design="random")
+    with pytest.raises(ArgumentTypeError, match="covariates= is not available with rater="):
+        js.evaluate(df, judge="letter", covariates=["kind"], rater="kind", cluster="item")

@@ -687,6 +687,40 @@ def check_scores(tables):
     assert all(abs(num(v) - 1.0) <= 0.01 for v in choice.col("width full ÷ average"))
 
 
+def check_scores_covariates(tables):
+    cells = find(tables, "cell", "covariates", "judge", "cover with covariates",
+                 "width ÷ judge alone", "width ÷ letter", min_rows=6)  # fmt: skip
+    for r in cells.records():
+        # 20 data sets per cell in --quick (Monte Carlo s.e. 0.05 at 0.95); the study's claim
+        # (>= 0.93 in every cell, re-run below) is in benchmarks/results/scores_covariates.md
+        assert 0.75 <= num(r["cover with covariates"]) <= 1.0, r
+        if r["covariates"] == "useless":  # useless covariates cost little against the judge alone
+            assert num(r["width ÷ judge alone"]) <= 1.06, r
+
+
+def check_scores_speed(tables):
+    speed = find(tables, "engine", "letter (s)", "score (s)", "score ÷ letter", min_rows=1)
+    for r in speed.records():
+        # the 3x is for 10^6 rows (benchmarks/results/scores_speed.md); on the quick
+        # mode's 3·10^4 rows fixed costs dominate and a shared machine's timings are noisy
+        assert 0 < num(r["score ÷ letter"]) <= 15, r
+
+
+def check_judge_bias(tables):
+    cells = find(tables, "cell", "n", "reject δ=0", "cover δ=0", min_rows=5)
+    for r in cells.records():
+        # 60 data sets per cell in --quick (s.e. 0.028 at 0.05): size within 0.05 + 5 s.e.
+        assert num(r["reject δ=0"]) <= 0.19, r
+        assert num(r["cover δ=0"]) >= 0.8, r
+    real = find(tables, "data", "judge", "covariate", "Δ̂", "p", min_rows=14)
+    rows = {(r["data"], r["judge"], r["covariate"][:6]): r for r in real.records()}
+    # LLMBar: Falcon's and ChatGPT's position bias is the largest of the five (the source
+    # paper's positional agreement is lowest for them); the test finds both at p < 0.001
+    for judge in ("falcon", "chatgpt"):
+        r = rows[("LLMBar", judge, "positi")]
+        assert num(r["Δ̂"]) > 0.2 and num(r["p"]) < 1e-3, r
+
+
 def check_alphabet_width(tables):
     cells = find(tables, "cell", "J", "fixed cut s", "post-hoc ÷ full", "fixed cut ÷ full",
                  "coverage full", "coverage post-hoc", "coverage fixed cut", min_rows=6)  # fmt: skip
@@ -1066,6 +1100,9 @@ CHECKS = {
     "bench_jury.py": ("jury", [], check_jury),
     "bench_jury_combine.py": ("jury_combine_quick", [], check_jury_combine),
     "bench_scores.py": ("scores_quick", [], check_scores),
+    "bench_scores_covariates.py": ("scores_covariates_quick", [], check_scores_covariates),
+    "bench_scores_speed.py": ("scores_speed_quick", [], check_scores_speed),
+    "bench_judge_bias.py": ("judge_bias_quick", [], check_judge_bias),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
     "bench_bayes.py": ("bayes", [], check_bayes),

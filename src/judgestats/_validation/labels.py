@@ -22,6 +22,7 @@ __all__ = [
     "check_category_values",
     "check_cluster_ids",
     "check_columns",
+    "check_covariates",
     "check_in_categories",
     "check_invalid",
     "check_labels",
@@ -271,3 +272,65 @@ def check_cluster_ids(name: str, ids: Any, size: int) -> tuple[np.ndarray, np.nd
     unique[:] = list(index)
     return unique, code
 
+
+
+# --------------------------------------------------------------------------- covariates
+def _covariate_column(name: str, values: Any, size: int) -> np.ndarray:
+    col = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    if col.ndim != 1 or col.shape[0] != size:
+        raise ArgumentTypeError(
+            f"covariate {name!r} must be 1-D with one value per row ({size}), got shape "
+            f"{col.shape}"
+        )
+    if col.dtype.kind == "f":
+        missing = np.flatnonzero(np.isnan(col))
+    elif col.dtype.kind == "O":
+        try:  # elementwise in C; pandas' NA has no truth value: then the loop
+            missing = np.flatnonzero(np.asarray((col == None) | (col != col), dtype=bool))  # noqa: E711
+        except TypeError:
+            missing = np.flatnonzero([is_missing(v) for v in col])
+    else:
+        missing = np.empty(0, dtype=np.int64)
+    if missing.size:
+        raise LabelError(
+            f"covariate {name!r} has {missing.size} missing value(s) (first at index "
+            f"{missing[0]}): a covariate is needed on every row"
+        )
+    if col.dtype.kind == "f" and not np.all(np.isfinite(col)):
+        first = int(np.flatnonzero(~np.isfinite(col))[0])
+        raise LabelError(f"covariate {name!r} has an infinite value at index {first}")
+    return col
+
+
+def check_covariates(covariates: Any, size: int) -> dict[str, np.ndarray] | None:
+    """Validate ``covariates=``: a name → 1-D column mapping, one value per row, none missing.
+
+    Accepts None, a mapping (a dict, a pandas data frame) of names to columns, a polars data
+    frame (its ``columns``), or an array: 1-D (one covariate, named ``"covariate"``) or 2-D
+    rows × p (named ``"covariate_0"`` …). A column of numbers is a number, any other column
+    (strings, booleans, objects) a category.
+    """
+    if covariates is None:
+        return None
+    if isinstance(covariates, str | bytes):
+        raise ArgumentTypeError(
+            f"covariates must be an array, a matrix or a mapping of name to column, got "
+            f"{covariates!r}"
+        )
+    if hasattr(covariates, "items") or hasattr(covariates, "columns"):
+        names = list(covariates.keys() if hasattr(covariates, "keys") else covariates.columns)
+        cols = {str(k): _covariate_column(str(k), covariates[k], size) for k in names}
+    else:
+        arr = np.asarray(covariates)
+        if arr.ndim == 1:
+            cols = {"covariate": _covariate_column("covariate", arr, size)}
+        elif arr.ndim == 2:
+            cols = {f"covariate_{j}": _covariate_column(f"covariate_{j}", arr[:, j], size)
+                    for j in range(arr.shape[1])}  # fmt: skip
+        else:
+            raise ArgumentTypeError(
+                f"covariates must be 1-D or 2-D (rows × covariates), got shape {arr.shape}"
+            )
+    if not cols:
+        raise ArgumentTypeError("covariates is empty: give at least one column, or None")
+    return cols

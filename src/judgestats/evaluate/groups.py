@@ -46,7 +46,7 @@ from .letters import (
     letters_wanted,
 )
 from .per_group import ERRORS
-from .scores import SCORE_OPTIONS, evaluate_scores, score_wanted, takes_scores
+from .scores import SCORE_OPTIONS, covariate_role, evaluate_scores, score_wanted, takes_scores
 
 __all__ = [
     "Evaluation",
@@ -144,6 +144,7 @@ def evaluate(
     batch_choice: str = "pool",
     combine: str | None = None,
     calibrator: str | None = None,
+    covariates: Any = None,
     rater: str | None = None,
     reference: str | None = None,
     **options: Any,
@@ -284,6 +285,15 @@ def evaluate(
         ``"binned"`` calibrator's bins), and the options ``folds=`` and ``threshold=`` are
         :func:`~judgestats.scores.correct_scores`'s; ``cluster=`` keeps an item's rows in one
         fold and sums the variance over items (:mod:`judgestats.evaluate.scores`).
+    covariates : str or list of str, optional
+        Columns of each row's covariates (an answer's length, its position, a category), whose
+        role the design fixes (:mod:`judgestats.scores.covariates`). Under
+        ``design="random"`` they enter the **predictor**: the judge column (a score, or 0/1
+        letters) and the covariates in one cross-fitted logistic calibrator, then PPI++
+        (:func:`judgestats.scores.correct_scores`; each group's ``covariates_used_as`` is
+        ``"predictor"``). Under the other designs they are **strata** (as ``strata=``, added
+        to any given; ``result.strata`` names them): a column of floats is refused by name
+        there (bin it into a column before labelling).
     rater : str, optional
         Column of the human rater of each row, when several raters label an item: the frame
         is long (one row per rating; ``cluster=`` names the item, ``human`` the rater's 0/1
@@ -358,6 +368,7 @@ def evaluate(
     ('a', 'b')
     """
     counted = isinstance(frame, GroupCounts)
+    covariates, strata = _covariate_role(frame, locals())  # predictor or strata, by design
     if rater is not None or reference is not None:  # several human raters per item
         return _evaluate_raters(
             frame, judge=judge, human=human, by=by, rater=rater, reference=reference,
@@ -375,16 +386,15 @@ def evaluate(
         _resolve(_RATE, design=design, method=method, confidence_level=confidence_level,
                  estimand=estimand, repeated=cluster is not None,
                  options={k: v for k, v in options.items() if k not in SCORE_OPTIONS})  # fmt: skip
-    if (auto or (calibrator is not None and not counted)) and score_wanted(
-            frame, judge=judge, calibrator=calibrator, letters=False):  # fmt: skip
+    if covariates is not None or ((auto or (calibrator is not None and not counted)) and (
+            score_wanted(frame, judge=judge, calibrator=calibrator, letters=False))):  # fmt: skip
         return _evaluate_score(
             frame, judge=judge, human=human, by=by, design=design, cluster=cluster,
-            confidence_level=confidence_level, bins=bins, rng=rng, errors=errors,
-            progress=progress, calibrator=calibrator,
+            covariates=covariates, confidence_level=confidence_level, bins=bins, rng=rng,
+            errors=errors, progress=progress, calibrator=calibrator, options=options,
             unsupported={"strata": strata, "split": split, "batch": batch, "rank": rank,
                          "judge_labels": judge_labels, "invalid": invalid, "method": method,
                          "estimand": None if estimand == "rows" else estimand},  # rows only
-            options=options,
         )  # fmt: skip
     if not counted and (chosen := combined_wanted(frame, judge, combine, design,
                                                   plain=judge_labels is None and invalid is None)):
@@ -439,6 +449,13 @@ def evaluate(
     return evaluate_batches(frame, counts, spec, batch=batch, choice=batch_choice, **binary)
 
 
+def _covariate_role(frame: Any, given: dict) -> tuple[Any, Any]:
+    """``covariates=`` routed from evaluate's arguments (:func:`.scores.covariate_role`)."""
+    return covariate_role(frame, given["covariates"], strata=given["strata"],
+                          design=given["design"], judge=given["judge"],
+                          repeated=given["cluster"] is not None, rater=given["rater"])  # fmt: skip
+
+
 def _combined(frame: Any, chosen: str, given: dict) -> Evaluation:
     """``evaluate`` of a jury stacked or averaged (:mod:`.juries`), from evaluate's arguments."""
     keys = ("judge", "human", "by", "cluster", "bins", "design", "method", "confidence_level",
@@ -474,8 +491,8 @@ def _evaluate_score(frame: Any, *, unsupported: dict, options: dict, calibrator:
         frame, spec, rng=kw["rng"], progress=kw["progress"], stacklevel=4,
         errors=check_choice("errors", kw["errors"], ERRORS),
         columns={"judge": kw["judge"], "human": kw["human"], "by": by,
-                 "cluster": kw["cluster"], "bins": kw["bins"]},
-        options={**options, "calibrator": calibrator or "isotonic"},
+                 "cluster": kw["cluster"], "bins": kw["bins"], "covariates": kw["covariates"]},
+        options={**options, "calibrator": calibrator},
     )  # fmt: skip
 
 

@@ -17,8 +17,13 @@ group is corrected:
   score: ambiguous).
 
 A score needs each group's labelled rows' scores and its unlabelled scores' calibrated mean, so
-the judge, human, group and cluster columns are collected from the engine (narwhals; a lazy
-frame is collected once) and each group's rows are corrected in sorted order.
+the judge, human, cluster and covariate columns are collected from the engine (narwhals; a lazy
+frame is collected once), one group column's keys coded by the engine, and each group's rows
+(one slice of a radix sort of the codes) are corrected in sorted order.
+
+``covariates=[cols]`` (:func:`covariate_role`): under a design the ``"score"`` row holds they go
+to each group's :func:`~judgestats.scores.correct_scores` (the predictor); under the others they
+are added to ``strata=`` for the letter path.
 """
 
 from __future__ import annotations
@@ -28,11 +33,11 @@ from typing import Any
 import numpy as np
 
 from .._validation import ArgumentTypeError, JudgeStatsError, check_rng
-from ..frames import _engine_name, _engine_warnings, _narwhals, open_frame
+from ..frames import GroupCounts, _engine_name, _engine_warnings, _narwhals, open_frame
 from .evaluation import Evaluation
 from .per_group import correct_each, corrected
 
-__all__ = ["SCORE_OPTIONS", "evaluate_scores", "score_wanted", "takes_scores"]
+__all__ = ["SCORE_OPTIONS", "covariate_role", "evaluate_scores", "score_wanted", "takes_scores"]
 
 #: The options of evaluate() that only a judge score takes.
 SCORE_OPTIONS = ("calibrator", "folds", "threshold")
@@ -78,21 +83,73 @@ def score_wanted(frame: Any, *, judge: Any, calibrator: Any, letters: bool) -> b
     return calibrator is not None or not binary
 
 
+def covariate_role(frame: Any, covariates: Any, *, strata: Any, design: Any, judge: Any,
+                   repeated: bool, rater: Any = None) -> tuple[list[str] | None, Any]:  # fmt: skip
+    """Route ``covariates=``: (columns for the predictor, or None; the strata to use).
+
+    Under a design the capability table's ``"score"`` row holds (``"random"``) the covariates
+    enter the predictor (:mod:`judgestats.scores.covariates`); under the others they are
+    strata, added to ``strata``, and a column of floats is refused by name (strata need
+    declared levels: bin it into a column before labelling). None gives (None, ``strata``).
+    """
+    if covariates is None:
+        return None, strata
+    if rater is not None:
+        raise ArgumentTypeError("covariates= is not available with rater= yet: evaluate the "
+                                "raters' reference without covariates")  # fmt: skip
+    cols = [covariates] if isinstance(covariates, str) else covariates
+    if not isinstance(cols, list | tuple) or not cols or not all(isinstance(c, str)
+                                                                for c in cols):  # fmt: skip
+        raise ArgumentTypeError(
+            f"covariates must be a column name or a list of column names, got {covariates!r}"
+        )
+    if isinstance(frame, GroupCounts):
+        raise ArgumentTypeError("covariates= needs the frame's rows, not its GroupCounts")
+    if takes_scores(design, repeated):
+        if not isinstance(judge, str):
+            raise ArgumentTypeError(
+                f"covariates= under design={str(design)!r} enter one judge column's predictor, "
+                f"got judge={judge!r}"
+            )
+        return list(cols), strata
+    nw = _narwhals()
+    with _engine_warnings():
+        schema = open_frame(nw, frame, ()).collect_schema()
+    for c in cols:
+        if c in schema.names() and schema[c].is_float():
+            raise ArgumentTypeError(
+                f"covariate column {c!r} is {schema[c]}: under design={str(design)!r} "
+                "covariates are strata, so bin it into a column of declared levels before "
+                "labelling, or use design='random', where covariates enter the predictor"
+            )
+    given = () if strata is None else ((strata,) if isinstance(strata, str) else tuple(strata))
+    return None, (*given, *cols)
+
+
 def _not_numeric(judge: str, schema: Any) -> bool:
     what = "is missing" if judge not in schema.names() else f"is {schema[judge]}, not numeric"
     raise ArgumentTypeError(f"judge score column {judge!r} {what}")
 
 
-def _columns(frame: Any, names: list[str]) -> tuple[dict[str, np.ndarray], str]:
-    """Return the named columns as numpy arrays (collected once), and the engine's name."""
+def _columns(frame: Any, names: list[str], by: tuple) -> tuple[dict, str, list, np.ndarray]:
+    """Collect the named columns once: (numpy arrays, engine, sorted group keys, group codes).
+
+    With one group column the engine maps each key to its code (``replace_strict``), so 10^6
+    strings never become Python objects; with several, the keys are tuples built in Python.
+    """
     nw = _narwhals()
     with _engine_warnings():
         nf = open_frame(nw, frame, ())
         engine = _engine_name(nw, nf)
-        picked = nf.select(*dict.fromkeys(names))
+        picked = nf.select(*dict.fromkeys([*by, *names]))
         if isinstance(picked, nw.LazyFrame):
             picked = picked.collect()
-        return {c: picked[c].to_numpy() for c in dict.fromkeys(names)}, engine
+        data = {c: picked[c].to_numpy() for c in dict.fromkeys(names)}
+        if len(by) == 1 and picked[by[0]].null_count() == 0:
+            return (data, engine, *_engine_codes(nw, picked[by[0]]))
+        data.update({c: picked[c].to_numpy() for c in by})
+    keys, inverse = _groups(data, by)
+    return data, engine, keys, inverse
 
 
 def _groups(data: dict, by: tuple) -> tuple[list, np.ndarray]:
@@ -111,6 +168,19 @@ def _groups(data: dict, by: tuple) -> tuple[list, np.ndarray]:
     return tuples, np.array([index[r] for r in rows])
 
 
+def _engine_codes(nw: Any, key: Any) -> tuple[list, np.ndarray]:
+    """Sorted keys of one group column and each row's code, computed by the engine."""
+    native = key.to_native()
+    if type(native).__module__.startswith("pandas"):
+        import pandas as pd
+
+        codes, uniques = pd.factorize(native, sort=True)  # pandas' hash table: O(rows)
+        return [k.item() if hasattr(k, "item") else k for k in uniques], np.asarray(codes)
+    keys = sorted(key.unique().to_list())
+    codes = key.replace_strict(keys, list(range(len(keys))), return_dtype=nw.Int32)
+    return keys, np.asarray(codes.to_numpy())
+
+
 def evaluate_scores(
     frame: Any, spec: Any, *, columns: dict, options: dict, rng: Any, errors: str,
     progress: bool | None, stacklevel: int,
@@ -123,18 +193,26 @@ def evaluate_scores(
     from ..scores import correct_scores  # on first use: `import judgestats` stays light
 
     by, judge, human, cluster = (columns[k] for k in ("by", "judge", "human", "cluster"))
-    data, engine = _columns(frame, [*by, judge, human, *([cluster] if cluster else [])])
-    keys, inverse = _groups(data, by)
+    covs = list(columns.get("covariates") or ())
+    data, engine, keys, inverse = _columns(
+        frame, [judge, human, *([cluster] if cluster else []), *covs], by)
     if not keys:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
     gen = check_rng(rng)
-    human_values = data[human]
+    small = inverse.astype(np.int16) if len(keys) < 2**15 else inverse  # radix sort: O(rows)
+    order = np.argsort(small, kind="stable")  # each group's rows one slice, in row order
+    bounds = np.searchsorted(inverse[order], np.arange(len(keys) + 1))
+    position = {g: i for i, g in enumerate(keys)}
+
+    def column(name: str, i: int) -> np.ndarray:
+        return data[name][order[bounds[i]:bounds[i + 1]]]
 
     def correct_group(g: Any, label: str) -> Any:
-        rows = inverse == keys.index(g)
+        i = position[g]
         return correct_scores(
-            data[judge][rows], human_values[rows],
-            cluster=None if cluster is None else data[cluster][rows], bins=columns["bins"],
+            column(judge, i), column(human, i),
+            cluster=None if cluster is None else column(cluster, i), bins=columns["bins"],
+            covariates={c: column(c, i) for c in covs} if covs else None,
             confidence_level=spec.confidence_level, design=spec.design, rng=gen, **options,
         )  # fmt: skip
 

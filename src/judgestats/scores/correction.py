@@ -24,10 +24,17 @@ from .._validation import (
     check_choice,
     check_rng,
 )
-from .._validation.labels import check_bins
+from .._validation.labels import check_bins, check_covariates
 from ..estimators import clip_warned
 from ..kernels import z_value
-from ..results import ConfidenceInterval, Tabular, effective_labels, note_lines, rate_repr
+from ..results import (
+    ConfidenceInterval,
+    Tabular,
+    effective_labels,
+    note_lines,
+    rate_repr,
+    width_variance,
+)
 from ..spec import EstimationSpec, resolve_spec
 from .calibration import CALIBRATORS, DEFAULT_FOLDS, cross_fit
 from .prediction_powered import fit_ppi, humans_only_variance
@@ -183,7 +190,9 @@ def correct_scores(
     human: Any,
     *,
     cluster: Any = None,
-    calibrator: str = "isotonic",
+    calibrator: str | None = None,
+    covariates: Any = None,
+    covariate_bins: Any = None,
     folds: int = DEFAULT_FOLDS,
     bins: Any = None,
     threshold: float | None = None,
@@ -215,9 +224,26 @@ def correct_scores(
     cluster : 1-D array_like, optional
         The item each row judges, when items repeat: the folds keep an item's rows together
         and the variance sums over items (rows may be labelled or not within one item).
-    calibrator : {"isotonic", "binned", "logistic"}, default "isotonic"
+    calibrator : {"isotonic", "binned", "logistic"}, optional
         How the score is calibrated (:data:`judgestats.scores.calibration.CALIBRATORS`);
-        ``"binned"`` needs ``bins=``.
+        ``"binned"`` needs ``bins=``. Default ``"isotonic"``, and ``"logistic"`` (the only
+        one that takes them) with ``covariates=``.
+    covariates : array_like (rows × p) or mapping name → column, optional
+        Covariates of each row (an answer's length, its position, a category; a column of
+        numbers is a number, any other a category), whose role the design fixes
+        (:mod:`judgestats.scores.covariates`; recorded as ``covariates_used_as``). Under
+        ``design="random"`` they enter the **predictor**: the score (or a 0/1 letter), the
+        covariates and their products with the score side by side in one cross-fitted
+        logistic calibrator (so a covariate can change how far the score is trusted, not only
+        shift it), then the same PPI++ mean. Under ``"by-human-label"`` and
+        ``"by-judge-label"`` they are **strata**: the judge must be a 0/1 letter, corrected
+        stratum by stratum and pooled by the test mix (:func:`judgestats.correct_stratified`,
+        its default interval; the result wraps it as ``stratified_result``). Not used by the
+        small-sample fallback.
+    covariate_bins : mapping name → edges, optional
+        Under the strata designs, bin edges declared before labelling for a numeric covariate
+        with more than :data:`~judgestats.scores.covariates.MAX_LEVELS` (10) values (refused
+        without them); covariates with ``design="random"`` need none.
     folds : int, default 5
         Cross-fitting folds (at least 2; :data:`~judgestats.scores.calibration.DEFAULT_FOLDS`).
     bins : sequence of float, optional
@@ -228,8 +254,9 @@ def correct_scores(
     confidence_level : float, default 0.95
         Two-sided level, strictly inside (0, 1); stored on the result.
     design : str, default "random"
-        Only ``"random"`` (the capability table's ``"score"`` row); another design is refused
-        naming what to declare (score bins, a judge alphabet).
+        ``"random"`` (the capability table's ``"score"`` row); another design is refused
+        naming what to declare (score bins, a judge alphabet), except with ``covariates=``
+        and a 0/1 judge (the covariates then strata).
     rng : None, int, SeedSequence or Generator
         Draws the folds.
 
@@ -240,7 +267,7 @@ def correct_scores(
     Raises
     ------
     MethodError
-        ``design`` other than ``"random"``.
+        ``design`` other than ``"random"`` (with ``covariates=``: a judge not 0/1).
     ArgumentTypeError, LabelError
         Bad scores, labels, cluster ids, calibrator, folds, bins or threshold; fewer than 100
         labelled items with neither ``bins`` nor ``threshold`` declared.
@@ -256,13 +283,30 @@ def correct_scores(
     >>> res = js.scores.correct_scores(s, human, rng=1)
     >>> res.n_labelled, res.fallback, round(res.estimate, 2)
     (400, None, 0.29)
+
+    A covariate that tells where the judge errs (here: long answers make its score run
+    high) enters the predictor under the random design:
+
+    >>> length = rng.integers(50, 800, 2000)
+    >>> s_long = np.clip(s + 0.25 * (length > 400), 0, 1)
+    >>> res = js.scores.correct_scores(s_long, human, covariates={"length": length}, rng=1)
+    >>> res.covariates_used_as, res.calibrator, res.covariates
+    ('predictor', 'logistic', ('length',))
     """
+    if covariates is not None and not _predictor_design(design, cluster is not None):
+        return _covariates_as_strata(scores, human, cluster=cluster, covariates=covariates,
+                                     covariate_bins=covariate_bins, design=design,
+                                     confidence_level=confidence_level)  # fmt: skip
     spec = score_spec(design=design, confidence_level=confidence_level,
                       repeated=cluster is not None)  # fmt: skip
     s = _scores(scores)
     y, labelled = _human(human, s.size)
     items = _items(cluster, s.size)
-    check_choice("calibrator", calibrator, tuple(CALIBRATORS))
+    cols = check_covariates(covariates, s.size)
+    calibrator = _check_calibrator(calibrator, cols is not None)
+    if covariate_bins is not None:
+        raise ArgumentTypeError("covariate_bins= bins covariates used as strata; under "
+                                f"design={str(spec.design)!r} they enter the predictor")
     folds = _check_folds(folds)
     edges = None if bins is None else check_bins(bins)
     if calibrator == "binned" and edges is None:
@@ -277,15 +321,79 @@ def correct_scores(
     if n_items < MIN_SCORE_LABELS:
         res, what = _fallback(s, y, labelled, items, bins=edges, threshold=threshold,
                               confidence_level=spec.confidence_level)  # fmt: skip
+        if cols is not None:
+            what += "; covariates not used"
         return ScoreCorrection.from_fallback(res, what, naive=float(res.naive), **common)
+    x = s
+    if cols is not None:
+        from .covariates import covariate_matrix
+
+        matrix, names = covariate_matrix(cols)
+        x = np.column_stack([s, matrix, s[:, None] * matrix])
+        common.update(covariates_used_as="predictor", covariates=tuple(names))
     lab_items = np.arange(y.size) if items is None else items[labelled]
-    fit = cross_fit(s[labelled], y, s[~labelled], lab_items, calibrator=calibrator,
+    fit = cross_fit(x[labelled], y, x[~labelled], lab_items, calibrator=calibrator,
                     folds=folds, bins=edges, rng=gen)  # fmt: skip
     ppi = fit_ppi(y, fit.labelled, fit.unlabelled,
                   items_lab=None if items is None else items[labelled],
                   items_unl=None if items is None else items[~labelled])  # fmt: skip
     common["naive"] = float(fit.unlabelled.mean()) if fit.unlabelled.size else float("nan")
     return _result(ppi, fit.folds, y, items, labelled, common)
+
+
+def _predictor_design(design: Any, repeated: bool) -> bool:
+    """Whether the capability table's score row holds ``design`` (covariates: a predictor)."""
+    from ..designs.capabilities import rows
+
+    return any(r.matches("score", "rate", design, repeated) for r in rows())
+
+
+def _check_calibrator(calibrator: Any, with_covariates: bool) -> str:
+    if calibrator is None:
+        return "logistic" if with_covariates else "isotonic"
+    check_choice("calibrator", calibrator, tuple(CALIBRATORS))
+    if with_covariates and calibrator != "logistic":
+        raise ArgumentTypeError(
+            f"calibrator={calibrator!r} calibrates the score alone; with covariates= the "
+            "predictor is calibrator='logistic' (the default with covariates)"
+        )
+    return str(calibrator)
+
+
+def _covariates_as_strata(
+    scores: Any, human: Any, *, cluster: Any, covariates: Any, covariate_bins: Any,
+    design: Any, confidence_level: float,
+) -> ScoreCorrection:  # fmt: skip
+    """Under a design the score row lacks, covariates are strata of a 0/1 judge's letter."""
+    from .covariates import covariate_strata, stratified_letters
+
+    s = _scores(scores)
+    bad = np.flatnonzero((s != 0) & (s != 1))
+    if bad.size:
+        raise MethodError(
+            f"under design={str(design)!r} covariates= are strata of a 0/1 judge letter, and "
+            f"scores holds {s[bad[0]]!r} (index {bad[0]}); declare score bins before "
+            "labelling (bins=[...], a judge alphabet) or use design='random'"
+        )
+    y, labelled = _human(human, s.size)
+    items = _items(cluster, s.size)
+    cols = check_covariates(covariates, s.size)
+    assert cols is not None
+    strata = covariate_strata(cols, covariate_bins)
+    res = stratified_letters(s.astype(int), y, labelled, strata, items=items, design=design,
+                             confidence_level=confidence_level)  # fmt: skip
+    return ScoreCorrection(
+        estimate=float(res.estimate), ci=res.ci,
+        estimate_unclipped=float(getattr(res, "estimate_unclipped", res.estimate)),
+        clipped=bool(getattr(res, "clipped", False)), method=res.method,
+        estimator=f"stratified ({res.design.estimator}), strata the covariates",
+        confidence_level=res.confidence_level,
+        design=res.design, calibrator="none", n_labelled=int(labelled.sum()),
+        n_unlabelled=int((~labelled).sum()), m1=int(y.sum()), naive=float(res.naive),
+        items=None if items is None else int(np.unique(items).size),
+        variance=width_variance(res.ci), covariates_used_as="strata",
+        covariates=tuple(cols), stratified_result=res,
+    )  # fmt: skip
 
 
 def _result(ppi: Any, folds: int, y: np.ndarray, items: Any, labelled: np.ndarray,
@@ -327,7 +435,7 @@ class ScoreCorrection(Tabular):
     design : Design
         ``"random"``.
     calibrator : str
-        ``"isotonic"``, ``"binned"`` or ``"logistic"``.
+        ``"isotonic"``, ``"binned"`` or ``"logistic"`` (``"none"`` with covariates as strata).
     n_labelled, n_unlabelled : int
         Rows with and without a human label (``m0 + m1`` and ``n``, as a ``Correction``
         names its calibration and test rows).
@@ -353,6 +461,13 @@ class ScoreCorrection(Tabular):
         What answered with fewer than 100 labelled items (None: PPI++ did).
     fallback_result : Correction, AlphabetCorrection or None
         The fallback's own result.
+    covariates_used_as : {"predictor", "strata"} or None
+        With ``covariates=``: what they were (the random design's predictor, or strata under
+        the other designs); None without covariates or under the fallback.
+    covariates : tuple of str or None
+        The covariate columns used (a category's as ``"name=level"`` under "predictor").
+    stratified_result : StratifiedCorrection or None
+        Under "strata", the stratified correction the estimate is.
 
     Examples
     --------
@@ -388,12 +503,13 @@ class ScoreCorrection(Tabular):
     humans_only_variance: float | None = None
     fallback: str | None = field(default=None, kw_only=True)
     fallback_result: Any = field(default=None, kw_only=True)
+    covariates_used_as: str | None = field(default=None, kw_only=True)
+    covariates: tuple[str, ...] | None = field(default=None, kw_only=True)
+    stratified_result: Any = field(default=None, kw_only=True)
 
     @classmethod
     def from_fallback(cls, res: Any, what: str, **common: Any) -> ScoreCorrection:
         """Wrap a fallback's result (its estimate, interval and names) with ``what`` it was."""
-        from ..results import width_variance
-
         return cls(estimate=float(res.estimate), ci=res.ci,
                    estimate_unclipped=float(getattr(res, "estimate_unclipped", res.estimate)),
                    clipped=bool(getattr(res, "clipped", False)), method=res.method,
@@ -436,6 +552,8 @@ class ScoreCorrection(Tabular):
             "m0": self.m0, "m1": self.m1, "items": self.items,
             "effective_labels": self.effective_labels, "fallback": self.fallback,
             "clipped": self.clipped, "estimate_unclipped": self.estimate_unclipped,
+            "covariates_used_as": self.covariates_used_as,
+            "covariates": None if self.covariates is None else ", ".join(self.covariates),
         }  # fmt: skip
 
     def _records(self) -> list[dict[str, Any]]:
@@ -461,6 +579,9 @@ class ScoreCorrection(Tabular):
             lines.append(f"  effective labels     {worth:.0f}  ({alone} alone as precise)")
         lines += note_lines(
             self.fallback and f"fallback: {self.fallback}",
+            self.covariates_used_as and (
+                f"covariates ({', '.join(self.covariates or ())}) used as "
+                f"{self.covariates_used_as}"),
             self.clipped and f"the estimate {self.estimate_unclipped:.4f} was clipped to [0, 1]",
         )
         return "\n".join(lines)

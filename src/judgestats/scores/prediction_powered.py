@@ -73,7 +73,7 @@ def fit_ppi(
     """
     n, big_n = y.size, f_unl.size
     if items_lab is None or items_unl is None:
-        items_lab, items_unl = np.arange(n), np.arange(n, n + big_n)
+        return _fit_rows(y, f_lab, f_unl, lam)
     size = int(max(items_lab.max(initial=-1), items_unl.max(initial=-1))) + 1
     u = _item_sums((y - y.mean()) / n, items_lab, size)
     v = -_item_sums((f_lab - f_lab.mean()) / n, items_lab, size)
@@ -90,6 +90,25 @@ def fit_ppi(
     estimate = lam * mean_unl + float(np.mean(y - lam * f_lab))
     resid = u + lam * v
     variance = float(np.sum(resid * resid)) * c / max(c - 1, 1)
+    return PPIFit(estimate, variance, float(lam), c)
+
+
+def _fit_rows(y: np.ndarray, f_lab: np.ndarray, f_unl: np.ndarray, lam: float | None) -> PPIFit:
+    """:func:`fit_ppi` with every row its own item: the same sums without a pass over items."""
+    n, big_n = y.size, f_unl.size
+    u = (y - y.mean()) / n
+    v_lab = -(f_lab - f_lab.mean()) / n
+    v_unl = (f_unl - f_unl.mean()) / big_n if big_n else np.zeros(0)
+    vv_unl = float(np.sum(v_unl * v_unl))
+    if lam is None:
+        vv = float(np.sum(v_lab * v_lab)) + vv_unl
+        lam = float(np.clip(-float(np.sum(u * v_lab)) / vv, 0.0, 1.0)) if vv > 0 and big_n \
+            else 0.0
+    mean_unl = float(f_unl.mean()) if big_n else 0.0
+    estimate = lam * mean_unl + float(np.mean(y - lam * f_lab))
+    resid = u + lam * v_lab
+    c = n + big_n
+    variance = (float(np.sum(resid * resid)) + lam * lam * vv_unl) * c / max(c - 1, 1)
     return PPIFit(estimate, variance, float(lam), c)
 
 
