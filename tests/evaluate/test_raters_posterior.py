@@ -110,6 +110,7 @@ def test_cli_latent_bayes_is_fit_raters(tmp_path, frame, capsys):
     se = (em.ci.high - em.ci.low) / (2 * 1.959964)
     assert abs(out["estimate"] - em.estimate) <= 0.25 * se  # as above: BvM, prior O(1/n)
     assert out["method"] == "bayes-mcmc" and out["raters"][-1] == "judge"
+    assert out["interval"] == "eti"
     assert out["diagnostics"]["max_rhat"] <= 1.01 and out["diagnostics"]["chains"] == 2
 
 

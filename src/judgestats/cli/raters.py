@@ -172,8 +172,10 @@ def _latent(ratings: Any, args: Any) -> tuple[str, dict]:
     payload = {"estimate": fit.estimate, "ci": [fit.ci.low, fit.ci.high], "method": fit.method,
                "reference": fit.reference, "raters": [str(r) for r in fit.raters],
                "accuracy": fit.accuracy.tolist(), "notes": list(fit.notes),
-               "diagnostics": None if d is None else d.as_dict()}  # fmt: skip
-    text = fit.summary() if d is None else f"{fit.summary()}\nsampler: {d.describe()}"
+               "diagnostics": None if d is None else d.as_dict(),
+               "interval": getattr(fit, "interval", None)}  # fmt: skip
+    text = fit.summary() if d is None else (
+        f"{fit.summary()}\nposterior {fit.interval} interval; sampler: {d.describe()}")
     return text, payload
 
 
