@@ -7,7 +7,10 @@ may leave the rater and label empty. Actions:
 * ``agreement`` — the raters' Krippendorff's α and Fleiss' κ with cluster-bootstrap intervals,
   and the judge's agreement (percent, Cohen's κ) with each rater and with the majority;
 * ``alt-test`` — the alternative annotator test (Calderon et al. 2025);
-* ``latent`` — the Dawid–Skene fit, the judge one more rater;
+* ``latent`` — the Dawid–Skene fit, the judge one more rater (``--method bayes``: its PyMC
+  twin, :func:`judgestats.bayes.fit_raters`, with ``--draws``, ``--tune``, ``--chains``,
+  ``--cores``, ``--interval``; the JSON carries R-hat and ESS; ``correct --reference latent
+  --method bayes`` takes the same flags);
 * ``correct`` — every group's corrected rate against ``--reference rater|majority|latent``
   (:func:`judgestats.evaluate` with ``rater=``).
 
@@ -46,7 +49,14 @@ def raters_options(p: Any) -> None:
     p.add_argument("--min-raters", type=int, default=None, metavar="K",
                    help="majority: items with fewer raters are left out (default 2)")
     design_option(p, "correct: how the calibration items were chosen (default by-human-label)")
-    p.add_argument("--method", default=None, help="interval method (the path's default)")
+    p.add_argument("--method", default=None, help="interval method (the path's default); "
+                   "latent: profile, bootstrap, sandwich, observed-information or bayes")
+    for flag, what in (("--draws", "draws kept per chain"), ("--tune", "tuning steps per chain"),
+                       ("--chains", "chains"), ("--cores", "processes to run the chains in")):
+        p.add_argument(flag, type=int, default=None, metavar="N",
+                       help=f"--method bayes: {what} (default js.bayes.SAMPLING_DEFAULTS)")
+    p.add_argument("--interval", choices=("eti", "hdi"), default=None,
+                   help="--method bayes: the credible interval's kind (default eti)")
     p.add_argument("--epsilon", type=float, default=0.1,
                    help="alt-test: the margin epsilon (default 0.1, crowd workers)")
     p.add_argument("--alpha", type=float, default=0.05, help="alt-test: FDR level")
@@ -133,16 +143,40 @@ def _alt_test(ratings: Any, args: Any) -> tuple[str, dict]:
     return res.summary(), payload
 
 
+def _sampling(args: Any) -> dict[str, Any]:
+    """Return the sampler's options given on the command line (``--method bayes`` only)."""
+    given = {k: v for k, v in (("draws", args.draws), ("tune", args.tune),
+                                ("chains", args.chains), ("cores", args.cores),
+                                ("interval", args.interval)) if v is not None}  # fmt: skip
+    if given and args.method != "bayes":
+        flags = ", ".join(f"--{k}" for k in given)
+        raise CLIError(f"{flags} applies to --method bayes, got --method {args.method}")
+    return given
+
+
 def _latent(ratings: Any, args: Any) -> tuple[str, dict]:
     from ..raters import dawid_skene
     from ..raters.latent_class import LATENT_METHODS
 
-    fit = dawid_skene(ratings, method=args.method or LATENT_METHODS[0], rng=args.seed,
-                      confidence_level=args.confidence_level)  # fmt: skip
+    sampling = _sampling(args)
+    fit: Any
+    if args.method == "bayes":  # the PyMC twin (on first use)
+        from ..bayes.raters import fit_raters
+
+        fit = fit_raters(ratings, random_seed=args.seed, confidence_level=args.confidence_level,
+                         **sampling)  # fmt: skip
+    else:
+        fit = dawid_skene(ratings, method=args.method or LATENT_METHODS[0], rng=args.seed,
+                          confidence_level=args.confidence_level)  # fmt: skip
+    d = getattr(fit, "diagnostics", None)
     payload = {"estimate": fit.estimate, "ci": [fit.ci.low, fit.ci.high], "method": fit.method,
                "reference": fit.reference, "raters": [str(r) for r in fit.raters],
-               "accuracy": fit.accuracy.tolist(), "notes": list(fit.notes)}  # fmt: skip
-    return fit.summary(), payload
+               "accuracy": fit.accuracy.tolist(), "notes": list(fit.notes),
+               "diagnostics": None if d is None else d.as_dict(),
+               "interval": getattr(fit, "interval", None)}  # fmt: skip
+    text = fit.summary() if d is None else (
+        f"{fit.summary()}\nposterior {fit.interval} interval; sampler: {d.describe()}")
+    return text, payload
 
 
 def _correct(frame: Any, args: Any) -> tuple[str, dict]:
@@ -153,6 +187,7 @@ def _correct(frame: Any, args: Any) -> tuple[str, dict]:
         frame = frame.assign(all="all")
     own = {k: v for k, v in (("ties", args.ties), ("min_raters", args.min_raters))
            if v is not None}  # fmt: skip
+    own.update(_sampling(args))
     ev = evaluate(frame, judge=args.judge, human=args.label, by=by or ("all",),
                   rater=args.rater, cluster=args.item, reference=args.reference,
                   design=args.design, method=args.method,

@@ -196,11 +196,11 @@ _ROWS: list[Capability] = [
     # more rater (raters.latent_class.LATENT_METHODS); calibration items a random sample of
     # the items or chosen by the judge's (observed) label, so the likelihood stays valid
     Capability("raters", "rate", _CONDITIONAL, False,
-               ("profile", "bootstrap", "sandwich", "observed-information"), "profile",
+               ("profile", "bootstrap", "sandwich", "observed-information", "bayes"), "profile",
                "several human raters, reference='latent': the latent class's prevalence "
                "(Dawid-Skene by EM, the judge one more rater); the profile likelihood (the "
                "measured default, benchmarks/results/raters_intervals.md), items resampled, "
-               "or Wald"),
+               "or Wald; 'bayes': the PyMC twin's credible interval (js.bayes.fit_raters)"),
     # a jury stacked by cross-fitted logistic regression (issue 39, combine="stack"): the random
     # design only, as the other designs sample on a label and P(human | judges) of their
     # labelled rows is not the population's (jury/stack.py); there combine="letters" or "mean"

@@ -309,6 +309,8 @@ def evaluate(
         or of the latent true class (Dawid–Skene with the judge as one more rater; methods
         ``"bootstrap"``, ``"sandwich"``, ``"observed-information"``; under ``design="random"``
         or ``"by-judge-label"``).
+        ``reference="latent", method="bayes"``: its PyMC twin (``js.bayes.fit_raters``; the
+        sampler's ``draws``, ``chains``, ... through ``**options``, seeded from ``rng``).
     **options
         Passed to the correction: interval options (``n_resamples``), with strata
         ``weights``, ``min_per_class``, ``merge``, and with a judge alphabet ``min_count``

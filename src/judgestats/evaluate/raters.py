@@ -18,7 +18,14 @@ definition. ``reference=`` names it (issue 40); ``estimand=`` keeps meaning rows
   items enter through the judge's fitted confusion). Interval ``"profile"`` (the profile
   likelihood, the default: it covered 0.92–1.00 with one weak rater of three, where the item
   bootstrap covered 0.63–0.88; ``benchmarks/results/raters_intervals.md``), ``"bootstrap"``
-  (items resampled), ``"sandwich"`` or ``"observed-information"``. Refused by name
+  (items resampled), ``"sandwich"``, ``"observed-information"``, or ``"bayes"``: the
+  posterior of the model's PyMC twin (:func:`judgestats.bayes.fit_raters`; its credible
+  interval, ``interval="eti"`` or ``"hdi"``, and its R-hat and ESS on the result; the sampler's
+  options ``draws``, ``tune``, ``chains``, ``cores``, ``sampler``, ``backend``, ``progress``,
+  ``sample_kwargs`` and the model's ``pooling``, ``prevalence_concentration``,
+  ``confusion_prior``, ``point``, ``interval`` through ``**options``; each group's
+  ``random_seed`` is drawn from ``rng``, so the same ``rng`` gives the same draws). Refused
+  by name
   where the model is not identified (fewer than three raters, the judge included, or fewer
   than ten items rated by three) and under ``design="by-human-label"``: calibration items
   chosen by their human label carry a class mix set by the design, which the model would read
@@ -104,7 +111,9 @@ class RaterCorrection:
         The human raters of the group.
     result : Correction or LatentClassFit
         The correction behind the figures (:func:`judgestats.correct`, or
-        :func:`judgestats.raters.dawid_skene` for ``"latent"``).
+        :func:`judgestats.raters.dawid_skene` for ``"latent"``; with ``method="bayes"`` a
+        :class:`~judgestats.bayes.BayesianLatentClassFit` of
+        :func:`judgestats.bayes.fit_raters`, its draws on ``result.posterior``).
     ties : str or None
         The majority's tie rule (``"majority"`` only).
     min_raters : int or None
@@ -185,6 +194,11 @@ class RaterCorrection:
         return float(self.result.specificity)
 
     @property
+    def diagnostics(self) -> Any:
+        """The sampler's R-hat, ESS and divergences (``method="bayes"``), else None."""
+        return getattr(self.result, "diagnostics", None)
+
+    @property
     def clipped(self) -> bool:
         """Whether the estimate was clipped to [0, 1] (never for ``"latent"``)."""
         return bool(getattr(self.result, "clipped", False))
@@ -205,8 +219,17 @@ class RaterCorrection:
             "reference": self.reference, "ties": self.ties, "raters": len(self.raters),
             "calibration_items": self.n_items, "ratings": self.n_ratings,
             "left_out": len(self.left_out), "estimator": self.estimator,
-            "design": str(self.design),
+            "design": str(self.design), **self._sampling(),
         }  # fmt: skip
+
+    def _sampling(self) -> dict[str, Any]:
+        """Return the posterior's interval kind and diagnostics (``method="bayes"`` only)."""
+        d = self.diagnostics
+        if d is None:
+            return {}
+        return {"interval": self.result.interval, "point": self.result.point,
+                "max_rhat": d.max_rhat, "min_ess": min(d.min_ess_bulk, d.min_ess_tail),
+                "divergences": d.divergences, "chains": d.chains, "draws": d.draws}  # fmt: skip
 
     def summary(self) -> str:
         """Return the estimate, its interval and the reference it is the rate of, as text."""
@@ -218,6 +241,9 @@ class RaterCorrection:
             f"{self.design}); {self.n_items} calibration items, {self.n_ratings} ratings by "
             f"{len(self.raters)} raters, {self.n} test items; {self.estimator}"
         ]
+        if self.diagnostics is not None:
+            lines.append(f"posterior {self.result.interval} interval; sampler: "
+                         f"{self.diagnostics.describe()}")  # fmt: skip
         return "\n".join([*lines, *(f"note: {n}" for n in self.notes)])
 
     def __repr__(self) -> str:
@@ -266,19 +292,48 @@ def rater_spec(
         check_positive_int("min_raters", own["min_raters"])
     if reference == "latent":
         _latent_design(design)
-        extra = sorted(set(rest) - {"n_resamples"})
-        if extra:
-            raise ArgumentTypeError(f"reference='latent' got unexpected option(s) {extra}; "
-                                    "it takes n_resamples, ties, min_raters")  # fmt: skip
         spec = resolve_spec(judge="raters", target="rate", design=design, method=method,
                             confidence_level=confidence_level, estimand=estimand,
                             options=rest, method_optional=True)  # fmt: skip
+        takes = _latent_options(spec.method)
+        extra = sorted(set(rest) - set(takes))
+        if extra:
+            raise ArgumentTypeError(
+                f"reference='latent' with method={spec.method!r} got unexpected option(s) "
+                f"{extra}; it takes {', '.join(takes)}"
+                + (" (rng= seeds the sampler)" if "random_seed" in extra else "")
+            )
+        if spec.method == "bayes":
+            _check_posterior_options(spec)
         return spec, own
     spec = resolve_spec(judge="letter", target="rate", design=design, method=method,
                         confidence_level=confidence_level, repeated=reference == "rater",
                         estimand=estimand, options=rest, options_of=rate_options,
                         method_optional=True)  # fmt: skip
     return spec, own
+
+
+def _latent_options(method: str) -> tuple[str, ...]:
+    """Return the options ``reference="latent"`` takes under ``method`` (module docstring)."""
+    if method != "bayes":
+        return ("n_resamples",)
+    from ..bayes.fit import SAMPLING_DEFAULTS
+    from ..bayes.raters import MODEL_DEFAULTS
+
+    sampling = [k for k in SAMPLING_DEFAULTS if k != "random_seed"]  # drawn from rng=
+    return (*MODEL_DEFAULTS, "point", "interval", *sampling)
+
+
+def _check_posterior_options(spec: EstimationSpec) -> None:
+    """Refuse a bad sampler or model option by name before any group is fitted."""
+    from ..bayes.fit import sampling_arguments, summary_options
+    from ..bayes.raters import MODEL_DEFAULTS, _model_options
+
+    opts = dict(spec.options)
+    summary_options(spec.confidence_level, opts.pop("point", "mean"),
+                    opts.pop("interval", "eti"))  # fmt: skip
+    _model_options({k: opts.pop(k) for k in list(opts) if k in MODEL_DEFAULTS})
+    sampling_arguments(opts)
 
 
 # ============================================================================ the frame
@@ -443,9 +498,17 @@ def _by_latent(panel: _Panel, spec: EstimationSpec, own: dict, rng: Any) -> Rate
 
     name = _judge_name(panel)
     codes = np.column_stack([panel.codes, panel.judge])
-    fit = dawid_skene(codes, raters=[*panel.raters, name], categories=(0, 1), judge=name,
-                      positive=1, method=spec.method, confidence_level=spec.confidence_level,
-                      rng=rng, **spec.options)  # fmt: skip
+    common: dict[str, Any] = {"raters": [*panel.raters, name], "categories": (0, 1),
+                              "judge": name, "positive": 1,
+                              "confidence_level": spec.confidence_level}  # fmt: skip
+    fit: Any
+    if spec.method == "bayes":  # the PyMC twin, seeded from rng (on first use: pymc)
+        from ..bayes.raters import fit_raters
+
+        seed = int(rng.integers(2**31 - 1))
+        fit = fit_raters(codes, random_seed=seed, **common, **spec.options)
+    else:
+        fit = dawid_skene(codes, method=spec.method, rng=rng, **common, **spec.options)
     test = ~panel.rated
     naive = float(panel.judge[test].mean()) if test.any() else float("nan")
     ratings = panel.codes[panel.codes >= 0]

@@ -19,6 +19,10 @@ has four parts:
 4. **the alternative annotator test** per group (:func:`judgestats.raters.alt_test`, margin
    ``epsilon``, Benjamini–Yekutieli at ``alpha``): passes or fails, the winning rate, or why
    it could not run (fewer than two raters, too few shared items).
+
+With ``reference="latent", method="bayes"`` (the PyMC twin, :func:`judgestats.bayes.fit_raters`)
+the sentence names the credible interval and each group's sampler line follows the tables:
+chains × draws, the largest R-hat, the smallest ESS and the divergences.
 """
 
 from __future__ import annotations
@@ -152,10 +156,12 @@ def _sentence(ev: Any, epsilon: float, alpha: float) -> str:
     c = next(iter(ev.corrections.values()))
     ties = f" (ties: {c.ties!r}, items with fewer than {c.min_raters} raters left out)" \
         if ev.reference == "majority" else ""
+    how = f"{ev.method} intervals" if c.diagnostics is None else (
+        f"Bayesian credible intervals (posterior {c.result.interval}; NUTS, diagnostics below)")
     return (
         f"Each rate is that of {_REFERENCE_WORDS[ev.reference]}{ties}: human reference "
         f"{ev.reference!r}, estimated by {c.estimator} with {100 * ev.confidence_level:g}% "
-        f"{ev.method} intervals (design {ev.design!r}). Beside it, the raters' agreement "
+        f"{how} (design {ev.design!r}). Beside it, the raters' agreement "
         "(Krippendorff's alpha and Fleiss' kappa, cluster-bootstrap intervals over items; percent "
         "agreement averaged over pairs) and the judge's, and the alternative annotator test "
         f"(Calderon et al. 2025; epsilon {epsilon}, Benjamini–Yekutieli at {alpha}): can the "
@@ -213,7 +219,9 @@ def rater_report(ev: Any, format: str = "markdown", *, digits: int = 3, epsilon:
     rows = raters_rows(ev, epsilon=epsilon, alpha=alpha, n_boot=n_boot, rng=rng)
     title = title or f"Corrected rates against the human reference {ev.reference!r}"
     tables = _tables(ev, rows, d)
-    notes = [f"{group_label(g)}: {n}" for g in ev.groups for n in ev.corrections[g].notes]
+    notes = [f"{group_label(g)}: sampler: {ev.corrections[g].diagnostics.describe()}"
+             for g in ev.groups if ev.corrections[g].diagnostics is not None]  # fmt: skip
+    notes += [f"{group_label(g)}: {n}" for g in ev.groups for n in ev.corrections[g].notes]
     notes += [f"not corrected: {group_label(g)}: {why}" for g, why in ev.marked.items()]
     sentence = _sentence(ev, epsilon, alpha)
     if format == "markdown":
