@@ -232,6 +232,7 @@ def main() -> None:
     rule_d = [r["w_after"] / r["w_letter"] for r in res_d]
     before_d = [r["w_before"] / r["w_letter"] for r in res_d]
     body = "\n\n".join([
+        __doc__.split("\n\n", 1)[1].rsplit("Writes", 1)[0].strip(),
         "## A. The planned grid", markdown_table(HEADER, _rows(a, res_a)), claims(a, res_a),
         "## B. Cells drawn at random", markdown_table(HEADER, _rows(b, res_b)),
         claims(b, res_b), "## C. The ≤ 2% rule (a score carrying nothing beyond its letter)",
