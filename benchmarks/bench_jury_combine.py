@@ -40,10 +40,11 @@ subsets, five LLM judges asked with output 1 first, human 1 = output 1 is better
 reference θ is the target's human rate over all its items. A split without an item of a human
 class is skipped.
 
-Part C, the stack's variance with few labels of one class (``jury.combined._pseudo_variance``):
+Part C, the stack's variance with few labels of one class (``fit_ppi(..., rare_adjust=True)``):
 PPI++'s own variance against the larger of it and PPI++'s with two pseudo-labels of each human
-class, on five planted cells of 0/1 judges (ρ = 0.3; seed 4042; 300 data sets each, --quick 8;
-data sets with fewer than 100 labels or no labelled positive skipped). ``--part pseudo`` reruns
+class (where a class has fewer than 20 labelled items), on five planted cells of 0/1 judges
+(ρ = 0.3; seed 4042; 300 data sets each, --quick 8; data sets with fewer than 100 labels or no
+labelled positive skipped). ``--part pseudo`` reruns
 Part C alone and writes it into the results file.
 
 Writes benchmarks/results/jury_combine.md and its summary into benchmarks/results/jury.md
@@ -401,7 +402,6 @@ PSEUDO_CELLS = [  # (θ, accuracies, rows, labelled share)
 
 
 def part_c(quick):
-    from judgestats.jury.combined import _pseudo_variance
     from judgestats.jury.stack import cross_fit_stack
     from judgestats.scores.prediction_powered import fit_ppi
 
@@ -419,7 +419,7 @@ def part_c(quick):
                 continue
             fit = cross_fit_stack(x[lab], y, x[~lab], np.arange(lab.sum()), folds=5, rng=gen)
             p = fit_ppi(y, fit.labelled, fit.unlabelled)
-            var = max(p.variance, _pseudo_variance(y, fit, None, lab, p.lam))
+            var = fit_ppi(y, fit.labelled, fit.unlabelled, rare_adjust=True).variance
             for k, v in (("PPI++", p.variance), ("with pseudo-labels", var)):
                 h = Z * np.sqrt(v)
                 got[k].append((p.estimate - h <= theta <= p.estimate + h, 2 * h))

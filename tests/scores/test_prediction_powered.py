@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from judgestats.scores.prediction_powered import fit_ppi, humans_only_variance
+from judgestats.scores.prediction_powered import (
+    PSEUDO_LABELS,
+    RARE_CLASS_LABELS,
+    fit_ppi,
+    humans_only_variance,
+    pseudo_label_variance,
+    rare_class,
+)
 
 
 def _data(seed=0, n=150, big_n=600):
@@ -72,3 +79,62 @@ def test_humans_only_variance_is_the_sample_variance_of_the_mean():
     y, _, _ = _data(4)
     n = y.size
     assert humans_only_variance(y) == pytest.approx(np.var(y) / (n - 1))
+
+
+def _augmented(y, f, size=1):
+    """y, f with two 1s and two 0s (each ``size`` rows) at the labelled mean prediction."""
+    return np.r_[y, np.repeat([1.0, 0.0], 2 * size)], np.r_[f, np.full(4 * size, f.mean())]
+
+
+def test_rare_adjusted_variance_is_ppi_on_the_augmented_arrays():
+    """With fewer than 20 labelled positives the adjusted variance is PPI++'s on y, f with two
+    1s and two 0s appended at the labelled mean prediction, λ held at the fit's λ̂ (written out
+    here with the PPI++ formula), when larger than PPI++'s own; the estimate and λ are
+    untouched. With 20 or more of each class it is PPI++'s own, exactly."""
+    rng = np.random.default_rng(11)
+    n, big_n = 150, 600
+    y = (rng.random(n) < 0.05).astype(float)  # a rare class: about 7 positives
+    assert 0 < y.sum() < RARE_CLASS_LABELS == 20
+    f = np.clip(0.05 + 0.6 * y + rng.normal(0, 0.03, n), 0, 1)
+    f_unl = np.clip(0.05 + rng.normal(0, 0.1, big_n), 0, 1)
+    plain, adjusted = fit_ppi(y, f, f_unl), fit_ppi(y, f, f_unl, rare_adjust=True)
+    assert PSEUDO_LABELS == 2
+    hand = _hand_variance(*_augmented(y, f), f_unl, plain.lam)
+    assert pseudo_label_variance(y, f, f_unl, lam=plain.lam) == pytest.approx(hand, rel=1e-12)
+    assert hand > 1.5 * plain.variance  # the rare cell: the pseudo-labels widen it
+    assert adjusted.variance == pytest.approx(hand, rel=1e-12)
+    assert (adjusted.estimate, adjusted.lam) == (plain.estimate, plain.lam)
+    # a common class (about 60 positives of 150): PPI++'s own variance
+    y, f, f_unl = _data(5)
+    assert min(y.sum(), (1 - y).sum()) >= 20 and not rare_class(y)
+    assert fit_ppi(y, f, f_unl, rare_adjust=True) == fit_ppi(y, f, f_unl)
+
+
+def test_rare_class_counts_the_smaller_class_in_items():
+    y = np.r_[np.ones(19), np.zeros(200)]
+    assert rare_class(y) and not rare_class(np.r_[y, 1.0])
+    # 3 rows per item: 57 positive rows are 19 items, 60 are 20
+    assert rare_class(np.repeat(y, 3), np.repeat(np.arange(219), 3))
+    y20 = np.r_[np.ones(20), np.zeros(200)]
+    assert not rare_class(np.repeat(y20, 3), np.repeat(np.arange(220), 3))
+
+
+def test_rare_adjusted_variance_with_items_adds_four_items_of_the_mean_size():
+    """With cluster=, the pseudo-labels are four new items of the sandwich, each of the
+    labelled items' mean size (3 rows here): the sum over items written out, C + 4 items."""
+    y, f, f_unl = _data(6, n=120, big_n=240)
+    items_lab = np.repeat(np.arange(40), 3)
+    items_unl = np.repeat(np.arange(20, 100), 3)
+    lam = 0.5
+    got = pseudo_label_variance(y, f, f_unl, lam=lam, items_lab=items_lab, items_unl=items_unl)
+    y_aug, f_aug = _augmented(y, f, size=3)
+    lab_aug = np.r_[items_lab, np.repeat(np.arange(100, 104), 3)]
+    psi: dict = {}
+    for i, item in enumerate(lab_aug):
+        r = (y_aug[i] - y_aug.mean()) - lam * (f_aug[i] - f_aug.mean())
+        psi[item] = psi.get(item, 0.0) + r / y_aug.size
+    for i, item in enumerate(items_unl):
+        psi[item] = psi.get(item, 0.0) + lam * (f_unl[i] - f_unl.mean()) / f_unl.size
+    c = len(psi)
+    assert c == 104
+    assert got == pytest.approx(sum(v * v for v in psi.values()) * c / (c - 1), rel=1e-12)

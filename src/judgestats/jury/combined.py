@@ -7,9 +7,11 @@ label on the labelled rows; ``combine=`` says how the judges become one source (
   judge's column (:mod:`judgestats.jury.stack`), entering the prediction-powered mean with
   power tuning (:func:`judgestats.scores.prediction_powered.fit_ppi`, the score path's
   estimator); its Wald variance is the larger of PPI++'s and PPI++'s with two pseudo-labels of
-  each human class (``_pseudo_variance``: a rare θ with few minority labels). The random
-  design only (the capability table's ``"stack"`` row: the other designs sample on a label,
-  so the labelled rows' P(human | judges) is not the population's).
+  each human class where a class has fewer than 20 labelled items (``fit_ppi(...,
+  rare_adjust=True)``, the score path's too; part C of ``benchmarks/results/jury_combine.md``:
+  from 0.902–0.920 coverage to 0.932–0.959 at 1.07–1.19× the width, 1.000× at θ = 0.3).
+  The random design only (the capability table's ``"stack"`` row: the other designs sample on
+  a label, so the labelled rows' P(human | judges) is not the population's).
   With fewer than :data:`~judgestats.scores.MIN_SCORE_LABELS` labelled items the fallback fixed
   in advance is ``"mean"``'s (recorded in ``fallback``).
 * ``"mean"`` — the judges' mean: of 0/1 letters, J + 1 letters 0/J, 1/J, …, J/J instead of 2^J
@@ -174,50 +176,21 @@ def _stack(x, y, labelled, items, *, level, design, folds, rng) -> dict[str, Any
     fit = cross_fit_stack(x[labelled], y, x[~labelled], lab_items, folds=folds, rng=rng)
     ppi = fit_ppi(y, fit.labelled, fit.unlabelled,
                   items_lab=None if items is None else items[labelled],
-                  items_unl=None if items is None else items[~labelled])  # fmt: skip
-    variance = max(ppi.variance, _pseudo_variance(y, fit, items, labelled, ppi.lam))
-    half = float(z_value(level)) * np.sqrt(variance)
+                  items_unl=None if items is None else items[~labelled],
+                  rare_adjust=True)  # fmt: skip
+    half = float(z_value(level)) * np.sqrt(ppi.variance)
     return {
         "estimate": float(clip_warned(ppi.estimate, stacklevel=5, estimator="PPI++")),
         "estimate_unclipped": ppi.estimate,
         "ci": ConfidenceInterval(max(ppi.estimate - half, 0.0), min(ppi.estimate + half, 1.0),
                                  "wald", level),
-        "method": "wald", "variance": variance, "lam": ppi.lam, "folds": fit.folds,
+        "method": "wald", "variance": ppi.variance, "lam": ppi.lam, "folds": fit.folds,
         "estimator": "prediction-powered (PPI++, power-tuned), cross-fitted logistic stack",
         "naive": float(fit.unlabelled.mean()) if fit.unlabelled.size else float("nan"),
         "coefficients": fit.coefficients, "intercept": fit.intercept,
         "humans_only_variance": humans_only_variance(y, None if items is None
                                                      else items[labelled]),
     }  # fmt: skip
-
-
-#: Pseudo-labels of each human class added, at the labelled rows' mean prediction, for the
-#: stack's variance (Agresti–Coull's z²/2 ≈ 2 successes and failures).
-PSEUDO_LABELS = 2
-
-
-def _pseudo_variance(y, fit, items, labelled, lam) -> float:
-    """PPI++'s variance with :data:`PSEUDO_LABELS` labels of each class added (λ held at λ̂).
-
-    With few labelled items of one human class (a rare θ, 100–300 labels) the Wald variance of
-    the labelled residuals y − λf is too small where the few minority labels are well
-    predicted. Two pseudo-labels of each class at the mean prediction (the estimate itself is
-    untouched) take the three rare planted cells of ``benchmarks/results/jury_combine.md``
-    (part C: θ = 0.05–0.1, 120–300 labels, 300 data sets each) from 0.902–0.920 coverage to
-    0.932–0.959, at 1.07–1.19× the width there, 1.006× at θ = 0.3 and 1.000× at 0.5; the
-    interval takes the larger variance.
-    """
-    from ..scores.prediction_powered import fit_ppi
-
-    k = PSEUDO_LABELS
-    y_aug = np.r_[y, np.ones(k), np.zeros(k)]
-    f_aug = np.r_[fit.labelled, np.full(2 * k, fit.labelled.mean())]
-    if items is None:
-        return fit_ppi(y_aug, f_aug, fit.unlabelled, lam=lam).variance
-    top = int(items.max()) + 1  # each pseudo-label its own item
-    lab_items = np.r_[items[labelled], np.arange(top, top + 2 * k)]
-    return fit_ppi(y_aug, f_aug, fit.unlabelled, items_lab=lab_items,
-                   items_unl=items[~labelled], lam=lam).variance  # fmt: skip
 
 
 def mean_letters(x: np.ndarray, bins: Any, binary: bool) -> tuple[np.ndarray, tuple]:

@@ -336,7 +336,8 @@ def correct_scores(
                     folds=folds, bins=edges, rng=gen)  # fmt: skip
     ppi = fit_ppi(y, fit.labelled, fit.unlabelled,
                   items_lab=None if items is None else items[labelled],
-                  items_unl=None if items is None else items[~labelled])  # fmt: skip
+                  items_unl=None if items is None else items[~labelled],
+                  rare_adjust=True)  # fmt: skip
     common["naive"] = float(fit.unlabelled.mean()) if fit.unlabelled.size else float("nan")
     return _result(ppi, fit.folds, y, items, labelled, common)
 

@@ -22,6 +22,16 @@ in λ; its minimiser λ̂ = −Σ u_c v_c / Σ v_c², clipped to [0, 1] (PPI++'s
 :func:`tuned_lambda`; the prediction-powered Davidson fit of
 :mod:`judgestats.pairwise.prediction_powered` tunes its λ the same way, on its sandwich's
 trace), is plugged in. The interval is θ̂ ± z·√Var(θ̂) (Wald), on the unclipped θ̂.
+
+**Rare class** (:func:`pseudo_label_variance`, ``fit_ppi(..., rare_adjust=True)``). With fewer
+than :data:`RARE_CLASS_LABELS` labelled items of one human class (θ = 0.03–0.1 at 100–400
+labels) the few minority labels, when they are well predicted, make Var_n(y − λf) too small
+and the Wald interval undercovers (0.79–0.93). There the variance is the larger of PPI++'s
+and PPI++'s with :data:`PSEUDO_LABELS` pseudo-labels of each human class added at the labelled
+rows' mean prediction, λ held at λ̂ (Agresti & Coull's z²/2 ≈ 2 successes and 2 failures; the
+estimate is untouched); with 20 or more of each class it is PPI++'s (the pseudo-labels would
+cost 2–4% of the width at θ = 0.3–0.5 where the interval already covers). Measured in
+``benchmarks/results/scores_rare.md``.
 """
 
 from __future__ import annotations
@@ -30,7 +40,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["PPIFit", "fit_ppi", "tuned_lambda"]
+__all__ = ["PSEUDO_LABELS", "RARE_CLASS_LABELS", "PPIFit", "fit_ppi", "pseudo_label_variance",
+           "rare_class", "tuned_lambda"]
+
+#: Pseudo-labels of each human class added, at the labelled rows' mean prediction, for the
+#: rare-class variance (:func:`pseudo_label_variance`; Agresti–Coull's z²/2 ≈ 2 of each).
+PSEUDO_LABELS = 2
+#: The rare-class adjustment applies when a human class has fewer labelled items than this
+#: (where PPI++'s Wald interval read below 0.93: ``benchmarks/results/scores_rare.md``).
+RARE_CLASS_LABELS = 20
 
 
 class PPIFit(NamedTuple):
@@ -55,7 +73,7 @@ def _item_sums(values: np.ndarray, items: np.ndarray, size: int) -> np.ndarray:
 def fit_ppi(
     y: np.ndarray, f_lab: np.ndarray, f_unl: np.ndarray, *,
     items_lab: np.ndarray | None = None, items_unl: np.ndarray | None = None,
-    lam: float | None = None,
+    lam: float | None = None, rare_adjust: bool = False,
 ) -> PPIFit:  # fmt: skip
     """Return the PPI++ estimate and its (cluster-robust) variance (module docstring).
 
@@ -70,7 +88,64 @@ def fit_ppi(
         item.
     lam : float, optional
         A fixed λ; None tunes it.
+    rare_adjust : bool
+        Whether, when a human class has fewer than :data:`RARE_CLASS_LABELS` labelled items
+        (:func:`rare_class`), the variance is the larger of PPI++'s and
+        :func:`pseudo_label_variance`'s at the same λ (module docstring).
     """
+    fit = _fit(y, f_lab, f_unl, items_lab, items_unl, lam)
+    if not rare_adjust or not rare_class(y, items_lab if items_unl is not None else None):
+        return fit
+    pseudo = pseudo_label_variance(y, f_lab, f_unl, lam=fit.lam, items_lab=items_lab,
+                                   items_unl=items_unl)  # fmt: skip
+    return fit._replace(variance=max(fit.variance, pseudo))
+
+
+def rare_class(y: np.ndarray, items_lab: np.ndarray | None = None) -> bool:
+    """Whether a human class has fewer than :data:`RARE_CLASS_LABELS` labelled items.
+
+    Counted in items of the labelled items' mean size (rows without ``items_lab``).
+    """
+    size = 1.0 if items_lab is None or not y.size else y.size / np.unique(items_lab).size
+    fewest = min(float(np.sum(y == 1)), float(np.sum(y == 0))) / size
+    return fewest < RARE_CLASS_LABELS
+
+
+def pseudo_label_variance(
+    y: np.ndarray, f_lab: np.ndarray, f_unl: np.ndarray, *, lam: float,
+    items_lab: np.ndarray | None = None, items_unl: np.ndarray | None = None,
+) -> float:  # fmt: skip
+    """PPI++'s variance with :data:`PSEUDO_LABELS` labels of each human class added.
+
+    The pseudo-labels (k ones and k zeros) sit at the labelled rows' mean prediction, so a
+    pseudo-label of the rare class is one the predictor misses: with few labels of a class the
+    few that are well predicted understate Var(y − λf). Each pseudo-label is its own item, of
+    the labelled items' mean size in rows (rounded; 1 row without items). λ is held at
+    ``lam`` (the fit's λ̂). Arguments as :func:`fit_ppi`'s.
+
+    Returns
+    -------
+    float
+        The variance of the augmented arrays' PPI++ mean at ``lam``.
+    """
+    k = PSEUDO_LABELS
+    size = 1
+    if items_lab is not None and items_unl is not None and y.size:
+        size = max(1, round(y.size / np.unique(items_lab).size))
+    y_aug = np.r_[y, np.repeat([1.0, 0.0], k * size)]
+    f_aug = np.r_[f_lab, np.full(2 * k * size, f_lab.mean() if f_lab.size else 0.0)]
+    if items_lab is None or items_unl is None:
+        return _fit_rows(y_aug, f_aug, f_unl, lam).variance
+    top = int(max(items_lab.max(initial=-1), items_unl.max(initial=-1))) + 1
+    lab_aug = np.r_[items_lab, np.repeat(np.arange(top, top + 2 * k), size)]
+    return _fit(y_aug, f_aug, f_unl, lab_aug, items_unl, lam).variance
+
+
+def _fit(
+    y: np.ndarray, f_lab: np.ndarray, f_unl: np.ndarray, items_lab: np.ndarray | None,
+    items_unl: np.ndarray | None, lam: float | None,
+) -> PPIFit:  # fmt: skip
+    """:func:`fit_ppi` without the rare-class adjustment."""
     n, big_n = y.size, f_unl.size
     if items_lab is None or items_unl is None:
         return _fit_rows(y, f_lab, f_unl, lam)
