@@ -712,6 +712,21 @@ def check_scores_rare(tables):
         assert num(r["width after ÷ letter"]) <= 1.06, r
 
 
+def check_scores_small(tables):
+    cells = find(tables, "score", "labels (items)", "width ÷ letter, isotonic K=5",
+                 "width ÷ letter, reduced K=5", "cover isotonic K=5", min_rows=3)  # fmt: skip
+    for r in cells.records():
+        # 12 data sets per cell in --quick (s.e. of a width ratio up to 0.03; of a coverage
+        # near 0.95, 0.06): the study's figures are in benchmarks/results/scores_small.md
+        for col in ("isotonic K=5", "reduced K=5", "isotonic K=10", "reduced K=10"):
+            assert 0.85 <= num(r[f"width ÷ letter, {col}"]) <= 1.12, r
+            assert 0.6 <= num(r[f"cover {col}"]) <= 1.0, r
+        if r["score"] == "informative":  # merging steps discards information (study: +0.2
+            # to +2.0%, paired on the same data sets and folds)
+            assert num(r["width ÷ letter, reduced K=5"]) >= num(
+                r["width ÷ letter, isotonic K=5"]) - 0.005, r
+
+
 def check_scores_speed(tables):
     speed = find(tables, "engine", "letter (s)", "score (s)", "score ÷ letter", min_rows=1)
     for r in speed.records():
@@ -1131,6 +1146,7 @@ CHECKS = {
     "bench_scores_covariates.py": ("scores_covariates_quick", [], check_scores_covariates),
     "bench_scores_speed.py": ("scores_speed_quick", [], check_scores_speed),
     "bench_scores_rare.py": ("scores_rare_quick", [], check_scores_rare),
+    "bench_scores_small.py": ("scores_small_quick", [], check_scores_small),
     "bench_judge_bias.py": ("judge_bias_quick", [], check_judge_bias),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
