@@ -258,6 +258,34 @@ def verdict(cells: list, results: list, cover: list) -> str:
     return markdown_table(head, rows)
 
 
+def spread(cell: dict, reps: int, seed: int) -> list:
+    """Part 2: the spread of the estimates (today's score path and the letter) against widths.
+
+    Tells apart an estimator that is noisier than the letter's (SD ratio above 1) from a
+    variance estimate that is larger than the estimator's spread (width ÷ 2z·SD above 1).
+    """
+    rng = np.random.default_rng([SEED, seed])
+    est, wid = np.empty((reps, 2)), np.empty((reps, 2))
+    for r in range(reps):
+        s, human, _, lab, letter = draw(cell, rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            let = js.correct(js.JudgedCounts.from_labels(letter[~lab]),
+                             js.ConfusionCounts.from_labels(human=human[lab].astype(int),
+                                                            judge=letter[lab]),
+                             design="random")  # fmt: skip
+            res = js.scores.correct_scores(s, human, threshold=0.5, rng=r)
+        est[r] = res.estimate, let.estimate
+        wid[r] = res.ci.high - res.ci.low, let.ci.high - let.ci.low
+    sd = est.std(axis=0, ddof=1)
+    boot = np.random.default_rng([SEED, seed, 1]).integers(0, reps, (400, reps))
+    ratios = [est[i, 0].std(ddof=1) / est[i, 1].std(ddof=1) for i in boot]
+    return [f"{sd[0] / sd[1]:.3f} ± {np.std(ratios):.3f}",
+            f"{wid[:, 0].mean() / wid[:, 1].mean():.3f}",
+            f"{wid[:, 0].mean() / (2 * Z * sd[0]):.3f}",
+            f"{wid[:, 1].mean() / (2 * Z * sd[1]):.3f}"]
+
+
 def main() -> None:
     args = quick_parser(__doc__.splitlines()[0], "3 cells, 12 data sets").parse_args()
     start = time.perf_counter()
@@ -282,6 +310,8 @@ def main() -> None:
                 cover[i][j] = float(again["cover"][j])
             rechecks.append([i, *[f"{c:.3f}" for c in again["cover"]]])
             print("recheck", rechecks[-1], flush=True)
+    part2 = [[i, *_label(cells[i]), *spread(cells[i], 60 if args.quick else 1000, 5000 + i)]
+             for i in ((1,) if args.quick else (2, 4, 5, 8, 9))]  # fmt: skip
     names = [_name(n, k) for n, k in CANDIDATES]
     head = ["cell", "score", "θ", "labels (items)", "labelled share", "rows/item",
             *[f"width ÷ letter, {n}" for n in names], *[f"cover {n}" for n in names],
@@ -305,7 +335,18 @@ at least 0.93 (a cell read below 0.93 re-run on 1,000 fresh data sets).
 
 {recheck}
 
-## Every cell (seed {SEED}; {reps} data sets each; the same data sets and folds for all four)
+## Part 2: where today's extra width comes from (isotonic K=5; seed [{SEED}, 5000 + cell])
+
+{60 if args.quick else 1000} data sets per cell (letter-only cells of the grid above, independent
+rows): the SD of the score's estimates over the letter's (± its bootstrap s.e.: above 1, the score's
+estimator is itself noisier), the ratio of mean widths, and each interval's mean width over
+2z × the SD of its own estimates (above 1: a variance estimate larger than the spread).
+
+{markdown_table(["cell", "score", "θ", "labels (items)", "labelled share", "rows/item",
+                 "SD score ÷ SD letter", "width ÷ letter", "score width ÷ 2z·SD",
+                 "letter width ÷ 2z·SD"], part2)}
+
+## Every cell (seed {SEED}; {reps} data sets each; the same data sets and folds for all)
 
 {markdown_table(head, rows)}
 """

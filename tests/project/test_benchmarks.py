@@ -725,6 +725,12 @@ def check_scores_small(tables):
             # to +2.0%, paired on the same data sets and folds)
             assert num(r["width ÷ letter, reduced K=5"]) >= num(
                 r["width ÷ letter, isotonic K=5"]) - 0.005, r
+    part2 = find(tables, "SD score ÷ SD letter", "width ÷ letter", "score width ÷ 2z·SD",
+                 min_rows=1)  # fmt: skip
+    for r in part2.records():  # 60 data sets in --quick (s.e. of an SD ratio ~0.03; of a
+        # width over 2z·SD ~0.09); study: SD ratios 1.00–1.03 at 100–250 labels
+        assert 0.85 <= num(r["SD score ÷ SD letter"]) <= 1.2, r
+        assert 0.6 <= num(r["score width ÷ 2z·SD"]) <= 1.5, r
 
 
 def check_scores_speed(tables):
