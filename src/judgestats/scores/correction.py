@@ -37,6 +37,7 @@ from ..results import (
 )
 from ..spec import EstimationSpec, resolve_spec
 from .calibration import CALIBRATORS, DEFAULT_FOLDS, cross_fit
+from .covariates import CodedCategory
 from .prediction_powered import fit_ppi, humans_only_variance
 
 __all__ = ["MIN_SCORE_LABELS", "ScoreCorrection", "correct_scores", "score_spec"]
@@ -133,6 +134,26 @@ def _check_folds(folds: Any) -> int:
     if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or folds < 2:
         raise ArgumentTypeError(f"folds must be an integer >= 2, got {folds!r}")
     return int(folds)
+
+
+def _covariate_columns(covariates: Any, size: int) -> dict[str, Any] | None:
+    """Check ``covariates=`` (:func:`check_covariates`), a ``CodedCategory`` kept as it is.
+
+    Its engine checked it: one code per row, none missing.
+    """
+    if not isinstance(covariates, dict) or not any(isinstance(v, CodedCategory)
+                                                   for v in covariates.values()):  # fmt: skip
+        return check_covariates(covariates, size)
+    for name, col in covariates.items():
+        if isinstance(col, CodedCategory) and col.codes.shape != (size,):
+            raise ArgumentTypeError(
+                f"covariate {name!r} must be 1-D with one value per row ({size}), got shape "
+                f"{col.codes.shape}"
+            )
+    rest = {k: v for k, v in covariates.items() if not isinstance(v, CodedCategory)}
+    checked = check_covariates(rest, size) if rest else {}
+    assert checked is not None
+    return {k: checked.get(k, v) for k, v in covariates.items()}
 
 
 def _check_threshold(threshold: Any) -> float | None:
@@ -302,7 +323,7 @@ def correct_scores(
     s = _scores(scores)
     y, labelled = _human(human, s.size)
     items = _items(cluster, s.size)
-    cols = check_covariates(covariates, s.size)
+    cols = _covariate_columns(covariates, s.size)
     calibrator = _check_calibrator(calibrator, cols is not None)
     if covariate_bins is not None:
         raise ArgumentTypeError("covariate_bins= bins covariates used as strata; under "
@@ -324,16 +345,17 @@ def correct_scores(
         if cols is not None:
             what += "; covariates not used"
         return ScoreCorrection.from_fallback(res, what, naive=float(res.naive), **common)
-    x = s
+    x_lab, x_unl = s[labelled], s[~labelled]
     if cols is not None:
-        from .covariates import covariate_matrix
+        from .covariates import covariate_matrix, predictor_columns
 
         matrix, names = covariate_matrix(cols)
-        x = np.column_stack([s, matrix, s[:, None] * matrix])
+        x_lab = predictor_columns(x_lab, matrix[labelled])
+        x_unl = predictor_columns(x_unl, matrix[~labelled], order="F")
         common.update(covariates_used_as="predictor", covariates=tuple(names))
     lab_items = np.arange(y.size) if items is None else items[labelled]
-    fit = cross_fit(x[labelled], y, x[~labelled], lab_items, calibrator=calibrator,
-                    folds=folds, bins=edges, rng=gen)  # fmt: skip
+    fit = cross_fit(x_lab, y, x_unl, lab_items, calibrator=calibrator, folds=folds, bins=edges,
+                    rng=gen)  # fmt: skip
     ppi = fit_ppi(y, fit.labelled, fit.unlabelled,
                   items_lab=None if items is None else items[labelled],
                   items_unl=None if items is None else items[~labelled],
@@ -378,7 +400,7 @@ def _covariates_as_strata(
         )
     y, labelled = _human(human, s.size)
     items = _items(cluster, s.size)
-    cols = check_covariates(covariates, s.size)
+    cols = _covariate_columns(covariates, s.size)
     assert cols is not None
     strata = covariate_strata(cols, covariate_bins)
     res = stratified_letters(s.astype(int), y, labelled, strata, items=items, design=design,
