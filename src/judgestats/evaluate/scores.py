@@ -37,7 +37,8 @@ from ..frames import GroupCounts, _engine_name, _engine_warnings, _narwhals, ope
 from .evaluation import Evaluation
 from .per_group import correct_each, corrected
 
-__all__ = ["SCORE_OPTIONS", "covariate_role", "evaluate_scores", "score_wanted", "takes_scores"]
+__all__ = ["SCORE_OPTIONS", "collect_columns", "covariate_role", "evaluate_scores", "group_codes",
+           "score_wanted", "takes_scores"]
 
 #: The options of evaluate() that only a judge score takes.
 SCORE_OPTIONS = ("calibrator", "folds", "threshold")
@@ -131,7 +132,7 @@ def _not_numeric(judge: str, schema: Any) -> bool:
     raise ArgumentTypeError(f"judge score column {judge!r} {what}")
 
 
-def _columns(frame: Any, names: list[str], by: tuple,
+def collect_columns(frame: Any, names: list[str], by: tuple,
              categories: tuple = ()) -> tuple[dict, str, list, np.ndarray]:  # fmt: skip
     """Collect the named columns once: (numpy arrays, engine, sorted group keys, group codes).
 
@@ -152,7 +153,7 @@ def _columns(frame: Any, names: list[str], by: tuple,
         if len(by) == 1 and picked[by[0]].null_count() == 0:
             return (data, engine, *_engine_codes(nw, picked[by[0]]))
         data.update({c: picked[c].to_numpy() for c in by})
-    keys, inverse = _groups(data, by)
+    keys, inverse = group_codes(data, by)
     return data, engine, keys, inverse
 
 
@@ -178,7 +179,7 @@ def _category_codes(nw: Any, col: Any) -> Any:
     return CodedCategory(codes, np.asarray([str(v) for v in levels]))
 
 
-def _groups(data: dict, by: tuple) -> tuple[list, np.ndarray]:
+def group_codes(data: dict, by: tuple) -> tuple[list, np.ndarray]:
     """Sorted group keys and each row's group index."""
     if len(by) == 1:
         try:  # pandas' hash factorisation: O(rows), where sorting 10^6 strings takes seconds
@@ -192,6 +193,10 @@ def _groups(data: dict, by: tuple) -> tuple[list, np.ndarray]:
     tuples = sorted(set(rows))
     index = {k: i for i, k in enumerate(tuples)}
     return tuples, np.array([index[r] for r in rows])
+
+
+#: The old private names (a module that imported them keeps working).
+_columns, _groups = collect_columns, group_codes
 
 
 def _engine_codes(nw: Any, key: Any) -> tuple[list, np.ndarray]:
@@ -221,7 +226,7 @@ def evaluate_scores(
     by, judge, human, cluster = (columns[k] for k in ("by", "judge", "human", "cluster"))
     covs = list(columns.get("covariates") or ())
     own = {judge, human, cluster, *by}
-    data, engine, keys, inverse = _columns(
+    data, engine, keys, inverse = collect_columns(
         frame, [judge, human, *([cluster] if cluster else []), *covs], by,
         categories=tuple(c for c in dict.fromkeys(covs) if c not in own))
     if not keys:

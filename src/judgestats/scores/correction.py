@@ -19,12 +19,12 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
-    LabelError,
     MethodError,
     check_choice,
     check_rng,
 )
 from .._validation.labels import check_bins, check_covariates
+from .._validation.scores import check_folds, check_human, check_items, check_scores
 from ..estimators import clip_warned
 from ..kernels import z_value
 from ..results import (
@@ -72,68 +72,9 @@ def score_spec(*, design: Any, confidence_level: Any, repeated: bool) -> Estimat
 
 
 # ----------------------------------------------------------------------------- inputs
-def _scores(scores: Any) -> np.ndarray:
-    try:
-        s = np.asarray(scores, dtype=float)
-    except (TypeError, ValueError):
-        raise ArgumentTypeError(
-            f"scores must be a 1-D sequence of numbers, got {type(scores).__name__}"
-        ) from None
-    if s.ndim != 1 or s.size == 0:
-        raise ArgumentTypeError(f"scores must be a non-empty 1-D sequence, got shape {s.shape}")
-    bad = np.flatnonzero(~np.isfinite(s))
-    if bad.size:
-        raise LabelError(
-            f"scores has {bad.size} missing or infinite value(s) (first at index {bad[0]}: "
-            f"{s[bad[0]]!r}); a score is needed on every row"
-        )
-    return s
-
-
-def _human(human: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(0/1 labels of the labelled rows, mask of labelled rows); None/NaN = unlabelled."""
-    try:
-        values = np.asarray(human, dtype=float)  # None → NaN, booleans → 0/1
-    except (TypeError, ValueError):
-        raw = np.asarray(human, dtype=object).ravel()
-        first = next(v for v in raw if not isinstance(v, int | float | bool | np.number)
-                     and v is not None)  # fmt: skip
-        raise LabelError(
-            f"human labels must be 0/1 or booleans (None or NaN on unlabelled rows), got "
-            f"{first!r}"
-        ) from None
-    if values.ndim != 1 or values.size != size:
-        raise ArgumentTypeError(
-            f"human must be 1-D with one entry per score ({size}), got shape {values.shape}"
-        )
-    labelled = ~np.isnan(values)
-    bad = np.flatnonzero(labelled & (values != 0) & (values != 1))
-    if bad.size:
-        raise LabelError(
-            f"human labels must be 0/1 or booleans (None or NaN on unlabelled rows), got "
-            f"{values[bad[0]]!r} at index {bad[0]}"
-        )
-    return values[labelled], labelled
-
-
-def _items(cluster: Any, size: int) -> np.ndarray | None:
-    if cluster is None:
-        return None
-    ids = np.asarray(cluster, dtype=object)
-    if ids.ndim != 1 or ids.size != size:
-        raise ArgumentTypeError(
-            f"cluster must be 1-D with one item id per score ({size}), got shape {ids.shape}"
-        )
-    if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in ids):
-        raise LabelError("cluster has missing item ids: every row needs the item it judges")
-    _, codes = np.unique(ids.astype(str), return_inverse=True)
-    return codes.astype(np.int64)
-
-
-def _check_folds(folds: Any) -> int:
-    if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or folds < 2:
-        raise ArgumentTypeError(f"folds must be an integer >= 2, got {folds!r}")
-    return int(folds)
+#: The checks' old private names, kept for the modules that import them from here
+#: (compare/sources.py, jury/combined.py, bayes/scores.py): one home, in _validation.scores.
+_scores, _human, _items, _check_folds = check_scores, check_human, check_items, check_folds
 
 
 def _covariate_columns(covariates: Any, size: int) -> dict[str, Any] | None:
@@ -320,15 +261,15 @@ def correct_scores(
                                      confidence_level=confidence_level)  # fmt: skip
     spec = score_spec(design=design, confidence_level=confidence_level,
                       repeated=cluster is not None)  # fmt: skip
-    s = _scores(scores)
-    y, labelled = _human(human, s.size)
-    items = _items(cluster, s.size)
+    s = check_scores(scores)
+    y, labelled = check_human(human, s.size)
+    items = check_items(cluster, s.size)
     cols = _covariate_columns(covariates, s.size)
     calibrator = _check_calibrator(calibrator, cols is not None)
     if covariate_bins is not None:
         raise ArgumentTypeError("covariate_bins= bins covariates used as strata; under "
                                 f"design={str(spec.design)!r} they enter the predictor")
-    folds = _check_folds(folds)
+    folds = check_folds(folds)
     edges = None if bins is None else check_bins(bins)
     if calibrator == "binned" and edges is None:
         raise ArgumentTypeError("calibrator='binned' needs bins= (edges declared in advance)")
@@ -390,7 +331,7 @@ def _covariates_as_strata(
     """Under a design the score row lacks, covariates are strata of a 0/1 judge's letter."""
     from .covariates import covariate_strata, stratified_letters
 
-    s = _scores(scores)
+    s = check_scores(scores)
     bad = np.flatnonzero((s != 0) & (s != 1))
     if bad.size:
         raise MethodError(
@@ -398,8 +339,8 @@ def _covariates_as_strata(
             f"scores holds {s[bad[0]]!r} (index {bad[0]}); declare score bins before "
             "labelling (bins=[...], a judge alphabet) or use design='random'"
         )
-    y, labelled = _human(human, s.size)
-    items = _items(cluster, s.size)
+    y, labelled = check_human(human, s.size)
+    items = check_items(cluster, s.size)
     cols = _covariate_columns(covariates, s.size)
     assert cols is not None
     strata = covariate_strata(cols, covariate_bins)
