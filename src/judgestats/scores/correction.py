@@ -30,13 +30,13 @@ from ..kernels import z_value
 from ..results import (
     ConfidenceInterval,
     Tabular,
-    effective_labels,
     note_lines,
     rate_repr,
     width_variance,
 )
 from ..spec import EstimationSpec, resolve_spec
 from .calibration import CALIBRATORS, DEFAULT_FOLDS, cross_fit
+from .counts import PredictionPoweredCounts
 from .covariates import CodedCategory
 from .prediction_powered import fit_ppi, humans_only_variance
 
@@ -379,7 +379,7 @@ def _result(ppi: Any, folds: int, y: np.ndarray, items: Any, labelled: np.ndarra
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True)
-class ScoreCorrection(Tabular):
+class ScoreCorrection(PredictionPoweredCounts, Tabular):
     """A rate corrected from a numeric judge score, from :func:`correct_scores`.
 
     Attributes
@@ -479,31 +479,6 @@ class ScoreCorrection(Tabular):
                    clipped=bool(getattr(res, "clipped", False)), method=res.method,
                    estimator=str(res.estimator), variance=width_variance(res.ci),
                    fallback=what, fallback_result=res, **common)  # fmt: skip
-
-    @property
-    def effective_labels(self) -> float | None:
-        """θ̂(1 − θ̂)/Var(θ̂): the human labels alone that would give the same precision.
-
-        ``variance`` is PPI++'s (summed over items with ``cluster=``, so the figure counts
-        independent items); under a fallback the variance its interval's width implies.
-        """
-        return effective_labels(self.estimate, self.variance)
-
-    @property
-    def n(self) -> int:
-        """Unlabelled rows (a ``Correction``'s test rows)."""
-        return self.n_unlabelled
-
-    @property
-    def m0(self) -> int:
-        """Labelled rows with human label 0."""
-        return self.n_labelled - self.m1
-
-    @property
-    def width_ratio(self) -> float | None:
-        """√(Var(θ̂)/Var(ȳ)): the interval's width over the human labels alone's (Wald)."""
-        h = self.humans_only_variance
-        return None if not h else float(np.sqrt(self.variance / h))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of the tidy row (JSON-serialisable)."""
