@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser
+from _scores_data import draw_scores
 
 import judgestats as js
 from judgestats.kernels import z_value
@@ -81,21 +82,9 @@ def grid(quick: bool, seed: int = SEED) -> list[dict]:
 
 
 def draw(cell: dict, rng: np.random.Generator) -> tuple:
-    """One data set: scores, human labels (NaN unlabelled), item ids, letters."""
-    n_items = max(int(cell["n_lab"] / cell["share"]), cell["n_lab"] + 1)
-    k = cell["k"]
-    y = np.repeat(rng.random(n_items) < cell["theta"], k)
-    rows = y.size
-    if cell["kind"] == "informative":
-        s = 1 / (1 + np.exp(-(cell["a"] * (2 * y - 1) + rng.normal(0, cell["sigma"], rows))))
-    else:
-        letter = np.where(rng.random(rows) < cell["acc"], y, ~y)
-        s = letter + rng.normal(0, cell["sigma"], rows)
-    chosen = rng.choice(n_items, cell["n_lab"], replace=False)
-    labelled = np.zeros(rows, dtype=bool)
-    labelled[(chosen[:, None] * k + np.arange(k)).ravel()] = True
+    """One data set: scores, human labels (NaN unlabelled), item ids, letters (_scores_data)."""
+    s, y, labelled, items = draw_scores(cell, rng)
     human = np.where(labelled, y.astype(float), np.nan)
-    items = np.repeat(np.arange(n_items), k)
     return s, human, items, labelled, (s > 0.5).astype(int)
 
 
