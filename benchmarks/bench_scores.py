@@ -324,11 +324,92 @@ data sets drawn from seed {seed} instead: the same distributions, {len(cells)} o
             time.perf_counter() - start)  # fmt: skip
 
 
+def margin_cell(cell: dict, reps: int, seed: list) -> dict:
+    """Mean widths, on the same data sets: the score path; PPI++ with the letter itself as the
+    predictor (the calibrator "binned" at 0.5), with and without the rare-class variance; the
+    letter estimator."""
+    from judgestats.scores.calibration import cross_fit
+    from judgestats.scores.prediction_powered import fit_ppi
+
+    rng = np.random.default_rng(seed)
+    width: dict[str, list] = {"score": [], "letter_ppi": [], "letter_ppi_plain": [], "letter": []}
+    for r in range(reps):
+        s, human, _, lab, letter = draw(cell, rng)
+        y = human[lab]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # measured, not shown
+            res = js.scores.correct_scores(s, human, threshold=0.5, rng=r)
+            let = js.correct(js.JudgedCounts.from_labels(letter[~lab]),
+                             js.ConfusionCounts.from_labels(human=y.astype(int),
+                                                            judge=letter[lab]),
+                             design="random")  # fmt: skip
+        fit = cross_fit(s[lab], y, s[~lab], np.arange(y.size), calibrator="binned", folds=5,
+                        bins=[-np.inf, 0.5, np.inf], rng=np.random.default_rng(r))  # fmt: skip
+        for name, adjust in (("letter_ppi", True), ("letter_ppi_plain", False)):
+            ppi = fit_ppi(y, fit.labelled, fit.unlabelled, rare_adjust=adjust)
+            half = Z * np.sqrt(ppi.variance)
+            width[name].append(min(ppi.estimate + half, 1) - max(ppi.estimate - half, 0))
+        width["score"].append(min(res.ci.high, 1) - max(res.ci.low, 0))
+        width["letter"].append(min(let.ci.high, 1) - max(let.ci.low, 0))
+    return {k: float(np.mean(v)) for k, v in width.items()}
+
+
+def margin(quick: bool) -> None:
+    """``--margin``: where a letter-only score's width above the letter estimator's comes from."""
+    start = time.perf_counter()
+    reps = 20 if quick else 300
+    rows, parts = [], []
+    for seed in (SEED, 3921):
+        cells = [(i, c) for i, c in enumerate(grid(False, seed))
+                 if c["kind"] == "letter only" and c["n_lab"] >= 100 and c["k"] == 1]  # fmt: skip
+        for i, cell in cells[:2] if quick else cells:
+            w = margin_cell(cell, reps, [seed, 3000 + i])
+            ratio = {k: w[k] / w["letter"] for k in w}
+            parts.append((ratio["score"] - ratio["letter_ppi"], ratio["letter_ppi"] - 1))
+            rows.append([seed, i, f"{cell['theta']:.2f}", cell["n_lab"], f"{cell['sigma']:.2f}",
+                         f"{ratio['score']:.3f}", f"{ratio['letter_ppi']:.3f}",
+                         f"{ratio['letter_ppi_plain']:.3f}"])  # fmt: skip
+            print(rows[-1], flush=True)
+    score = np.array([float(r[5]) for r in rows])
+    table = markdown_table(["seed", "cell", "θ", "labels", "σ", "score ÷ letter",
+                            "letter as predictor ÷ letter",
+                            "letter as predictor, no rare-class variance ÷ letter"], rows)
+    body = f"""Run: `python benchmarks/bench_scores.py --margin{' --quick' if quick else ''}`.
+
+The ≤ 2% rule of issue 39 on the letter-only cells with ≥ 100 labels (one row per item) of
+both grids
+([seed {SEED}](scores.md) and [seed 3921](scores_seed3921.md)), {reps} fresh data sets per
+cell (seed [grid seed, 3000 + cell]): the mean width of the score path (isotonic, 5 folds,
+PPI++), of PPI++ with the letter itself as its predictor (``calibrator="binned"``, bins
+[−∞, 0.5, ∞]: the same estimator with nothing within a letter to fit), with and without the
+rare-class variance, each over the letter estimator's (``js.correct(design="random")``).
+"score − letter as predictor" is what the isotonic fit of within-letter noise costs;
+"letter as predictor − 1" what PPI++'s Wald interval (and its rare-class variance below 20
+labels of a class) costs against the letter estimator's adjusted Wald.
+
+- {len(rows)} cells: score ÷ letter median {np.median(score):.3f}, max {score.max():.3f}
+  (above 1.015: {int(np.sum(score > 1.015))}, above 1.02: {int(np.sum(score > 1.02))})
+- the isotonic fit of noise: median {np.median([p[0] for p in parts]):+.3f}, max
+  {max(p[0] for p in parts):+.3f}; PPI++ against the letter estimator with the letter as
+  predictor: median {np.median([p[1] for p in parts]):+.3f}, max {max(p[1] for p in parts):+.3f}
+
+{table}
+"""
+    publish("scores_margin" + ("_quick" if quick else ""),
+            "Judge scores: the ≤ 2% rule's margin (issue 39)", body,
+            time.perf_counter() - start)  # fmt: skip
+
+
 def main() -> None:
     ap = quick_parser(__doc__.splitlines()[0], "8 cells, 30 data sets")
     ap.add_argument("--seed", type=int, default=SEED,
                     help=f"draw the grid's cells from another seed (grid only; default {SEED})")
+    ap.add_argument("--margin", action="store_true",
+                    help="the <= 2%% rule's margin on the letter-only cells (scores_margin.md)")
     args = ap.parse_args()
+    if args.margin:
+        margin(args.quick)
+        return
     if args.seed != SEED:
         fresh_seed(args.seed, args.quick)
         return
