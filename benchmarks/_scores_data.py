@@ -27,3 +27,20 @@ def draw_scores(cell: dict, rng: np.random.Generator) -> tuple:
     labelled = np.zeros(rows, dtype=bool)
     labelled[(chosen[:, None] * k + np.arange(k)).ravel()] = True
     return s, y, labelled, np.repeat(np.arange(n_items), k)
+
+
+def letter_correction(letter: np.ndarray, y: np.ndarray, labelled: np.ndarray,
+                      items: np.ndarray | None = None):  # fmt: skip
+    """The random-design letter estimator the score benchmarks compare against.
+
+    ``js.correct(design="random")`` with its default interval, on the 0/1 ``letter`` of every
+    row: the unlabelled rows its test counts, the labelled ones (human labels ``y``, 0/1) its
+    calibration table; ``items``: each row's item id (clustered counts), or None.
+    """
+    import judgestats as js
+
+    cl_t, cl_c = (None, None) if items is None else (items[~labelled], items[labelled])
+    return js.correct(js.JudgedCounts.from_labels(letter[~labelled], cluster=cl_t),
+                      js.ConfusionCounts.from_labels(human=np.asarray(y).astype(int),
+                                                     judge=letter[labelled], cluster=cl_c),
+                      design="random")  # fmt: skip

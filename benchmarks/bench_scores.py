@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser
-from _scores_data import draw_scores
+from _scores_data import draw_scores, letter_correction
 
 import judgestats as js
 from judgestats.kernels import z_value
@@ -100,11 +100,7 @@ def run_cell(cell: dict, reps: int, seed: int, base: int = SEED) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # measured, not shown: coverage is the statement
             res = js.scores.correct_scores(s, human, cluster=cluster, threshold=0.5, rng=r)
-            cl_t, cl_c = (None, None) if cluster is None else (items[~lab], items[lab])
-            let = js.correct(js.JudgedCounts.from_labels(letter[~lab], cluster=cl_t),
-                             js.ConfusionCounts.from_labels(human=human[lab].astype(int),
-                                                            judge=letter[lab], cluster=cl_c),
-                             design="random")  # fmt: skip
+            let = letter_correction(letter, human[lab], lab, cluster)
         y = human[lab]
         if res.humans_only_variance is not None:
             h_half = Z * np.sqrt(res.humans_only_variance)
@@ -187,10 +183,7 @@ def real_data(quick: bool) -> str:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 res = js.scores.correct_scores(s, np.where(lab, y, np.nan), threshold=0.5, rng=r)
-                let = js.correct(js.JudgedCounts.from_labels(letter[~lab]),
-                                 js.ConfusionCounts.from_labels(human=y[lab].astype(int),
-                                                                judge=letter[lab]),
-                                 design="random")  # fmt: skip
+                let = letter_correction(letter, y[lab], lab)
             half = Z * np.sqrt(humans_only_variance(y[lab]))
             for name, (lo, hi) in (("score", res.ci), ("letter", let.ci),
                                    ("humans", (y[lab].mean() - half, y[lab].mean() + half))):
@@ -339,10 +332,7 @@ def margin_cell(cell: dict, reps: int, seed: list) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # measured, not shown
             res = js.scores.correct_scores(s, human, threshold=0.5, rng=r)
-            let = js.correct(js.JudgedCounts.from_labels(letter[~lab]),
-                             js.ConfusionCounts.from_labels(human=y.astype(int),
-                                                            judge=letter[lab]),
-                             design="random")  # fmt: skip
+            let = letter_correction(letter, y, lab)
         fit = cross_fit(s[lab], y, s[~lab], np.arange(y.size), calibrator="binned", folds=5,
                         bins=[-np.inf, 0.5, np.inf], rng=np.random.default_rng(r))  # fmt: skip
         for name, adjust in (("letter_ppi", True), ("letter_ppi_plain", False)):

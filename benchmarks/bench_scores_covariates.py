@@ -36,6 +36,7 @@ import warnings
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser
+from _scores_data import letter_correction
 
 import judgestats as js
 
@@ -106,11 +107,7 @@ def run_cell(cell: dict, reps: int, seed: int, base: int = SEED) -> dict:
             res = js.scores.correct_scores(judge, human, cluster=cluster, covariates=covs,
                                            threshold=0.5, rng=r)  # fmt: skip
             alone = js.scores.correct_scores(judge, human, cluster=cluster, threshold=0.5, rng=r)
-            cl_t, cl_c = (None, None) if cluster is None else (items[~lab], items[lab])
-            let = js.correct(js.JudgedCounts.from_labels(letter[~lab], cluster=cl_t),
-                             js.ConfusionCounts.from_labels(human=human[lab].astype(int),
-                                                            judge=letter[lab], cluster=cl_c),
-                             design="random")  # fmt: skip
+            let = letter_correction(letter, human[lab], lab, cluster)
         for name, ci in (("cov", res.ci), ("alone", alone.ci), ("letter", let.ci)):
             hit[name] += ci.low <= cell["theta"] <= ci.high
             width[name].append(ci.high - ci.low)

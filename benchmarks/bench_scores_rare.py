@@ -45,7 +45,7 @@ import warnings
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser
-from _scores_data import draw_scores
+from _scores_data import draw_scores, letter_correction
 
 import judgestats as js
 from judgestats.kernels import z_value
@@ -124,11 +124,7 @@ def run_cell(cell: dict, reps: int, seed: list, letter: bool = False) -> dict:
             let = (s > 0.5).astype(int)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # measured, not shown
-                cl_t, cl_c = (items[~lab], items[lab]) if cell["k"] > 1 else (None, None)
-                res = js.correct(js.JudgedCounts.from_labels(let[~lab], cluster=cl_t),
-                                 js.ConfusionCounts.from_labels(human=y[lab].astype(int),
-                                                                judge=let[lab], cluster=cl_c),
-                                 design="random")  # fmt: skip
+                res = letter_correction(let, y[lab], lab, items if cell["k"] > 1 else None)
             letter_width += min(res.ci.high, 1) - max(res.ci.low, 0)
     return {"before": hit[0] / reps, "after": hit[1] / reps, "w_before": width[0] / reps,
             "w_after": width[1] / reps, "w_letter": letter_width / reps}  # fmt: skip
