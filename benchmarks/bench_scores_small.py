@@ -178,6 +178,18 @@ def draw(cell: dict, rng: np.random.Generator) -> tuple:
     return s, human, np.repeat(np.arange(n_items), k), labelled, (s > 0.5).astype(int)
 
 
+def letter_result(letter: np.ndarray, human: np.ndarray, lab: np.ndarray, cl_t: Any = None,
+                  cl_c: Any = None) -> Any:
+    """The letter estimator: ``js.correct(design="random")`` on the letter, its default interval.
+
+    ``cl_t``, ``cl_c``: the item of each unlabelled and labelled row (None: no repeated items).
+    """
+    return js.correct(js.JudgedCounts.from_labels(letter[~lab], cluster=cl_t),
+                      js.ConfusionCounts.from_labels(human=human[lab].astype(int),
+                                                     judge=letter[lab], cluster=cl_c),
+                      design="random")  # fmt: skip
+
+
 def in_sample(s: np.ndarray, human: np.ndarray, lab: np.ndarray, items: Any) -> tuple:
     """The reduced isotonic fit on every label, predicting the labelled rows too (no cross-fit).
 
@@ -204,10 +216,7 @@ def run_cell(cell: dict, reps: int, seed: int) -> dict:
         cl_t, cl_c = (None, None) if cluster is None else (items[~lab], items[lab])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # measured, not shown: coverage is the statement
-            let = js.correct(js.JudgedCounts.from_labels(letter[~lab], cluster=cl_t),
-                             js.ConfusionCounts.from_labels(human=human[lab].astype(int),
-                                                            judge=letter[lab], cluster=cl_c),
-                             design="random").ci  # fmt: skip
+            let = letter_result(letter, human, lab, cl_t, cl_c).ci
             let = (let.low, let.high)
             cis = []
             for name, folds in CANDIDATES:
@@ -270,10 +279,7 @@ def spread(cell: dict, reps: int, seed: int) -> list:
         s, human, _, lab, letter = draw(cell, rng)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            let = js.correct(js.JudgedCounts.from_labels(letter[~lab]),
-                             js.ConfusionCounts.from_labels(human=human[lab].astype(int),
-                                                            judge=letter[lab]),
-                             design="random")  # fmt: skip
+            let = letter_result(letter, human, lab)
             res = js.scores.correct_scores(s, human, threshold=0.5, rng=r)
         est[r] = res.estimate, let.estimate
         wid[r] = res.ci.high - res.ci.low, let.ci.high - let.ci.low
