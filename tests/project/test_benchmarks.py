@@ -1166,6 +1166,22 @@ def check_bayes_scores(tables):
         assert sum(numbers(r["rank bins (10, ranks 0-99)"])) == num(r["replicates"]) >= 2, r
 
 
+def check_scores_two(tables):
+    cells = find_all(tables, "score", "labels (items)", "width ÷ letter, today",
+                     "width ÷ letter, two-pred", "SD ÷ letter, two-pred", "cover two-pred")
+    assert len(cells) == 2 and len(cells[-1].rows) == 3, cells  # the re-runs; every cell
+    for r in [r for table in cells for r in table.records()]:
+        # 12 data sets per cell in --quick (s.e. of a width ratio up to 0.03; of a coverage
+        # near 0.95, 0.06; of an SD ratio ~0.1): the study is benchmarks/results/scores_two.md
+        for col in ("today", "two-pred", "strat folds", "both", "two-pred λf≥0"):
+            assert 0.85 <= num(r[f"width ÷ letter, {col}"]) <= 1.12, r
+            assert 0.6 <= num(r[f"SD ÷ letter, {col}"]) <= 1.5, r
+            assert 0.6 <= num(r[f"cover {col}"]) <= 1.0, r
+    rule = find(tables, "candidate", "letter-only median", "meets the rule", min_rows=5)
+    assert set(rule.col("candidate")) == {"today", "two-pred", "strat folds", "both",
+                                          "two-pred λf≥0"}
+
+
 CHECKS = {
     "bench_agreement.py": ("agreement", [], check_agreement),
     "bench_auto_default.py": ("auto_default", [], check_auto_default),
@@ -1179,6 +1195,7 @@ CHECKS = {
     "bench_scores_speed.py": ("scores_speed_quick", [], check_scores_speed),
     "bench_scores_rare.py": ("scores_rare_quick", [], check_scores_rare),
     "bench_scores_small.py": ("scores_small_quick", [], check_scores_small),
+    "bench_scores_two.py": ("scores_two_quick", [], check_scores_two),
     "bench_judge_bias.py": ("judge_bias_quick", [], check_judge_bias),
     "bench_allocation.py": ("allocation", ["allocation.png", "allocation_size_and_regime.png"],
                             check_allocation),
