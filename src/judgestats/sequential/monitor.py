@@ -297,16 +297,14 @@ class Monitor:
             each bin's labelled rate, learned only from the labels before each draw, is the
             prediction of the increment (predictable, so the sequence stays valid).
             A list of two or more columns is a **jury** (0/1 letters or scores, mixed or
-            not): its cells are ``score_bins`` quantile bins of the members' mean pool rank
-            (:func:`~judgestats.sequential.inputs.jury_rank`; for 0/1 judges, their yes
-            votes), smoothed over their neighbours as a score's bins are. :attr:`predictor`
-            says which.
+            not; ``combine`` says how its cells are made). :attr:`predictor` says which.
         by : str or list of str, optional
             Group columns: one sequence per group (a leaderboard labelled in rounds).
         strata : str or list of str, optional
             Covariate strata: the cells are letters within strata (sharper, same estimand).
-            With a score or a jury, each stratum's score bin is shrunk towards the bin's rate
-            over all strata (learned from the labels so far), so sparse cells cost little.
+            With a score (or a jury's ``"mean"``/``"letters"``), each stratum's score bin is
+            shrunk towards the bin's rate over all strata (learned from the labels so far), so
+            sparse cells cost little; with the stack, strata split its cells.
         score_bins : int, default 10
             Bins of a numeric judge score or of a jury (2 to 100; ignored for letters).
             Measured in ``benchmarks/results/sequential_scores.md``.
@@ -314,14 +312,21 @@ class Monitor:
             Columns that predict the judge's errors (a length, a position, a category), named
             as :func:`judgestats.evaluate`'s. While labelling, the predictor *is* the cells'
             labelled rates, so covariates are strata: a category is a level, a float column is
-            cut into 4 pool-quantile bins (no label enters). With a score or a jury each cell
-            is shrunk towards its score bin's rate, as with ``strata``. Measured in
-            ``benchmarks/results/sequential_jury.md``.
-        combine : {"mean", "letters"}, optional
-            A jury's cells: ``"mean"`` (the default) the bins of the members' mean rank;
-            ``"letters"`` the members' letters (a score's letter: its pool's upper half)
-            within those bins, each shrunk towards its bin's rate. Measured in
-            ``benchmarks/results/sequential_jury.md``: ``"mean"`` was as narrow or narrower.
+            cut into 4 pool-quantile bins (no label enters). With a score, or a jury combined
+            by ``"mean"`` or ``"letters"``, each cell is shrunk towards its score bin's rate,
+            as with ``strata``; with the stack they split its cells and are columns of it.
+            Measured in ``benchmarks/results/sequential_jury.md``.
+        combine : {"stack", "mean", "letters"}, optional
+            A jury's cells. ``"stack"`` (the default): the members' pool-quantile bins crossed
+            (about 200 cells; :data:`~judgestats.sequential.inputs.STACK_CELLS`), each cell's
+            labelled rate shrunk by 5 items towards a ridge logistic regression of the human
+            label on the members' normal scores of pool rank, refit every 20 labels on the
+            labels so far (:mod:`judgestats.sequential.stacking`). ``"mean"``: ``score_bins``
+            bins of the members' mean pool rank (for 0/1 judges, their yes votes), smoothed as
+            a score's bins are. ``"letters"``: the members' letters (a score's letter: its
+            pool's upper half) within those bins, each shrunk towards its bin's rate. Every
+            prediction is learned only from the labels before each draw, so each is valid;
+            ``benchmarks/results/sequential_jury.md`` measured the stack the narrowest.
         """
         if self._groups:
             raise SequentialError("the pool is already set; make a new Monitor for a new pool")
