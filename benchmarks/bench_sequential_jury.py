@@ -139,7 +139,8 @@ def configs(frame: pd.DataFrame, y: np.ndarray, spec: dict) -> dict[str, tuple]:
     strong = max((m for m, k in zip(members, spec["kinds"], strict=True) if k == "score"),
                  key=lambda m: spec["d"][int(m[1:])], default=None)  # fmt: skip
     if strong is not None:  # one score beside the covariates: strata within its bins
-        out[f"score {strong} + covariates"] = cells(frame, y, judge=strong, covariates=cov)
+        out[f"strongest score ({strong}) + covariates"] = cells(frame, y, judge=strong,
+                                                               covariates=cov)  # fmt: skip
     return out
 
 
@@ -179,7 +180,8 @@ def pool_rows(source: str, spec: dict, res: dict) -> tuple[list, dict]:
             continue
         w = r.width.mean(axis=0)
         label = f"best member ({name[7:]})" if name == best else name
-        ratios[strategy, label if name != best else "best member"] = {
+        short = "strongest score + covariates" if name.startswith("strongest score ") else label
+        ratios[strategy, short if name != best else "best member"] = {
             "best": w / base["best"], "letters": w / base["letters"], "cov": r.covered.mean()}
         rows.append([source, describe(spec), strategy, label, n_cells, f"{r.covered.mean():.3f}",
                      *(f"{x:.4f}" for x in w), *(f"{x:.3f}" for x in w / base["best"]),
@@ -195,8 +197,8 @@ def covariate_rows(found_cov: list, looks: list) -> list:
 def score_covariates(spec: dict, res: dict) -> list:
     out = []
     for (strategy, name), (_, r) in res.items():
-        if strategy == "uniform" and name.startswith("score ") and name.endswith(" + covariates"):
-            alone = res["uniform", f"member {name.split()[1]}"][1]
+        if strategy == "uniform" and name.startswith("strongest score "):
+            alone = res["uniform", f"member {name.split()[2][1:-1]}"][1]
             out.append((describe(spec), name,
                         r.width.mean(axis=0) / alone.width.mean(axis=0)))  # fmt: skip
     return out
@@ -215,6 +217,7 @@ def summary_rows(found: list, looks: list) -> list:
         for base in ("best", "letters"):
             ratio = np.array([p[base] for p in part])
             row += [f"{np.median(ratio[:, k]):.3f}" for k in range(len(looks))]
+            row.append(f"{ratio[:, -1].min():.3f}–{ratio[:, -1].max():.3f}")
         out.append(row)
     return out
 
@@ -242,13 +245,15 @@ def main() -> None:
         __doc__.split("\n\n", 1)[1].rsplit("\n\nWrites", 1)[0]
         + f"\n\n## Time-uniform coverage and width\n\n{reps} replays per pool; the width ratios "
         "are of mean widths at each look (the monitor ÷ the best member alone, and ÷ the "
-        "members' letters unsmoothed, the same strategy), their median over the pools; "
+        "members' letters unsmoothed, the same strategy), their median over the pools, and "
+        "their range at the last look; "
         "'pools < 0.93' counts pools whose time-uniform coverage is below 0.93 (MC s.e. "
         f"{np.sqrt(0.95 * 0.05 / reps):.3f} at 0.95).\n\n"
     )
     body += markdown_table(
         ["strategy", "monitor", "pools", "count", "min coverage", "pools < 0.93",
-         *(f"÷ best member at {x}" for x in looks), *(f"÷ letters at {x}" for x in looks)],
+         *(f"÷ best member at {x}" for x in looks), f"÷ best member at {looks[-1]}: range",
+         *(f"÷ letters at {x}" for x in looks), f"÷ letters at {looks[-1]}: range"],
         summary_rows(found, looks),
     )  # fmt: skip
     if found_cov:
