@@ -55,23 +55,30 @@ from __future__ import annotations
 
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from _common import RESULTS, markdown_table, publish, quick_parser, run_time
+from _jury_common import (
+    ARENA_JUDGES,
+    ARENA_NAMES,
+    DATA,
+    NQ_JUDGES,
+    NQ_NAMES,
+    arena_frame,
+    letter_probs,
+    nq_frame,
+    profile_t,
+)
 from scipy.stats import norm
 
 import judgestats as js
-import judgestats.multiclass as mc
 from judgestats.jury import correct_combined
 from judgestats.jury.weights import jury_bounds, letter_bits
 
 LEVEL = 0.95
 Z = float(norm.ppf(0.5 + LEVEL / 2))
 GRID_ACC = (0.9, 0.8, 0.75, 0.7, 0.65)
-
-DATA = Path(__file__).resolve().parent / "data"
 
 
 # ----------------------------------------------------------------------------- simulation
@@ -197,36 +204,17 @@ def mean_counts(t, c, judges):
     return t @ onehot, np.einsum("...lh,lk->...kh", c, onehot)
 
 
-def letter_probs(acc, rho, gen, draws=200_000):
-    judges = len(acc)
-    lat = np.sqrt(rho) * gen.standard_normal((draws, 1)) + np.sqrt(1 - rho) * gen.standard_normal(
-        (draws, judges))  # fmt: skip
-    right = lat < norm.ppf(np.asarray(acc))
-    weights = 2 ** np.arange(judges - 1, -1, -1)
-    p1 = np.bincount(right.astype(int) @ weights, minlength=2**judges) / draws
-    p0 = np.bincount((~right).astype(int) @ weights, minlength=2**judges) / draws
-    return p0, p1
-
-
 def human_cell(c, reps, profiles, gen):
     m = max(10, round(c["share"] * c["rows"] / 2))
     n = c["rows"] - 2 * m
-    p0, p1 = letter_probs(c["acc"], c["rho"], gen)
+    p0, p1 = letter_probs(c["acc"], c["acc"], c["rho"], gen)
     theta = c["theta"]
     t = gen.multinomial(n, theta * p1 + (1 - theta) * p0, size=reps)
     cal = np.stack([gen.multinomial(m, p0, size=reps), gen.multinomial(m, p1, size=reps)], -1)
     b = jury_bounds(t, cal, Z)
     rows = np.arange(reps)
     better = np.stack([b["member_low"][rows, b["better"]], b["member_high"][rows, b["better"]]], 1)
-    mt, mc_ = mean_counts(t[:profiles], cal[:profiles], c["J"])
-    low, high = np.full(profiles, np.nan), np.full(profiles, np.nan)
-    seen = (mc_.sum(-1) > 0).all(-1)
-    if seen.any():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            d = mc.distribution_bounds(mt[seen], mc_[seen], method="profile-likelihood-t",
-                                       confidence_level=LEVEL)  # fmt: skip
-        low[seen], high[seen] = d.low[:, 1], d.high[:, 1]
+    low, high = profile_t(*mean_counts(t[:profiles], cal[:profiles], c["J"]))
     acc = {"letters": list(zip(b["low"], b["high"], strict=True)),
            "mean": list(zip(low, high, strict=True)), "better": [tuple(r) for r in better]}
     out = summarise(acc, theta)
@@ -304,20 +292,11 @@ def summary(table_r, table_h):
 
 # ----------------------------------------------------------------------------- real data
 def arena():
-    from judgestats.datasets import ARENA_TARGETS, load_chatbot_arena
-
-    a = load_chatbot_arena("all")
-    a = a[a["target_model"].isin(ARENA_TARGETS)]
-    wide = a.pivot_table(index=["target_model", "item_id"], columns="judge_name",
-                         values="judge").reset_index()  # fmt: skip
-    human = a.drop_duplicates(["target_model", "item_id"])[["target_model", "item_id", "human"]]
-    frame = wide.merge(human, on=["target_model", "item_id"])
-    return frame, ["gpt-4-0125-preview", "gpt-3.5-turbo-0125"], ["GPT-4", "GPT-3.5"]
+    return arena_frame(), list(ARENA_JUDGES), list(ARENA_NAMES)
 
 
 def nq():
-    frame = pd.read_csv(DATA / "nq301_jury.csv")
-    return frame, ["judge_gpt4", "judge_instructgpt", "judge_bem"], ["GPT-4", "InstructGPT", "BEM"]
+    return nq_frame(), list(NQ_JUDGES), list(NQ_NAMES)
 
 
 def llmbar():
