@@ -57,7 +57,7 @@ from ..counts.binary import ConfusionCounts
 from ..designs import as_design
 from ..kernels import z_value
 from ..results import ConfidenceInterval, Tabular, effective_labels, note_lines, rate_repr
-from .weights import MAX_JUDGES
+from .weights import MAX_JUDGES, letter_bits
 
 __all__ = [
     "COMBINES",
@@ -242,20 +242,30 @@ def _mean(x, y, labelled, items, human, cluster, *, binary, level, design, metho
             "looking at the labels"
         )
     letters, alphabet = mean_letters(x, bins, binary)
-    return _alphabet(letters, alphabet, y, labelled, level=level, design=design, method=method,
+    lookup = {a: i for i, a in enumerate(alphabet)}
+    codes = np.fromiter((lookup[v] for v in letters), dtype=np.int64, count=len(letters))
+    return _alphabet(codes, alphabet, y, labelled, level=level, design=design, method=method,
                      rng=rng, what="the judges' mean as letters")  # fmt: skip
 
 
-def _alphabet(letters, alphabet, y, labelled, *, level, design, method, rng,
+def _letter_tables(codes: np.ndarray, alphabet: tuple, y: np.ndarray,
+                   labelled: np.ndarray) -> tuple[Any, Any]:  # fmt: skip
+    """Test and calibration counts over ``alphabet`` from each row's letter (its index there)."""
+    from ..counts.categories import CategoryCounts, ConfusionMatrix
+
+    size = len(alphabet)
+    test = CategoryCounts(np.bincount(codes[~labelled], minlength=size), labels=list(alphabet))
+    lab, human = codes[labelled], y.astype(np.int64)
+    cal = np.stack([np.bincount(lab[human == h], minlength=size) for h in (0, 1)], axis=-1)
+    return test, ConfusionMatrix(cal, labels=[0, 1], judge_labels=list(alphabet))
+
+
+def _alphabet(codes, alphabet, y, labelled, *, level, design, method, rng,
               what) -> dict[str, Any]:  # fmt: skip
     from ..alphabets.groups import correct_alphabet
-    from ..counts.categories import CategoryCounts, ConfusionMatrix
     from ..results import width_variance
 
-    test = CategoryCounts.from_labels(list(letters[~labelled]), labels=list(alphabet))
-    cal = ConfusionMatrix.from_labels(human=y.astype(int).tolist(),
-                                      judge=list(letters[labelled]), labels=[0, 1],
-                                      judge_labels=list(alphabet))  # fmt: skip
+    test, cal = _letter_tables(codes, alphabet, y, labelled)
     res = correct_alphabet(test, cal, method=method, confidence_level=level, rng=rng,
                            design=design)  # fmt: skip
     return {"inner": res, "estimate": res.estimate, "ci": res.ci, "method": res.method,
@@ -271,20 +281,26 @@ def _letters(x, y, labelled, items, cluster, *, binary, names, level, design, me
             "combine='letters' takes 0/1 judges (their product letters); score judges take "
             "combine='stack' or 'mean'"
         )
-    product = np.array(["|".join(str(int(v)) for v in row) for row in x], dtype=object)
-    alphabet = tuple(sorted(set(product.tolist())))
+    judges = x.shape[1]
+    index = x.astype(np.int64) @ (2 ** np.arange(judges - 1, -1, -1))
+    cells = np.array(["|".join(map(str, row)) for row in letter_bits(judges)], dtype=object)
+    present = np.unique(index)  # the letters' numeric order is their sorted order
+    alphabet = tuple(cells[present].tolist())
+    codes = np.searchsorted(present, index)
     if _has_row("jury", design, cluster is not None):
         from ..counts.categories import CategoryCounts, ConfusionMatrix
         from .correction import correct_jury
 
-        test = CategoryCounts.from_labels(list(product[~labelled]), labels=list(alphabet),
-                                          cluster=None if cluster is None
-                                          else list(np.asarray(cluster)[~labelled]))  # fmt: skip
-        cal = ConfusionMatrix.from_labels(
-            human=y.astype(int).tolist(), judge=list(product[labelled]), labels=[0, 1],
-            judge_labels=list(alphabet),
-            cluster=None if cluster is None else list(np.asarray(cluster)[labelled]),
-        )
+        if cluster is None:
+            test, cal = _letter_tables(codes, alphabet, y, labelled)
+        else:
+            product, where = cells[index], np.asarray(cluster)
+            test = CategoryCounts.from_labels(list(product[~labelled]), labels=list(alphabet),
+                                              cluster=list(where[~labelled]))  # fmt: skip
+            cal = ConfusionMatrix.from_labels(
+                human=y.astype(int).tolist(), judge=list(product[labelled]), labels=[0, 1],
+                judge_labels=list(alphabet), cluster=list(where[labelled]),
+            )  # fmt: skip
         res = correct_jury(test, cal, judges=names, method=method, confidence_level=level,
                            design=design, rng=rng)  # fmt: skip
         return {"inner": res, "estimate": res.estimate, "ci": res.ci, "method": res.method,
@@ -296,7 +312,7 @@ def _letters(x, y, labelled, items, cluster, *, binary, names, level, design, me
             f"combine='letters' with cluster= is available under design='by-human-label' only "
             f"(got design={str(design)!r}); use combine='stack' or 'mean'"
         )
-    return _alphabet(product, alphabet, y, labelled, level=level, design=design, method=method,
+    return _alphabet(codes, alphabet, y, labelled, level=level, design=design, method=method,
                      rng=rng, what="the judges' product letters")  # fmt: skip
 
 
