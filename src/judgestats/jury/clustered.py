@@ -172,11 +172,15 @@ def cluster_moments(test_items: Any, cal_items: Any, z: Any, *,
     return mm
 
 
-def _sample_parts(mm: dict[str, np.ndarray], w: np.ndarray) -> np.ndarray:
-    """wᵀ Σ̃_s w of each sample s (test, human-0 and human-1 calibration) at the members' θ̃."""
-    judges = w.shape[-1]
+def _sample_covariances(mm: dict[str, np.ndarray]) -> np.ndarray:
+    """Σ̃_s of each sample s (test, human-0 and human-1 calibration) at the members' θ̃: (3, J, J).
+
+    wᵀ Σ̃_s w are the parts of the jury's variance whose degrees of freedom Welch–Satterthwaite
+    weighs; computed once per data set, for every w asked (NaN entries as 0).
+    """
+    judges = mm["den"].shape[-1]
     zero = np.zeros((judges, judges))
-    parts = []
+    out = []
     for s, key in enumerate(("s_t", "s_0", "s_1")):
         block = np.zeros_like(mm["extra"])
         sl = slice(s * judges, (s + 1) * judges)
@@ -184,8 +188,8 @@ def _sample_parts(mm: dict[str, np.ndarray], w: np.ndarray) -> np.ndarray:
         one = {**{k: zero for k in ("s_t", "s_0", "s_1")}, key: mm[key], "den": mm["den"],
                "extra": block}  # fmt: skip
         cov = member_covariance(one, mm["theta"])
-        parts.append(float(w @ np.where(np.isfinite(cov), cov, 0.0) @ w))
-    return np.array(parts)
+        out.append(np.where(np.isfinite(cov), cov, 0.0))
+    return np.stack(out)
 
 
 def _member_bounds(mm: dict[str, np.ndarray], crit: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -240,9 +244,11 @@ def clustered_jury_bounds(test_items: Any, cal_items: Any, confidence_level: flo
     z = z_value(confidence_level)
     mm = cluster_moments(test_items, cal_items, z, estimand=estimand)
     judges = mm["den"].shape[-1]
+    covs = _sample_covariances(mm)
 
     def df_of(w: np.ndarray) -> float:
-        return welch_df(_sample_parts(mm, np.where(np.isfinite(w), w, 0.0)), mm["sample_items"])
+        v = np.where(np.isfinite(w), w, 0.0)
+        return welch_df(np.einsum("j,sjk,k->s", v, covs, v), mm["sample_items"])
 
     member_df = np.array([df_of(e) for e in np.eye(judges)])
     crit = np.array([t_critical(confidence_level, d) for d in member_df])
