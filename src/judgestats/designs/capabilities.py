@@ -208,6 +208,10 @@ _ROWS: list[Capability] = [
                "a jury stacked into one predictor (combine='stack': cross-fitted logistic "
                "regression on every judge's column), then the prediction-powered (PPI++) mean; "
                "the designs that sample on a label take combine='letters' or 'mean'"),
+    Capability("stack", "difference", ("random",), None, ("wald",), "wald",
+               "two systems judged by one jury on the same items: each system's stacked "
+               "PPI++ mean, the difference's variance from their joint influence terms over "
+               "items (compare.paired_jury_difference)"),
 ]  # fmt: skip
 
 
@@ -263,6 +267,7 @@ _WHAT = {
     ("score", "rate-sequence"): "labelling processes with a judge score",
     ("raters", "rate"): "latent-class corrections of several raters",
     ("stack", "rate"): "stacked juries (combine='stack')",
+    ("stack", "difference"): "differences of two stacked juries",
 }
 
 
