@@ -129,8 +129,7 @@ def design_split(x, y, m, design, gen):
     for key, lab in draws.items():
         if key in ("jury", "designated"):
             ci, warned = _jury(x, y, lab, design, gen)
-            if key == "jury":
-                out["warned"] = [warned]
+            out["warned" if key == "jury" else "warned designated"] = [warned]
         else:
             ci = _alone(x[:, key], y, lab, design)
         _record(out, key, ci, theta[key])
@@ -142,7 +141,8 @@ def design_split(x, y, m, design, gen):
 
 def _figures(res, judges):
     """Coverage and mean width of every key, and the jury's ratios (see the module)."""
-    arr = {k: np.array(v, dtype=float) for k, v in res.items() if k not in ("warned", "smallest")}
+    skip = ("warned", "warned designated", "smallest")
+    arr = {k: np.array(v, dtype=float) for k, v in res.items() if k not in skip}
     cov = {k: np.nanmean(v[:, 0]) for k, v in arr.items()}
     wid = {k: np.nanmean(v[:, 1]) for k, v in arr.items()}
     members = np.stack([arr[j][:, 1] for j in range(judges)], 1)
@@ -152,6 +152,7 @@ def _figures(res, judges):
         "cov": cov, "wid": wid, "better": arr["jury"][ok, 1].mean() / better.mean(),
         "undefined": np.mean(~np.isfinite(arr["jury"][:, 1])),
         "warned": np.mean(res["warned"]), "smallest": np.median(res.get("smallest", [np.nan])),
+        "warned designated": np.mean(res.get("warned designated", [np.nan])),
     }  # fmt: skip
 
 
@@ -181,13 +182,15 @@ def real_designs(frame, cols, names, data, *, shares, splits, seed, targets=None
                     data, target, f"{share:.0%}", m, design, f"{y.mean():.3f}", f2(cov["jury"]),
                     *(f2(cov[j]) for j in range(len(cols))),
                     *(f3(wid["jury"] / wid[j]) for j in range(len(cols))),
-                    f3(fig["better"]), *same, f2(fig["warned"]), f2(fig["undefined"]),
+                    f3(fig["better"]), *same, f2(fig["warned"]), f2(fig["warned designated"]),
+                    f2(fig["undefined"]),
                     f3(fig["smallest"], 0),
                 ])  # fmt: skip
     head = ["data", "target", "labelled", "m", "design", "θ (all items)", "coverage jury",
             *(f"coverage {n}" for n in names), *(f"jury ÷ {n}" for n in names),
             "jury ÷ better", f"jury on {names[0]}'s draw ÷ {names[0]}",
-            f"coverage jury on {names[0]}'s draw", "jury warned share", "jury undefined share",
+            f"coverage jury on {names[0]}'s draw", "jury warned share",
+            f"jury on {names[0]}'s draw warned share", "jury undefined share",
             "smallest letter's labels (median)"]  # fmt: skip
     return head, rows
 
@@ -277,11 +280,12 @@ def part_f(quick):
                      f3(fig["wid"]["jury"] / fig["wid"][best]),
                      f3(fig["wid"]["designated"] / fig["wid"][0]),
                      f3(fig["cov"]["designated"]), f2(fig["warned"]),
-                     f2(fig["undefined"])])  # fmt: skip
+                     f2(fig["warned designated"]), f2(fig["undefined"])])  # fmt: skip
     head = ["cell", "J", "θ", "ρ", "rows", "m", "smallest letter's labels (median)",
             "coverage jury", "min coverage of a judge alone", "jury ÷ better",
             "jury ÷ the judge narrowest on average", "jury on judge 1's draw ÷ judge 1",
-            "coverage jury on judge 1's draw", "jury warned share", "jury undefined share"]
+            "coverage jury on judge 1's draw", "jury warned share",
+            "jury on judge 1's draw warned share", "jury undefined share"]
     return sim_bands(rows), markdown_table(head, rows)
 
 
