@@ -62,7 +62,8 @@ from .._validation import (
 from ..counts.binary import ConfusionCounts
 from ..designs import as_design
 from ..kernels import z_value
-from ..results import ConfidenceInterval, Tabular, effective_labels, note_lines, rate_repr
+from ..results import ConfidenceInterval, Tabular, note_lines, rate_repr
+from ..scores.counts import PredictionPoweredCounts
 from .weights import MAX_JUDGES, letter_bits
 
 __all__ = [
@@ -453,7 +454,7 @@ def correct_combined(
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True, eq=False)
-class CombinedJuryCorrection(Tabular):
+class CombinedJuryCorrection(PredictionPoweredCounts, Tabular):
     """A rate corrected from a jury's columns combined (:func:`correct_combined`).
 
     Attributes
@@ -535,21 +536,6 @@ class CombinedJuryCorrection(Tabular):
         return bool(self.estimate_unclipped < 0 or self.estimate_unclipped > 1)
 
     @property
-    def n(self) -> int:
-        """Unlabelled rows."""
-        return self.n_unlabelled
-
-    @property
-    def m0(self) -> int:
-        """Labelled rows with human label 0."""
-        return self.n_labelled - self.m1
-
-    @property
-    def effective_labels(self) -> float | None:
-        """θ̂(1 − θ̂)/Var(θ̂): the human labels alone that would give the same precision."""
-        return effective_labels(self.estimate, self.variance)
-
-    @property
     def calibrator(self) -> str:
         """What made the predictor, in the report's words: ``"logistic"`` for the stack.
 
@@ -559,12 +545,6 @@ class CombinedJuryCorrection(Tabular):
         if self.combine == "stack" and self.coefficients is not None:
             return "logistic"
         return str(getattr(self.inner, "calibrator", None) or f"combine={self.combine!r}")
-
-    @property
-    def width_ratio(self) -> float | None:
-        """√(Var(θ̂)/Var(ȳ)): the interval's width over the human labels alone's (Wald)."""
-        h = self.humans_only_variance
-        return None if not h else float(np.sqrt(self.variance / h))
 
     def agreement(self) -> dict:
         """Each 0/1 judge's agreement card against the human label (empty for score judges).
