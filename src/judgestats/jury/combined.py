@@ -215,6 +215,14 @@ def mean_letters(x: np.ndarray, bins: Any, binary: bool) -> tuple[np.ndarray, tu
     return letters, tuple(dict.fromkeys(letters.tolist()))
 
 
+def _vote_words(fallback: str | None, binary: bool) -> str | None:
+    """Return a 0/1 jury's score fallback in its own words (its J + 1 vote counts are letters)."""
+    words = "score bins as letters"
+    if binary and fallback is not None and fallback.startswith(words):
+        return "the judges' vote counts (k/J) as letters" + fallback[len(words):]
+    return fallback
+
+
 def _mean(x, y, labelled, items, human, cluster, *, binary, level, design, method, folds,
           bins, threshold, rng) -> dict[str, Any]:  # fmt: skip
     if _has_row("score", design, cluster is not None):  # the random design: a score
@@ -238,7 +246,7 @@ def _mean(x, y, labelled, items, human, cluster, *, binary, level, design, metho
                 "lam": res.lam, "folds": res.folds, "naive": res.naive,
                 "estimator": f"{res.estimator}, of the judges' mean",
                 "humans_only_variance": res.humans_only_variance,
-                "fallback": res.fallback}  # fmt: skip
+                "fallback": _vote_words(res.fallback, binary)}  # fmt: skip
     if cluster is not None:
         raise ClusteredCountsError(
             f"combine='mean' with cluster= is available under design='random' only (a judge "
