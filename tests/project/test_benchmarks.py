@@ -856,6 +856,20 @@ def check_compare_scores(tables):
     assert num(real["jury, independent arms"]["width ÷ the jury's: median over pairs"]) > 1.0
 
 
+def check_sequential_jury(tables):
+    cov = find(tables, "strategy", "monitor", "pools", "min coverage", "÷ best member at 300",
+               min_rows=8)  # --quick: 4 monitors x (grid, all)  # fmt: skip
+    for r in cov.records():
+        # time-uniform coverage, 60 replays in --quick (MC s.e. 0.028 at 0.95): >= 0.95 − 3.5
+        # s.e. (quick 0.95–1.00)
+        assert num(r["min coverage"]) >= 0.85, r
+    stack = cov.row("monitor", "jury stack")
+    # the study's finding: the stack, refit on the labels so far, is narrower than the members'
+    # unsmoothed product letters and near the best member alone (quick: 0.91x and 1.02x)
+    assert num(stack["÷ letters at 300"]) < 0.97, stack
+    assert num(stack["÷ best member at 300"]) < 1.10, stack
+
+
 def check_sequential_data(tables):
     summary = find(tables, "data", "target width", "min time-uniform coverage", min_rows=4)
     for r in summary.records():
@@ -1120,6 +1134,15 @@ def check_jury_combine(tables):
             assert num(r["stack ÷ better"]) < num(r["humans alone ÷ better"]) + 0.02, r
     real = find(tables, "data", "target", "design", "coverage stack", min_rows=6)
     assert {r["data"] for r in real.records()} == {"Arena", "NQ-301", "LLMBar"}
+    # Part E: the jury against each judge alone under all three designs (quick: 3 splits of
+    # one target; the full study's medians are 0.99-1.38 in jury_combine.md)
+    designs = find(tables, "data", "design", "min coverage jury", "jury ÷ better: median",
+                   min_rows=6)  # fmt: skip
+    assert {r["design"] for r in designs.records()} == {"random", "by-human-label",
+                                                        "by-judge-label"}  # fmt: skip
+    assert all(0.5 <= num(r["jury ÷ better: median"]) <= 2.0 for r in designs.records())
+    find(tables, "target", "design", "jury on GPT-4's draw ÷ GPT-4", min_rows=3)  # per target
+    find(tables, "cell", "coverage jury", "jury on judge 1's draw ÷ judge 1", min_rows=1)  # F
 
 
 def check_raters_intervals(tables):
@@ -1229,6 +1252,7 @@ CHECKS = {
     "bench_sequential_data.py": ("sequential_data", [], check_sequential_data),
     "bench_sequential.py": ("sequential", [], check_sequential),
     "bench_sequential_scores.py": ("sequential_scores", [], check_sequential_scores),
+    "bench_sequential_jury.py": ("sequential_jury", [], check_sequential_jury),
     "bench_compare_scores.py": ("compare_scores", [], check_compare_scores),
     "bench_shift.py": ("shift", ["shift.png"], check_shift),
     "bench_speed.py": ("speed", [], check_speed),

@@ -192,6 +192,9 @@ _ROWS: list[Capability] = [
     Capability("score", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
                "the betting confidence sequence with a judge score: the pool's score bins as "
                "cells, each bin's prediction smoothed over its neighbours"),
+    Capability("jury", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
+               "the betting confidence sequence with a jury: bins of the members' mean pool "
+               "rank as cells (or their letters within the bins), smoothed as a score's"),
     # several human raters, reference="latent" (issue 40): Dawid-Skene with the judge as one
     # more rater (raters.latent_class.LATENT_METHODS); calibration items a random sample of
     # the items or chosen by the judge's (observed) label, so the likelihood stays valid
@@ -265,6 +268,7 @@ _WHAT = {
     ("score", "rate"): "corrections of a numeric judge score",
     ("score", "difference"): "differences of two judge scores",
     ("score", "rate-sequence"): "labelling processes with a judge score",
+    ("jury", "rate-sequence"): "labelling processes with a jury",
     ("raters", "rate"): "latent-class corrections of several raters",
     ("stack", "rate"): "stacked juries (combine='stack')",
     ("stack", "difference"): "differences of two stacked juries",

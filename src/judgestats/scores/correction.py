@@ -137,12 +137,16 @@ def _fallback(
         res = js.correct(test, cal, design="random", confidence_level=confidence_level)
         return res, (f"the letter score > {threshold:g} ({n_items} labelled items < "
                      f"{MIN_SCORE_LABELS})")  # fmt: skip
-    need = "threshold=" if items is not None else "bins= or threshold="
+    need = (
+        "threshold= declared (the judge's letter score > threshold; with cluster= the score "
+        "binned by bins= is not supported yet)"
+        if items is not None
+        else "bins= or threshold= declared (the score binned into letters, or the judge's "
+        "letter score > threshold)"
+    )
     raise ArgumentTypeError(
         f"only {n_items} labelled items (< {MIN_SCORE_LABELS}): a score's calibration is not "
-        f"used below that, and the fallback fixed in advance needs {need} declared (the score "
-        "binned into letters, or the judge's letter score > threshold)"
-        + (" (bins= with cluster= is not supported yet)" if bins is not None else "")
+        f"used below that, and the fallback fixed in advance needs {need}"
     )
 
 
