@@ -190,6 +190,17 @@ def letter_result(letter: np.ndarray, human: np.ndarray, lab: np.ndarray, cl_t: 
                       design="random")  # fmt: skip
 
 
+def score_alone(human: np.ndarray, cluster: Any) -> dict:
+    """``threshold=0.5`` only where ``correct_scores`` needs its fallback (< 100 labelled items).
+
+    This page measures the calibrated score alone: with 100 or more labelled items a declared
+    ``threshold=`` also puts the letter beside the score (since benchmarks/results/scores_two.md).
+    """
+    lab = ~np.isnan(human)
+    n_items = int(lab.sum()) if cluster is None else int(np.unique(np.asarray(cluster)[lab]).size)
+    return {"threshold": 0.5} if n_items < js.scores.MIN_SCORE_LABELS else {}
+
+
 def in_sample(s: np.ndarray, human: np.ndarray, lab: np.ndarray, items: Any) -> tuple:
     """The reduced isotonic fit on every label, predicting the labelled rows too (no cross-fit).
 
@@ -225,7 +236,7 @@ def run_cell(cell: dict, reps: int, seed: int) -> dict:
                     continue
                 with isotonic_as(name):
                     cis.append(js.scores.correct_scores(s, human, cluster=cluster, folds=folds,
-                                                        threshold=0.5, rng=r).ci)
+                                                        rng=r, **score_alone(human, cluster)).ci)
         width = min(let[1], 1) - max(let[0], 0)
         for j, (lo, hi) in enumerate([*cis, let]):
             hit[j] += lo <= cell["theta"] <= hi
@@ -280,7 +291,7 @@ def spread(cell: dict, reps: int, seed: int) -> list:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             let = letter_result(letter, human, lab)
-            res = js.scores.correct_scores(s, human, threshold=0.5, rng=r)
+            res = js.scores.correct_scores(s, human, rng=r, **score_alone(human, None))
         est[r] = res.estimate, let.estimate
         wid[r] = res.ci.high - res.ci.low, let.ci.high - let.ci.low
     sd = est.std(axis=0, ddof=1)

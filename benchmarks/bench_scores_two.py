@@ -7,7 +7,8 @@ isotonic PPI++ at up to 1.040× the letter estimator's width at 100 labels, and 
 itself noisier (SD ratio 1.016–1.032): the cross-fit's noise in the labelled rows'
 predictions. When the judge's letter L = 1{s > threshold} is declared, this benchmark tests:
 
-* ``today``: ``js.scores.correct_scores(threshold=0.5)``'s path (design="random": the
+* ``today``: ``js.scores.correct_scores``'s path with the score alone (before ``threshold=``
+  put the letter beside the score, which ``two-pred λf≥0`` now is; design="random": the
   package's ``cross_fit`` of the isotonic calibrator, K = 5, then ``fit_ppi`` with its
   rare-class adjustment and the Wald interval clipped to [0, 1]; checked equal to
   ``correct_scores`` on each cell's first data set);
@@ -44,7 +45,7 @@ from contextlib import contextmanager
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser
-from bench_scores_small import SEED, Z, _label, draw, grid, letter_result
+from bench_scores_small import SEED, Z, _label, draw, grid, letter_result, score_alone
 
 import judgestats as js
 from judgestats._validation import check_rng
@@ -237,8 +238,9 @@ def run_cell(cell: dict, reps: int, seed: int, check: bool = True) -> dict:
                                                        else (items[~lab], items[lab])))
             cis, lams[r] = one_data_set(s, human, lab, letter, items, r)
             if check and r == 0:  # "today" is the package's own path, number for number
-                ref = js.scores.correct_scores(s, human, cluster=raw if cell["k"] > 1 else None,
-                                               threshold=0.5, rng=r)
+                cl = raw if cell["k"] > 1 else None
+                ref = js.scores.correct_scores(s, human, cluster=cl, rng=r,
+                                               **score_alone(human, cl))
                 assert np.isclose(ref.ci.low, cis[0][1]) and np.isclose(ref.ci.high, cis[0][2])
         for j, (e, lo, hi) in enumerate([*cis, (let.estimate, let.ci.low, let.ci.high)]):
             est[r, j], width[r, j] = e, min(hi, 1) - max(lo, 0)

@@ -186,3 +186,36 @@ def test_fallback_refusal_names_only_the_fallbacks_that_apply():
     assert "bins= or threshold=" not in str(clustered.value)
     with pytest.raises(ArgumentTypeError, match=r"needs bins= or threshold= declared"):
         js.scores.correct_scores(s, y)
+
+
+def _letter_width(letter, y, labelled):
+    test = js.JudgedCounts.from_labels(letter[~labelled])
+    cal = js.ConfusionCounts.from_labels(human=y[labelled].astype(int), judge=letter[labelled])
+    ci = js.correct(test, cal, design="random").ci
+    return ci.high - ci.low
+
+
+def test_a_score_with_nothing_beyond_its_letter_costs_nothing_with_threshold_declared():
+    """Issue 39's rule (≥ 100 labels, a score that carries nothing beyond its letter: at most
+    2 % wider than the letter alone). An outside check (check39's cell 203: θ 0.276, 160
+    labels of 1,583 rows, the score = letter + uniform noise) read 1.029 ± 0.003 over 200 data
+    sets with the score alone; with threshold= the letter is a second control variate
+    (fit_ppi_columns) and it read 1.000 ± 0.002. Here 40 of those data sets (s.e. ~0.005)."""
+    alone, beside = [], []
+    for r in range(40):
+        g = np.random.default_rng([39999, r])
+        y = g.random(1583) < 0.276
+        z = g.random(1583)
+        letter = np.where(y, z < 0.754, z > 0.745).astype(int)
+        score = 0.25 + 0.5 * letter + 0.24 * (2 * g.random(1583) - 1)
+        labelled = np.zeros(1583, bool)
+        labelled[g.choice(1583, 160, replace=False)] = True
+        human = np.where(labelled, y.astype(float), np.nan)
+        width = _letter_width(letter, y, labelled)
+        for out, kw in ((alone, {}), (beside, {"threshold": 0.5})):
+            ci = correct_scores(score, human, rng=r, **kw).ci
+            out.append((ci.high - ci.low) / width)
+    assert np.mean(beside) < 1.01 < np.mean(alone)
+    res = correct_scores(score, human, rng=0, threshold=0.5)
+    assert res.lam_letter is not None and res.lam >= 0 and "letter score > 0.5" in res.estimator
+    assert res.to_dict()["lam_letter"] == res.lam_letter and "the letter's λ̂" in res.summary()

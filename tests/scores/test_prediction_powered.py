@@ -10,6 +10,7 @@ from judgestats.scores.prediction_powered import (
     PSEUDO_LABELS,
     RARE_CLASS_LABELS,
     fit_ppi,
+    fit_ppi_columns,
     humans_only_variance,
     pseudo_label_variance,
     rare_class,
@@ -138,3 +139,41 @@ def test_rare_adjusted_variance_with_items_adds_four_items_of_the_mean_size():
     c = len(psi)
     assert c == 104
     assert got == pytest.approx(sum(v * v for v in psi.values()) * c / (c - 1), rel=1e-12)
+
+
+def test_columns_with_one_predictor_are_fit_ppi():
+    """fit_ppi_columns' vector form with one column is the scalar PPI++ (fixed λ, and tuned
+    where the scalar λ̂ falls inside (0, 1)), on rows and on items."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(120) < 0.3).astype(float)
+    f, f_unl = 0.15 * y + 0.85 * rng.random(120), 0.05 + 0.85 * rng.random(600)
+    for items in (None, (rng.integers(0, 200, y.size), rng.integers(150, 400, f_unl.size))):
+        kw = {} if items is None else {"items_lab": items[0], "items_unl": items[1]}
+        for lam in (0.3, None):
+            ref = fit_ppi(y, f, f_unl, lam=lam, **kw)
+            got = fit_ppi_columns(y, f[:, None], f_unl[:, None],
+                                  lam=None if lam is None else np.array([lam]), **kw)
+            assert 0 < ref.lam < 1
+            assert (got.estimate, got.variance, got.lam, got.items) == pytest.approx(
+                (ref.estimate, ref.variance, ref.lam, ref.items), rel=1e-12)
+
+
+def test_columns_lambda_is_least_squares_with_the_last_held_nonnegative():
+    """Two columns: λ̂ minimises ‖u + Vλ‖² (the variance at λ, evaluated here on a grid of
+    the letter's λ with the score's re-tuned), and a score of pure noise beside its letter
+    gets λ̂ ≥ 0 (held at 0 where the minimiser is negative)."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(400) < 0.3).astype(float)
+    letter = np.where(rng.random(400) < 0.85, y, 1 - y)
+    letter_unl = (rng.random(3000) < 0.35).astype(float)
+    noise, noise_unl = rng.random(400), rng.random(3000)
+    g, g_unl = np.c_[letter, noise], np.c_[letter_unl, noise_unl]
+    fit = fit_ppi_columns(y, g, g_unl)
+    assert fit.lam >= 0 and fit.lams is not None and fit.lams[-1] == fit.lam
+    grid = [fit_ppi_columns(y, g, g_unl, lam=np.array([a, fit.lam])).variance
+            for a in np.linspace(fit.lams[0] - 0.2, fit.lams[0] + 0.2, 41)]
+    assert fit.variance == pytest.approx(min(grid), rel=1e-9)
+    # the letter alone (one column) gives the same λ̂ for the letter where the noise gets 0
+    if fit.lam == 0.0:
+        alone = fit_ppi_columns(y, letter[:, None], letter_unl[:, None])
+        assert fit.lams[0] == pytest.approx(alone.lams[0], rel=1e-12)
