@@ -763,9 +763,9 @@ def check_alphabet_width(tables):
         for key in ("full", "post-hoc", "fixed cut"):  # counts of cells, within the row's count
             assert 0 <= num(r[f"< 0.93 {key}"]) <= num(r["count"]), r
     # the study's finding: with < 10 calibration items per letter the best fixed cut is shorter
-    # than the full alphabet (median 0.90, every cell 0.77–0.99; --quick: A1 and A8, 0.86 and
-    # 0.77 at 1,000 data sets), with >= 30 the full alphabet is (median 1.09; --quick: A4 and
-    # A12, 1.09 and 1.37)
+    # than the full alphabet (median 0.90, every cell 0.77–0.99; --quick: A1 and A11, 0.86 and
+    # 0.93 at 1,000 data sets), with >= 30 the full alphabet is (median 1.09; --quick: A4 and
+    # A27, 1.09 and 1.35)
     few = num(summary.row("cells", "min m/(J−1) < 10")["fixed cut ÷ full: median"])
     many = num(summary.row("cells", "min m/(J−1) ≥ 30")["fixed cut ÷ full: median"])
     assert few < 1.0 < many, (few, many)
