@@ -519,9 +519,9 @@ def check_repeated(tables):
 def check_repeat_agreement(tables):
     cells = find(tables, "warned (independent rows)", "warned (calibration rows twice)",
                  min_rows=8)  # fmt: skip
-    for r in cells.records():  # 60 data sets per cell in --quick: silent on independent rows
+    for r in cells.records():  # 30 data sets per cell in --quick: silent on independent rows
         assert num(r["warned (independent rows)"]) <= 0.1, r
-    # duplicated calibration rows found in most data sets (quick run: 0.73-1.00; main's noise
+    # duplicated calibration rows found in most data sets (quick run: 0.6-1.0; main's noise
     # bound alone found 0-0.13 of them, issue 38's second tour)
     assert max(num(r["warned (calibration rows twice)"]) for r in cells.records()) >= 0.9
     bundled = find(tables, "data set (20% split, item_id kept)", "warned", min_rows=2)
@@ -1036,7 +1036,8 @@ def check_raters_latent(tables):
     # NQ-301 pooled: the latent prevalence (0.700) sits within 0.02 of the adjudicated 0.696
     assert abs(num(pooled[2]) - num(pooled[3])) <= 0.02, pooled
     sbc = find(tables, "replicates", "chi-square p")
-    assert num(sbc.rows[0][0]) >= 3
+    assert num(sbc.rows[0][0]) >= 2  # --quick: 2 replicates, each rank counted in a bin
+    assert sum(numbers(sbc.rows[0][2])) == num(sbc.rows[0][0]), sbc.rows[0]
     find(tables, "raters", "latent bias", "sandwich coverage", min_rows=2)  # part E
 
 
