@@ -49,6 +49,13 @@ def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
     return min(times)
 
 
+def wall_and_cpu(fn: Callable[[], object]) -> tuple[float, float]:
+    """One call's wall time and its process CPU time (every thread of the process), seconds."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def quick_parser(description: str | None, quick_help: str) -> argparse.ArgumentParser:
     """The scripts' command line: ``--quick`` (the small run the test suite makes)."""
     ap = argparse.ArgumentParser(description=description)

@@ -69,10 +69,19 @@ from pathlib import Path
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser, run_time
+from _jury_common import (
+    ARENA_JUDGES,
+    ARENA_NAMES,
+    NQ_JUDGES,
+    NQ_NAMES,
+    arena_frame,
+    letter_probs,
+    nq_frame,
+    profile_t,
+)
 from scipy.stats import norm
 
 import judgestats as js
-import judgestats.multiclass as mc
 from judgestats.counts.clusters import ClusterTotals
 from judgestats.errors import NotInformativeError
 from judgestats.jury.clustered import clustered_jury_bounds
@@ -83,38 +92,10 @@ Z = float(norm.ppf(0.5 + LEVEL / 2))
 GRID_JUDGES = [(0.9, 0.85), (0.75, 0.8), (0.65, 0.7)]
 
 
-def letter_probs(sens, spec, rho, gen, draws=200_000):
-    """P(letter | human 0), P(letter | human 1) over the 2^J letters (judge 0 leading)."""
-    judges = len(sens)
-    lat = np.sqrt(rho) * gen.standard_normal((draws, 1)) + np.sqrt(1 - rho) * gen.standard_normal(
-        (draws, judges)
-    )
-    out = []
-    for acc, human in ((np.asarray(spec), 0), (np.asarray(sens), 1)):
-        right = lat < norm.ppf(acc)
-        verdict = right if human == 1 else ~right
-        index = verdict.astype(int) @ (2 ** np.arange(judges - 1, -1, -1))
-        out.append(np.bincount(index, minlength=2**judges) / draws)
-    return out
-
-
 def draw(gen, p0, p1, theta, n, m0, m1, size):
     test = gen.multinomial(n, theta * p1 + (1 - theta) * p0, size=size)
     cal = np.stack([gen.multinomial(m0, p0, size=size), gen.multinomial(m1, p1, size=size)], -1)
     return test, cal
-
-
-def profile_t(test, cal):
-    """The J × K profile-t interval of θ (NaN where a letter has no calibration item)."""
-    low, high = np.full(len(test), np.nan), np.full(len(test), np.nan)
-    seen = (cal.sum(-1) > 0).all(-1)
-    if seen.any():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            b = mc.distribution_bounds(test[seen], cal[seen], method="profile-likelihood-t",
-                                       confidence_level=LEVEL)  # fmt: skip
-        low[seen], high[seen] = b.low[:, 1], b.high[:, 1]
-    return low, high
 
 
 def analyse(test, cal, theta, profiles):
@@ -212,24 +193,6 @@ def band_table(cells):
 
 
 # ----------------------------------------------------------------------------- real data
-def arena_frame():
-    from judgestats.datasets import ARENA_TARGETS, load_chatbot_arena
-
-    a = load_chatbot_arena("all")
-    a = a[a["target_model"].isin(ARENA_TARGETS)]
-    wide = a.pivot_table(index=["target_model", "item_id"], columns="judge_name",
-                         values="judge").reset_index()  # fmt: skip
-    human = a.drop_duplicates(["target_model", "item_id"])[["target_model", "item_id", "human"]]
-    return wide.merge(human, on=["target_model", "item_id"])
-
-
-def nq_frame():
-    """NQ-301 with its three judges (benchmarks/data/nq301_jury.csv, built by data-scout)."""
-    import pandas as pd
-
-    return pd.read_csv(Path(__file__).resolve().parent / "data" / "nq301_jury.csv")
-
-
 def real_rows(frame, judges, names, splits, shares, seed, targets=None):
     """Per target and labelled share: the jury against each member and the J × K profile-t."""
     gen = np.random.default_rng(seed)
@@ -276,13 +239,11 @@ def real_rows(frame, judges, names, splits, shares, seed, targets=None):
 
 
 def arena_rows(splits, shares):
-    return real_rows(arena_frame(), ("gpt-4-0125-preview", "gpt-3.5-turbo-0125"),
-                     ("GPT-4", "GPT-3.5"), splits, shares, 2041)  # fmt: skip
+    return real_rows(arena_frame(), ARENA_JUDGES, ARENA_NAMES, splits, shares, 2041)
 
 
 def nq_rows(splits, shares, targets=None):
-    return real_rows(nq_frame(), ("judge_gpt4", "judge_instructgpt", "judge_bem"),
-                     ("GPT-4", "InstructGPT", "BEM"), splits, shares, 2042, targets)  # fmt: skip
+    return real_rows(nq_frame(), NQ_JUDGES, NQ_NAMES, splits, shares, 2042, targets)
 
 
 # ----------------------------------------------------------------------------- repeated items
@@ -390,7 +351,7 @@ def clustered_cells(count, size):
 def nq_clustered(splits, share=0.3):
     """NQ-301 pooled over its systems, cluster=item_id: the jury's coverage of the pooled rate."""
     frame = nq_frame()
-    judges = ["judge_gpt4", "judge_instructgpt", "judge_bem"]
+    judges = list(NQ_JUDGES)
     theta = frame["human"].mean()
     items = frame["item_id"].unique()
     gen = np.random.default_rng(3942)

@@ -47,6 +47,19 @@ class (where a class has fewer than 20 labelled items), on five planted cells of
 labelled positive skipped). ``--part pseudo`` reruns
 Part C alone and writes it into the results file.
 
+Part E, the jury against each of its judges alone under all three designs, on real data
+(:mod:`_jury_designs`: each design's calibration items drawn as the design prescribes, the same
+number of labels m for the jury and each judge alone; under by-judge-label the jury's within
+its product letters, each judge's within its own letters, and the jury also on the first
+judge's draw): Chatbot Arena's six targets (GPT-4, GPT-3.5; seed 4043) and NQ-301's twelve
+systems (GPT-4, InstructGPT, BEM; seed 4044), 20%, 30% and 60% of the items labelled, 100
+splits each (--quick: the first target, 30%, 3 splits). Part F, by-judge-label on simulated
+juries (the rows of Part A, 0/1 judges without repeats): 20 random cells (seed 4045; J
+U{2, …, 5}, accuracies U(0.6, 0.95), ρ U(0, 0.6), θ U(0.05, 0.95), rows U[300, 3000], labelled
+share U(0.05, 0.5)) and the grid J ∈ {2, 3, 5} × labelled ∈ {5%, 20%, 50%} (accuracies (0.9,
+0.8, 0.75, 0.7, 0.65), ρ = 0.3, θ = 0.3, 2,000 rows); 200 data sets a cell (seed 4046;
+--quick 1 + 1 cells, 10). ``--part designs`` reruns Parts E and F alone into the results file.
+
 Writes benchmarks/results/jury_combine.md and its summary into benchmarks/results/jury.md
 (part D). Run: python benchmarks/bench_jury_combine.py [--quick]
 """
@@ -55,23 +68,30 @@ from __future__ import annotations
 
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from _common import RESULTS, markdown_table, publish, quick_parser, run_time
+from _jury_common import (
+    ARENA_JUDGES,
+    ARENA_NAMES,
+    DATA,
+    NQ_JUDGES,
+    NQ_NAMES,
+    arena_frame,
+    letter_probs,
+    nq_frame,
+    profile_t,
+)
 from scipy.stats import norm
 
 import judgestats as js
-import judgestats.multiclass as mc
 from judgestats.jury import correct_combined
 from judgestats.jury.weights import jury_bounds, letter_bits
 
 LEVEL = 0.95
 Z = float(norm.ppf(0.5 + LEVEL / 2))
 GRID_ACC = (0.9, 0.8, 0.75, 0.7, 0.65)
-
-DATA = Path(__file__).resolve().parent / "data"
 
 
 # ----------------------------------------------------------------------------- simulation
@@ -197,36 +217,17 @@ def mean_counts(t, c, judges):
     return t @ onehot, np.einsum("...lh,lk->...kh", c, onehot)
 
 
-def letter_probs(acc, rho, gen, draws=200_000):
-    judges = len(acc)
-    lat = np.sqrt(rho) * gen.standard_normal((draws, 1)) + np.sqrt(1 - rho) * gen.standard_normal(
-        (draws, judges))  # fmt: skip
-    right = lat < norm.ppf(np.asarray(acc))
-    weights = 2 ** np.arange(judges - 1, -1, -1)
-    p1 = np.bincount(right.astype(int) @ weights, minlength=2**judges) / draws
-    p0 = np.bincount((~right).astype(int) @ weights, minlength=2**judges) / draws
-    return p0, p1
-
-
 def human_cell(c, reps, profiles, gen):
     m = max(10, round(c["share"] * c["rows"] / 2))
     n = c["rows"] - 2 * m
-    p0, p1 = letter_probs(c["acc"], c["rho"], gen)
+    p0, p1 = letter_probs(c["acc"], c["acc"], c["rho"], gen)
     theta = c["theta"]
     t = gen.multinomial(n, theta * p1 + (1 - theta) * p0, size=reps)
     cal = np.stack([gen.multinomial(m, p0, size=reps), gen.multinomial(m, p1, size=reps)], -1)
     b = jury_bounds(t, cal, Z)
     rows = np.arange(reps)
     better = np.stack([b["member_low"][rows, b["better"]], b["member_high"][rows, b["better"]]], 1)
-    mt, mc_ = mean_counts(t[:profiles], cal[:profiles], c["J"])
-    low, high = np.full(profiles, np.nan), np.full(profiles, np.nan)
-    seen = (mc_.sum(-1) > 0).all(-1)
-    if seen.any():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            d = mc.distribution_bounds(mt[seen], mc_[seen], method="profile-likelihood-t",
-                                       confidence_level=LEVEL)  # fmt: skip
-        low[seen], high[seen] = d.low[:, 1], d.high[:, 1]
+    low, high = profile_t(*mean_counts(t[:profiles], cal[:profiles], c["J"]))
     acc = {"letters": list(zip(b["low"], b["high"], strict=True)),
            "mean": list(zip(low, high, strict=True)), "better": [tuple(r) for r in better]}
     out = summarise(acc, theta)
@@ -304,20 +305,11 @@ def summary(table_r, table_h):
 
 # ----------------------------------------------------------------------------- real data
 def arena():
-    from judgestats.datasets import ARENA_TARGETS, load_chatbot_arena
-
-    a = load_chatbot_arena("all")
-    a = a[a["target_model"].isin(ARENA_TARGETS)]
-    wide = a.pivot_table(index=["target_model", "item_id"], columns="judge_name",
-                         values="judge").reset_index()  # fmt: skip
-    human = a.drop_duplicates(["target_model", "item_id"])[["target_model", "item_id", "human"]]
-    frame = wide.merge(human, on=["target_model", "item_id"])
-    return frame, ["gpt-4-0125-preview", "gpt-3.5-turbo-0125"], ["GPT-4", "GPT-3.5"]
+    return arena_frame(), list(ARENA_JUDGES), list(ARENA_NAMES)
 
 
 def nq():
-    frame = pd.read_csv(DATA / "nq301_jury.csv")
-    return frame, ["judge_gpt4", "judge_instructgpt", "judge_bem"], ["GPT-4", "InstructGPT", "BEM"]
+    return nq_frame(), list(NQ_JUDGES), list(NQ_NAMES)
 
 
 def llmbar():
@@ -437,8 +429,9 @@ def part_c(quick):
 
 def main() -> None:
     ap = quick_parser(__doc__, "2 random cells and 1 grid cell, 10 data sets; 3 splits")
-    ap.add_argument("--part", choices=("all", "pseudo"), default="all",
-                    help="pseudo: rerun Part C alone and write it into the results file")
+    ap.add_argument("--part", choices=("all", "pseudo", "designs"), default="all",
+                    help="pseudo: rerun Part C alone and write it into the results file; "
+                         "designs: Parts E and F (all three designs)")
     args = ap.parse_args()
     quick = args.quick
     start = time.perf_counter()
@@ -449,6 +442,14 @@ def main() -> None:
         body = body.partition("## Part C:")[0].rstrip()
         path.write_text(f"{body}\n\n{part_c(quick)}\n\nRun time{run}", encoding="utf-8")
         print(f"wrote Part C into {path} in {time.perf_counter() - start:.1f} s")
+        return
+    if args.part == "designs":
+        path = RESULTS / ("jury_combine_quick.md" if quick else "jury_combine.md")
+        text = path.read_text(encoding="utf-8")
+        body, _, run = text.rpartition("\nRun time")
+        body = body.partition(PART_E)[0].rstrip()
+        path.write_text(f"{body}\n\n{parts_e_f(quick)}\n\nRun time{run}", encoding="utf-8")
+        print(f"wrote Parts E and F into {path} in {time.perf_counter() - start:.1f} s")
         return
     table_r, head_r, table_h, head_h = part_a(quick)
     short = summary(table_r, table_h)
@@ -461,6 +462,7 @@ def main() -> None:
         markdown_table(head_h, table_h),
         "## Part B: real data, 100 random splits (means over the splits)", real,
         part_c(quick),
+        parts_e_f(quick),
         run_time(time.perf_counter() - start, quick),
     ])  # fmt: skip
     name = "jury_combine_quick" if quick else "jury_combine"
@@ -468,6 +470,34 @@ def main() -> None:
             time.perf_counter() - start)  # fmt: skip
     if not quick:
         write_part_d(short)
+
+
+PART_E = "## Part E:"
+
+
+def parts_e_f(quick):
+    """Parts E and F (:mod:`_jury_designs`): a jury under all three designs."""
+    from _jury_designs import part_e, part_f
+
+    start = time.perf_counter()
+    short, arena_t, nq_t = part_e(quick)
+    bands, cells_t = part_f(quick)
+    return "\n\n".join([
+        f"{PART_E} the jury ÷ each judge alone, per design (real data; means over the splits)",
+        _jury_designs_about(), short,
+        "## Part E: Chatbot Arena, GPT-4 and GPT-3.5, per target and design", arena_t,
+        "## Part E: NQ-301, GPT-4, InstructGPT and BEM, per system and design", nq_t,
+        "## Part F: by-judge-label, simulated juries, by the smallest letter's labels", bands,
+        "## Part F: by-judge-label, every cell", cells_t,
+        f"Parts E and F run time: {time.perf_counter() - start:.1f} s"
+        + (" (--quick)" if quick else ""),
+    ])  # fmt: skip
+
+
+def _jury_designs_about():
+    import _jury_designs
+
+    return str(_jury_designs.__doc__).split("\n\n", 1)[1].strip()
 
 
 def write_part_d(short):

@@ -21,7 +21,7 @@ import time
 import warnings
 
 import numpy as np
-from _common import markdown_table, publish, quick_parser, run_time
+from _common import best_of, markdown_table, publish, quick_parser, run_time
 
 import judgestats as js
 
@@ -68,15 +68,6 @@ def one_at_a_time(ev, method: str):
     return out
 
 
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
 def main() -> None:
     args = quick_parser(__doc__, "200 groups, one repeat").parse_args()
     start = time.perf_counter()
@@ -86,7 +77,7 @@ def main() -> None:
     warm = frame.iloc[: 5 * ROWS]
     for m in METHODS:
         evaluate(warm, m)
-    times = {m: best(lambda m=m: evaluate(frame, m), repeat) for m in METHODS}
+    times = {m: best_of(lambda m=m: evaluate(frame, m), repeat) for m in METHODS}
     rows, worst = [], {}
     for m in ("profile-map", "auto"):
         ev = evaluate(frame, m)

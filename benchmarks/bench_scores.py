@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser
+from _scores_data import draw_scores, letter_correction
 
 import judgestats as js
 from judgestats.kernels import z_value
@@ -61,9 +62,9 @@ SEED = 3902
 Z = float(z_value(0.95))
 
 
-def grid(quick: bool) -> list[dict]:
-    """The cells, drawn once from SEED."""
-    rng = np.random.default_rng(SEED)
+def grid(quick: bool, seed: int = SEED) -> list[dict]:
+    """The cells, drawn once from ``seed`` (SEED: the recorded grid)."""
+    rng = np.random.default_rng(seed)
     cells = []
     for i in range(8 if quick else 40):
         informative = i % 2 == 0
@@ -81,27 +82,15 @@ def grid(quick: bool) -> list[dict]:
 
 
 def draw(cell: dict, rng: np.random.Generator) -> tuple:
-    """One data set: scores, human labels (NaN unlabelled), item ids, letters."""
-    n_items = max(int(cell["n_lab"] / cell["share"]), cell["n_lab"] + 1)
-    k = cell["k"]
-    y = np.repeat(rng.random(n_items) < cell["theta"], k)
-    rows = y.size
-    if cell["kind"] == "informative":
-        s = 1 / (1 + np.exp(-(cell["a"] * (2 * y - 1) + rng.normal(0, cell["sigma"], rows))))
-    else:
-        letter = np.where(rng.random(rows) < cell["acc"], y, ~y)
-        s = letter + rng.normal(0, cell["sigma"], rows)
-    chosen = rng.choice(n_items, cell["n_lab"], replace=False)
-    labelled = np.zeros(rows, dtype=bool)
-    labelled[(chosen[:, None] * k + np.arange(k)).ravel()] = True
+    """One data set: scores, human labels (NaN unlabelled), item ids, letters (_scores_data)."""
+    s, y, labelled, items = draw_scores(cell, rng)
     human = np.where(labelled, y.astype(float), np.nan)
-    items = np.repeat(np.arange(n_items), k)
     return s, human, items, labelled, (s > 0.5).astype(int)
 
 
-def run_cell(cell: dict, reps: int, seed: int) -> dict:
+def run_cell(cell: dict, reps: int, seed: int, base: int = SEED) -> dict:
     """Coverage and mean widths of the score, the letter and the humans alone in one cell."""
-    rng = np.random.default_rng([SEED, seed])
+    rng = np.random.default_rng([base, seed])
     hit = {"score": 0, "letter": 0, "humans": 0}
     width = {"score": [], "letter": [], "humans": []}
     lam, worth, fallback = [], [], 0
@@ -111,11 +100,7 @@ def run_cell(cell: dict, reps: int, seed: int) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # measured, not shown: coverage is the statement
             res = js.scores.correct_scores(s, human, cluster=cluster, threshold=0.5, rng=r)
-            cl_t, cl_c = (None, None) if cluster is None else (items[~lab], items[lab])
-            let = js.correct(js.JudgedCounts.from_labels(letter[~lab], cluster=cl_t),
-                             js.ConfusionCounts.from_labels(human=human[lab].astype(int),
-                                                            judge=letter[lab], cluster=cl_c),
-                             design="random")  # fmt: skip
+            let = letter_correction(letter, human[lab], lab, cluster)
         y = human[lab]
         if res.humans_only_variance is not None:
             h_half = Z * np.sqrt(res.humans_only_variance)
@@ -170,7 +155,8 @@ def summary(cells: list, results: list, again: dict) -> str:
         lines.append(
             f"- {kind}, cells with >= 100 labels ({len(sel)}): width ÷ letter estimator's "
             f"median {np.median(ratio):.3f} (min {ratio.min():.3f}, max {ratio.max():.3f}; "
-            f"cells above 1.02: {int(np.sum(ratio > 1.02))}); width ÷ humans alone median "
+            f"cells above 1.015: {int(np.sum(ratio > 1.015))}, above 1.02: "
+            f"{int(np.sum(ratio > 1.02))}); width ÷ humans alone median "
             f"{np.median(humans):.3f} (min {humans.min():.3f}, max {humans.max():.3f})"
         )
     return "\n".join(lines)
@@ -197,10 +183,7 @@ def real_data(quick: bool) -> str:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 res = js.scores.correct_scores(s, np.where(lab, y, np.nan), threshold=0.5, rng=r)
-                let = js.correct(js.JudgedCounts.from_labels(letter[~lab]),
-                                 js.ConfusionCounts.from_labels(human=y[lab].astype(int),
-                                                                judge=letter[lab]),
-                                 design="random")  # fmt: skip
+                let = letter_correction(letter, y[lab], lab)
             half = Z * np.sqrt(humans_only_variance(y[lab]))
             for name, (lo, hi) in (("score", res.ci), ("letter", let.ci),
                                    ("humans", (y[lab].mean() - half, y[lab].mean() + half))):
@@ -278,32 +261,155 @@ def unlabelled_choice(cells: list, quick: bool) -> str:
     )  # fmt: skip
 
 
-def main() -> None:
-    args = quick_parser(__doc__.splitlines()[0], "8 cells, 30 data sets").parse_args()
-    start = time.perf_counter()
-    reps = 30 if args.quick else 200
-    cells = grid(args.quick)
+def run_grid(cells: list, reps: int, quick: bool, base: int) -> tuple[list, dict, str]:
+    """Every cell, then the cells read below 0.93 re-run: (results, re-run coverage, table)."""
     results = []
     for i, cell in enumerate(cells):
-        results.append(run_cell(cell, reps, i))
+        results.append(run_cell(cell, reps, i, base))
         print(i, _row(cell, results[-1]), flush=True)
     rechecks, covered = [], {}
     for i, (cell, res) in enumerate(zip(cells, results, strict=True)):
         if res["cover_score"] < 0.93:
-            again = run_cell(cell, 100 if args.quick else 1000, 1000 + i)
+            again = run_cell(cell, 100 if quick else 1000, 1000 + i, base)
             covered[i] = again["cover_score"]
             rechecks.append([i, f"{res['cover_score']:.3f}", f"{again['cover_score']:.3f}",
                              f"{again['cover_letter']:.3f}", f"{again['cover_humans']:.3f}"])
             print("recheck", rechecks[-1], flush=True)
-    real = real_data(args.quick)
-    choice = unlabelled_choice(cells, args.quick)
     recheck = markdown_table(["cell", "cover score (first run)", "cover score (re-run)",
                               "cover letter (re-run)", "cover humans (re-run)"],
                              rechecks) if rechecks else "No cell read below 0.93."
-    head = ["score", "θ", "labels (items)", "labelled share", "rows/item", "σ", "cover score",
-            "cover letter", "cover humans", "width ÷ letter", "width ÷ humans", "median λ̂",
-            "effective labels ÷ labels", "fallback share"]  # fmt: skip
-    table = markdown_table(head, [_row(c, r) for c, r in zip(cells, results, strict=True)])
+    return results, covered, recheck
+
+
+HEAD = ["score", "θ", "labels (items)", "labelled share", "rows/item", "σ", "cover score",
+        "cover letter", "cover humans", "width ÷ letter", "width ÷ humans", "median λ̂",
+        "effective labels ÷ labels", "fallback share"]  # fmt: skip
+
+
+def fresh_seed(seed: int, quick: bool) -> None:
+    """``--seed``: the grid alone, its cells drawn from another seed (parts 2–3 do not use it)."""
+    start = time.perf_counter()
+    reps = 30 if quick else 200
+    cells = grid(quick, seed)
+    results, covered, recheck = run_grid(cells, reps, quick, seed)
+    table = markdown_table(HEAD, [_row(c, r) for c, r in zip(cells, results, strict=True)])
+    body = f"""Run: `python benchmarks/bench_scores.py --seed {seed}{' --quick' if quick else ''}`.
+
+The grid of `bench_scores.py` (benchmarks/results/scores.md, seed {SEED}) with its cells and
+data sets drawn from seed {seed} instead: the same distributions, {len(cells)} other cells,
+{reps} data sets each (re-runs of cells read below 0.93: 1,000 data sets, seed [{seed},
+1000 + cell]). Parts 2 and 3 of scores.md do not depend on the grid's seed and are not re-run.
+
+## Claims
+
+{summary(cells, results, covered)}
+
+## Cells read below 0.93, re-run on fresh data sets
+
+{recheck}
+
+## Every cell (seed {seed}; cells numbered from 0)
+
+{table}
+"""
+    publish(f"scores_seed{seed}" + ("_quick" if quick else ""),
+            f"Judge scores (issue 39): the grid at seed {seed}", body,
+            time.perf_counter() - start)  # fmt: skip
+
+
+def margin_cell(cell: dict, reps: int, seed: list) -> dict:
+    """Mean widths, on the same data sets: the score path; PPI++ with the letter itself as the
+    predictor (the calibrator "binned" at 0.5), with and without the rare-class variance; the
+    letter estimator."""
+    from judgestats.scores.calibration import cross_fit
+    from judgestats.scores.prediction_powered import fit_ppi
+
+    rng = np.random.default_rng(seed)
+    width: dict[str, list] = {"score": [], "letter_ppi": [], "letter_ppi_plain": [], "letter": []}
+    for r in range(reps):
+        s, human, _, lab, letter = draw(cell, rng)
+        y = human[lab]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # measured, not shown
+            res = js.scores.correct_scores(s, human, threshold=0.5, rng=r)
+            let = letter_correction(letter, y, lab)
+        fit = cross_fit(s[lab], y, s[~lab], np.arange(y.size), calibrator="binned", folds=5,
+                        bins=[-np.inf, 0.5, np.inf], rng=np.random.default_rng(r))  # fmt: skip
+        for name, adjust in (("letter_ppi", True), ("letter_ppi_plain", False)):
+            ppi = fit_ppi(y, fit.labelled, fit.unlabelled, rare_adjust=adjust)
+            half = Z * np.sqrt(ppi.variance)
+            width[name].append(min(ppi.estimate + half, 1) - max(ppi.estimate - half, 0))
+        width["score"].append(min(res.ci.high, 1) - max(res.ci.low, 0))
+        width["letter"].append(min(let.ci.high, 1) - max(let.ci.low, 0))
+    return {k: float(np.mean(v)) for k, v in width.items()}
+
+
+def margin(quick: bool) -> None:
+    """``--margin``: where a letter-only score's width above the letter estimator's comes from."""
+    start = time.perf_counter()
+    reps = 20 if quick else 300
+    rows, parts = [], []
+    for seed in (SEED, 3921):
+        cells = [(i, c) for i, c in enumerate(grid(False, seed))
+                 if c["kind"] == "letter only" and c["n_lab"] >= 100 and c["k"] == 1]  # fmt: skip
+        for i, cell in cells[:2] if quick else cells:
+            w = margin_cell(cell, reps, [seed, 3000 + i])
+            ratio = {k: w[k] / w["letter"] for k in w}
+            parts.append((ratio["score"] - ratio["letter_ppi"], ratio["letter_ppi"] - 1))
+            rows.append([seed, i, f"{cell['theta']:.2f}", cell["n_lab"], f"{cell['sigma']:.2f}",
+                         f"{ratio['score']:.3f}", f"{ratio['letter_ppi']:.3f}",
+                         f"{ratio['letter_ppi_plain']:.3f}"])  # fmt: skip
+            print(rows[-1], flush=True)
+    score = np.array([float(r[5]) for r in rows])
+    table = markdown_table(["seed", "cell", "θ", "labels", "σ", "score ÷ letter",
+                            "letter as predictor ÷ letter",
+                            "letter as predictor, no rare-class variance ÷ letter"], rows)
+    body = f"""Run: `python benchmarks/bench_scores.py --margin{' --quick' if quick else ''}`.
+
+The ≤ 2% rule of issue 39 on the letter-only cells with ≥ 100 labels (one row per item) of
+both grids
+([seed {SEED}](scores.md) and [seed 3921](scores_seed3921.md)), {reps} fresh data sets per
+cell (seed [grid seed, 3000 + cell]): the mean width of the score path (isotonic, 5 folds,
+PPI++), of PPI++ with the letter itself as its predictor (``calibrator="binned"``, bins
+[−∞, 0.5, ∞]: the same estimator with nothing within a letter to fit), with and without the
+rare-class variance, each over the letter estimator's (``js.correct(design="random")``).
+"score − letter as predictor" is what the isotonic fit of within-letter noise costs;
+"letter as predictor − 1" what PPI++'s Wald interval (and its rare-class variance below 20
+labels of a class) costs against the letter estimator's adjusted Wald.
+
+- {len(rows)} cells: score ÷ letter median {np.median(score):.3f}, max {score.max():.3f}
+  (above 1.015: {int(np.sum(score > 1.015))}, above 1.02: {int(np.sum(score > 1.02))})
+- the isotonic fit of noise: median {np.median([p[0] for p in parts]):+.3f}, max
+  {max(p[0] for p in parts):+.3f}; PPI++ against the letter estimator with the letter as
+  predictor: median {np.median([p[1] for p in parts]):+.3f}, max {max(p[1] for p in parts):+.3f}
+
+{table}
+"""
+    publish("scores_margin" + ("_quick" if quick else ""),
+            "Judge scores: the ≤ 2% rule's margin (issue 39)", body,
+            time.perf_counter() - start)  # fmt: skip
+
+
+def main() -> None:
+    ap = quick_parser(__doc__.splitlines()[0], "8 cells, 30 data sets")
+    ap.add_argument("--seed", type=int, default=SEED,
+                    help=f"draw the grid's cells from another seed (grid only; default {SEED})")
+    ap.add_argument("--margin", action="store_true",
+                    help="the <= 2%% rule's margin on the letter-only cells (scores_margin.md)")
+    args = ap.parse_args()
+    if args.margin:
+        margin(args.quick)
+        return
+    if args.seed != SEED:
+        fresh_seed(args.seed, args.quick)
+        return
+    start = time.perf_counter()
+    reps = 30 if args.quick else 200
+    cells = grid(args.quick)
+    results, covered, recheck = run_grid(cells, reps, args.quick, SEED)
+    real = real_data(args.quick)
+    choice = unlabelled_choice(cells, args.quick)
+    table = markdown_table(HEAD, [_row(c, r) for c, r in zip(cells, results, strict=True)])
     body = f"""Run: `python benchmarks/bench_scores.py{' --quick' if args.quick else ''}`.
 
 {__doc__.split(chr(10) + chr(10), 1)[1].rsplit("Writes", 1)[0].strip()}

@@ -45,6 +45,7 @@ import warnings
 
 import numpy as np
 from _common import markdown_table, publish, quick_parser
+from _scores_data import draw_scores, letter_correction
 
 import judgestats as js
 from judgestats.kernels import z_value
@@ -88,20 +89,9 @@ def grid_random(part: int, count: int, letter_only: bool) -> list[dict]:
 
 
 def draw(cell: dict, rng: np.random.Generator) -> tuple:
-    """One data set: scores, 0/1 truth per row, labelled mask, item ids."""
-    n_items = max(int(cell["n_lab"] / cell["share"]), cell["n_lab"] + 1)
-    k = cell["k"]
-    y = np.repeat(rng.random(n_items) < cell["theta"], k)
-    rows = y.size
-    if cell["kind"] == "informative":
-        s = 1 / (1 + np.exp(-(cell["a"] * (2 * y - 1) + rng.normal(0, cell["sigma"], rows))))
-    else:
-        letter = np.where(rng.random(rows) < cell["acc"], y, ~y)
-        s = letter + rng.normal(0, cell["sigma"], rows)
-    chosen = rng.choice(n_items, cell["n_lab"], replace=False)
-    labelled = np.zeros(rows, dtype=bool)
-    labelled[(chosen[:, None] * k + np.arange(k)).ravel()] = True
-    return s, y.astype(float), labelled, np.repeat(np.arange(n_items), k)
+    """One data set: scores, 0/1 truth per row, labelled mask, item ids (_scores_data)."""
+    s, y, labelled, items = draw_scores(cell, rng)
+    return s, y.astype(float), labelled, items
 
 
 def intervals(cell: dict, s, y, labelled, items, seed: int) -> tuple:
@@ -120,13 +110,13 @@ def intervals(cell: dict, s, y, labelled, items, seed: int) -> tuple:
     return tuple(out)
 
 
-def run_cell(cell: dict, reps: int, seed: list, letter: bool = False, drawer=None) -> dict:
+def run_cell(cell: dict, reps: int, seed: list, letter: bool = False) -> dict:
     """Coverage and mean width before/after (and the letter estimator's width)."""
     rng = np.random.default_rng(seed)
     hit, width = np.zeros(2), np.zeros(2)
     letter_width = 0.0
     for r in range(reps):
-        s, y, lab, items = (drawer or draw)(cell, rng)
+        s, y, lab, items = draw(cell, rng)
         for j, (lo, hi) in enumerate(intervals(cell, s, y, lab, items, r)):
             hit[j] += lo <= cell["theta"] <= hi
             width[j] += hi - lo
@@ -134,11 +124,7 @@ def run_cell(cell: dict, reps: int, seed: list, letter: bool = False, drawer=Non
             let = (s > 0.5).astype(int)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # measured, not shown
-                cl_t, cl_c = (items[~lab], items[lab]) if cell["k"] > 1 else (None, None)
-                res = js.correct(js.JudgedCounts.from_labels(let[~lab], cluster=cl_t),
-                                 js.ConfusionCounts.from_labels(human=y[lab].astype(int),
-                                                                judge=let[lab], cluster=cl_c),
-                                 design="random")  # fmt: skip
+                res = letter_correction(let, y[lab], lab, items if cell["k"] > 1 else None)
             letter_width += min(res.ci.high, 1) - max(res.ci.low, 0)
     return {"before": hit[0] / reps, "after": hit[1] / reps, "w_before": width[0] / reps,
             "w_after": width[1] / reps, "w_letter": letter_width / reps}  # fmt: skip
@@ -152,14 +138,6 @@ def scores_grid(quick: bool) -> list[dict]:
              for c in bench_scores.grid(False)
              if c["kind"] == "letter only" and c["n_lab"] >= 100]  # fmt: skip
     return cells[:1] if quick else cells
-
-
-def scores_draw(cell: dict, rng: np.random.Generator) -> tuple:
-    """``bench_scores.draw``'s data set, as this benchmark's tuple."""
-    import bench_scores
-
-    s, human, items, labelled, _ = bench_scores.draw(cell, rng)
-    return s, np.nan_to_num(human), labelled, items
 
 
 def check_public(cell: dict, seed: int) -> None:
@@ -226,8 +204,7 @@ def main() -> None:
     res_c = [run_cell(cell, reps // 2, [SEED, 2, i], letter=True) for i, cell in enumerate(c)]
     again = [] if args.quick else rerun(a + b, res_a + res_b)
     d = scores_grid(args.quick)
-    res_d = [run_cell(cell, reps // 3, [SEED, 3, i], letter=True, drawer=scores_draw)
-             for i, cell in enumerate(d)]  # fmt: skip
+    res_d = [run_cell(cell, reps // 3, [SEED, 3, i], letter=True) for i, cell in enumerate(d)]
     rule = [r["w_after"] / r["w_letter"] for r in res_c]
     rule_d = [r["w_after"] / r["w_letter"] for r in res_d]
     before_d = [r["w_before"] / r["w_letter"] for r in res_d]

@@ -141,9 +141,32 @@ def learning_loss(m: float, r2: float, folds: int = 5) -> float:
 
 
 def score_variance(m: float, theta: float, r2: float, big_n: float) -> float:
-    """θ(1 − θ)/m · [1 − R² N/(N + m) + learning loss]: PPI++'s (module docstring)."""
+    """θ(1 − θ)/m · [1 − R² N/(N + m) + learning loss], widened where a class is rare.
+
+    PPI++'s variance (module docstring), plus the expected cost of the rare-class variance of
+    :func:`judgestats.scores.prediction_powered.fit_ppi` (``rare_adjust``): with fewer than
+    :data:`~judgestats.scores.prediction_powered.RARE_CLASS_LABELS` labels of the rarer class,
+    :data:`~judgestats.scores.prediction_powered.PSEUDO_LABELS` = k labels of each class are
+    added at the mean prediction ≈ θ, whose residuals y − θ add k[(1 − θ)² + θ²] to the
+    labelled part's sum of squares m·θ(1 − θ)[1 − R²(2λ − λ²) + learning loss] over
+    (m + 2k)² instead of m² (λ = N/(N + m)); the plan adds the excess over PPI++'s times the
+    binomial probability that the rarer class has fewer than that many labels in m.
+    """
+    from scipy.stats import binom
+
+    from .scores.prediction_powered import PSEUDO_LABELS, RARE_CLASS_LABELS
+
     share = 1.0 if math.isinf(big_n) else big_n / (big_n + m)
-    return theta * (1.0 - theta) / m * (1.0 - r2 * share + learning_loss(m, r2))
+    pq, loss = theta * (1.0 - theta), learning_loss(m, r2)
+    base = pq / m * (1.0 - r2 * share + loss)
+    gated = float(binom.cdf(RARE_CLASS_LABELS - 1, m, min(theta, 1.0 - theta)))
+    if gated < 1e-6:
+        return base
+    k = PSEUDO_LABELS
+    labelled = m * pq * (1.0 - r2 * (2.0 * share - share * share) + loss)
+    pseudo = (labelled + k * ((1.0 - theta) ** 2 + theta**2)) / (m + 2 * k) ** 2
+    adjusted = pseudo + (base - labelled / (m * m))  # the unlabelled part unchanged
+    return base + gated * max(0.0, adjusted - base)
 
 
 def _labels_for(target: float, z: float, theta: float, r2: float, big_n: float) -> int:
@@ -170,6 +193,7 @@ def plan_declared_score(target: float, *, theta: float, r2: float, n: Any = None
     Called by :func:`judgestats.plan.calibration_size` with ``r2=`` and ``theta=``.
     """
     from .scores.correction import MIN_SCORE_LABELS
+    from .scores.prediction_powered import RARE_CLASS_LABELS
 
     target = _unit("width", target)
     theta, r2 = _unit("theta", theta), _unit("r2", r2, closed=True)
@@ -188,6 +212,10 @@ def plan_declared_score(target: float, *, theta: float, r2: float, n: Any = None
                                 else f"{big_n:g} unlabelled rows"),
         "the planned width is the expected one: about half of such studies come out narrower",
     ]  # fmt: skip
+    if m * min(theta, 1.0 - theta) < 2 * RARE_CLASS_LABELS:
+        assumptions.append(f"about {m * min(theta, 1.0 - theta):.0f} labels of the rarer class: "
+                           f"correct_scores widens its variance below {RARE_CLASS_LABELS} of a "
+                           "class (its rare-class variance), planned at its binomial chance")
     if floor:
         assumptions.append(f"raised to {MIN_SCORE_LABELS} labels: below that correct_scores "
                            "does not use the score's calibration (its fallback answers)")

@@ -1,29 +1,17 @@
-"""θ_A − θ_B of score, jury and letter results (issue 39): independent and paired arms."""
+"""θ_A − θ_B of score, jury and letter results (issue 39): independent arms, a shared jury.
+
+The paired arms (compare/paired.py) are tested in tests/compare/test_paired.py."""
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy.stats import norm
 
 import judgestats as js
-from judgestats.errors import ArgumentTypeError, JudgeStatsError, LabelError, MethodError
-from judgestats.scores.calibration import cross_fit
+from judgestats.errors import ArgumentTypeError, JudgeStatsError
 
 Z95 = norm.ppf(0.975)
-
-
-def _paired(n: int, lab: int, gen: np.random.Generator, shift: float = 0.4):
-    """Two systems on the same prompts: a shared difficulty, a score of each answer."""
-    hard = gen.normal(0, 1, n)
-    p_a, p_b = 1 / (1 + np.exp(-(shift - hard))), 1 / (1 + np.exp(hard))
-    y_a, y_b = (gen.random(n) < p_a).astype(float), (gen.random(n) < p_b).astype(float)
-    s_a = np.where(y_a == 1, 0.7, 0.3) + gen.normal(0, 0.2, n)
-    s_b = np.where(y_b == 1, 0.7, 0.3) + gen.normal(0, 0.2, n)
-    mask = np.zeros(n, bool)
-    mask[gen.choice(n, lab, replace=False)] = True
-    return s_a, s_b, np.where(mask, y_a, np.nan), np.where(mask, y_b, np.nan), p_a - p_b
 
 
 def _jury():
@@ -70,80 +58,6 @@ def test_independent_arms_named_errors():
         js.compare.difference_of(jury, 0.4)
     with pytest.raises(ArgumentTypeError, match="names must be a tuple of two strings"):
         js.compare.difference_of(jury, jury, names=["a", "b"])
-
-
-def test_paired_variance_is_the_joint_influence_terms_written_out():
-    """Var(Δ̂) = n/(n − 1)·Σ_i (φ_A,i − φ_B,i)² with each arm's φ written out here from the
-    PPI++ linearisation (u_i = (y_i − ȳ)/n on labelled rows, v_i = (f̃_i − mean f̃)/N on
-    unlabelled ones and −(f_i − mean f)/n on labelled ones; φ = u + λ̂ v)."""
-    gen = np.random.default_rng(5)
-    s_a, s_b, h_a, h_b, _ = _paired(1200, 300, gen)
-    res = js.compare.paired_score_difference(s_a, s_b, h_a, h_b, rng=7)
-    seed = int(np.random.default_rng(7).integers(2**63))
-    lab = ~np.isnan(h_a)
-    n, big_n = int(lab.sum()), int((~lab).sum())
-    phis = []
-    for s, h, lam in ((s_a, h_a, res.lam[0]), (s_b, h_b, res.lam[1])):
-        fit = cross_fit(s[lab], h[lab], s[~lab], np.arange(n), calibrator="isotonic", folds=5,
-                        bins=None, rng=np.random.default_rng(seed))  # fmt: skip
-        phi = np.zeros(s.size)
-        phi[lab] = (h[lab] - h[lab].mean()) / n - lam * (fit.labelled - fit.labelled.mean()) / n
-        phi[~lab] = lam * (fit.unlabelled - fit.unlabelled.mean()) / big_n
-        est = lam * fit.unlabelled.mean() + np.mean(h[lab] - lam * fit.labelled)
-        phis.append((phi, est))
-    (phi_a, est_a), (phi_b, est_b) = phis
-    size = s_a.size
-    assert res.estimate == pytest.approx(est_a - est_b, abs=1e-12)
-    assert res.standard_error**2 == pytest.approx(
-        size / (size - 1) * np.sum((phi_a - phi_b) ** 2), rel=1e-9)
-    assert res.covariance == pytest.approx(size / (size - 1) * np.sum(phi_a * phi_b), rel=1e-9)
-    assert res.covariance > 0  # the shared difficulty: paired is narrower than independent
-    assert res.standard_error < np.sqrt(res.variance_a + res.variance_b)
-    same = js.compare.paired_score_difference(s_a, s_a, h_a, h_a, rng=1)
-    assert same.estimate == pytest.approx(0.0, abs=1e-12) and same.standard_error < 1e-9
-
-
-def test_paired_coverage_fast_tier():
-    """150 paired data sets (1,500 prompts, 300 labelled, isotonic), seed 2026: the paired 95%
-    interval covers the true difference (of the rates the prompts were drawn with) at >= 0.91
-    (s.e. 0.018) and is narrower than independent arms' in every one (shared difficulty).
-    The study: benchmarks/results/compare_scores.md, part A."""
-    gen = np.random.default_rng(2026)
-    covered, narrower = 0, 0
-    for _ in range(150):
-        s_a, s_b, h_a, h_b, delta = _paired(1500, 300, gen)
-        res = js.compare.paired_score_difference(s_a, s_b, h_a, h_b, rng=gen)
-        covered += res.ci.low <= delta.mean() <= res.ci.high
-        narrower += res.standard_error < np.sqrt(res.variance_a + res.variance_b)
-    assert covered / 150 >= 0.91
-    assert narrower == 150
-
-
-def test_paired_with_repeated_items_and_named_errors():
-    gen = np.random.default_rng(9)
-    s_a, s_b, h_a, h_b, _ = _paired(1000, 400, gen)
-    plain = js.compare.paired_score_difference(s_a, s_b, h_a, h_b, rng=0)
-    ids = [f"{i:04d}" for i in range(1000)]  # ids sort as the rows: the same folds
-    alone = js.compare.paired_score_difference(s_a, s_b, h_a, h_b, cluster=ids, rng=0)
-    for key, value in plain.to_dict().items():  # one row per item: the unclustered numbers
-        assert alone.to_dict()[key] == (pytest.approx(value, rel=1e-12)
-                                        if isinstance(value, float) else value)  # fmt: skip
-    pairs = js.compare.paired_score_difference(s_a, s_b, h_a, h_b,
-                                               cluster=np.repeat(np.arange(500), 2), rng=0)
-    assert pairs.pairing.startswith("paired") and 0 < pairs.standard_error < 0.1
-    with pytest.raises(LabelError, match=r"the same labelled rows .* differ first at row"):
-        js.compare.paired_score_difference(s_a, s_b, h_a, np.where(np.arange(1000) < 400, 1.0,
-                                                                   np.nan))  # fmt: skip
-    with pytest.raises(ArgumentTypeError, match=r"paired row by row .* 1000 and 999 rows"):
-        js.compare.paired_score_difference(s_a, s_b[:-1], h_a, h_b)
-    with pytest.raises(MethodError, match="differences of two judge scores are not available with design='by-human-label'"):
-        js.compare.paired_score_difference(s_a, s_b, h_a, h_b, design="by-human-label")
-    few = np.where(np.arange(1000) < 50, 1.0, np.nan)
-    with pytest.raises(ArgumentTypeError, match=r"only 50 labelled items \(< 100\)"):
-        js.compare.paired_score_difference(s_a, s_b, few, few)
-    frame = pd.DataFrame({"a": s_a})
-    assert js.compare.paired_score_difference(frame["a"], s_b, h_a, h_b, rng=0).names == (
-        "A", "B")
 
 
 def test_rank_of_mixed_results_by_independent_normal_draws():

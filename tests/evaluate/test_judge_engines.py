@@ -1,6 +1,6 @@
 """``evaluate`` with a judge score and with a jury: the same numbers on every engine (issue 39).
 
-The score path collects its columns from the engine (``evaluate.scores._columns``, narwhals);
+The score path collects its columns from the engine (``evaluate.scores.collect_columns``, narwhals);
 the jury path counts product letters on the engine (``evaluate.letters``). Each engine's
 result is compared with pandas' and with the array-level estimator run on the group's rows
 (``correct_scores``; ``correct_jury`` on counts made here with numpy), not with a recorded

@@ -89,3 +89,65 @@ def test_a_labelled_row_is_predicted_without_its_own_fold():
                   rng=np.random.default_rng(9))
     np.testing.assert_array_equal(a.labelled[fold == 0], b.labelled[fold == 0])
     assert not np.array_equal(a.labelled[fold != 0], b.labelled[fold != 0])
+
+
+def _newton_one(x, y):
+    """One ridge-logistic fit as the calibrator made it before its folds were batched: 2-D
+    arrays, Newton from 0 until the largest step is below 1e-10 (the reference, in the test)."""
+    beta = np.zeros(x.shape[1])
+    penalty = np.diag([0.0] + [1e-3 * x.shape[0]] * (x.shape[1] - 1))
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        hess = (x * (p * (1 - p))[:, None]).T @ x + penalty + 1e-10 * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, x.T @ (y - p) - penalty @ beta)
+        beta = beta + step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return beta
+
+
+def test_the_folds_fitted_at_once_are_the_folds_fitted_one_by_one():
+    """The K out-of-fold logistic fits share one batched Newton (folds of unequal sizes, padded
+    with zero rows): each equals its own fit on its rows (the 2-D reference above, with the
+    fold's standardisation) to 1e-12; with covariates, each keeps the same nested model."""
+    from judgestats.scores.calibration import _fit_logistic_folds
+
+    rng = np.random.default_rng(3930)
+    n = 503  # folds of 101 and 100 rows
+    y = (rng.random(n) < 0.3).astype(float)
+    s = 1 / (1 + np.exp(-(2 * (2 * y - 1) + rng.normal(0, 1.5, n))))
+    m = np.column_stack([rng.integers(0, 2, n), rng.normal(size=n) + 0.8 * y])
+    feats = np.column_stack([s, m, s[:, None] * m])
+    fold = np.arange(n) % 5
+    for cols in (feats[:, :1], feats):
+        models = _fit_logistic_folds(cols, y, fold, 5, None)
+        for j, (beta, centre, scale) in enumerate(models):
+            f = cols[fold != j]
+            np.testing.assert_allclose(centre, f.mean(axis=0), rtol=1e-14)
+            x = np.column_stack([np.ones(f.shape[0]), (f - centre) / scale])
+            if cols.shape[1] == 1:
+                np.testing.assert_allclose(beta, _newton_one(x, y[fold != j]), atol=1e-12)
+                continue
+            kept = np.flatnonzero(beta != 0)
+            assert kept.size in (2, 4, 6) and np.array_equal(kept, np.arange(kept.size))
+            ref = _newton_one(x[:, : kept.size], y[fold != j])
+            np.testing.assert_allclose(beta[: kept.size], ref, atol=1e-12)
+
+
+def test_the_averaged_logistic_prediction_is_the_mean_of_the_k_predictions():
+    """The unlabelled rows' prediction: the K fits' probabilities averaged (not a logistic of
+    averaged coefficients), computed as one product; equal to K separate predictions to 1e-12."""
+    from judgestats.scores.calibration import _average_logistic
+
+    rng = np.random.default_rng(3931)
+    cal = CALIBRATORS["logistic"]
+    y = (rng.random(400) < 0.4).astype(float)
+    x = np.column_stack([y + rng.normal(0, 1, 400), rng.normal(size=400)])
+    models = [cal.fit(x[j::4], y[j::4], None) for j in range(4)]
+    new = rng.normal(size=(1000, 2)) * 3
+    each = np.mean([cal.predict(mod, new) for mod in models], axis=0)
+    np.testing.assert_allclose(_average_logistic(models, new), each, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(_average_logistic(models, np.asfortranarray(new)), each,
+                               rtol=0, atol=1e-12)  # fmt: skip
+    coef = np.mean([mod[0] for mod in models], axis=0)  # averaging coefficients differs
+    assert not np.allclose(cal.predict((coef, *models[0][1:]), new), each, atol=1e-6)

@@ -173,3 +173,16 @@ def test_a_rare_class_covers_with_the_pseudo_label_variance():
             res = correct_scores(s, human, calibrator="logistic", rng=r)
         hits += res.ci.low <= 0.05 <= res.ci.high
     assert hits / reps >= 0.92
+
+
+def test_fallback_refusal_names_only_the_fallbacks_that_apply():
+    """check39 (an outside review) found the clustered refusal offering bins=, which is then
+    refused with cluster=; each message now names only what would answer."""
+    gen = np.random.default_rng(0)
+    s = gen.random(300)
+    y = np.where(np.arange(300) < 50, (gen.random(300) < s) * 1.0, np.nan)
+    with pytest.raises(ArgumentTypeError, match=r"needs threshold= declared") as clustered:
+        js.scores.correct_scores(s, y, cluster=np.arange(300) // 2)
+    assert "bins= or threshold=" not in str(clustered.value)
+    with pytest.raises(ArgumentTypeError, match=r"needs bins= or threshold= declared"):
+        js.scores.correct_scores(s, y)

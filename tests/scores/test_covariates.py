@@ -154,7 +154,7 @@ def test_fallback_says_covariates_were_not_used():
 def test_each_fold_keeps_the_nested_model_with_the_lowest_bic():
     """A covariate of pure noise: every fold keeps the score alone (a useless column gains a
     χ²₁ deviance, above BIC's log(n) ≈ 5.8 with probability 0.016), so the answer is
-    calibrator='logistic' alone exactly. A covariate the label depends on is kept, with its
+    calibrator='logistic' alone (to rounding). A covariate the label depends on is kept, with its
     product, by a fit on all rows."""
     from judgestats.scores.calibration import CALIBRATORS
 
@@ -163,7 +163,10 @@ def test_each_fold_keeps_the_nested_model_with_the_lowest_bic():
     noise = rng.normal(size=letter.size)
     alone = correct_scores(letter, human, calibrator="logistic", rng=8)
     res = correct_scores(letter, human, covariates={"noise": noise}, rng=8)
-    assert (res.estimate, res.variance) == (alone.estimate, alone.variance)
+    # the same fits and predictions; the covariate's zero coefficients ride along in the
+    # averaged prediction's sums, so equal to rounding (1e-12), not bit for bit
+    assert res.estimate == pytest.approx(alone.estimate, rel=1e-12, abs=0)
+    assert res.variance == pytest.approx(alone.variance, rel=1e-12, abs=0)
     s = rng.normal(size=2000)
     x = rng.normal(size=2000)
     y = (rng.random(2000) < 1 / (1 + np.exp(-(s + x + s * x)))).astype(float)
@@ -172,3 +175,86 @@ def test_each_fold_keeps_the_nested_model_with_the_lowest_bic():
     junk = rng.normal(size=2000)
     beta, _, _ = CALIBRATORS["logistic"].fit(np.column_stack([s, junk, s * junk]), y, None)
     assert beta[2] == beta[3] == 0.0
+
+
+# ----------------------------------------------------------------------------- the fast path
+def _speed_data():
+    """6,000 rows, 20% labelled, three groups (group "c" holds one category level), seed 5."""
+    rng = np.random.default_rng(5)
+    n = 6000
+    y = rng.random(n) < 0.35
+    kind = np.array(["chat", "code", "math", "zeta"])[rng.integers(0, 4, n)]
+    length = rng.integers(20, 1001, n)
+    s = 1 / (1 + np.exp(-(1.5 * (2 * y - 1) + 0.8 * (length - 510) / 280
+                          + (kind == "code") * 0.7 + rng.normal(0, 1.2, n))))  # fmt: skip
+    human = np.where(rng.random(n) < 0.2, y.astype(float), np.nan)
+    model = np.array(["a", "b", "c"])[rng.integers(0, 3, n)]
+    return s, human, kind, length, model
+
+
+#: (estimate, ci.low, ci.high) computed by the code before the covariate path was sped up
+#: (commit 8b9ba21: categories factorised per group in Python objects, one Newton fit and one
+#: prediction of the unlabelled rows per fold): the faster arithmetic must give them to 1e-12.
+BEFORE = {
+    "correct_scores": (0.35157889211569304, 0.3330530406481008, 0.37010474358328527),
+    "a": (0.35021918830385446, 0.31388561071712906, 0.38655276589057985),
+    "b": (0.3409239591537656, 0.3106828277286028, 0.37116509057892844),
+    "c": (0.35887060288448575, 0.32889656203402906, 0.38884464373494243),
+}
+
+
+def test_the_covariate_path_gives_the_numbers_it_gave_before():
+    s, human, kind, length, _ = _speed_data()
+    res = correct_scores(s, human, covariates={"kind": kind, "length": length}, rng=3)
+    got = (res.estimate, res.ci.low, res.ci.high)
+    assert got == pytest.approx(BEFORE["correct_scores"], abs=1e-12, rel=0)
+    assert res.covariates == ("kind=code", "kind=math", "kind=zeta", "length")
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb"])
+def test_categories_coded_by_the_engine_give_the_numbers_of_before(engine, monkeypatch):
+    """js.evaluate codes a string covariate on the engine (CodedCategory): each group's result
+    is the pre-change one to 1e-12, and the per-group route with the strings themselves
+    (correct_scores on that group's arrays) agrees; group "c" has one level, so no kind column."""
+    from judgestats.scores.covariates import CodedCategory
+
+    pd = pytest.importorskip("pandas")
+    used = []
+    present = CodedCategory.present
+    monkeypatch.setattr(CodedCategory, "present", lambda self: used.append(1) or present(self))
+    s, human, kind, length, model = _speed_data()
+    kind = np.where(model == "c", "chat", kind)
+    df = pd.DataFrame({"model": model, "score": s, "human": human, "kind": kind,
+                       "length": length})  # fmt: skip
+    frame = df
+    if engine == "polars":
+        frame = pytest.importorskip("polars").from_pandas(df)
+    elif engine == "duckdb":
+        frame = pytest.importorskip("duckdb").connect().from_df(df)
+    ev = js.evaluate(frame, judge="score", by="model", design="random",
+                     covariates=["kind", "length"], rng=0)  # fmt: skip
+    gen = np.random.default_rng(0)  # evaluate draws each group's folds in sorted group order
+    for g in ("a", "b", "c"):
+        got = (ev[g].estimate, ev[g].ci.low, ev[g].ci.high)
+        assert got == pytest.approx(BEFORE[g], abs=1e-12, rel=0), g
+        rows = model == g
+        own = correct_scores(s[rows], human[rows], rng=gen,
+                             covariates={"kind": kind[rows].astype(object),
+                                         "length": length[rows]})  # fmt: skip
+        assert (own.estimate, own.ci.low, own.ci.high) == pytest.approx(got, abs=1e-12, rel=0)
+        assert ev[g].covariates == own.covariates
+    assert ev["c"].covariates == ("length",)
+    assert len(used) == 3  # every group's kind column came coded by the engine
+
+
+def test_a_coded_category_encodes_as_its_strings():
+    from judgestats.scores.covariates import CodedCategory
+
+    strings = np.array(["b", "d", "b", "a", "d"])
+    levels = np.array(["a", "b", "c", "d"])  # "c" absent from these rows
+    coded = CodedCategory(np.searchsorted(levels, strings), levels)
+    m_coded, names_coded = covariate_matrix({"k": coded, "x": np.arange(5.0)})
+    m_raw, names_raw = covariate_matrix({"k": strings, "x": np.arange(5.0)})
+    assert names_coded == names_raw == ["k=b", "k=d", "x"]
+    np.testing.assert_array_equal(m_coded, m_raw)
+    assert list(coded.take(np.array([0, 2])).strings()) == ["b", "b"]

@@ -17,7 +17,9 @@ corrections; a leaderboard has to say how sure each position is.
 
 * :func:`difference_of` and :func:`paired_score_difference` — θ_A − θ_B of results from
   judge scores, juries or letters (:mod:`.sources`): independent arms by their variances,
-  paired score arms by their joint influence terms; :func:`rank_of` ranks such results.
+  paired score arms by their joint influence terms (:mod:`.paired`, with
+  :func:`paired_jury_difference` for one jury on both systems' answers); :func:`rank_of`
+  ranks such results.
 
 * :func:`rank` — rank probabilities, pairwise P(θ_i > θ_j) and the expected Kendall τ of the
   point ranking, from a joint parametric bootstrap or the joint posterior of the
@@ -53,6 +55,7 @@ from .differences import (
 from .draws import _effective_draws as _effective_draws
 from .draws import _posterior_draws as _posterior_draws
 from .joint import JOINT_METHODS
+from .paired import paired_jury_difference, paired_score_difference
 from .rankings import (
     Ranking,
     kendall_tau,
@@ -62,7 +65,6 @@ from .rankings import (
 from .sources import (
     ResultDifference,
     difference_of,
-    paired_score_difference,
     rank_of,
     shared_jury_difference,
 )
@@ -75,6 +77,7 @@ __all__ = [
     "difference_bounds_batch",
     "difference_of",
     "kendall_tau",
+    "paired_jury_difference",
     "paired_score_difference",
     "plot_ranking",
     "rank",

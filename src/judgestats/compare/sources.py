@@ -13,17 +13,11 @@ variance its interval's width implies for the others, :func:`judgestats.results.
 and the interval is
 Wald: Δ̂ ± z·√Var, with the p-value 2Φ(−|Δ̂|/se).
 
-**Paired arms** (:func:`paired_score_difference`): two systems answered the same prompts,
-a judge scored both answers, and humans labelled both answers on the same prompts (the same
-rows labelled). Each arm is the PPI++ mean with its own power tuning λ̂_A, λ̂_B; linearised,
-θ̂_A − θ̂_B − (θ_A − θ_B) ≈ Σ_c (φ_A,c − φ_B,c) over items c, with φ_c = u_c + λ̂ v_c each
-arm's influence term (:mod:`judgestats.scores.prediction_powered`). Since u and v are linear
-in the label and the prediction, φ_A − φ_B is the influence term of the label difference
-y_A − y_B with the prediction λ̂_A f_A − λ̂_B f_B at λ = 1, so the joint variance is that one
-PPI variance (summed over items, with ``cluster=`` the cluster-robust sandwich): the
-covariance of the paired items enters without a separate formula. Where the two arms' errors
-are positively correlated (the same prompts are hard for both systems) it is narrower than
-the independent arms' sum; the result says which was used (``pairing``).
+**Paired arms** (:func:`~judgestats.compare.paired.paired_score_difference`,
+:func:`~judgestats.compare.paired.paired_jury_difference`, in :mod:`.paired`): two systems
+answered the same prompts, one judge or one jury judged both answers, and humans labelled both
+answers on the same rows; the difference's variance is the joint one over items, made with
+:class:`ResultDifference` from this module.
 """
 
 from __future__ import annotations
@@ -36,17 +30,12 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     JudgeStatsError,
-    LabelError,
-    check_choice,
     check_rng,
 )
 from ..kernels import z_value
-from ..results import ConfidenceInterval, Tabular, width_variance
+from ..results import ConfidenceInterval, Tabular, note_lines, width_variance
 
-__all__ = [
-    "ResultDifference", "difference_of", "paired_score_difference", "rank_of",
-    "shared_jury_difference",
-]  # fmt: skip
+__all__ = ["ResultDifference", "difference_of", "rank_of", "shared_jury_difference"]
 
 INDEPENDENT = "independent arms (variances added)"
 PAIRED = "paired arms (joint influence terms over items)"
@@ -94,7 +83,9 @@ def difference_of(result_a: Any, result_b: Any, *,
 
     Var(θ̂_A − θ̂_B) = Var(θ̂_A) + Var(θ̂_B) (module docstring): the arms must share no
     labelled or judged row (a calibration set and a test set each). For two score arms on
-    the same prompts with the same labelled rows use :func:`paired_score_difference`; for two
+    the same prompts with the same labelled rows use
+    :func:`~judgestats.compare.paired.paired_score_difference` (a jury's:
+    :func:`~judgestats.compare.paired.paired_jury_difference`); for two
     letter judges' counts, :func:`judgestats.compare.difference` (shared calibration, paired
     items).
 
@@ -148,142 +139,6 @@ def difference_of(result_a: Any, result_b: Any, *,
         estimate_b=est_b, variance_a=var_a, variance_b=var_b, covariance=0.0,
         pairing=INDEPENDENT, names=names, confidence_level=level_a,
         sources=(type(result_a).__name__, type(result_b).__name__),
-    )  # fmt: skip
-
-
-def _paired_inputs(scores_a: Any, scores_b: Any, human_a: Any, human_b: Any,
-                   cluster: Any) -> tuple:  # fmt: skip
-    """Return the checked arrays of the two arms: (s_a, s_b, y_a, y_b, labelled, items)."""
-    from ..scores.correction import _human, _items, _scores
-
-    s_a, s_b = _scores(scores_a), _scores(scores_b)
-    if s_a.size != s_b.size:
-        raise ArgumentTypeError(
-            f"scores_a and scores_b must be paired row by row (the same prompts in the same "
-            f"order), got {s_a.size} and {s_b.size} rows"
-        )
-    y_a, lab_a = _human(human_a, s_a.size)
-    y_b, lab_b = _human(human_b, s_a.size)
-    if not np.array_equal(lab_a, lab_b):
-        first = int(np.flatnonzero(lab_a != lab_b)[0])
-        raise LabelError(
-            "paired arms need the same labelled rows in human_a and human_b (both systems' "
-            f"answers labelled on the same prompts); they differ first at row {first}. With "
-            "separate labelled sets, correct each arm and use compare.difference_of"
-        )
-    return s_a, s_b, y_a, y_b, lab_a, _items(cluster, s_a.size)
-
-
-def paired_score_difference(
-    scores_a: Any, scores_b: Any, human_a: Any, human_b: Any, *, cluster: Any = None,
-    calibrator: str = "isotonic", folds: int = 5, names: tuple[str, str] = ("A", "B"),
-    confidence_level: float = 0.95, design: str = "random", rng: Any = None,
-) -> ResultDifference:  # fmt: skip
-    """θ_A − θ_B of two systems whose answers to the same prompts a judge scored (paired PPI++).
-
-    Row i is one prompt: system A's answer has judge score ``scores_a[i]`` and human label
-    ``human_a[i]``, system B's ``scores_b[i]`` and ``human_b[i]``; the same rows are labelled
-    for both (a random sample of the prompts, ``design="random"``). Each arm is
-    :func:`judgestats.scores.correct_scores`'s estimator (cross-fitted calibration with the
-    same folds for both arms, PPI++ with its own λ̂); the difference's variance is the joint
-    one over items (module docstring), so the prompts both systems share enter it.
-
-    Parameters
-    ----------
-    scores_a, scores_b : 1-D array_like of float
-        The judge's score of each system's answer, one row per prompt.
-    human_a, human_b : 1-D array_like
-        Human labels (0/1) of each system's answer on the labelled rows, None or NaN on the
-        others; the labelled rows must be the same in both.
-    cluster : 1-D array_like, optional
-        The item of each row when prompts repeat (the variance sums over items).
-    calibrator : {"isotonic", "binned", "logistic"}, default "isotonic"
-        As :func:`judgestats.scores.correct_scores` (``"binned"`` is not taken here: it needs
-        bins declared per arm).
-    folds : int, default 5
-        Cross-fitting folds, the same items in each fold for both arms.
-    names : (str, str), default ("A", "B")
-        Labels of the two systems.
-    confidence_level : float, default 0.95
-        Two-sided level; stored on the result.
-    design : str, default "random"
-        Only ``"random"`` (the capability table's ``"score"``, ``"difference"`` row).
-    rng : None, int, SeedSequence or Generator
-        Draws the folds.
-
-    Returns
-    -------
-    ResultDifference
-        ``pairing`` = ``"paired arms (joint influence terms over items)"``, with the two
-        arms' covariance.
-
-    Raises
-    ------
-    MethodError
-        ``design`` other than ``"random"``.
-    ArgumentTypeError, LabelError
-        Bad scores or labels, rows that do not pair, different labelled rows, or fewer than
-        :data:`judgestats.scores.MIN_SCORE_LABELS` labelled items (a score's calibration is
-        not used below that: correct each arm with its fallback and use
-        :func:`difference_of`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import judgestats as js
-    >>> rng = np.random.default_rng(3)
-    >>> hard = rng.normal(0, 1, 3000)  # a prompt's difficulty, shared by both systems
-    >>> y_a = rng.random(3000) < 1 / (1 + np.exp(-(0.6 - hard)))
-    >>> y_b = rng.random(3000) < 1 / (1 + np.exp(-(0.2 - hard)))
-    >>> s_a, s_b = (np.where(y, 0.7, 0.3) + rng.normal(0, 0.2, 3000) for y in (y_a, y_b))
-    >>> lab = np.arange(3000) < 500
-    >>> res = js.compare.paired_score_difference(s_a, s_b, np.where(lab, y_a, np.nan),
-    ...                                          np.where(lab, y_b, np.nan), rng=0)
-    >>> res.pairing, res.covariance > 0
-    ('paired arms (joint influence terms over items)', True)
-    """
-    from ..scores.calibration import cross_fit
-    from ..scores.correction import MIN_SCORE_LABELS, _check_folds
-    from ..scores.prediction_powered import fit_ppi
-    from ..spec import resolve_spec
-
-    spec = resolve_spec(judge="score", target="difference", design=design, method=None,
-                        confidence_level=confidence_level, repeated=cluster is not None,
-                        method_optional=True)  # fmt: skip
-    level = float(spec.confidence_level)
-    names = _check_names(names)
-    check_choice("calibrator", calibrator, ("isotonic", "logistic"))
-    folds = _check_folds(folds)
-    s_a, s_b, y_a, y_b, lab, items = _paired_inputs(scores_a, scores_b, human_a, human_b,
-                                                    cluster)  # fmt: skip
-    lab_items = np.arange(y_a.size) if items is None else items[lab]
-    n_items = int(np.unique(lab_items).size)
-    if n_items < MIN_SCORE_LABELS:
-        raise ArgumentTypeError(
-            f"only {n_items} labelled items (< {MIN_SCORE_LABELS}): a score's calibration is "
-            "not used below that; correct each arm with js.scores.correct_scores (its fallback "
-            "declared, bins= or threshold=) and compare them with compare.difference_of"
-        )
-    seed = int(check_rng(rng).integers(2**63))
-    fits, ppis = [], []
-    for s, y in ((s_a, y_a), (s_b, y_b)):
-        fit = cross_fit(s[lab], y, s[~lab], lab_items, calibrator=calibrator, folds=folds,
-                        bins=None, rng=np.random.default_rng(seed))  # the same folds  # fmt: skip
-        fits.append(fit)
-        ppis.append(fit_ppi(y, fit.labelled, fit.unlabelled, **_item_args(items, lab)))
-    lam_a, lam_b = ppis[0].lam, ppis[1].lam
-    joint = fit_ppi(y_a - y_b, lam_a * fits[0].labelled - lam_b * fits[1].labelled,
-                    lam_a * fits[0].unlabelled - lam_b * fits[1].unlabelled,
-                    lam=1.0, **_item_args(items, lab))  # fmt: skip
-    est_a, est_b = ppis[0].estimate, ppis[1].estimate
-    cov = 0.5 * (ppis[0].variance + ppis[1].variance - joint.variance)
-    ci, se, pvalue = _wald(joint.estimate, joint.variance, level)
-    return ResultDifference(
-        estimate=float(joint.estimate), ci=ci, standard_error=se, pvalue=pvalue,
-        estimate_a=est_a, estimate_b=est_b, variance_a=ppis[0].variance,
-        variance_b=ppis[1].variance, covariance=float(cov), pairing=PAIRED, names=names,
-        confidence_level=level, sources=("ScoreCorrection", "ScoreCorrection"),
-        lam=(lam_a, lam_b),
     )  # fmt: skip
 
 
@@ -453,15 +308,9 @@ def rank_of(results: Any, *, draws: int = 10_000, rng: Any = None) -> Any:
     )  # fmt: skip
 
 
-def _item_args(items: np.ndarray | None, lab: np.ndarray) -> dict[str, Any]:
-    if items is None:
-        return {}
-    return {"items_lab": items[lab], "items_unl": items[~lab]}
-
-
 @dataclass(frozen=True, slots=True)
 class ResultDifference(Tabular):
-    """θ_A − θ_B of two results (:func:`difference_of`, :func:`paired_score_difference`).
+    """θ_A − θ_B of two results (:func:`difference_of`, :mod:`.paired`'s paired differences).
 
     Attributes
     ----------
@@ -491,10 +340,14 @@ class ResultDifference(Tabular):
         ``"Correction"``, …).
     lam : (float, float) or None
         The paired arms' power-tuning λ̂_A, λ̂_B; None for independent arms.
+    notes : tuple of str
+        What widened the variance beyond the pairing's (a paired arm's rare human class);
+        empty where nothing did.
 
     Examples
     --------
-    Made by :func:`difference_of` or :func:`paired_score_difference`:
+    Made by :func:`difference_of`, :func:`shared_jury_difference` or :mod:`.paired`'s
+    ``paired_score_difference`` and ``paired_jury_difference``:
 
     >>> import judgestats as js
     >>> a = js.correct(js.JudgedCounts(positive=600, n=1000),
@@ -522,6 +375,7 @@ class ResultDifference(Tabular):
     confidence_level: float
     sources: tuple[str, str]
     lam: tuple[float, float] | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def method(self) -> str:
@@ -551,6 +405,7 @@ class ResultDifference(Tabular):
             f"  {a}: {self.estimate_a:.4f} ({self.sources[0]}), {b}: {self.estimate_b:.4f} "
             f"({self.sources[1]})",
             f"  variance: {self.pairing}; covariance {self.covariance:.3g}",
+            *note_lines(*self.notes),
         ]
         return "\n".join(lines)
 

@@ -192,6 +192,9 @@ _ROWS: list[Capability] = [
     Capability("score", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
                "the betting confidence sequence with a judge score: the pool's score bins as "
                "cells, each bin's prediction smoothed over its neighbours"),
+    Capability("jury", "rate-sequence", _CONDITIONAL, None, ("betting",), "betting",
+               "the betting confidence sequence with a jury: bins of the members' mean pool "
+               "rank as cells (or their letters within the bins), smoothed as a score's"),
     # several human raters, reference="latent" (issue 40): Dawid-Skene with the judge as one
     # more rater (raters.latent_class.LATENT_METHODS); calibration items a random sample of
     # the items or chosen by the judge's (observed) label, so the likelihood stays valid
@@ -208,6 +211,10 @@ _ROWS: list[Capability] = [
                "a jury stacked into one predictor (combine='stack': cross-fitted logistic "
                "regression on every judge's column), then the prediction-powered (PPI++) mean; "
                "the designs that sample on a label take combine='letters' or 'mean'"),
+    Capability("stack", "difference", ("random",), None, ("wald",), "wald",
+               "two systems judged by one jury on the same items: each system's stacked "
+               "PPI++ mean, the difference's variance from their joint influence terms over "
+               "items (compare.paired_jury_difference)"),
 ]  # fmt: skip
 
 
@@ -261,8 +268,10 @@ _WHAT = {
     ("score", "rate"): "corrections of a numeric judge score",
     ("score", "difference"): "differences of two judge scores",
     ("score", "rate-sequence"): "labelling processes with a judge score",
+    ("jury", "rate-sequence"): "labelling processes with a jury",
     ("raters", "rate"): "latent-class corrections of several raters",
     ("stack", "rate"): "stacked juries (combine='stack')",
+    ("stack", "difference"): "differences of two stacked juries",
 }
 
 

@@ -70,7 +70,7 @@ def evaluate_combined(
     the arguments of evaluate this path does not take (refused where given).
     """
     from ..jury.combined import correct_combined, stack_spec  # on first use
-    from .scores import _columns
+    from .scores import collect_columns
 
     given = sorted(k for k, v in unsupported.items() if v not in (None, False))
     if given:
@@ -91,7 +91,7 @@ def evaluate_combined(
     gen = check_rng(rng)
     by = (by,) if isinstance(by, str) else tuple(by)
     judges = [str(j) for j in judge]
-    data, engine, keys, inverse = _columns(
+    data, engine, keys, inverse = collect_columns(
         frame, [*judges, human, *([cluster] if cluster else [])], by)
     if not keys:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")

@@ -17,7 +17,6 @@ from .._validation import (
     ClusteredCountsError,
     JudgeStatsError,
     LabelError,
-    MethodError,
     check_choice,
     check_group_sizes,
     check_positive_int,
@@ -132,11 +131,6 @@ def evaluate_letters(
     from ..alphabets.groups import correct_alphabet, letter_counts
     from ..jury.correction import correct_jury
 
-    if spec.judge == "jury" and "cluster" in columns and spec.estimand != "rows":
-        raise MethodError(
-            f"a jury with repeated items estimates the rate over rows, not estimand="
-            f"{spec.estimand!r}"
-        )
     counts = letter_counts(frame, **columns)
     if spec.judge == "jury" and not _binary_products(counts.alphabet):
         if counts.clusters is not None:

@@ -37,7 +37,8 @@ from ..frames import GroupCounts, _engine_name, _engine_warnings, _narwhals, ope
 from .evaluation import Evaluation
 from .per_group import correct_each, corrected
 
-__all__ = ["SCORE_OPTIONS", "covariate_role", "evaluate_scores", "score_wanted", "takes_scores"]
+__all__ = ["SCORE_OPTIONS", "collect_columns", "covariate_role", "evaluate_scores", "group_codes",
+           "score_wanted", "takes_scores"]
 
 #: The options of evaluate() that only a judge score takes.
 SCORE_OPTIONS = ("calibrator", "folds", "threshold")
@@ -131,11 +132,14 @@ def _not_numeric(judge: str, schema: Any) -> bool:
     raise ArgumentTypeError(f"judge score column {judge!r} {what}")
 
 
-def _columns(frame: Any, names: list[str], by: tuple) -> tuple[dict, str, list, np.ndarray]:
+def collect_columns(frame: Any, names: list[str], by: tuple,
+             categories: tuple = ()) -> tuple[dict, str, list, np.ndarray]:  # fmt: skip
     """Collect the named columns once: (numpy arrays, engine, sorted group keys, group codes).
 
     With one group column the engine maps each key to its code (``replace_strict``), so 10^6
     strings never become Python objects; with several, the keys are tuples built in Python.
+    Each of ``categories`` (covariate columns among ``names``) that holds strings and no
+    missing value is coded by the engine the same way (:func:`_category_codes`).
     """
     nw = _narwhals()
     with _engine_warnings():
@@ -144,15 +148,38 @@ def _columns(frame: Any, names: list[str], by: tuple) -> tuple[dict, str, list, 
         picked = nf.select(*dict.fromkeys([*by, *names]))
         if isinstance(picked, nw.LazyFrame):
             picked = picked.collect()
-        data = {c: picked[c].to_numpy() for c in dict.fromkeys(names)}
+        coded = {c: _category_codes(nw, picked[c]) for c in categories}
+        data = {c: coded.get(c) or picked[c].to_numpy() for c in dict.fromkeys(names)}
         if len(by) == 1 and picked[by[0]].null_count() == 0:
             return (data, engine, *_engine_codes(nw, picked[by[0]]))
         data.update({c: picked[c].to_numpy() for c in by})
-    keys, inverse = _groups(data, by)
+    keys, inverse = group_codes(data, by)
     return data, engine, keys, inverse
 
 
-def _groups(data: dict, by: tuple) -> tuple[list, np.ndarray]:
+def _category_codes(nw: Any, col: Any) -> Any:
+    """Code a string column without missing values on the engine (a ``CodedCategory``).
+
+    None for any other column (numbers; booleans; a pandas object column that holds anything
+    but strings; a column with a missing value): it reaches ``correct_scores`` as its values,
+    checked and encoded there, as before. Both ways give the same matrix
+    (:func:`judgestats.scores.covariates.covariate_matrix`): the levels sorted as strings.
+    """
+    from ..scores.covariates import CodedCategory
+
+    if col.dtype != nw.String or col.null_count() > 0:
+        return None
+    native = col.to_native()
+    if getattr(native, "dtype", None) is np.dtype(object):
+        import pandas as pd
+
+        if pd.api.types.infer_dtype(native, skipna=False) != "string":
+            return None
+    levels, codes = _engine_codes(nw, col)
+    return CodedCategory(codes, np.asarray([str(v) for v in levels]))
+
+
+def group_codes(data: dict, by: tuple) -> tuple[list, np.ndarray]:
     """Sorted group keys and each row's group index."""
     if len(by) == 1:
         try:  # pandas' hash factorisation: O(rows), where sorting 10^6 strings takes seconds
@@ -166,6 +193,10 @@ def _groups(data: dict, by: tuple) -> tuple[list, np.ndarray]:
     tuples = sorted(set(rows))
     index = {k: i for i, k in enumerate(tuples)}
     return tuples, np.array([index[r] for r in rows])
+
+
+#: The old private names (a module that imported them keeps working).
+_columns, _groups = collect_columns, group_codes
 
 
 def _engine_codes(nw: Any, key: Any) -> tuple[list, np.ndarray]:
@@ -194,8 +225,10 @@ def evaluate_scores(
 
     by, judge, human, cluster = (columns[k] for k in ("by", "judge", "human", "cluster"))
     covs = list(columns.get("covariates") or ())
-    data, engine, keys, inverse = _columns(
-        frame, [judge, human, *([cluster] if cluster else []), *covs], by)
+    own = {judge, human, cluster, *by}
+    data, engine, keys, inverse = collect_columns(
+        frame, [judge, human, *([cluster] if cluster else []), *covs], by,
+        categories=tuple(c for c in dict.fromkeys(covs) if c not in own))
     if not keys:
         raise JudgeStatsError("the frame has no rows: nothing to evaluate")
     gen = check_rng(rng)
@@ -204,8 +237,11 @@ def evaluate_scores(
     bounds = np.searchsorted(inverse[order], np.arange(len(keys) + 1))
     position = {g: i for i, g in enumerate(keys)}
 
-    def column(name: str, i: int) -> np.ndarray:
-        return data[name][order[bounds[i]:bounds[i + 1]]]
+    def column(name: str, i: int) -> Any:
+        rows = order[bounds[i]:bounds[i + 1]]
+        col = data[name]
+        return col.take(rows) if hasattr(col, "take") and not isinstance(col, np.ndarray) \
+            else col[rows]
 
     def correct_group(g: Any, label: str) -> Any:
         i = position[g]

@@ -30,6 +30,14 @@ critical value is Student's t with Welch–Satterthwaite degrees of freedom over
 samples (each sample's part wᵀΣ̃_s w, with items − 1 where its items repeat;
 :func:`judgestats.repeated.welch_df`), the normal quantile when no item repeats: one row per
 item gives the unclustered jury's numbers exactly.
+
+``estimand="items"`` (the rate over items, each item weight 1 shared by its rows wherever they
+lie, as the single judge's ``js.correct(..., estimand="items")``:
+:func:`judgestats.repeated.item_weights`): every item total above is weighted by 1/(the item's
+rows), each sample's letter table is its item-weighted shares times its rows (so eq. (8)'s
+pseudo-counts and V_bin keep the rows, as the single judge's effective sizes do), and the
+members' rates are then exactly the single judge's item-weighted ones. One row per item, or the
+same rows per item, gives the rows estimand's numbers.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import z_value
-from ..repeated import ratio_residuals, t_critical, welch_df
+from ..repeated import item_weights, ratio_residuals, t_critical, welch_df
 from .weights import _verdict_cov, combine, letter_bits, member_covariance, member_moments
 
 __all__ = ["cluster_moments", "clustered_jury_bounds", "psd_part"]
@@ -74,7 +82,29 @@ def _item_rates(test_items: np.ndarray, cal_items: np.ndarray,
     return a.astype(float), b.astype(float)
 
 
-def cluster_moments(test_items: Any, cal_items: Any, z: Any) -> dict[str, np.ndarray]:
+def _weighted_tables(t: np.ndarray, c: np.ndarray,
+                     estimand: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Item weights (G,) and the three samples' letter tables under the estimand.
+
+    ``"rows"``: every row weight 1, the summed tables. ``"items"``: each row of item g weight
+    1/(its rows in every sample) (:func:`judgestats.repeated.item_weights`, the single judge's
+    rule); each sample's table is then its item-weighted letter shares times its rows, so the
+    members' rates are the item-weighted ones and eq. (8)'s pseudo-counts and the binomial
+    floor V_bin keep the rows as the single judge's effective sizes do.
+    """
+    w = item_weights(t.sum(axis=1) + c.sum(axis=(1, 2)), estimand)
+    if estimand == "rows":
+        return w, t.sum(axis=0).astype(float), c.sum(axis=0).astype(float)
+    tables = []
+    for x in (t, c[:, :, 0], c[:, :, 1]):
+        weighted = w @ x
+        total = weighted.sum()
+        tables.append(weighted * (x.sum() / total) if total > 0 else weighted)
+    return w, tables[0], np.stack(tables[1:], axis=-1)
+
+
+def cluster_moments(test_items: Any, cal_items: Any, z: Any, *,
+                    estimand: str = "rows") -> dict[str, np.ndarray]:  # fmt: skip
     """Return the members' moments of :func:`~judgestats.jury.weights.member_moments` over items.
 
     Parameters
@@ -86,11 +116,16 @@ def cluster_moments(test_items: Any, cal_items: Any, z: Any) -> dict[str, np.nda
         the same item (zeros where it has no such rows).
     z : float
         The normal quantile of the level (eq. (8)'s pseudo-counts).
+    estimand : {"rows", "items"}, default "rows"
+        The rate over rows (each row weight 1) or over items (each item weight 1, shared by
+        its rows wherever they lie: :func:`judgestats.repeated.item_weights`). With one row
+        per item, or the same rows per item, the two are the same numbers.
 
     Returns
     -------
     dict
-        :func:`member_moments`' of the summed tables, with ``extra`` (3J, 3J): Δ of the module;
+        :func:`member_moments`' of the summed tables (under ``"items"`` the item-weighted
+        ones), with ``extra`` (3J, 3J): Δ of the module;
         ``cov``: Σ̃_clu at the members' own θ̃_j; ``class_items`` (2,): items with calibration
         rows of human class 0, 1; ``sample_items`` (3,): items of the test and the two
         calibration samples where one of them has several rows there, else 0.
@@ -113,20 +148,21 @@ def cluster_moments(test_items: Any, cal_items: Any, z: Any) -> dict[str, np.nda
     c = np.asarray(cal_items, dtype=np.int64)
     cells = t.shape[-1]
     bits = letter_bits(cells.bit_length() - 1)
-    mm = member_moments(t.sum(axis=0), c.sum(axis=0), z)
+    w, t_table, c_table = _weighted_tables(t, c, estimand)
+    mm = member_moments(t_table, c_table, z)
     a, b = _item_rates(t, c, bits)
-    _, _, cross = ratio_residuals(a, b, np.ones(a.shape[0]))
+    _, _, cross = ratio_residuals(a * w[:, None], b * w[:, None], np.ones(a.shape[0]))
     items = (b > 0).sum(axis=0).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(items >= 2, items / (items - 1.0), 0.0)
     v_clu = np.sqrt(f[:, None] * f[None, :]) * cross
     judges = bits.shape[1]
     v_bin = np.zeros_like(v_clu)
-    for s, table in enumerate((t.sum(axis=0), c[:, :, 0].sum(axis=0), c[:, :, 1].sum(axis=0))):
+    for s, table in enumerate((t_table, c_table[:, 0], c_table[:, 1])):
         rows = table.sum()
         if rows >= 2:
             block = slice(s * judges, (s + 1) * judges)
-            v_bin[block, block] = _verdict_cov(table.astype(float), bits)[1] / (rows - 1.0)
+            v_bin[block, block] = _verdict_cov(table, bits)[1] / (rows - 1.0)
     scale = float(np.max(np.diag(v_bin), initial=0.0)) or 1.0
     mm["extra"] = psd_part(v_clu - v_bin, scale)
     mm["cov"] = member_covariance(mm, mm["theta"])
@@ -136,11 +172,15 @@ def cluster_moments(test_items: Any, cal_items: Any, z: Any) -> dict[str, np.nda
     return mm
 
 
-def _sample_parts(mm: dict[str, np.ndarray], w: np.ndarray) -> np.ndarray:
-    """wᵀ Σ̃_s w of each sample s (test, human-0 and human-1 calibration) at the members' θ̃."""
-    judges = w.shape[-1]
+def _sample_covariances(mm: dict[str, np.ndarray]) -> np.ndarray:
+    """Σ̃_s of each sample s (test, human-0 and human-1 calibration) at the members' θ̃: (3, J, J).
+
+    wᵀ Σ̃_s w are the parts of the jury's variance whose degrees of freedom Welch–Satterthwaite
+    weighs; computed once per data set, for every w asked (NaN entries as 0).
+    """
+    judges = mm["den"].shape[-1]
     zero = np.zeros((judges, judges))
-    parts = []
+    out = []
     for s, key in enumerate(("s_t", "s_0", "s_1")):
         block = np.zeros_like(mm["extra"])
         sl = slice(s * judges, (s + 1) * judges)
@@ -148,8 +188,8 @@ def _sample_parts(mm: dict[str, np.ndarray], w: np.ndarray) -> np.ndarray:
         one = {**{k: zero for k in ("s_t", "s_0", "s_1")}, key: mm[key], "den": mm["den"],
                "extra": block}  # fmt: skip
         cov = member_covariance(one, mm["theta"])
-        parts.append(float(w @ np.where(np.isfinite(cov), cov, 0.0) @ w))
-    return np.array(parts)
+        out.append(np.where(np.isfinite(cov), cov, 0.0))
+    return np.stack(out)
 
 
 def _member_bounds(mm: dict[str, np.ndarray], crit: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -166,8 +206,8 @@ def _member_bounds(mm: dict[str, np.ndarray], crit: np.ndarray) -> tuple[np.ndar
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
 
 
-def clustered_jury_bounds(test_items: Any, cal_items: Any,
-                          confidence_level: float) -> dict[str, Any]:  # fmt: skip
+def clustered_jury_bounds(test_items: Any, cal_items: Any, confidence_level: float, *,
+                          estimand: str = "rows") -> dict[str, Any]:  # fmt: skip
     """Return the jury's interval from one data set of per-item letter counts (see module).
 
     Parameters
@@ -176,6 +216,8 @@ def clustered_jury_bounds(test_items: Any, cal_items: Any,
         As :func:`cluster_moments`.
     confidence_level : float
         Two-sided level.
+    estimand : {"rows", "items"}, default "rows"
+        As :func:`cluster_moments`.
 
     Returns
     -------
@@ -200,11 +242,13 @@ def clustered_jury_bounds(test_items: Any, cal_items: Any,
     (True, True)
     """
     z = z_value(confidence_level)
-    mm = cluster_moments(test_items, cal_items, z)
+    mm = cluster_moments(test_items, cal_items, z, estimand=estimand)
     judges = mm["den"].shape[-1]
+    covs = _sample_covariances(mm)
 
     def df_of(w: np.ndarray) -> float:
-        return welch_df(_sample_parts(mm, np.where(np.isfinite(w), w, 0.0)), mm["sample_items"])
+        v = np.where(np.isfinite(w), w, 0.0)
+        return welch_df(np.einsum("j,sjk,k->s", v, covs, v), mm["sample_items"])
 
     member_df = np.array([df_of(e) for e in np.eye(judges)])
     crit = np.array([t_critical(confidence_level, d) for d in member_df])

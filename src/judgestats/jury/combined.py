@@ -25,7 +25,9 @@ label on the labelled rows; ``combine=`` says how the judges become one source (
   calibration items must then be drawn within the mean's letters).
 * ``"letters"`` — the product letters: under the paper's design the jury of
   :func:`judgestats.jury.correct_jury` (minimum-variance weights; 0/1 judges); under the
-  others the judge-conditional estimator over the 2^J letters.
+  others the judge-conditional estimator over the 2^J letters (under ``"by-judge-label"`` the
+  calibration items drawn at random within the product letters, or within any grouping of
+  them such as one judge's letters: each product letter lies inside one group).
 
 Which to use, measured (``benchmarks/results/jury_combine.md``; its summary is part D of
 ``benchmarks/results/jury.md``): :data:`DEFAULTS`. Under the random design the stack covers in
@@ -34,7 +36,11 @@ product letters fell to 0.48 coverage with four or five judges and a rare rate (
 judge-alphabet interval since fixed: 0.938–0.961 in those cells,
 ``benchmarks/results/alphabet_random.md``); under the
 paper's design the minimum-variance jury covers (lowest 0.936 of 20 cells) at a median 0.92×,
-the mean's J + 1 letters up to 1.25× (2.67× on LLMBar's five judges, one much better).
+the mean's J + 1 letters up to 1.25× (2.67× on LLMBar's five judges, one much better). Under
+``"by-judge-label"`` the product letters' judge-conditional estimator covers (lowest 0.935 of
+29 cells, labels drawn within the product letters) at a median 1.025× the better judge (an
+even split over 2^J letters starves the letters where the judges agree); drawn within one
+judge's letters, the same estimator is 0.97× that judge (median, at most 1.045×; Part F).
 """
 
 from __future__ import annotations
@@ -56,8 +62,9 @@ from .._validation import (
 from ..counts.binary import ConfusionCounts
 from ..designs import as_design
 from ..kernels import z_value
-from ..results import ConfidenceInterval, Tabular, effective_labels, note_lines, rate_repr
-from .weights import MAX_JUDGES
+from ..results import ConfidenceInterval, Tabular, note_lines, rate_repr
+from ..scores.counts import PredictionPoweredCounts
+from .weights import MAX_JUDGES, letter_bits
 
 __all__ = [
     "COMBINES",
@@ -86,9 +93,11 @@ def default_combine(design: Any) -> str:
 
 #: The default ``combine`` per design, chosen by measurement (benchmarks/results/jury_combine.md;
 #: the rule :func:`default_combine`): under the paper's design the minimum-variance jury of the
-#: product letters; under the random design the stack. Under ``"by-judge-label"`` (not measured
-#: here: the stack is refused, the mean needs its calibration drawn within the mean's letters)
-#: the product letters, as before.
+#: product letters; under the random design the stack. Under ``"by-judge-label"`` the product
+#: letters (the stack is refused, the mean needs its calibration drawn within the mean's
+#: letters): measured in Parts E and F, they cover in every simulated cell (lowest 0.935) with
+#: the labels drawn within the product letters, and are valid with the labels drawn within any
+#: grouping of the verdicts, e.g. one judge's letters (then 0.97× that judge, median).
 DEFAULTS = {name: default_combine(name) for name in ("by-human-label", "random", "by-judge-label")}
 
 
@@ -206,6 +215,14 @@ def mean_letters(x: np.ndarray, bins: Any, binary: bool) -> tuple[np.ndarray, tu
     return letters, tuple(dict.fromkeys(letters.tolist()))
 
 
+def _vote_words(fallback: str | None, binary: bool) -> str | None:
+    """Return a 0/1 jury's score fallback in its own words (its J + 1 vote counts are letters)."""
+    words = "score bins as letters"
+    if binary and fallback is not None and fallback.startswith(words):
+        return "the judges' vote counts (k/J) as letters" + fallback[len(words):]
+    return fallback
+
+
 def _mean(x, y, labelled, items, human, cluster, *, binary, level, design, method, folds,
           bins, threshold, rng) -> dict[str, Any]:  # fmt: skip
     if _has_row("score", design, cluster is not None):  # the random design: a score
@@ -229,7 +246,7 @@ def _mean(x, y, labelled, items, human, cluster, *, binary, level, design, metho
                 "lam": res.lam, "folds": res.folds, "naive": res.naive,
                 "estimator": f"{res.estimator}, of the judges' mean",
                 "humans_only_variance": res.humans_only_variance,
-                "fallback": res.fallback}  # fmt: skip
+                "fallback": _vote_words(res.fallback, binary)}  # fmt: skip
     if cluster is not None:
         raise ClusteredCountsError(
             f"combine='mean' with cluster= is available under design='random' only (a judge "
@@ -242,20 +259,30 @@ def _mean(x, y, labelled, items, human, cluster, *, binary, level, design, metho
             "looking at the labels"
         )
     letters, alphabet = mean_letters(x, bins, binary)
-    return _alphabet(letters, alphabet, y, labelled, level=level, design=design, method=method,
+    lookup = {a: i for i, a in enumerate(alphabet)}
+    codes = np.fromiter((lookup[v] for v in letters), dtype=np.int64, count=len(letters))
+    return _alphabet(codes, alphabet, y, labelled, level=level, design=design, method=method,
                      rng=rng, what="the judges' mean as letters")  # fmt: skip
 
 
-def _alphabet(letters, alphabet, y, labelled, *, level, design, method, rng,
+def _letter_tables(codes: np.ndarray, alphabet: tuple, y: np.ndarray,
+                   labelled: np.ndarray) -> tuple[Any, Any]:  # fmt: skip
+    """Test and calibration counts over ``alphabet`` from each row's letter (its index there)."""
+    from ..counts.categories import CategoryCounts, ConfusionMatrix
+
+    size = len(alphabet)
+    test = CategoryCounts(np.bincount(codes[~labelled], minlength=size), labels=list(alphabet))
+    lab, human = codes[labelled], y.astype(np.int64)
+    cal = np.stack([np.bincount(lab[human == h], minlength=size) for h in (0, 1)], axis=-1)
+    return test, ConfusionMatrix(cal, labels=[0, 1], judge_labels=list(alphabet))
+
+
+def _alphabet(codes, alphabet, y, labelled, *, level, design, method, rng,
               what) -> dict[str, Any]:  # fmt: skip
     from ..alphabets.groups import correct_alphabet
-    from ..counts.categories import CategoryCounts, ConfusionMatrix
     from ..results import width_variance
 
-    test = CategoryCounts.from_labels(list(letters[~labelled]), labels=list(alphabet))
-    cal = ConfusionMatrix.from_labels(human=y.astype(int).tolist(),
-                                      judge=list(letters[labelled]), labels=[0, 1],
-                                      judge_labels=list(alphabet))  # fmt: skip
+    test, cal = _letter_tables(codes, alphabet, y, labelled)
     res = correct_alphabet(test, cal, method=method, confidence_level=level, rng=rng,
                            design=design)  # fmt: skip
     return {"inner": res, "estimate": res.estimate, "ci": res.ci, "method": res.method,
@@ -271,20 +298,26 @@ def _letters(x, y, labelled, items, cluster, *, binary, names, level, design, me
             "combine='letters' takes 0/1 judges (their product letters); score judges take "
             "combine='stack' or 'mean'"
         )
-    product = np.array(["|".join(str(int(v)) for v in row) for row in x], dtype=object)
-    alphabet = tuple(sorted(set(product.tolist())))
+    judges = x.shape[1]
+    index = x.astype(np.int64) @ (2 ** np.arange(judges - 1, -1, -1))
+    cells = np.array(["|".join(map(str, row)) for row in letter_bits(judges)], dtype=object)
+    present = np.unique(index)  # the letters' numeric order is their sorted order
+    alphabet = tuple(cells[present].tolist())
+    codes = np.searchsorted(present, index)
     if _has_row("jury", design, cluster is not None):
         from ..counts.categories import CategoryCounts, ConfusionMatrix
         from .correction import correct_jury
 
-        test = CategoryCounts.from_labels(list(product[~labelled]), labels=list(alphabet),
-                                          cluster=None if cluster is None
-                                          else list(np.asarray(cluster)[~labelled]))  # fmt: skip
-        cal = ConfusionMatrix.from_labels(
-            human=y.astype(int).tolist(), judge=list(product[labelled]), labels=[0, 1],
-            judge_labels=list(alphabet),
-            cluster=None if cluster is None else list(np.asarray(cluster)[labelled]),
-        )
+        if cluster is None:
+            test, cal = _letter_tables(codes, alphabet, y, labelled)
+        else:
+            product, where = cells[index], np.asarray(cluster)
+            test = CategoryCounts.from_labels(list(product[~labelled]), labels=list(alphabet),
+                                              cluster=list(where[~labelled]))  # fmt: skip
+            cal = ConfusionMatrix.from_labels(
+                human=y.astype(int).tolist(), judge=list(product[labelled]), labels=[0, 1],
+                judge_labels=list(alphabet), cluster=list(where[labelled]),
+            )  # fmt: skip
         res = correct_jury(test, cal, judges=names, method=method, confidence_level=level,
                            design=design, rng=rng)  # fmt: skip
         return {"inner": res, "estimate": res.estimate, "ci": res.ci, "method": res.method,
@@ -296,7 +329,7 @@ def _letters(x, y, labelled, items, cluster, *, binary, names, level, design, me
             f"combine='letters' with cluster= is available under design='by-human-label' only "
             f"(got design={str(design)!r}); use combine='stack' or 'mean'"
         )
-    return _alphabet(product, alphabet, y, labelled, level=level, design=design, method=method,
+    return _alphabet(codes, alphabet, y, labelled, level=level, design=design, method=method,
                      rng=rng, what="the judges' product letters")  # fmt: skip
 
 
@@ -429,7 +462,7 @@ def correct_combined(
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True, eq=False)
-class CombinedJuryCorrection(Tabular):
+class CombinedJuryCorrection(PredictionPoweredCounts, Tabular):
     """A rate corrected from a jury's columns combined (:func:`correct_combined`).
 
     Attributes
@@ -511,21 +544,6 @@ class CombinedJuryCorrection(Tabular):
         return bool(self.estimate_unclipped < 0 or self.estimate_unclipped > 1)
 
     @property
-    def n(self) -> int:
-        """Unlabelled rows."""
-        return self.n_unlabelled
-
-    @property
-    def m0(self) -> int:
-        """Labelled rows with human label 0."""
-        return self.n_labelled - self.m1
-
-    @property
-    def effective_labels(self) -> float | None:
-        """θ̂(1 − θ̂)/Var(θ̂): the human labels alone that would give the same precision."""
-        return effective_labels(self.estimate, self.variance)
-
-    @property
     def calibrator(self) -> str:
         """What made the predictor, in the report's words: ``"logistic"`` for the stack.
 
@@ -535,12 +553,6 @@ class CombinedJuryCorrection(Tabular):
         if self.combine == "stack" and self.coefficients is not None:
             return "logistic"
         return str(getattr(self.inner, "calibrator", None) or f"combine={self.combine!r}")
-
-    @property
-    def width_ratio(self) -> float | None:
-        """√(Var(θ̂)/Var(ȳ)): the interval's width over the human labels alone's (Wald)."""
-        h = self.humans_only_variance
-        return None if not h else float(np.sqrt(self.variance / h))
 
     def agreement(self) -> dict:
         """Each 0/1 judge's agreement card against the human label (empty for score judges).

@@ -21,7 +21,6 @@ import numpy as np
 from .._validation import (
     ArgumentTypeError,
     LabelError,
-    MethodError,
     binary_value,
     check_confidence_level,
 )
@@ -215,12 +214,16 @@ def correct_jury(
         The capability table has a jury's row for the paper's design only.
     rng : None, int, SeedSequence or Generator
         Randomness of ``"bootstrap"``.
-    estimand : {"rows"}
+    estimand : {"rows", "items"}, default "rows"
         With repeated items (counts with ``clusters``, ``cluster=`` of
-        :meth:`~judgestats.CategoryCounts.from_labels`): the rate over rows. The members'
-        covariance is then taken over items (:mod:`judgestats.jury.clustered`), with Student's
-        t; one row per item gives the independent rows' numbers exactly. Only
-        ``"min-variance"`` is available there (the J × K fit models independent rows).
+        :meth:`~judgestats.CategoryCounts.from_labels`): the rate over rows (each row weight
+        1) or over items (each item weight 1, shared by its rows, as
+        ``js.correct(..., estimand="items")`` weighs them:
+        :func:`judgestats.repeated.item_weights`).
+        The members' covariance is then taken over items (:mod:`judgestats.jury.clustered`),
+        with Student's t; one row per item gives the independent rows' numbers exactly, under
+        either estimand. Only ``"min-variance"`` is available there (the J × K fit models
+        independent rows). Without repeated items every row is an item and the two agree.
     **options
         Options of the J × K fit (``n_resamples``, ``min_count``).
 
@@ -264,15 +267,10 @@ def correct_jury(
     names = _names(judges, count)
     per_item = None
     if repeated:
-        if spec.estimand != "rows":
-            raise MethodError(
-                f"a jury with repeated items estimates the rate over rows, not estimand="
-                f"{spec.estimand!r}"
-            )
         from .clustered import clustered_jury_bounds  # loaded on first use
 
         per_item = jury_items(test, calibration)
-        b = clustered_jury_bounds(per_item[0], per_item[1], level)
+        b = clustered_jury_bounds(per_item[0], per_item[1], level, estimand=spec.estimand)
     else:
         b = jury_bounds(t, c, z_value(level))
     common: dict[str, Any] = {
@@ -286,6 +284,7 @@ def correct_jury(
         "calibration": calibration,
         "items": None if per_item is None else int(per_item[0].shape[0]),
         "t_df": float(b["df"]) if repeated else None,
+        "estimand": spec.estimand if repeated else None,
     }  # fmt: skip
     if spec.method != "min-variance":
         from ..alphabets.groups import correct_alphabet  # the J × K fit, loaded on first use
@@ -345,6 +344,8 @@ class JuryCorrection(Reportable):
     t_df : float or None
         With repeated items: the degrees of freedom of the interval's Student's t (``inf``:
         no item repeats, the normal quantile); else None.
+    estimand : str or None
+        With repeated items: ``"rows"`` or ``"items"``, the mean the rate is over; else None.
     variance : float or None
         Var(θ̂) the interval rests on: ``"min-variance"``'s wᵀΣ̃w (over items with repeated
         items); under the fallback or a J × K fit the variance the interval's width implies
@@ -391,6 +392,7 @@ class JuryCorrection(Reportable):
     items: int | None = None
     t_df: float | None = None
     variance: float | None = None
+    estimand: str | None = None
 
     sensitivity = None
     specificity = None
@@ -443,6 +445,8 @@ class JuryCorrection(Reportable):
             "estimate_unclipped": self.estimate, "items": self.items, "t_df": self.t_df,
             "effective_labels": self.effective_labels,
         }  # fmt: skip
+        if self.estimand is not None:  # repeated items: the mean over rows or over items
+            row["estimand"] = self.estimand
         for name in self.judges:
             row[f"weight[{name}]"] = None if self.weights is None else self.weights[name]
         return row
@@ -459,7 +463,9 @@ class JuryCorrection(Reportable):
                          f"[{ci.low:.4f}, {ci.high:.4f}] (adjusted-Wald)")  # fmt: skip
         if self.items is not None:
             lines.append(f"  repeated items: {self.items} items; covariance over items, "
-                         f"critical value t({self.t_df:.0f})")  # fmt: skip
+                         f"critical value t({self.t_df:.0f})"
+                         + ("; estimand: mean over items" if self.estimand == "items"
+                            else ""))  # fmt: skip
         if self.fallback:
             lines.append(f"  fallback: {self.fallback}")
         from ..agreement.card import jury_lines  # each judge against the human label

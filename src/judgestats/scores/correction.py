@@ -19,24 +19,25 @@ import numpy as np
 
 from .._validation import (
     ArgumentTypeError,
-    LabelError,
     MethodError,
     check_choice,
     check_rng,
 )
 from .._validation.labels import check_bins, check_covariates
+from .._validation.scores import check_folds, check_human, check_items, check_scores
 from ..estimators import clip_warned
 from ..kernels import z_value
 from ..results import (
     ConfidenceInterval,
     Tabular,
-    effective_labels,
     note_lines,
     rate_repr,
     width_variance,
 )
 from ..spec import EstimationSpec, resolve_spec
 from .calibration import CALIBRATORS, DEFAULT_FOLDS, cross_fit
+from .counts import PredictionPoweredCounts
+from .covariates import CodedCategory
 from .prediction_powered import fit_ppi, humans_only_variance
 
 __all__ = ["MIN_SCORE_LABELS", "ScoreCorrection", "correct_scores", "score_spec"]
@@ -71,68 +72,29 @@ def score_spec(*, design: Any, confidence_level: Any, repeated: bool) -> Estimat
 
 
 # ----------------------------------------------------------------------------- inputs
-def _scores(scores: Any) -> np.ndarray:
-    try:
-        s = np.asarray(scores, dtype=float)
-    except (TypeError, ValueError):
-        raise ArgumentTypeError(
-            f"scores must be a 1-D sequence of numbers, got {type(scores).__name__}"
-        ) from None
-    if s.ndim != 1 or s.size == 0:
-        raise ArgumentTypeError(f"scores must be a non-empty 1-D sequence, got shape {s.shape}")
-    bad = np.flatnonzero(~np.isfinite(s))
-    if bad.size:
-        raise LabelError(
-            f"scores has {bad.size} missing or infinite value(s) (first at index {bad[0]}: "
-            f"{s[bad[0]]!r}); a score is needed on every row"
-        )
-    return s
+#: The checks' old private names, kept for the modules that import them from here
+#: (compare/sources.py, jury/combined.py, bayes/scores.py): one home, in _validation.scores.
+_scores, _human, _items, _check_folds = check_scores, check_human, check_items, check_folds
 
 
-def _human(human: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(0/1 labels of the labelled rows, mask of labelled rows); None/NaN = unlabelled."""
-    try:
-        values = np.asarray(human, dtype=float)  # None → NaN, booleans → 0/1
-    except (TypeError, ValueError):
-        raw = np.asarray(human, dtype=object).ravel()
-        first = next(v for v in raw if not isinstance(v, int | float | bool | np.number)
-                     and v is not None)  # fmt: skip
-        raise LabelError(
-            f"human labels must be 0/1 or booleans (None or NaN on unlabelled rows), got "
-            f"{first!r}"
-        ) from None
-    if values.ndim != 1 or values.size != size:
-        raise ArgumentTypeError(
-            f"human must be 1-D with one entry per score ({size}), got shape {values.shape}"
-        )
-    labelled = ~np.isnan(values)
-    bad = np.flatnonzero(labelled & (values != 0) & (values != 1))
-    if bad.size:
-        raise LabelError(
-            f"human labels must be 0/1 or booleans (None or NaN on unlabelled rows), got "
-            f"{values[bad[0]]!r} at index {bad[0]}"
-        )
-    return values[labelled], labelled
+def _covariate_columns(covariates: Any, size: int) -> dict[str, Any] | None:
+    """Check ``covariates=`` (:func:`check_covariates`), a ``CodedCategory`` kept as it is.
 
-
-def _items(cluster: Any, size: int) -> np.ndarray | None:
-    if cluster is None:
-        return None
-    ids = np.asarray(cluster, dtype=object)
-    if ids.ndim != 1 or ids.size != size:
-        raise ArgumentTypeError(
-            f"cluster must be 1-D with one item id per score ({size}), got shape {ids.shape}"
-        )
-    if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in ids):
-        raise LabelError("cluster has missing item ids: every row needs the item it judges")
-    _, codes = np.unique(ids.astype(str), return_inverse=True)
-    return codes.astype(np.int64)
-
-
-def _check_folds(folds: Any) -> int:
-    if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or folds < 2:
-        raise ArgumentTypeError(f"folds must be an integer >= 2, got {folds!r}")
-    return int(folds)
+    Its engine checked it: one code per row, none missing.
+    """
+    if not isinstance(covariates, dict) or not any(isinstance(v, CodedCategory)
+                                                   for v in covariates.values()):  # fmt: skip
+        return check_covariates(covariates, size)
+    for name, col in covariates.items():
+        if isinstance(col, CodedCategory) and col.codes.shape != (size,):
+            raise ArgumentTypeError(
+                f"covariate {name!r} must be 1-D with one value per row ({size}), got shape "
+                f"{col.codes.shape}"
+            )
+    rest = {k: v for k, v in covariates.items() if not isinstance(v, CodedCategory)}
+    checked = check_covariates(rest, size) if rest else {}
+    assert checked is not None
+    return {k: checked.get(k, v) for k, v in covariates.items()}
 
 
 def _check_threshold(threshold: Any) -> float | None:
@@ -175,12 +137,16 @@ def _fallback(
         res = js.correct(test, cal, design="random", confidence_level=confidence_level)
         return res, (f"the letter score > {threshold:g} ({n_items} labelled items < "
                      f"{MIN_SCORE_LABELS})")  # fmt: skip
-    need = "threshold=" if items is not None else "bins= or threshold="
+    need = (
+        "threshold= declared (the judge's letter score > threshold; with cluster= the score "
+        "binned by bins= is not supported yet)"
+        if items is not None
+        else "bins= or threshold= declared (the score binned into letters, or the judge's "
+        "letter score > threshold)"
+    )
     raise ArgumentTypeError(
         f"only {n_items} labelled items (< {MIN_SCORE_LABELS}): a score's calibration is not "
-        f"used below that, and the fallback fixed in advance needs {need} declared (the score "
-        "binned into letters, or the judge's letter score > threshold)"
-        + (" (bins= with cluster= is not supported yet)" if bins is not None else "")
+        f"used below that, and the fallback fixed in advance needs {need}"
     )
 
 
@@ -299,15 +265,15 @@ def correct_scores(
                                      confidence_level=confidence_level)  # fmt: skip
     spec = score_spec(design=design, confidence_level=confidence_level,
                       repeated=cluster is not None)  # fmt: skip
-    s = _scores(scores)
-    y, labelled = _human(human, s.size)
-    items = _items(cluster, s.size)
-    cols = check_covariates(covariates, s.size)
+    s = check_scores(scores)
+    y, labelled = check_human(human, s.size)
+    items = check_items(cluster, s.size)
+    cols = _covariate_columns(covariates, s.size)
     calibrator = _check_calibrator(calibrator, cols is not None)
     if covariate_bins is not None:
         raise ArgumentTypeError("covariate_bins= bins covariates used as strata; under "
                                 f"design={str(spec.design)!r} they enter the predictor")
-    folds = _check_folds(folds)
+    folds = check_folds(folds)
     edges = None if bins is None else check_bins(bins)
     if calibrator == "binned" and edges is None:
         raise ArgumentTypeError("calibrator='binned' needs bins= (edges declared in advance)")
@@ -324,16 +290,17 @@ def correct_scores(
         if cols is not None:
             what += "; covariates not used"
         return ScoreCorrection.from_fallback(res, what, naive=float(res.naive), **common)
-    x = s
+    x_lab, x_unl = s[labelled], s[~labelled]
     if cols is not None:
-        from .covariates import covariate_matrix
+        from .covariates import covariate_matrix, predictor_columns
 
         matrix, names = covariate_matrix(cols)
-        x = np.column_stack([s, matrix, s[:, None] * matrix])
+        x_lab = predictor_columns(x_lab, matrix[labelled])
+        x_unl = predictor_columns(x_unl, matrix[~labelled], order="F")
         common.update(covariates_used_as="predictor", covariates=tuple(names))
     lab_items = np.arange(y.size) if items is None else items[labelled]
-    fit = cross_fit(x[labelled], y, x[~labelled], lab_items, calibrator=calibrator,
-                    folds=folds, bins=edges, rng=gen)  # fmt: skip
+    fit = cross_fit(x_lab, y, x_unl, lab_items, calibrator=calibrator, folds=folds, bins=edges,
+                    rng=gen)  # fmt: skip
     ppi = fit_ppi(y, fit.labelled, fit.unlabelled,
                   items_lab=None if items is None else items[labelled],
                   items_unl=None if items is None else items[~labelled],
@@ -368,7 +335,7 @@ def _covariates_as_strata(
     """Under a design the score row lacks, covariates are strata of a 0/1 judge's letter."""
     from .covariates import covariate_strata, stratified_letters
 
-    s = _scores(scores)
+    s = check_scores(scores)
     bad = np.flatnonzero((s != 0) & (s != 1))
     if bad.size:
         raise MethodError(
@@ -376,9 +343,9 @@ def _covariates_as_strata(
             f"scores holds {s[bad[0]]!r} (index {bad[0]}); declare score bins before "
             "labelling (bins=[...], a judge alphabet) or use design='random'"
         )
-    y, labelled = _human(human, s.size)
-    items = _items(cluster, s.size)
-    cols = check_covariates(covariates, s.size)
+    y, labelled = check_human(human, s.size)
+    items = check_items(cluster, s.size)
+    cols = _covariate_columns(covariates, s.size)
     assert cols is not None
     strata = covariate_strata(cols, covariate_bins)
     res = stratified_letters(s.astype(int), y, labelled, strata, items=items, design=design,
@@ -416,7 +383,7 @@ def _result(ppi: Any, folds: int, y: np.ndarray, items: Any, labelled: np.ndarra
 
 # ----------------------------------------------------------------------------- result
 @dataclass(frozen=True, slots=True)
-class ScoreCorrection(Tabular):
+class ScoreCorrection(PredictionPoweredCounts, Tabular):
     """A rate corrected from a numeric judge score, from :func:`correct_scores`.
 
     Attributes
@@ -516,31 +483,6 @@ class ScoreCorrection(Tabular):
                    clipped=bool(getattr(res, "clipped", False)), method=res.method,
                    estimator=str(res.estimator), variance=width_variance(res.ci),
                    fallback=what, fallback_result=res, **common)  # fmt: skip
-
-    @property
-    def effective_labels(self) -> float | None:
-        """θ̂(1 − θ̂)/Var(θ̂): the human labels alone that would give the same precision.
-
-        ``variance`` is PPI++'s (summed over items with ``cluster=``, so the figure counts
-        independent items); under a fallback the variance its interval's width implies.
-        """
-        return effective_labels(self.estimate, self.variance)
-
-    @property
-    def n(self) -> int:
-        """Unlabelled rows (a ``Correction``'s test rows)."""
-        return self.n_unlabelled
-
-    @property
-    def m0(self) -> int:
-        """Labelled rows with human label 0."""
-        return self.n_labelled - self.m1
-
-    @property
-    def width_ratio(self) -> float | None:
-        """√(Var(θ̂)/Var(ȳ)): the interval's width over the human labels alone's (Wald)."""
-        h = self.humans_only_variance
-        return None if not h else float(np.sqrt(self.variance / h))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of the tidy row (JSON-serialisable)."""

@@ -21,7 +21,7 @@ roles, fixed by the calibration design (recorded on the result as ``covariates_u
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -29,7 +29,8 @@ from .._validation import ArgumentTypeError, LabelError
 from .._validation.labels import check_bins
 from .calibration import bin_codes
 
-__all__ = ["MAX_LEVELS", "covariate_matrix", "covariate_strata", "stratified_letters"]
+__all__ = ["MAX_LEVELS", "CodedCategory", "covariate_matrix", "covariate_strata",
+           "predictor_columns", "stratified_letters"]
 
 #: A covariate used as strata with more distinct values than this needs declared bins
 #: (``covariate_bins=``): ten strata already need ten calibration sets of both classes.
@@ -55,29 +56,76 @@ def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(col.astype(str), return_inverse=True)
 
 
-def covariate_matrix(cols: dict[str, np.ndarray]) -> tuple[np.ndarray, list[str]]:
+class CodedCategory(NamedTuple):
+    """A category column already coded, by the frame's engine, for many rows at once.
+
+    ``codes``: each row's index into ``levels``, the column's distinct strings in sorted order
+    (``js.evaluate`` codes a string covariate once on pandas, polars or DuckDB, as it codes the
+    group keys, and hands each group its rows' codes; no missing value, the engine checked).
+    :func:`covariate_matrix` encodes it as it encodes the strings themselves.
+    """
+
+    codes: np.ndarray
+    levels: np.ndarray
+
+    def take(self, rows: np.ndarray) -> CodedCategory:
+        """Return the same column at ``rows`` (an index array)."""
+        return CodedCategory(self.codes[rows], self.levels)
+
+    def present(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the levels these rows hold (sorted) and each row's code among them."""
+        count = np.bincount(self.codes, minlength=self.levels.size)
+        held = count > 0
+        return self.levels[held], (np.cumsum(held) - 1)[self.codes]
+
+    def strings(self) -> np.ndarray:
+        """Return the column as its strings (an object array)."""
+        return self.levels.astype(object)[self.codes]
+
+
+def covariate_matrix(cols: dict[str, Any]) -> tuple[np.ndarray, list[str]]:
     """Encode the covariates as a float matrix (rows × columns) and name each column.
 
     A column of numbers is one column (standardised later, per fold, by the calibrator); any
-    other column (strings, booleans, objects) is a category: one 0/1 column per level except
-    the first in sorted order (``"name=level"``).
+    other column (strings, booleans, objects; or a :class:`CodedCategory`) is a category: one
+    0/1 column per level except the first in sorted order (``"name=level"``).
     """
     blocks, names = [], []
     for name, col in cols.items():
-        if _is_number(col):
+        if isinstance(col, CodedCategory):
+            levels, codes = col.present()
+        elif _is_number(col):
             if np.all(col == col[0]):
                 continue  # one value: nothing to say
             blocks.append(col.astype(float)[:, None])
             names.append(name)
             continue
-        levels, codes = _factorize(col)
+        else:
+            levels, codes = _factorize(col)
         if levels.size < 2:
             continue  # one level: nothing to say
         blocks.append((codes[:, None] == np.arange(1, levels.size)[None, :]).astype(float))
         names.extend(f"{name}={lev}" for lev in levels[1:])
     if not blocks:
-        return np.empty((next(iter(cols.values())).shape[0], 0)), []
+        first = next(iter(cols.values()))
+        rows = (first.codes if isinstance(first, CodedCategory) else first).shape[0]
+        return np.empty((rows, 0)), []
     return np.hstack(blocks), names
+
+
+def predictor_columns(s: np.ndarray, matrix: np.ndarray,
+                      order: Literal["C", "F"] = "C") -> np.ndarray:  # fmt: skip
+    """Lay out the logistic calibrator's columns: [score, covariates, their products with it].
+
+    ``order="F"`` lays each column out contiguously (the calibrator's averaged prediction reads
+    the unlabelled rows column by column); the values are the same either way.
+    """
+    p = matrix.shape[1]
+    out = np.empty((s.size, 1 + 2 * p), order=order)
+    out[:, 0] = s
+    out[:, 1 : 1 + p] = matrix
+    np.multiply(s[:, None], matrix, out=out[:, 1 + p :])
+    return out
 
 
 def _bin_label(edges: np.ndarray, code: int) -> str:
@@ -93,6 +141,7 @@ def covariate_strata(cols: dict[str, np.ndarray], bins: Any = None) -> np.ndarra
     with more than :data:`MAX_LEVELS` distinct values and no bins is refused by name.
     """
     bins = {} if bins is None else dict(bins)
+    cols = {k: v.strings() if isinstance(v, CodedCategory) else v for k, v in cols.items()}
     unknown = sorted(set(bins) - set(cols))
     if unknown:
         raise ArgumentTypeError(

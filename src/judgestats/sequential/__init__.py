@@ -1,8 +1,8 @@
 """Human labels as a process: an anytime-valid interval while labelling in rounds.
 
 :class:`Monitor` keeps a confidence sequence for a pool's human rate (binary judges, judge
-alphabets, strata, groups, repeated rows) and proposes the next items to label;
-:func:`judgestats.plan.next_batch` proposes them from a frame alone.
+alphabets, judge scores, juries, covariates, strata, groups, repeated rows) and proposes the
+next items to label; :func:`judgestats.plan.next_batch` proposes them from a frame alone.
 """
 
 from __future__ import annotations

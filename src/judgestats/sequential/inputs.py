@@ -23,8 +23,9 @@ from .._validation.errors import SequentialError
 from ..counts import ConfusionCounts, JudgedCounts
 
 __all__ = [
-    "MIXED", "SCORE_BINS", "PoolItems", "check_score_bins", "counts_batch", "counts_pool",
-    "frame_batch", "frame_pool", "is_score", "score_cells",
+    "COVARIATE_BINS", "JURY_COMBINES", "MIXED", "SCORE_BINS", "STACK_CELLS", "PoolItems",
+    "check_jury", "check_score_bins", "counts_batch", "counts_pool", "frame_batch", "frame_pool",
+    "is_score", "jury_rank", "normal_scores", "score_cells",
 ]  # fmt: skip
 
 #: the cell of an item whose repeated verdicts disagree (its own cell: the design stays valid)
@@ -32,13 +33,25 @@ MIXED = "mixed"
 #: quantile bins of a numeric judge score in the pool: the cells whose labelled rates are the
 #: monitor's predictor (benchmarks/results/sequential_scores.md measures 10 and 20)
 SCORE_BINS = 10
+#: pool-quantile bins of a numeric covariate column (a length, a position), so it becomes
+#: strata fixed before any label
+COVARIATE_BINS = 4
+#: how a jury's members make the cells (:func:`frame_pool`): bins of their mean pool rank, or
+#: their product letters within those bins (benchmarks/results/sequential_jury.md)
+JURY_COMBINES = ("stack", "mean", "letters")
+#: about the most cells of a stacked jury's crossed member bins and covariate levels (each
+#: score gets max(2, ⌊(200 / levels)^(1/J)⌋) pool-quantile bins; a 0/1 member its two letters)
+STACK_CELLS = 200
 
 
 @dataclass(frozen=True, slots=True)
 class PoolItems:
     """One group's items: ids, cell index, weight (rows per item), cell names, score or not.
 
-    ``scored``: the cells are bins of a numeric judge score (:func:`score_cells`).
+    ``scored``: the cells are bins of a numeric judge score or of a jury (:func:`score_cells`),
+    smoothed over their neighbours; ``parent``: with cells that split those bins further
+    (covariate strata, a jury's letters), each cell's bin (indices in the bins' order);
+    ``features``: a jury's stack, each cell's feature row (:mod:`.stacking`).
     """
 
     items: np.ndarray
@@ -46,6 +59,8 @@ class PoolItems:
     rows: np.ndarray
     cells: tuple
     scored: bool = False
+    parent: np.ndarray | None = None
+    features: np.ndarray | None = None
 
 
 def _pandas(frame: Any, columns: list[str]) -> Any:
@@ -74,7 +89,7 @@ def is_score(values: Any) -> bool:
     return bool(np.any((v != 0.0) & (v != 1.0)))
 
 
-def score_cells(scores: np.ndarray, bins: int) -> list[str]:
+def score_cells(scores: np.ndarray, bins: int, what: str = "score") -> list[str]:
     """Each item's score bin among ``bins`` quantile bins of the group's item scores.
 
     The edges are quantiles of the pool's scores alone (no human label enters), so the cells
@@ -84,8 +99,8 @@ def score_cells(scores: np.ndarray, bins: int) -> list[str]:
     inner = np.unique(np.quantile(scores, np.linspace(0.0, 1.0, bins + 1)[1:-1]))
     inner = inner[inner > scores.min()]
     code = np.searchsorted(inner, scores, side="right")
-    names = [f"bin 000: score < {inner[0]:.4g}" if inner.size else "bin 000: score"]
-    names += [f"bin {k + 1:03d}: score >= {e:.4g}" for k, e in enumerate(inner)]
+    names = [f"bin 000: {what} < {inner[0]:.4g}" if inner.size else f"bin 000: {what}"]
+    names += [f"bin {k + 1:03d}: {what} >= {e:.4g}" for k, e in enumerate(inner)]
     return [names[c] for c in code.tolist()]
 
 
@@ -97,47 +112,197 @@ def check_score_bins(score_bins: Any) -> int:
     return int(score_bins)
 
 
+def check_jury(judge: Any, combine: Any) -> tuple[tuple[str, ...], str]:
+    """Return (the judge column(s), the jury's combine) checked; one name is a single judge.
+
+    A list names a jury of two or more judges (0/1 letters or numeric scores); ``combine`` is
+    one of :data:`JURY_COMBINES` (None: ``"stack"``, the measured default) and needs a jury.
+    """
+    if isinstance(judge, str):
+        if combine is not None:
+            raise ArgumentTypeError(
+                f"combine={combine!r} combines several judges: give judge=[...] (two or more "
+                f"columns), got judge={judge!r}"
+            )
+        return (judge,), "score"
+    names = check_column_names("judge", judge)
+    if len(names) < 2:
+        raise ArgumentTypeError(
+            f"a jury needs two or more judge columns, got judge={list(names)!r}; give one "
+            "judge as judge='name'"
+        )
+    if combine is None:
+        return names, "stack"
+    if combine not in JURY_COMBINES:
+        raise ArgumentTypeError(
+            f"combine must be one of {list(JURY_COMBINES)} while labelling, got {combine!r}"
+        )
+    return names, str(combine)
+
+
+def jury_rank(columns: np.ndarray) -> np.ndarray:
+    """Each item's mean over the judges of its pool rank in (0, 1] (ties: their mean rank).
+
+    Ranks put judges on one scale (a probability beside a 1–10 rating) using the pool alone;
+    for 0/1 judges the mean rank orders the items by their yes votes, whatever each judge's
+    rate (the two letters' mean ranks differ by exactly 1/2).
+    """
+    from scipy.stats import rankdata
+
+    return np.mean(rankdata(columns, axis=0) / columns.shape[0], axis=1)
+
+
+def normal_scores(values: np.ndarray) -> np.ndarray:
+    """Φ⁻¹ of each value's pool rank, (rank − 1/2)/n (ties: their mean rank): the pool alone."""
+    from scipy.stats import norm, rankdata
+
+    return norm.ppf((rankdata(values) - 0.5) / values.size)
+
+
+def _stack_cells(means: np.ndarray, cov: list[tuple[list, np.ndarray]]) -> tuple[list, Any]:
+    """(each item's cell key, each item's feature row) of a stacked jury.
+
+    The cell crosses the members' pool-quantile bins and the covariate levels (L of them):
+    max(2, ⌊(:data:`STACK_CELLS` / L)^(1/J)⌋) bins per score; the features are 1, the members'
+    :func:`normal_scores` and the covariates'.
+    """
+    levels = np.prod([len(set(lv)) for lv, _ in cov]) if cov else 1
+    per = max(2, int((STACK_CELLS / levels) ** (1.0 / means.shape[1])))
+    parts = [score_cells(c, per) if is_score(c) else (c >= 0.5).astype(int).tolist()
+             for c in means.T]  # fmt: skip
+    parts += [levels for levels, _ in cov]
+    feats = [np.ones(means.shape[0]), *(normal_scores(c) for c in means.T)]
+    feats += [col for _, cols in cov for col in cols.T]
+    return list(zip(*parts, strict=True)), np.column_stack(feats)
+
+
+def _covariate_stack(g: Any, col: str) -> tuple[list, np.ndarray]:
+    """Return (each item's covariate level, its feature columns).
+
+    A float's feature is its normal score; a category's, its indicators (first level out).
+    """
+    levels = _covariate_levels(g, col)
+    first = g[col].first()
+    if first.dtype.kind == "f":
+        return levels, normal_scores(g[col].mean().to_numpy(float))[:, None]
+    values = first.to_numpy()
+    names = sorted(set(values.tolist()), key=repr)[1:]
+    return levels, np.column_stack([values == v for v in names] or [np.zeros(values.size)])
+
+
+def _numeric(df: Any, col: str, what: str) -> np.ndarray:
+    values = df[col].to_numpy()
+    if values.dtype.kind == "b":
+        return values.astype(float)
+    if values.dtype.kind not in "iuf":
+        raise ArgumentTypeError(
+            f"{what} column {col!r} must be numeric (0/1 letters or a score), got "
+            f"{values.dtype} (first value {values[0]!r})"
+        )
+    return values.astype(float)
+
+
+def _covariate_levels(g: Any, col: str) -> list:
+    """Return each item's covariate level: its category, or a float's pool-quantile bin."""
+    first = g[col].first()
+    if first.dtype.kind != "f":
+        return first.tolist()
+    return score_cells(g[col].mean().to_numpy(float), COVARIATE_BINS, what=col)
+
+
+def _scored_cells(g: Any, judge: tuple[str, ...], combine: str, score_bins: int) -> tuple:
+    """(each item's bin, each item's letters within it or None) of a score or a jury."""
+    means = np.column_stack([g[j].mean().to_numpy(float) for j in judge])
+    if len(judge) == 1:
+        return score_cells(means[:, 0], score_bins), None
+    bins = score_cells(jury_rank(means), score_bins, what="jury mean rank")
+    if combine == "mean":
+        return bins, None
+    letters = np.empty_like(means, dtype=int)
+    for k, col in enumerate(means.T):  # a 0/1 judge's letter, a score's half of the pool
+        letters[:, k] = col >= (0.5 if not is_score(col) else np.median(col))
+    return bins, ["".join(map(str, row)) for row in letters.tolist()]
+
+
 def frame_pool(
-    frame: Any, *, item: str | None, judge: str, by: tuple[str, ...], strata: tuple[str, ...],
-    score_bins: int = SCORE_BINS,
+    frame: Any, *, item: str | None, judge: Any, by: tuple[str, ...], strata: tuple[str, ...],
+    score_bins: int = SCORE_BINS, covariates: tuple[str, ...] = (), combine: Any = None,
 ) -> dict[Any, PoolItems]:  # fmt: skip
     """Group → :class:`PoolItems` of a judged pool frame.
 
     An item's cell is its judge letter (within its strata), or :data:`MIXED` when its rows
     carry different letters. A numeric score (:func:`is_score`) is binned instead: an item's
     cell is the bin of its mean score among ``score_bins`` quantile bins of the group's pool
-    (:func:`score_cells`). Rows without a verdict are refused.
+    (:func:`score_cells`). A jury (``judge`` a list) is binned by its members' mean pool rank
+    (:func:`jury_rank`); with ``combine="letters"`` its members' letters split each bin.
+    ``covariates`` are strata (a float column cut into :data:`COVARIATE_BINS` pool-quantile
+    bins). Where the cells split the bins, each cell records its bin (``parent``). Rows
+    without a verdict are refused.
     """
+    members, combine = check_jury(judge, combine)
     item_cols = [item] if item else []
-    cols = list(dict.fromkeys([*by, *item_cols, judge, *strata]))
+    cols = list(dict.fromkeys([*by, *item_cols, *members, *strata, *covariates]))
     df = _pandas(frame, cols)
-    if df[judge].isna().any():
-        row = int(np.flatnonzero(df[judge].isna().to_numpy())[0])
-        raise LabelError(
-            f"the pool has a row without a judge verdict ({judge!r} empty at row {row})"
-        )
+    for j in members:
+        if df[j].isna().any():
+            row = int(np.flatnonzero(df[j].isna().to_numpy())[0])
+            raise LabelError(
+                f"the pool has a row without a judge verdict ({j!r} empty at row {row})"
+            )
+    for c in covariates:
+        if df[c].isna().any():
+            row = int(np.flatnonzero(df[c].isna().to_numpy())[0])
+            raise LabelError(f"covariate {c!r} is empty at row {row}: a covariate is needed "
+                             "on every row of the pool")  # fmt: skip
+    if len(members) > 1:
+        for j in members:
+            df[j] = _numeric(df, j, "jury member")
     if item is None:
         df = df.assign(_item=np.arange(len(df)))
         item = "_item"
-    scored = is_score(df[judge].to_numpy())
-    if scored:
-        import pandas as pd
+    scored = len(members) > 1 or is_score(df[members[0]].to_numpy())
     out = {}
     groups = df.groupby(list(by), sort=True, dropna=False) if by else [((), df)]
     for key, part in groups:
         g = part.groupby(item, sort=True)
         first = g.first()
-        if scored:
-            letter = pd.Series(score_cells(g[judge].mean().to_numpy(float), score_bins),
-                               index=first.index)  # fmt: skip
-        else:
-            letter = first[judge].where(g[judge].nunique().to_numpy() == 1, MIXED)
-        strata_values = [first[c].tolist() for c in strata] if strata else None
-        cell, names = _cell_names(letter.tolist(), strata_values)
+        cell, names, parent, features = _group_cells(
+            g, first, members, combine, strata, covariates, score_bins, scored
+        )
         key = key if not by or len(by) > 1 else key[0] if isinstance(key, tuple) else key
         out[key] = PoolItems(first.index.to_numpy(), cell, g.size().to_numpy(float), names,
-                             scored)
+                             scored, parent, features)  # fmt: skip
     return out
+
+
+def _group_cells(g: Any, first: Any, members: tuple, combine: str, strata: tuple,
+                 covariates: tuple, score_bins: int, scored: bool) -> tuple:  # fmt: skip
+    """(each item's cell, the cell names, each cell's bin or None, the cells' features or None)."""
+    if combine == "stack":
+        means = np.column_stack([g[j].mean().to_numpy(float) for j in members])
+        cov = [(first[c].tolist(), np.zeros((len(first), 0))) for c in strata]
+        keys, item_x = _stack_cells(means, cov + [_covariate_stack(g, c) for c in covariates])
+        cell, names = _cell_names(keys, None)
+        features = np.column_stack([np.bincount(cell, weights=col) for col in item_x.T])
+        return cell, names, None, features / np.bincount(cell)[:, None]
+    extra = [first[c].tolist() for c in strata] + [_covariate_levels(g, c) for c in covariates]
+    if not scored:
+        letter = first[members[0]].where(g[members[0]].nunique().to_numpy() == 1, MIXED)
+        cell, names = _cell_names(letter.tolist(), extra or None)
+        return cell, names, None, None
+    bins, letters = _scored_cells(g, members, combine, score_bins)
+    if letters is not None:
+        extra.append(letters)
+    keys = list(zip(bins, *extra, strict=True)) if extra else bins
+    cell, names = _cell_names(keys, None)  # sorted by bin first: the score's order
+    return cell, names, _parents(names) if extra else None, None
+
+
+def _parents(names: tuple) -> np.ndarray | None:
+    """Each cell's bin index (bins in the score's order), or None when no bin is split."""
+    bins = sorted({n[0] for n in names})
+    parent = np.array([bins.index(n[0]) for n in names])
+    return None if len(bins) == len(names) else parent
 
 
 def counts_pool(pool: Any) -> dict[Any, PoolItems]:

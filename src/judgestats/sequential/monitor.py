@@ -43,6 +43,7 @@ from .inputs import (
     frame_pool,
 )
 from .pool import FLOOR, UNIFORM, PoolState, cell_probabilities
+from .stacking import REFIT
 
 __all__ = ["DESIGNS", "ESTIMANDS", "METHOD", "STRATEGIES", "Monitor", "sequence_spec"]
 
@@ -124,8 +125,8 @@ class _Process:
         wsum = np.bincount(pool.cell, weights=weight, minlength=n_cells)
         wmax = np.zeros(n_cells)
         np.maximum.at(wmax, pool.cell, weight)
-        smooth = pool.scored and all(str(c).startswith("bin ") for c in pool.cells)
-        proc = cls(pool, PoolState(size, wsum, wmax, smooth), SEQUENCES[method](level), weight)
+        state = PoolState(size, wsum, wmax, pool.scored, pool.parent)
+        proc = cls(pool, state, SEQUENCES[method](level), weight)
         proc.index = {k: i for i, k in enumerate(pool.items.tolist())}
         proc.labelled = np.zeros(pool.items.size, bool)
         proc.available = [np.flatnonzero(pool.cell == c).tolist() for c in range(n_cells)]
@@ -142,6 +143,26 @@ class _Process:
         self.slot[last] = k
         members.pop()
         self.labelled[pos] = True
+
+
+def _predictor_name(scored: bool, jury: bool, combine: Any, strata: bool, cells: int) -> str:
+    """Name the monitor's predictor: what its cells are and how their rates are learned."""
+    if not scored:
+        return "the labelled rate of the judge's letter" + (" within strata" if strata else "")
+    within = "; strata within bins, each shrunk towards its bin's rate" if strata else ""
+    if not jury and strata:
+        return (f"the labelled rate within the judge score's bin and stratum ({cells} cells), "
+                "each shrunk towards its bin's rate")  # fmt: skip
+    if not jury:
+        return f"the labelled rate within the judge score's bin ({cells} pool-quantile bins)"
+    if combine in (None, "stack"):
+        cov = ", the covariates' levels and columns" if strata else ""
+        return (f"the jury's logistic stack refit every {REFIT} labels, each of {cells} cells "
+                f"(the members' crossed bins{cov}) shrunk towards it")  # fmt: skip
+    if combine == "letters":
+        return (f"the jury's letters within bins of its mean rank ({cells} cells), each shrunk "
+                f"towards its bin's rate{within}")  # fmt: skip
+    return f"the labelled rate within the jury's mean-rank bin ({cells} cells){within}"
 
 
 class Monitor:
@@ -248,13 +269,17 @@ class Monitor:
         self._history: list[dict] = []
         self._looks = 0
         self._from_counts = False
-        #: True when the pool's judge column is a numeric score (its cells: score bins)
+        #: True when the pool's judge column is a numeric score or a jury (cells: bins)
         self.scored = False
+        #: what predicts each increment: the cells' labelled rates, learned before each draw
+        #: (set by :meth:`set_pool`)
+        self.predictor = "none (no pool yet)"
 
     # ------------------------------------------------------------------ the pool
     def set_pool(
-        self, pool: Any, *, item: str | None = None, judge: str = "judge", by: Any = None,
-        strata: Any = None, score_bins: int = SCORE_BINS,
+        self, pool: Any, *, item: str | None = None, judge: Any = "judge", by: Any = None,
+        strata: Any = None, score_bins: int = SCORE_BINS, covariates: Any = None,
+        combine: str | None = None,
     ) -> Monitor:  # fmt: skip
         """Give the judged pool, once: a frame (any engine) or a :class:`~judgestats.JudgedCounts`.
 
@@ -264,36 +289,64 @@ class Monitor:
             One row per judged row (several rows of one item share its ``item`` id).
         item : str, optional
             The item id column (default: each row is an item).
-        judge : str
+        judge : str or list of str
             The verdict column (0/1 or a judge alphabet's letters), or a numeric judge score
             (a float column with a value other than 0 and 1: a probability, a logit, a 1–10
             rating). A score's cells are ``score_bins`` quantile bins of the pool's item
             scores (an item's mean score over its rows), fixed from the pool before any label;
             each bin's labelled rate, learned only from the labels before each draw, is the
             prediction of the increment (predictable, so the sequence stays valid).
-            :attr:`scored` says which.
+            A list of two or more columns is a **jury** (0/1 letters or scores, mixed or
+            not; ``combine`` says how its cells are made). :attr:`predictor` says which.
         by : str or list of str, optional
             Group columns: one sequence per group (a leaderboard labelled in rounds).
         strata : str or list of str, optional
             Covariate strata: the cells are letters within strata (sharper, same estimand).
+            With a score (or a jury's ``"mean"``/``"letters"``), each stratum's score bin is
+            shrunk towards the bin's rate over all strata (learned from the labels so far), so
+            sparse cells cost little; with the stack, strata split its cells.
         score_bins : int, default 10
-            Bins of a numeric judge score (2 to 100; ignored for letters). Measured in
-            ``benchmarks/results/sequential_scores.md``.
+            Bins of a numeric judge score or of a jury (2 to 100; ignored for letters).
+            Measured in ``benchmarks/results/sequential_scores.md``.
+        covariates : str or list of str, optional
+            Columns that predict the judge's errors (a length, a position, a category), named
+            as :func:`judgestats.evaluate`'s. While labelling, the predictor *is* the cells'
+            labelled rates, so covariates are strata: a category is a level, a float column is
+            cut into 4 pool-quantile bins (no label enters). With a score, or a jury combined
+            by ``"mean"`` or ``"letters"``, each cell is shrunk towards its score bin's rate,
+            as with ``strata``; with the stack they split its cells and are columns of it.
+            Measured in ``benchmarks/results/sequential_jury.md``.
+        combine : {"stack", "mean", "letters"}, optional
+            A jury's cells. ``"stack"`` (the default): the members' pool-quantile bins crossed
+            (about 200 cells; :data:`~judgestats.sequential.inputs.STACK_CELLS`), each cell's
+            labelled rate shrunk by 5 items towards a ridge logistic regression of the human
+            label on the members' normal scores of pool rank, refit every 20 labels on the
+            labels so far (:mod:`judgestats.sequential.stacking`). ``"mean"``: ``score_bins``
+            bins of the members' mean pool rank (for 0/1 judges, their yes votes), smoothed as
+            a score's bins are. ``"letters"``: the members' letters (a score's letter: its
+            pool's upper half) within those bins, each shrunk towards its bin's rate. Every
+            prediction is learned only from the labels before each draw, so each is valid;
+            ``benchmarks/results/sequential_jury.md`` measured the stack the narrowest.
         """
         if self._groups:
             raise SequentialError("the pool is already set; make a new Monitor for a new pool")
         by_cols, strata_cols = check_names("by", by), check_names("strata", strata)
+        cov_cols = check_names("covariates", covariates)
         if hasattr(pool, "tp") or hasattr(pool, "positive"):
-            if by_cols or strata_cols or item is not None:
-                raise ArgumentTypeError("a JudgedCounts pool takes no item=, by= or strata=")
+            if by_cols or strata_cols or cov_cols or item is not None:
+                raise ArgumentTypeError(
+                    "a JudgedCounts pool takes no item=, by=, strata= or covariates="
+                )
             groups, self._from_counts = counts_pool(pool), True
         else:
             groups = frame_pool(pool, item=item, judge=judge, by=by_cols, strata=strata_cols,
-                                score_bins=check_score_bins(score_bins))  # fmt: skip
+                                score_bins=check_score_bins(score_bins), covariates=cov_cols,
+                                combine=combine)  # fmt: skip
         if not groups:
             raise SequentialError("the pool has no items")
-        if any(p.scored for p in groups.values()):  # the table's row of a score while labelling
-            capability("score", TARGET, self.design, False)
+        jury = not isinstance(judge, str) and not self._from_counts
+        if any(p.scored for p in groups.values()):  # the table's row while labelling
+            capability("jury" if jury else "score", TARGET, self.design, False)
         level = self.confidence_level
         if self.simultaneous:
             level = 1.0 - (1.0 - level) / len(groups)
@@ -301,6 +354,9 @@ class Monitor:
                         for k, p in groups.items()}  # fmt: skip
         self._columns = {"item": item, "by": by_cols}
         self.scored = any(p.scored for p in groups.values())
+        cells = max(len(p.cells) for p in groups.values())
+        self.predictor = _predictor_name(self.scored, jury, combine, bool(strata_cols or cov_cols),
+                                         cells)  # fmt: skip
         return self
 
     def _require_pool(self) -> None:
@@ -525,9 +581,8 @@ class Monitor:
             f"{self.estimand}",
         ]
         if self.scored:
-            cells = max(len(p.pool.cells) for p in self._groups.values())
-            lines.append(f"  predictor: the labelled rate within the judge score's bin ({cells} "
-                         "pool-quantile bins), learned from the labels before each draw")
+            lines.append(f"  predictor: {self.predictor}, learned from the labels before each "
+                         "draw")
         for k, ci in self.intervals.items():
             name = "" if k == () else f"{group_label(k)}: "
             lines.append(

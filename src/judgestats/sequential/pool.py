@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..designs import BY_JUDGE_LABEL, RANDOM
+from .stacking import Stack
 
 __all__ = [
     "FLOOR", "NEYMAN", "SMOOTHING", "STRATEGY_NAMES", "UNIFORM", "Increment", "PoolState",
@@ -73,6 +74,20 @@ def _bump(a: np.ndarray, cell: Any, value: Any) -> None:
         a[np.arange(a.shape[0]), cell] += value
 
 
+def _neighbours(v: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Each bin's labelled rate (sum v over n labels) shrunk towards it and its two neighbours'.
+
+    The neighbours' pooled rate is (sum + 1/2) / (labels + 1); the bin's own is shrunk towards
+    it by :data:`SMOOTHING` labels. Bins on the last axis, in the score's order.
+    """
+    zero = np.zeros_like(v[..., :1])
+    pad_v, pad_n = (np.concatenate([zero, a, zero], axis=-1) for a in (v, n))
+    near_v = pad_v[..., :-2] + pad_v[..., 1:-1] + pad_v[..., 2:]
+    near_n = pad_n[..., :-2] + pad_n[..., 1:-1] + pad_n[..., 2:]
+    near = (near_v + 0.5) / (near_n + 1.0)
+    return (v + SMOOTHING * near) / (n + SMOOTHING)
+
+
 @dataclass
 class PoolState:
     """The labelling state of one group's pool (cells, remaining items, labelled sums).
@@ -89,12 +104,22 @@ class PoolState:
     smooth : bool
         The cells are bins of a judge score in the score's order: each cell's prediction and
         variance estimate borrow from its neighbours (:meth:`prediction`).
+    parent : ndarray of int, optional
+        With ``smooth``: each cell's bin, when the cells split the bins further (covariate
+        strata, a jury's letters within its bins). The bins, in the score's order, are
+        smoothed over their neighbours, and each cell is shrunk towards its bin's rate.
+    features : ndarray, optional
+        With ``smooth``: (cells, p) feature rows of a jury's logistic stack, refit on the
+        labels so far (:class:`~judgestats.sequential.stacking.Stack`); each cell is shrunk
+        towards the stack's rate (in place of its neighbours').
     """
 
     size: np.ndarray
     weight_sum: np.ndarray
     weight_max: np.ndarray
     smooth: bool = False
+    parent: Any = None
+    features: Any = None
 
     def __post_init__(self) -> None:
         self.size = np.asarray(self.size, dtype=float)
@@ -104,6 +129,11 @@ class PoolState:
         self.weight_left = self.weight_sum.copy()
         self.labelled_sum = np.zeros_like(self.size)
         self.labelled_n = np.zeros_like(self.size)
+        self._member = None  # cells × bins, one 1 per row: sums a cell array into its bins
+        if self.parent is not None:
+            self.parent = np.asarray(self.parent, dtype=int)
+            self._member = np.eye(int(self.parent.max()) + 1)[self.parent]
+        self._stack = None if self.features is None else Stack(self.features)
 
     @property
     def total(self) -> Any:
@@ -120,6 +150,11 @@ class PoolState:
         With ``smooth`` (score bins): shrunk instead by :data:`SMOOTHING` items towards the
         labelled rate of the cell and its two neighbours (a running smoother of the score,
         learned from the labels so far), so a bin with few labels leans on the bins beside it.
+        With ``parent`` (cells within bins): each bin's rate is that smoother over the bins'
+        pooled labels, and each cell's rate is its own shrunk by :data:`SMOOTHING` items
+        towards its bin's. With ``features`` (a jury's stack): shrunk by :data:`SMOOTHING`
+        items towards the stack's rate. Every step is a function of the labels so far
+        (predictable).
         """
         w = self._mean_weight()
         if self.smooth:
@@ -127,14 +162,15 @@ class PoolState:
         return (self.labelled_sum + 0.5 * w) / (self.labelled_n + 1.0)
 
     def _smoothed(self) -> np.ndarray:
-        """Each score bin's human rate (on the 0–1 scale), shrunk towards its neighbours'."""
+        """Each cell's human rate (on the 0–1 scale): its bin's neighbours, then its bin's."""
         v = self.labelled_sum / self._mean_weight()
-        zero = np.zeros_like(v[..., :1])
-        pad_v, pad_n = (np.concatenate([zero, a, zero], axis=-1) for a in (v, self.labelled_n))
-        near_v = pad_v[..., :-2] + pad_v[..., 1:-1] + pad_v[..., 2:]
-        near_n = pad_n[..., :-2] + pad_n[..., 1:-1] + pad_n[..., 2:]
-        near = (near_v + 0.5) / (near_n + 1.0)
-        return (v + SMOOTHING * near) / (self.labelled_n + SMOOTHING)
+        if self._stack is not None:
+            stack = self._stack.rates(v, self.labelled_n)
+            return (v + SMOOTHING * stack) / (self.labelled_n + SMOOTHING)
+        if self._member is None:
+            return _neighbours(v, self.labelled_n)
+        bins = _neighbours(v @ self._member, self.labelled_n @ self._member)
+        return (v + SMOOTHING * bins[..., self.parent]) / (self.labelled_n + SMOOTHING)
 
     def spread(self) -> np.ndarray:
         """σ̃_j², a variance estimate of y in cell j kept away from 0 (one item of each kind).

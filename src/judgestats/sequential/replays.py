@@ -14,7 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_confidence_level, check_positive_int, check_rng
+from .._validation import (
+    ArgumentTypeError,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_rng,
+)
 from ..kernels import z_value
 from ..progress import counter
 from .betting import bet, horizon, log_capital, sequence_ends
@@ -81,12 +87,25 @@ def _fixed_width(state: PoolState, z_crit: float) -> tuple[np.ndarray, np.ndarra
     return est - half, est + half, est
 
 
+def _parent(parent: Any, size: np.ndarray) -> np.ndarray | None:
+    """``parent`` checked: one bin index >= 0 per cell, or None."""
+    if parent is None:
+        return None
+    out = np.asarray(parent)
+    if out.shape != size.shape or out.dtype.kind not in "iu" or out.min() < 0:
+        raise ArgumentTypeError(
+            f"parent must hold one bin index >= 0 per cell ({size.size}), got {parent!r}"
+        )
+    return out
+
+
 def replay_labelling(
     size: Any, positive: Any, *, strategy: str = UNIFORM, labels: int = 2000,
     batch: int = 20, looks: Any = (100, 500, 2000), reps: int = 1000,
     confidence_level: float = 0.95, tuned_for: int | None = None, floor: float = FLOOR,
     fixed: bool = True, target_width: float | None = None, rng: Any = None,
-    progress: bool | None = None, smooth: bool = False,
+    progress: bool | None = None, smooth: bool = False, parent: Any = None,
+    features: Any = None,
 ) -> ReplayResult:  # fmt: skip
     """Replay ``reps`` labelling processes of one pool and measure the confidence sequence.
 
@@ -117,6 +136,13 @@ def replay_labelling(
     smooth : bool, default False
         The cells are bins of a judge score in the score's order: the monitor's score
         predictor (:class:`~judgestats.sequential.pool.PoolState` ``smooth``).
+    parent : array_like of int, optional
+        With ``smooth``: each cell's score bin, when cells split the bins (covariate strata,
+        a jury's letters): the monitor's shrinkage of each cell towards its bin
+        (:class:`~judgestats.sequential.pool.PoolState` ``parent``).
+    features : array_like, optional
+        With ``smooth``: (cells, p) feature rows of a jury's logistic stack, refit on each
+        replay's labels so far (:class:`~judgestats.sequential.pool.PoolState` ``features``).
     progress : bool or None, default None
         Show a bar over the labels (None: when interactive and the replays take more than two
         seconds, as the defaults' 1,000 replays of 2,000 labels do, about 3 s; see
@@ -146,7 +172,8 @@ def replay_labelling(
     positive = np.asarray(positive, float)
     labels = min(check_positive_int("labels", labels), int(size.sum()))
     sizes = np.tile(size, (reps, 1))
-    state = PoolState(sizes, sizes.copy(), np.ones_like(sizes), bool(smooth))
+    state = PoolState(sizes, sizes.copy(), np.ones_like(sizes), bool(smooth),
+                      _parent(parent, size), features)  # fmt: skip
     left_pos = np.tile(positive, (reps, 1))
     theta, alpha = float(positive.sum() / size.sum()), 1.0 - level
     z_crit = float(z_value(level))

@@ -63,10 +63,11 @@ def _rounds(labelled: Any, mon: Monitor) -> list[Any]:
 
 
 def replay(
-    frame: Any, *, design: str, item: str | None = "item", judge: str = "judge",
+    frame: Any, *, design: str, item: str | None = "item", judge: Any = "judge",
     human: str = "human", by: Any = None, strata: Any = None, confidence_level: float = 0.95,
     target_width: float | None = None, estimand: str = "items", floor: float = FLOOR,
     simultaneous: bool = False, rng: Any = None, score_bins: int = SCORE_BINS,
+    covariates: Any = None, combine: str | None = None,
 ) -> Monitor:  # fmt: skip
     """Rebuild the :class:`Monitor` of a labelling process from one frame.
 
@@ -81,9 +82,11 @@ def replay(
         As :class:`Monitor`.
     item, judge, human, by, strata
         Column names (``by`` and ``strata`` one or several); ``judge`` may be a numeric
-        judge score (:meth:`Monitor.set_pool`).
+        judge score or a list of judge columns, a jury (:meth:`Monitor.set_pool`).
     score_bins : int, default 10
         Bins of a numeric judge score, as :meth:`Monitor.set_pool`.
+    covariates, combine
+        A jury's combination and the covariates, as :meth:`Monitor.set_pool`.
 
     Returns
     -------
@@ -109,7 +112,8 @@ def replay(
     """
     mon = Monitor(design=design, confidence_level=confidence_level, target_width=target_width,
                   estimand=estimand, floor=floor, simultaneous=simultaneous, rng=rng)  # fmt: skip
-    mon.set_pool(frame, item=item, judge=judge, by=by, strata=strata, score_bins=score_bins)
+    mon.set_pool(frame, item=item, judge=judge, by=by, strata=strata, score_bins=score_bins,
+                 covariates=covariates, combine=combine)  # fmt: skip
     by_cols = list(check_names("by", by))
     present = _columns(frame)
     if human not in present:  # nothing labelled yet
@@ -153,9 +157,10 @@ def _columns(frame: Any) -> list[str]:
 
 def next_batch(
     frame: Any, *, budget: int, strategy: str = UNIFORM, rng: Any = None,
-    item: str | None = "item", judge: str = "judge", human: str = "human", by: Any = None,
+    item: str | None = "item", judge: Any = "judge", human: str = "human", by: Any = None,
     strata: Any = None, confidence_level: float = 0.95, target_width: float | None = None,
-    floor: float = FLOOR,
+    floor: float = FLOOR, score_bins: int = SCORE_BINS, covariates: Any = None,
+    combine: str | None = None,
 ) -> Any:  # fmt: skip
     """Draw the items to send to humans next, each with its inclusion probability.
 
@@ -172,8 +177,10 @@ def next_batch(
         starves.
     rng : None, int or numpy Generator
         The draws (an int seed makes them reproducible; it is written in the ``seed`` column).
-    item, judge, human, by, strata, confidence_level, target_width, floor
+    item, judge, human, by, strata, confidence_level, target_width, floor, score_bins
         As :func:`replay`.
+    covariates, combine
+        As :func:`replay` (a jury, covariates beside a score).
 
     Returns
     -------
@@ -206,6 +213,7 @@ def next_batch(
     design = next(d for d in sequence_designs() if d.draw_strategy == strategy)
     mon = replay(frame, design=design, item=item, judge=judge, human=human, by=by,
                  strata=strata, confidence_level=confidence_level, target_width=target_width,
-                 floor=floor, rng=gen)  # fmt: skip
+                 floor=floor, rng=gen, score_bins=score_bins, covariates=covariates,
+                 combine=combine)  # fmt: skip
     out = mon.next_batch(budget, rng=gen)
     return out.assign(strategy=strategy, seed=seed)
