@@ -219,6 +219,7 @@ def part_c(n_halves: int, n_resamples: int, systems: int | None) -> str:
 
 
 def part_d(n_reps: int, draws: int) -> str:
+    """SBC of the prevalence: ``n_reps`` replicates of 2 chains × ``draws`` (and as many tuning)."""
     patterns = all_patterns(4)
     model = js.bayes.build_raters_model(patterns)
     rng = np.random.default_rng(4044)
@@ -242,14 +243,16 @@ def part_d(n_reps: int, draws: int) -> str:
 
 
 def main() -> None:
-    quick_help = "a few cells and data sets, no SBC beyond 3 replicates"
+    quick_help = "a few cells and data sets, SBC of 2 short replicates"
     args = quick_parser(__doc__, quick_help).parse_args()
     q = args.quick
     start = time.perf_counter()
     table_a, _ = part_a(2 if q else 8, 20 if q else 200)
     table_b = part_b(1 if q else 3, 20 if q else 200)
     table_c = part_c(3 if q else 20, 100 if q else 500, 2 if q else None)
-    table_d = part_d(3 if q else 40, 200 if q else 300)
+    # --quick: SBC only runs (2 replicates of 2 x 100 draws, >= the 99 ranks); its fast tier
+    # (6 replicates) is tests/bayes/test_raters.py's, on the same model
+    table_d = part_d(2 if q else 40, 100 if q else 300)
     table_e = part_e(1 if q else 4, (150, 400) if q else (150, 400, 1000, 2000), 20 if q else 100)
     body = "\n\n".join([
         "## A. Coverage where the model holds (cells drawn at random, seed 4040)",

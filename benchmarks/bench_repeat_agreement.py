@@ -22,7 +22,7 @@ Measured, each data set one frame of one group through ``js.evaluate``:
 
 Grid: items G in {40, 100, 400} x rows per item k in {2, 3, 5} at θ = 0.4, q0 = 0.8, q1 = 0.85,
 and 12 cells drawn at random (seed 3838: G on 30–500, k on 2–6, θ on (0.05, 0.95), q0 and q1
-on (0.6, 0.97)). 200 data sets per cell (--quick: 4 grid and 4 random cells, 60).
+on (0.6, 0.97)). 200 data sets per cell (--quick: 4 grid and 4 random cells, 30).
 
 Writes benchmarks/results/repeat_agreement.md.
 Run: python benchmarks/bench_repeat_agreement.py [--quick]
@@ -95,8 +95,8 @@ def bundled(seeds: int) -> list[list]:
 
 
 def main() -> None:
-    args = quick_parser(__doc__, "4 + 4 cells, 60 data sets").parse_args()
-    reps = 60 if args.quick else 200
+    args = quick_parser(__doc__, "4 + 4 cells, 30 data sets").parse_args()
+    reps = 30 if args.quick else 200
     t0 = time.time()
     rows = []
     for i, cell in enumerate(cells(args.quick)):

@@ -29,7 +29,8 @@ Cells A: the ten cells of the issue's grid (seed 2713, ``results/warning_rules_s
 "The ten cells where adjusted-Wald covers least") where adjusted-Wald covered least. Cells B:
 searched near where A's missed data sets lie (their mean q̂0, q̂1 ± 0.02–0.04, θ solving the mean
 p̂ ± 0.1), inside the issue's ranges (θ in (0.02, 0.98), q0 + q1 in (1.02, 1.98)); the B with the
-lowest bound is reported. --quick: the first two cells A, a coarser search.
+lowest bound is reported. --quick: the first, third and fifth cells A (small n: the second,
+n = 8,016, takes 30 s to enumerate), a coarser search.
 
 Run: python benchmarks/bench_warning_bound.py [--quick]
 """
@@ -190,10 +191,10 @@ def study(cell: tuple, quick: bool) -> list:
 
 
 def main() -> None:
-    ap = quick_parser(__doc__, "two cells, a coarser search")
+    ap = quick_parser(__doc__, "three small cells, a coarser search")
     args = ap.parse_args()
     t0 = time.time()
-    cells = WORST_2713[:2] if args.quick else WORST_2713
+    cells = [WORST_2713[i] for i in (0, 2, 4)] if args.quick else WORST_2713
     rows = []
     for cell in cells:
         rows.append(study(cell, args.quick))

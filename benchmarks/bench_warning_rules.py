@@ -9,7 +9,7 @@ so a rule is chosen from figures, not from hope.
 Grid (seeded, drawn before any rule was scored): 250 cells; θ ~ U(0.02, 0.98); q0 + q1 = s with
 the split q1 ~ U(s − 1, 1); a quarter of the cells a near-chance judge (s ~ U(1.02, 1.2)) with
 100–1,000 calibration items per human class, the rest s ~ U(1.02, 1.98) with 10–1,000 per class;
-m0, m1 and n (100–20,000) log-uniform. 1,000 data sets per cell (--quick: 24 cells, 200). A data
+m0, m1 and n (100–20,000) log-uniform. 1,000 data sets per cell (--quick: 12 cells, 200). A data
 set on which adjusted-Wald is undefined (q̃0 + q̃1 <= 1: ``js.correct`` raises
 NotInformativeError) is left out of that cell's coverage and of both criteria: it already says
 loudly that the judge does not help.
@@ -454,12 +454,12 @@ def cost_rows() -> list[list]:
 
 
 def main() -> None:
-    ap = quick_parser(__doc__, "24 cells, 200 data sets")
+    ap = quick_parser(__doc__, "12 cells, 200 data sets")
     ap.add_argument("--seed", type=int, default=SEED, help=f"grid seed (default {SEED})")
     ap.add_argument("--name", default="warning_rules", help="results file name")
     args = ap.parse_args()
     t0 = time.time()
-    cells = grid(24 if args.quick else 250, args.seed)
+    cells = grid(12 if args.quick else 250, args.seed)
     reps = 200 if args.quick else 1000
     results = []
     for i, cell in enumerate(cells):

@@ -519,9 +519,9 @@ def check_repeated(tables):
 def check_repeat_agreement(tables):
     cells = find(tables, "warned (independent rows)", "warned (calibration rows twice)",
                  min_rows=8)  # fmt: skip
-    for r in cells.records():  # 60 data sets per cell in --quick: silent on independent rows
+    for r in cells.records():  # 30 data sets per cell in --quick: silent on independent rows
         assert num(r["warned (independent rows)"]) <= 0.1, r
-    # duplicated calibration rows found in most data sets (quick run: 0.73-1.00; main's noise
+    # duplicated calibration rows found in most data sets (quick run: 0.6-1.0; main's noise
     # bound alone found 0-0.13 of them, issue 38's second tour)
     assert max(num(r["warned (calibration rows twice)"]) for r in cells.records()) >= 0.9
     bundled = find(tables, "data set (20% split, item_id kept)", "warned", min_rows=2)
@@ -566,7 +566,9 @@ def check_repeated_categories(tables):
 
 def check_warning_bound(tables):
     t = find(tables, "A: θ, (q0, q1)", "adjusted-Wald covers at B", "best unwarned coverage at A",
-             min_rows=2)  # fmt: skip
+             min_rows=3)  # fmt: skip
+    # --quick: cells A 1, 3 and 5 of the seed-2713 grid; exact, so their verdicts are fixed
+    assert t.col("no rule meets both") == ["yes", "yes", "no"], t.rows
     first = t.records()[0]
     # the worst cell of the seed-2713 grid: 0.846 simulated there (1,000 data sets, about 740
     # defined: s.e. 0.013); the exact enumeration must agree within 3 s.e.
@@ -623,7 +625,7 @@ def check_warning_rules(tables):
         assert 0 <= num(r["fail (b)"]) <= num(r["cells (b)"]), r
         assert 0.0 <= num(r["data sets warned"]) <= 1.0, r
     # today's rule fires on every data set of a cell with a class under 100 items: in --quick
-    # (24 cells, 200 data sets) more than a third of all data sets (0.55 on the full grid)
+    # (12 cells, 200 data sets) more than a third of all data sets (0.55 on the full grid)
     assert num(today["data sets warned"]) > 0.33, today
     methods = find(tables, "method", "min coverage", "cells < 0.93", min_rows=2)
     # profile-map, the method the warning names, covers on the random grid (200 data sets per
@@ -784,9 +786,9 @@ def check_alphabet_width(tables):
         for key in ("full", "post-hoc", "fixed cut"):  # counts of cells, within the row's count
             assert 0 <= num(r[f"< 0.93 {key}"]) <= num(r["count"]), r
     # the study's finding: with < 10 calibration items per letter the best fixed cut is shorter
-    # than the full alphabet (median 0.90, every cell 0.77–0.99; --quick: A1 and A8, 0.86 and
-    # 0.77 at 1,000 data sets), with >= 30 the full alphabet is (median 1.09; --quick: A4 and
-    # A12, 1.09 and 1.37)
+    # than the full alphabet (median 0.90, every cell 0.77–0.99; --quick: A1 and A11, 0.86 and
+    # 0.93 at 1,000 data sets), with >= 30 the full alphabet is (median 1.09; --quick: A4 and
+    # A27, 1.09 and 1.35)
     few = num(summary.row("cells", "min m/(J−1) < 10")["fixed cut ÷ full: median"])
     many = num(summary.row("cells", "min m/(J−1) ≥ 30")["fixed cut ÷ full: median"])
     assert few < 1.0 < many, (few, many)
@@ -1097,7 +1099,8 @@ def check_raters_latent(tables):
     # NQ-301 pooled: the latent prevalence (0.700) sits within 0.02 of the adjudicated 0.696
     assert abs(num(pooled[2]) - num(pooled[3])) <= 0.02, pooled
     sbc = find(tables, "replicates", "chi-square p")
-    assert num(sbc.rows[0][0]) >= 3
+    assert num(sbc.rows[0][0]) >= 2  # --quick: 2 replicates, each rank counted in a bin
+    assert sum(numbers(sbc.rows[0][2])) == num(sbc.rows[0][0]), sbc.rows[0]
     find(tables, "raters", "latent bias", "sandwich coverage", min_rows=2)  # part E
 
 

@@ -107,6 +107,35 @@ def _named(result: Any, labels: list[str] | None) -> dict[str, Any]:
     return {lab: named[lab] for lab in order}
 
 
+def _section(title: str, anchor: str, sentence: str, head: list[str], cells: list[list[str]],
+             header: str, spec: str) -> JudgeSection:  # fmt: skip
+    """Return a section; a single result's (``header`` empty) drops the label column."""
+    if not header:
+        head, cells = head[1:], [row[1:] for row in cells]
+    return JudgeSection(title, anchor, sentence, head, cells, ("l" if header else "") + spec)
+
+
+def _fallback_words(named: dict[str, Any]) -> str:
+    """Name the juries answered by their fallback fixed in advance ('' where none was)."""
+    fell = [f"{lab or 'the jury'}: {c.fallback}" for lab, c in named.items() if c.fallback]
+    return " Fallback fixed in advance: " + "; ".join(fell) + "." if fell else ""
+
+
+def _member_cards(c: Any) -> dict[str, Any]:
+    """Return a jury's agreement cards by member (js.agreement); {} where one is refused."""
+    try:
+        return c.agreement()
+    except JudgeStatsError:  # a member's table the card refuses: its cells say "–"
+        return {}
+
+
+def _agree_cells(card: Any, d: int) -> list[str]:
+    """Return a member's sensitivity and specificity cells ('–' without a binary card)."""
+    if card is None or not card.binary:
+        return ["–", "–"]
+    return [card.sensitivity.text(d, short=True), card.specificity.text(d, short=True)]
+
+
 def _score_section(named: dict[str, Any], header: str, lvl: str) -> JudgeSection:
     """Return the *Judge score* section: each group's calibration, fallback and effective labels."""
     head = [header, "labelled", "calibrator", "folds", "λ̂", "fallback", "effective labels",
@@ -131,27 +160,20 @@ def _score_section(named: dict[str, Any], header: str, lvl: str) -> JudgeSection
         "than 100 labelled items the fallback declared in advance answers (score bins as "
         "judge letters, or the letter at a threshold), named in its column."
     )
-    if not header:
-        head, cells = head[1:], [row[1:] for row in cells]
-    return JudgeSection("Judge score", "judge-score", sentence, head, cells,
-                        ("l" if header else "") + "rlrrlrr")  # fmt: skip
+    return _section("Judge score", "judge-score", sentence, head, cells, header, "rlrrlrr")
 
 
 def _jury_cells(label: str, c: Any, d: int) -> list[list[str]]:
     """One row per member of a jury: weight, alone, agreement with the human label."""
-    try:
-        cards = c.agreement()
-    except JudgeStatsError:  # a member's table the card refuses: its cells say "–"
-        cards = {}
+    cards = _member_cards(c)
     rows = []
     for name in c.judges:
-        ci, card = c.member_ci[name], cards.get(name)
+        ci = c.member_ci[name]
         weight = "–" if c.weights is None else f"{c.weights[name]:.{d}f}"
-        agree = (["–", "–"] if card is None or not card.binary else
-                 [card.sensitivity.text(d, short=True), card.specificity.text(d, short=True)])
         rows.append([label, name + (" (better)" if name == c.better else ""), weight,
                      _fixed(c.member_estimate[name], d),
-                     f"{_fixed(ci.low, d)}–{_fixed(ci.high, d)}", *agree])  # fmt: skip
+                     f"{_fixed(ci.low, d)}–{_fixed(ci.high, d)}",
+                     *_agree_cells(cards.get(name), d)])  # fmt: skip
     return rows
 
 
@@ -173,34 +195,23 @@ def _jury_section(named: dict[str, Any], header: str, lvl: str, d: int) -> Judge
         "better one (narrowest alone) marked; sensitivity and specificity: each judge's "
         f"agreement with the human label on the calibration set (js.agreement, {lvl} "
         f"Clopper–Pearson intervals).{buys}"
-    )
-    fell = [f"{lab or 'the jury'}: {c.fallback}" for lab, c in named.items() if c.fallback]
-    if fell:
-        sentence += " Fallback fixed in advance: " + "; ".join(fell) + "."
-    if not header:
-        head, cells = head[1:], [row[1:] for row in cells]
-    return JudgeSection("Jury", "jury", sentence, head, cells,
-                        ("l" if header else "") + "lrrrrr")  # fmt: skip
+    ) + _fallback_words(named)
+    return _section("Jury", "jury", sentence, head, cells, header, "lrrrrr")
 
 
 def _combined_cells(label: str, c: Any, d: int) -> list[list[str]]:
     """One row per member of a combined jury: its coefficient or weight, its agreement."""
-    try:
-        cards = c.agreement()
-    except JudgeStatsError:  # a member's table the card refuses: its cells say "–"
-        cards = {}
+    cards = _member_cards(c)
     pull = c.coefficients if c.coefficients is not None else c.weights
     if pull is None and c.combine == "mean":  # the mean: every judge counts 1/J
         pull = dict.fromkeys(c.judges, 1 / len(c.judges))
     lead = None if not pull or len(set(pull.values())) == 1 else max(pull, key=pull.get)
     rows = []
     for name in c.judges:
-        card = cards.get(name)
-        agree = (["–", "–"] if card is None or not card.binary else
-                 [card.sensitivity.text(d, short=True), card.specificity.text(d, short=True)])
         rows.append([label, name + (" (carries the weight)" if name == lead else ""),
                      c.combine, "–" if pull is None else f"{pull[name]:+.{d}f}"
-                     if c.coefficients is not None else f"{pull[name]:.{d}f}", *agree])  # fmt: skip
+                     if c.coefficients is not None else f"{pull[name]:.{d}f}",
+                     *_agree_cells(cards.get(name), d)])  # fmt: skip
     if c.coefficients is not None and c.intercept is not None:
         rows.append([label, "(intercept)", c.combine, f"{c.intercept:+.{d}f}", "–", "–"])
     return rows
@@ -243,14 +254,8 @@ def _combined_section(named: dict[str, Any], header: str, lvl: str, d: int) -> J
         "specificity: each judge's agreement with the human label on the calibration set "
         f"(js.agreement, {lvl} Clopper–Pearson intervals; – for a score judge). Effective "
         f"labels (the human labels alone as precise as the jury's rate): {worth}."
-    )
-    fell = [f"{lab or 'the jury'}: {c.fallback}" for lab, c in named.items() if c.fallback]
-    if fell:
-        sentence += " Fallback fixed in advance: " + "; ".join(fell) + "."
-    if not header:
-        head, cells = head[1:], [row[1:] for row in cells]
-    return JudgeSection("Jury", "jury", sentence, head, cells,
-                        ("l" if header else "") + "llrrr")  # fmt: skip
+    ) + _fallback_words(named)
+    return _section("Jury", "jury", sentence, head, cells, header, "llrrr")
 
 
 def judge_sections(result: Any, labels: list[str] | None, header: str | None,
