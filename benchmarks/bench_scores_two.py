@@ -242,6 +242,12 @@ def run_cell(cell: dict, reps: int, seed: int, check: bool = True) -> dict:
                 ref = js.scores.correct_scores(s, human, cluster=cl, rng=r,
                                                **score_alone(human, cl))
                 assert np.isclose(ref.ci.low, cis[0][1]) and np.isclose(ref.ci.high, cis[0][2])
+                # adopted: correct_scores(threshold=) is "two-pred λf≥0", number for number
+                if lab.sum() >= js.scores.MIN_SCORE_LABELS:
+                    now = js.scores.correct_scores(s, human, cluster=cl, rng=r, threshold=0.5)
+                    assert np.allclose([now.estimate_unclipped, now.ci.low, now.ci.high],
+                                       [cis[4][0], max(cis[4][1], 0), min(cis[4][2], 1)],
+                                       rtol=1e-9, atol=1e-12)  # fmt: skip
         for j, (e, lo, hi) in enumerate([*cis, (let.estimate, let.ci.low, let.ci.high)]):
             est[r, j], width[r, j] = e, min(hi, 1) - max(lo, 0)
             hit[j] += lo <= cell["theta"] <= hi
