@@ -307,8 +307,11 @@ def correct_scores(
     lab_items = np.arange(y.size) if items is None else items[labelled]
     fit = cross_fit(x_lab, y, x_unl, lab_items, calibrator=calibrator, folds=folds, bins=edges,
                     rng=gen)  # fmt: skip
-    where: dict[str, Any] = {"items_lab": None if items is None else items[labelled],
-             "items_unl": None if items is None else items[~labelled], "rare_adjust": True}
+    where: dict[str, Any] = {
+        "items_lab": None if items is None else items[labelled],
+        "items_unl": None if items is None else items[~labelled],
+        "rare_adjust": True,
+    }
     if threshold is None or cols is not None:
         ppi = fit_ppi(y, fit.labelled, fit.unlabelled, **where)
     else:  # the declared letter beside the calibrated score (fit_ppi_columns' docstring;
