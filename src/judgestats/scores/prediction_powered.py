@@ -209,17 +209,7 @@ def fit_ppi_columns(
     clustered = items_lab is not None and items_unl is not None
     il = items_lab if items_lab is not None and clustered else np.arange(n)
     iu = items_unl if items_unl is not None and clustered else n + np.arange(big_n)
-    size = int(max(il.max(initial=-1), iu.max(initial=-1))) + 1
-    u = _item_sums((y - y.mean()) / n, il, size)
-    v = np.empty((size, p))
-    for j in range(p):
-        v[:, j] = -_item_sums((g_lab[:, j] - g_lab[:, j].mean()) / n, il, size)
-        if big_n:
-            v[:, j] += _item_sums((g_unl[:, j] - g_unl[:, j].mean()) / big_n, iu, size)
-    present = np.zeros(size, dtype=bool)
-    present[il] = True
-    present[iu] = True
-    u, v = u[present], v[present]
+    u, v, c = _influence(y, g_lab, g_unl, il, iu)
     if lam is None:
         lam = np.zeros(p)
         if big_n:
@@ -229,7 +219,6 @@ def fit_ppi_columns(
     mean_unl = g_unl.mean(axis=0) if big_n else np.zeros(p)
     estimate = float(y.mean() + (mean_unl - g_lab.mean(axis=0)) @ lam)
     resid = u + v @ lam
-    c = int(present.sum())
     variance = float(np.sum(resid * resid)) * c / max(c - 1, 1)
     fit = PPIFit(estimate, variance, float(lam[-1]), c, tuple(float(x) for x in lam))
     if rare_adjust and rare_class(y, items_lab if clustered else None):
@@ -245,19 +234,10 @@ def _fit(
     items_unl: np.ndarray | None, lam: float | None,
 ) -> PPIFit:  # fmt: skip
     """:func:`fit_ppi` without the rare-class adjustment."""
-    n, big_n = y.size, f_unl.size
+    big_n = f_unl.size
     if items_lab is None or items_unl is None:
         return _fit_rows(y, f_lab, f_unl, lam)
-    size = int(max(items_lab.max(initial=-1), items_unl.max(initial=-1))) + 1
-    u = _item_sums((y - y.mean()) / n, items_lab, size)
-    v = -_item_sums((f_lab - f_lab.mean()) / n, items_lab, size)
-    if big_n:
-        v = v + _item_sums((f_unl - f_unl.mean()) / big_n, items_unl, size)
-    present = np.zeros(size, dtype=bool)
-    present[items_lab] = True
-    present[items_unl] = True
-    u, v = u[present], v[present]
-    c = int(present.sum())
+    u, v, c = _influence(y, f_lab, f_unl, items_lab, items_unl)
     if lam is None:
         lam = tuned_lambda(u, v) if big_n else 0.0
     mean_unl = float(f_unl.mean()) if big_n else 0.0
@@ -265,6 +245,32 @@ def _fit(
     resid = u + lam * v
     variance = float(np.sum(resid * resid)) * c / max(c - 1, 1)
     return PPIFit(estimate, variance, float(lam), c)
+
+
+def _influence(
+    y: np.ndarray, f_lab: np.ndarray, f_unl: np.ndarray, items_lab: np.ndarray,
+    items_unl: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, int]:  # fmt: skip
+    """Return u_c and v_c (module docstring) of the C items present, and C.
+
+    With 2-D predictors (:func:`fit_ppi_columns`) v has one column per predictor.
+    """
+    n, big_n = y.size, f_unl.shape[0]
+    size = int(max(items_lab.max(initial=-1), items_unl.max(initial=-1))) + 1
+    u = _item_sums((y - y.mean()) / n, items_lab, size)
+
+    def column(lab: np.ndarray, unl: np.ndarray) -> np.ndarray:
+        v = -_item_sums((lab - lab.mean()) / n, items_lab, size)
+        if big_n:
+            v = v + _item_sums((unl - unl.mean()) / big_n, items_unl, size)
+        return v
+
+    v = column(f_lab, f_unl) if f_lab.ndim == 1 else np.column_stack(
+        [column(f_lab[:, j], f_unl[:, j]) for j in range(f_lab.shape[1])])
+    present = np.zeros(size, dtype=bool)
+    present[items_lab] = True
+    present[items_unl] = True
+    return u[present], v[present], int(present.sum())
 
 
 def _fit_rows(y: np.ndarray, f_lab: np.ndarray, f_unl: np.ndarray, lam: float | None) -> PPIFit:
